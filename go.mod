@@ -1,0 +1,3 @@
+module github.com/dshgo/planmode
+
+go 1.26
