@@ -1,0 +1,60 @@
+package refhost
+
+import (
+	"context"
+
+	"github.com/dshgo/planmode/host"
+)
+
+// Model is the language model the loop calls once per accepted step.
+type Model interface {
+	// Generate answers one request. An error is a request error: it goes
+	// through the request-error listeners, which may ask for a retry.
+	Generate(ctx context.Context, req Request) (Response, error)
+}
+
+// Request is what the loop derived for one step.
+type Request struct {
+	// System is the system prompt: the non-empty sections joined in
+	// (Order, Name) order, separated by a blank line.
+	System string
+	// Sections names the sections that contributed text, in prompt order.
+	Sections []string
+	// Tools is the tool catalog, sorted by name.
+	Tools []host.ToolDefinition
+	// Messages is the transcript built from transcript-kind events.
+	Messages []Message
+}
+
+// Role says who a transcript message is from.
+type Role string
+
+const (
+	// RoleUser is a user message (including plugin notices).
+	RoleUser Role = "user"
+	// RoleAssistant is a model message.
+	RoleAssistant Role = "assistant"
+	// RoleTool is a tool result.
+	RoleTool Role = "tool"
+)
+
+// Message is one transcript entry as the model sees it.
+type Message struct {
+	Role Role
+	// Content holds user message blocks (text and images).
+	Content []host.Block
+	// Text is the assistant text, the tool result, or a compaction summary
+	// (as a user message).
+	Text string
+	// ToolCalls are the assistant's tool calls.
+	ToolCalls []host.ToolCall
+	// ToolCallID and IsError are set for tool results.
+	ToolCallID string
+	IsError    bool
+}
+
+// Response is the model's answer: text, tool calls, or both.
+type Response struct {
+	Text      string
+	ToolCalls []host.ToolCall
+}
