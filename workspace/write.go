@@ -1,0 +1,122 @@
+package workspace
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path"
+
+	"github.com/dshgo/planmode/host"
+)
+
+var writeFileSchema = json.RawMessage(`{
+  "type": "object",
+  "properties": {
+    "path": {"type": "string", "description": "File relative to the workspace root."},
+    "content": {"type": "string", "description": "The whole new content of the file."}
+  },
+  "required": ["path", "content"],
+  "additionalProperties": false
+}`)
+
+type writeFileInput struct {
+	Path    *string `json:"path"`
+	Content *string `json:"content"`
+}
+
+// Permissions of what write_file creates.
+const (
+	newFilePerm = 0o644
+	newDirPerm  = 0o755
+)
+
+// writeFile is the write_file tool.
+type writeFile struct{ w *Workspace }
+
+func (t writeFile) Definition() host.ToolDefinition {
+	return host.ToolDefinition{Name: WriteFileName, Description: writeFileDescription, InputSchema: writeFileSchema}
+}
+
+func (t writeFile) Execute(ctx context.Context, _ host.CallContext, input json.RawMessage) (string, error) {
+	var in writeFileInput
+	if err := decodeInput(input, &in); err != nil {
+		return "", err
+	}
+	if err := required("path", in.Path); err != nil {
+		return "", err
+	}
+	if err := required("content", in.Content); err != nil {
+		return "", err
+	}
+	rel, err := CleanPath(*in.Path)
+	if err != nil {
+		return "", err
+	}
+	if rel == "." {
+		return "", fmt.Errorf("%w: "+msgRootPath, ErrBadInput, *in.Path)
+	}
+	if n := int64(len(*in.Content)); n > t.w.limits.MaxWriteBytes {
+		return "", fmt.Errorf("%w: "+msgWriteLarge, ErrTooLarge, n, t.w.limits.MaxWriteBytes)
+	}
+	if err := ctx.Err(); err != nil {
+		return "", err
+	}
+	created, err := t.w.write(rel, []byte(*in.Content))
+	if err != nil {
+		return "", err
+	}
+	if created {
+		return fmt.Sprintf(msgCreated, rel, len(*in.Content)), nil
+	}
+	return fmt.Sprintf(msgWrote, len(*in.Content), rel), nil
+}
+
+// write replaces rel with data through a temporary file beside it and a
+// rename, so a reader never sees half a file. It reports whether rel is new.
+func (w *Workspace) write(rel string, data []byte) (created bool, err error) {
+	w.writeMu.Lock()
+	defer w.writeMu.Unlock()
+
+	perm := os.FileMode(newFilePerm)
+	info, err := w.root.Stat(rel)
+	switch {
+	case err == nil && info.IsDir():
+		return false, fmt.Errorf(msgIsDir, rel)
+	case err == nil && !info.Mode().IsRegular():
+		return false, fmt.Errorf(msgNotRegular, rel)
+	case err == nil:
+		perm = info.Mode().Perm()
+	case errors.Is(err, fs.ErrNotExist):
+		created = true
+	default:
+		return false, fsError(rel, err)
+	}
+	if dir := path.Dir(rel); dir != "." {
+		if err := w.root.MkdirAll(dir, newDirPerm); err != nil {
+			return false, fsError(dir, err)
+		}
+	}
+	tmp := path.Join(path.Dir(rel), "."+path.Base(rel)+".tmp")
+	f, err := w.root.OpenFile(tmp, os.O_WRONLY|os.O_CREATE|os.O_TRUNC, perm)
+	if err != nil {
+		return false, fsError(rel, err)
+	}
+	_, werr := f.Write(data)
+	cerr := f.Close()
+	if werr == nil {
+		werr = cerr
+	}
+	if werr == nil {
+		werr = w.root.Rename(tmp, rel)
+	}
+	if werr != nil {
+		_ = w.root.Remove(tmp)
+		return false, fsError(rel, werr)
+	}
+	return created, nil
+}
+
+var _ host.Tool = writeFile{}
