@@ -1,0 +1,482 @@
+package refhost
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"log/slog"
+	"slices"
+	"sync"
+
+	"github.com/dshgo/planmode/host"
+)
+
+// Agent is one agent of a Runtime, bound to one session. It implements
+// [host.Agent]; create it with [Runtime.NewAgent]. All methods are safe for
+// concurrent use.
+type Agent struct {
+	rt       *Runtime
+	id       string
+	sess     host.Session
+	log      *slog.Logger
+	base     context.Context // cancelled by Stop
+	stopBase context.CancelFunc
+
+	mu         sync.Mutex
+	queue      []host.Message
+	running    bool
+	wake       bool // a Steer arrived since the last claim
+	stopped    bool
+	turn       int
+	cancelTurn context.CancelFunc
+	idle       chan struct{} // closed while not running
+
+	// Owned by the loop goroutine (only one runs at a time).
+	resume    bool // the next header is the first since the agent was created on a non-empty session
+	hasHeader bool // the log holds a request header
+	hdrSystem string
+	hdrTools  string
+	tx        transcript
+	pc        promptCache
+}
+
+func newAgent(r *Runtime, id string, s host.Session) (*Agent, error) {
+	base, stop := context.WithCancel(context.Background())
+	a := &Agent{
+		rt:       r,
+		id:       id,
+		sess:     s,
+		log:      r.log.With("agent", id, "session", s.ID()),
+		base:     base,
+		stopBase: stop,
+		idle:     make(chan struct{}),
+	}
+	close(a.idle)
+	if err := a.recover(); err != nil {
+		stop()
+		return nil, err
+	}
+	return a, nil
+}
+
+// recover reads what the loop needs from an existing log: the last turn
+// number, the last request header, and whether a turn was left open, which
+// it then closes.
+func (a *Agent) recover() error {
+	events := a.sess.Events()
+	a.resume = len(events) > 0
+	lastStart, lastEnd := -1, -1
+	for i := len(events) - 1; i >= 0 && (lastStart < 0 || !a.hasHeader); i-- {
+		e := events[i]
+		switch {
+		case e.Type == host.TypeTurnStart && lastStart < 0:
+			var p host.TurnStart
+			if err := json.Unmarshal(e.Data, &p); err != nil {
+				return fmt.Errorf("refhost: session %q: event %d (%s): %w", a.sess.ID(), e.Seq, e.Type, err)
+			}
+			lastStart, a.turn = i, p.Turn
+		case e.Type == host.TypeTurnEnd && lastEnd < 0:
+			lastEnd = i
+		case e.Type == host.TypeRequestHeader && !a.hasHeader:
+			var p host.RequestHeader
+			if err := json.Unmarshal(e.Data, &p); err != nil {
+				return fmt.Errorf("refhost: session %q: event %d (%s): %w", a.sess.ID(), e.Seq, e.Type, err)
+			}
+			a.hasHeader, a.hdrSystem, a.hdrTools = true, p.SystemDigest, p.ToolsDigest
+		}
+	}
+	if lastStart < 0 || lastEnd > lastStart {
+		return nil
+	}
+	return a.closeInterrupted(events[lastStart+1:])
+}
+
+// closeInterrupted ends the open turn whose events (after its "turn/start")
+// are given: every tool call the model asked for gets a "tool/call" (when
+// missing) and an is-error "tool/result", then "turn/end" reads error.
+func (a *Agent) closeInterrupted(events []host.Event) error {
+	var calls []host.ToolCall
+	called, answered := map[string]bool{}, map[string]bool{}
+	for _, e := range events {
+		switch e.Type {
+		case host.TypeAssistantMessage:
+			var p host.AssistantMessage
+			if json.Unmarshal(e.Data, &p) == nil {
+				calls = append(calls, p.ToolCalls...)
+			}
+		case host.TypeToolCall:
+			var p host.ToolCall
+			if json.Unmarshal(e.Data, &p) == nil {
+				called[p.ID] = true
+			}
+		case host.TypeToolResult:
+			var p host.ToolResult
+			if json.Unmarshal(e.Data, &p) == nil {
+				answered[p.CallID] = true
+			}
+		}
+	}
+	for _, c := range calls {
+		if answered[c.ID] {
+			continue
+		}
+		if !called[c.ID] {
+			if err := a.emit(host.TypeToolCall, nil, c); err != nil {
+				return err
+			}
+		}
+		res := host.ToolResult{CallID: c.ID, Name: c.Name, Output: ToolErrorPrefix + TextTurnInterrupted, IsError: true}
+		if err := a.emit(host.TypeToolResult, nil, res); err != nil {
+			return err
+		}
+	}
+	return a.emit(host.TypeTurnEnd, nil, host.TurnEnd{Turn: a.turn, Reason: host.TurnError, Error: TextTurnInterrupted})
+}
+
+// ID implements [host.Agent].
+func (a *Agent) ID() string { return a.id }
+
+// Session implements [host.Agent].
+func (a *Agent) Session() host.Session { return a.sess }
+
+// Status implements [host.Agent]. It is running from the Steer that starts
+// a turn until after the turn's checkpoint.
+func (a *Agent) Status() host.AgentStatus {
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	if a.running {
+		return host.StatusRunning
+	}
+	return host.StatusIdle
+}
+
+// Turn returns the number of the latest turn started (0 before the first).
+func (a *Agent) Turn() int {
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	return a.turn
+}
+
+// Pending returns a copy of the queued messages no step has claimed yet.
+func (a *Agent) Pending() []host.Message {
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	return slices.Clone(a.queue)
+}
+
+// Steer implements [host.Agent]: it queues m and, when the agent is idle,
+// starts a turn in a new goroutine. A Steer that arrives while a turn runs
+// is claimed by that turn's next step or, when the turn has no further
+// step, starts another turn once it ends.
+func (a *Agent) Steer(m host.Message) error { return a.enqueue(m, true) }
+
+// Inject implements [host.Agent]: it queues m for the next step without
+// starting a turn.
+func (a *Agent) Inject(m host.Message) error { return a.enqueue(m, false) }
+
+func (a *Agent) enqueue(m host.Message, wake bool) error {
+	if len(m.Content) == 0 {
+		return fmt.Errorf("refhost: agent %q: %w", a.id, ErrEmptyMessage)
+	}
+	m.Content = slices.Clone(m.Content)
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	if a.stopped {
+		return fmt.Errorf("refhost: agent %q: %w", a.id, ErrAgentStopped)
+	}
+	a.queue = append(a.queue, m)
+	switch {
+	case !wake:
+	case a.running:
+		a.wake = true
+	default:
+		a.running = true
+		a.idle = make(chan struct{})
+		ctx, cancel := context.WithCancel(a.base)
+		a.cancelTurn = cancel
+		go a.run(ctx)
+	}
+	return nil
+}
+
+// Cancel cancels the running turn, if any: it ends "cancelled" and the
+// model call, tool executions and pre-step listeners see a cancelled
+// context. Messages queued but not yet logged stay queued.
+func (a *Agent) Cancel() {
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	a.wake = false
+	if a.cancelTurn != nil {
+		a.cancelTurn()
+	}
+}
+
+// WaitIdle blocks until the agent is idle (its turn and checkpoint done) or
+// ctx is done.
+func (a *Agent) WaitIdle(ctx context.Context) error {
+	a.mu.Lock()
+	idle := a.idle
+	a.mu.Unlock()
+	select {
+	case <-idle:
+		return nil
+	case <-ctx.Done():
+		return fmt.Errorf("refhost: agent %q: wait idle: %w", a.id, ctx.Err())
+	}
+}
+
+// Stop cancels the running turn, refuses further input, releases the
+// agent's session binding in the runtime, and waits for the turn to end or
+// for ctx. Stop is safe to call more than once.
+func (a *Agent) Stop(ctx context.Context) error {
+	a.mu.Lock()
+	a.stopped = true
+	a.wake = false
+	if a.cancelTurn != nil {
+		a.cancelTurn()
+	}
+	a.mu.Unlock()
+	a.stopBase()
+	a.rt.forget(a)
+	return a.WaitIdle(ctx)
+}
+
+// run is the agent's goroutine: turns back to back while Steers keep
+// arriving after a turn's last claim.
+func (a *Agent) run(ctx context.Context) {
+	for {
+		a.runTurn(ctx)
+		a.mu.Lock()
+		a.cancelTurn()
+		if !a.wake || a.stopped {
+			a.running = false
+			a.cancelTurn = nil
+			close(a.idle)
+			a.mu.Unlock()
+			return
+		}
+		a.wake = false
+		ctx, a.cancelTurn = context.WithCancel(a.base)
+		a.mu.Unlock()
+	}
+}
+
+func (a *Agent) runTurn(ctx context.Context) {
+	n := a.Turn() + 1
+	if err := a.emit(host.TypeTurnStart, nil, host.TurnStart{Turn: n}); err != nil {
+		a.log.Error("refhost: turn not started", "turn", n, "err", err)
+		return
+	}
+	a.mu.Lock()
+	a.turn = n
+	a.mu.Unlock()
+	end := a.runSteps(ctx, n)
+	if err := a.emit(host.TypeTurnEnd, nil, end); err != nil {
+		a.log.Error("refhost: turn end not logged", "turn", n, "err", err)
+	}
+	if a.rt.checkpoint != nil {
+		if err := a.rt.checkpoint(a.base, a); err != nil {
+			a.log.Warn("refhost: checkpoint", "turn", n, "err", err)
+		}
+	}
+}
+
+// stepResult says how a step ended and what the turn does next.
+type stepResult int
+
+const (
+	stepNext      stepResult = iota // tool calls ran: the next step follows
+	stepRetry                       // the request failed and will be retried
+	stepDone                        // the model answered without tool calls
+	stepCancelled                   // the turn was cancelled
+	stepFailed                      // the request or the log failed for good
+)
+
+func (a *Agent) runSteps(ctx context.Context, n int) host.TurnEnd {
+	step, attempt := 1, 1
+	for {
+		msgs := a.claim()
+		dec := a.rt.preSteps.load().run(ctx, host.Step{Agent: a, Turn: n, Step: step, Attempt: attempt, Messages: msgs})
+		if ctx.Err() != nil {
+			a.putBack(msgs)
+			return host.TurnEnd{Turn: n, Reason: host.TurnCancelled}
+		}
+		if !dec.Accepted {
+			a.putBack(msgs)
+			return host.TurnEnd{Turn: n, Reason: host.TurnBlocked, Error: dec.Reason}
+		}
+		res, err := a.runStep(ctx, n, step, attempt, dec.Messages)
+		switch res {
+		case stepNext:
+			step, attempt = step+1, 1
+		case stepRetry:
+			attempt++
+		case stepDone:
+			return host.TurnEnd{Turn: n, Reason: host.TurnCompleted}
+		case stepCancelled:
+			return host.TurnEnd{Turn: n, Reason: host.TurnCancelled}
+		default:
+			a.log.Warn("refhost: turn failed", "turn", n, "step", step, "attempt", attempt, "err", err)
+			return host.TurnEnd{Turn: n, Reason: host.TurnError, Error: err.Error()}
+		}
+	}
+}
+
+// runStep runs one accepted step: "step/start", the decision's messages,
+// the request (and its header when due), the model call, the assistant
+// message and the tool calls, then "step/end". Every "step/start" gets its
+// "step/end" (best effort when the log itself fails).
+func (a *Agent) runStep(ctx context.Context, n, step, attempt int, msgs []host.Message) (res stepResult, err error) {
+	if err := a.emit(host.TypeStepStart, nil, host.StepStart{Turn: n, Step: step, Attempt: attempt}); err != nil {
+		return stepFailed, err
+	}
+	var endErr string
+	defer func() {
+		if e := a.emit(host.TypeStepEnd, nil, host.StepEnd{Turn: n, Step: step, Attempt: attempt, Error: endErr}); e != nil && err == nil && res != stepCancelled {
+			res, err = stepFailed, e
+		}
+	}()
+	for _, m := range msgs {
+		if err := a.emit(host.TypeUserMessage, m.Source, host.UserMessage{Content: m.Content}); err != nil {
+			endErr = err.Error()
+			return stepFailed, err
+		}
+	}
+	req, hdr := a.derive()
+	if hdr != nil {
+		if err := a.emit(host.TypeRequestHeader, nil, hdr); err != nil {
+			endErr = err.Error()
+			return stepFailed, err
+		}
+		a.hasHeader, a.resume, a.hdrSystem, a.hdrTools = true, false, hdr.SystemDigest, hdr.ToolsDigest
+	}
+	resp, err := a.rt.model.Generate(ctx, req)
+	if err != nil {
+		if ctx.Err() != nil {
+			endErr = TextStepCancelled
+			return stepCancelled, nil
+		}
+		endErr = err.Error()
+		retry := a.rt.settleRequestError(ctx, RequestError{Agent: a, Turn: n, Step: step, Attempt: attempt, MaxAttempts: a.rt.maxAttempts, Err: err})
+		switch {
+		case ctx.Err() != nil:
+			return stepCancelled, nil
+		case !retry:
+			return stepFailed, err
+		case attempt >= a.rt.maxAttempts:
+			return stepFailed, fmt.Errorf("%w (%d): %w", ErrAttemptsExhausted, attempt, err)
+		}
+		return stepRetry, nil
+	}
+	if err := a.emit(host.TypeAssistantMessage, nil, host.AssistantMessage{Text: resp.Text, ToolCalls: resp.ToolCalls}); err != nil {
+		endErr = err.Error()
+		return stepFailed, err
+	}
+	for _, call := range resp.ToolCalls {
+		if err := a.emit(host.TypeToolCall, nil, call); err != nil {
+			endErr = err.Error()
+			return stepFailed, err
+		}
+		if err := a.emit(host.TypeToolResult, nil, a.callTool(ctx, call)); err != nil {
+			endErr = err.Error()
+			return stepFailed, err
+		}
+	}
+	switch {
+	case ctx.Err() != nil:
+		endErr = TextStepCancelled
+		return stepCancelled, nil
+	case len(resp.ToolCalls) == 0:
+		return stepDone, nil
+	}
+	return stepNext, nil
+}
+
+// derive builds the step's request from the registries and the log, and
+// the header to log with it when one is due.
+func (a *Agent) derive() (Request, *host.RequestHeader) {
+	p := a.pc.assemble(a.rt, host.AssembleContext{Agent: a})
+	msgs := a.tx.update(a.sess.Events(), a.rt.types.load(), a.log)
+	req := Request{System: p.System, Sections: p.Sections, Tools: p.Tools, Messages: msgs}
+	var reason host.HeaderReason
+	switch {
+	case !a.hasHeader:
+		reason = host.HeaderInitial
+	case a.resume:
+		reason = host.HeaderResume
+	case a.hdrSystem != p.SystemDigest || a.hdrTools != p.ToolsDigest:
+		reason = host.HeaderChange
+	default:
+		return req, nil
+	}
+	return req, &host.RequestHeader{Reason: reason, Sections: p.Sections, SystemDigest: p.SystemDigest, ToolsDigest: p.ToolsDigest}
+}
+
+// callTool runs one call and returns its result; it never fails.
+func (a *Agent) callTool(ctx context.Context, call host.ToolCall) host.ToolResult {
+	res := host.ToolResult{CallID: call.ID, Name: call.Name}
+	if ctx.Err() != nil {
+		res.Output, res.IsError = TextToolCancelled, true
+		return res
+	}
+	t, ok := a.rt.tools.load().byName[call.Name]
+	if !ok {
+		res.Output, res.IsError = fmt.Sprintf(TextUnknownTool, call.Name), true
+		return res
+	}
+	out, err := execute(ctx, t, host.CallContext{Agent: a, CallID: call.ID}, call.Input)
+	if err != nil {
+		res.Output, res.IsError = ToolErrorPrefix+err.Error(), true
+		return res
+	}
+	res.Output = out
+	return res
+}
+
+// execute runs t, turning a panic into an error so that one broken tool
+// cannot take the host down.
+func execute(ctx context.Context, t host.Tool, cc host.CallContext, input json.RawMessage) (out string, err error) {
+	defer func() {
+		if p := recover(); p != nil {
+			out, err = "", fmt.Errorf(TextToolPanicked, p)
+		}
+	}()
+	return t.Execute(ctx, cc, input)
+}
+
+func (a *Agent) claim() []host.Message {
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	msgs := a.queue
+	a.queue, a.wake = nil, false
+	return msgs
+}
+
+// putBack returns claimed messages to the front of the queue.
+func (a *Agent) putBack(msgs []host.Message) {
+	if len(msgs) == 0 {
+		return
+	}
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	a.queue = append(slices.Clip(msgs), a.queue...)
+}
+
+// emit appends one event to the agent's session.
+func (a *Agent) emit(typ string, src *host.Source, payload any) error {
+	return appendJSON(a.sess, typ, src, payload)
+}
+
+// appendJSON appends one event with payload encoded as its data.
+func appendJSON(s host.Session, typ string, src *host.Source, payload any) error {
+	data, err := json.Marshal(payload)
+	if err != nil {
+		return fmt.Errorf("refhost: %s: %w", typ, err)
+	}
+	if _, err := s.Append(host.Event{Type: typ, Source: src, Data: data}); err != nil {
+		return fmt.Errorf("refhost: %s: %w", typ, err)
+	}
+	return nil
+}
+
+var _ host.Agent = (*Agent)(nil)

@@ -1,0 +1,75 @@
+package refhost
+
+import (
+	"context"
+	"log/slog"
+
+	"go.uber.org/fx"
+
+	"github.com/dshgo/planmode/host"
+)
+
+// Module provides the reference host to an fx application: the *Runtime,
+// its registries as the host interfaces, the user-question service and the
+// store's validators. The program supplies a host.Store and a Model (and
+// optionally a *slog.Logger and Settings). Stopping the application stops
+// every agent.
+var Module = fx.Module("refhost", fx.Provide(NewModule))
+
+// Settings are the optional tuning knobs of the fx module; see Options.
+type Settings struct {
+	// MaxAttempts bounds the request attempts of one step; zero means
+	// DefaultMaxAttempts.
+	MaxAttempts int
+	// Checkpoint runs after every turn; see Options.Checkpoint.
+	Checkpoint func(ctx context.Context, a *Agent) error
+}
+
+// ModuleParams are what [NewModule] takes from the graph.
+type ModuleParams struct {
+	fx.In
+
+	Lifecycle fx.Lifecycle
+	Store     host.Store
+	Model     Model
+	Logger    *slog.Logger `optional:"true"`
+	Settings  *Settings    `optional:"true"`
+}
+
+// ModuleResult is what [NewModule] provides.
+type ModuleResult struct {
+	fx.Out
+
+	Runtime       *Runtime
+	EventTypes    host.EventTypes
+	Sections      host.Sections
+	Tools         host.Tools
+	Commands      host.Commands
+	PreStepChain  host.PreStepChain
+	UserQuestions host.UserQuestions
+	Validators    host.Validators
+}
+
+// NewModule builds the runtime for [Module] and stops its agents when the
+// application stops.
+func NewModule(p ModuleParams) (ModuleResult, error) {
+	o := Options{Store: p.Store, Model: p.Model, Logger: p.Logger}
+	if p.Settings != nil {
+		o.MaxAttempts, o.Checkpoint = p.Settings.MaxAttempts, p.Settings.Checkpoint
+	}
+	r, err := New(o)
+	if err != nil {
+		return ModuleResult{}, err
+	}
+	p.Lifecycle.Append(fx.StopHook(r.Stop))
+	return ModuleResult{
+		Runtime:       r,
+		EventTypes:    r,
+		Sections:      r,
+		Tools:         r,
+		Commands:      r,
+		PreStepChain:  r,
+		UserQuestions: r.questions,
+		Validators:    p.Store,
+	}, nil
+}

@@ -1,0 +1,93 @@
+package refhost
+
+import (
+	"context"
+	"fmt"
+	"slices"
+	"sync"
+
+	"github.com/dshgo/planmode/host"
+)
+
+// Provider is a UI that can put questions to the user.
+type Provider interface {
+	// Ask shows the questions and waits for the answers or for ctx. It
+	// returns errors wrapping host.ErrDismissed or host.ErrAborted as fits.
+	Ask(ctx context.Context, req host.AskRequest) ([]host.Answer, error)
+}
+
+// Questions is the user-question service: it validates each request and
+// hands it to the attached provider. It implements [host.UserQuestions].
+// The zero value has no provider.
+type Questions struct {
+	mu       sync.RWMutex
+	provider *Provider
+}
+
+// SetProvider attaches p. Only one provider is attached at a time: while
+// one is, SetProvider is ErrDuplicate. The returned func detaches p (only
+// p, and only once).
+func (q *Questions) SetProvider(p Provider) (unset func(), err error) {
+	if p == nil {
+		return nil, fmt.Errorf("refhost: questions: provider is nil: %w", ErrBadRegistration)
+	}
+	q.mu.Lock()
+	defer q.mu.Unlock()
+	if q.provider != nil {
+		return nil, fmt.Errorf("refhost: questions: provider: %w", host.ErrDuplicate)
+	}
+	mine := &p
+	q.provider = mine
+	return func() {
+		q.mu.Lock()
+		defer q.mu.Unlock()
+		if q.provider == mine {
+			q.provider = nil
+		}
+	}, nil
+}
+
+// Ask implements [host.UserQuestions]. It checks the request first: no
+// questions is host.ErrNoQuestions; a question with an empty or repeated ID
+// is ErrBadQuestion; an intent whose ApproveOption is not an option of
+// every question is host.ErrBadIntent. Then, with no provider attached, it
+// is host.ErrNoProvider. The provider's own errors are returned as they
+// are, so that their messages reach the caller unchanged.
+func (q *Questions) Ask(ctx context.Context, req host.AskRequest) ([]host.Answer, error) {
+	if err := ValidateAsk(req); err != nil {
+		return nil, err
+	}
+	q.mu.RLock()
+	p := q.provider
+	q.mu.RUnlock()
+	if p == nil {
+		return nil, fmt.Errorf("refhost: ask: %w", host.ErrNoProvider)
+	}
+	return (*p).Ask(ctx, req)
+}
+
+// ValidateAsk checks a request as [Questions.Ask] does.
+func ValidateAsk(req host.AskRequest) error {
+	if len(req.Questions) == 0 {
+		return fmt.Errorf("refhost: ask: %w", host.ErrNoQuestions)
+	}
+	seen := make(map[string]bool, len(req.Questions))
+	for i, qu := range req.Questions {
+		switch {
+		case qu.ID == "":
+			return fmt.Errorf("refhost: ask: question %d: id is empty: %w", i+1, ErrBadQuestion)
+		case seen[qu.ID]:
+			return fmt.Errorf("refhost: ask: question %d: id %q repeats an earlier one: %w", i+1, qu.ID, ErrBadQuestion)
+		}
+		seen[qu.ID] = true
+		if req.Intent == nil || req.Intent.ApproveOption == "" {
+			continue
+		}
+		if !slices.ContainsFunc(qu.Options, func(o host.Option) bool { return o.Label == req.Intent.ApproveOption }) {
+			return fmt.Errorf("refhost: ask: question %q: approve option %q is not among its options: %w", qu.ID, req.Intent.ApproveOption, host.ErrBadIntent)
+		}
+	}
+	return nil
+}
+
+var _ host.UserQuestions = (*Questions)(nil)

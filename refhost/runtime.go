@@ -1,0 +1,380 @@
+package refhost
+
+import (
+	"cmp"
+	"context"
+	"crypto/sha256"
+	"encoding/hex"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"log/slog"
+	"slices"
+	"strings"
+	"sync"
+
+	"github.com/dshgo/planmode/host"
+)
+
+// DefaultMaxAttempts is the number of request attempts per step when
+// Options.MaxAttempts is zero.
+const DefaultMaxAttempts = 3
+
+// Options configure a Runtime.
+type Options struct {
+	// Store is the session store. The runtime itself only reads it through
+	// [Runtime.Store]; agents take their session directly.
+	Store host.Store
+	// Model answers the requests. Required.
+	Model Model
+	// Logger receives the runtime's diagnostics; nil discards them.
+	Logger *slog.Logger
+	// MaxAttempts bounds the request attempts of one step (the first try
+	// plus retries); zero means DefaultMaxAttempts.
+	MaxAttempts int
+	// Checkpoint, when set, runs after every turn, after "turn/end" and
+	// before the agent becomes idle. Its error is logged.
+	Checkpoint func(ctx context.Context, a *Agent) error
+}
+
+// Runtime is the reference agent host: it keeps the registries plugins add
+// to, runs agents and executes commands. It implements [host.EventTypes],
+// [host.Sections], [host.Tools], [host.Commands] and [host.PreStepChain].
+// All methods are safe for concurrent use.
+type Runtime struct {
+	store       host.Store
+	model       Model
+	log         *slog.Logger
+	maxAttempts int
+	checkpoint  func(ctx context.Context, a *Agent) error
+
+	types     *registry[host.EventKind, typeSnap]
+	sections  *registry[host.Section, sectionSnap]
+	tools     *registry[toolEntry, toolSnap]
+	commands  *registry[host.Command, commandSnap]
+	preSteps  *registry[host.PreStepListener, chainSnap]
+	reqErrs   *registry[RequestErrorListener, []RequestErrorListener]
+	questions *Questions
+
+	mu     sync.Mutex
+	agents map[string]*Agent
+}
+
+// New returns a runtime with the core event types declared and every other
+// registry empty. It does no I/O and starts no goroutines.
+func New(o Options) (*Runtime, error) {
+	if o.Model == nil {
+		return nil, fmt.Errorf("refhost: options: model: %w", ErrBadRegistration)
+	}
+	if o.MaxAttempts < 0 {
+		return nil, fmt.Errorf("refhost: options: max attempts %d: must be 0 (default) or more: %w", o.MaxAttempts, ErrBadRegistration)
+	}
+	r := &Runtime{
+		store:       o.Store,
+		model:       o.Model,
+		log:         o.Logger,
+		maxAttempts: cmp.Or(o.MaxAttempts, DefaultMaxAttempts),
+		checkpoint:  o.Checkpoint,
+		types:       newRegistry("event type", buildTypes),
+		sections:    newRegistry("section", buildSections),
+		tools:       newRegistry("tool", buildTools),
+		commands:    newRegistry("command", buildCommands),
+		preSteps:    newRegistry("pre-step listener", buildChain),
+		reqErrs:     newRegistry("request-error listener", buildListeners),
+		questions:   &Questions{},
+		agents:      map[string]*Agent{},
+	}
+	if r.log == nil {
+		r.log = slog.New(slog.DiscardHandler)
+	}
+	for _, t := range host.CoreEventTypes() {
+		if _, err := r.types.add(t.Name, t.Kind, false); err != nil {
+			return nil, err
+		}
+	}
+	return r, nil
+}
+
+// Store returns the session store from the options (nil when none was given).
+func (r *Runtime) Store() host.Store { return r.store }
+
+// Questions returns the user-question service.
+func (r *Runtime) Questions() *Questions { return r.questions }
+
+// MaxAttempts returns the bound on request attempts per step.
+func (r *Runtime) MaxAttempts() int { return r.maxAttempts }
+
+// Event types.
+
+type typeSnap struct {
+	version uint64
+	kinds   map[string]host.EventKind
+}
+
+func buildTypes(items []*entry[host.EventKind], version uint64) *typeSnap {
+	m := make(map[string]host.EventKind, len(items))
+	for _, e := range items {
+		m[e.name] = e.item
+	}
+	return &typeSnap{version: version, kinds: m}
+}
+
+// DeclareEventType implements [host.EventTypes]. The core types are declared
+// by New, so declaring one of them again is ErrDuplicate.
+func (r *Runtime) DeclareEventType(t host.EventType) (func(), error) {
+	if t.Kind != host.LogOnly && t.Kind != host.Transcript {
+		return nil, fmt.Errorf("refhost: event type %q: kind %d: want log-only or transcript: %w", t.Name, t.Kind, ErrBadRegistration)
+	}
+	return r.types.add(t.Name, t.Kind, false)
+}
+
+// EventKind implements [host.EventTypes].
+func (r *Runtime) EventKind(name string) (host.EventKind, bool) {
+	k, ok := r.types.load().kinds[name]
+	return k, ok
+}
+
+// Sections.
+
+type sectionSnap struct {
+	sections []host.Section // sorted by (Order, Name)
+}
+
+func buildSections(items []*entry[host.Section], _ uint64) *sectionSnap {
+	s := make([]host.Section, len(items))
+	for i, e := range items {
+		s[i] = e.item
+	}
+	slices.SortFunc(s, func(a, b host.Section) int {
+		return cmp.Or(cmp.Compare(a.Order, b.Order), strings.Compare(a.Name, b.Name))
+	})
+	return &sectionSnap{sections: s}
+}
+
+// AddSection implements [host.Sections].
+func (r *Runtime) AddSection(s host.Section) (func(), error) {
+	if s.Text == nil {
+		return nil, fmt.Errorf("refhost: section %q: text func is nil: %w", s.Name, ErrBadRegistration)
+	}
+	return r.sections.add(s.Name, s, false)
+}
+
+// Tools.
+
+type toolEntry struct {
+	tool host.Tool
+	def  host.ToolDefinition
+	js   []byte // the definition's canonical JSON, for the catalog digest
+}
+
+type toolSnap struct {
+	defs   []host.ToolDefinition // sorted by name
+	byName map[string]host.Tool
+	digest string
+}
+
+func buildTools(items []*entry[toolEntry], _ uint64) *toolSnap {
+	sorted := slices.Clone(items)
+	slices.SortFunc(sorted, func(a, b *entry[toolEntry]) int { return strings.Compare(a.name, b.name) })
+	s := &toolSnap{defs: make([]host.ToolDefinition, len(sorted)), byName: make(map[string]host.Tool, len(sorted))}
+	h := sha256.New()
+	h.Write([]byte{'['})
+	for i, e := range sorted {
+		s.defs[i] = e.item.def
+		s.byName[e.name] = e.item.tool
+		if i > 0 {
+			h.Write([]byte{','})
+		}
+		h.Write(e.item.js)
+	}
+	h.Write([]byte{']'})
+	s.digest = hex.EncodeToString(h.Sum(nil))
+	return s
+}
+
+// AddTool implements [host.Tools]. The definition is read once, here; its
+// schemas must be valid JSON.
+func (r *Runtime) AddTool(t host.Tool) (func(), error) {
+	if t == nil {
+		return nil, fmt.Errorf("refhost: tool: nil: %w", ErrBadRegistration)
+	}
+	def := t.Definition()
+	js, err := json.Marshal(def)
+	if err != nil {
+		return nil, fmt.Errorf("refhost: tool %q: definition: %w", def.Name, err)
+	}
+	return r.tools.add(def.Name, toolEntry{tool: t, def: def, js: js}, false)
+}
+
+// Commands.
+
+type commandSnap struct {
+	byName map[string]host.Command
+	sorted []host.Command
+}
+
+func buildCommands(items []*entry[host.Command], _ uint64) *commandSnap {
+	s := &commandSnap{byName: make(map[string]host.Command, len(items)), sorted: make([]host.Command, len(items))}
+	for i, e := range items {
+		s.byName[e.name] = e.item
+		s.sorted[i] = e.item
+	}
+	slices.SortFunc(s.sorted, func(a, b host.Command) int { return strings.Compare(a.Name, b.Name) })
+	return s
+}
+
+// AddCommand implements [host.Commands]. The name is given without the
+// slash and must not contain white space or a slash.
+func (r *Runtime) AddCommand(c host.Command) (func(), error) {
+	if strings.ContainsFunc(c.Name, func(r rune) bool { return r == '/' || isSpace(r) }) {
+		return nil, fmt.Errorf("refhost: command %q: name must not contain white space or '/': %w", c.Name, ErrBadRegistration)
+	}
+	if c.Run == nil {
+		return nil, fmt.Errorf("refhost: command %q: run func is nil: %w", c.Name, ErrBadRegistration)
+	}
+	return r.commands.add(c.Name, c, false)
+}
+
+// CommandList returns the registered commands sorted by name, for help
+// listings.
+func (r *Runtime) CommandList() []host.Command { return slices.Clone(r.commands.load().sorted) }
+
+// Pre-step chain.
+
+type chainSnap struct {
+	run host.PreStepNext
+}
+
+// acceptAll is the innermost link of every chain.
+func acceptAll(_ context.Context, s host.Step) host.Decision { return host.Accept(s.Messages) }
+
+// buildChain links the listeners once per registry change, outermost first,
+// so that running the chain allocates nothing.
+func buildChain(items []*entry[host.PreStepListener], _ uint64) *chainSnap {
+	next := host.PreStepNext(acceptAll)
+	for i := len(items) - 1; i >= 0; i-- {
+		l, inner := items[i].item, next
+		next = func(ctx context.Context, s host.Step) host.Decision { return l(ctx, s, inner) }
+	}
+	return &chainSnap{run: next}
+}
+
+// AddPreStep implements [host.PreStepChain]. Listeners added with prepend
+// run outermost, the latest prepend first; the others run after them in
+// registration order.
+func (r *Runtime) AddPreStep(name string, l host.PreStepListener, prepend bool) (func(), error) {
+	if l == nil {
+		return nil, fmt.Errorf("refhost: pre-step listener %q: nil: %w", name, ErrBadRegistration)
+	}
+	return r.preSteps.add(name, l, prepend)
+}
+
+// Request-error listeners.
+
+// RequestError describes a failed model request, as the request-error
+// listeners see it.
+type RequestError struct {
+	// Agent is the agent whose request failed.
+	Agent *Agent
+	// Turn, Step and Attempt number the failed request.
+	Turn, Step, Attempt int
+	// MaxAttempts is the runtime's bound; a retry asked for on the last
+	// attempt is not honoured.
+	MaxAttempts int
+	// Err is the model's error.
+	Err error
+}
+
+// RequestErrorListener settles a failed request and reports whether the
+// step should be retried. A retry is a new proposed step (Attempt + 1) that
+// passes through the pre-step chain again and re-derives the request, so
+// whatever the listener changed shows up in it. ctx is the turn's context.
+type RequestErrorListener func(ctx context.Context, e RequestError) (retry bool)
+
+func buildListeners(items []*entry[RequestErrorListener], _ uint64) *[]RequestErrorListener {
+	s := make([]RequestErrorListener, len(items))
+	for i, e := range items {
+		s[i] = e.item
+	}
+	return &s
+}
+
+// AddRequestErrorListener registers l under name. Every listener runs, in
+// registration order, after each failed request; the step is retried when
+// at least one asks for it and attempts remain.
+func (r *Runtime) AddRequestErrorListener(name string, l RequestErrorListener) (func(), error) {
+	if l == nil {
+		return nil, fmt.Errorf("refhost: request-error listener %q: nil: %w", name, ErrBadRegistration)
+	}
+	return r.reqErrs.add(name, l, false)
+}
+
+func (r *Runtime) settleRequestError(ctx context.Context, e RequestError) bool {
+	retry := false
+	for _, l := range *r.reqErrs.load() {
+		if l(ctx, e) {
+			retry = true
+		}
+	}
+	return retry
+}
+
+// Agents.
+
+// NewAgent binds an agent to s. An empty id means the session's ID. A
+// session that already holds events is resumed: turn numbering continues
+// from the log, the first request logs a "resume" header, and a turn the log
+// left open (the process stopped mid-turn) is closed first with a
+// "turn/end" of reason error, after is-error results for its unanswered
+// tool calls. One runtime binds a session to at most one agent.
+func (r *Runtime) NewAgent(id string, s host.Session) (*Agent, error) {
+	if s == nil {
+		return nil, fmt.Errorf("refhost: agent %q: session is nil: %w", id, ErrBadRegistration)
+	}
+	id = cmp.Or(id, s.ID())
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	for _, a := range r.agents {
+		if a.id == id || a.sess.ID() == s.ID() {
+			return nil, fmt.Errorf("refhost: agent %q on session %q: %w", id, s.ID(), host.ErrDuplicate)
+		}
+	}
+	a, err := newAgent(r, id, s)
+	if err != nil {
+		return nil, err
+	}
+	r.agents[id] = a
+	return a, nil
+}
+
+// Stop stops every agent (see [Agent.Stop]) and waits for their turns to
+// end, or for ctx.
+func (r *Runtime) Stop(ctx context.Context) error {
+	r.mu.Lock()
+	agents := make([]*Agent, 0, len(r.agents))
+	for _, a := range r.agents {
+		agents = append(agents, a)
+	}
+	r.mu.Unlock()
+	var errs []error
+	for _, a := range agents {
+		errs = append(errs, a.Stop(ctx))
+	}
+	return errors.Join(errs...)
+}
+
+func (r *Runtime) forget(a *Agent) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	if r.agents[a.id] == a {
+		delete(r.agents, a.id)
+	}
+}
+
+var (
+	_ host.EventTypes   = (*Runtime)(nil)
+	_ host.Sections     = (*Runtime)(nil)
+	_ host.Tools        = (*Runtime)(nil)
+	_ host.Commands     = (*Runtime)(nil)
+	_ host.PreStepChain = (*Runtime)(nil)
+)

@@ -1,0 +1,49 @@
+package refhost
+
+import "errors"
+
+// Texts the loop writes into the log, where the model or the user reads them.
+const (
+	// ToolErrorPrefix starts the result of a tool call that failed; the
+	// error's message follows.
+	ToolErrorPrefix = "Error: "
+	// TextUnknownTool is the is-error result of a call to a tool that is not
+	// registered; %q is the tool name.
+	TextUnknownTool = "Error: unknown tool %q; use only the tools you were given"
+	// TextToolCancelled is the is-error result of a tool call that was not
+	// run because the turn was cancelled.
+	TextToolCancelled = "Error: the call was cancelled before it ran"
+	// TextToolPanicked is the error of a tool whose Execute panicked; %v is
+	// the panic value.
+	TextToolPanicked = "the tool crashed: %v"
+	// TextStepCancelled is the "step/end" error of a step cut short by
+	// cancellation.
+	TextStepCancelled = "cancelled"
+	// TextTurnInterrupted is the "turn/end" error and tool result the runtime
+	// writes when it resumes a session whose last turn never ended.
+	TextTurnInterrupted = "interrupted: the process stopped before the turn ended"
+	// TextImagesRefused is the "command/done" text when images were sent to a
+	// command that does not accept them; %s is the command name.
+	TextImagesRefused = "/%s does not accept images"
+)
+
+// Errors of the runtime.
+var (
+	// ErrEmptyName means a registration or command has no name.
+	ErrEmptyName = errors.New("name is empty")
+	// ErrBadRegistration means a registration is incomplete or malformed.
+	ErrBadRegistration = errors.New("bad registration")
+	// ErrEmptyMessage means a steered or injected message has no content.
+	ErrEmptyMessage = errors.New("message has no content")
+	// ErrAgentStopped means the agent was stopped and takes no more input.
+	ErrAgentStopped = errors.New("agent stopped")
+	// ErrImagesRefused means images were attached to a command that does not
+	// accept them.
+	ErrImagesRefused = errors.New("command does not accept images")
+	// ErrNoAgent means an operation that needs an agent got none.
+	ErrNoAgent = errors.New("no agent")
+	// ErrAttemptsExhausted means a step's request failed on every attempt.
+	ErrAttemptsExhausted = errors.New("request attempts exhausted")
+	// ErrBadQuestion means a user question has an empty or repeated ID.
+	ErrBadQuestion = errors.New("bad question")
+)

@@ -1,0 +1,86 @@
+package refhost
+
+import (
+	"encoding/json"
+	"fmt"
+	"log/slog"
+
+	"github.com/dshgo/planmode/host"
+)
+
+// transcript folds a session log into the messages the model sees. It is
+// incremental: each update decodes only the events appended since the last
+// one, so deriving a request is O(new events), not O(log). When the
+// declared event types change the fold starts over, because an event's kind
+// may have changed. It is owned by the agent's loop goroutine.
+//
+// The messages slice is handed out as Request.Messages. The fold only ever
+// appends to it or replaces it (on compaction), never rewrites an element
+// a request already holds, so earlier requests stay valid.
+type transcript struct {
+	version uint64
+	upto    int
+	msgs    []Message
+}
+
+// update folds the events appended since the last call and returns the
+// transcript (capacity clipped so a caller's append cannot reach ours).
+func (t *transcript) update(events []host.Event, types *typeSnap, log *slog.Logger) []Message {
+	if t.version != types.version || t.upto > len(events) {
+		*t = transcript{version: types.version}
+	}
+	for _, e := range events[t.upto:] {
+		if types.kinds[e.Type] != host.Transcript {
+			continue // undeclared types are log-only (LogOnly is the zero kind)
+		}
+		if err := t.fold(e); err != nil {
+			log.Warn("refhost: transcript: skipped an event", "seq", e.Seq, "type", e.Type, "err", err)
+		}
+	}
+	t.upto = len(events)
+	return t.msgs[:len(t.msgs):len(t.msgs)]
+}
+
+// fold adds one transcript-kind event. Core types map to their messages;
+// tool calls travel inside the assistant message that asked for them, so
+// "tool/call" adds nothing of its own. A plugin's transcript type becomes a
+// user message: its payload's "content" blocks when it has any, otherwise
+// a text block "[type] payload".
+func (t *transcript) fold(e host.Event) error {
+	switch e.Type {
+	case host.TypeUserMessage:
+		var p host.UserMessage
+		if err := json.Unmarshal(e.Data, &p); err != nil {
+			return err
+		}
+		t.msgs = append(t.msgs, Message{Role: RoleUser, Content: p.Content})
+	case host.TypeAssistantMessage:
+		var p host.AssistantMessage
+		if err := json.Unmarshal(e.Data, &p); err != nil {
+			return err
+		}
+		t.msgs = append(t.msgs, Message{Role: RoleAssistant, Text: p.Text, ToolCalls: p.ToolCalls})
+	case host.TypeToolCall:
+	case host.TypeToolResult:
+		var p host.ToolResult
+		if err := json.Unmarshal(e.Data, &p); err != nil {
+			return err
+		}
+		t.msgs = append(t.msgs, Message{Role: RoleTool, Text: p.Output, ToolCallID: p.CallID, IsError: p.IsError})
+	case host.TypeCompactionSummary:
+		var p host.CompactionSummary
+		if err := json.Unmarshal(e.Data, &p); err != nil {
+			return err
+		}
+		// A fresh slice: requests already handed out keep the old one.
+		t.msgs = []Message{{Role: RoleUser, Text: p.Summary}}
+	default:
+		var p host.UserMessage
+		if json.Unmarshal(e.Data, &p) == nil && len(p.Content) > 0 {
+			t.msgs = append(t.msgs, Message{Role: RoleUser, Content: p.Content})
+			return nil
+		}
+		t.msgs = append(t.msgs, Message{Role: RoleUser, Content: []host.Block{host.TextBlock(fmt.Sprintf("[%s] %s", e.Type, e.Data))}})
+	}
+	return nil
+}
