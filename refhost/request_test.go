@@ -166,4 +166,3 @@ func TestSectionCacheSeesChanges(t *testing.T) {
 		t.Errorf("headers = %+v, want three, the last with no sections", headers)
 	}
 }
-
