@@ -23,11 +23,14 @@ func ParseCommand(line string) (name, args string, ok bool) {
 		return "", "", false
 	}
 	i := strings.IndexFunc(body, isSpace)
-	if i < 0 {
+	switch {
+	case i < 0:
 		return body, "", body != ""
+	case i == 0:
+		return "", "", false
 	}
 	_, size := utf8.DecodeRuneInString(body[i:])
-	return body[:i], body[i+size:], i > 0
+	return body[:i], body[i+size:], true
 }
 
 func isSpace(r rune) bool { return unicode.IsSpace(r) }
