@@ -1,0 +1,734 @@
+// Package catalog extracts the public surface of the plan-mode plugin from
+// its Go source and renders it as the Markdown API catalog of the docs.
+//
+// [Load] reads one package directory with go/parser and go/doc and finds the
+// declarations listed by [Required] by name: the controller service with
+// every exported method (signature and doc comment, verbatim), the plan/mode
+// event and its payload, the exit tool, the /plan command, the prompt section
+// and the configuration keys. [Catalog.Markdown] renders them in a fixed
+// order, with no timestamps and no absolute paths, so that the output changes
+// only when the source does.
+//
+// [Inject] writes rendered text between the [BeginMarker] and [EndMarker]
+// lines of a page; [HandWritten], [ProseDigest] and [Headings] serve the
+// checks that keep the two language versions of a page in step.
+package catalog
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"go/ast"
+	"go/build"
+	"go/constant"
+	"go/doc"
+	"go/parser"
+	"go/printer"
+	"go/token"
+	"os"
+	"path/filepath"
+	"reflect"
+	"slices"
+	"strconv"
+	"strings"
+)
+
+// Errors of [Load]. They are wrapped with the package directory and the
+// names of the declarations involved.
+var (
+	// ErrMissing means a declaration of [Required] is not in the package.
+	ErrMissing = errors.New("missing declaration")
+	// ErrUndocumented means an exported name the catalog prints has no doc
+	// comment.
+	ErrUndocumented = errors.New("missing doc comment")
+	// ErrBadDeclaration means a required declaration has the wrong shape:
+	// a constant of the wrong kind, a schema that is not JSON, a config field
+	// without a yaml tag.
+	ErrBadDeclaration = errors.New("unusable declaration")
+)
+
+// ItemKind says what kind of declaration an [Item] is.
+type ItemKind string
+
+// The kinds of required declarations.
+const (
+	// KindType is a type declaration.
+	KindType ItemKind = "type"
+	// KindString is a string constant.
+	KindString ItemKind = "string constant"
+	// KindInt is an integer constant.
+	KindInt ItemKind = "integer constant"
+	// KindJSON is a string constant holding a JSON document.
+	KindJSON ItemKind = "JSON string constant"
+)
+
+// Item is one declaration the catalog needs from the plugin package.
+type Item struct {
+	// Kind is what the declaration must be.
+	Kind ItemKind
+	// Name is the declared name.
+	Name string
+	// Role says what the declaration is for, for error messages.
+	Role string
+}
+
+// The names of the required declarations.
+const (
+	nameController       = "Controller"
+	nameConfig           = "Config"
+	namePayload          = "ModePayload"
+	namePlugin           = "PluginName"
+	nameEvent            = "EventPlanMode"
+	nameSection          = "SectionName"
+	nameSectionOrder     = "SectionOrder"
+	nameExitTool         = "ExitToolName"
+	nameExitInputSchema  = "ExitInputSchema"
+	nameExitOutputSchema = "ExitOutputSchema"
+	nameCommand          = "CommandName"
+	nameCommandHint      = "CommandHint"
+)
+
+// Required returns every declaration [Load] looks up, in a fixed order. A
+// package that lacks one of them, or declares it with the wrong kind, is not
+// a plan-mode plugin the catalog can describe.
+func Required() []Item {
+	return []Item{
+		{KindType, nameController, "the ctx.planMode service"},
+		{KindType, nameConfig, "the plugin's configuration"},
+		{KindType, namePayload, "the payload of the plan/mode event"},
+		{KindString, namePlugin, "the plugin's name, also its config key"},
+		{KindString, nameEvent, "the plan/mode event type"},
+		{KindString, nameSection, "the prompt section's name"},
+		{KindInt, nameSectionOrder, "the prompt section's order"},
+		{KindString, nameExitTool, "the exit tool's name"},
+		{KindString, nameCommand, "the /plan command's name"},
+		{KindString, nameCommandHint, "the /plan command's argument hint"},
+	}
+}
+
+// Catalog is the plugin surface extracted from a package's source.
+type Catalog struct {
+	// Package is the package's name.
+	Package string
+	// Service is the controller type, the ctx.planMode service.
+	Service Service
+	// Event is the plan/mode event.
+	Event Event
+	// Tool is the exit tool.
+	Tool Tool
+	// Command is the /plan command.
+	Command Command
+	// Section is the prompt section.
+	Section Section
+	// Config is the plugin's configuration.
+	Config Config
+}
+
+// Decl is one declaration as it reads in the source.
+type Decl struct {
+	// Name is the declared name; Type.Method for a method.
+	Name string
+	// File is the base name of the file that declares it.
+	File string
+	// Doc is the doc comment exactly as in the source, comment markers
+	// included; empty when there is none.
+	Doc string
+	// Code is the declaration printed by go/printer: a signature without
+	// body for a function, the type with its exported fields only for a type.
+	Code string
+}
+
+// TypeDecl is a type with the constants and methods declared for it.
+type TypeDecl struct {
+	Decl
+	// Consts are the groups of constants of the type.
+	Consts []Decl
+	// Methods are the exported methods, sorted by name.
+	Methods []Decl
+}
+
+// Service is the controller type and what its methods refer to.
+type Service struct {
+	TypeDecl
+	// Types are the package's other types that the methods' signatures name,
+	// in order of first use.
+	Types []TypeDecl
+}
+
+// Event is a log event type and its payload.
+type Event struct {
+	// Name is the event type, from EventPlanMode.
+	Name string
+	// Payload is the payload type.
+	Payload TypeDecl
+}
+
+// Tool is a model-facing tool.
+type Tool struct {
+	// Name is the tool's name, from ExitToolName.
+	Name string
+	// InputSchema and OutputSchema are the JSON schemas, indented; empty
+	// while the package does not declare them.
+	InputSchema, OutputSchema string
+}
+
+// Command is a slash command.
+type Command struct {
+	// Name is the command without the slash, from CommandName.
+	Name string
+	// Hint is the argument hint, from CommandHint.
+	Hint string
+}
+
+// Section is a system-prompt section.
+type Section struct {
+	// Name is the section's name, from SectionName.
+	Name string
+	// Order places the section, from SectionOrder.
+	Order int64
+}
+
+// Config is the plugin's configuration block.
+type Config struct {
+	// Plugin is the key the block sits under in the deployment's plugins
+	// map, from PluginName.
+	Plugin string
+	// Type is the config struct.
+	Type Decl
+	// Keys are the YAML keys, in field order.
+	Keys []ConfigKey
+}
+
+// ConfigKey is one YAML key of the configuration.
+type ConfigKey struct {
+	// Key is the YAML key, from the field's yaml tag.
+	Key string
+	// Field is the Go field's name.
+	Field string
+	// Type is the YAML type the key takes: string, integer, boolean, list,
+	// map, or the Go type when none of these fit.
+	Type string
+	// Rules is the field's validate tag, empty when it has none.
+	Rules string
+	// Doc is the field's doc comment as text, on one line.
+	Doc string
+}
+
+// Load reads the Go package in dir (its non-test files that build for the
+// current platform) and extracts the catalog. It fails with [ErrMissing]
+// naming every declaration of [Required] that is absent, with
+// [ErrUndocumented] naming every printed name without a doc comment, and
+// with [ErrBadDeclaration] for a declaration of the wrong shape.
+func Load(dir string) (Catalog, error) {
+	fset := token.NewFileSet()
+	files, pkgName, err := parseDir(fset, dir)
+	if err != nil {
+		return Catalog{}, fmt.Errorf("catalog: %w", err)
+	}
+	l := loader{fset: fset, consts: indexConsts(files), where: fmt.Sprintf("package %s (%s)", pkgName, dir)}
+	// go/doc filters unexported names out of the AST, so the constants are
+	// indexed above, before it runs.
+	p, err := doc.NewFromFiles(fset, files, pkgName, doc.PreserveAST)
+	if err != nil {
+		return Catalog{}, fmt.Errorf("catalog: %s: %w", l.where, err)
+	}
+	l.pkg = p
+	if err := l.checkRequired(); err != nil {
+		return Catalog{}, err
+	}
+	c := Catalog{Package: pkgName}
+	c.Service = l.service()
+	c.Event = Event{Name: l.str(nameEvent), Payload: l.typeDecl(l.typ(namePayload))}
+	c.Tool = Tool{Name: l.str(nameExitTool)}
+	if l.declared(nameExitInputSchema) {
+		c.Tool.InputSchema = l.json(nameExitInputSchema)
+	}
+	if l.declared(nameExitOutputSchema) {
+		c.Tool.OutputSchema = l.json(nameExitOutputSchema)
+	}
+	c.Command = Command{Name: l.str(nameCommand), Hint: l.str(nameCommandHint)}
+	c.Section = Section{Name: l.str(nameSection), Order: l.int(nameSectionOrder)}
+	c.Config = l.config()
+	if len(l.bad) > 0 {
+		return Catalog{}, fmt.Errorf("catalog: %s: %w: %s", l.where, ErrBadDeclaration, strings.Join(l.bad, "; "))
+	}
+	if len(l.undocumented) > 0 {
+		return Catalog{}, fmt.Errorf("catalog: %s: %w: %s", l.where, ErrUndocumented, strings.Join(l.undocumented, ", "))
+	}
+	return c, nil
+}
+
+// parseDir parses the package's non-test Go files that match the current
+// build context, in file name order.
+func parseDir(fset *token.FileSet, dir string) ([]*ast.File, string, error) {
+	entries, err := os.ReadDir(dir)
+	if err != nil {
+		return nil, "", fmt.Errorf("package directory: %w", err)
+	}
+	var (
+		files   []*ast.File
+		pkgName string
+	)
+	for _, e := range entries {
+		name := e.Name()
+		if e.IsDir() || !strings.HasSuffix(name, ".go") || strings.HasSuffix(name, "_test.go") {
+			continue
+		}
+		if ok, err := build.Default.MatchFile(dir, name); err != nil {
+			return nil, "", fmt.Errorf("%s: %w", name, err)
+		} else if !ok {
+			continue
+		}
+		f, err := parser.ParseFile(fset, filepath.Join(dir, name), nil, parser.ParseComments|parser.SkipObjectResolution)
+		if err != nil {
+			return nil, "", err
+		}
+		switch {
+		case pkgName == "":
+			pkgName = f.Name.Name
+		case f.Name.Name != pkgName:
+			return nil, "", fmt.Errorf("%s: package %s, but %s holds package %s", dir, pkgName, name, f.Name.Name)
+		}
+		files = append(files, f)
+	}
+	if len(files) == 0 {
+		return nil, "", fmt.Errorf("%s: no Go source files", dir)
+	}
+	return files, pkgName, nil
+}
+
+// loader carries the state of one Load. Problems are collected so that one
+// run names all of them.
+type loader struct {
+	fset         *token.FileSet
+	consts       constIndex
+	pkg          *doc.Package
+	where        string
+	bad          []string
+	undocumented []string
+}
+
+func (l *loader) checkRequired() error {
+	var missing []string
+	for _, it := range Required() {
+		ok := false
+		if it.Kind == KindType {
+			ok = l.typ(it.Name) != nil
+		} else {
+			ok = l.declared(it.Name)
+		}
+		if !ok {
+			missing = append(missing, fmt.Sprintf("%s %s (%s)", it.Kind, it.Name, it.Role))
+		}
+	}
+	if len(missing) > 0 {
+		return fmt.Errorf("catalog: %s: %w: %s", l.where, ErrMissing, strings.Join(missing, ", "))
+	}
+	return nil
+}
+
+// typ returns the exported type named name, or nil.
+func (l *loader) typ(name string) *doc.Type {
+	for _, t := range l.pkg.Types {
+		if t.Name == name {
+			return t
+		}
+	}
+	return nil
+}
+
+func (l *loader) declared(name string) bool {
+	_, ok := l.consts[name]
+	return ok
+}
+
+// constant resolves name and checks its kind; a problem is recorded.
+func (l *loader) constant(name string, want constant.Kind) (constant.Value, bool) {
+	v, err := l.consts.value(name)
+	if err != nil {
+		l.bad = append(l.bad, err.Error())
+		return nil, false
+	}
+	if v.Kind() != want {
+		l.bad = append(l.bad, fmt.Sprintf("const %s: is a %s constant (%s), want %s", name, v.Kind(), v, want))
+		return nil, false
+	}
+	return v, true
+}
+
+func (l *loader) str(name string) string {
+	v, ok := l.constant(name, constant.String)
+	if !ok {
+		return ""
+	}
+	return constant.StringVal(v)
+}
+
+func (l *loader) int(name string) int64 {
+	v, ok := l.constant(name, constant.Int)
+	if !ok {
+		return 0
+	}
+	n, exact := constant.Int64Val(v)
+	if !exact {
+		l.bad = append(l.bad, fmt.Sprintf("const %s: %s does not fit in 64 bits", name, v))
+	}
+	return n
+}
+
+// json resolves a string constant holding JSON and returns it indented.
+func (l *loader) json(name string) string {
+	s := l.str(name)
+	if s == "" {
+		return ""
+	}
+	var b bytes.Buffer
+	if err := json.Indent(&b, []byte(s), "", "  "); err != nil {
+		l.bad = append(l.bad, fmt.Sprintf("const %s: not a JSON document: %v", name, err))
+		return ""
+	}
+	return b.String()
+}
+
+// service extracts the controller, its methods and the types they name.
+func (l *loader) service() Service {
+	t := l.typ(nameController)
+	s := Service{TypeDecl: l.typeDecl(t)}
+	if len(s.Methods) == 0 {
+		l.bad = append(l.bad, fmt.Sprintf("type %s: has no exported methods", nameController))
+	}
+	// The types the methods name, then the types those name, and so on, each
+	// once, in order of first use.
+	var names []string
+	add := func(found []string) {
+		for _, n := range found {
+			if n != nameController && !slices.Contains(names, n) {
+				names = append(names, n)
+			}
+		}
+	}
+	for _, m := range t.Methods {
+		add(l.namedTypes(m.Decl.Type))
+	}
+	for i := 0; i < len(names); i++ {
+		if spec, ok := typeSpec(l.typ(names[i])); ok {
+			add(l.namedTypes(spec.Type))
+		}
+	}
+	for _, n := range names {
+		s.Types = append(s.Types, l.typeDecl(l.typ(n)))
+	}
+	return s
+}
+
+// namedTypes returns the package's exported types that a type expression
+// names, in order of appearance.
+func (l *loader) namedTypes(expr ast.Expr) []string {
+	var names []string
+	ast.Inspect(expr, func(n ast.Node) bool {
+		switch n := n.(type) {
+		case *ast.SelectorExpr:
+			return false // a type of another package
+		case *ast.Ident:
+			if l.typ(n.Name) != nil {
+				names = append(names, n.Name)
+			}
+		}
+		return true
+	})
+	return names
+}
+
+// typeDecl extracts a type with its documented constants and methods.
+func (l *loader) typeDecl(t *doc.Type) TypeDecl {
+	spec, ok := typeSpec(t)
+	if !ok {
+		l.bad = append(l.bad, fmt.Sprintf("type %s: declaration not found", t.Name))
+		return TypeDecl{Decl: Decl{Name: t.Name}}
+	}
+	td := TypeDecl{Decl: Decl{
+		Name: t.Name,
+		File: l.file(t.Decl.Pos()),
+		Doc:  l.rawDoc("type "+t.Name, spec.Doc, t.Decl.Doc),
+		Code: l.typeCode(t.Decl, spec),
+	}}
+	if st, ok := spec.Type.(*ast.StructType); ok {
+		for _, f := range st.Fields.List {
+			for _, n := range f.Names {
+				if f.Doc == nil && f.Comment == nil {
+					l.undoc(fmt.Sprintf("field %s.%s", t.Name, n.Name))
+				}
+			}
+		}
+	}
+	for _, v := range t.Consts {
+		td.Consts = append(td.Consts, Decl{
+			Name: strings.Join(v.Names, ", "),
+			File: l.file(v.Decl.Pos()),
+			Doc:  l.constDoc(v.Decl),
+			Code: l.print(withoutDoc(v.Decl), specComments(v.Decl)),
+		})
+	}
+	for _, m := range t.Methods {
+		if m.Level > 0 {
+			continue // promoted from an embedded type
+		}
+		fd := *m.Decl
+		fd.Doc, fd.Body = nil, nil
+		td.Methods = append(td.Methods, Decl{
+			Name: t.Name + "." + m.Name,
+			File: l.file(m.Decl.Pos()),
+			Doc:  l.rawDoc("method "+t.Name+"."+m.Name, m.Decl.Doc),
+			Code: l.print(&fd, nil),
+		})
+	}
+	return td
+}
+
+// config extracts the configuration keys from Config's fields.
+func (l *loader) config() Config {
+	t := l.typ(nameConfig)
+	c := Config{Plugin: l.str(namePlugin), Type: l.typeDecl(t).Decl}
+	spec, ok := typeSpec(t)
+	if !ok {
+		return c
+	}
+	st, ok := spec.Type.(*ast.StructType)
+	if !ok {
+		l.bad = append(l.bad, fmt.Sprintf("type %s: is not a struct", nameConfig))
+		return c
+	}
+	for _, f := range st.Fields.List {
+		if len(f.Names) == 0 {
+			l.bad = append(l.bad, fmt.Sprintf("type %s: embedded field %s: list the keys as named fields", nameConfig, exprString(f.Type)))
+			continue
+		}
+		var tag reflect.StructTag
+		if f.Tag != nil {
+			s, err := strconv.Unquote(f.Tag.Value)
+			if err != nil {
+				l.bad = append(l.bad, fmt.Sprintf("field %s.%s: malformed tag %s", nameConfig, f.Names[0].Name, f.Tag.Value))
+				continue
+			}
+			tag = reflect.StructTag(s)
+		}
+		key, _, _ := strings.Cut(tag.Get("yaml"), ",")
+		for _, n := range f.Names {
+			switch {
+			case key == "-":
+				continue
+			case key == "":
+				l.bad = append(l.bad, fmt.Sprintf("field %s.%s: no yaml tag naming its key", nameConfig, n.Name))
+				continue
+			}
+			c.Keys = append(c.Keys, ConfigKey{
+				Key:   key,
+				Field: n.Name,
+				Type:  yamlType(f.Type),
+				Rules: tag.Get("validate"),
+				Doc:   strings.Join(strings.Fields(fieldDoc(f).Text()), " "),
+			})
+		}
+	}
+	return c
+}
+
+// typeSpec returns the spec go/doc attached to t: its Decl holds exactly
+// the one spec, also for a type declared in a group.
+func typeSpec(t *doc.Type) (*ast.TypeSpec, bool) {
+	if t.Decl == nil || len(t.Decl.Specs) != 1 {
+		return nil, false
+	}
+	s, ok := t.Decl.Specs[0].(*ast.TypeSpec)
+	return s, ok
+}
+
+// fieldDoc returns the field's doc comment, or its line comment when it has
+// no doc comment.
+func fieldDoc(f *ast.Field) *ast.CommentGroup {
+	if f.Doc != nil {
+		return f.Doc
+	}
+	return f.Comment
+}
+
+// yamlType names the YAML type a Go field type decodes from.
+func yamlType(e ast.Expr) string {
+	switch t := e.(type) {
+	case *ast.Ident:
+		switch t.Name {
+		case "string":
+			return "string"
+		case "bool":
+			return "boolean"
+		case "int", "int8", "int16", "int32", "int64", "uint", "uint8", "uint16", "uint32", "uint64":
+			return "integer"
+		case "float32", "float64":
+			return "number"
+		}
+	case *ast.StarExpr:
+		return yamlType(t.X)
+	case *ast.ArrayType:
+		return "list"
+	case *ast.MapType:
+		return "map"
+	}
+	return exprString(e)
+}
+
+// rawDoc returns the first non-nil comment group as written in the source,
+// and records what as undocumented when there is none.
+func (l *loader) rawDoc(what string, groups ...*ast.CommentGroup) string {
+	for _, g := range groups {
+		if g == nil {
+			continue
+		}
+		lines := make([]string, len(g.List))
+		for i, c := range g.List {
+			lines[i] = c.Text
+		}
+		return strings.Join(lines, "\n")
+	}
+	l.undoc(what)
+	return ""
+}
+
+// constDoc returns a const group's doc comment. A group is documented by
+// its own comment or by one on each of its constants.
+func (l *loader) constDoc(d *ast.GenDecl) string {
+	if d.Doc != nil {
+		return l.rawDoc("", d.Doc)
+	}
+	for _, s := range d.Specs {
+		vs, ok := s.(*ast.ValueSpec)
+		if !ok || vs.Doc != nil || vs.Comment != nil {
+			continue
+		}
+		for _, n := range vs.Names {
+			l.undoc("const " + n.Name)
+		}
+	}
+	return ""
+}
+
+// undoc records an undocumented name once.
+func (l *loader) undoc(what string) {
+	if !slices.Contains(l.undocumented, what) {
+		l.undocumented = append(l.undocumented, what)
+	}
+}
+
+// file returns the base name of the file holding pos.
+func (l *loader) file(pos token.Pos) string {
+	return filepath.Base(l.fset.Position(pos).Filename)
+}
+
+// typeCode prints a type declaration without its doc comment. A struct type
+// shows its exported fields with their comments and, when go/doc filtered
+// some out, a line saying so.
+func (l *loader) typeCode(d *ast.GenDecl, spec *ast.TypeSpec) string {
+	s := *spec
+	s.Doc, s.Comment = nil, nil
+	if st, ok := s.Type.(*ast.StructType); ok {
+		return l.structCode(&s, st)
+	}
+	return l.print(&ast.GenDecl{TokPos: d.TokPos, Tok: token.TYPE, Specs: []ast.Spec{&s}}, nil)
+}
+
+// structCode prints a struct type from its remaining fields. The printer
+// places comments by their source positions, which leaves gaps where fields
+// were filtered out, so the declaration is written out again, parsed, and
+// printed from that clean source.
+func (l *loader) structCode(s *ast.TypeSpec, st *ast.StructType) string {
+	var b strings.Builder
+	b.WriteString("package p\n\ntype " + s.Name.Name)
+	if s.TypeParams != nil {
+		b.WriteString(l.print(s.TypeParams, nil))
+	}
+	b.WriteString(" struct {\n")
+	for _, f := range st.Fields.List {
+		if f.Doc != nil {
+			for _, c := range f.Doc.List {
+				b.WriteString("\t" + c.Text + "\n")
+			}
+		}
+		b.WriteString("\t")
+		for i, n := range f.Names {
+			if i > 0 {
+				b.WriteString(", ")
+			}
+			b.WriteString(n.Name)
+		}
+		if len(f.Names) > 0 {
+			b.WriteString(" ")
+		}
+		b.WriteString(l.print(f.Type, nil))
+		if f.Tag != nil {
+			b.WriteString(" " + f.Tag.Value)
+		}
+		if f.Comment != nil {
+			for _, c := range f.Comment.List {
+				b.WriteString(" " + c.Text)
+			}
+		}
+		b.WriteString("\n")
+	}
+	if st.Incomplete {
+		b.WriteString("\t// contains filtered or unexported fields\n")
+	}
+	b.WriteString("}\n")
+	fset := token.NewFileSet()
+	f, err := parser.ParseFile(fset, "", b.String(), parser.ParseComments|parser.SkipObjectResolution)
+	if err != nil {
+		l.bad = append(l.bad, fmt.Sprintf("type %s: reprinting: %v", s.Name.Name, err))
+		return ""
+	}
+	var out bytes.Buffer
+	cfg := printer.Config{Mode: printer.UseSpaces | printer.TabIndent, Tabwidth: 8}
+	if err := cfg.Fprint(&out, fset, &printer.CommentedNode{Node: f.Decls[0], Comments: f.Comments}); err != nil {
+		l.bad = append(l.bad, fmt.Sprintf("type %s: printing: %v", s.Name.Name, err))
+	}
+	return out.String()
+}
+
+// withoutDoc returns a copy of d without its doc comment.
+func withoutDoc(d *ast.GenDecl) *ast.GenDecl {
+	c := *d
+	c.Doc = nil
+	return &c
+}
+
+// specComments returns the comments of d's specs.
+func specComments(d *ast.GenDecl) []*ast.CommentGroup {
+	var groups []*ast.CommentGroup
+	for _, s := range d.Specs {
+		if vs, ok := s.(*ast.ValueSpec); ok {
+			groups = appendGroups(groups, vs.Doc, vs.Comment)
+		}
+	}
+	return groups
+}
+
+func appendGroups(dst []*ast.CommentGroup, gs ...*ast.CommentGroup) []*ast.CommentGroup {
+	for _, g := range gs {
+		if g != nil {
+			dst = append(dst, g)
+		}
+	}
+	return dst
+}
+
+// print formats node as gofmt does, with the given comments.
+func (l *loader) print(node ast.Node, comments []*ast.CommentGroup) string {
+	var b bytes.Buffer
+	cfg := printer.Config{Mode: printer.UseSpaces | printer.TabIndent, Tabwidth: 8}
+	var n any = node
+	if len(comments) > 0 {
+		n = &printer.CommentedNode{Node: node, Comments: comments}
+	}
+	if err := cfg.Fprint(&b, l.fset, n); err != nil {
+		l.bad = append(l.bad, fmt.Sprintf("printing %T: %v", node, err))
+	}
+	return b.String()
+}
