@@ -227,7 +227,8 @@ func (a *Agent) WaitIdle(ctx context.Context) error {
 
 // Stop cancels the running turn, refuses further input, releases the
 // agent's session binding in the runtime, and waits for the turn to end or
-// for ctx. Stop is safe to call more than once.
+// for ctx. Messages still queued (see Pending) are never logged. Stop is
+// safe to call more than once.
 func (a *Agent) Stop(ctx context.Context) error {
 	a.mu.Lock()
 	a.stopped = true
@@ -337,7 +338,7 @@ func (a *Agent) runStep(ctx context.Context, n, step, attempt int, msgs []host.M
 		}
 	}()
 	for _, m := range msgs {
-		if err := a.emit(host.TypeUserMessage, m.Source, host.UserMessage{Content: m.Content}); err != nil {
+		if err := a.emitSeeded(host.TypeUserMessage, m.Source, host.UserMessage{Content: m.Content}, Message{Role: RoleUser, Content: m.Content}); err != nil {
 			endErr = err.Error()
 			return stepFailed, err
 		}
@@ -368,16 +369,24 @@ func (a *Agent) runStep(ctx context.Context, n, step, attempt int, msgs []host.M
 		}
 		return stepRetry, nil
 	}
-	if err := a.emit(host.TypeAssistantMessage, nil, host.AssistantMessage{Text: resp.Text, ToolCalls: resp.ToolCalls}); err != nil {
+	bad := sanitizeCalls(resp.ToolCalls)
+	if err := a.emitSeeded(host.TypeAssistantMessage, nil, host.AssistantMessage{Text: resp.Text, ToolCalls: resp.ToolCalls},
+		Message{Role: RoleAssistant, Text: resp.Text, ToolCalls: resp.ToolCalls}); err != nil {
 		endErr = err.Error()
 		return stepFailed, err
 	}
-	for _, call := range resp.ToolCalls {
+	for i, call := range resp.ToolCalls {
 		if err := a.emit(host.TypeToolCall, nil, call); err != nil {
 			endErr = err.Error()
 			return stepFailed, err
 		}
-		if err := a.emit(host.TypeToolResult, nil, a.callTool(ctx, call)); err != nil {
+		var res host.ToolResult
+		if bad != nil && bad[i] {
+			res = host.ToolResult{CallID: call.ID, Name: call.Name, Output: TextBadToolInput, IsError: true}
+		} else {
+			res = a.callTool(ctx, call)
+		}
+		if err := a.emitSeeded(host.TypeToolResult, nil, res, Message{Role: RoleTool, Text: res.Output, ToolCallID: res.CallID, IsError: res.IsError}); err != nil {
 			endErr = err.Error()
 			return stepFailed, err
 		}
@@ -410,6 +419,27 @@ func (a *Agent) derive() (Request, *host.RequestHeader) {
 		return req, nil
 	}
 	return req, &host.RequestHeader{Reason: reason, Sections: p.Sections, SystemDigest: p.SystemDigest, ToolsDigest: p.ToolsDigest}
+}
+
+// sanitizeCalls makes every call's input loggable JSON: a missing input
+// becomes {}, and input that is not valid JSON is kept as a JSON string of
+// the raw text and reported in bad (such a call is answered with an error
+// and not executed). bad is nil when every input is valid.
+func sanitizeCalls(calls []host.ToolCall) (bad []bool) {
+	for i := range calls {
+		in := calls[i].Input
+		switch {
+		case len(in) == 0:
+			calls[i].Input = json.RawMessage("{}")
+		case !json.Valid(in):
+			if bad == nil {
+				bad = make([]bool, len(calls))
+			}
+			bad[i] = true
+			calls[i].Input, _ = json.Marshal(string(in))
+		}
+	}
+	return bad
 }
 
 // callTool runs one call and returns its result; it never fails.
@@ -464,19 +494,31 @@ func (a *Agent) putBack(msgs []host.Message) {
 
 // emit appends one event to the agent's session.
 func (a *Agent) emit(typ string, src *host.Source, payload any) error {
-	return appendJSON(a.sess, typ, src, payload)
+	_, err := appendJSON(a.sess, typ, src, payload)
+	return err
+}
+
+// emitSeeded appends a transcript event and hands its message to the
+// transcript fold, which then need not decode it.
+func (a *Agent) emitSeeded(typ string, src *host.Source, payload any, msg Message) error {
+	e, err := appendJSON(a.sess, typ, src, payload)
+	if err == nil {
+		a.tx.seed(e.Seq, msg)
+	}
+	return err
 }
 
 // appendJSON appends one event with payload encoded as its data.
-func appendJSON(s host.Session, typ string, src *host.Source, payload any) error {
+func appendJSON(s host.Session, typ string, src *host.Source, payload any) (host.Event, error) {
 	data, err := json.Marshal(payload)
 	if err != nil {
-		return fmt.Errorf("refhost: %s: %w", typ, err)
+		return host.Event{}, fmt.Errorf("refhost: %s: %w", typ, err)
 	}
-	if _, err := s.Append(host.Event{Type: typ, Source: src, Data: data}); err != nil {
-		return fmt.Errorf("refhost: %s: %w", typ, err)
+	e, err := s.Append(host.Event{Type: typ, Source: src, Data: data})
+	if err != nil {
+		return host.Event{}, fmt.Errorf("refhost: %s: %w", typ, err)
 	}
-	return nil
+	return e, nil
 }
 
 var _ host.Agent = (*Agent)(nil)

@@ -57,13 +57,13 @@ func (r *Runtime) Execute(ctx context.Context, a host.Agent, line string, attach
 		return true, "", fmt.Errorf("refhost: /%s: %w", name, ErrNoAgent)
 	}
 	id := newRunID()
-	if err := appendJSON(a.Session(), host.TypeCommandRun, nil, host.CommandRun{ID: id, Name: name, Args: args}); err != nil {
+	if _, err := appendJSON(a.Session(), host.TypeCommandRun, nil, host.CommandRun{ID: id, Name: name, Args: args}); err != nil {
 		return true, "", err
 	}
 	if !c.AcceptsImages && slices.ContainsFunc(attachments, func(b host.Block) bool { return b.Type == host.BlockImage }) {
 		text := fmt.Sprintf(TextImagesRefused, name)
 		err := fmt.Errorf("refhost: /%s: %w", name, ErrImagesRefused)
-		if e := appendJSON(a.Session(), host.TypeCommandDone, nil, host.CommandDone{ID: id, Text: text}); e != nil {
+		if _, e := appendJSON(a.Session(), host.TypeCommandDone, nil, host.CommandDone{ID: id, Text: text}); e != nil {
 			err = fmt.Errorf("%w; %w", err, e)
 		}
 		return true, "", err
@@ -74,7 +74,7 @@ func (r *Runtime) Execute(ctx context.Context, a host.Agent, line string, attach
 		done.Text = runErr.Error()
 		runErr = fmt.Errorf("/%s: %w", name, runErr)
 	}
-	if err := appendJSON(a.Session(), host.TypeCommandDone, nil, done); err != nil {
+	if _, err := appendJSON(a.Session(), host.TypeCommandDone, nil, done); err != nil {
 		if runErr != nil {
 			return true, "", fmt.Errorf("%w; %w", runErr, err)
 		}

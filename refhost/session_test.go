@@ -278,3 +278,41 @@ func TestScriptExhausted(t *testing.T) {
 		t.Errorf("turn end = %+v, want an error naming the exhausted script", got)
 	}
 }
+
+// The loop folds its own appends without decoding them; a resumed agent
+// decodes the same events from JSON. Both must give the same transcript.
+func TestSeededTranscriptMatchesDecoded(t *testing.T) {
+	f := newFixture(t,
+		scripted.Step{Text: "a", ToolCalls: []host.ToolCall{call("c1", "echo", `{"text":"x"}`), {ID: "c2", Name: "echo"}, call("c3", "echo", `{"text":`)}},
+		scripted.Step{Text: "b"},
+		scripted.Step{Text: "c"},
+	)
+	must[func()](t)(f.rt.AddTool(echoTool{name: "echo"}))
+	a := f.agent()
+	f.steer(a, "one")
+	if err := a.Stop(ctxTimeout(t)); err != nil {
+		t.Fatal(err)
+	}
+	// Run one more step on a fresh agent, then compare its view of the
+	// shared prefix with the first agent's last request plus what followed.
+	b := must[*refhost.Agent](t)(f.rt.NewAgent("", a.Session()))
+	f.steer(b, "two")
+	reqs := f.model.Requests()
+	seededView, decodedView := reqs[1].Messages, reqs[2].Messages
+	if len(decodedView) != len(seededView)+2 {
+		t.Fatalf("decoded %d messages, seeded %d (+ assistant b + user two)", len(decodedView), len(seededView))
+	}
+	a1, _ := json.Marshal(seededView)
+	b1, _ := json.Marshal(decodedView[:len(seededView)])
+	if string(a1) != string(b1) {
+		t.Errorf("seeded and decoded transcripts differ:\n%s\n%s", a1, b1)
+	}
+	results := payloads[host.ToolResult](t, a.Session(), host.TypeToolResult)
+	if len(results) != 3 || results[1].Output != "" || results[1].IsError || results[2].Output != refhost.TextBadToolInput {
+		t.Errorf("results = %+v: a missing input is {} and bad JSON is refused", results)
+	}
+	calls := payloads[host.ToolCall](t, a.Session(), host.TypeToolCall)
+	if string(calls[1].Input) != `{}` || string(calls[2].Input) != `"{\"text\":"` {
+		t.Errorf("logged inputs = %s, %s", calls[1].Input, calls[2].Input)
+	}
+}

@@ -13,6 +13,9 @@ const (
 	// TextToolCancelled is the is-error result of a tool call that was not
 	// run because the turn was cancelled.
 	TextToolCancelled = "Error: the call was cancelled before it ran"
+	// TextBadToolInput is the is-error result of a call whose arguments are
+	// not valid JSON; the tool is not run.
+	TextBadToolInput = "Error: the arguments are not valid JSON; send a JSON object"
 	// TextToolPanicked is the error of a tool whose Execute panicked; %v is
 	// the panic value.
 	TextToolPanicked = "the tool crashed: %v"

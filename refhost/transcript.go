@@ -21,23 +21,46 @@ type transcript struct {
 	version uint64
 	upto    int
 	msgs    []Message
+	seeded  []seeded // the loop's own appends, in seq order, not yet folded
+}
+
+// seeded is the message for an event the loop appended itself, so that
+// folding it needs no JSON decoding.
+type seeded struct {
+	seq uint64
+	msg Message
+}
+
+// seed records msg as the transcript entry of the event at seq, which the
+// caller just appended.
+func (t *transcript) seed(seq uint64, msg Message) {
+	t.seeded = append(t.seeded, seeded{seq: seq, msg: msg})
 }
 
 // update folds the events appended since the last call and returns the
 // transcript (capacity clipped so a caller's append cannot reach ours).
 func (t *transcript) update(events []host.Event, types *typeSnap, log *slog.Logger) []Message {
 	if t.version != types.version || t.upto > len(events) {
-		*t = transcript{version: types.version}
+		*t = transcript{version: types.version} // seeds are dropped: decode everything
 	}
 	for _, e := range events[t.upto:] {
+		for len(t.seeded) > 0 && t.seeded[0].seq < e.Seq {
+			t.seeded = t.seeded[1:]
+		}
 		if types.kinds[e.Type] != host.Transcript {
 			continue // undeclared types are log-only (LogOnly is the zero kind)
+		}
+		if len(t.seeded) > 0 && t.seeded[0].seq == e.Seq {
+			t.msgs = append(t.msgs, t.seeded[0].msg)
+			t.seeded = t.seeded[1:]
+			continue
 		}
 		if err := t.fold(e); err != nil {
 			log.Warn("refhost: transcript: skipped an event", "seq", e.Seq, "type", e.Type, "err", err)
 		}
 	}
 	t.upto = len(events)
+	t.seeded = t.seeded[:0]
 	return t.msgs[:len(t.msgs):len(t.msgs)]
 }
 
