@@ -10,6 +10,8 @@ import (
 type Model interface {
 	// Generate answers one request. An error is a request error: it goes
 	// through the request-error listeners, which may ask for a retry.
+	// The request's slices are shared with the runtime and must be treated
+	// as read-only; the returned response belongs to the runtime.
 	Generate(ctx context.Context, req Request) (Response, error)
 }
 

@@ -29,25 +29,36 @@ type Settings struct {
 type ModuleParams struct {
 	fx.In
 
+	// Lifecycle gets the stop hook that stops every agent.
 	Lifecycle fx.Lifecycle
-	Store     host.Store
-	Model     Model
-	Logger    *slog.Logger `optional:"true"`
-	Settings  *Settings    `optional:"true"`
+	// Store is the program's session store.
+	Store host.Store
+	// Model answers the agents' requests.
+	Model Model
+	// Logger receives diagnostics; without one they are discarded.
+	Logger *slog.Logger `optional:"true"`
+	// Settings tune the loop; without them the defaults apply.
+	Settings *Settings `optional:"true"`
 }
 
 // ModuleResult is what [NewModule] provides.
 type ModuleResult struct {
 	fx.Out
 
-	Runtime       *Runtime
-	EventTypes    host.EventTypes
-	Sections      host.Sections
-	Tools         host.Tools
-	Commands      host.Commands
-	PreStepChain  host.PreStepChain
+	// Runtime is the runtime itself, for the program (agents, Execute).
+	Runtime *Runtime
+	// EventTypes, Sections, Tools, Commands and PreStepChain are the
+	// runtime's registries, for plugins.
+	EventTypes   host.EventTypes
+	Sections     host.Sections
+	Tools        host.Tools
+	Commands     host.Commands
+	PreStepChain host.PreStepChain
+	// UserQuestions is the runtime's question service ([Runtime.Questions]).
 	UserQuestions host.UserQuestions
-	Validators    host.Validators
+	// Validators is the store's validator registry, for plugins that check
+	// their events' payloads.
+	Validators host.Validators
 }
 
 // NewModule builds the runtime for [Module] and stops its agents when the

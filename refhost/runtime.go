@@ -33,7 +33,8 @@ type Options struct {
 	// plus retries); zero means DefaultMaxAttempts.
 	MaxAttempts int
 	// Checkpoint, when set, runs after every turn, after "turn/end" and
-	// before the agent becomes idle. Its error is logged.
+	// before the agent becomes idle. Its error is logged. Its ctx is
+	// cancelled once the agent is stopped.
 	Checkpoint func(ctx context.Context, a *Agent) error
 }
 

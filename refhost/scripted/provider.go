@@ -17,8 +17,10 @@ var ErrNoScriptedAnswer = errors.New("no scripted answer")
 // Reply is one whole scripted reply to an Ask: answers, or an error (such
 // as one wrapping host.ErrDismissed).
 type Reply struct {
+	// Answers are returned as they are.
 	Answers []host.Answer
-	Err     error
+	// Err, when set, is returned instead.
+	Err error
 }
 
 // Provider is a [refhost.Provider] for tests. An Ask takes the next queued
