@@ -426,3 +426,19 @@ func TestKeyPathsQuoteAwkwardKeys(t *testing.T) {
 		t.Fatalf("errors = %v, want one with key %q", err, want)
 	}
 }
+
+// CRLF line endings are tested here rather than in a fixture because
+// .gitattributes normalizes *.yaml to LF.
+func TestParseAcceptsCRLF(t *testing.T) {
+	d, err := deploy.Parse("crlf.yaml", []byte("plugins:\r\n  fake:\r\n    x: hi\r\n"), offered()...)
+	if err != nil {
+		t.Fatalf("Parse: %v", err)
+	}
+	if got := strings.Join(d.Plugins, ","); got != "fake" {
+		t.Errorf("Plugins = %q, want fake", got)
+	}
+	_, err = deploy.Parse("crlf.yaml", []byte("plugins:\r\n\tfake:\r\n"), offered()...)
+	if want := "crlf.yaml:2:1: " + deploy.MsgTab; err == nil || err.Error() != want {
+		t.Errorf("Parse error = %v, want %q", err, want)
+	}
+}
