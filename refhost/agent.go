@@ -52,17 +52,17 @@ func newAgent(r *Runtime, id string, s host.Session) (*Agent, error) {
 		idle:     make(chan struct{}),
 	}
 	close(a.idle)
-	if err := a.recover(); err != nil {
+	if err := a.readLog(); err != nil {
 		stop()
 		return nil, err
 	}
 	return a, nil
 }
 
-// recover reads what the loop needs from an existing log: the last turn
+// readLog reads what the loop needs from an existing log: the last turn
 // number, the last request header, and whether a turn was left open, which
 // it then closes.
-func (a *Agent) recover() error {
+func (a *Agent) readLog() error {
 	events := a.sess.Events()
 	a.resume = len(events) > 0
 	lastStart, lastEnd := -1, -1
