@@ -1,10 +1,6 @@
-// Package store holds session stores: an in-memory store for tests and
-// embedded use, and a durable JSONL file store.
 package store
 
 import (
-	"crypto/rand"
-	"encoding/hex"
 	"fmt"
 	"slices"
 	"sync"
@@ -14,12 +10,15 @@ import (
 )
 
 // Memory is an in-memory [host.Store]. Its sessions live as long as the
-// process. The zero value is not usable; call [NewMemory].
+// store; nothing is written anywhere. Events are kept in the same canonical
+// form as in a [Dir], so a test against Memory sees what a durable host
+// would. The zero value is not usable; call [NewMemory].
 type Memory struct {
 	validators *validatorSet
-	mu         sync.Mutex
-	sessions   map[string]*session
 	now        func() time.Time
+
+	mu       sync.Mutex
+	sessions map[string]*session
 }
 
 // NewMemory returns an empty in-memory store.
@@ -49,8 +48,7 @@ func (m *Memory) createLocked(id string, prefix []host.Event) (*session, error) 
 	if _, ok := m.sessions[id]; ok {
 		return nil, fmt.Errorf("store: session %q: %w", id, host.ErrSessionExists)
 	}
-	s := newSession(id, m.validators, m.now, nil)
-	s.events = slices.Clone(prefix)
+	s := newSession(id, m.validators, m.now, nil, slices.Clone(prefix))
 	s.fork = func(end int) (host.Session, error) {
 		m.mu.Lock()
 		defer m.mu.Unlock()
@@ -60,7 +58,8 @@ func (m *Memory) createLocked(id string, prefix []host.Event) (*session, error) 
 	return s, nil
 }
 
-// Open implements [host.Store]: it validates every event again.
+// Open implements [host.Store]. It returns the session object Create made
+// and runs the validators over its events again.
 func (m *Memory) Open(id string) (host.Session, error) {
 	if err := ValidateID(id); err != nil {
 		return nil, err
@@ -71,56 +70,10 @@ func (m *Memory) Open(id string) (host.Session, error) {
 	if !ok {
 		return nil, fmt.Errorf("store: session %q: %w", id, host.ErrSessionNotFound)
 	}
-	for _, e := range s.Events() {
-		if err := m.validators.check(e); err != nil {
-			return nil, fmt.Errorf("store: session %q: %w", id, err)
-		}
+	if err := checkAll(m.validators, s.Events()); err != nil {
+		return nil, fmt.Errorf("store: session %q: open: %w", id, err)
 	}
 	return s, nil
 }
 
-// NewID returns a fresh random session ID (32 hex digits).
-func NewID() string {
-	var b [16]byte
-	_, _ = rand.Read(b[:])
-	return hex.EncodeToString(b[:])
-}
-
-// validatorSet is a named set of validators run in registration order.
-type validatorSet struct {
-	mu    sync.RWMutex
-	names []string
-	funcs map[string]host.Validator
-}
-
-func newValidatorSet() *validatorSet { return &validatorSet{funcs: map[string]host.Validator{}} }
-
-func (vs *validatorSet) add(name string, v host.Validator) (func(), error) {
-	vs.mu.Lock()
-	defer vs.mu.Unlock()
-	if _, ok := vs.funcs[name]; ok {
-		return nil, fmt.Errorf("store: validator %q: %w", name, host.ErrDuplicate)
-	}
-	vs.funcs[name] = v
-	vs.names = append(vs.names, name)
-	var once sync.Once
-	return func() {
-		once.Do(func() {
-			vs.mu.Lock()
-			defer vs.mu.Unlock()
-			delete(vs.funcs, name)
-			vs.names = slices.DeleteFunc(vs.names, func(n string) bool { return n == name })
-		})
-	}, nil
-}
-
-func (vs *validatorSet) check(e host.Event) error {
-	vs.mu.RLock()
-	defer vs.mu.RUnlock()
-	for _, n := range vs.names {
-		if err := vs.funcs[n](e); err != nil {
-			return err
-		}
-	}
-	return nil
-}
+var _ host.Store = (*Memory)(nil)

@@ -8,22 +8,30 @@ import (
 	"github.com/dshgo/planmode/host"
 )
 
-// persistFunc writes one committed event durably; nil means memory only.
-type persistFunc func(e host.Event) error
+// backend makes a session's appends durable; memory sessions have none.
+// Its methods run with the session's append lock held.
+type backend interface {
+	// write stores e, which is canonical and validated. An error means
+	// nothing was stored (or the backend refuses every later write).
+	write(e host.Event) error
+	// close releases the backend; no write follows.
+	close() error
+}
 
 // session is the log shared by both stores.
 type session struct {
 	id         string
 	validators *validatorSet
 	now        func() time.Time
-	persist    persistFunc
-	fork       func(end int) (host.Session, error)
+	backend    backend                             // nil: memory only
+	fork       func(end int) (host.Session, error) // set by the store
 
-	mu     sync.Mutex // serializes appends and guards subs
-	events []host.Event
+	mu     sync.Mutex // the append lock: serializes appends, guards subs and closed
 	subs   []*subscriber
-	snap   sync.RWMutex // guards the events slice header for readers
 	closed bool
+
+	snap   sync.RWMutex // guards the events slice header for readers
+	events []host.Event
 }
 
 type subscriber struct {
@@ -31,12 +39,15 @@ type subscriber struct {
 	active bool
 }
 
-func newSession(id string, vs *validatorSet, now func() time.Time, p persistFunc) *session {
-	return &session{id: id, validators: vs, now: now, persist: p}
+func newSession(id string, vs *validatorSet, now func() time.Time, b backend, events []host.Event) *session {
+	return &session{id: id, validators: vs, now: now, backend: b, events: events}
 }
 
+// ID implements [host.Session].
 func (s *session) ID() string { return s.id }
 
+// Events implements [host.Session]: the snapshot aliases the log's storage
+// (elements are never rewritten, only appended past the snapshot's end).
 func (s *session) Events() []host.Event {
 	s.snap.RLock()
 	ev := s.events[:len(s.events):len(s.events)]
@@ -44,6 +55,7 @@ func (s *session) Events() []host.Event {
 	return ev
 }
 
+// Len implements [host.Session].
 func (s *session) Len() int {
 	s.snap.RLock()
 	n := len(s.events)
@@ -51,32 +63,36 @@ func (s *session) Len() int {
 	return n
 }
 
+// Append implements [host.Session].
 func (s *session) Append(e host.Event) (host.Event, error) {
 	e, _, err := s.AppendIf(e, nil)
 	return e, err
 }
 
+// AppendIf implements [host.Session]. The event gets its Seq and Time
+// before the validators run, so validators see the event exactly as it is
+// stored and as they will see it again when the session is reopened.
 func (s *session) AppendIf(e host.Event, cond func() bool) (host.Event, bool, error) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	if s.closed {
-		return host.Event{}, false, fmt.Errorf("store: session %q: %w", s.id, host.ErrClosed)
+		return host.Event{}, false, fmt.Errorf("store: session %q: append: %w", s.id, host.ErrClosed)
 	}
 	if cond != nil && !cond() {
 		return host.Event{}, false, nil
 	}
-	if e.Type == "" {
-		return host.Event{}, false, fmt.Errorf("store: session %q: append: event type is empty", s.id)
-	}
-	if err := s.validators.check(e); err != nil {
-		return host.Event{}, false, fmt.Errorf("store: session %q: append: %w", s.id, err)
-	}
 	e.Seq = uint64(len(s.events)) + 1
 	if e.Time.IsZero() {
-		e.Time = s.now().UTC()
+		e.Time = s.now()
 	}
-	if s.persist != nil {
-		if err := s.persist(e); err != nil {
+	if err := canonicalize(&e, true); err != nil {
+		return host.Event{}, false, fmt.Errorf("store: session %q: append: %w", s.id, err)
+	}
+	if err := s.validators.check(e); err != nil {
+		return host.Event{}, false, fmt.Errorf("store: session %q: append event %d %q: %w", s.id, e.Seq, e.Type, err)
+	}
+	if s.backend != nil {
+		if err := s.backend.write(e); err != nil {
 			return host.Event{}, false, fmt.Errorf("store: session %q: append: %w", s.id, err)
 		}
 	}
@@ -84,13 +100,15 @@ func (s *session) AppendIf(e host.Event, cond func() bool) (host.Event, bool, er
 	s.events = append(s.events, e)
 	s.snap.Unlock()
 	for _, sub := range s.subs {
-		if sub.active {
-			sub.fn(e)
-		}
+		sub.fn(e)
 	}
 	return e, true, nil
 }
 
+// Subscribe implements [host.Session]. fn runs with the append lock held,
+// so it must not call Append, AppendIf, Subscribe or the returned
+// unsubscribe func of the same session: each would deadlock. After
+// unsubscribe returns, fn is not running and is never called again.
 func (s *session) Subscribe(from int, fn func(host.Event)) func() {
 	s.mu.Lock()
 	defer s.mu.Unlock()
@@ -108,6 +126,7 @@ func (s *session) Subscribe(from int, fn func(host.Event)) func() {
 		sub.active = false
 		for i, x := range s.subs {
 			if x == sub {
+				// Copy so that a delivery loop never sees the slice shift.
 				s.subs = append(s.subs[:i:i], s.subs[i+1:]...)
 				break
 			}
@@ -115,9 +134,38 @@ func (s *session) Subscribe(from int, fn func(host.Event)) func() {
 	}
 }
 
+// Fork implements [host.Session].
 func (s *session) Fork(end int) (host.Session, error) {
-	if end < 0 || end > s.Len() {
-		return nil, fmt.Errorf("store: session %q: fork at %d of %d: %w", s.id, end, s.Len(), host.ErrBadFork)
+	if n := s.Len(); end < 0 || end > n {
+		return nil, fmt.Errorf("store: session %q: fork at %d of %d: %w", s.id, end, n, host.ErrBadFork)
 	}
 	return s.fork(end)
+}
+
+// close stops appends and releases the backend. It is idempotent.
+func (s *session) close() error {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.closed {
+		return nil
+	}
+	s.closed = true
+	if s.backend == nil {
+		return nil
+	}
+	if err := s.backend.close(); err != nil {
+		return fmt.Errorf("store: session %q: close: %w", s.id, err)
+	}
+	return nil
+}
+
+// checkAll runs the validators over events already in a log, naming the
+// first event that fails.
+func checkAll(vs *validatorSet, events []host.Event) error {
+	for _, e := range events {
+		if err := vs.check(e); err != nil {
+			return fmt.Errorf("event %d %q: %w", e.Seq, e.Type, err)
+		}
+	}
+	return nil
 }

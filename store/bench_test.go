@@ -1,0 +1,89 @@
+package store_test
+
+import (
+	"encoding/json"
+	"fmt"
+	"testing"
+
+	"github.com/dshgo/planmode/host"
+	"github.com/dshgo/planmode/store"
+)
+
+// benchEvent is a typical small transcript event (about 190 bytes as a line).
+func benchEvent(b *testing.B) host.Event {
+	data, err := json.Marshal(host.AssistantMessage{Text: "I will read the file and then summarise what the function does for you."})
+	if err != nil {
+		b.Fatal(err)
+	}
+	return host.Event{Type: host.TypeAssistantMessage, Data: data}
+}
+
+func BenchmarkAppendMemory(b *testing.B) {
+	s := mustCreate(b, store.NewMemory(), "bench")
+	e := benchEvent(b)
+	b.ReportAllocs()
+	for b.Loop() {
+		if _, err := s.Append(e); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
+
+func BenchmarkAppendFile(b *testing.B) {
+	for _, bc := range []struct {
+		name   string
+		policy store.SyncPolicy
+	}{
+		{"fsync=on", store.SyncEveryAppend},
+		{"fsync=off", store.SyncNever},
+	} {
+		b.Run(bc.name, func(b *testing.B) {
+			d := openDir(b, sessionsDir(b), store.WithSyncPolicy(bc.policy))
+			s := mustCreate(b, d, "bench")
+			e := benchEvent(b)
+			b.ReportAllocs()
+			for b.Loop() {
+				if _, err := s.Append(e); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
+	}
+}
+
+func BenchmarkOpen(b *testing.B) {
+	const n = 100_000
+	dir := sessionsDir(b)
+	d := openDir(b, dir, store.WithSyncPolicy(store.SyncNever))
+	s := mustCreate(b, d, "big")
+	src := &host.Source{Kind: host.SourceUser}
+	for i := range n {
+		e := benchEvent(b)
+		if i%4 == 0 {
+			e = host.Event{Type: host.TypeUserMessage, Source: src, Data: json.RawMessage(`{"content":[{"type":"text","text":"please continue with the next step"}]}`)}
+		}
+		mustAppend(b, s, e)
+	}
+	if err := d.Close(); err != nil {
+		b.Fatal(err)
+	}
+	b.Run(fmt.Sprintf("events=%dk", n/1000), func(b *testing.B) {
+		b.ReportAllocs()
+		for b.Loop() {
+			d, err := store.OpenDir(dir)
+			if err != nil {
+				b.Fatal(err)
+			}
+			s, err := d.Open("big")
+			if err != nil {
+				b.Fatal(err)
+			}
+			if s.Len() != n {
+				b.Fatalf("Len = %d, want %d", s.Len(), n)
+			}
+			if err := d.Close(); err != nil {
+				b.Fatal(err)
+			}
+		}
+	})
+}

@@ -1,0 +1,499 @@
+package store
+
+import (
+	"bufio"
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"runtime"
+	"slices"
+	"sync"
+	"time"
+
+	"github.com/dshgo/planmode/host"
+)
+
+// FileExt is the extension of session files: session "abc" is stored in
+// "<dir>/abc.jsonl".
+const FileExt = ".jsonl"
+
+// Dir is a durable [host.Store] keeping one JSONL file per session in a
+// directory. See the package documentation for the file format and the
+// durability guarantees.
+//
+// Opening a session that is already open in the same Dir returns the same
+// session object, so every writer shares one append lock. A session file
+// that is open in another Dir (in this or another process) cannot be opened
+// ([ErrLocked]) on systems with flock(2). Sessions stay open until
+// [Dir.CloseSession] or [Dir.Close].
+type Dir struct {
+	path       string
+	opts       options
+	validators *validatorSet
+	now        func() time.Time
+	wrap       func(*os.File) file // tests inject write faults here
+
+	mu       sync.Mutex // guards sessions and closed; held while a file is opened
+	sessions map[string]*session
+	closed   bool
+}
+
+// OpenDir opens the sessions directory dir, creating it (and its parents)
+// with mode 0700 when missing. An existing directory that grants group or
+// other users any access is refused ([ErrInsecureDir]); OpenDir does not
+// change the mode of a directory it did not create.
+func OpenDir(dir string, opts ...Option) (*Dir, error) {
+	o := defaultOptions()
+	for _, opt := range opts {
+		opt(&o)
+	}
+	if err := o.validate(); err != nil {
+		return nil, err
+	}
+	if err := os.MkdirAll(dir, 0o700); err != nil {
+		return nil, fmt.Errorf("store: sessions directory: %w", err)
+	}
+	fi, err := os.Stat(dir)
+	if err != nil {
+		return nil, fmt.Errorf("store: sessions directory: %w", err)
+	}
+	if !fi.IsDir() {
+		return nil, fmt.Errorf("store: sessions directory %s: not a directory", dir)
+	}
+	if perm := fi.Mode().Perm(); checkModes && perm&0o077 != 0 {
+		return nil, fmt.Errorf("store: sessions directory %s: mode %#o, want 0700: %w", dir, perm, ErrInsecureDir)
+	}
+	return &Dir{
+		path:       dir,
+		opts:       o,
+		validators: newValidatorSet(),
+		now:        time.Now,
+		wrap:       func(f *os.File) file { return f },
+		sessions:   map[string]*session{},
+	}, nil
+}
+
+// checkModes is false where Unix permission bits mean nothing.
+const checkModes = runtime.GOOS != "windows" && runtime.GOOS != "plan9"
+
+// AddValidator implements [host.Validators].
+func (d *Dir) AddValidator(name string, v host.Validator) (func(), error) {
+	return d.validators.add(name, v)
+}
+
+// Path returns the file that holds (or would hold) session id.
+func (d *Dir) Path(id string) string { return filepath.Join(d.path, id+FileExt) }
+
+// Create implements [host.Store]. It creates the session's empty file at
+// once (with O_EXCL, so an ID taken by a file from an earlier process, or
+// by another process, is host.ErrSessionExists) and syncs the directory
+// unless the policy is [SyncNever].
+func (d *Dir) Create(id string) (host.Session, error) {
+	if id == "" {
+		id = NewID()
+	}
+	if err := ValidateID(id); err != nil {
+		return nil, err
+	}
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	if d.closed {
+		return nil, fmt.Errorf("store: create session %q: %w", id, host.ErrClosed)
+	}
+	if _, ok := d.sessions[id]; ok {
+		return nil, fmt.Errorf("store: session %q: %w", id, host.ErrSessionExists)
+	}
+	f, err := d.createFile(id)
+	if err != nil {
+		return nil, err
+	}
+	return d.register(id, f, 0, nil), nil
+}
+
+// createFile creates, locks and (per policy) syncs the new file of id.
+func (d *Dir) createFile(id string) (*os.File, error) {
+	path := d.Path(id)
+	f, err := os.OpenFile(path, os.O_RDWR|os.O_APPEND|os.O_CREATE|os.O_EXCL, 0o600)
+	if errors.Is(err, fs.ErrExist) {
+		return nil, fmt.Errorf("store: session %q: %s: %w", id, path, host.ErrSessionExists)
+	}
+	if err != nil {
+		return nil, fmt.Errorf("store: create session %q: %w", id, err)
+	}
+	err = lockFile(f)
+	if err == nil && d.opts.sync != SyncNever {
+		err = syncDir(d.path)
+	}
+	if err != nil {
+		_ = f.Close()
+		_ = os.Remove(path)
+		return nil, fmt.Errorf("store: create session %q: %s: %w", id, path, err)
+	}
+	return f, nil
+}
+
+// Open implements [host.Store]. The first Open of an ID in this Dir reads
+// the file: it checks that the events are numbered 1, 2, 3, ..., runs the
+// validators on each, cuts off a torn final line (logging [LogTornLine])
+// and tightens a file mode broader than 0600 (logging [LogModeTightened]).
+// Errors name the file and line ("FILE:LINE: ..."). A later Open returns
+// the same session object and runs the validators over its events again.
+func (d *Dir) Open(id string) (host.Session, error) {
+	if err := ValidateID(id); err != nil {
+		return nil, err
+	}
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	if d.closed {
+		return nil, fmt.Errorf("store: open session %q: %w", id, host.ErrClosed)
+	}
+	if s, ok := d.sessions[id]; ok {
+		for _, e := range s.Events() {
+			if err := d.validators.check(e); err != nil {
+				// Line n of a well-formed file holds event n.
+				return nil, fmt.Errorf("store: %s:%d: event %d %q: %w", d.Path(id), e.Seq, e.Seq, e.Type, err)
+			}
+		}
+		return s, nil
+	}
+	return d.load(id)
+}
+
+// load opens and replays the file of id; d.mu is held.
+func (d *Dir) load(id string) (_ *session, err error) {
+	path := d.Path(id)
+	lst, err := os.Lstat(path)
+	if errors.Is(err, fs.ErrNotExist) {
+		return nil, fmt.Errorf("store: session %q: %w", id, host.ErrSessionNotFound)
+	}
+	if err != nil {
+		return nil, fmt.Errorf("store: open session %q: %w", id, err)
+	}
+	if !lst.Mode().IsRegular() {
+		return nil, fmt.Errorf("store: %s: not a regular file (mode %s)", path, lst.Mode())
+	}
+	f, err := os.OpenFile(path, os.O_RDWR|os.O_APPEND, 0)
+	if err != nil {
+		return nil, fmt.Errorf("store: open session %q: %w", id, err)
+	}
+	defer func() {
+		if err != nil {
+			_ = f.Close()
+		}
+	}()
+	fi, err := f.Stat()
+	if err != nil {
+		return nil, fmt.Errorf("store: %s: %w", path, err)
+	}
+	if !os.SameFile(lst, fi) {
+		return nil, fmt.Errorf("store: %s: replaced while being opened", path)
+	}
+	if err := lockFile(f); err != nil {
+		return nil, fmt.Errorf("store: %s: %w", path, err)
+	}
+	if perm := fi.Mode().Perm(); checkModes && perm&^0o600 != 0 {
+		if err := f.Chmod(0o600); err != nil {
+			return nil, fmt.Errorf("store: %s: mode %#o, want 0600: %w", path, perm, err)
+		}
+		d.opts.logger.Warn(LogModeTightened, "file", path, "mode", fmt.Sprintf("%#o", perm))
+	}
+	events, size, err := d.replay(path, f, fi.Size())
+	if err != nil {
+		return nil, err
+	}
+	return d.register(id, f, size, events), nil
+}
+
+// replay reads every event of the file at path (size bytes long),
+// repairing a torn tail. It returns the events and the size of the file
+// after repair.
+func (d *Dir) replay(path string, f *os.File, size int64) ([]host.Event, int64, error) {
+	maxLine := d.opts.maxLine
+	buf := make([]byte, min(64<<10, maxLine+1))
+	// A first pass counts the lines so that the log is allocated once; the
+	// file is in the page cache for the second.
+	lines, err := countLines(io.NewSectionReader(f, 0, size), buf)
+	if err != nil {
+		return nil, 0, fmt.Errorf("store: %s: %w", path, err)
+	}
+	sc := bufio.NewScanner(io.NewSectionReader(f, 0, size))
+	sc.Buffer(buf[:0], maxLine+1)
+	sc.Split(splitLines)
+	var (
+		events = make([]host.Event, 0, lines+1)
+		dec    lineDecoder
+		off    int64 // start of the current line
+		n      int   // current line number
+	)
+	for sc.Scan() {
+		tok := sc.Bytes()
+		n++
+		body, terminated := bytes.CutSuffix(tok, []byte{'\n'})
+		if len(body) > maxLine {
+			return nil, 0, fmt.Errorf("store: %s:%d: %d bytes, limit %d: %w", path, n, len(body), maxLine, ErrLineTooLong)
+		}
+		if !terminated && !json.Valid(body) {
+			// The last append never finished: cut it off.
+			if err := f.Truncate(off); err != nil {
+				return nil, 0, fmt.Errorf("store: %s:%d: cut torn line: %w", path, n, err)
+			}
+			if err := d.syncRepair(f); err != nil {
+				return nil, 0, fmt.Errorf("store: %s:%d: cut torn line: %w", path, n, err)
+			}
+			d.opts.logger.Warn(LogTornLine, "file", path, "line", n, "bytes", len(body))
+			return events, off, nil
+		}
+		e, err := dec.decode(body)
+		if err != nil {
+			return nil, 0, fmt.Errorf("store: %s:%d: %w", path, n, err)
+		}
+		if want := uint64(len(events)) + 1; e.Seq != want {
+			return nil, 0, fmt.Errorf("store: %s:%d: %w: event %d %q: seq %d, want %d", path, n, ErrCorrupt, e.Seq, e.Type, e.Seq, want)
+		}
+		if err := d.validators.check(e); err != nil {
+			return nil, 0, fmt.Errorf("store: %s:%d: event %d %q: %w", path, n, e.Seq, e.Type, err)
+		}
+		events = append(events, e)
+		off += int64(len(tok))
+		if !terminated {
+			// A complete event whose newline was not written: keep it.
+			if _, err := f.Write([]byte{'\n'}); err != nil {
+				return nil, 0, fmt.Errorf("store: %s:%d: add final newline: %w", path, n, err)
+			}
+			if err := d.syncRepair(f); err != nil {
+				return nil, 0, fmt.Errorf("store: %s:%d: add final newline: %w", path, n, err)
+			}
+			off++
+			d.opts.logger.Warn(LogMissingNewline, "file", path, "line", n)
+		}
+	}
+	if err := sc.Err(); errors.Is(err, bufio.ErrTooLong) {
+		return nil, 0, fmt.Errorf("store: %s:%d: longer than %d bytes: %w", path, n+1, maxLine, ErrLineTooLong)
+	} else if err != nil {
+		return nil, 0, fmt.Errorf("store: %s:%d: %w", path, n+1, err)
+	}
+	return events, off, nil
+}
+
+func (d *Dir) syncRepair(f *os.File) error {
+	if d.opts.sync == SyncNever {
+		return nil
+	}
+	return f.Sync()
+}
+
+// countLines counts the '\n' bytes r yields, reading through buf.
+func countLines(r io.Reader, buf []byte) (int, error) {
+	n := 0
+	for {
+		k, err := r.Read(buf)
+		n += bytes.Count(buf[:k], []byte{'\n'})
+		if err == io.EOF {
+			return n, nil
+		}
+		if err != nil {
+			return n, err
+		}
+	}
+}
+
+// splitLines is a bufio.SplitFunc returning lines with their '\n', and a
+// final unterminated line as it is.
+func splitLines(data []byte, atEOF bool) (int, []byte, error) {
+	if i := bytes.IndexByte(data, '\n'); i >= 0 {
+		return i + 1, data[:i+1], nil
+	}
+	if atEOF && len(data) > 0 {
+		return len(data), data, nil
+	}
+	return 0, nil, nil
+}
+
+// register makes a session of the open, locked file f; d.mu is held.
+func (d *Dir) register(id string, f *os.File, size int64, events []host.Event) *session {
+	fl := &fileLog{
+		path:    d.Path(id),
+		f:       d.wrap(f),
+		size:    size,
+		policy:  d.opts.sync,
+		maxLine: d.opts.maxLine,
+	}
+	s := newSession(id, d.validators, d.now, fl, events)
+	s.fork = func(end int) (host.Session, error) { return d.forkSession(s, end) }
+	d.sessions[id] = s
+	return s
+}
+
+// forkSession writes the first end events of src to a new session file.
+// A crash part-way leaves an orphan file whose fresh ID nobody holds.
+func (d *Dir) forkSession(src *session, end int) (host.Session, error) {
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	if d.closed {
+		return nil, fmt.Errorf("store: session %q: fork: %w", src.id, host.ErrClosed)
+	}
+	prefix := slices.Clone(src.Events()[:end])
+	id := NewID()
+	f, err := d.createFile(id)
+	if err != nil {
+		return nil, fmt.Errorf("store: session %q: fork: %w", src.id, err)
+	}
+	size, err := d.writePrefix(f, prefix)
+	if err != nil {
+		_ = f.Close()
+		_ = os.Remove(d.Path(id))
+		return nil, fmt.Errorf("store: session %q: fork to %s: %w", src.id, d.Path(id), err)
+	}
+	return d.register(id, f, size, prefix), nil
+}
+
+func (d *Dir) writePrefix(f *os.File, events []host.Event) (int64, error) {
+	w := bufio.NewWriterSize(f, 64<<10)
+	var (
+		enc  lineEncoder
+		size int64
+	)
+	for _, e := range events {
+		line, err := enc.encode(e)
+		if err != nil {
+			return 0, err
+		}
+		if _, err := w.Write(line); err != nil {
+			return 0, err
+		}
+		size += int64(len(line))
+	}
+	if err := w.Flush(); err != nil {
+		return 0, err
+	}
+	if d.opts.sync != SyncNever {
+		if err := f.Sync(); err != nil {
+			return 0, err
+		}
+	}
+	return size, nil
+}
+
+// CloseSession closes the open session id: it syncs the file (unless the
+// policy is [SyncNever]) and releases it. Every holder of the session
+// object sees later appends fail with host.ErrClosed; a later Open reads
+// the file again. Closing a session that is not open is
+// host.ErrSessionNotFound.
+func (d *Dir) CloseSession(id string) error {
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	s, ok := d.sessions[id]
+	delete(d.sessions, id)
+	if !ok {
+		return fmt.Errorf("store: close session %q: not open: %w", id, host.ErrSessionNotFound)
+	}
+	return s.close()
+}
+
+// Close closes every open session, as CloseSession does, and makes later
+// Create, Open and Fork calls fail with host.ErrClosed. It is idempotent.
+func (d *Dir) Close() error {
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	if d.closed {
+		return nil
+	}
+	d.closed = true
+	var errs []error
+	for _, s := range d.sessions {
+		errs = append(errs, s.close())
+	}
+	d.sessions = nil
+	return errors.Join(errs...)
+}
+
+// syncDir makes the creation of files in dir durable.
+func syncDir(dir string) error {
+	if runtime.GOOS == "windows" {
+		return nil // directories cannot be synced there
+	}
+	f, err := os.Open(dir)
+	if err != nil {
+		return err
+	}
+	err = f.Sync()
+	if cerr := f.Close(); err == nil {
+		err = cerr
+	}
+	return err
+}
+
+// file is the part of *os.File a fileLog writes through.
+type file interface {
+	io.Writer
+	Sync() error
+	Truncate(size int64) error
+	Close() error
+}
+
+// fileLog is the durable backend of a Dir session. Its methods run with
+// the session's append lock held.
+type fileLog struct {
+	path    string
+	f       file
+	size    int64 // length of the committed lines
+	policy  SyncPolicy
+	maxLine int
+	enc     lineEncoder
+	failed  error // set when the file may no longer match the log
+}
+
+// write appends e as one line with one write call, then syncs per policy.
+// On a failed write the file is cut back to its committed length and the
+// session stays usable; when that cut fails, or the sync fails (after
+// which the kernel's page cache is no longer trusted), the session is
+// marked failed.
+func (fl *fileLog) write(e host.Event) error {
+	if fl.failed != nil {
+		return fmt.Errorf("%s: %w: %w", fl.path, ErrSessionFailed, fl.failed)
+	}
+	line, err := fl.enc.encode(e)
+	if err != nil {
+		return fmt.Errorf("%w: %w", ErrBadEvent, err)
+	}
+	if n := len(line) - 1; n > fl.maxLine {
+		return fmt.Errorf("event %d %q: %d bytes, limit %d: %w", e.Seq, e.Type, n, fl.maxLine, ErrLineTooLong)
+	}
+	n, err := fl.f.Write(line)
+	if err == nil && n != len(line) {
+		err = io.ErrShortWrite
+	}
+	if err != nil {
+		if terr := fl.f.Truncate(fl.size); terr != nil {
+			fl.failed = fmt.Errorf("write: %w; cut back to %d bytes: %w", err, fl.size, terr)
+			return fmt.Errorf("%s: %w: %w", fl.path, ErrSessionFailed, fl.failed)
+		}
+		return fmt.Errorf("%s: write: %w", fl.path, err)
+	}
+	if fl.policy == SyncEveryAppend || fl.policy == SyncTurnEnd && e.Type == host.TypeTurnEnd {
+		if err := fl.f.Sync(); err != nil {
+			fl.failed = fmt.Errorf("sync: %w", err)
+			if terr := fl.f.Truncate(fl.size); terr != nil {
+				fl.failed = fmt.Errorf("sync: %w; cut back to %d bytes: %w", err, fl.size, terr)
+			}
+			return fmt.Errorf("%s: %w: %w", fl.path, ErrSessionFailed, fl.failed)
+		}
+	}
+	fl.size += int64(len(line))
+	return nil
+}
+
+func (fl *fileLog) close() error {
+	var err error
+	if fl.policy != SyncNever && fl.failed == nil {
+		err = fl.f.Sync()
+	}
+	return errors.Join(err, fl.f.Close())
+}
+
+var _ host.Store = (*Dir)(nil)

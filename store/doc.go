@@ -1,0 +1,59 @@
+// Package store holds session stores for hosts: [Memory], an in-memory
+// store for tests and embedded use, and [Dir], a durable store keeping one
+// JSONL file per session. Both implement host.Store and share one session
+// core, so they behave alike: appends are serialized by one append lock per
+// session, validators see each event with its Seq and Time already set, and
+// events are kept in a canonical form (time in UTC, data as compact JSON,
+// no memory shared with the caller) that a file stores and reads back
+// exactly.
+//
+// # File format
+//
+// Session id lives in <dir>/<id>.jsonl (see [ValidateID] for the IDs
+// accepted; none can name a path outside the directory). Each line is one
+// host.Event as a JSON object followed by '\n':
+//
+//	{"seq":1,"type":"user/message","time":"2025-01-02T03:04:05.123456789Z","source":{"kind":"user"},"data":{"content":[{"type":"text","text":"hi"}]}}
+//
+// seq counts 1, 2, 3, ... from the first line; time is RFC 3339 in UTC;
+// source is present when set; data is the payload, omitted when empty.
+// There are no blank lines, headers or trailers, so line n holds event n.
+// A line is at most [DefaultMaxLineSize] bytes (see [WithMaxLineSize]).
+// The directory is created with mode 0700 and an existing one that lets
+// group or other users in is refused; files are created 0600, and a file
+// found with a broader mode is set to 0600 when it is opened.
+//
+// # Durability
+//
+// Append encodes the event, writes its line with a single write call on a
+// file opened with O_APPEND, then syncs according to the [SyncPolicy]
+// (by default after every append), all before it updates the in-memory log
+// and returns. So under [SyncEveryAppend] an event that Append returned is
+// on stable storage. If the write fails, the file is truncated back to the
+// last committed line and the append fails with nothing changed; if that
+// truncation or an fsync fails, the session is marked failed
+// ([ErrSessionFailed]) and takes no more appends, since its file and its
+// in-memory log might disagree. Create makes the empty file at once and
+// syncs the directory; Fork writes the whole prefix to a new file under a
+// fresh ID and syncs it before returning.
+//
+// # Recovery
+//
+// Opening a session replays its file and checks it: every line must decode
+// to an event, seq must count up from 1 with no gap, every line must fit
+// the size limit, and every event must pass the store's validators.
+// Failures are errors of the form "store: FILE:LINE: ...". The one repair
+// is at the very end of the file: a final line with no newline that is not
+// complete JSON is what a crash during an append leaves behind, so it is
+// cut off (the file is truncated) and [LogTornLine] is logged. A final line
+// that is a complete event but lacks only its newline is kept and the
+// newline added; a newline-terminated line is never dropped, so a repair
+// never hides a complete event.
+//
+// # Sharing
+//
+// A Dir returns one session object per ID, so all writers in a process
+// share one append lock. Each open session file carries an exclusive
+// flock(2) where the system has it; a second Dir (in this or another
+// process) opening the same session gets [ErrLocked].
+package store

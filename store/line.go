@@ -1,0 +1,186 @@
+package store
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"io"
+	"slices"
+	"unicode/utf8"
+
+	"github.com/dshgo/planmode/host"
+)
+
+// canonicalize checks e and puts it in the form both stores keep: exactly
+// what encoding it as a line and decoding that line gives back. Time is in
+// UTC without a monotonic reading, empty Data is nil and other Data is
+// compact JSON. When own is true the Data and Source memory is copied, so
+// the log never aliases the caller's buffers.
+func canonicalize(e *host.Event, own bool) error {
+	if e.Type == "" {
+		return fmt.Errorf("type is empty: %w", ErrBadEvent)
+	}
+	if !utf8.ValidString(e.Type) {
+		return fmt.Errorf("type %q is not UTF-8: %w", e.Type, ErrBadEvent)
+	}
+	if src := e.Source; src != nil {
+		if !utf8.ValidString(string(src.Kind)) || !utf8.ValidString(src.Plugin) || !utf8.ValidString(src.Form) {
+			return fmt.Errorf("type %q: source %+v is not UTF-8: %w", e.Type, *src, ErrBadEvent)
+		}
+		if own {
+			c := *src
+			e.Source = &c
+		}
+	}
+	e.Time = e.Time.UTC()
+	if y := e.Time.Year(); y < 0 || y > 9999 {
+		return fmt.Errorf("type %q: time %s: year outside 0..9999: %w", e.Type, e.Time, ErrBadEvent)
+	}
+	switch {
+	case len(e.Data) == 0:
+		e.Data = nil
+	case own && !json.Valid(e.Data):
+		return fmt.Errorf("type %q: data is not valid JSON: %w", e.Type, ErrBadEvent)
+	case !isCompact(e.Data):
+		var b bytes.Buffer
+		b.Grow(len(e.Data))
+		if err := json.Compact(&b, e.Data); err != nil {
+			return fmt.Errorf("type %q: data: %w: %w", e.Type, ErrBadEvent, err)
+		}
+		e.Data = b.Bytes()
+	case own:
+		e.Data = slices.Clone(e.Data)
+	}
+	return nil
+}
+
+// isCompact reports whether the valid JSON text b has no whitespace outside
+// strings.
+func isCompact(b []byte) bool {
+	in := false
+	for i := 0; i < len(b); i++ {
+		c := b[i]
+		if in {
+			switch c {
+			case '\\':
+				i++
+			case '"':
+				in = false
+			}
+			continue
+		}
+		switch c {
+		case '"':
+			in = true
+		case ' ', '\t', '\r', '\n':
+			return false
+		}
+	}
+	return true
+}
+
+// lineEncoder turns canonical events into JSONL lines. The zero value is
+// ready; it is not safe for concurrent use.
+type lineEncoder struct {
+	buf bytes.Buffer
+	enc *json.Encoder
+}
+
+// encode returns e as one JSON object followed by '\n'. The result is
+// valid until the next call.
+func (le *lineEncoder) encode(e host.Event) ([]byte, error) {
+	if le.enc == nil {
+		le.enc = json.NewEncoder(&le.buf)
+		le.enc.SetEscapeHTML(false)
+	}
+	if le.buf.Cap() > 1<<16 {
+		le.buf = bytes.Buffer{} // do not pin one huge event's buffer
+		le.enc = json.NewEncoder(&le.buf)
+		le.enc.SetEscapeHTML(false)
+	}
+	le.buf.Reset()
+	if err := le.enc.Encode(e); err != nil {
+		return nil, fmt.Errorf("event %d %q: encode: %w", e.Seq, e.Type, err)
+	}
+	return le.buf.Bytes(), nil
+}
+
+// decodeLine decodes one line (without its '\n') into a canonical event.
+// It checks the JSON and the fields every stored event has (seq, type,
+// time), not the event's place in the log. Errors wrap ErrCorrupt.
+func decodeLine(line []byte) (host.Event, error) {
+	var d lineDecoder
+	return d.decode(line)
+}
+
+// lineDecoder decodes a file's lines one by one through a single
+// json.Decoder, whose parser state is reused from line to line; decoding
+// then allocates little more than what each event keeps (its type string,
+// data and source). It is not safe for concurrent use.
+type lineDecoder struct {
+	src lineSource
+	dec *json.Decoder
+	fed int64 // bytes given to dec
+	e   host.Event
+}
+
+// lineSource hands the decoder the current line and then reports io.EOF,
+// so a line with an incomplete value never reads into the next one.
+type lineSource struct{ b []byte }
+
+func (s *lineSource) Read(p []byte) (int, error) {
+	if len(s.b) == 0 {
+		return 0, io.EOF
+	}
+	n := copy(p, s.b)
+	s.b = s.b[n:]
+	return n, nil
+}
+
+func (d *lineDecoder) decode(line []byte) (host.Event, error) {
+	e, err := d.decodeJSON(line)
+	if err != nil {
+		d.dec = nil // a json.Decoder that failed stays failed
+		return host.Event{}, err
+	}
+	switch {
+	case e.Seq == 0:
+		return host.Event{}, fmt.Errorf("%w: seq is missing or 0", ErrCorrupt)
+	case e.Type == "":
+		return host.Event{}, fmt.Errorf("%w: event %d: type is missing", ErrCorrupt, e.Seq)
+	case e.Time.IsZero():
+		return host.Event{}, fmt.Errorf("%w: event %d %q: time is missing", ErrCorrupt, e.Seq, e.Type)
+	}
+	if err := canonicalize(&e, false); err != nil {
+		return host.Event{}, fmt.Errorf("%w: event %d: %w", ErrCorrupt, e.Seq, err)
+	}
+	return e, nil
+}
+
+// decodeJSON decodes line, which must hold exactly one JSON value.
+func (d *lineDecoder) decodeJSON(line []byte) (host.Event, error) {
+	if d.dec == nil {
+		d.dec = json.NewDecoder(&d.src)
+		d.fed = 0
+	}
+	d.src.b = line
+	d.fed += int64(len(line))
+	d.e = host.Event{}
+	switch err := d.dec.Decode(&d.e); {
+	case err == io.EOF:
+		return host.Event{}, fmt.Errorf("%w: empty line", ErrCorrupt)
+	case err == io.ErrUnexpectedEOF:
+		return host.Event{}, fmt.Errorf("%w: incomplete JSON value", ErrCorrupt)
+	case err != nil:
+		return host.Event{}, fmt.Errorf("%w: %w", ErrCorrupt, err)
+	}
+	if d.dec.InputOffset() != d.fed {
+		// Only whitespace may follow the value; the decoder skips it
+		// before the next line.
+		rest, _ := io.ReadAll(io.MultiReader(d.dec.Buffered(), &d.src))
+		if len(bytes.TrimLeft(rest, " \t\r")) > 0 {
+			return host.Event{}, fmt.Errorf("%w: data after the JSON value", ErrCorrupt)
+		}
+	}
+	return d.e, nil
+}
