@@ -1,0 +1,160 @@
+package planmode
+
+import (
+	"errors"
+	"fmt"
+	"strings"
+	"sync"
+	"unicode/utf8"
+
+	"github.com/dshgo/planmode/deploy"
+	"github.com/go-playground/validator/v10"
+	"gopkg.in/yaml.v3"
+)
+
+// MaxSectionLen is the longest section text accepted, in characters.
+const MaxSectionLen = 64 << 10
+
+// keySection is the only config key.
+const keySection = "section"
+
+// Config is the plugin's configuration, the value under "plan-mode" in the
+// deployment file:
+//
+//	plugins:
+//	  plan-mode:
+//	    section: |
+//	      You are in plan mode. Explore read-only, then present a plan with exit_plan_mode.
+type Config struct {
+	// Section is the guidance shown to the model while plan mode is active,
+	// as the plan:policy section of the system prompt (at order 50). It is
+	// required and must be a YAML string with some non-space text, at most
+	// 65536 characters; it is used exactly as written, with no templating.
+	// Use a block scalar (section: |) for several lines; quote text that
+	// YAML would otherwise read as a number, a boolean or null.
+	Section string `yaml:"section" validate:"required,notblank,max=65536"`
+}
+
+// Validate checks the config the way the deployment loader does, for Go
+// callers who build a Config by hand. The error wraps [ErrBadConfig] and one
+// [*deploy.FieldError] per problem (without a position).
+func (c Config) Validate() error {
+	problems := c.problems(false)
+	if len(problems) == 0 {
+		return nil
+	}
+	errs := make([]error, len(problems))
+	for i, p := range problems {
+		errs[i] = &deploy.FieldError{Key: p.key, Problem: p.text}
+	}
+	return fmt.Errorf("%s: %w: %w", PluginName, ErrBadConfig, errors.Join(errs...))
+}
+
+// DecodeConfig decodes the plugin's YAML node strictly and validates it.
+// node is the value under the plugin's name: a mapping, or null when the
+// entry is empty (a document node is unwrapped). Each problem is a
+// [*deploy.FieldError] naming the key, what was wrong and the offending
+// node's line and column; several are joined with errors.Join. The section
+// must be a YAML string: a number, a boolean, a list, a mapping, null, a
+// missing key and blank text are errors, and so is any other key. Nothing is
+// defaulted.
+func DecodeConfig(node *yaml.Node) (Config, error) {
+	if node != nil && node.Kind == yaml.DocumentNode && len(node.Content) == 1 {
+		node = node.Content[0]
+	}
+	switch {
+	case node == nil:
+		return Config{}, &deploy.FieldError{Key: keySection, Problem: problemRequired}
+	case node.Kind == yaml.ScalarNode && node.ShortTag() == "!!null":
+		return Config{}, deploy.FieldErrorAt(node, keySection, problemRequired)
+	case node.Kind != yaml.MappingNode:
+		return Config{}, deploy.FieldErrorAt(node, "", fmt.Sprintf(problemNotMapping, deploy.Describe(node)))
+	}
+
+	var (
+		cfg   Config
+		errs  []error
+		value *yaml.Node
+	)
+	for i := 0; i+1 < len(node.Content); i += 2 {
+		k, v := node.Content[i], node.Content[i+1]
+		switch {
+		case k.Kind != yaml.ScalarNode || k.ShortTag() != "!!str":
+			errs = append(errs, deploy.FieldErrorAt(k, "", fmt.Sprintf(problemKeyNotString, deploy.Describe(k))))
+		case k.Value != keySection:
+			errs = append(errs, deploy.FieldErrorAt(k, k.Value, problemUnknownKey))
+		case value != nil:
+			errs = append(errs, deploy.FieldErrorAt(k, keySection, fmt.Sprintf(problemDuplicate, value.Line, value.Column)))
+		case v.Kind != yaml.ScalarNode || v.ShortTag() != "!!str":
+			value = v
+			errs = append(errs, deploy.FieldErrorAt(v, keySection, fmt.Sprintf(problemNotString, deploy.Describe(v))))
+		default:
+			value = v
+			cfg.Section = v.Value
+			for _, p := range cfg.problems(true) {
+				errs = append(errs, deploy.FieldErrorAt(v, p.key, p.text))
+			}
+		}
+	}
+	if value == nil {
+		errs = append(errs, deploy.FieldErrorAt(node, keySection, problemRequired))
+	}
+	if len(errs) > 0 {
+		return Config{}, errors.Join(errs...)
+	}
+	return cfg, nil
+}
+
+// problem is one failed field rule, in our words.
+type problem struct {
+	key, text string
+}
+
+// configValidator builds the validator for the field rules once; it is safe
+// for concurrent use and never changed after it is built.
+var configValidator = sync.OnceValues(func() (*validator.Validate, error) {
+	v := validator.New(validator.WithRequiredStructEnabled())
+	err := v.RegisterValidation("notblank", func(fl validator.FieldLevel) bool {
+		return strings.TrimSpace(fl.Field().String()) != ""
+	})
+	return v, err
+})
+
+// problems runs the field rules. present says the key was given, so an
+// empty value reads as blank rather than missing.
+func (c Config) problems(present bool) []problem {
+	v, err := configValidator()
+	if err != nil {
+		return []problem{{key: keySection, text: problemInvalidText}}
+	}
+	err = v.Struct(c)
+	if err == nil {
+		return nil
+	}
+	var fields validator.ValidationErrors
+	if !errors.As(err, &fields) {
+		return []problem{{key: keySection, text: problemInvalidText}}
+	}
+	out := make([]problem, 0, len(fields))
+	for _, f := range fields {
+		out = append(out, problem{key: keySection, text: describeRule(f.Tag(), c.Section, present)})
+	}
+	return out
+}
+
+// describeRule turns a failed validator tag into our message.
+func describeRule(tag, value string, present bool) string {
+	switch tag {
+	case "required":
+		if present {
+			return problemBlank
+		}
+		return problemRequired
+	case "notblank":
+		return problemBlank
+	case "max":
+		return fmt.Sprintf(problemTooLong, MaxSectionLen, utf8.RuneCountInString(value))
+	default:
+		return problemInvalidText
+	}
+}

@@ -1,0 +1,478 @@
+package planmode
+
+import (
+	"encoding/json"
+	"fmt"
+	"log/slog"
+	"reflect"
+	"sync"
+	"sync/atomic"
+
+	"github.com/dshgo/planmode/host"
+)
+
+// Outcome says what [Controller.Set] did.
+type Outcome uint8
+
+const (
+	// Noop means the requested state already was the target (the pending
+	// selection if any, else the logged state). Nothing changed.
+	Noop Outcome = iota + 1
+	// Committed means no turn was open, so the "plan/mode" event was
+	// appended at once (with a notice when one was due).
+	Committed
+	// Queued means a turn was open, so the selection is pending until the
+	// next accepted pre-step. It replaces an earlier pending selection.
+	Queued
+	// Cancelled means an opposite pending selection existed and the logged
+	// state already was the requested one: the pending selection was
+	// dropped and nothing was logged.
+	Cancelled
+)
+
+// String returns "noop", "committed", "queued" or "cancelled".
+func (o Outcome) String() string {
+	switch o {
+	case Noop:
+		return "noop"
+	case Committed:
+		return "committed"
+	case Queued:
+		return "queued"
+	case Cancelled:
+		return "cancelled"
+	default:
+		return fmt.Sprintf("Outcome(%d)", uint8(o))
+	}
+}
+
+// State is an agent's plan-mode state as [Controller.Get] reports it.
+type State struct {
+	// Active is the logged state: the last "plan/mode" of the session.
+	Active bool
+	// Pending is the selection waiting for the next accepted pre-step, or
+	// SelectionNone. It never equals the logged state.
+	Pending Selection
+}
+
+// Controller is the plan-mode service (ctx.planMode): it reads and changes
+// an agent's plan mode, appends pending selections from its pre-step
+// listener and renders the plan:policy section.
+//
+// Create it with [New] (or through [Module]) and run it between Start and
+// Stop. All methods are safe for concurrent use.
+type Controller struct {
+	cfg        Config
+	logger     *slog.Logger
+	sections   host.Sections
+	tools      host.Tools
+	chain      host.PreStepChain
+	validators host.Validators
+	types      host.EventTypes
+	commands   host.Commands      // nil when the host has no command registry
+	questions  host.UserQuestions // nil when the host has no question channel
+
+	lifecycle sync.Mutex // serializes Start and Stop
+	run       atomic.Pointer[run]
+}
+
+// Get returns the agent's plan-mode state: the logged state, plus the
+// selection waiting for the next accepted pre-step when one exists.
+//
+// Get never blocks and never allocates, and its cost does not grow with the
+// session log: the controller keeps each session's state current as events
+// are appended. A nil agent, or one without a session, reads as the zero
+// State. While the controller is not running, Get folds the log directly
+// and reports no pending selection.
+func (c *Controller) Get(agent host.Agent) State {
+	st, err := c.state(agent)
+	if err != nil {
+		if agent == nil || agent.Session() == nil {
+			return State{}
+		}
+		ev := agent.Session().Events()
+		return State{Active: FoldPlanMode(ev, len(ev))}
+	}
+	w := st.load()
+	return State{Active: w.active(), Pending: w.pending()}
+}
+
+// Set selects plan mode (active true) or the default mode (active false) for
+// the agent, as the user's choice, and reports which of four things it did:
+//
+//   - [Noop]: active already is the target, that is the pending selection if
+//     there is one and the logged state otherwise. Nothing changes.
+//   - [Cancelled]: an opposite selection was pending and the logged state
+//     already equals active. The pending selection is dropped; nothing is
+//     logged.
+//   - [Committed]: no turn is open, so the "plan/mode" event is appended now,
+//     followed by a notice to the model when the last request header
+//     described the other mode. If the append fails, Set returns the error
+//     and nothing changes. (A failed notice is logged as a warning; the
+//     state change stands.)
+//   - [Queued]: a turn is open (or opened while Set ran), so the selection is
+//     kept in memory, replacing any earlier one, and appended by the plugin's
+//     pre-step listener at the next accepted step of the turn, before that
+//     step's request is built.
+//
+// Set is linearizable with turn start and end: the commit is conditional on
+// no turn being open at the moment of the append, so it never lands inside a
+// turn that has started. A queued selection lives only in process memory: it
+// is lost if the process exits before another accepted step, unless it came
+// from the "/plan" command, whose completion the log records (see
+// [Project]).
+//
+// Set fails with [ErrNoAgent] for a nil agent and with [ErrNotRunning] when
+// the controller is not started.
+func (c *Controller) Set(agent host.Agent, active bool) (Outcome, error) {
+	st, err := c.state(agent)
+	if err != nil {
+		return 0, fmt.Errorf("%s: set: %w", PluginName, err)
+	}
+	st.mu.Lock()
+	defer st.mu.Unlock()
+
+	want := selectionOf(active)
+	w := st.load()
+	logged := selectionOf(w.active())
+	pending := w.pending()
+	target := logged
+	if pending != SelectionNone {
+		target = pending
+	}
+	switch {
+	case want == target:
+		return Noop, nil
+	case pending != SelectionNone && logged == want:
+		st.setPending(SelectionNone, false)
+		return Cancelled, nil
+	case w.turnOpen():
+		st.setPending(want, false)
+		return Queued, nil
+	}
+
+	var seen word
+	_, appended, err := st.sess.AppendIf(modeEvent(active), func() bool {
+		seen = st.load()
+		return !seen.turnOpen() && seen.active() != active
+	})
+	if err != nil {
+		return 0, fmt.Errorf("%s: set: append %s: %w", PluginName, EventPlanMode, err)
+	}
+	if !appended {
+		if seen.turnOpen() {
+			st.setPending(want, false)
+			return Queued, nil
+		}
+		// Someone else logged the same state meanwhile.
+		st.setPending(SelectionNone, false)
+		return Noop, nil
+	}
+	st.setPending(SelectionNone, false)
+	if text, due := noticeFor(seen, want, false); due {
+		if _, err := st.sess.Append(noticeEvent(text)); err != nil {
+			c.logger.Warn(warnNoticeFailed, "agent", agent.ID(), "session", st.sess.ID(), "error", err)
+		}
+	}
+	return Committed, nil
+}
+
+// state returns the per-session state for the agent's session, creating it
+// (and folding the log once) the first time the session is seen.
+func (c *Controller) state(agent host.Agent) (*sessionState, error) {
+	if agent == nil {
+		return nil, ErrNoAgent
+	}
+	sess := agent.Session()
+	if sess == nil {
+		return nil, ErrNoAgent
+	}
+	r := c.run.Load()
+	if r == nil {
+		return nil, ErrNotRunning
+	}
+	return r.state(sess)
+}
+
+// loggedActive reports the agent's logged state. The exit tool checks it
+// before asking for a review.
+func (c *Controller) loggedActive(agent host.Agent) (bool, error) {
+	st, err := c.state(agent)
+	if err != nil {
+		return false, err
+	}
+	return st.load().active(), nil
+}
+
+// queueExit records an approved exit: a silent pending selection of the
+// default mode, applied at the next accepted pre-step with no notice. It
+// replaces any pending selection; when the logged state already is inactive
+// it just clears the pending one.
+func (c *Controller) queueExit(agent host.Agent) error {
+	st, err := c.state(agent)
+	if err != nil {
+		return err
+	}
+	st.mu.Lock()
+	defer st.mu.Unlock()
+	if !st.load().active() {
+		st.setPending(SelectionNone, false)
+		return nil
+	}
+	st.setPending(SelectionInactive, true)
+	return nil
+}
+
+// stopped returns a channel that is closed when the current run of the
+// controller stops (fx stop, reload); it is closed already when the
+// controller is not running. An open plan review waits on it.
+func (c *Controller) stopped() <-chan struct{} {
+	if r := c.run.Load(); r != nil {
+		return r.done
+	}
+	done := make(chan struct{})
+	close(done)
+	return done
+}
+
+// applyPending lands the session's pending selection: it appends
+// "plan/mode" (or drops the selection when the log already has that state)
+// and clears it. It returns the notice text when a notice is due. When the
+// append fails the selection stays pending and the failure is logged once
+// per selection.
+func (c *Controller) applyPending(agent host.Agent, st *sessionState) (notice string, due bool) {
+	st.mu.Lock()
+	defer st.mu.Unlock()
+	w := st.load()
+	sel := w.pending()
+	if sel == SelectionNone {
+		return "", false
+	}
+	active := sel == SelectionActive
+	var seen word
+	_, appended, err := st.sess.AppendIf(modeEvent(active), func() bool {
+		seen = st.load()
+		return seen.active() != active
+	})
+	if err != nil {
+		if !st.warned {
+			st.warned = true
+			c.logger.Warn(warnAppendFailed, "agent", agent.ID(), "session", st.sess.ID(),
+				"active", active, "error", err)
+		}
+		return "", false
+	}
+	st.setPending(SelectionNone, false)
+	if !appended {
+		return "", false
+	}
+	return noticeFor(seen, sel, w.pendingExit())
+}
+
+// noticeFor decides whether a change to sel, landing on a log whose state
+// before the append was seen, records a notice. Only a user's change does,
+// only when the last request header described the other mode, and only
+// once per change: not when a notice for sel was recorded since that header.
+func noticeFor(seen word, sel Selection, exit bool) (string, bool) {
+	if exit {
+		return "", false
+	}
+	h := seen.header()
+	if h == HeaderUnknown || headerSelection(h) == sel || seen.announced() == sel {
+		return "", false
+	}
+	if sel == SelectionActive {
+		return NoticeEntered, true
+	}
+	return NoticeLeft, true
+}
+
+func headerSelection(h HeaderMode) Selection {
+	switch h {
+	case HeaderActive:
+		return SelectionActive
+	case HeaderInactive:
+		return SelectionInactive
+	default:
+		return SelectionNone
+	}
+}
+
+// modeEvent returns a "plan/mode" event for the state.
+func modeEvent(active bool) host.Event {
+	data := payloadInactive
+	if active {
+		data = payloadActive
+	}
+	return host.Event{Type: EventPlanMode, Data: json.RawMessage(data)}
+}
+
+// noticeSource is the source of the plugin's notices.
+func noticeSource() *host.Source {
+	return &host.Source{Kind: host.SourcePlugin, Plugin: PluginName, Form: NoticeForm}
+}
+
+// noticeMessage returns a notice as a message for a pre-step decision.
+func noticeMessage(text string) host.Message {
+	return host.Message{Content: []host.Block{host.TextBlock(text)}, Source: noticeSource()}
+}
+
+// noticeEvent returns a notice as a "user/message" event.
+func noticeEvent(text string) host.Event {
+	data, _ := json.Marshal(host.UserMessage{Content: []host.Block{host.TextBlock(text)}})
+	return host.Event{Type: host.TypeUserMessage, Source: noticeSource(), Data: data}
+}
+
+// run is one Start..Stop period of a controller.
+type run struct {
+	done chan struct{} // closed by Stop
+	undo []func()      // registrations, in the order made
+
+	mu       sync.Mutex // serializes first sight of a session and closing
+	closed   bool
+	sessions sync.Map // host.Session → *sessionState
+}
+
+// state returns the session's state, creating and subscribing it on first
+// sight.
+func (r *run) state(sess host.Session) (*sessionState, error) {
+	if t := reflect.TypeOf(sess); !t.Comparable() {
+		return nil, fmt.Errorf("session type %v is not comparable", t)
+	}
+	if v, ok := r.sessions.Load(sess); ok {
+		return v.(*sessionState), nil
+	}
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	if r.closed {
+		return nil, ErrNotRunning
+	}
+	if v, ok := r.sessions.Load(sess); ok {
+		return v.(*sessionState), nil
+	}
+	st := &sessionState{sess: sess}
+	st.unsubscribe = sess.Subscribe(0, st.fold)
+	// Seed the pending selection from the log (a completed /plan or an
+	// approved exit whose plan/mode never landed). The state is not
+	// published yet, so only the fold can race with this.
+	if sel, exit := st.load().projected(); sel != SelectionNone {
+		st.setPending(sel, exit)
+	}
+	r.sessions.Store(sess, st)
+	return st, nil
+}
+
+// close drops every session state and stops their subscriptions. Pending
+// selections are dropped with them.
+func (r *run) close() {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	r.closed = true
+	r.sessions.Range(func(k, v any) bool {
+		v.(*sessionState).unsubscribe()
+		r.sessions.Delete(k)
+		return true
+	})
+}
+
+// sessionState is the controller's state for one session.
+//
+// The fold half (logged state, open turn, header, projection) is written by
+// the session subscription, which runs under the session's append lock; the
+// pending half is written under mu, which the subscription never takes, so
+// holding mu while appending cannot deadlock. Both halves share one atomic
+// word, so a reader sees a consistent pair without locking.
+type sessionState struct {
+	sess        host.Session
+	unsubscribe func()
+	w           atomic.Uint32
+	v           view // touched only by fold
+
+	mu     sync.Mutex // serializes changes to the pending selection
+	warned bool       // the current pending selection's append failure was logged
+}
+
+func (s *sessionState) load() word { return word(s.w.Load()) }
+
+// fold is the session subscription: it folds e into the view and publishes
+// the fold half of the word.
+func (s *sessionState) fold(e host.Event) {
+	s.v.apply(&e)
+	f := s.v.word()
+	for {
+		old := s.w.Load()
+		if s.w.CompareAndSwap(old, old&pendingMask|uint32(f)) {
+			return
+		}
+	}
+}
+
+// setPending replaces the pending selection; callers hold mu.
+func (s *sessionState) setPending(sel Selection, exit bool) {
+	p := uint32(sel) << shiftPending
+	if exit && sel != SelectionNone {
+		p |= bitPendingExit
+	}
+	for {
+		old := s.w.Load()
+		if s.w.CompareAndSwap(old, old&^pendingMask|p) {
+			break
+		}
+	}
+	s.warned = false
+}
+
+// word packs a session's state into 32 bits.
+type word uint32
+
+const (
+	bitActive        = 1 << 0
+	bitTurnOpen      = 1 << 1
+	shiftHeader      = 2 // HeaderMode, 2 bits
+	shiftAnnounced   = 4 // Selection, 2 bits
+	shiftPending     = 6 // Selection, 2 bits
+	bitPendingExit   = 1 << 8
+	shiftProjected   = 9 // Selection, 2 bits
+	bitProjectedExit = 1 << 11
+
+	pendingMask = 3<<shiftPending | bitPendingExit
+)
+
+func (w word) active() bool          { return w&bitActive != 0 }
+func (w word) turnOpen() bool        { return w&bitTurnOpen != 0 }
+func (w word) header() HeaderMode    { return HeaderMode(w >> shiftHeader & 3) }
+func (w word) announced() Selection  { return Selection(w >> shiftAnnounced & 3) }
+func (w word) pendingExit() bool     { return w&bitPendingExit != 0 }
+func (w word) rawPending() Selection { return Selection(w >> shiftPending & 3) }
+
+// pending returns the pending selection, or SelectionNone when it equals the
+// logged state (a stale selection is never reported or applied).
+func (w word) pending() Selection {
+	p := w.rawPending()
+	if p == selectionOf(w.active()) {
+		return SelectionNone
+	}
+	return p
+}
+
+// projected returns the pending selection the log alone shows.
+func (w word) projected() (Selection, bool) {
+	return Selection(w >> shiftProjected & 3), w&bitProjectedExit != 0
+}
+
+// word returns the fold half of a session's word.
+func (v *view) word() word {
+	w := word(v.header)<<shiftHeader | word(v.announced)<<shiftAnnounced
+	if v.active {
+		w |= bitActive
+	}
+	if v.turnOpen {
+		w |= bitTurnOpen
+	}
+	sel, exit := v.pending()
+	w |= word(sel) << shiftProjected
+	if exit {
+		w |= bitProjectedExit
+	}
+	return w
+}

@@ -1,0 +1,24 @@
+package planmode
+
+import "errors"
+
+// Errors returned by the controller and the payload check. Callers test them
+// with errors.Is; the returned errors wrap them with context.
+var (
+	// ErrNoAgent means a call named no agent (or an agent without a
+	// session): plan mode belongs to an agent's session.
+	ErrNoAgent = errors.New(textNoAgent)
+	// ErrNotRunning means the controller is not started, or was stopped
+	// (fx stop, reload).
+	ErrNotRunning = errors.New(textNotRunning)
+	// ErrAlreadyRunning means Start was called on a running controller.
+	ErrAlreadyRunning = errors.New(textStarted)
+	// ErrBadPayload means a plan/mode event's active field is missing or is
+	// not a boolean.
+	ErrBadPayload = errors.New(textBadPayload)
+	// ErrBadConfig means a Config failed validation.
+	ErrBadConfig = errors.New(textBadConfig)
+	// ErrMissingDependency means New was given no value for a required
+	// host registry.
+	ErrMissingDependency = errors.New(textMissingDependency)
+)

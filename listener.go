@@ -1,0 +1,29 @@
+package planmode
+
+import (
+	"context"
+	"slices"
+
+	"github.com/dshgo/planmode/host"
+)
+
+// preStep is the plugin's pre-step listener, registered outermost. It runs
+// the rest of the chain first; only when the step was accepted and the agent
+// was not cancelled does it land the pending selection, so the request the
+// host derives next already reflects the new state. A rejected or cancelled
+// step leaves the selection pending. An append failure never fails the
+// step: the selection stays pending for a later accepted step.
+func (c *Controller) preStep(ctx context.Context, s host.Step, next host.PreStepNext) host.Decision {
+	d := next(ctx, s)
+	if !d.Accepted || ctx.Err() != nil {
+		return d
+	}
+	st, err := c.state(s.Agent)
+	if err != nil || st.load().pending() == SelectionNone {
+		return d
+	}
+	if text, due := c.applyPending(s.Agent, st); due {
+		d.Messages = slices.Insert(slices.Clip(d.Messages), 0, noticeMessage(text))
+	}
+	return d
+}

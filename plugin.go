@@ -1,0 +1,194 @@
+package planmode
+
+import (
+	"context"
+	"fmt"
+	"log/slog"
+	"slices"
+	"strings"
+
+	"github.com/dshgo/planmode/deploy"
+	"github.com/dshgo/planmode/host"
+	"go.uber.org/fx"
+	"gopkg.in/yaml.v3"
+)
+
+// Module is the plan-mode plugin as an fx module. It needs a [Config] and
+// the host's registries (see [Params]), provides the [*Controller], and
+// starts and stops it with the application.
+var Module = fx.Module(PluginName,
+	fx.Provide(New),
+	fx.Invoke(func(*Controller) {}),
+)
+
+// DeployPlugin returns the plugin's entry for the deployment loader: it
+// decodes the "plan-mode" configuration with [DecodeConfig] and installs
+// [Module] with the decoded [Config].
+func DeployPlugin() deploy.Plugin {
+	return deploy.Plugin{
+		Name: PluginName,
+		Load: func(node *yaml.Node) (fx.Option, error) {
+			cfg, err := DecodeConfig(node)
+			if err != nil {
+				return nil, err
+			}
+			return fx.Options(fx.Supply(cfg), Module), nil
+		},
+	}
+}
+
+// Params are the inputs of [New].
+type Params struct {
+	fx.In
+
+	// Config is the plugin's validated configuration.
+	Config Config
+	// Sections receives the plan:policy section.
+	Sections host.Sections
+	// Tools receives the exit_plan_mode tool.
+	Tools host.Tools
+	// PreStep receives the plugin's pre-step listener, prepended.
+	PreStep host.PreStepChain
+	// Validators receives the plan/mode payload check.
+	Validators host.Validators
+	// EventTypes receives the plan/mode declaration (log-only).
+	EventTypes host.EventTypes
+	// Lifecycle runs Start and Stop with the application. Without fx, leave
+	// it nil and call them yourself.
+	Lifecycle fx.Lifecycle `optional:"true"`
+	// Commands receives the /plan command; without it there is none.
+	Commands host.Commands `optional:"true"`
+	// Questions is the channel the exit tool asks the reviewer through;
+	// without it the tool refuses and tells the model to ask the user to
+	// switch the mode.
+	Questions host.UserQuestions `optional:"true"`
+	// Logger receives warnings (an append that failed and will be retried);
+	// nil discards them.
+	Logger *slog.Logger `optional:"true"`
+}
+
+// Result is the output of [New].
+type Result struct {
+	fx.Out
+
+	// Controller is the plan-mode service (ctx.planMode).
+	Controller *Controller
+}
+
+// New builds the controller. It validates the config again, does no I/O and
+// registers nothing: registration happens in [Controller.Start], which the
+// lifecycle hook calls when Params.Lifecycle is set.
+func New(p Params) (Result, error) {
+	if err := p.Config.Validate(); err != nil {
+		return Result{}, err
+	}
+	if missing := p.missing(); len(missing) > 0 {
+		return Result{}, fmt.Errorf("%s: %w: %s", PluginName, ErrMissingDependency, strings.Join(missing, ", "))
+	}
+	logger := p.Logger
+	if logger == nil {
+		logger = slog.New(slog.DiscardHandler)
+	}
+	c := &Controller{
+		cfg:        p.Config,
+		logger:     logger,
+		sections:   p.Sections,
+		tools:      p.Tools,
+		chain:      p.PreStep,
+		validators: p.Validators,
+		types:      p.EventTypes,
+		commands:   p.Commands,
+		questions:  p.Questions,
+	}
+	if p.Lifecycle != nil {
+		p.Lifecycle.Append(fx.StartStopHook(c.Start, c.Stop))
+	}
+	return Result{Controller: c}, nil
+}
+
+// missing names the required host registries that are nil.
+func (p Params) missing() []string {
+	var names []string
+	if p.Sections == nil {
+		names = append(names, "Sections")
+	}
+	if p.Tools == nil {
+		names = append(names, "Tools")
+	}
+	if p.PreStep == nil {
+		names = append(names, "PreStep")
+	}
+	if p.Validators == nil {
+		names = append(names, "Validators")
+	}
+	if p.EventTypes == nil {
+		names = append(names, "EventTypes")
+	}
+	return names
+}
+
+// Start registers the plugin with the host: the plan/mode event type
+// (log-only), the payload check, the plan:policy section and the pre-step
+// listener (outermost). From then on the controller serves Get and Set.
+// If a registration fails, the ones already made are undone and the error
+// is returned. Starting a running controller fails with [ErrAlreadyRunning].
+func (c *Controller) Start(ctx context.Context) error {
+	c.lifecycle.Lock()
+	defer c.lifecycle.Unlock()
+	if c.run.Load() != nil {
+		return fmt.Errorf("%s: start: %w", PluginName, ErrAlreadyRunning)
+	}
+	r := &run{done: make(chan struct{})}
+	c.run.Store(r)
+	for _, reg := range c.registrations() {
+		undo, err := reg.add()
+		if err != nil {
+			c.stop(r)
+			return fmt.Errorf("%s: start: %s: %w", PluginName, reg.what, err)
+		}
+		r.undo = append(r.undo, undo)
+	}
+	return nil
+}
+
+// Stop undoes every registration Start made, drops the in-memory pending
+// selections (a completed /plan is seeded again from the log on the next
+// Start) and fails a plan review that is still open. Afterwards Set fails
+// with [ErrNotRunning] and Get folds the log directly. Stopping a stopped
+// controller does nothing.
+func (c *Controller) Stop(ctx context.Context) error {
+	c.lifecycle.Lock()
+	defer c.lifecycle.Unlock()
+	if r := c.run.Load(); r != nil {
+		c.stop(r)
+	}
+	return nil
+}
+
+// stop ends run r; callers hold c.lifecycle.
+func (c *Controller) stop(r *run) {
+	c.run.Store(nil)
+	for _, undo := range slices.Backward(r.undo) {
+		undo()
+	}
+	close(r.done)
+	r.close()
+}
+
+// registration is one thing Start adds to the host.
+type registration struct {
+	what string
+	add  func() (undo func(), err error)
+}
+
+// registrations lists what Start registers, in order: the event type and the
+// payload check first, so that nothing can append a bad plan/mode once the
+// listener runs.
+func (c *Controller) registrations() []registration {
+	return []registration{
+		{"event type", func() (func(), error) { return c.types.DeclareEventType(eventType()) }},
+		{"payload check", func() (func(), error) { return c.validators.AddValidator(PluginName, CheckPayload) }},
+		{"section", func() (func(), error) { return c.sections.AddSection(c.section()) }},
+		{"pre-step listener", func() (func(), error) { return c.chain.AddPreStep(PluginName, c.preStep, true) }},
+	}
+}

@@ -1,0 +1,246 @@
+package planmode_test
+
+import (
+	"context"
+	"errors"
+	"strings"
+	"testing"
+
+	"go.uber.org/fx"
+	"go.uber.org/fx/fxtest"
+
+	"github.com/dshgo/planmode"
+	"github.com/dshgo/planmode/host"
+)
+
+func TestPayloadCheckRejectsMalformedPlanModeOnAppend(t *testing.T) {
+	tests := []struct {
+		name string
+		give string
+		want string
+	}{
+		{"a string active is rejected", `{"active":"yes"}`, `active is "yes"; want true or false`},
+		{"a null active is rejected", `{"active":null}`, `active is null; want true or false`},
+		{"a number active is rejected", `{"active":1}`, `active is 1; want true or false`},
+		{"a missing active is rejected", `{"mode":"plan"}`, `active is missing`},
+		{"a non-object payload is rejected", `[true]`, `payload [true] is not a JSON object`},
+		{"an empty payload is rejected", ``, `payload empty is not a JSON object`},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			h := newFakeHost()
+			h.start(t, nil)
+			a := h.newAgent(t)
+			_, err := a.sess.Append(ev(planmode.EventPlanMode, tt.give))
+			if !errors.Is(err, planmode.ErrBadPayload) {
+				t.Fatalf("Append error = %v, want ErrBadPayload", err)
+			}
+			for _, part := range []string{`plan-mode: `, `"plan/mode"`, tt.want} {
+				if !strings.Contains(err.Error(), part) {
+					t.Errorf("error %q does not contain %q", err, part)
+				}
+			}
+			if a.sess.Len() != 0 {
+				t.Fatal("the rejected event was appended")
+			}
+		})
+	}
+}
+
+func TestPayloadCheckRejectsMalformedPlanModeOnOpen(t *testing.T) {
+	h := newFakeHost()
+	a := h.newAgent(t)
+	// Written before the plugin ran, so nothing checked it.
+	must(appendJSON(a.sess, host.TypeTurnStart, nil, host.TurnStart{Turn: 1}))
+	if _, err := a.sess.Append(ev(planmode.EventPlanMode, `{"active":"on"}`)); err != nil {
+		t.Fatal(err)
+	}
+	h.start(t, nil)
+	_, err := h.store.Open(a.sess.ID())
+	if !errors.Is(err, planmode.ErrBadPayload) {
+		t.Fatalf("Open error = %v, want ErrBadPayload", err)
+	}
+	for _, part := range []string{`event 2 "plan/mode"`, `active is "on"`} {
+		if !strings.Contains(err.Error(), part) {
+			t.Errorf("error %q does not contain %q", err, part)
+		}
+	}
+}
+
+func TestStandalonePlanModeBetweenTurnsIsValid(t *testing.T) {
+	h := newFakeHost()
+	c := h.start(t, nil)
+	a := h.newAgent(t)
+	withHeader(h, a)
+	if _, err := a.sess.Append(mode(true)); err != nil {
+		t.Fatalf("a standalone plan/mode between turns was rejected: %v", err)
+	}
+	if _, err := h.store.Open(a.sess.ID()); err != nil {
+		t.Fatal(err)
+	}
+	wantState(t, c, a, planmode.State{Active: true})
+}
+
+func TestPlanModeIsDeclaredLogOnly(t *testing.T) {
+	h := newFakeHost()
+	h.start(t, nil)
+	kind, ok := h.EventKind(planmode.EventPlanMode)
+	if !ok || kind != host.LogOnly {
+		t.Fatalf("EventKind(plan/mode) = %v, %v; want log-only", kind, ok)
+	}
+}
+
+func TestListenerIsPrepended(t *testing.T) {
+	h := newFakeHost()
+	if _, err := h.AddPreStep("earlier", func(ctx context.Context, s host.Step, next host.PreStepNext) host.Decision {
+		return next(ctx, s)
+	}, true); err != nil {
+		t.Fatal(err)
+	}
+	h.start(t, nil)
+	h.mu.Lock()
+	first := h.listeners[0].name
+	h.mu.Unlock()
+	if first != planmode.PluginName {
+		t.Fatalf("outermost listener = %q, want %q", first, planmode.PluginName)
+	}
+}
+
+func TestListenerActsOnlyAfterInnerListenersAccept(t *testing.T) {
+	h := newFakeHost()
+	c := h.start(t, nil)
+	a := h.newAgent(t)
+	must(a.startTurn())
+	set(t, c, a, true)
+	// An inner listener that rejects: the plugin must see its verdict.
+	undo, err := h.AddPreStep("gate", func(ctx context.Context, s host.Step, next host.PreStepNext) host.Decision {
+		return host.Reject("gate closed")
+	}, false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	from := a.sess.Len()
+	if d := h.runStep(a, accepted); d.Accepted {
+		t.Fatal("the gate's rejection was overridden")
+	}
+	if len(modes(t, a.sess, from)) != 0 {
+		t.Fatal("plan/mode appended for a rejected step")
+	}
+	undo()
+	h.runStep(a, accepted)
+	wantState(t, c, a, planmode.State{Active: true})
+}
+
+func TestStopUnregistersEverything(t *testing.T) {
+	h := newFakeHost()
+	c := h.start(t, nil)
+	if s, l, ty := h.registered(); s != 1 || l != 1 || ty != 1 {
+		t.Fatalf("registered sections=%d listeners=%d types=%d, want 1 each", s, l, ty)
+	}
+	done := planmode.Stopped(c)
+	select {
+	case <-done:
+		t.Fatal("the stop signal fired while running")
+	default:
+	}
+	if err := c.Stop(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	if s, l, ty := h.registered(); s != 0 || l != 0 || ty != 0 {
+		t.Fatalf("after Stop sections=%d listeners=%d types=%d, want 0", s, l, ty)
+	}
+	select {
+	case <-done:
+	default:
+		t.Fatal("Stop did not signal an open review")
+	}
+	// The payload check is gone too.
+	a := h.newAgent(t)
+	if _, err := a.sess.Append(ev(planmode.EventPlanMode, `{"active":"yes"}`)); err != nil {
+		t.Fatalf("payload check still registered after Stop: %v", err)
+	}
+	if err := c.Stop(context.Background()); err != nil {
+		t.Fatalf("second Stop = %v", err)
+	}
+}
+
+func TestStartFailureUndoesEarlierRegistrations(t *testing.T) {
+	h := newFakeHost()
+	if _, err := h.AddSection(host.Section{Name: planmode.SectionName, Text: func(host.AssembleContext) string { return "" }}); err != nil {
+		t.Fatal(err)
+	}
+	res, err := planmode.New(h.params(nil))
+	if err != nil {
+		t.Fatal(err)
+	}
+	err = res.Controller.Start(context.Background())
+	if !errors.Is(err, host.ErrDuplicate) || !strings.Contains(err.Error(), "section") {
+		t.Fatalf("Start error = %v, want a duplicate section", err)
+	}
+	if _, l, ty := h.registered(); l != 0 || ty != 0 {
+		t.Fatalf("after a failed Start listeners=%d types=%d, want 0", l, ty)
+	}
+	a := h.newAgent(t)
+	if _, err := res.Controller.Set(a, true); !errors.Is(err, planmode.ErrNotRunning) {
+		t.Fatalf("Set after a failed Start = %v, want ErrNotRunning", err)
+	}
+}
+
+func TestStartTwiceFails(t *testing.T) {
+	h := newFakeHost()
+	c := h.start(t, nil)
+	if err := c.Start(context.Background()); !errors.Is(err, planmode.ErrAlreadyRunning) {
+		t.Fatalf("second Start = %v, want ErrAlreadyRunning", err)
+	}
+}
+
+func TestModuleRegistersOnStartAndUnregistersOnStop(t *testing.T) {
+	h := newFakeHost()
+	var c *planmode.Controller
+	app := fxtest.New(t,
+		fx.Supply(planmode.Config{Section: policy}),
+		fx.Provide(
+			func() host.Sections { return h },
+			func() host.Tools { return h },
+			func() host.PreStepChain { return h },
+			func() host.EventTypes { return h },
+			func() host.Validators { return h.store },
+		),
+		planmode.Module,
+		fx.Populate(&c),
+	)
+	if s, l, ty := h.registered(); s != 0 || l != 0 || ty != 0 {
+		t.Fatal("the constructor registered something before start")
+	}
+	app.RequireStart()
+	if s, l, ty := h.registered(); s != 1 || l != 1 || ty != 1 {
+		t.Fatalf("after start sections=%d listeners=%d types=%d, want 1 each", s, l, ty)
+	}
+	a := h.newAgent(t)
+	set(t, c, a, true)
+	app.RequireStop()
+	if s, l, ty := h.registered(); s != 0 || l != 0 || ty != 0 {
+		t.Fatalf("after stop sections=%d listeners=%d types=%d, want 0", s, l, ty)
+	}
+	if _, err := c.Set(a, false); !errors.Is(err, planmode.ErrNotRunning) {
+		t.Fatalf("Set after stop = %v, want ErrNotRunning", err)
+	}
+}
+
+func TestOutcomeStrings(t *testing.T) {
+	tests := []struct {
+		give planmode.Outcome
+		want string
+	}{
+		{planmode.Noop, "noop"},
+		{planmode.Committed, "committed"},
+		{planmode.Queued, "queued"},
+		{planmode.Cancelled, "cancelled"},
+		{planmode.Outcome(0), "Outcome(0)"},
+	}
+	for _, tt := range tests {
+		if got := tt.give.String(); got != tt.want {
+			t.Errorf("String() = %q, want %q", got, tt.want)
+		}
+	}
+}
