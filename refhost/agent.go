@@ -349,7 +349,7 @@ func (a *Agent) runStep(ctx context.Context, n, step, attempt int, msgs []host.M
 			endErr = err.Error()
 			return stepFailed, err
 		}
-		a.hasHeader, a.resume, a.hdrSystem, a.hdrTools = true, false, hdr.SystemDigest, hdr.ToolsDigest
+		a.noteHeader(hdr)
 	}
 	resp, err := a.rt.model.Generate(ctx, req)
 	if err != nil {
@@ -440,6 +440,11 @@ func sanitizeCalls(calls []host.ToolCall) (bad []bool) {
 		}
 	}
 	return bad
+}
+
+// noteHeader records h as the last logged header.
+func (a *Agent) noteHeader(h *host.RequestHeader) {
+	a.hasHeader, a.resume, a.hdrSystem, a.hdrTools = true, false, h.SystemDigest, h.ToolsDigest
 }
 
 // callTool runs one call and returns its result; it never fails.

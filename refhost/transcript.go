@@ -43,16 +43,17 @@ func (t *transcript) update(events []host.Event, types *typeSnap, log *slog.Logg
 	if t.version != types.version || t.upto > len(events) {
 		*t = transcript{version: types.version} // seeds are dropped: decode everything
 	}
+	si := 0 // next unused seed; the seeds' array is reused across updates
 	for _, e := range events[t.upto:] {
-		for len(t.seeded) > 0 && t.seeded[0].seq < e.Seq {
-			t.seeded = t.seeded[1:]
+		for si < len(t.seeded) && t.seeded[si].seq < e.Seq {
+			si++
 		}
 		if types.kinds[e.Type] != host.Transcript {
 			continue // undeclared types are log-only (LogOnly is the zero kind)
 		}
-		if len(t.seeded) > 0 && t.seeded[0].seq == e.Seq {
-			t.msgs = append(t.msgs, t.seeded[0].msg)
-			t.seeded = t.seeded[1:]
+		if si < len(t.seeded) && t.seeded[si].seq == e.Seq {
+			t.msgs = append(t.msgs, t.seeded[si].msg)
+			si++
 			continue
 		}
 		if err := t.fold(e); err != nil {
@@ -60,6 +61,7 @@ func (t *transcript) update(events []host.Event, types *typeSnap, log *slog.Logg
 		}
 	}
 	t.upto = len(events)
+	clear(t.seeded) // drop references to folded messages
 	t.seeded = t.seeded[:0]
 	return t.msgs[:len(t.msgs):len(t.msgs)]
 }
