@@ -13,7 +13,9 @@ import (
 
 type nopModel struct{}
 
-func (nopModel) Generate(context.Context, Request) (Response, error) { return Response{Text: "ok"}, nil }
+func (nopModel) Generate(context.Context, Request) (Response, error) {
+	return Response{Text: "ok"}, nil
+}
 
 type nopTool struct{ name string }
 
