@@ -3,7 +3,6 @@ package store
 import (
 	"bufio"
 	"bytes"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
@@ -237,8 +236,10 @@ func (d *Dir) replay(path string, f *os.File, size int64) ([]host.Event, int64, 
 		if len(body) > maxLine {
 			return nil, 0, fmt.Errorf("store: %s:%d: %d bytes, limit %d: %w", path, n, len(body), maxLine, ErrLineTooLong)
 		}
-		if !terminated && !json.Valid(body) {
-			// The last append never finished: cut it off.
+		e, err := dec.decode(body)
+		if !terminated && errors.Is(err, errNoValue) {
+			// The last append never finished: cut it off. A final line
+			// that starts with a complete value is never cut.
 			if err := f.Truncate(off); err != nil {
 				return nil, 0, fmt.Errorf("store: %s:%d: cut torn line: %w", path, n, err)
 			}
@@ -248,7 +249,6 @@ func (d *Dir) replay(path string, f *os.File, size int64) ([]host.Event, int64, 
 			d.opts.logger.Warn(LogTornLine, "file", path, "line", n, "bytes", len(body))
 			return events, off, nil
 		}
-		e, err := dec.decode(body)
 		if err != nil {
 			return nil, 0, fmt.Errorf("store: %s:%d: %w", path, n, err)
 		}

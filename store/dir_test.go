@@ -96,19 +96,22 @@ func TestDirTornTail(t *testing.T) {
 	euro := bytes.Index(full, []byte("€"))
 
 	tests := []struct {
-		name    string
-		giveCut int // bytes kept of the last line
+		name     string
+		giveCut  int    // bytes kept of the last line
+		giveTail string // then appended
 	}{
-		{"one byte", 1},
-		{"mid key", 5},
-		{"mid UTF-8 sequence", euro - lastStart + 1},
-		{"just before the rune's last byte", euro - lastStart + utf8.RuneLen('€') - 1},
-		{"half", (len(full) - lastStart) / 2},
-		{"all but the closing brace", len(full) - lastStart - 2},
+		{"one byte", 1, ""},
+		{"mid key", 5, ""},
+		{"mid UTF-8 sequence", euro - lastStart + 1, ""},
+		{"just before the rune's last byte", euro - lastStart + utf8.RuneLen('€') - 1, ""},
+		{"half", (len(full) - lastStart) / 2, ""},
+		{"all but the closing brace", len(full) - lastStart - 2, ""},
+		{"zeros after a partial line", 7, "\x00\x00\x00\x00"},
+		{"zeros only", 0, "\x00\x00\x00\x00\x00\x00\x00\x00"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			torn := full[:lastStart+tt.giveCut]
+			torn := append(bytes.Clone(full[:lastStart+tt.giveCut]), tt.giveTail...)
 			if err := os.WriteFile(path, torn, 0o600); err != nil {
 				t.Fatal(err)
 			}
@@ -215,6 +218,8 @@ func TestDirCorruptLines(t *testing.T) {
 		{"first seq not 1", 1, `{"seq":0,"type":"t","time":"2025-01-01T00:00:00Z"}` + "\n", store.ErrCorrupt, "seq is missing or 0"},
 		{"terminated bad last line is not torn", 3, `{"seq":3,"ty` + "\n", store.ErrCorrupt, "incomplete JSON value"},
 		{"complete but wrong last line is not torn", 3, `{"seq":9,"type":"t","time":"2025-01-01T00:00:00Z"}`, store.ErrCorrupt, "seq 9, want 3"},
+		{"complete value of the wrong shape at the end is not torn", 3, `{"seq":"3"}`, store.ErrCorrupt, "cannot unmarshal string"},
+		{"complete value then junk at the end is not torn", 3, `{"seq":3,"type":"t","time":"2025-01-01T00:00:00Z"} x`, store.ErrCorrupt, "data after the JSON value"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

@@ -18,7 +18,10 @@
 // seq counts 1, 2, 3, ... from the first line; time is RFC 3339 in UTC;
 // source is present when set; data is the payload, omitted when empty.
 // There are no blank lines, headers or trailers, so line n holds event n.
-// A line is at most [DefaultMaxLineSize] bytes (see [WithMaxLineSize]).
+// The store writes compact JSON; when reading it also accepts whitespace
+// around and inside a line's value, and ignores unknown keys. A line is at
+// most [DefaultMaxLineSize] bytes, its newline not counted (see
+// [WithMaxLineSize]); Memory has no such limit.
 // The directory is created with mode 0700 and an existing one that lets
 // group or other users in is refused; files are created 0600, and a file
 // found with a broader mode is set to 0600 when it is opened.
@@ -35,22 +38,31 @@
 // ([ErrSessionFailed]) and takes no more appends, since its file and its
 // in-memory log might disagree. Create makes the empty file at once and
 // syncs the directory; Fork writes the whole prefix to a new file under a
-// fresh ID and syncs it before returning.
+// fresh ID and syncs it before returning; CloseSession and Close sync
+// before closing. Under [SyncNever] none of these syncs happen.
 //
 // # Recovery
 //
 // Opening a session replays its file and checks it: every line must decode
 // to an event, seq must count up from 1 with no gap, every line must fit
 // the size limit, and every event must pass the store's validators.
-// Failures are errors of the form "store: FILE:LINE: ...". The one repair
-// is at the very end of the file: a final line with no newline that is not
-// complete JSON is what a crash during an append leaves behind, so it is
-// cut off (the file is truncated) and [LogTornLine] is logged. A final line
-// that is a complete event but lacks only its newline is kept and the
-// newline added; a newline-terminated line is never dropped, so a repair
-// never hides a complete event.
+// Failures are errors of the form "store: FILE:LINE: ..." ([ErrCorrupt],
+// [ErrLineTooLong], or the validator's error). The one repair is at the
+// very end of the file. A final line with no newline that does not start
+// with a complete JSON value (cut short, possibly mid-UTF-8, or with bytes
+// a crashed filesystem zeroed) is what a crash during an append leaves, so
+// it is cut off (the file is truncated) and [LogTornLine] is logged. A
+// final line that does start with a complete value is never cut: a valid
+// event lacking only its newline is kept and the newline added, anything
+// else is an error. A newline-terminated line is never dropped, so a
+// repair never hides a complete event.
 //
 // # Sharing
+//
+// Subscribers are called with the append lock held, so a subscriber must
+// not call Append, AppendIf, Subscribe or its own unsubscribe func on the
+// same session; once unsubscribe returns, the subscriber is not running
+// and is never called again.
 //
 // A Dir returns one session object per ID, so all writers in a process
 // share one append lock. Each open session file carries an exclusive

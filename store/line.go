@@ -3,6 +3,7 @@ package store
 import (
 	"bytes"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
 	"slices"
@@ -113,6 +114,18 @@ func decodeLine(line []byte) (host.Event, error) {
 	return d.decode(line)
 }
 
+// errNoValue marks a line that does not start with a complete JSON value:
+// empty, incomplete or malformed. At the end of a file without a final
+// newline, that is what a crash during an append leaves.
+var errNoValue = errors.New("no complete JSON value")
+
+// noValue wraps an error as errNoValue without changing its text.
+type noValue struct{ error }
+
+func (e noValue) Unwrap() error { return e.error }
+
+func (noValue) Is(target error) bool { return target == errNoValue }
+
 // lineDecoder decodes a file's lines one by one through a single
 // json.Decoder, whose parser state is reused from line to line; decoding
 // then allocates little more than what each event keeps (its type string,
@@ -166,11 +179,14 @@ func (d *lineDecoder) decodeJSON(line []byte) (host.Event, error) {
 	d.src.b = line
 	d.fed += int64(len(line))
 	d.e = host.Event{}
+	var syntax *json.SyntaxError
 	switch err := d.dec.Decode(&d.e); {
 	case err == io.EOF:
-		return host.Event{}, fmt.Errorf("%w: empty line", ErrCorrupt)
+		return host.Event{}, noValue{fmt.Errorf("%w: empty line", ErrCorrupt)}
 	case err == io.ErrUnexpectedEOF:
-		return host.Event{}, fmt.Errorf("%w: incomplete JSON value", ErrCorrupt)
+		return host.Event{}, noValue{fmt.Errorf("%w: incomplete JSON value", ErrCorrupt)}
+	case errors.As(err, &syntax):
+		return host.Event{}, noValue{fmt.Errorf("%w: %w", ErrCorrupt, err)}
 	case err != nil:
 		return host.Event{}, fmt.Errorf("%w: %w", ErrCorrupt, err)
 	}
