@@ -242,15 +242,29 @@ func TestDirCorruptLines(t *testing.T) {
 }
 
 func TestDirReadsLooseJSON(t *testing.T) {
-	dir := sessionsDir(t)
-	writeLog(t, dir, "loose", 2, ` { "seq" : 2, "type":"t", "time":"2025-01-01T01:00:00+01:00", "data" : { "a" : 1 } }  `+"\n")
-	s := mustOpen(t, openDir(t, dir), "loose")
-	e := s.Events()[1]
-	if string(e.Data) != `{"a":1}` || !e.Time.Equal(time.Date(2025, 1, 1, 0, 0, 0, 0, time.UTC)) || e.Time.Location() != time.UTC {
-		t.Errorf("event 2 = %s, want compact data and UTC time", fmtEvents([]host.Event{e}))
+	long := strings.Repeat("y", 3000)
+	tests := []struct {
+		name     string
+		give     string
+		wantData string
+	}{
+		{"spaces and an offset time", ` { "seq" : 2, "type":"t", "time":"2025-01-01T01:00:00+01:00", "data" : { "a" : 1 } }  `, `{"a":1}`},
+		{"a long line with a long blank tail", `{"seq":2,"type":"t","time":"2025-01-01T00:00:00Z","data":{"s": "` + long + `"}}` + strings.Repeat(" \t", 2000), `{"s":"` + long + `"}`},
+		{"unknown keys", `{"seq":2,"type":"t","time":"2025-01-01T00:00:00Z","data":[1],"future":{"x":1}}`, `[1]`},
 	}
-	if s.Len() != 3 {
-		t.Errorf("Len = %d, want 3", s.Len())
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			dir := sessionsDir(t)
+			writeLog(t, dir, "loose", 2, tt.give+"\n")
+			s := mustOpen(t, openDir(t, dir), "loose")
+			e := s.Events()[1]
+			if string(e.Data) != tt.wantData || !e.Time.Equal(time.Date(2025, 1, 1, 0, 0, 0, 0, time.UTC)) || e.Time.Location() != time.UTC {
+				t.Errorf("event 2 = %s, want data %s and UTC time", fmtEvents([]host.Event{e}), tt.wantData)
+			}
+			if s.Len() != 3 || s.Events()[2].Seq != 3 {
+				t.Errorf("Len = %d, want 3", s.Len())
+			}
+		})
 	}
 }
 

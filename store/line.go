@@ -191,12 +191,20 @@ func (d *lineDecoder) decodeJSON(line []byte) (host.Event, error) {
 		return host.Event{}, fmt.Errorf("%w: %w", ErrCorrupt, err)
 	}
 	if d.dec.InputOffset() != d.fed {
-		// Only whitespace may follow the value; the decoder skips it
-		// before the next line.
-		rest, _ := io.ReadAll(io.MultiReader(d.dec.Buffered(), &d.src))
-		if len(bytes.TrimLeft(rest, " \t\r")) > 0 {
+		// Only whitespace may follow the value. What the decoder holds it
+		// skips before the next value; what it never read is dropped.
+		held, _ := io.ReadAll(d.dec.Buffered())
+		unread := d.src.b
+		d.src.b = nil
+		d.fed -= int64(len(unread))
+		if !isSpace(held) || !isSpace(unread) {
 			return host.Event{}, fmt.Errorf("%w: data after the JSON value", ErrCorrupt)
 		}
 	}
 	return d.e, nil
+}
+
+// isSpace reports whether b is all JSON whitespace other than '\n'.
+func isSpace(b []byte) bool {
+	return len(bytes.TrimLeft(b, " \t\r")) == 0
 }
