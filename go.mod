@@ -10,6 +10,7 @@ require (
 	github.com/go-playground/validator/v10 v10.30.6 // indirect
 	github.com/leodido/go-urn v1.5.0 // indirect
 	github.com/openai/openai-go/v3 v3.98.0 // indirect
+	github.com/pmezard/go-difflib v1.0.0
 	github.com/tidwall/gjson v1.20.0 // indirect
 	github.com/tidwall/match v1.1.1 // indirect
 	github.com/tidwall/pretty v1.2.1 // indirect

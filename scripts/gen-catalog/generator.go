@@ -1,0 +1,130 @@
+package main
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"strings"
+
+	"github.com/pmezard/go-difflib/difflib"
+
+	"github.com/dshgo/planmode/catalog"
+)
+
+// generator holds one invocation's settings. Paths are relative to root and
+// are printed as given, so the output never holds an absolute path.
+type generator struct {
+	// root is the directory pkg and pages are relative to.
+	root string
+	// pkg is the plugin package's directory.
+	pkg string
+	// pages are the doc pages that carry the generated region.
+	pages []string
+	// record, in write mode, records every translation pair as reviewed.
+	record bool
+	// command is what the user runs to regenerate the docs.
+	command string
+	// out receives the report: diffs, problems and what was written.
+	out io.Writer
+}
+
+// run regenerates the catalog and compares it, and the translation records,
+// with the docs. With write it writes the pages (and, with g.record, the
+// records) and reports whether they were already current; translation
+// problems that writing cannot fix are then an error. Without write it
+// writes nothing: it prints a diff of every stale page and every
+// translation problem, with the command that fixes them, and reports
+// whether everything is current.
+func (g *generator) run(write bool) (upToDate bool, err error) {
+	if len(g.pages) == 0 {
+		return false, errors.New("no pages to write: -pages is empty")
+	}
+	c, err := catalog.Load(filepath.Join(g.root, g.pkg))
+	if err != nil {
+		return false, err
+	}
+	content := c.Markdown()
+
+	regionsCurrent := true
+	for _, page := range g.pages {
+		current, err := g.writePage(page, content, write)
+		if err != nil {
+			return false, err
+		}
+		regionsCurrent = regionsCurrent && current
+	}
+	if !regionsCurrent && !write {
+		fmt.Fprintf(g.out, msgFixRegions, g.command)
+	}
+
+	problems, recordsCurrent, err := g.checkPairs(write && g.record)
+	if err != nil {
+		return false, err
+	}
+	if len(problems) > 0 {
+		if write {
+			return false, fmt.Errorf("translation pairs:\n\t%s\n%s",
+				strings.Join(problems, "\n\t"), strings.TrimSpace(fmt.Sprintf(msgFixPairs, g.command)))
+		}
+		for _, p := range problems {
+			fmt.Fprintln(g.out, p)
+		}
+		fmt.Fprintln(g.out)
+		fmt.Fprintf(g.out, msgFixPairs, g.command)
+	}
+	return regionsCurrent && recordsCurrent && len(problems) == 0, nil
+}
+
+// writePage injects content into page. It reports whether the page was
+// already current; when it was not, it writes the page (write) or prints a
+// unified diff (check).
+func (g *generator) writePage(page string, content []byte, write bool) (bool, error) {
+	path := filepath.Join(g.root, page)
+	old, err := os.ReadFile(path)
+	if err != nil {
+		return false, fmt.Errorf("page %s: %w", page, err)
+	}
+	updated, err := catalog.Inject(old, content)
+	if err != nil {
+		return false, fmt.Errorf("page %s: %w", page, err)
+	}
+	if bytes.Equal(old, updated) {
+		return true, nil
+	}
+	if write {
+		if err := writeFile(path, updated); err != nil {
+			return false, fmt.Errorf("page %s: %w", page, err)
+		}
+		fmt.Fprintf(g.out, msgUpdated, page)
+		return false, nil
+	}
+	diff, err := difflib.GetUnifiedDiffString(difflib.UnifiedDiff{
+		A:        difflib.SplitLines(string(old)),
+		B:        difflib.SplitLines(string(updated)),
+		FromFile: page + " (on disk)",
+		ToFile:   page + " (generated)",
+		Context:  3,
+	})
+	if err != nil {
+		return false, fmt.Errorf("page %s: diff: %w", page, err)
+	}
+	fmt.Fprintf(g.out, msgStale, page)
+	fmt.Fprint(g.out, diff)
+	if !strings.HasSuffix(diff, "\n") {
+		fmt.Fprintln(g.out)
+	}
+	fmt.Fprintln(g.out)
+	return false, nil
+}
+
+// writeFile replaces path's content, keeping its permissions.
+func writeFile(path string, b []byte) error {
+	mode := os.FileMode(0o644)
+	if fi, err := os.Stat(path); err == nil {
+		mode = fi.Mode().Perm()
+	}
+	return os.WriteFile(path, b, mode)
+}
