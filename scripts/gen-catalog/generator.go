@@ -42,7 +42,7 @@ func (g *generator) run(write bool) (upToDate bool, err error) {
 	if len(g.pages) == 0 {
 		return false, errors.New("no pages to write: -pages is empty")
 	}
-	c, err := catalog.Load(filepath.Join(g.root, g.pkg))
+	c, err := catalog.Load(g.path(g.pkg))
 	if err != nil {
 		return false, err
 	}
@@ -82,7 +82,7 @@ func (g *generator) run(write bool) (upToDate bool, err error) {
 // already current; when it was not, it writes the page (write) or prints a
 // unified diff (check).
 func (g *generator) writePage(page string, content []byte, write bool) (bool, error) {
-	path := filepath.Join(g.root, page)
+	path := g.path(page)
 	old, err := os.ReadFile(path)
 	if err != nil {
 		return false, fmt.Errorf("page %s: %w", page, err)
@@ -118,6 +118,15 @@ func (g *generator) writePage(page string, content []byte, write bool) (bool, er
 	}
 	fmt.Fprintln(g.out)
 	return false, nil
+}
+
+// path resolves a path given on the command line: relative to g.root, or
+// as it is when absolute.
+func (g *generator) path(p string) string {
+	if filepath.IsAbs(p) {
+		return p
+	}
+	return filepath.Join(g.root, filepath.FromSlash(p))
 }
 
 // writeFile replaces path's content, keeping its permissions.

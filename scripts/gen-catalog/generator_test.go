@@ -493,3 +493,18 @@ func TestSplitList(t *testing.T) {
 		t.Errorf("splitList = %q, want [a.md b.md]", got)
 	}
 }
+
+func TestAbsolutePathsAreUsedAsGiven(t *testing.T) {
+	root := generated(t)
+	var out bytes.Buffer
+	g := newGenerator(t.TempDir(), &out) // a root the paths below do not depend on
+	g.pkg = filepath.Join(root, "pkg")
+	g.pages = []string{filepath.Join(root, filepath.FromSlash(pageEN)), filepath.Join(root, filepath.FromSlash(pageZH))}
+	upToDate, err := g.run(false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !upToDate {
+		t.Errorf("check with absolute paths failed:\n%s", &out)
+	}
+}

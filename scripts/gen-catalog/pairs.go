@@ -71,7 +71,7 @@ func (g *generator) pairDirs() []string {
 func (g *generator) checkPairs(record bool) (problems []string, current bool, err error) {
 	current = true
 	for _, dir := range g.pairDirs() {
-		entries, err := os.ReadDir(filepath.Join(g.root, filepath.FromSlash(dir)))
+		entries, err := os.ReadDir(g.path(dir))
 		if err != nil {
 			return nil, false, fmt.Errorf("doc directory %s: %w", dir, err)
 		}
@@ -118,11 +118,11 @@ func (g *generator) checkPairs(record bool) (problems []string, current bool, er
 // checkPair compares one pair's heading structure and its record, or
 // writes the record (record). It reports whether the record was current.
 func (g *generator) checkPair(p pair, record bool) ([]string, bool, error) {
-	en, err := os.ReadFile(filepath.Join(g.root, filepath.FromSlash(p.english())))
+	en, err := os.ReadFile(g.path(p.english()))
 	if err != nil {
 		return nil, false, err
 	}
-	zh, err := os.ReadFile(filepath.Join(g.root, filepath.FromSlash(p.chinese())))
+	zh, err := os.ReadFile(g.path(p.chinese()))
 	if err != nil {
 		return nil, false, err
 	}
@@ -141,7 +141,7 @@ func (g *generator) checkPair(p pair, record bool) ([]string, bool, error) {
 		return nil, false, fmt.Errorf("page %s: %w", p.chinese(), err)
 	}
 
-	recPath := filepath.Join(g.root, filepath.FromSlash(p.record()))
+	recPath := g.path(p.record())
 	old, err := os.ReadFile(recPath)
 	if err != nil && !errors.Is(err, fs.ErrNotExist) {
 		return nil, false, fmt.Errorf("record %s: %w", p.record(), err)
@@ -191,7 +191,7 @@ func (g *generator) checkPair(p pair, record bool) ([]string, bool, error) {
 // encodeRecord renders a record file: a comment header and the YAML.
 func (g *generator) encodeRecord(p pair, r translationRecord) ([]byte, error) {
 	var b bytes.Buffer
-	fmt.Fprintf(&b, recordHeader, p.english(), p.chinese())
+	fmt.Fprintf(&b, recordHeader, p.name+suffixEnglish, p.name+suffixChinese)
 	enc := yaml.NewEncoder(&b)
 	enc.SetIndent(2)
 	if err := enc.Encode(r); err != nil {
