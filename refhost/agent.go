@@ -25,7 +25,8 @@ type Agent struct {
 	mu         sync.Mutex
 	queue      []host.Message
 	running    bool
-	wake       bool // a Steer arrived since the last claim
+	wake       bool   // a Steer arrived since the last claim or Cancel
+	cancels    uint64 // Cancel calls so far
 	stopped    bool
 	turn       int
 	cancelTurn context.CancelFunc
@@ -201,11 +202,13 @@ func (a *Agent) enqueue(m host.Message, wake bool) error {
 
 // Cancel cancels the running turn, if any: it ends "cancelled" and the
 // model call, tool executions and pre-step listeners see a cancelled
-// context. Messages queued but not yet logged stay queued.
+// context. Messages queued but not yet logged stay queued, and do not start
+// a turn by themselves; a Steer that comes after Cancel does.
 func (a *Agent) Cancel() {
 	a.mu.Lock()
 	defer a.mu.Unlock()
 	a.wake = false
+	a.cancels++
 	if a.cancelTurn != nil {
 		a.cancelTurn()
 	}
@@ -296,14 +299,14 @@ const (
 func (a *Agent) runSteps(ctx context.Context, n int) host.TurnEnd {
 	step, attempt := 1, 1
 	for {
-		msgs := a.claim()
-		dec := a.rt.preSteps.load().run(ctx, host.Step{Agent: a, Turn: n, Step: step, Attempt: attempt, Messages: msgs})
+		c := a.claim()
+		dec := a.rt.preSteps.load().run(ctx, host.Step{Agent: a, Turn: n, Step: step, Attempt: attempt, Messages: c.msgs})
 		if ctx.Err() != nil {
-			a.putBack(msgs)
+			a.putBack(c, true)
 			return host.TurnEnd{Turn: n, Reason: host.TurnCancelled}
 		}
 		if !dec.Accepted {
-			a.putBack(msgs)
+			a.putBack(c, false)
 			return host.TurnEnd{Turn: n, Reason: host.TurnBlocked, Error: dec.Reason}
 		}
 		res, err := a.runStep(ctx, n, step, attempt, dec.Messages)
@@ -479,22 +482,35 @@ func execute(ctx context.Context, t host.Tool, cc host.CallContext, input json.R
 	return t.Execute(ctx, cc, input)
 }
 
-func (a *Agent) claim() []host.Message {
-	a.mu.Lock()
-	defer a.mu.Unlock()
-	msgs := a.queue
-	a.queue, a.wake = nil, false
-	return msgs
+// claimed is what a step took from the queue.
+type claimed struct {
+	msgs    []host.Message
+	wake    bool   // a Steer had arrived since the last claim or Cancel
+	cancels uint64 // Cancel calls before the claim
 }
 
-// putBack returns claimed messages to the front of the queue.
-func (a *Agent) putBack(msgs []host.Message) {
-	if len(msgs) == 0 {
-		return
-	}
+func (a *Agent) claim() claimed {
 	a.mu.Lock()
 	defer a.mu.Unlock()
-	a.queue = append(slices.Clip(msgs), a.queue...)
+	c := claimed{msgs: a.queue, wake: a.wake, cancels: a.cancels}
+	a.queue, a.wake = nil, false
+	return c
+}
+
+// putBack returns claimed messages to the front of the queue. When the step
+// was cancelled by a Cancel that came before the claim, a Steer the claim
+// swallowed (it arrived after that Cancel) still deserves its turn, so the
+// wake-up is restored; a rejection restores none, or a blocked step would
+// be proposed again and again.
+func (a *Agent) putBack(c claimed, cancelled bool) {
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	if len(c.msgs) > 0 {
+		a.queue = append(slices.Clip(c.msgs), a.queue...)
+	}
+	if cancelled && c.wake && a.cancels == c.cancels {
+		a.wake = true
+	}
 }
 
 // emit appends one event to the agent's session.

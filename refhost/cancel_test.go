@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"slices"
+	"sync"
 	"testing"
 
 	"github.com/dshgo/planmode/host"
@@ -132,5 +133,48 @@ func TestStop(t *testing.T) {
 	// The session is free for a new agent.
 	if _, err := f.rt.NewAgent("", a.Session()); err != nil {
 		t.Errorf("new agent after stop: %v", err)
+	}
+}
+
+// A Steer that arrives after Cancel but before the cancelled turn's next
+// claim is swallowed by that claim; it must still get a turn of its own.
+func TestSteerAfterCancelRuns(t *testing.T) {
+	f := newFixture(t, scripted.Step{Text: "ok"})
+	a := f.agent()
+	entered, release := make(chan struct{}), make(chan struct{})
+	var once sync.Once
+	// Subscribers run inside Append: this one holds turn 1 right after its
+	// "turn/start", before the step claims the queue.
+	stop := a.Session().Subscribe(0, func(e host.Event) {
+		if e.Type == host.TypeTurnStart {
+			once.Do(func() {
+				close(entered)
+				<-release
+			})
+		}
+	})
+	defer stop()
+	if err := a.Steer(userText("first")); err != nil {
+		t.Fatal(err)
+	}
+	<-entered
+	a.Cancel()
+	if err := a.Steer(userText("second")); err != nil {
+		t.Fatal(err)
+	}
+	close(release)
+	waitIdle(t, a)
+	// Turn 1 claims both with its context already cancelled and puts them
+	// back; "second" came after the Cancel, so turn 2 runs and logs both.
+	ends := payloads[host.TurnEnd](t, a.Session(), host.TypeTurnEnd)
+	if len(ends) != 2 || ends[0].Reason != host.TurnCancelled || ends[1].Reason != host.TurnCompleted {
+		t.Fatalf("turn ends = %+v, want cancelled then completed", ends)
+	}
+	var texts []string
+	for _, m := range payloads[host.UserMessage](t, a.Session(), host.TypeUserMessage) {
+		texts = append(texts, m.Content[0].Text)
+	}
+	if want := []string{"first", "second"}; !slices.Equal(texts, want) {
+		t.Errorf("logged = %v, want %v", texts, want)
 	}
 }
