@@ -60,9 +60,10 @@
 // # Sharing
 //
 // Subscribers are called with the append lock held, so a subscriber must
-// not call Append, AppendIf, Subscribe or its own unsubscribe func on the
-// same session; once unsubscribe returns, the subscriber is not running
-// and is never called again.
+// not call Append, AppendIf, Subscribe, Fork or its own unsubscribe func on
+// the same session, nor the store's methods: it should record the event
+// and return. Once unsubscribe returns, the subscriber is not running and
+// is never called again.
 //
 // A Dir returns one session object per ID, so all writers in a process
 // share one append lock. Each open session file carries an exclusive

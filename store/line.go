@@ -179,16 +179,8 @@ func (d *lineDecoder) decodeJSON(line []byte) (host.Event, error) {
 	d.src.b = line
 	d.fed += int64(len(line))
 	d.e = host.Event{}
-	var syntax *json.SyntaxError
-	switch err := d.dec.Decode(&d.e); {
-	case err == io.EOF:
-		return host.Event{}, noValue{fmt.Errorf("%w: empty line", ErrCorrupt)}
-	case err == io.ErrUnexpectedEOF:
-		return host.Event{}, noValue{fmt.Errorf("%w: incomplete JSON value", ErrCorrupt)}
-	case errors.As(err, &syntax):
-		return host.Event{}, noValue{fmt.Errorf("%w: %w", ErrCorrupt, err)}
-	case err != nil:
-		return host.Event{}, fmt.Errorf("%w: %w", ErrCorrupt, err)
+	if err := d.dec.Decode(&d.e); err != nil {
+		return host.Event{}, decodeError(err)
 	}
 	if d.dec.InputOffset() != d.fed {
 		// Only whitespace may follow the value. What the decoder holds it
@@ -202,6 +194,21 @@ func (d *lineDecoder) decodeJSON(line []byte) (host.Event, error) {
 		}
 	}
 	return d.e, nil
+}
+
+// decodeError wraps an error of json.Decoder.Decode as ErrCorrupt, and
+// also as errNoValue when no complete value was read.
+func decodeError(err error) error {
+	var syntax *json.SyntaxError
+	switch {
+	case err == io.EOF:
+		return noValue{fmt.Errorf("%w: empty line", ErrCorrupt)}
+	case err == io.ErrUnexpectedEOF:
+		return noValue{fmt.Errorf("%w: incomplete JSON value", ErrCorrupt)}
+	case errors.As(err, &syntax):
+		return noValue{fmt.Errorf("%w: %w", ErrCorrupt, err)}
+	}
+	return fmt.Errorf("%w: %w", ErrCorrupt, err)
 }
 
 // isSpace reports whether b is all JSON whitespace other than '\n'.

@@ -106,8 +106,8 @@ func (s *session) AppendIf(e host.Event, cond func() bool) (host.Event, bool, er
 }
 
 // Subscribe implements [host.Session]. fn runs with the append lock held,
-// so it must not call Append, AppendIf, Subscribe or the returned
-// unsubscribe func of the same session: each would deadlock. After
+// so it must not call Append, AppendIf, Subscribe, Fork or the returned
+// unsubscribe func of the same session, nor the store: each may deadlock. After
 // unsubscribe returns, fn is not running and is never called again.
 func (s *session) Subscribe(from int, fn func(host.Event)) func() {
 	s.mu.Lock()
