@@ -79,22 +79,33 @@ type Controller struct {
 // Get returns the agent's plan-mode state: the logged state, plus the
 // selection waiting for the next accepted pre-step when one exists.
 //
-// Get never blocks and never allocates, and its cost does not grow with the
-// session log: the controller keeps each session's state current as events
-// are appended. A nil agent, or one without a session, reads as the zero
-// State. While the controller is not running, Get folds the log directly
-// and reports no pending selection.
+// Get never blocks, never appends and never subscribes, so it may be called
+// from anywhere, including a session subscriber (a UI refreshing on every
+// event). Once the controller serves the session (after its first Set,
+// request section or pre-step), Get reads state the controller keeps current
+// as events are appended: it does not allocate and its cost does not grow
+// with the log. Before that, and while the controller is not running, Get
+// folds the log directly (see [Project]); a stopped controller reports no
+// pending selection. A nil agent, or one without a session, reads as the
+// zero State.
 func (c *Controller) Get(agent host.Agent) State {
-	st, err := c.state(agent)
-	if err != nil {
-		if agent == nil || agent.Session() == nil {
-			return State{}
-		}
-		ev := agent.Session().Events()
+	if agent == nil {
+		return State{}
+	}
+	sess := agent.Session()
+	if sess == nil {
+		return State{}
+	}
+	r := c.run.Load()
+	if r == nil {
+		ev := sess.Events()
 		return State{Active: FoldPlanMode(ev, len(ev))}
 	}
-	w := st.load()
-	return State{Active: w.active(), Pending: w.pending()}
+	if st, ok := r.lookup(sess); ok {
+		return st.current()
+	}
+	p := Project(sess.Events())
+	return State{Active: p.Active, Pending: p.Pending}
 }
 
 // Set selects plan mode (active true) or the default mode (active false) for
@@ -333,22 +344,34 @@ type run struct {
 	sessions sync.Map // host.Session → *sessionState
 }
 
-// state returns the session's state, creating and subscribing it on first
-// sight.
-func (r *run) state(sess host.Session) (*sessionState, error) {
-	if t := reflect.TypeOf(sess); !t.Comparable() {
-		return nil, fmt.Errorf("session type %v is not comparable", t)
+// lookup returns the session's state when the run already serves it.
+func (r *run) lookup(sess host.Session) (*sessionState, bool) {
+	if !reflect.TypeOf(sess).Comparable() {
+		return nil, false
 	}
 	if v, ok := r.sessions.Load(sess); ok {
-		return v.(*sessionState), nil
+		return v.(*sessionState), true
+	}
+	return nil, false
+}
+
+// state returns the session's state, creating and subscribing it on first
+// sight. It must not run inside a session callback (a subscriber or an
+// AppendIf condition): subscribing takes the session's append lock.
+func (r *run) state(sess host.Session) (*sessionState, error) {
+	if st, ok := r.lookup(sess); ok {
+		return st, nil
+	}
+	if t := reflect.TypeOf(sess); !t.Comparable() {
+		return nil, fmt.Errorf(textNotComparable, t)
 	}
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	if r.closed {
 		return nil, ErrNotRunning
 	}
-	if v, ok := r.sessions.Load(sess); ok {
-		return v.(*sessionState), nil
+	if st, ok := r.lookup(sess); ok {
+		return st, nil
 	}
 	st := &sessionState{sess: sess}
 	st.unsubscribe = sess.Subscribe(0, st.fold)
@@ -386,13 +409,41 @@ type sessionState struct {
 	sess        host.Session
 	unsubscribe func()
 	w           atomic.Uint32
-	v           view // touched only by fold
+	folded      atomic.Int64 // events folded into w; stored after w
+	v           view         // touched only by fold
 
 	mu     sync.Mutex // serializes changes to the pending selection
 	warned bool       // the current pending selection's append failure was logged
 }
 
 func (s *sessionState) load() word { return word(s.w.Load()) }
+
+// current returns the state for Get. Events already in the log but not yet
+// folded (Get called from a session subscriber that runs before the
+// controller's, or racing an append) are read from the log's tail, so Get
+// always reflects every event appended before it was called.
+func (s *sessionState) current() State {
+	folded := int(s.folded.Load()) // before the word: fold stores the word first
+	w := s.load()
+	active := w.active()
+	if n := s.sess.Len(); folded < n {
+		ev := s.sess.Events()
+		for i := min(n, len(ev)) - 1; i >= folded; i-- {
+			if ev[i].Type != EventPlanMode {
+				continue
+			}
+			if a, err := decodeMode(ev[i].Data); err == nil {
+				active = a
+				break
+			}
+		}
+	}
+	pending := w.rawPending()
+	if pending == selectionOf(active) {
+		pending = SelectionNone
+	}
+	return State{Active: active, Pending: pending}
+}
 
 // fold is the session subscription: it folds e into the view and publishes
 // the fold half of the word.
@@ -402,9 +453,10 @@ func (s *sessionState) fold(e host.Event) {
 	for {
 		old := s.w.Load()
 		if s.w.CompareAndSwap(old, old&pendingMask|uint32(f)) {
-			return
+			break
 		}
 	}
+	s.folded.Add(1)
 }
 
 // setPending replaces the pending selection; callers hold mu.

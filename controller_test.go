@@ -7,6 +7,7 @@ import (
 	"slices"
 	"sync"
 	"testing"
+	"time"
 
 	"github.com/dshgo/planmode"
 	"github.com/dshgo/planmode/host"
@@ -617,5 +618,33 @@ func TestConcurrentSetAndGetWhileTurnsRun(t *testing.T) {
 	}
 	if len(ms) > 0 && ms[len(ms)-1] != target {
 		t.Fatalf("last plan/mode = %v, want %v", ms[len(ms)-1], target)
+	}
+}
+
+func TestGetInsideSubscriberOfUnseenSessionDoesNotDeadlock(t *testing.T) {
+	h := newFakeHost()
+	c := h.start(t, nil)
+	a := h.newAgent(t)
+	var seen []planmode.State
+	unsubscribe := a.sess.Subscribe(0, func(host.Event) { seen = append(seen, c.Get(a)) })
+	defer unsubscribe()
+
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		must(appendJSON(a.sess, host.TypeSessionCreated, nil, host.SessionCreated{}))
+	}()
+	select {
+	case <-done:
+	case <-time.After(5 * time.Second):
+		t.Fatal("Get inside a subscriber deadlocked")
+	}
+	if len(seen) != 1 || seen[0] != (planmode.State{}) {
+		t.Fatalf("states seen = %+v", seen)
+	}
+	// Served sessions answer from kept state, also inside a subscriber.
+	set(t, c, a, true)
+	if got := seen[len(seen)-1]; got != (planmode.State{Active: true}) {
+		t.Fatalf("subscriber saw %+v after the commit, want active", got)
 	}
 }

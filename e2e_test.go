@@ -9,6 +9,7 @@ import (
 	"reflect"
 	"slices"
 	"strings"
+	"sync"
 	"sync/atomic"
 	"testing"
 	"time"
@@ -630,5 +631,38 @@ func TestE2EOneNoticePerChange(t *testing.T) {
 	}
 	if planned(e.request(3)) {
 		t.Fatal("plan guidance after leaving plan mode")
+	}
+}
+
+func TestE2ESubscriberCallingGetSeesEveryCommittedTransition(t *testing.T) {
+	e := newE2E(t, nil, scripted.Step{Text: "one"}, scripted.Step{Text: "two"})
+	sess, err := e.store.Create("")
+	if err != nil {
+		t.Fatal(err)
+	}
+	a := e.agentOn(sess)
+	var (
+		mu   sync.Mutex
+		seen []bool // Get's Active at each plan/mode event
+	)
+	// A UI subscribed before the plugin served the session, refreshing on
+	// every event.
+	unsubscribe := sess.Subscribe(0, func(ev host.Event) {
+		st := e.c.Get(a)
+		if ev.Type == planmode.EventPlanMode {
+			mu.Lock()
+			seen = append(seen, st.Active)
+			mu.Unlock()
+		}
+	})
+	defer unsubscribe()
+	e.prompt(a, "hi")
+	set(t, e.c, a, true)
+	e.prompt(a, "plan")
+	set(t, e.c, a, false)
+	mu.Lock()
+	defer mu.Unlock()
+	if !slices.Equal(seen, []bool{true, false}) {
+		t.Fatalf("Get inside the subscriber saw %v at the plan/mode events, want [true false]", seen)
 	}
 }

@@ -24,6 +24,7 @@ const (
 	textBadConfig  = "invalid config"
 
 	textMissingDependency = "missing host registry"
+	textNotComparable     = "session type %v is not comparable; the controller keys its state by session value"
 )
 
 // Payload-check problems; %s is the offending JSON value.
