@@ -6,11 +6,40 @@
 // blocks a tool; hard limits (sandbox, approval policy) are separate
 // mechanisms that neither read nor write plan state.
 //
-// The state is the last "plan/mode" event of the session log ([FoldPlanMode]),
-// so resume, fork and compaction restore it. A user's change made while a
-// turn is open is kept in process memory as a pending selection and appended
-// by the plugin's pre-step listener at the next accepted step, before the
-// host derives that step's request.
+// # State
+//
+// The state is the last "plan/mode" event of the session log
+// ([FoldPlanMode]), so resume, fork and compaction restore it. A change the
+// user selects while no turn is open is appended at once; one selected while
+// a turn is open is kept in process memory as a pending selection and
+// appended by the plugin's pre-step listener at the next accepted step,
+// before the host derives that step's request. [Controller.Get] and
+// [Controller.Set] describe the rules; [Project] rebuilds a pending
+// selection from the log alone.
+//
+// The controller keeps a small state per session it serves, folded from the
+// log once and then kept current by a session subscription, so that Get,
+// the section and the pre-step listener cost the same whatever the length of
+// the log. That state lives until the controller stops.
+//
+// # Notices
+//
+// When a user's change lands and the last request header described the
+// other mode, the plugin records one notice for the model (a "user/message"
+// from the plugin, [NoticeEntered] or [NoticeLeft]); never before the first
+// header, never twice for one change, and never for a flip sequence that
+// returns to the logged state. Because a notice is tied to the last header,
+// a change that is announced and then reverted between two requests leaves
+// the first notice in the transcript; the next request's prompt shows the
+// current mode. An approved exit from plan mode records no notice.
+//
+// # Limitation
+//
+// A pending selection lives in process memory. One made after a turn's last
+// accepted step waits for the next turn, and is lost if the process exits
+// first — unless the log can rebuild it: a completed "/plan" command or an
+// approved exit_plan_mode call is seeded again from the log when the
+// controller next serves the session ([Project]).
 //
 // Use [Module] with fx (the deployment loader builds it through
 // [DeployPlugin]), or call [New] and [Controller.Start] directly.
