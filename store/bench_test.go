@@ -21,11 +21,20 @@ func benchEvent(b *testing.B) host.Event {
 	return host.Event{Type: host.TypeAssistantMessage, Data: data}
 }
 
+// sessionLen is how many events an append benchmark puts in one session
+// before it starts the next, so that the numbers show the cost of an
+// append to a session of realistic length, not of growing one huge log.
+const sessionLen = 4096
+
 func BenchmarkAppendMemory(b *testing.B) {
-	s := mustCreate(b, store.NewMemory(), "bench")
+	m := store.NewMemory()
+	var s host.Session
 	e := benchEvent(b)
 	b.ReportAllocs()
-	for b.Loop() {
+	for i := 0; b.Loop(); i++ {
+		if i%sessionLen == 0 {
+			s = mustCreate(b, m, "")
+		}
 		if _, err := s.Append(e); err != nil {
 			b.Fatal(err)
 		}
@@ -42,10 +51,18 @@ func BenchmarkAppendFile(b *testing.B) {
 	} {
 		b.Run(bc.name, func(b *testing.B) {
 			d := openDir(b, sessionsDir(b), store.WithSyncPolicy(bc.policy))
-			s := mustCreate(b, d, "bench")
+			var s host.Session
 			e := benchEvent(b)
 			b.ReportAllocs()
-			for b.Loop() {
+			for i := 0; b.Loop(); i++ {
+				if i%sessionLen == 0 {
+					if s != nil {
+						if err := d.CloseSession(s.ID()); err != nil {
+							b.Fatal(err)
+						}
+					}
+					s = mustCreate(b, d, "")
+				}
 				if _, err := s.Append(e); err != nil {
 					b.Fatal(err)
 				}
