@@ -87,7 +87,11 @@ func DecodeConfig(node *yaml.Node) (Config, error) {
 			errs = append(errs, deploy.FieldErrorAt(k, keySection, fmt.Sprintf(problemDuplicate, value.Line, value.Column)))
 		case v.Kind != yaml.ScalarNode || v.ShortTag() != "!!str":
 			value = v
-			errs = append(errs, deploy.FieldErrorAt(v, keySection, fmt.Sprintf(problemNotString, deploy.Describe(v))))
+			format := problemNotString
+			if v.Kind == yaml.ScalarNode {
+				format = problemNotStringHint // text that YAML read as another type
+			}
+			errs = append(errs, deploy.FieldErrorAt(v, keySection, fmt.Sprintf(format, deploy.Describe(v))))
 		default:
 			value = v
 			cfg.Section = v.Value

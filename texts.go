@@ -37,19 +37,104 @@ const (
 // Config problems, reported by the loader as "FILE:LINE:COL: plan-mode:
 // KEY: PROBLEM". %s is a kind of YAML value such as "a number".
 const (
-	problemNotString    = "must be a string, got %s (quote the text if YAML reads it as another type)"
-	problemRequired     = "is required: the guidance text shown to the model while plan mode is active"
-	problemBlank        = "must not be blank: give the guidance text shown to the model while plan mode is active"
-	problemTooLong      = "must be at most %d characters, got %d"
-	problemUnknownKey   = "unknown key (the only key is " + keySection + ")"
-	problemKeyNotString = "keys must be strings, got %s"
-	problemDuplicate    = "is given twice (first at line %d, column %d)"
-	problemNotMapping   = "the configuration must be a mapping with the key " + keySection + ", got %s"
-	problemInvalidText  = "is not a valid section text"
+	problemNotString     = "must be a string, got %s"
+	problemNotStringHint = "must be a string, got %s (quote the text, or use a block scalar: section: |)"
+	problemRequired      = "is required: the guidance text shown to the model while plan mode is active"
+	problemBlank         = "must not be blank: give the guidance text shown to the model while plan mode is active"
+	problemTooLong       = "must be at most %d characters, got %d"
+	problemUnknownKey    = "unknown key (the only key is " + keySection + ")"
+	problemKeyNotString  = "keys must be strings, got %s"
+	problemDuplicate     = "is given twice (first at line %d, column %d)"
+	problemNotMapping    = "the configuration must be a mapping with the key " + keySection + ", got %s"
+	problemInvalidText   = "is not a valid section text"
 )
 
 // Warnings logged through the host's logger.
 const (
 	warnAppendFailed = "plan-mode: could not append the pending plan/mode selection; it stays pending for a later step"
 	warnNoticeFailed = "plan-mode: could not append the plan-mode notice"
+)
+
+// ---- The exit tool and the /plan command (tool_exit.go, command_plan.go) ----
+
+// Descriptions the host shows: the exit tool's to the model, the command's
+// in help listings.
+const (
+	// ExitToolDescription is the description of [ExitToolName] the model
+	// reads in every request.
+	ExitToolDescription = "Present your plan to the user for review and, once they approve it, leave plan mode. " +
+		"Call it only while the session is in plan mode, after exploring, with the whole plan as Markdown " +
+		"whose first line is a level-1 heading naming it (\"# Title\"). The user either approves, and the " +
+		"result is {\"approved\":true}, or asks you to keep planning, and the call fails with their feedback: " +
+		"revise the plan and call again."
+	// CommandDescription is the one-line help of the /plan command.
+	CommandDescription = "Switch plan mode: /plan enters it, /plan off leaves it, /plan <message> enters it and sends the message"
+)
+
+// The plan review the exit tool puts to the user. Hosts' UIs may recognize
+// a review by [ReviewIntentKind]; the approving option is [ReviewApprove].
+const (
+	// ReviewIntentKind is the Intent.Kind of a plan review.
+	ReviewIntentKind = "plan-review"
+	// ReviewQuestionID is the ID of the review's one question.
+	ReviewQuestionID = "plan-review"
+	// ReviewApprove is the label of the option that approves the plan and
+	// leaves plan mode.
+	ReviewApprove = "Approve"
+	// ReviewKeepPlanning is the label of the option that keeps planning.
+	ReviewKeepPlanning = "Keep planning"
+
+	reviewHeader          = "Plan review"
+	reviewQuestion        = "Approve this plan and leave plan mode?"
+	reviewApproveDetail   = "Leave plan mode and start working on this plan."
+	reviewKeepDetail      = "Stay in plan mode; type what to change and the model revises the plan."
+	cardTitleDefault      = "Plan"
+	cardTitleApproved     = "Plan approved"
+	cardTitleKeepPlanning = "Keep planning"
+	cardTitleFailed       = "Plan not approved"
+	cardBodyApproved      = "Plan mode ends before the next model request; the plan is the brief from now on."
+	cardBodyNoFeedback    = "The user gave no feedback."
+)
+
+// Model-facing tool errors of exit_plan_mode; the host shows each as
+// "Error: <text>".
+const (
+	textExitNoAgent = "exit_plan_mode needs a calling agent: it reviews the plan of an agent's session, " +
+		"and this call came from no agent"
+	textExitNotPlanMode = "this session is not in plan mode, so there is no plan to present: " +
+		"do not call exit_plan_mode; carry on with the task"
+	textExitBadInput  = "the input must be a JSON object with one string field \"plan\" holding the plan as Markdown"
+	textExitNoHeading = "the plan must begin with a level-1 Markdown heading naming it, such as " +
+		"\"# Add retries to the uploader\" (one #, a space, then the title, on the plan's first line); " +
+		"add the heading and call exit_plan_mode again"
+	textExitNoChannel = "this host has no way to put the plan to the user for review, so exit_plan_mode cannot " +
+		"leave plan mode: give the user the plan in your answer and ask them to switch back to the default mode " +
+		"themselves (for example with /plan off)"
+	textExitTooLarge = "the plan is %d bytes, more than the %d-byte (256 KiB) limit: shorten it and call exit_plan_mode again"
+	// textKeepPlanning is the generic keep-planning failure, when the user
+	// gave no feedback.
+	textKeepPlanning = "the user did not approve the plan and wants you to keep planning: " +
+		"revise the plan and present it again with exit_plan_mode"
+	// textKeepPlanningFeedback precedes the user's feedback, verbatim.
+	textKeepPlanningFeedback = "the user did not approve the plan and wants you to keep planning: " +
+		"revise the plan to address their feedback and present it again with exit_plan_mode. The user's feedback:\n\n"
+	textReviewDismissed = "the user dismissed the plan review to speak instead: stay in plan mode, stop here " +
+		"and wait for the user's message; do not present the plan again until they reply"
+	textReviewReloaded = "the plan-mode service was reloaded while the plan was under review; present the plan again"
+	textReviewFailed   = "the plan review failed"
+)
+
+// Replies and errors of the /plan command, shown to the user.
+const (
+	replyEntered         = "Plan mode is on."
+	replyEntering        = "Plan mode is on from the next step of the running turn."
+	replyLeft            = "Plan mode is off."
+	replyLeaving         = "Plan mode ends from the next step of the running turn."
+	replyEntryCancelled  = "The switch to plan mode was cancelled before it reached the model; plan mode stays off."
+	replyExitCancelled   = "The switch back to the default mode was cancelled before it reached the model; plan mode stays on."
+	replyAlreadyInactive = "Plan mode is already off."
+	replyAlreadyActive   = "Plan mode is already on."
+
+	textOffWithImages = "/plan off takes no attachments: send the images with /plan <message> or as an ordinary message"
+	textSteerFailed   = "plan mode was selected, but the message could not be sent"
 )
