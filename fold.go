@@ -104,6 +104,9 @@ func decodeMode(data json.RawMessage) (bool, error) {
 	case string(data) == payloadInactive:
 		return false, nil
 	}
+	if len(bytes.TrimSpace(data)) == 0 {
+		return false, errors.New(problemEmpty)
+	}
 	var fields map[string]json.RawMessage
 	if err := json.Unmarshal(data, &fields); err != nil || fields == nil {
 		return false, fmt.Errorf(problemNotObject, quoteJSON(data))
@@ -125,9 +128,6 @@ func decodeMode(data json.RawMessage) (bool, error) {
 func quoteJSON(raw []byte) string {
 	const limit = 64
 	s := string(bytes.TrimSpace(raw))
-	if s == "" {
-		return "empty"
-	}
 	if len(s) > limit {
 		s = s[:limit] + "…"
 	}

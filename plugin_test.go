@@ -24,7 +24,7 @@ func TestPayloadCheckRejectsMalformedPlanModeOnAppend(t *testing.T) {
 		{"a number active is rejected", `{"active":1}`, `active is 1; want true or false`},
 		{"a missing active is rejected", `{"mode":"plan"}`, `active is missing`},
 		{"a non-object payload is rejected", `[true]`, `payload [true] is not a JSON object`},
-		{"an empty payload is rejected", ``, `payload empty is not a JSON object`},
+		{"an empty payload is rejected", ``, `payload is empty`},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

@@ -29,7 +29,8 @@ const (
 
 // Payload-check problems; %s is the offending JSON value.
 const (
-	problemNotObject     = "payload %s is not a JSON object"
+	problemNotObject     = "payload %s is not a JSON object; want {\"active\": true} or {\"active\": false}"
+	problemEmpty         = "payload is empty; want {\"active\": true} or {\"active\": false}"
 	problemActiveMissing = "active is missing; want true or false"
 	problemActiveNotBool = "active is %s; want true or false"
 )
