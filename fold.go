@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"slices"
+	"unicode/utf8"
 
 	"github.com/dshgo/planmode/host"
 )
@@ -129,7 +130,11 @@ func quoteJSON(raw []byte) string {
 	const limit = 64
 	s := string(bytes.TrimSpace(raw))
 	if len(s) > limit {
-		s = s[:limit] + "…"
+		cut := limit
+		for cut > 0 && !utf8.RuneStart(s[cut]) {
+			cut--
+		}
+		s = s[:cut] + "…"
 	}
 	return s
 }

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"strings"
 	"testing"
+	"unicode/utf8"
 
 	"go.uber.org/fx"
 	"go.uber.org/fx/fxtest"
@@ -242,5 +243,13 @@ func TestOutcomeStrings(t *testing.T) {
 		if got := tt.give.String(); got != tt.want {
 			t.Errorf("String() = %q, want %q", got, tt.want)
 		}
+	}
+}
+
+func TestPayloadCheckShortensLongValuesOnRuneBoundaries(t *testing.T) {
+	long := `{"active":"` + strings.Repeat("é", 100) + `"}`
+	err := planmode.CheckPayload(ev(planmode.EventPlanMode, long))
+	if err == nil || !utf8.ValidString(err.Error()) || !strings.Contains(err.Error(), "…") {
+		t.Fatalf("error = %q, want a shortened, valid UTF-8 value", err)
 	}
 }
