@@ -1,0 +1,355 @@
+// Package openaimodel is a [refhost.Model] over an OpenAI-compatible
+// chat-completions API with tool calling, built on the official OpenAI Go
+// SDK. The base URL, model name and API key are configuration, so it works
+// with any provider that speaks the protocol.
+package openaimodel
+
+import (
+	"context"
+	"encoding/base64"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"net/http"
+	"net/url"
+	"strings"
+	"time"
+
+	"github.com/openai/openai-go/v3"
+	"github.com/openai/openai-go/v3/option"
+	"github.com/openai/openai-go/v3/shared"
+
+	"github.com/dshgo/planmode/host"
+	"github.com/dshgo/planmode/refhost"
+)
+
+// Environment variables [FromEnv] reads.
+const (
+	EnvBaseURL = "OPENAI_BASE_URL"
+	EnvModel   = "OPENAI_MODEL"
+	EnvAPIKey  = "OPENAI_API_KEY"
+)
+
+// DefaultBaseURL is used when Config.BaseURL is empty.
+const DefaultBaseURL = "https://api.openai.com/v1"
+
+// maxErrorText bounds how much of a provider's error message is quoted.
+const maxErrorText = 300
+
+// Errors of the adapter, for errors.Is.
+var (
+	// ErrConfig means the configuration is incomplete or malformed.
+	ErrConfig = errors.New("bad model configuration")
+	// ErrAPI means the provider answered with an HTTP error; errors.As
+	// with *openai.Error gives the status and body.
+	ErrAPI = errors.New("chat completion request failed")
+	// ErrBadResponse means the provider's answer could not be used: no
+	// choice, an unsupported tool call type, or tool-call arguments that
+	// are not a JSON object.
+	ErrBadResponse = errors.New("unusable chat completion")
+)
+
+// Config configures the adapter.
+type Config struct {
+	// BaseURL is the API root, for example "https://api.openai.com/v1" or
+	// "http://localhost:11434/v1"; empty means DefaultBaseURL.
+	BaseURL string
+	// Model is the model name sent with every request. Required.
+	Model string
+	// APIKey is sent as a bearer token; empty sends no Authorization header
+	// (for local providers that need none).
+	APIKey string
+	// Retries is how many times the SDK retries a request that failed with
+	// a connection error, 408, 409, 429 or a 5xx status; 0 means none.
+	Retries int
+	// Timeout bounds each request attempt; 0 means no bound beyond the
+	// caller's context.
+	Timeout time.Duration
+	// MaxTokens bounds the completion's length; 0 leaves it to the provider.
+	MaxTokens int64
+	// HTTPClient sends the requests; nil means a new client with the
+	// standard transport.
+	HTTPClient *http.Client
+}
+
+// FromEnv returns a Config with BaseURL, Model and APIKey taken from the
+// OPENAI_BASE_URL, OPENAI_MODEL and OPENAI_API_KEY variables as getenv
+// reports them (os.Getenv in a program).
+func FromEnv(getenv func(string) string) Config {
+	return Config{
+		BaseURL: getenv(EnvBaseURL),
+		Model:   getenv(EnvModel),
+		APIKey:  getenv(EnvAPIKey),
+	}
+}
+
+// Validate checks the configuration: a model name, an absolute http(s) base
+// URL when one is given, and no negative retries, timeout or token bound.
+func (c Config) Validate() error {
+	if strings.TrimSpace(c.Model) == "" {
+		return fmt.Errorf("%w: model: empty; want a model name (%s)", ErrConfig, EnvModel)
+	}
+	if c.BaseURL != "" {
+		u, err := url.Parse(c.BaseURL)
+		if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
+			return fmt.Errorf("%w: base URL: %q; want an absolute http or https URL (%s)", ErrConfig, c.BaseURL, EnvBaseURL)
+		}
+	}
+	if c.Retries < 0 {
+		return fmt.Errorf("%w: retries: %d; want 0 or more", ErrConfig, c.Retries)
+	}
+	if c.Timeout < 0 {
+		return fmt.Errorf("%w: timeout: %s; want 0 or more", ErrConfig, c.Timeout)
+	}
+	if c.MaxTokens < 0 {
+		return fmt.Errorf("%w: max tokens: %d; want 0 or more", ErrConfig, c.MaxTokens)
+	}
+	return nil
+}
+
+// Model is a [refhost.Model] that calls a chat-completions endpoint. It is
+// safe for concurrent use.
+type Model struct {
+	svc       openai.ChatCompletionService
+	model     string
+	maxTokens int64
+}
+
+// New returns a Model for cfg. It reads no environment variables itself
+// (use [FromEnv]) and does no I/O.
+func New(cfg Config) (*Model, error) {
+	if err := cfg.Validate(); err != nil {
+		return nil, fmt.Errorf("openaimodel: %w", err)
+	}
+	base := cfg.BaseURL
+	if base == "" {
+		base = DefaultBaseURL
+	}
+	client := cfg.HTTPClient
+	if client == nil {
+		client = &http.Client{}
+	}
+	opts := []option.RequestOption{
+		option.WithHTTPClient(client),
+		option.WithBaseURL(base),
+		option.WithMaxRetries(cfg.Retries),
+	}
+	if cfg.APIKey != "" {
+		opts = append(opts, option.WithAPIKey(cfg.APIKey))
+	}
+	if cfg.Timeout > 0 {
+		opts = append(opts, option.WithRequestTimeout(cfg.Timeout))
+	}
+	return &Model{svc: openai.NewChatCompletionService(opts...), model: cfg.Model, maxTokens: cfg.MaxTokens}, nil
+}
+
+// Generate sends req as one chat completion and returns the first choice's
+// text and tool calls. Tool-call arguments are returned as the raw JSON the
+// provider sent ("{}" when it sent none); arguments that are not a JSON
+// object are an [ErrBadResponse] error. An HTTP error is an [ErrAPI] error
+// naming the status and the provider's message.
+func (m *Model) Generate(ctx context.Context, req refhost.Request) (refhost.Response, error) {
+	params, err := m.params(req)
+	if err != nil {
+		return refhost.Response{}, fmt.Errorf("openaimodel: request: %w", err)
+	}
+	completion, err := m.svc.New(ctx, params)
+	if err != nil {
+		return refhost.Response{}, apiError(err)
+	}
+	resp, err := response(completion)
+	if err != nil {
+		return refhost.Response{}, fmt.Errorf("openaimodel: response: %w", err)
+	}
+	return resp, nil
+}
+
+// params maps a refhost request onto the SDK's parameters.
+func (m *Model) params(req refhost.Request) (openai.ChatCompletionNewParams, error) {
+	p := openai.ChatCompletionNewParams{Model: shared.ChatModel(m.model)}
+	if m.maxTokens > 0 {
+		p.MaxCompletionTokens = openai.Int(m.maxTokens)
+	}
+	if req.System != "" {
+		p.Messages = append(p.Messages, openai.SystemMessage(req.System))
+	}
+	for i, msg := range req.Messages {
+		mp, err := message(msg)
+		if err != nil {
+			return p, fmt.Errorf("message %d: %w", i, err)
+		}
+		p.Messages = append(p.Messages, mp)
+	}
+	for _, def := range req.Tools {
+		t, err := tool(def)
+		if err != nil {
+			return p, fmt.Errorf("tool %s: %w", def.Name, err)
+		}
+		p.Tools = append(p.Tools, t)
+	}
+	return p, nil
+}
+
+// message maps one transcript message.
+func message(msg refhost.Message) (openai.ChatCompletionMessageParamUnion, error) {
+	switch msg.Role {
+	case refhost.RoleUser:
+		return userMessage(msg)
+	case refhost.RoleAssistant:
+		a := openai.ChatCompletionAssistantMessageParam{}
+		if msg.Text != "" {
+			a.Content.OfString = openai.String(msg.Text)
+		}
+		for _, tc := range msg.ToolCalls {
+			args := string(tc.Input)
+			if strings.TrimSpace(args) == "" {
+				args = "{}"
+			}
+			a.ToolCalls = append(a.ToolCalls, openai.ChatCompletionMessageToolCallUnionParam{
+				OfFunction: &openai.ChatCompletionMessageFunctionToolCallParam{
+					ID:       tc.ID,
+					Function: openai.ChatCompletionMessageFunctionToolCallFunctionParam{Name: tc.Name, Arguments: args},
+				},
+			})
+		}
+		return openai.ChatCompletionMessageParamUnion{OfAssistant: &a}, nil
+	case refhost.RoleTool:
+		return openai.ToolMessage(msg.Text, msg.ToolCallID), nil
+	}
+	return openai.ChatCompletionMessageParamUnion{}, fmt.Errorf("role %q: want user, assistant or tool", msg.Role)
+}
+
+// userMessage maps a user message: a plain string when it is only text,
+// content parts (images as data URLs) otherwise.
+func userMessage(msg refhost.Message) (openai.ChatCompletionMessageParamUnion, error) {
+	var texts []string
+	images := false
+	for _, b := range msg.Content {
+		switch b.Type {
+		case host.BlockText:
+			texts = append(texts, b.Text)
+		case host.BlockImage:
+			images = true
+		default:
+			return openai.ChatCompletionMessageParamUnion{}, fmt.Errorf("content block type %q: want text or image", b.Type)
+		}
+	}
+	if msg.Text != "" {
+		texts = append(texts, msg.Text)
+	}
+	if !images {
+		return openai.UserMessage(strings.Join(texts, "\n\n")), nil
+	}
+	var parts []openai.ChatCompletionContentPartUnionParam
+	for _, b := range msg.Content {
+		switch b.Type {
+		case host.BlockText:
+			parts = append(parts, openai.TextContentPart(b.Text))
+		case host.BlockImage:
+			if b.MediaType == "" {
+				return openai.ChatCompletionMessageParamUnion{}, errors.New("image block: media type is empty")
+			}
+			u := "data:" + b.MediaType + ";base64," + base64.StdEncoding.EncodeToString(b.Data)
+			parts = append(parts, openai.ImageContentPart(openai.ChatCompletionContentPartImageImageURLParam{URL: u}))
+		}
+	}
+	if msg.Text != "" {
+		parts = append(parts, openai.TextContentPart(msg.Text))
+	}
+	return openai.UserMessage(parts), nil
+}
+
+// tool maps a tool definition; the JSON Schema is passed through as raw
+// JSON values so that nothing is rounded or reordered.
+func tool(def host.ToolDefinition) (openai.ChatCompletionToolUnionParam, error) {
+	params := shared.FunctionParameters{"type": "object", "properties": map[string]any{}}
+	if len(def.InputSchema) > 0 {
+		var raw map[string]json.RawMessage
+		if err := json.Unmarshal(def.InputSchema, &raw); err != nil {
+			return openai.ChatCompletionToolUnionParam{}, fmt.Errorf("input schema: %w", err)
+		}
+		params = make(shared.FunctionParameters, len(raw))
+		for k, v := range raw {
+			params[k] = v
+		}
+	}
+	fn := shared.FunctionDefinitionParam{Name: def.Name, Parameters: params}
+	if def.Description != "" {
+		fn.Description = openai.String(def.Description)
+	}
+	return openai.ChatCompletionFunctionTool(fn), nil
+}
+
+// response maps the first choice back.
+func response(c *openai.ChatCompletion) (refhost.Response, error) {
+	if c == nil || len(c.Choices) == 0 {
+		return refhost.Response{}, fmt.Errorf("%w: no choices", ErrBadResponse)
+	}
+	msg := c.Choices[0].Message
+	resp := refhost.Response{Text: msg.Content}
+	if resp.Text == "" && msg.Refusal != "" {
+		resp.Text = msg.Refusal
+	}
+	for i, tc := range msg.ToolCalls {
+		if tc.Type != "" && tc.Type != "function" {
+			return refhost.Response{}, fmt.Errorf("%w: tool call %d (%s): type %q; want function", ErrBadResponse, i, tc.ID, tc.Type)
+		}
+		if tc.Function.Name == "" {
+			return refhost.Response{}, fmt.Errorf("%w: tool call %d (%s): no function name", ErrBadResponse, i, tc.ID)
+		}
+		args := strings.TrimSpace(tc.Function.Arguments)
+		if args == "" {
+			args = "{}"
+		}
+		if !isJSONObject(args) {
+			return refhost.Response{}, fmt.Errorf("%w: tool call %d (%s %s): arguments are not a JSON object: %s",
+				ErrBadResponse, i, tc.Function.Name, tc.ID, clip(args))
+		}
+		resp.ToolCalls = append(resp.ToolCalls, host.ToolCall{ID: tc.ID, Name: tc.Function.Name, Input: json.RawMessage(args)})
+	}
+	return resp, nil
+}
+
+// isJSONObject reports whether s is one valid JSON object.
+func isJSONObject(s string) bool {
+	var obj map[string]json.RawMessage
+	return strings.HasPrefix(s, "{") && json.Unmarshal([]byte(s), &obj) == nil
+}
+
+// apiError turns an SDK error into one that names the status and the
+// provider's own message, and still unwraps to the SDK's error.
+func apiError(err error) error {
+	var apiErr *openai.Error
+	if !errors.As(err, &apiErr) {
+		return fmt.Errorf("openaimodel: %w", err)
+	}
+	text := fmt.Sprintf("openaimodel: %s: %d %s", ErrAPI, apiErr.StatusCode, http.StatusText(apiErr.StatusCode))
+	if msg := strings.TrimSpace(apiErr.Message); msg != "" {
+		text += ": " + clip(msg)
+	}
+	return &requestError{text: strings.TrimSpace(text), cause: err}
+}
+
+// requestError is an HTTP error of the provider: its text is ours, and it
+// unwraps to both ErrAPI and the SDK's error.
+type requestError struct {
+	text  string
+	cause error
+}
+
+func (e *requestError) Error() string   { return e.text }
+func (e *requestError) Unwrap() []error { return []error{ErrAPI, e.cause} }
+
+// clip shortens s for an error message.
+func clip(s string) string {
+	if len(s) <= maxErrorText {
+		return s
+	}
+	cut := maxErrorText
+	for cut > 0 && s[cut]&0xC0 == 0x80 {
+		cut--
+	}
+	return s[:cut] + "…"
+}
+
+var _ refhost.Model = (*Model)(nil)
