@@ -79,9 +79,10 @@ type Controller struct {
 // Get returns the agent's plan-mode state: the logged state, plus the
 // selection waiting for the next accepted pre-step when one exists.
 //
-// Get never blocks, never appends and never subscribes, so it may be called
-// from anywhere, including a session subscriber (a UI refreshing on every
-// event). Once the controller serves the session (after its first Set,
+// Get never appends, never subscribes and never waits for a lock that is
+// held across an append, so it may be called from anywhere, including a
+// session subscriber (a UI refreshing on every event), and it reflects every
+// event appended before the call. Once the controller serves the session (after its first Set,
 // request section or pre-step), Get reads state the controller keeps current
 // as events are appended: it does not allocate and its cost does not grow
 // with the log. Before that, and while the controller is not running, Get
@@ -224,14 +225,19 @@ func (c *Controller) queueExit(agent host.Agent) error {
 	if err != nil {
 		return err
 	}
-	st.mu.Lock()
-	defer st.mu.Unlock()
-	if !st.load().active() {
-		st.setPending(SelectionNone, false)
-		return nil
-	}
-	st.setPending(SelectionInactive, true)
+	st.queueExit()
 	return nil
+}
+
+// queueExit is [Controller.queueExit] on the session's state.
+func (s *sessionState) queueExit() {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if !s.load().active() {
+		s.setPending(SelectionNone, false)
+		return
+	}
+	s.setPending(SelectionInactive, true)
 }
 
 // stopped returns a channel that is closed when the current run of the
