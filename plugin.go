@@ -128,8 +128,10 @@ func (p Params) missing() []string {
 }
 
 // Start registers the plugin with the host: the plan/mode event type
-// (log-only), the payload check, the plan:policy section and the pre-step
-// listener (outermost). From then on the controller serves Get and Set.
+// (log-only), the payload check, the plan:policy section, the pre-step
+// listener (outermost), the exit_plan_mode tool and, when the host has a
+// command registry, the /plan command. From then on the controller serves
+// Get and Set.
 // If a registration fails, the ones already made are undone and the error
 // is returned. Starting a running controller fails with [ErrAlreadyRunning].
 func (c *Controller) Start(ctx context.Context) error {
@@ -185,10 +187,15 @@ type registration struct {
 // payload check first, so that nothing can append a bad plan/mode once the
 // listener runs.
 func (c *Controller) registrations() []registration {
-	return []registration{
+	regs := []registration{
 		{"event type", func() (func(), error) { return c.types.DeclareEventType(eventType()) }},
 		{"payload check", func() (func(), error) { return c.validators.AddValidator(PluginName, CheckPayload) }},
 		{"section", func() (func(), error) { return c.sections.AddSection(c.section()) }},
 		{"pre-step listener", func() (func(), error) { return c.chain.AddPreStep(PluginName, c.preStep, true) }},
+		{"tool " + ExitToolName, func() (func(), error) { return c.tools.AddTool(newExitTool(c)) }},
 	}
+	if c.commands != nil {
+		regs = append(regs, registration{"command /" + CommandName, func() (func(), error) { return c.commands.AddCommand(c.command()) }})
+	}
+	return regs
 }

@@ -1,0 +1,364 @@
+package planmode
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"slices"
+	"strings"
+
+	"github.com/dshgo/planmode/host"
+)
+
+// MaxPlanSize is the largest plan, in bytes, that [ExitToolName] puts to
+// review (256 KiB). A larger plan fails the call before the reviewer is
+// asked.
+const MaxPlanSize = 256 << 10
+
+// The exit tool's schemas, as the model is told them.
+const (
+	// ExitInputSchema is the JSON Schema of the exit tool's input: one
+	// required string, the plan.
+	ExitInputSchema = `{"type":"object","properties":{"plan":{"type":"string",` +
+		`"description":"The plan as Markdown. Its first line is a level-1 heading naming it: # Title"}},` +
+		`"required":["plan"],"additionalProperties":false}`
+	// ExitOutputSchema is the JSON Schema of the exit tool's result when the
+	// user approves: {"approved":true}. Every other outcome is a tool error.
+	ExitOutputSchema = `{"type":"object","properties":{"approved":{"type":"boolean","const":true}},` +
+		`"required":["approved"],"additionalProperties":false}`
+)
+
+// Kinds of the cards the exit tool presents to hosts' UIs.
+const (
+	// CardKindPlan is the kind of the card that shows an exit call's plan.
+	CardKindPlan = "plan"
+	// CardKindReview is the kind of the card that shows a review's outcome.
+	CardKindReview = "review"
+)
+
+const (
+	// exitResult is the result of an approved call, as ExitOutputSchema
+	// describes it.
+	exitResult = `{"approved":true}`
+	// hostErrorPrefix starts an is-error result a host built from a tool's
+	// error (see host.Tool).
+	hostErrorPrefix = "Error: "
+	// argPlan is the input's one field.
+	argPlan = "plan"
+)
+
+// Tool errors of exit_plan_mode. Their messages are written for the model.
+var (
+	errExitNoAgent          = errors.New(textExitNoAgent)
+	errExitNotPlanMode      = errors.New(textExitNotPlanMode)
+	errExitBadInput         = errors.New(textExitBadInput)
+	errExitNoHeading        = errors.New(textExitNoHeading)
+	errExitNoChannel        = errors.New(textExitNoChannel)
+	errKeepPlanning         = errors.New(textKeepPlanning)
+	errKeepPlanningFeedback = errors.New(textKeepPlanningFeedback)
+	errReviewDismissed      = errors.New(textReviewDismissed)
+	errReviewReloaded       = errors.New(textReviewReloaded)
+)
+
+// exitTool is exit_plan_mode: the model presents its plan, the user reviews
+// it, and an approval leaves plan mode at the next accepted step. It is
+// registered for the whole run of its controller, in both states, so that
+// switching plan mode never changes the request's tool catalog.
+type exitTool struct {
+	c   *Controller
+	def host.ToolDefinition
+}
+
+func newExitTool(c *Controller) *exitTool {
+	return &exitTool{c: c, def: host.ToolDefinition{
+		Name:         ExitToolName,
+		Description:  ExitToolDescription,
+		InputSchema:  json.RawMessage(ExitInputSchema),
+		OutputSchema: json.RawMessage(ExitOutputSchema),
+	}}
+}
+
+// Definition implements [host.Tool]; it returns the same value every time.
+func (t *exitTool) Definition() host.ToolDefinition { return t.def }
+
+// Execute implements [host.Tool]. It checks, in order, that an agent calls,
+// that the agent's logged state is plan mode, that the input is {"plan":
+// string}, that the trimmed plan begins with a level-1 heading, that the
+// host has a user-question channel and that the plan is at most
+// [MaxPlanSize] bytes; only then does it ask the user to review the plan.
+//
+// The call succeeds with {"approved":true} only on consent: exactly one
+// answer, to the review question, selecting exactly [ReviewApprove], with no
+// custom text (text that is only white space counts as none; UIs often
+// leave a stray newline). It then records a silent pending exit, applied at
+// the next accepted pre-step, so the rest of the current tool batch still
+// runs under plan guidance. When plan mode was left while the review was
+// open, the approval stands and there is nothing left to record. Anything
+// else keeps planning: the call fails with the user's feedback verbatim, or
+// with a generic revise-and-present-again message when there is none. A
+// dismissed review, a missing channel, the controller stopping (reload) and
+// any other failure of the question channel fail the call too; plan mode is
+// never left without consent.
+func (t *exitTool) Execute(ctx context.Context, call host.CallContext, input json.RawMessage) (string, error) {
+	agent := call.Agent
+	if agent == nil || agent.Session() == nil {
+		return "", errExitNoAgent
+	}
+	r := t.c.run.Load()
+	if r == nil {
+		return "", fmt.Errorf("%s: %w", ExitToolName, ErrNotRunning)
+	}
+	st, err := r.state(agent.Session())
+	if err != nil {
+		return "", fmt.Errorf("%s: %w", ExitToolName, err)
+	}
+	if !st.load().active() {
+		return "", errExitNotPlanMode
+	}
+	plan, err := decodePlan(input)
+	if err != nil {
+		return "", err
+	}
+	if !hasPlanHeading(plan) {
+		return "", errExitNoHeading
+	}
+	if t.c.questions == nil {
+		return "", errExitNoChannel
+	}
+	if len(plan) > MaxPlanSize {
+		return "", fmt.Errorf(textExitTooLarge, len(plan), MaxPlanSize)
+	}
+
+	answers, err := t.review(ctx, r.done, agent, plan)
+	switch {
+	case errors.Is(err, errReviewReloaded):
+		return "", errReviewReloaded
+	case errors.Is(err, host.ErrDismissed):
+		return "", errReviewDismissed
+	case errors.Is(err, host.ErrNoProvider):
+		return "", fmt.Errorf("%w (%w)", errExitNoChannel, err)
+	case err != nil:
+		return "", fmt.Errorf("%s: %w", textReviewFailed, err)
+	}
+	approved, feedback := consent(answers)
+	switch {
+	case !approved && feedback == "":
+		return "", errKeepPlanning
+	case !approved:
+		return "", fmt.Errorf("%w%s", errKeepPlanningFeedback, feedback)
+	}
+	st.queueExit()
+	return exitResult, nil
+}
+
+// review asks the user to review plan. The question's context is the call's,
+// also cancelled when the controller run that done belongs to stops; a
+// review still open at that moment, or answered just as it happened, fails
+// with errReviewReloaded.
+func (t *exitTool) review(ctx context.Context, done <-chan struct{}, agent host.Agent, plan string) ([]host.Answer, error) {
+	ctx, cancel := context.WithCancelCause(ctx)
+	defer cancel(nil)
+	go func() {
+		select {
+		case <-done:
+			cancel(errReviewReloaded)
+		case <-ctx.Done():
+		}
+	}()
+	answers, err := t.c.questions.Ask(ctx, reviewRequest(agent, plan))
+	select {
+	case <-done:
+		return nil, errReviewReloaded
+	default:
+		return answers, err
+	}
+}
+
+// reviewRequest is the one question of a plan review: the exact plan as its
+// detail, Approve or Keep planning.
+func reviewRequest(agent host.Agent, plan string) host.AskRequest {
+	return host.AskRequest{
+		Agent: agent,
+		Questions: []host.Question{{
+			ID:       ReviewQuestionID,
+			Header:   reviewHeader,
+			Question: reviewQuestion,
+			Detail:   plan,
+			Options: []host.Option{
+				{Label: ReviewApprove, Description: reviewApproveDetail},
+				{Label: ReviewKeepPlanning, Description: reviewKeepDetail},
+			},
+		}},
+		Intent: &host.Intent{Kind: ReviewIntentKind, ApproveOption: ReviewApprove},
+	}
+}
+
+// consent reads the answers to a review. approved is true only for exactly
+// one answer, to the review question, selecting exactly Approve, with no
+// custom text (white space alone is none). feedback is the custom text of
+// the answers to the review question, verbatim, joined by a blank line when
+// there are several; text that is only white space is left out.
+func consent(answers []host.Answer) (approved bool, feedback string) {
+	var texts []string
+	for _, a := range answers {
+		if a.QuestionID == ReviewQuestionID && strings.TrimSpace(a.Custom) != "" {
+			texts = append(texts, a.Custom)
+		}
+	}
+	feedback = strings.Join(texts, "\n\n")
+	if len(answers) != 1 {
+		return false, feedback
+	}
+	a := answers[0]
+	approved = a.QuestionID == ReviewQuestionID &&
+		slices.Equal(a.Selected, []string{ReviewApprove}) &&
+		strings.TrimSpace(a.Custom) == ""
+	return approved, feedback
+}
+
+// decodePlan reads the input {"plan": string}. Keys match exactly (not
+// case-insensitively, as encoding/json would), and any other key is an
+// error, as the schema's additionalProperties says: arguments never approve
+// anything.
+func decodePlan(input json.RawMessage) (string, error) {
+	var fields map[string]json.RawMessage
+	if err := json.Unmarshal(input, &fields); err != nil || fields == nil {
+		return "", fmt.Errorf("%w; got %s", errExitBadInput, quoteJSON(input))
+	}
+	var extra []string
+	for k := range fields {
+		if k != argPlan {
+			extra = append(extra, fmt.Sprintf("%q", k))
+		}
+	}
+	if len(extra) > 0 {
+		slices.Sort(extra)
+		return "", fmt.Errorf("%w; unknown fields %s", errExitBadInput, strings.Join(extra, ", "))
+	}
+	raw, ok := fields[argPlan]
+	if !ok {
+		return "", fmt.Errorf("%w; %q is missing", errExitBadInput, argPlan)
+	}
+	var plan string
+	if bytes.Equal(bytes.TrimSpace(raw), []byte("null")) || json.Unmarshal(raw, &plan) != nil {
+		return "", fmt.Errorf("%w; %q is %s, not a string", errExitBadInput, argPlan, quoteJSON(raw))
+	}
+	return plan, nil
+}
+
+// hasPlanHeading reports whether plan, trimmed, begins with a level-1
+// Markdown heading that names it: a first line of "#", then at least one
+// space or tab, then a title with some non-space text. "## Title",
+// "#Title", "#", "# " and a plan without a heading do not.
+func hasPlanHeading(plan string) bool {
+	first, _, _ := strings.Cut(strings.TrimSpace(plan), "\n")
+	level, title := atxHeading(first)
+	return level == 1 && title != ""
+}
+
+// atxHeading reads line as a Markdown ATX heading: 1 to 6 "#", then a
+// space, a tab or the end of the line. It returns the level and the trimmed
+// text after the "#"s, and level 0 when line is no heading.
+func atxHeading(line string) (level int, title string) {
+	n := 0
+	for n < len(line) && line[n] == '#' {
+		n++
+	}
+	if n == 0 || n > 6 {
+		return 0, ""
+	}
+	rest := line[n:]
+	if rest != "" && rest[0] != ' ' && rest[0] != '\t' {
+		return 0, ""
+	}
+	return n, strings.TrimSpace(rest)
+}
+
+// planTitle returns the text of the plan's first Markdown heading of any
+// level with a non-empty text, outside fenced code blocks and indented at
+// most three spaces; "Plan" when there is none.
+func planTitle(plan string) string {
+	var fence string // the opening fence while inside a fenced block
+	for line := range strings.Lines(plan) {
+		line = strings.TrimRight(line, "\r\n")
+		body := strings.TrimLeft(line, " ")
+		if len(line)-len(body) > 3 {
+			continue
+		}
+		if fence != "" {
+			if strings.HasPrefix(body, fence) && strings.TrimRight(body, fence[:1]+" \t") == "" {
+				fence = ""
+			}
+			continue
+		}
+		if f := fenceOpening(body); f != "" {
+			fence = f
+			continue
+		}
+		if level, title := atxHeading(body); level > 0 && title != "" {
+			return title
+		}
+	}
+	return cardTitleDefault
+}
+
+// fenceOpening returns the run of backticks or tildes (three or more) that
+// opens a fenced code block on line, or "".
+func fenceOpening(line string) string {
+	for _, c := range []byte{'`', '~'} {
+		n := 0
+		for n < len(line) && line[n] == c {
+			n++
+		}
+		if n >= 3 {
+			return line[:n]
+		}
+	}
+	return ""
+}
+
+// PresentCall implements [host.Presenter]: a card of kind [CardKindPlan]
+// titled by the plan's first heading ("Plan" when none), with the plan as
+// its body.
+func (t *exitTool) PresentCall(input json.RawMessage) host.Card {
+	plan := looseplan(input)
+	return host.Card{Kind: CardKindPlan, Title: planTitle(plan), Body: plan}
+}
+
+// PresentResult implements [host.Presenter]: a card of kind
+// [CardKindReview] saying the plan was approved, that the user wants more
+// planning (with their feedback), or why the review did not happen.
+func (t *exitTool) PresentResult(input json.RawMessage, output string, isError bool) host.Card {
+	if !isError {
+		return host.Card{Kind: CardKindReview, Title: cardTitleApproved, Body: cardBodyApproved}
+	}
+	msg := strings.TrimPrefix(output, hostErrorPrefix)
+	if feedback, ok := strings.CutPrefix(msg, textKeepPlanningFeedback); ok {
+		return host.Card{Kind: CardKindReview, Title: cardTitleKeepPlanning, Body: feedback}
+	}
+	if msg == textKeepPlanning {
+		return host.Card{Kind: CardKindReview, Title: cardTitleKeepPlanning, Body: cardBodyNoFeedback}
+	}
+	return host.Card{Kind: CardKindReview, Title: cardTitleFailed, Body: msg}
+}
+
+// looseplan returns the plan of an input for display: the "plan" string
+// when there is one, whatever else the input holds; "" otherwise.
+func looseplan(input json.RawMessage) string {
+	var fields map[string]json.RawMessage
+	if json.Unmarshal(input, &fields) != nil {
+		return ""
+	}
+	var plan string
+	if json.Unmarshal(fields[argPlan], &plan) != nil {
+		return ""
+	}
+	return plan
+}
+
+var (
+	_ host.Tool      = (*exitTool)(nil)
+	_ host.Presenter = (*exitTool)(nil)
+)
