@@ -1,0 +1,633 @@
+package reliability_test
+
+import (
+	"bufio"
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"log/slog"
+	"math/rand/v2"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"slices"
+	"strconv"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/dshgo/planmode"
+	"github.com/dshgo/planmode/host"
+	"github.com/dshgo/planmode/refhost"
+	"github.com/dshgo/planmode/refhost/scripted"
+	"github.com/dshgo/planmode/store"
+)
+
+// The crash test runs this test binary again as a child process that hosts
+// a scripted session on the durable store, and kills it.
+const (
+	// envCrashDir holds the child's sessions directory; it is set only in
+	// the child.
+	envCrashDir = "PLANMODE_CRASH_CHILD"
+	// envCrashPause names the child's kill point: "e<seq>" pauses right
+	// after event seq is durably appended (holding the append lock, so
+	// nothing else is written), "p<name>" at a named point of the script.
+	// Empty runs the script to its end.
+	envCrashPause = "PLANMODE_CRASH_PAUSE"
+	// envCrashPoints asks for a longer run: "all" kills at every point of
+	// the script, a number N kills at every point and then N more times
+	// after a random delay while the child runs freely. Unset, the test
+	// kills at a fixed selection of at least minCrashPoints points.
+	envCrashPoints = "PLANMODE_CRASH_POINTS"
+	// envCrashSeed fixes the random delays of a longer run.
+	envCrashSeed = "PLANMODE_CRASH_SEED"
+
+	crashSession   = "crash"
+	markerPrefix   = "crash: "
+	minCrashPoints = 50
+)
+
+// TestCrashChild is the child process of TestCrash; run directly, it skips.
+func TestCrashChild(t *testing.T) {
+	dir := os.Getenv(envCrashDir)
+	if dir == "" {
+		t.Skip("runs only as the child process of TestCrash")
+	}
+	c := &crashChild{pause: os.Getenv(envCrashPause)}
+	st, err := store.OpenDir(dir) // sync after every append (the default)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { _ = st.Close() })
+	model := scripted.NewModel(crashSteps()...)
+	h := startHost(t, st, model, c.hooks())
+	c.ctl = h.ctl
+	sess, err := st.Create(crashSession)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer sess.Subscribe(0, c.event)()
+	a := h.agentOn(t, sess)
+	c.script(t, h, a)
+	if model.Remaining() != 0 {
+		t.Fatalf("the script left %d model steps unused", model.Remaining())
+	}
+	c.say("done")
+}
+
+// crashChild is the scripted session the child runs.
+type crashChild struct {
+	pause string
+	ctl   *planmode.Controller
+	n     int // named points so far
+}
+
+// say prints one marker line; os.Stdout is unbuffered, so the parent reads
+// it at once.
+func (c *crashChild) say(format string, args ...any) {
+	fmt.Fprintf(os.Stdout, markerPrefix+format+"\n", args...)
+}
+
+// event reports every durably appended event and pauses at the kill point.
+// It runs as a session subscriber, with the append lock held, after the
+// event's line was written and synced.
+func (c *crashChild) event(e host.Event) {
+	line, err := json.Marshal(e)
+	if err != nil {
+		panic(err) // the child cannot report its events; the parent fails
+	}
+	c.say("event %s", line)
+	if c.pause == "e"+strconv.FormatUint(e.Seq, 10) {
+		c.hang()
+	}
+}
+
+// point reports a named point of the script with the outcome of what just
+// happened there, and the log length before and after it.
+func (c *crashChild) point(name string, want bool, outcome string, before, after int) {
+	c.n++
+	name = fmt.Sprintf("%02d-%s", c.n, name)
+	c.say("point %s %t %s %d %d", name, want, outcome, before, after)
+	if c.pause == "p"+name {
+		c.hang()
+	}
+}
+
+// hang stops the child where it is until the parent kills it.
+func (c *crashChild) hang() {
+	c.say("paused")
+	for {
+		time.Sleep(time.Hour)
+	}
+}
+
+// set runs Controller.Set and reports it as a named point.
+func (c *crashChild) set(a host.Agent, active bool) (string, error) {
+	before := a.Session().Len()
+	out, err := c.ctl.Set(a, active)
+	if err != nil {
+		return "", err
+	}
+	c.point(fmt.Sprintf("set-%t", active), active, out.String(), before, a.Session().Len())
+	return out.String(), nil
+}
+
+// hooks are the actions the scripted model triggers while a turn is open.
+func (c *crashChild) hooks() map[string]hookFunc {
+	return map[string]hookFunc{
+		"set-true":  func(_ context.Context, a host.Agent) (string, error) { return c.set(a, true) },
+		"set-false": func(_ context.Context, a host.Agent) (string, error) { return c.set(a, false) },
+	}
+}
+
+// crashSteps are the model's answers, request by request.
+func crashSteps() []scripted.Step {
+	return []scripted.Step{
+		{Text: "hi"}, // hello
+		{ToolCalls: []host.ToolCall{hookCall("c1", "set-true")}}, // second, step 1: queued
+		{Text: "planning"}, // second, step 2: lands
+		{ToolCalls: []host.ToolCall{hookCall("c2", "set-false"), hookCall("c3", "set-true"), hookCall("c4", "set-false")}}, // third: queued, cancelled, queued
+		{ToolCalls: []host.ToolCall{{ID: "c5", Name: "noop", Input: json.RawMessage(`{}`)}}},                               // third, step 2: lands
+		{Text: "done"},
+		{Text: "bye"},
+	}
+}
+
+// script is the session: turns, switches between turns and inside them.
+func (c *crashChild) script(t *testing.T, h *testHost, a *refhost.Agent) {
+	prompt(t, a, "hello")
+	for _, active := range []bool{true, false} {
+		if _, err := c.set(a, active); err != nil {
+			t.Fatal(err)
+		}
+	}
+	prompt(t, a, "second")
+	prompt(t, a, "third")
+	if _, err := c.set(a, true); err != nil {
+		t.Fatal(err)
+	}
+	prompt(t, a, "bye")
+}
+
+// crashPoint is a named point a child reported.
+type crashPoint struct {
+	name          string
+	want          bool
+	outcome       string
+	before, after int
+}
+
+// childRun is what the parent saw of one child process.
+type childRun struct {
+	events []host.Event // reported durable, in order
+	points []crashPoint
+	paused bool
+	done   bool
+	other  strings.Builder // every other line, for diagnostics
+}
+
+// runChild runs the child with the kill point pause and kills it with
+// SIGKILL when it pauses there, or after delay when delay > 0.
+func runChild(t *testing.T, dir, pause string, delay time.Duration) *childRun {
+	t.Helper()
+	exe, err := os.Executable()
+	if err != nil {
+		t.Fatal(err)
+	}
+	cmd := exec.Command(exe, "-test.run=^TestCrashChild$", "-test.count=1", "-test.timeout=2m")
+	cmd.Env = append(os.Environ(), envCrashDir+"="+dir, envCrashPause+"="+pause)
+	stdout, err := cmd.StdoutPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	var stderr bytes.Buffer
+	cmd.Stderr = &stderr
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	var kill sync.Once
+	killChild := func() { kill.Do(func() { _ = cmd.Process.Kill() }) } // SIGKILL on Unix
+	guard := time.AfterFunc(waitTimeout, killChild)
+	defer guard.Stop()
+	if delay > 0 {
+		defer time.AfterFunc(delay, killChild).Stop()
+	}
+	r := &childRun{}
+	sc := bufio.NewScanner(stdout)
+	sc.Buffer(make([]byte, 64<<10), 16<<20)
+	for sc.Scan() {
+		rest, ok := strings.CutPrefix(sc.Text(), markerPrefix)
+		if !ok {
+			r.other.WriteString(sc.Text() + "\n")
+			continue
+		}
+		kind, body, _ := strings.Cut(rest, " ")
+		switch kind {
+		case "event":
+			var e host.Event
+			if err := json.Unmarshal([]byte(body), &e); err != nil {
+				t.Fatalf("child event line %q: %v", body, err)
+			}
+			r.events = append(r.events, e)
+		case "point":
+			var p crashPoint
+			if _, err := fmt.Sscanf(body, "%s %t %s %d %d", &p.name, &p.want, &p.outcome, &p.before, &p.after); err != nil {
+				t.Fatalf("child point line %q: %v", body, err)
+			}
+			r.points = append(r.points, p)
+		case "paused":
+			r.paused = true
+			killChild()
+		case "done":
+			r.done = true
+		}
+	}
+	err = cmd.Wait()
+	switch {
+	case pause == "" && delay == 0 && (err != nil || !r.done):
+		t.Fatalf("child run to the end: %v, done %v\n%s%s", err, r.done, &r.other, &stderr)
+	case pause != "" && !r.paused:
+		t.Fatalf("child never reached kill point %s: %v\n%s%s", pause, err, &r.other, &stderr)
+	}
+	return r
+}
+
+// TestCrash kills a host at many points of a session and checks that each
+// time the log reopens with every durable event, the plan-mode state is the
+// last durable plan/mode, no committed selection is lost or doubled, a
+// completed /plan or approved exit whose plan/mode never landed is pending
+// again, and the session resumes.
+func TestCrash(t *testing.T) {
+	if testing.Short() {
+		t.Skip("starts child processes")
+	}
+	ref := runChild(t, filepath.Join(t.TempDir(), "sessions"), "", 0)
+	checkLog(t, ref.events, ref.points)
+
+	all := killPoints(ref)
+	points, random := chooseKillPoints(t, all)
+	t.Logf("%d events, %d named points; killing at %d points and %d random times", len(ref.events), len(ref.points), len(points), random)
+
+	for _, p := range points {
+		t.Run("kill at "+p.label, func(t *testing.T) {
+			dir := filepath.Join(t.TempDir(), "sessions")
+			r := runChild(t, dir, p.pause, 0)
+			if !slices.Equal(types(r.events), types(ref.events[:len(r.events)])) {
+				t.Fatalf("the killed run diverged from the reference run:\n got %q\nwant %q", types(r.events), types(ref.events))
+			}
+			var torn []tornVariant
+			if p.torn {
+				torn = tornVariants(t, dir, r.events) // before the reopen appends
+			}
+			verifyRecovery(t, dir, r.events, r.points, "")
+			for _, v := range torn {
+				t.Run(v.name, func(t *testing.T) {
+					verifyRecovery(t, v.dir, v.events, r.points, v.log)
+				})
+			}
+		})
+	}
+
+	seed := uint64(time.Now().UnixNano())
+	if s, err := strconv.ParseUint(os.Getenv(envCrashSeed), 10, 64); err == nil {
+		seed = s
+	}
+	rng := rand.New(rand.NewPCG(seed, seed))
+	span := refDuration(t)
+	for i := range random {
+		delay := time.Duration(rng.Int64N(int64(span))) + time.Millisecond
+		t.Run(fmt.Sprintf("random kill %d after %v (seed %d)", i+1, delay, seed), func(t *testing.T) {
+			dir := filepath.Join(t.TempDir(), "sessions")
+			r := runChild(t, dir, "", delay)
+			verifyRecovery(t, dir, r.events, r.points, "any")
+		})
+	}
+}
+
+// refDuration measures how long a child takes to run the whole script.
+func refDuration(t *testing.T) time.Duration {
+	start := time.Now()
+	runChild(t, filepath.Join(t.TempDir(), "sessions"), "", 0)
+	return time.Since(start)
+}
+
+func types(events []host.Event) []string {
+	out := make([]string, len(events))
+	for i, e := range events {
+		out[i] = e.Type
+	}
+	return out
+}
+
+// killPoint is where a child is stopped and killed.
+type killPoint struct {
+	label string
+	pause string // envCrashPause value
+	torn  bool   // also tear the last line at several offsets
+	key   bool   // always in the CI selection
+}
+
+// killPoints lists every point of the reference run: after each durable
+// event and at each named point.
+func killPoints(ref *childRun) []killPoint {
+	var out []killPoint
+	for _, e := range ref.events {
+		p := killPoint{
+			label: fmt.Sprintf("event %d %s", e.Seq, e.Type),
+			pause: fmt.Sprintf("e%d", e.Seq),
+		}
+		switch e.Type {
+		case planmode.EventPlanMode, host.TypeCommandDone, host.TypeCommandRun, host.TypeToolResult:
+			p.key, p.torn = true, true
+		}
+		out = append(out, p)
+	}
+	for _, np := range ref.points {
+		out = append(out, killPoint{label: "point " + np.name, pause: "p" + np.name, key: true})
+	}
+	return out
+}
+
+// chooseKillPoints picks the points of this run: every key point and an
+// even spread of the others, at least minCrashPoints in all; every point
+// with envCrashPoints set.
+func chooseKillPoints(t *testing.T, all []killPoint) ([]killPoint, int) {
+	switch v := os.Getenv(envCrashPoints); v {
+	case "":
+	case "all":
+		return all, 0
+	default:
+		n, err := strconv.Atoi(v)
+		if err != nil || n < 0 {
+			t.Fatalf("%s=%q: want \"all\" or a number of random kills", envCrashPoints, v)
+		}
+		return all, n
+	}
+	var keys, rest []killPoint
+	for _, p := range all {
+		if p.key {
+			keys = append(keys, p)
+		} else {
+			rest = append(rest, p)
+		}
+	}
+	need := max(minCrashPoints-len(keys), 0)
+	out := keys
+	for i := 0; i < need && i < len(rest); i++ {
+		out = append(out, rest[i*len(rest)/need])
+	}
+	if len(out) < minCrashPoints && len(all) >= minCrashPoints {
+		t.Fatalf("chose %d kill points, want at least %d", len(out), minCrashPoints)
+	}
+	return out, 0
+}
+
+// tornVariant is a copy of a killed child's sessions directory whose last
+// line was cut, as a crash in the middle of that append leaves it.
+type tornVariant struct {
+	name   string
+	dir    string
+	events []host.Event // what must survive
+	log    string       // the repair the store must log
+}
+
+func tornVariants(t *testing.T, dir string, events []host.Event) []tornVariant {
+	t.Helper()
+	data, err := os.ReadFile(filepath.Join(dir, crashSession+store.FileExt))
+	if err != nil {
+		t.Fatal(err)
+	}
+	start := bytes.LastIndexByte(data[:len(data)-1], '\n') + 1
+	last := len(data) - start // with its newline
+	cuts := []struct {
+		name string
+		keep int
+		tail string
+		log  string
+		kept bool
+	}{
+		{"torn after one byte", 1, "", store.LogTornLine, false},
+		{"torn in the middle", last / 2, "", store.LogTornLine, false},
+		{"torn before the closing brace", last - 2, "", store.LogTornLine, false},
+		{"torn with zeroed bytes", last / 3, "\x00\x00\x00\x00", store.LogTornLine, false},
+		{"missing only the newline", last - 1, "", store.LogMissingNewline, true},
+	}
+	var out []tornVariant
+	for _, c := range cuts {
+		vdir := filepath.Join(t.TempDir(), "sessions")
+		if err := os.MkdirAll(vdir, 0o700); err != nil {
+			t.Fatal(err)
+		}
+		torn := append(bytes.Clone(data[:start+c.keep]), c.tail...)
+		if err := os.WriteFile(filepath.Join(vdir, crashSession+store.FileExt), torn, 0o600); err != nil {
+			t.Fatal(err)
+		}
+		want := events[:len(events)-1]
+		if c.kept {
+			want = events
+		}
+		out = append(out, tornVariant{name: c.name, dir: vdir, events: want, log: c.log})
+	}
+	return out
+}
+
+// logRecorder collects the store's repair messages.
+type logRecorder struct {
+	mu   sync.Mutex
+	msgs []string
+}
+
+func (l *logRecorder) Enabled(context.Context, slog.Level) bool { return true }
+func (l *logRecorder) Handle(_ context.Context, r slog.Record) error {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	l.msgs = append(l.msgs, r.Message)
+	return nil
+}
+func (l *logRecorder) WithAttrs([]slog.Attr) slog.Handler { return l }
+func (l *logRecorder) WithGroup(string) slog.Handler      { return l }
+
+func (l *logRecorder) messages() []string {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return slices.Clone(l.msgs)
+}
+
+// verifyRecovery reopens the session a killed child left in dir and checks
+// it. want are the events the child reported durable; repair is the store
+// message the reopen must log ("" for none, "any" when unknown because the
+// kill came at a random time, when the log may also hold events appended
+// after the last one reported).
+func verifyRecovery(t *testing.T, dir string, want []host.Event, points []crashPoint, repair string) {
+	t.Helper()
+	rec := &logRecorder{}
+	st, err := store.OpenDir(dir, store.WithLogger(slog.New(rec)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { _ = st.Close() })
+	model := scripted.NewModel(scripted.Step{Text: "resumed"})
+	h := startHost(t, st, model, nil) // registers the payload check before the open
+	sess, err := st.Open(crashSession)
+	if repair == "any" && len(want) == 0 && errors.Is(err, host.ErrSessionNotFound) {
+		return // killed before the session was created
+	}
+	if err != nil {
+		t.Fatalf("reopen after the kill: %v", err)
+	}
+	got := sess.Events()
+
+	// Every event reported durable is there, unchanged, and nothing else
+	// (unless the kill came at a random time).
+	switch {
+	case repair == "any" && len(got) < len(want):
+		t.Fatalf("reopened log has %d events, the child reported %d durable", len(got), len(want))
+	case repair != "any" && len(got) != len(want):
+		t.Fatalf("reopened log has %d events, want the %d the child reported durable", len(got), len(want))
+	}
+	for i := range want {
+		if !sameEvent(got[i], want[i]) {
+			t.Fatalf("event %d changed across the crash:\n got %+v\nwant %+v", i+1, got[i], want[i])
+		}
+	}
+	msgs := rec.messages()
+	switch repair {
+	case "any":
+	case "":
+		if len(msgs) > 0 {
+			t.Errorf("reopen logged %q, want no repair", msgs)
+		}
+	default:
+		if !slices.Equal(msgs, []string{repair}) {
+			t.Errorf("reopen logged %q, want %q", msgs, repair)
+		}
+	}
+	checkLog(t, got, points)
+
+	// The logged state is the last durable plan/mode; the pending selection
+	// is what the log alone shows, by the spec's reading of it.
+	active, pending, exit := specProjection(t, got)
+	if fold := planmode.FoldPlanMode(got, len(got)); fold != active {
+		t.Errorf("FoldPlanMode = %v, want %v (the last durable plan/mode)", fold, active)
+	}
+	if p := planmode.Project(got); p != (planmode.Projection{Active: active, Pending: pending, Exit: exit}) {
+		t.Errorf("Project = %+v, want active %v, pending %v, exit %v", p, active, pending, exit)
+	}
+	wantState := planmode.State{Active: active, Pending: pending}
+	if s := h.ctl.Get(logAgent{sess}); s != wantState {
+		t.Errorf("restarted controller: Get = %+v, want %+v", s, wantState)
+	}
+
+	// A new agent closes a turn the crash left open; the pending selection
+	// survives that, and lands in the resumed turn.
+	a := h.agentOn(t, sess)
+	if s := h.ctl.Get(a); s != wantState {
+		t.Errorf("after the agent resumed the session: Get = %+v, want %+v", s, wantState)
+	}
+	prompt(t, a, "resume")
+	final := sess.Events()
+	if te := lastTurnEnd(t, final); te.Reason != host.TurnCompleted {
+		t.Fatalf("resumed turn ended %q (%s), want completed", te.Reason, te.Error)
+	}
+	target := active
+	if pending != planmode.SelectionNone {
+		target = pending == planmode.SelectionActive
+	}
+	if s := h.ctl.Get(a); s != (planmode.State{Active: target}) {
+		t.Errorf("after the resumed turn: Get = %+v, want active %v and nothing pending", s, target)
+	}
+	if fold := planmode.FoldPlanMode(final, len(final)); fold != target {
+		t.Errorf("after the resumed turn: FoldPlanMode = %v, want %v", fold, target)
+	}
+	req := model.Requests()[0]
+	if planned := slices.Contains(req.Sections, planmode.SectionName); planned != target {
+		t.Errorf("the resumed request's sections %q: plan:policy present %v, want %v", req.Sections, planned, target)
+	}
+	checkLog(t, final, points)
+}
+
+// sameEvent compares two events as stored.
+func sameEvent(a, b host.Event) bool {
+	return a.Seq == b.Seq && a.Type == b.Type && a.Time.Equal(b.Time) &&
+		bytes.Equal(a.Data, b.Data) && (a.Source == nil) == (b.Source == nil) &&
+		(a.Source == nil || *a.Source == *b.Source)
+}
+
+// checkLog checks the invariants of a plan-mode log: no selection doubled
+// (each plan/mode changes the state, starting from inactive) and every
+// selection a named point reported committed is in the log.
+func checkLog(t *testing.T, events []host.Event, points []crashPoint) {
+	t.Helper()
+	state := false
+	for _, e := range events {
+		if e.Type != planmode.EventPlanMode {
+			continue
+		}
+		v := modeOf(t, e)
+		if v == state {
+			t.Fatalf("event %d: plan/mode %v repeats the logged state (a selection applied twice)", e.Seq, v)
+		}
+		state = v
+	}
+	for _, p := range points {
+		if p.outcome != planmode.Committed.String() || p.after > len(events) {
+			continue
+		}
+		found := false
+		for _, e := range events[p.before:p.after] {
+			found = found || e.Type == planmode.EventPlanMode && modeOf(t, e) == p.want
+		}
+		if !found {
+			t.Errorf("point %s: committed %v, but events %d..%d hold no such plan/mode", p.name, p.want, p.before+1, p.after)
+		}
+	}
+}
+
+// specProjection reads a log as the spec describes it: the logged state is
+// the last plan/mode; a "/plan" selection whose command completed
+// successfully, or an approved exit_plan_mode, with no plan/mode after its
+// start, is pending when it differs from the logged state.
+func specProjection(t *testing.T, events []host.Event) (active bool, pending planmode.Selection, exit bool) {
+	t.Helper()
+	runs := map[string]bool{} // "/plan" runs not yet done: ID → selects active
+	var sel *bool
+	for _, e := range events {
+		switch e.Type {
+		case planmode.EventPlanMode:
+			active, sel, exit = modeOf(t, e), nil, false
+			clear(runs)
+		case host.TypeCommandRun:
+			var r host.CommandRun
+			if json.Unmarshal(e.Data, &r) == nil && r.Name == planmode.CommandName {
+				runs[r.ID] = strings.TrimSpace(r.Args) != planmode.CommandArgOff
+			}
+		case host.TypeCommandDone:
+			var d host.CommandDone
+			if json.Unmarshal(e.Data, &d) != nil {
+				continue
+			}
+			if v, ok := runs[d.ID]; ok {
+				delete(runs, d.ID)
+				if d.OK {
+					sel, exit = &v, false
+				}
+			}
+		case host.TypeToolResult:
+			var r host.ToolResult
+			if json.Unmarshal(e.Data, &r) == nil && r.Name == planmode.ExitToolName && !r.IsError {
+				off := false
+				sel, exit = &off, true
+			}
+		}
+	}
+	if sel == nil || *sel == active {
+		return active, planmode.SelectionNone, false
+	}
+	if *sel {
+		return active, planmode.SelectionActive, exit
+	}
+	return active, planmode.SelectionInactive, exit
+}
