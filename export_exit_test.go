@@ -1,0 +1,58 @@
+package planmode
+
+// Hooks for the external tests of the exit tool and the /plan command.
+var (
+	HasPlanHeading = hasPlanHeading
+	PlanTitle      = planTitle
+	PlanArgs       = planArgs
+
+	ErrExitNoAgent     = errExitNoAgent
+	ErrExitNotPlanMode = errExitNotPlanMode
+	ErrExitBadInput    = errExitBadInput
+	ErrExitNoHeading   = errExitNoHeading
+	ErrExitNoChannel   = errExitNoChannel
+	ErrKeepPlanning    = errKeepPlanning
+	ErrKeepFeedback    = errKeepPlanningFeedback
+	ErrReviewDismissed = errReviewDismissed
+	ErrReviewReloaded  = errReviewReloaded
+	ErrOffWithImages   = errOffWithImages
+	ErrSteerFailed     = errSteerFailed
+)
+
+// PlanAction is planAction, for the /plan argument tests.
+type PlanAction = planAction
+
+// The /plan actions.
+const (
+	PlanOn         = planOn
+	PlanOnAndSteer = planOnAndSteer
+	PlanOff        = planOff
+	PlanOffRefused = planOffRefused
+)
+
+// Texts the tests compare against.
+const (
+	ExitResult               = exitResult
+	TextExitTooLarge         = textExitTooLarge
+	TextKeepPlanning         = textKeepPlanning
+	TextKeepPlanningFeedback = textKeepPlanningFeedback
+	TextReviewDismissed      = textReviewDismissed
+	TextReviewReloaded       = textReviewReloaded
+	TextReviewFailed         = textReviewFailed
+	TextExitNoChannel        = textExitNoChannel
+
+	CardTitleDefault      = cardTitleDefault
+	CardTitleApproved     = cardTitleApproved
+	CardTitleKeepPlanning = cardTitleKeepPlanning
+	CardTitleFailed       = cardTitleFailed
+	CardBodyNoFeedback    = cardBodyNoFeedback
+
+	ReplyEntered         = replyEntered
+	ReplyEntering        = replyEntering
+	ReplyLeft            = replyLeft
+	ReplyLeaving         = replyLeaving
+	ReplyEntryCancelled  = replyEntryCancelled
+	ReplyExitCancelled   = replyExitCancelled
+	ReplyAlreadyInactive = replyAlreadyInactive
+	ReplyAlreadyActive   = replyAlreadyActive
+)
