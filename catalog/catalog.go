@@ -85,8 +85,10 @@ const (
 	nameExitTool         = "ExitToolName"
 	nameExitInputSchema  = "ExitInputSchema"
 	nameExitOutputSchema = "ExitOutputSchema"
+	nameExitDescription  = "ExitToolDescription"
 	nameCommand          = "CommandName"
 	nameCommandHint      = "CommandHint"
+	nameCommandDesc      = "CommandDescription"
 )
 
 // Required returns every declaration [Load] looks up, in a fixed order. A
@@ -102,8 +104,12 @@ func Required() []Item {
 		{KindString, nameSection, "the prompt section's name"},
 		{KindInt, nameSectionOrder, "the prompt section's order"},
 		{KindString, nameExitTool, "the exit tool's name"},
+		{KindString, nameExitDescription, "the exit tool's description for the model"},
+		{KindJSON, nameExitInputSchema, "the exit tool's input JSON schema"},
+		{KindJSON, nameExitOutputSchema, "the exit tool's output JSON schema"},
 		{KindString, nameCommand, "the /plan command's name"},
 		{KindString, nameCommandHint, "the /plan command's argument hint"},
+		{KindString, nameCommandDesc, "the /plan command's one-line help"},
 	}
 }
 
@@ -168,8 +174,11 @@ type Event struct {
 type Tool struct {
 	// Name is the tool's name, from ExitToolName.
 	Name string
-	// InputSchema and OutputSchema are the JSON schemas, indented; empty
-	// while the package does not declare them.
+	// Description is what the model is told about the tool, from
+	// ExitToolDescription.
+	Description string
+	// InputSchema and OutputSchema are the JSON schemas, from
+	// ExitInputSchema and ExitOutputSchema, indented.
 	InputSchema, OutputSchema string
 }
 
@@ -179,6 +188,8 @@ type Command struct {
 	Name string
 	// Hint is the argument hint, from CommandHint.
 	Hint string
+	// Description is the one-line help, from CommandDescription.
+	Description string
 }
 
 // Section is a system-prompt section.
@@ -240,14 +251,13 @@ func Load(dir string) (Catalog, error) {
 	c := Catalog{Package: pkgName}
 	c.Service = l.service()
 	c.Event = Event{Name: l.str(nameEvent), Payload: l.typeDecl(l.typ(namePayload))}
-	c.Tool = Tool{Name: l.str(nameExitTool)}
-	if l.declared(nameExitInputSchema) {
-		c.Tool.InputSchema = l.json(nameExitInputSchema)
+	c.Tool = Tool{
+		Name:         l.str(nameExitTool),
+		Description:  l.str(nameExitDescription),
+		InputSchema:  l.json(nameExitInputSchema),
+		OutputSchema: l.json(nameExitOutputSchema),
 	}
-	if l.declared(nameExitOutputSchema) {
-		c.Tool.OutputSchema = l.json(nameExitOutputSchema)
-	}
-	c.Command = Command{Name: l.str(nameCommand), Hint: l.str(nameCommandHint)}
+	c.Command = Command{Name: l.str(nameCommand), Hint: l.str(nameCommandHint), Description: l.str(nameCommandDesc)}
 	c.Section = Section{Name: l.str(nameSection), Order: l.int(nameSectionOrder)}
 	c.Config = l.config()
 	if len(l.bad) > 0 {
@@ -379,10 +389,11 @@ func (l *loader) int(name string) int64 {
 
 // json resolves a string constant holding JSON and returns it indented.
 func (l *loader) json(name string) string {
-	s := l.str(name)
-	if s == "" {
+	v, ok := l.constant(name, constant.String)
+	if !ok {
 		return ""
 	}
+	s := constant.StringVal(v)
 	var b bytes.Buffer
 	if err := json.Indent(&b, []byte(s), "", "  "); err != nil {
 		l.bad = append(l.bad, fmt.Sprintf("const %s: not a JSON document: %v", name, err))

@@ -46,23 +46,22 @@ func (c Catalog) Markdown() []byte {
 	w.code("go", c.Event.Payload.Doc, c.Event.Payload.Code)
 
 	w.heading(3, "Tool `%s`", c.Tool.Name)
-	w.line("Named by the constant `%s`.", nameExitTool)
+	w.line("Named by the constant `%s`. Description (`%s`), as the model reads it:", nameExitTool, nameExitDescription)
 	w.line("")
-	if c.Tool.InputSchema != "" {
-		w.line("Input schema (`%s`):", nameExitInputSchema)
-		w.line("")
-		w.code("json", "", c.Tool.InputSchema)
-	}
-	if c.Tool.OutputSchema != "" {
-		w.line("Output schema (`%s`):", nameExitOutputSchema)
-		w.line("")
-		w.code("json", "", c.Tool.OutputSchema)
-	}
+	w.code("text", "", c.Tool.Description)
+	w.line("Input schema (`%s`):", nameExitInputSchema)
+	w.line("")
+	w.code("json", "", c.Tool.InputSchema)
+	w.line("Output schema (`%s`):", nameExitOutputSchema)
+	w.line("")
+	w.code("json", "", c.Tool.OutputSchema)
 
 	w.heading(3, "Command `/%s`", c.Command.Name)
 	w.line("- Name: `%s` (constant `%s`)", c.Command.Name, nameCommand)
 	w.line("- Argument hint: `%s` (constant `%s`)", c.Command.Hint, nameCommandHint)
+	w.line("- Help (`%s`):", nameCommandDesc)
 	w.line("")
+	w.code("text", "", c.Command.Description)
 
 	w.heading(3, "Section `%s`", c.Section.Name)
 	w.line("- Name: `%s` (constant `%s`)", c.Section.Name, nameSection)
