@@ -347,16 +347,25 @@ type run struct {
 
 	mu       sync.Mutex // serializes first sight of a session and closing
 	closed   bool
-	sessions sync.Map // host.Session → *sessionState
+	sessions sync.Map                     // host.Session → *sessionState
+	last     atomic.Pointer[sessionState] // the last session looked up
 }
 
 // lookup returns the session's state when the run already serves it.
 func (r *run) lookup(sess host.Session) (*sessionState, bool) {
+	// The last session looked up answers without hashing. Its type is
+	// comparable, so the comparison cannot panic: values of another type
+	// are simply unequal.
+	if st := r.last.Load(); st != nil && st.sess == sess {
+		return st, true
+	}
 	if !reflect.TypeOf(sess).Comparable() {
 		return nil, false
 	}
 	if v, ok := r.sessions.Load(sess); ok {
-		return v.(*sessionState), true
+		st := v.(*sessionState)
+		r.last.Store(st)
+		return st, true
 	}
 	return nil, false
 }

@@ -648,3 +648,21 @@ func TestGetInsideSubscriberOfUnseenSessionDoesNotDeadlock(t *testing.T) {
 		t.Fatalf("subscriber saw %+v after the commit, want active", got)
 	}
 }
+
+func TestStateIsKeptPerSession(t *testing.T) {
+	h := newFakeHost()
+	c := h.start(t, nil)
+	agents := []*fakeAgent{h.newAgent(t), h.newAgent(t), h.newAgent(t)}
+	must(agents[1].startTurn())
+	set(t, c, agents[0], true) // committed
+	set(t, c, agents[1], true) // queued
+	want := []planmode.State{{Active: true}, {Pending: planmode.SelectionActive}, {}}
+	for range 3 { // alternate so that no lookup is answered by the last one
+		for i, a := range agents {
+			wantState(t, c, a, want[i])
+		}
+		for i := len(agents) - 1; i >= 0; i-- {
+			wantState(t, c, agents[i], want[i])
+		}
+	}
+}
