@@ -12,7 +12,6 @@ var (
 	ErrExitNoHeading   = errExitNoHeading
 	ErrExitNoChannel   = errExitNoChannel
 	ErrKeepPlanning    = errKeepPlanning
-	ErrKeepFeedback    = errKeepPlanningFeedback
 	ErrReviewDismissed = errReviewDismissed
 	ErrReviewReloaded  = errReviewReloaded
 	ErrOffWithImages   = errOffWithImages

@@ -51,15 +51,14 @@ const (
 
 // Tool errors of exit_plan_mode. Their messages are written for the model.
 var (
-	errExitNoAgent          = errors.New(textExitNoAgent)
-	errExitNotPlanMode      = errors.New(textExitNotPlanMode)
-	errExitBadInput         = errors.New(textExitBadInput)
-	errExitNoHeading        = errors.New(textExitNoHeading)
-	errExitNoChannel        = errors.New(textExitNoChannel)
-	errKeepPlanning         = errors.New(textKeepPlanning)
-	errKeepPlanningFeedback = errors.New(textKeepPlanningFeedback)
-	errReviewDismissed      = errors.New(textReviewDismissed)
-	errReviewReloaded       = errors.New(textReviewReloaded)
+	errExitNoAgent     = errors.New(textExitNoAgent)
+	errExitNotPlanMode = errors.New(textExitNotPlanMode)
+	errExitBadInput    = errors.New(textExitBadInput)
+	errExitNoHeading   = errors.New(textExitNoHeading)
+	errExitNoChannel   = errors.New(textExitNoChannel)
+	errKeepPlanning    = errors.New(textKeepPlanning)
+	errReviewDismissed = errors.New(textReviewDismissed)
+	errReviewReloaded  = errors.New(textReviewReloaded)
 )
 
 // exitTool is exit_plan_mode: the model presents its plan, the user reviews
@@ -147,11 +146,19 @@ func (t *exitTool) Execute(ctx context.Context, call host.CallContext, input jso
 	case !approved && feedback == "":
 		return "", errKeepPlanning
 	case !approved:
-		return "", fmt.Errorf("%w%s", errKeepPlanningFeedback, feedback)
+		return "", &feedbackError{feedback: feedback}
 	}
 	st.queueExit()
 	return exitResult, nil
 }
+
+// feedbackError is the keep-planning failure that carries the user's
+// feedback, verbatim, after textKeepPlanningFeedback. It is errKeepPlanning
+// for errors.Is.
+type feedbackError struct{ feedback string }
+
+func (e *feedbackError) Error() string        { return textKeepPlanningFeedback + e.feedback }
+func (e *feedbackError) Is(target error) bool { return target == errKeepPlanning }
 
 // review asks the user to review plan. The question's context is the call's,
 // also cancelled when the controller run that done belongs to stops; a

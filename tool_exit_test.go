@@ -422,7 +422,7 @@ func TestExitToolConsentIsExactlyOneApproveWithoutText(t *testing.T) {
 		plan     string
 		reply    scripted.Reply
 		wantErr  error  // nil: approved
-		feedback string // with ErrKeepFeedback
+		feedback string // the feedback the message carries
 	}{
 		{name: "Approve alone approves", reply: scripted.Reply{Answers: []host.Answer{approve()}}},
 		{
@@ -432,7 +432,7 @@ func TestExitToolConsentIsExactlyOneApproveWithoutText(t *testing.T) {
 		{
 			name:     "Keep planning with feedback carries it verbatim",
 			reply:    scripted.Reply{Answers: []host.Answer{keepPlanning("  Split step 2.\n\nAnd add a test.  ")}},
-			wantErr:  planmode.ErrKeepFeedback,
+			wantErr:  planmode.ErrKeepPlanning,
 			feedback: "  Split step 2.\n\nAnd add a test.  ",
 		},
 		{name: "Keep planning without feedback is generic", reply: scripted.Reply{Answers: []host.Answer{keepPlanning("")}}, wantErr: planmode.ErrKeepPlanning},
@@ -440,13 +440,13 @@ func TestExitToolConsentIsExactlyOneApproveWithoutText(t *testing.T) {
 		{
 			name:     "Approve with custom text keeps planning",
 			reply:    scripted.Reply{Answers: []host.Answer{{QuestionID: planmode.ReviewQuestionID, Selected: []string{planmode.ReviewApprove}, Custom: "but rename it"}}},
-			wantErr:  planmode.ErrKeepFeedback,
+			wantErr:  planmode.ErrKeepPlanning,
 			feedback: "but rename it",
 		},
 		{
 			name:     "custom text alone keeps planning",
 			reply:    scripted.Reply{Answers: []host.Answer{{QuestionID: planmode.ReviewQuestionID, Custom: "what about the cache?"}}},
-			wantErr:  planmode.ErrKeepFeedback,
+			wantErr:  planmode.ErrKeepPlanning,
 			feedback: "what about the cache?",
 		},
 		{
@@ -1090,5 +1090,33 @@ func TestE2EAppStopDuringBlockedReview(t *testing.T) {
 	}
 	if p := planmode.Project(sess.Events()); p.Pending != planmode.SelectionNone || !p.Active {
 		t.Fatalf("projection = %+v, want plan mode with nothing pending", p)
+	}
+}
+
+func BenchmarkExitToolApproval(b *testing.B) {
+	h := newFakeHost()
+	p := h.params(nil)
+	p.Questions = questionsFunc(func(context.Context, host.AskRequest) ([]host.Answer, error) {
+		return []host.Answer{approve()}, nil
+	})
+	res, err := planmode.New(p)
+	if err != nil {
+		b.Fatal(err)
+	}
+	c := res.Controller
+	if err := c.Start(context.Background()); err != nil {
+		b.Fatal(err)
+	}
+	defer c.Stop(context.Background())
+	a := h.newAgent(b)
+	set(b, c, a, true)
+	tool := findTool(h, planmode.ExitToolName)
+	input := planInput(b, goodPlan)
+	cc := host.CallContext{Agent: a, CallID: "x1"}
+	b.ReportAllocs()
+	for b.Loop() {
+		if out, err := tool.Execute(context.Background(), cc, input); err != nil || out != planmode.ExitResult {
+			b.Fatal(out, err)
+		}
 	}
 }
