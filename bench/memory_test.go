@@ -1,0 +1,120 @@
+package bench_test
+
+import (
+	"errors"
+	"fmt"
+	"runtime"
+	"sync"
+	"testing"
+
+	"github.com/dshgo/planmode/host"
+)
+
+// viewSession is a read-only host.Session over a shared event slice, so
+// that many sessions of a long log cost no copies. It keeps subscribers the
+// way the stores do (one small record per subscription, dropped by the
+// returned func), so what a subscription retains is counted as in a real
+// host.
+type viewSession struct {
+	id     string
+	events []host.Event
+
+	mu   sync.Mutex
+	subs []*viewSub
+}
+
+type viewSub struct {
+	fn     func(host.Event)
+	active bool
+}
+
+var errReadOnly = errors.New("bench: view sessions are read-only")
+
+func newViewSession(id string, events []host.Event) *viewSession {
+	return &viewSession{id: id, events: events[:len(events):len(events)]}
+}
+
+func (s *viewSession) ID() string           { return s.id }
+func (s *viewSession) Events() []host.Event { return s.events }
+func (s *viewSession) Len() int             { return len(s.events) }
+
+func (s *viewSession) Append(host.Event) (host.Event, error) { return host.Event{}, errReadOnly }
+
+func (s *viewSession) AppendIf(host.Event, func() bool) (host.Event, bool, error) {
+	return host.Event{}, false, errReadOnly
+}
+
+func (s *viewSession) Fork(int) (host.Session, error) { return nil, errReadOnly }
+
+func (s *viewSession) Subscribe(from int, fn func(host.Event)) func() {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	for _, e := range s.events[min(max(from, 0), len(s.events)):] {
+		fn(e)
+	}
+	sub := &viewSub{fn: fn, active: true}
+	s.subs = append(s.subs, sub)
+	return func() {
+		s.mu.Lock()
+		defer s.mu.Unlock()
+		if !sub.active {
+			return
+		}
+		sub.active = false
+		for i, x := range s.subs {
+			if x == sub {
+				s.subs = append(s.subs[:i:i], s.subs[i+1:]...)
+				break
+			}
+		}
+	}
+}
+
+// retainedSessions is how many sessions the retained-state measurement
+// serves; enough that the per-session figure does not move with the few
+// bytes the runtime allocates meanwhile.
+const retainedSessions = 64
+
+// BenchmarkRetainedState measures what the plugin keeps per session it
+// serves. Before the timed loop it serves retainedSessions sessions of the
+// same log (a section call on each, which makes the controller subscribe
+// and fold the log once) and reports the live heap they added, after a
+// full GC, divided by their number, as B/session: the controller's
+// per-session state, its map entry and the subscription. The timed loop
+// then measures serving one more session: ns/op is the cost of first
+// sight, one fold of the whole log through the subscription.
+func BenchmarkRetainedState(b *testing.B) {
+	for _, sz := range []size{size1k, size1M} {
+		b.Run(sz.name, func(b *testing.B) {
+			events := logOf(shape{sz.n, modeFirst})
+			p := newPlugin(b)
+			agents := make([]host.Agent, retainedSessions)
+			for i := range agents {
+				agents[i] = &benchAgent{sess: newViewSession(fmt.Sprint("view-", i), events)}
+			}
+			var before, after runtime.MemStats
+			runtime.GC()
+			runtime.ReadMemStats(&before)
+			for _, a := range agents {
+				if text := p.SectionText(host.AssembleContext{Agent: a}); text != policy {
+					b.Fatalf("section = %q, want the policy", text)
+				}
+			}
+			runtime.GC()
+			runtime.ReadMemStats(&after)
+			runtime.KeepAlive(agents)
+			perSession := (float64(after.HeapAlloc) - float64(before.HeapAlloc)) / retainedSessions
+
+			b.ReportAllocs()
+			var text string
+			for b.Loop() {
+				a := &benchAgent{sess: newViewSession("view", events)}
+				text = p.SectionText(host.AssembleContext{Agent: a})
+			}
+			if text != policy {
+				b.Fatalf("section = %q, want the policy", text)
+			}
+			b.ReportMetric(perSession, "B/session")
+		})
+	}
+}

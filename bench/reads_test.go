@@ -1,0 +1,101 @@
+package bench_test
+
+import (
+	"context"
+	"testing"
+
+	"github.com/dshgo/planmode"
+	"github.com/dshgo/planmode/host"
+)
+
+// readSizes are the log lengths of the baseline comparison.
+var readSizes = []size{size1k, size100k, size1M}
+
+// implementation is one side of the comparison: its sub-benchmark label and
+// how to set it up on a session.
+type implementation struct {
+	name string
+	new  func(b *testing.B, a host.Agent) questions
+}
+
+var implementations = []implementation{
+	{"impl=refold", func(*testing.B, host.Agent) questions { return refold{section: policy} }},
+	{"impl=planmode", func(b *testing.B, a host.Agent) questions {
+		p := newPlugin(b)
+		// The first request's section makes the controller serve the
+		// session, folding the log once; the benchmark measures the calls
+		// that follow, as every later step makes them.
+		if text := p.SectionText(host.AssembleContext{Agent: a}); text != policy {
+			b.Fatalf("section = %q, want the policy", text)
+		}
+		return p
+	}},
+}
+
+// benchQuestions runs op for each implementation and log length, on the
+// shared modeFirst session (plan mode active, set at the start, no turn
+// open). op returns false when an answer is wrong.
+func benchQuestions(b *testing.B, op func(q questions, a host.Agent) bool) {
+	for _, impl := range implementations {
+		b.Run(impl.name, func(b *testing.B) {
+			for _, sz := range readSizes {
+				b.Run(sz.name, func(b *testing.B) {
+					a := &benchAgent{sess: sharedSession(b, sz.n)}
+					q := impl.new(b, a)
+					b.ReportAllocs()
+					ok := true
+					for b.Loop() {
+						ok = op(q, a)
+					}
+					if !ok {
+						b.Fatalf("%s answered wrongly on a log of %d events (plan mode active)", impl.name, sz.n)
+					}
+				})
+			}
+		})
+	}
+}
+
+// BenchmarkStateRead measures Controller.Get against the baseline.
+func BenchmarkStateRead(b *testing.B) {
+	benchQuestions(b, func(q questions, a host.Agent) bool {
+		return q.Get(a) == planmode.State{Active: true}
+	})
+}
+
+// BenchmarkSectionText measures rendering plan:policy for one request.
+func BenchmarkSectionText(b *testing.B) {
+	benchQuestions(b, func(q questions, a host.Agent) bool {
+		return q.SectionText(host.AssembleContext{Agent: a}) == policy
+	})
+}
+
+// BenchmarkPreStep measures the pre-step decision for an accepted step with
+// nothing pending (the chain's rest is one accepting link).
+func BenchmarkPreStep(b *testing.B) {
+	ctx := context.Background()
+	benchQuestions(b, func(q questions, a host.Agent) bool {
+		d := q.PreStep(ctx, host.Step{Agent: a, Turn: 1, Step: 1, Attempt: 1}, accept)
+		return d.Accepted && len(d.Messages) == 0
+	})
+}
+
+// BenchmarkExitCheck measures the exit tool's check that the logged state
+// is plan mode.
+func BenchmarkExitCheck(b *testing.B) {
+	benchQuestions(b, func(q questions, a host.Agent) bool {
+		return q.ExitAllowed(a)
+	})
+}
+
+// BenchmarkPerStep measures what the plugin is asked on every model step:
+// the state, the section text and the pre-step decision.
+func BenchmarkPerStep(b *testing.B) {
+	ctx := context.Background()
+	benchQuestions(b, func(q questions, a host.Agent) bool {
+		st := q.Get(a)
+		d := q.PreStep(ctx, host.Step{Agent: a, Turn: 1, Step: 1, Attempt: 1}, accept)
+		text := q.SectionText(host.AssembleContext{Agent: a})
+		return st.Active && d.Accepted && text == policy
+	})
+}

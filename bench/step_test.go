@@ -1,0 +1,238 @@
+package bench_test
+
+import (
+	"context"
+	"encoding/json"
+	"slices"
+	"sync"
+	"sync/atomic"
+	"testing"
+
+	"github.com/dshgo/planmode"
+	"github.com/dshgo/planmode/host"
+	"github.com/dshgo/planmode/refhost"
+	"github.com/dshgo/planmode/store"
+)
+
+// baseSection is the host's own system-prompt section in the step
+// benchmarks, present with and without the plugin.
+const baseSection = "You are a coding agent. Read before you write."
+
+// answerModel answers every request at once, with text and no tool calls,
+// so that a step costs only the host and its plugins. It notes whether the
+// last request carried plan:policy.
+type answerModel struct{ planned atomic.Bool }
+
+func (m *answerModel) Generate(_ context.Context, req refhost.Request) (refhost.Response, error) {
+	m.planned.Store(slices.Contains(req.Sections, planmode.SectionName))
+	return refhost.Response{Text: "ok"}, nil
+}
+
+// readTool fills the tool catalog; the model never calls it.
+type readTool struct{}
+
+func (readTool) Definition() host.ToolDefinition {
+	return host.ToolDefinition{
+		Name:        "read_file",
+		Description: "Reads a file of the workspace.",
+		InputSchema: json.RawMessage(`{"type":"object","properties":{"path":{"type":"string"}},"required":["path"]}`),
+	}
+}
+
+func (readTool) Execute(context.Context, host.CallContext, json.RawMessage) (string, error) {
+	return "", nil
+}
+
+// stepHost is a reference host with one agent on a memory session, with or
+// without the plugin composed.
+type stepHost struct {
+	model *answerModel
+	rt    *refhost.Runtime
+	agent *refhost.Agent
+	c     *planmode.Controller // nil without the plugin
+}
+
+// userMessage is what the step benchmarks steer.
+var userMessage = host.Message{Content: []host.Block{host.TextBlock("Go on.")}}
+
+// newStepHost builds the host around the session open returns; st is the
+// store that session lives in, which receives the plugin's payload check.
+// It then runs warmUpSteps steps, so that the agent has folded the log (and
+// the plugin, when composed, serves the session) and the log's storage has
+// grown past its initial capacity before anything is measured.
+func newStepHost(withPlugin bool, st *store.Memory, open func() (host.Session, error)) (_ *stepHost, err error) {
+	h := &stepHost{model: &answerModel{}}
+	if h.rt, err = refhost.New(refhost.Options{Store: st, Model: h.model}); err != nil {
+		return nil, err
+	}
+	defer func() {
+		if err != nil {
+			h.close()
+		}
+	}()
+	if _, err := h.rt.AddSection(host.Section{Name: "base", Order: 10, Text: func(host.AssembleContext) string { return baseSection }}); err != nil {
+		return nil, err
+	}
+	if _, err := h.rt.AddTool(readTool{}); err != nil {
+		return nil, err
+	}
+	if withPlugin {
+		res, err := planmode.New(planmode.Params{
+			Config:     planmode.Config{Section: policy},
+			Sections:   h.rt,
+			Tools:      h.rt,
+			PreStep:    h.rt,
+			Validators: st,
+			EventTypes: h.rt,
+		})
+		if err != nil {
+			return nil, err
+		}
+		if err := res.Controller.Start(context.Background()); err != nil {
+			return nil, err
+		}
+		h.c = res.Controller
+	}
+	sess, err := open()
+	if err != nil {
+		return nil, err
+	}
+	if h.agent, err = h.rt.NewAgent("", sess); err != nil {
+		return nil, err
+	}
+	for range warmUpSteps {
+		if err := h.step(); err != nil {
+			return nil, err
+		}
+	}
+	return h, nil
+}
+
+// warmUpSteps is how many steps a new step host runs before it is measured.
+const warmUpSteps = 40
+
+// stepHosts keeps the step benchmark's hosts from one run to the next: a
+// 1M host takes seconds to build (forking the log is quick, but the agent's
+// first step folds the whole transcript). The benchmarks run one at a time,
+// so one host per key is taken and put back.
+var stepHosts struct {
+	mu    sync.Mutex
+	hosts map[stepKey]*stepHost
+}
+
+type stepKey struct {
+	plugin bool
+	n      int
+}
+
+// takeStepHost returns the kept host of k, or builds one.
+func takeStepHost(k stepKey) (*stepHost, error) {
+	stepHosts.mu.Lock()
+	h := stepHosts.hosts[k]
+	delete(stepHosts.hosts, k)
+	stepHosts.mu.Unlock()
+	if h != nil {
+		return h, nil
+	}
+	return buildStepHost(k)
+}
+
+// putStepHost keeps h for the next run of k.
+func putStepHost(k stepKey, h *stepHost) {
+	stepHosts.mu.Lock()
+	defer stepHosts.mu.Unlock()
+	if stepHosts.hosts == nil {
+		stepHosts.hosts = map[stepKey]*stepHost{}
+	}
+	stepHosts.hosts[k] = h
+}
+
+// buildStepHost builds a host for k on the n-event modeFirst log. A short
+// log is filled into a new store. A long one is forked from a cached base in
+// a store of its own per variant (the fork copies only the event headers),
+// so both variants start from logs made the same way and only the plugin's
+// store ever carries its payload check.
+func buildStepHost(k stepKey) (*stepHost, error) {
+	if k.n < size1M.n {
+		st := store.NewMemory()
+		return newStepHost(k.plugin, st, func() (host.Session, error) {
+			return newMemorySession(st, logOf(shape{k.n, modeFirst}))
+		})
+	}
+	purpose := purposeShared
+	if k.plugin {
+		purpose = purposePlugin
+	}
+	base, err := memoryLogOf(purpose, k.n)
+	if err != nil {
+		return nil, err
+	}
+	return newStepHost(k.plugin, base.st, func() (host.Session, error) { return base.sess.Fork(base.sess.Len()) })
+}
+
+// step runs one turn of one step: Steer, then wait for the agent to be idle.
+func (h *stepHost) step() error {
+	if err := h.agent.Steer(userMessage); err != nil {
+		return err
+	}
+	return h.agent.WaitIdle(context.Background())
+}
+
+// close stops the agent and the plugin.
+func (h *stepHost) close() {
+	_ = h.rt.Stop(context.Background())
+	if h.c != nil {
+		_ = h.c.Stop(context.Background())
+	}
+}
+
+// BenchmarkHostStep measures one full step on the reference host, with the
+// plugin composed (plugin=on) and without it (plugin=off); the difference is
+// what the plugin costs a step. The model answers at once, so the step is
+// the host's work: Steer, turn/start, the pre-step chain, step/start,
+// user/message, assembling the prompt, deriving the request, the model call,
+// assistant/message, step/end, turn/end, and waking the waiter. With the
+// plugin it also runs the plugin's pre-step listener, renders plan:policy,
+// checks every append's payload and folds every appended event.
+//
+// Every step appends six events, so the log grows as the benchmark runs.
+// Once it has grown by half, the host is rebuilt with the timer stopped: at
+// log=1k the log stays between 1k and 1.5k events, at log=1M between 1M and
+// 1.5M. Hosts are kept from one run (-count) to the next.
+func BenchmarkHostStep(b *testing.B) {
+	for _, variant := range []struct {
+		name   string
+		plugin bool
+	}{{"plugin=off", false}, {"plugin=on", true}} {
+		b.Run(variant.name, func(b *testing.B) {
+			for _, sz := range []size{size1k, size1M} {
+				b.Run(sz.name, func(b *testing.B) {
+					k := stepKey{plugin: variant.plugin, n: sz.n}
+					h, err := takeStepHost(k)
+					if err != nil {
+						b.Fatal(err)
+					}
+					defer func() { putStepHost(k, h) }()
+					rebuildAt := sz.n + sz.n/2
+					b.ReportAllocs()
+					for b.Loop() {
+						if h.agent.Session().Len() > rebuildAt {
+							b.StopTimer()
+							h.close()
+							if h, err = buildStepHost(k); err != nil {
+								b.Fatal(err)
+							}
+							b.StartTimer()
+						}
+						if err := h.step(); err != nil {
+							b.Fatal(err)
+						}
+					}
+					if got := h.model.planned.Load(); got != variant.plugin {
+						b.Fatalf("last request carried plan:policy = %v, want %v", got, variant.plugin)
+					}
+				})
+			}
+		})
+	}
+}
