@@ -1,0 +1,133 @@
+package main
+
+import (
+	"bufio"
+	"os"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"testing"
+
+	"github.com/dshgo/planmode/refhost/scripted"
+)
+
+func TestDemoGolden(t *testing.T) {
+	p, out, errOut, _ := testProgram(t, "")
+	if code := p.main([]string{"demo"}); code != exitOK {
+		t.Fatalf("exit code = %d\nstderr:\n%s", code, errOut)
+	}
+	goldenFile(t, "demo.golden", mask(out.String()))
+	if errOut.String() != "" {
+		t.Errorf("stderr = %q, want nothing", errOut)
+	}
+
+	// The session file and the changed workspace are kept.
+	file := strings.TrimPrefix(regexp.MustCompile(`(?m)^session file: .*$`).FindString(out.String()), "session file: ")
+	if _, err := os.Stat(file); err != nil {
+		t.Fatalf("session file: %v", err)
+	}
+	ws := filepath.Join(filepath.Dir(filepath.Dir(file)), demoWorkspaceDir)
+	for name, want := range map[string]string{
+		"greeter.go":      "func Goodbye(name string) string",
+		"greeter_test.go": "func TestGoodbye(t *testing.T)",
+		"README.md":       `greeter.Goodbye("Ada")`,
+	} {
+		b, err := os.ReadFile(filepath.Join(ws, name))
+		if err != nil || !strings.Contains(string(b), want) {
+			t.Errorf("%s after the demo: %v; want it to contain %q:\n%s", name, err, want, b)
+		}
+	}
+
+	// The session file holds the whole story: inspect it.
+	p2, out2, errOut2, _ := testProgram(t, "")
+	if code := p2.main([]string{"inspect", file}); code != exitOK {
+		t.Fatalf("inspect: exit code = %d\n%s", code, errOut2)
+	}
+	for _, want := range []string{
+		"plan/mode active=true", "review: not approved", "review: approved", "plan/mode active=false",
+		"turn 1 ended completed", "projection: {active: false, pending: none}",
+	} {
+		if !strings.Contains(out2.String(), want) {
+			t.Errorf("inspect output lacks %q:\n%s", want, out2)
+		}
+	}
+}
+
+func TestDemoRemovesItsDirectoryWithoutKeep(t *testing.T) {
+	p, out, errOut, _ := testProgram(t, "")
+	if code := p.main([]string{"demo", "-keep=false"}); code != exitOK {
+		t.Fatalf("exit code = %d\nstderr:\n%s", code, errOut)
+	}
+	if !strings.HasSuffix(out.String(), lineDemoRemoved+"\n") {
+		t.Errorf("output does not end with %q", lineDemoRemoved)
+	}
+	entries, err := os.ReadDir(p.tempDir)
+	if err != nil || len(entries) != 0 {
+		t.Errorf("temporary directory holds %v (%v), want nothing", entries, err)
+	}
+}
+
+func TestDemoInputsAreValid(t *testing.T) {
+	if _, err := scripted.ParseScript(demoScript); err != nil {
+		t.Errorf("demo script: %v", err)
+	}
+	story, err := parseStory(demoStoryYAML)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(story.Reviews) != 2 || story.Reviews[0].Feedback == "" || story.Reviews[1].Feedback != "" {
+		t.Errorf("story reviews = %+v, want one round of feedback and then an approval", story.Reviews)
+	}
+}
+
+// TestREADMECommands checks that the README's first code block holds
+// exactly the two commands that work: the demo, run here through run as
+// "go run" would, and the test command this test is part of.
+func TestREADMECommands(t *testing.T) {
+	f, err := os.Open(filepath.Join("..", "..", "README.md"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	var commands []string
+	inBlock := false
+	sc := bufio.NewScanner(f)
+	for sc.Scan() {
+		line := strings.TrimSpace(sc.Text())
+		if strings.HasPrefix(line, "```") {
+			if inBlock {
+				break
+			}
+			inBlock = true
+			continue
+		}
+		if !inBlock {
+			continue
+		}
+		if cmd, _, _ := strings.Cut(line, "#"); strings.TrimSpace(cmd) != "" {
+			commands = append(commands, strings.Join(strings.Fields(cmd), " "))
+		}
+	}
+	want := []string{"go run ./cmd/planhost demo", "go test -race ./..."}
+	if strings.Join(commands, "\n") != strings.Join(want, "\n") {
+		t.Fatalf("README's first code block = %q, want %q", commands, want)
+	}
+
+	fields := strings.Fields(commands[0])
+	if pkg, err := filepath.Abs(filepath.Join("..", "..", filepath.FromSlash(fields[2]))); err != nil || !sameDir(t, pkg, ".") {
+		t.Fatalf("README runs %s, which is not this command's package", fields[2])
+	}
+	t.Setenv("TMPDIR", t.TempDir()) // the demo keeps its directory
+	var out, errOut syncBuffer
+	if code := run(fields[3:], strings.NewReader(""), &out, &errOut); code != exitOK {
+		t.Fatalf("%s: exit code = %d\nstderr:\n%s", commands[0], code, errOut.String())
+	}
+	goldenFile(t, "demo.golden", mask(out.String()))
+}
+
+func sameDir(t *testing.T, a, b string) bool {
+	t.Helper()
+	ia, err1 := os.Stat(a)
+	ib, err2 := os.Stat(b)
+	return err1 == nil && err2 == nil && os.SameFile(ia, ib)
+}

@@ -1,0 +1,286 @@
+package main
+
+import (
+	"encoding/json"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+
+	"github.com/dshgo/planmode"
+	"github.com/dshgo/planmode/host"
+	"github.com/dshgo/planmode/refhost"
+	"github.com/dshgo/planmode/store"
+)
+
+// maxInspectText bounds the texts a timeline line quotes.
+const maxInspectText = 120
+
+// Kinds of timeline entries.
+const (
+	entryTurnStart   = "turn/start"
+	entryTurnEnd     = "turn/end"
+	entryMode        = "plan/mode"
+	entryNotice      = "notice"
+	entryHeader      = "request/header"
+	entryCommand     = "command"
+	entryCommandDone = "command/done"
+	entryReview      = "review"
+)
+
+// inspection is the plan-mode timeline of one session, as inspect prints
+// it (and as its JSON).
+type inspection struct {
+	Session    string          `json:"session"`
+	Events     int             `json:"events"`
+	Timeline   []timelineEntry `json:"timeline"`
+	Projection projectionView  `json:"projection"`
+}
+
+// timelineEntry is one event of the timeline. Only the fields of its kind
+// are set.
+type timelineEntry struct {
+	Seq  uint64 `json:"seq"`
+	Kind string `json:"kind"`
+	// Turn numbers turn/start and turn/end.
+	Turn int `json:"turn,omitempty"`
+	// Active is the state a plan/mode event recorded.
+	Active *bool `json:"active,omitempty"`
+	// Reason is a header's or a turn end's reason.
+	Reason string `json:"reason,omitempty"`
+	// PlanPolicy says whether a request header carried plan:policy.
+	PlanPolicy *bool    `json:"planPolicy,omitempty"`
+	Sections   []string `json:"sections,omitempty"`
+	// Args is a /plan command's argument text.
+	Args *string `json:"args,omitempty"`
+	// OK is a /plan command's success.
+	OK *bool `json:"ok,omitempty"`
+	// Outcome is a review's: approved or not approved.
+	Outcome string `json:"outcome,omitempty"`
+	// Text is a notice, a command reply, a review's message or a turn's
+	// error.
+	Text string `json:"text,omitempty"`
+}
+
+// projectionView is planmode.Projection for printing.
+type projectionView struct {
+	Active  bool   `json:"active"`
+	Pending string `json:"pending"`
+	Exit    bool   `json:"exit,omitempty"`
+}
+
+// inspect is "planhost inspect": print a session file's plan-mode timeline.
+func (p *program) inspect(args []string) int {
+	fs := flag.NewFlagSet("inspect", flag.ContinueOnError)
+	asJSON := fs.Bool("json", false, flagJSONHelp)
+	if code, done := p.parseFlags(fs, usageInspect, args); done {
+		return code
+	}
+	switch fs.NArg() {
+	case 0:
+		fmt.Fprint(p.stderr, errNeedFile)
+		return exitUsage
+	case 1:
+	default:
+		fmt.Fprintf(p.stderr, errExtraArgs, "inspect", fs.Args()[1:])
+		return exitUsage
+	}
+	file := fs.Arg(0)
+	id, events, err := readSession(file)
+	switch {
+	case errors.Is(err, errNotJSONL), errors.Is(err, host.ErrBadSessionID):
+		return p.usageError("inspect", err)
+	case err != nil:
+		return p.fail("inspect", err)
+	}
+	ins := inspect(id, events)
+	if *asJSON {
+		enc := json.NewEncoder(p.stdout)
+		enc.SetIndent("", "  ")
+		if err := enc.Encode(ins); err != nil {
+			return p.fail("inspect", err)
+		}
+		return exitOK
+	}
+	writeInspection(p.stdout, ins)
+	return exitOK
+}
+
+// readSession reads a session file through the durable store, on a private
+// copy so that the file itself is never changed (the store repairs a torn
+// tail and tightens file modes when it opens a session). The plan-mode
+// payload check runs on every event.
+func readSession(file string) (id string, events []host.Event, err error) {
+	base := filepath.Base(file)
+	id, ok := strings.CutSuffix(base, store.FileExt)
+	if !ok {
+		return "", nil, fmt.Errorf("%s: %w", file, errNotJSONL)
+	}
+	if err := store.ValidateID(id); err != nil {
+		return "", nil, fmt.Errorf("%s: %w", file, err)
+	}
+	tmp, err := os.MkdirTemp("", "planhost-inspect-")
+	if err != nil {
+		return "", nil, err
+	}
+	defer os.RemoveAll(tmp)
+	copyDir := filepath.Join(tmp, sessionsDirName)
+	dir, err := store.OpenDir(copyDir)
+	if err != nil {
+		return "", nil, err
+	}
+	defer dir.Close()
+	if err := copyFile(file, dir.Path(id)); err != nil {
+		return "", nil, err
+	}
+	if _, err := dir.AddValidator(planmode.PluginName, planmode.CheckPayload); err != nil {
+		return "", nil, err
+	}
+	sess, err := dir.Open(id)
+	if err != nil {
+		// Name the file the user gave, not the private copy.
+		return "", nil, errors.New(strings.ReplaceAll(err.Error(), dir.Path(id), file))
+	}
+	return id, sess.Events(), nil
+}
+
+// copyFile copies src to a new file dst (mode 0600).
+func copyFile(src, dst string) error {
+	in, err := os.Open(src)
+	if err != nil {
+		return err
+	}
+	defer in.Close()
+	out, err := os.OpenFile(dst, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o600)
+	if err != nil {
+		return err
+	}
+	if _, err := io.Copy(out, in); err != nil {
+		out.Close()
+		return err
+	}
+	return out.Close()
+}
+
+// inspect builds the timeline of events.
+func inspect(id string, events []host.Event) inspection {
+	ins := inspection{Session: id, Events: len(events), Timeline: []timelineEntry{}}
+	planRuns := map[string]bool{} // command/run IDs of /plan
+	for _, e := range events {
+		entry := timelineEntry{Seq: e.Seq}
+		switch e.Type {
+		case host.TypeTurnStart:
+			var t host.TurnStart
+			if json.Unmarshal(e.Data, &t) != nil {
+				continue
+			}
+			entry.Kind, entry.Turn = entryTurnStart, t.Turn
+		case host.TypeTurnEnd:
+			var t host.TurnEnd
+			if json.Unmarshal(e.Data, &t) != nil {
+				continue
+			}
+			entry.Kind, entry.Turn, entry.Reason = entryTurnEnd, t.Turn, string(t.Reason)
+			entry.Text = clipText(firstLine(t.Error), maxInspectText)
+		case planmode.EventPlanMode:
+			var m planmode.ModePayload
+			if json.Unmarshal(e.Data, &m) != nil {
+				continue
+			}
+			entry.Kind, entry.Active = entryMode, &m.Active
+		case host.TypeUserMessage:
+			if e.Source == nil || e.Source.Kind != host.SourcePlugin || e.Source.Plugin != planmode.PluginName {
+				continue
+			}
+			var m host.UserMessage
+			if json.Unmarshal(e.Data, &m) != nil {
+				continue
+			}
+			entry.Kind, entry.Text = entryNotice, blocksText(m.Content)
+		case host.TypeRequestHeader:
+			var h host.RequestHeader
+			if json.Unmarshal(e.Data, &h) != nil {
+				continue
+			}
+			policy := slices.Contains(h.Sections, planmode.SectionName)
+			entry.Kind, entry.Reason, entry.PlanPolicy, entry.Sections = entryHeader, string(h.Reason), &policy, h.Sections
+		case host.TypeCommandRun:
+			var c host.CommandRun
+			if json.Unmarshal(e.Data, &c) != nil || c.Name != planmode.CommandName {
+				continue
+			}
+			planRuns[c.ID] = true
+			entry.Kind, entry.Args = entryCommand, &c.Args
+		case host.TypeCommandDone:
+			var c host.CommandDone
+			if json.Unmarshal(e.Data, &c) != nil || !planRuns[c.ID] {
+				continue
+			}
+			entry.Kind, entry.OK, entry.Text = entryCommandDone, &c.OK, clipText(firstLine(c.Text), maxInspectText)
+		case host.TypeToolResult:
+			var r host.ToolResult
+			if json.Unmarshal(e.Data, &r) != nil || r.Name != planmode.ExitToolName {
+				continue
+			}
+			entry.Kind = entryReview
+			if r.IsError {
+				// The whole message: a keep-planning result ends with the
+				// user's feedback.
+				entry.Outcome, entry.Text = reviewFailed, oneLine(strings.TrimPrefix(r.Output, refhost.ToolErrorPrefix))
+			} else {
+				entry.Outcome = reviewApproved
+			}
+		default:
+			continue
+		}
+		ins.Timeline = append(ins.Timeline, entry)
+	}
+	proj := planmode.Project(events)
+	ins.Projection = projectionView{Active: proj.Active, Pending: proj.Pending.String(), Exit: proj.Exit}
+	return ins
+}
+
+// writeInspection prints the timeline as text, one line per entry.
+func writeInspection(w io.Writer, ins inspection) {
+	fmt.Fprintf(w, inspectSession+"\n", ins.Session, ins.Events)
+	for _, e := range ins.Timeline {
+		var line string
+		switch e.Kind {
+		case entryTurnStart:
+			line = fmt.Sprintf(inspectTurnStart, e.Seq, e.Turn)
+		case entryTurnEnd:
+			line = fmt.Sprintf(inspectTurnEnd, e.Seq, e.Turn, e.Reason)
+			if e.Text != "" {
+				line += ": " + e.Text
+			}
+		case entryMode:
+			line = fmt.Sprintf(inspectMode, e.Seq, *e.Active)
+		case entryNotice:
+			line = fmt.Sprintf(inspectNotice, e.Seq, e.Text)
+		case entryHeader:
+			carried := inspectNo
+			if *e.PlanPolicy {
+				carried = inspectYes
+			}
+			line = fmt.Sprintf(inspectHeader, e.Seq, e.Reason, carried, sectionList(e.Sections))
+		case entryCommand:
+			line = fmt.Sprintf(inspectCommand, e.Seq, strings.TrimSpace(*e.Args))
+		case entryCommandDone:
+			line = fmt.Sprintf(inspectCommandRes, e.Seq, *e.OK, e.Text)
+		case entryReview:
+			line = fmt.Sprintf(inspectReview, e.Seq, e.Outcome)
+			if e.Text != "" {
+				line += ": " + e.Text
+			}
+		}
+		fmt.Fprintln(w, strings.TrimRight(line, " "))
+	}
+	fmt.Fprintf(w, inspectProjection+"\n", ins.Projection.Active, ins.Projection.Pending)
+}
+
+// oneLine joins the lines of s with spaces.
+func oneLine(s string) string { return strings.Join(strings.Fields(s), " ") }

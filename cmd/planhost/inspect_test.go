@@ -1,0 +1,63 @@
+package main
+
+import (
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+func TestInspectGolden(t *testing.T) {
+	tests := []struct {
+		name string
+		file string
+		json bool
+	}{
+		{name: "the demo session", file: "demo.jsonl"},
+		{name: "the demo session as JSON", file: "demo.jsonl", json: true},
+		{name: "a /plan whose plan/mode never landed", file: "pending.jsonl"},
+		{name: "a pending selection as JSON", file: "pending.jsonl", json: true},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			file := filepath.Join("testdata", "inspect", tt.file)
+			before, err := os.ReadFile(file)
+			if err != nil {
+				t.Fatal(err)
+			}
+			args := []string{"inspect", file}
+			golden := strings.TrimSuffix(tt.file, ".jsonl") + ".golden"
+			if tt.json {
+				args = []string{"inspect", "-json", file}
+				golden = strings.TrimSuffix(tt.file, ".jsonl") + ".json.golden"
+			}
+			p, out, errOut, _ := testProgram(t, "")
+			if code := p.main(args); code != exitOK {
+				t.Fatalf("exit code = %d\n%s", code, errOut)
+			}
+			goldenFile(t, filepath.Join("inspect", golden), out.String())
+			if tt.json {
+				var ins inspection
+				if err := json.Unmarshal(out.Bytes(), &ins); err != nil {
+					t.Errorf("output is not the inspection JSON: %v", err)
+				}
+			}
+			after, err := os.ReadFile(file)
+			if err != nil || string(after) != string(before) {
+				t.Errorf("inspect changed %s", file)
+			}
+		})
+	}
+}
+
+func TestInspectRejectsABadPayload(t *testing.T) {
+	file := filepath.Join("testdata", "inspect", "badpayload.jsonl")
+	p, out, errOut, _ := testProgram(t, "")
+	if code := p.main([]string{"inspect", file}); code != exitFailure {
+		t.Fatalf("exit code = %d, want %d\n%s%s", code, exitFailure, out, errOut)
+	}
+	if !strings.Contains(errOut.String(), file+":1:") || !strings.Contains(errOut.String(), `"yes"`) {
+		t.Errorf("stderr = %q, want the file, line and bad value", errOut)
+	}
+}

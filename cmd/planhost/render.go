@@ -1,0 +1,317 @@
+package main
+
+import (
+	"encoding/json"
+	"fmt"
+	"io"
+	"slices"
+	"strconv"
+	"strings"
+	"unicode/utf8"
+
+	"charm.land/glamour/v2"
+
+	"github.com/dshgo/planmode"
+	"github.com/dshgo/planmode/host"
+)
+
+// Markdown rendering: a fixed style and width keep the output the same on
+// every machine; "notty" uses no escape sequences (pipes, the demo).
+const (
+	styleNoTTY    = "notty"
+	styleTerminal = "dark"
+	markdownWidth = 80
+)
+
+// Bounds of what one transcript line shows of a value.
+const (
+	maxArgString = 60
+	maxArgJSON   = 40
+	maxResult    = 100
+)
+
+// newMarkdown returns a renderer with a fixed style and word wrap.
+func newMarkdown(style string) (*glamour.TermRenderer, error) {
+	return glamour.NewTermRenderer(glamour.WithStandardStyle(style), glamour.WithWordWrap(markdownWidth))
+}
+
+// printer turns session events into transcript lines. It keeps what it
+// needs across events (tool call inputs for the result cards, the last card
+// shown) and is used from one goroutine.
+type printer struct {
+	w          io.Writer
+	md         *glamour.TermRenderer
+	presenters *presenters
+	// plan says whether plan mode is composed (otherwise no mode lines).
+	plan bool
+	// calls maps a tool call ID to its call, for the result card.
+	calls map[string]host.ToolCall
+	// lastCard is the body of the card shown last, so that a review of
+	// the same plan does not print it twice.
+	lastCard string
+	// pending is the switch last reported as pending.
+	pending planmode.Selection
+}
+
+func newPrinter(w io.Writer, md *glamour.TermRenderer, p *presenters, plan bool) *printer {
+	return &printer{w: w, md: md, presenters: p, plan: plan, calls: map[string]host.ToolCall{}}
+}
+
+func (p *printer) println(s string) { fmt.Fprintln(p.w, s) }
+
+// event prints e. events is the session's log snapshot holding e, for the
+// pending-switch check.
+func (p *printer) event(e host.Event, events func() []host.Event) {
+	switch e.Type {
+	case planmode.EventPlanMode:
+		var m planmode.ModePayload
+		if json.Unmarshal(e.Data, &m) != nil {
+			return
+		}
+		p.pending = planmode.SelectionNone
+		if m.Active {
+			p.println(lineModeOn)
+		} else {
+			p.println(lineModeOff)
+		}
+	case host.TypeUserMessage:
+		if e.Source == nil || e.Source.Kind != host.SourcePlugin {
+			return // the user's own lines are on screen already
+		}
+		var m host.UserMessage
+		if json.Unmarshal(e.Data, &m) != nil {
+			return
+		}
+		p.println(indentText(fmt.Sprintf(lineNotice, e.Source.Plugin), blocksText(m.Content)))
+	case host.TypeRequestHeader:
+		var h host.RequestHeader
+		if json.Unmarshal(e.Data, &h) != nil {
+			return
+		}
+		p.println(fmt.Sprintf(lineHeader, h.Reason, sectionList(h.Sections)))
+	case host.TypeAssistantMessage:
+		var m host.AssistantMessage
+		if json.Unmarshal(e.Data, &m) != nil || strings.TrimSpace(m.Text) == "" {
+			return
+		}
+		p.println(indentText(lineAssistant, m.Text))
+	case host.TypeToolCall:
+		var c host.ToolCall
+		if json.Unmarshal(e.Data, &c) != nil {
+			return
+		}
+		p.calls[c.ID] = c
+		p.toolCall(c)
+	case host.TypeToolResult:
+		var r host.ToolResult
+		if json.Unmarshal(e.Data, &r) != nil {
+			return
+		}
+		p.toolResult(r)
+		delete(p.calls, r.CallID)
+		p.checkPending(e, events)
+	case host.TypeCommandDone:
+		p.checkPending(e, events)
+	case host.TypeTurnEnd:
+		var t host.TurnEnd
+		if json.Unmarshal(e.Data, &t) != nil {
+			return
+		}
+		clear(p.calls)
+		if t.Reason != host.TurnCompleted {
+			reason := string(t.Reason)
+			if t.Error != "" {
+				reason += ": " + firstLine(t.Error)
+			}
+			p.println(fmt.Sprintf(lineTurnEnd, t.Turn, reason))
+		}
+	case host.TypeCompactionSummary:
+		p.println(lineCompacted)
+	}
+}
+
+// checkPending reports a mode switch that the log shows as pending after e
+// (an approved plan, or a /plan that landed inside a turn).
+func (p *printer) checkPending(e host.Event, events func() []host.Event) {
+	if !p.plan {
+		return
+	}
+	log := events()
+	end := min(int(e.Seq), len(log))
+	proj := planmode.Project(log[:end])
+	if proj.Pending == p.pending {
+		return
+	}
+	p.pending = proj.Pending
+	switch proj.Pending {
+	case planmode.SelectionActive:
+		p.println(fmt.Sprintf(linePending, modePlan))
+	case planmode.SelectionInactive:
+		p.println(fmt.Sprintf(linePending, modeDefault))
+	}
+}
+
+func (p *printer) toolCall(c host.ToolCall) {
+	if pr, ok := p.presenters.lookup(c.Name); ok {
+		card := pr.PresentCall(c.Input)
+		p.println(fmt.Sprintf(lineToolCall, c.Name))
+		p.card(card)
+		return
+	}
+	p.println(fmt.Sprintf(lineToolCall, c.Name+"("+argSummary(c.Input)+")"))
+}
+
+func (p *printer) toolResult(r host.ToolResult) {
+	if pr, ok := p.presenters.lookup(r.Name); ok {
+		in := p.calls[r.CallID].Input
+		card := pr.PresentResult(in, r.Output, r.IsError)
+		p.println(fmt.Sprintf(lineToolResult, card.Title))
+		if body := strings.TrimSpace(card.Body); body != "" {
+			p.println(indentText("    ", body))
+		}
+		return
+	}
+	p.println(fmt.Sprintf(lineToolResult, resultSummary(r.Output, r.IsError)))
+}
+
+// card prints a card's kind and title, and its body as Markdown.
+func (p *printer) card(c host.Card) {
+	p.println(fmt.Sprintf(lineCard, c.Kind, c.Title))
+	if strings.TrimSpace(c.Body) != "" {
+		p.println(p.markdown(c.Body))
+		p.lastCard = c.Body
+	}
+}
+
+// markdown renders text for the terminal, without trailing spaces or
+// surrounding blank lines; text that does not render is shown as it is.
+func (p *printer) markdown(text string) string {
+	out, err := p.md.Render(text)
+	if err != nil {
+		out = text
+	}
+	lines := strings.Split(out, "\n")
+	for i, l := range lines {
+		lines[i] = strings.TrimRight(l, " ")
+	}
+	for len(lines) > 0 && lines[0] == "" {
+		lines = lines[1:]
+	}
+	for len(lines) > 0 && lines[len(lines)-1] == "" {
+		lines = lines[:len(lines)-1]
+	}
+	return strings.Join(lines, "\n")
+}
+
+// question prints one question of an ask: its detail (unless it is the
+// card just shown), the question and the options with their keys.
+func (p *printer) question(q host.Question, keys []string) {
+	if d := strings.TrimSpace(q.Detail); d != "" && q.Detail != p.lastCard {
+		p.println(p.markdown(q.Detail))
+	}
+	header := q.Header
+	if header == "" {
+		header = q.ID
+	}
+	p.println(fmt.Sprintf(lineReviewHead, header, q.Question))
+	for i, o := range q.Options {
+		p.println(strings.TrimRight(fmt.Sprintf(lineReviewOpt, keys[i], o.Label, o.Description), " —"))
+	}
+	p.println(fmt.Sprintf(lineReviewOpt, keys[len(keys)-1], optionDismiss, optionDismissHelp))
+	p.println(lineReviewEnd)
+}
+
+// argSummary shows a tool call's arguments on one line: keys in order,
+// short strings quoted, long or multi-line strings as their size.
+func argSummary(input json.RawMessage) string {
+	var fields map[string]json.RawMessage
+	if json.Unmarshal(input, &fields) != nil {
+		return clipText(string(input), maxArgJSON)
+	}
+	keys := make([]string, 0, len(fields))
+	for k := range fields {
+		keys = append(keys, k)
+	}
+	slices.Sort(keys)
+	parts := make([]string, 0, len(keys))
+	for _, k := range keys {
+		raw := fields[k]
+		var s string
+		if json.Unmarshal(raw, &s) == nil {
+			if len(s) > maxArgString || strings.Contains(s, "\n") {
+				parts = append(parts, k+": "+fmt.Sprintf(inputBytes, len(s)))
+			} else {
+				parts = append(parts, k+": "+strconv.Quote(s))
+			}
+			continue
+		}
+		parts = append(parts, k+": "+clipText(string(raw), maxArgJSON))
+	}
+	return strings.Join(parts, ", ")
+}
+
+// resultSummary shows a tool result on one line.
+func resultSummary(output string, isError bool) string {
+	if isError {
+		return fmt.Sprintf(resultError, clipText(firstLine(strings.TrimPrefix(output, "Error: ")), maxResult))
+	}
+	lines := strings.Split(strings.TrimRight(output, "\n"), "\n")
+	first := clipText(lines[0], maxResult)
+	if len(lines) == 1 {
+		return first
+	}
+	return fmt.Sprintf(resultLines, first, len(lines)-1)
+}
+
+// sectionList names the sections of a request header.
+func sectionList(sections []string) string {
+	if len(sections) == 0 {
+		return "(none)"
+	}
+	return strings.Join(sections, ", ")
+}
+
+// blocksText joins the text blocks of a message; images show as a marker.
+func blocksText(blocks []host.Block) string {
+	var parts []string
+	for _, b := range blocks {
+		switch b.Type {
+		case host.BlockText:
+			parts = append(parts, b.Text)
+		case host.BlockImage:
+			parts = append(parts, "[image "+b.MediaType+"]")
+		}
+	}
+	return strings.Join(parts, "\n")
+}
+
+// indentText prefixes the first line of text with prefix and indents the
+// rest to line up under it.
+func indentText(prefix, text string) string {
+	pad := strings.Repeat(" ", utf8.RuneCountInString(prefix))
+	lines := strings.Split(strings.TrimRight(text, "\n"), "\n")
+	for i := range lines {
+		switch {
+		case i == 0:
+			lines[i] = prefix + lines[i]
+		case lines[i] != "":
+			lines[i] = pad + lines[i]
+		}
+	}
+	return strings.Join(lines, "\n")
+}
+
+// firstLine returns s up to its first newline.
+func firstLine(s string) string {
+	line, _, _ := strings.Cut(s, "\n")
+	return line
+}
+
+// clipText shortens s to at most n runes, marking the cut with an ellipsis.
+func clipText(s string, n int) string {
+	if utf8.RuneCountInString(s) <= n {
+		return s
+	}
+	r := []rune(s)
+	return string(r[:n-1]) + "…"
+}

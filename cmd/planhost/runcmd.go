@@ -1,0 +1,213 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"log/slog"
+	"os"
+	"path/filepath"
+	"strings"
+
+	"github.com/dshgo/planmode/deploy"
+	"github.com/dshgo/planmode/host"
+	"github.com/dshgo/planmode/openaimodel"
+	"github.com/dshgo/planmode/refhost"
+	"github.com/dshgo/planmode/refhost/scripted"
+	"github.com/dshgo/planmode/store"
+	"github.com/dshgo/planmode/workspace"
+)
+
+// Model choices of -model.
+const (
+	modelOpenAI         = "openai"
+	modelScriptedPrefix = "scripted:"
+	defaultOpenAIRetry  = 2
+)
+
+// Where planhost keeps its state by default.
+const (
+	appDirName      = "planhost"
+	sessionsDirName = "sessions"
+	historyFileName = "history"
+	stateDirPerm    = 0o700
+)
+
+// runFlags are the flags of "planhost run".
+type runFlags struct {
+	config, session, sessions, model, workspace string
+	openai                                      openaimodel.Config
+}
+
+// run is "planhost run": an interactive session.
+func (p *program) run(args []string) int {
+	fs := flag.NewFlagSet("run", flag.ContinueOnError)
+	env := openaimodel.FromEnv(p.getenv)
+	stateDir := p.stateDir()
+	var f runFlags
+	fs.StringVar(&f.config, "config", "", flagConfigHelp)
+	fs.StringVar(&f.session, "session", "", flagSessionHelp)
+	fs.StringVar(&f.sessions, "sessions", "", fmt.Sprintf(flagSessionsHelp, filepath.Join(stateDir, appDirName, sessionsDirName)))
+	fs.StringVar(&f.model, "model", modelOpenAI, flagModelHelp)
+	fs.StringVar(&f.workspace, "workspace", ".", flagWorkspaceHelp)
+	fs.StringVar(&f.openai.BaseURL, "openai-base-url", env.BaseURL, flagBaseURLHelp)
+	fs.StringVar(&f.openai.Model, "openai-model", env.Model, flagModelNameHelp)
+	fs.StringVar(&f.openai.APIKey, "openai-api-key", env.APIKey, flagAPIKeyHelp)
+	fs.IntVar(&f.openai.Retries, "openai-retries", defaultOpenAIRetry, flagRetriesHelp)
+	if code, done := p.parseFlags(fs, usageRun, args); done {
+		return code
+	}
+	if fs.NArg() > 0 {
+		fmt.Fprintf(p.stderr, errExtraArgs, "run", fs.Args())
+		return exitUsage
+	}
+	if f.config == "" {
+		fmt.Fprintf(p.stderr, errNeedConfig, "run")
+		return exitUsage
+	}
+	if f.sessions == "" {
+		f.sessions = filepath.Join(stateDir, appDirName, sessionsDirName)
+	}
+	if f.session != "" {
+		if err := store.ValidateID(f.session); err != nil {
+			return p.usageError("run", fmt.Errorf("-session: %w", err))
+		}
+	}
+
+	dep, err := deploy.Load(f.config, offeredPlugins()...)
+	if err != nil {
+		fmt.Fprintln(p.stderr, err)
+		return exitUsage
+	}
+	model, err := p.model(f)
+	if err != nil {
+		return p.usageError("run", err)
+	}
+	ws, err := workspace.Open(f.workspace, workspace.Limits{})
+	if err != nil {
+		return p.usageError("run", fmt.Errorf("-workspace: %w", err))
+	}
+	defer ws.Close()
+	sessions, err := store.OpenDir(f.sessions)
+	if err != nil {
+		return p.fail("run", err)
+	}
+	defer sessions.Close()
+
+	logger := slog.New(slog.NewTextHandler(p.stderr, &slog.HandlerOptions{Level: slog.LevelWarn}))
+	app, parts := newHost(hostConfig{store: sessions, model: model, deployment: dep, tools: ws.Tools(), logger: logger})
+	if err := app.Err(); err != nil {
+		return p.usageError("run", err)
+	}
+	ctx := context.Background()
+	if err := app.Start(ctx); err != nil {
+		return p.fail("run", err)
+	}
+	defer stopApp(app)
+
+	var sess host.Session
+	resumed := f.session != ""
+	if resumed {
+		sess, err = sessions.Open(f.session)
+		if errors.Is(err, host.ErrSessionNotFound) {
+			return p.usageError("run", fmt.Errorf("-session %s: %w in %s", f.session, err, f.sessions))
+		}
+	} else {
+		sess, err = sessions.Create("")
+	}
+	if err != nil {
+		return p.fail("run", err)
+	}
+	agent, err := parts.Runtime.NewAgent("", sess)
+	if err != nil {
+		return p.fail("run", err)
+	}
+	defer stopAgent(agent)
+	return p.converse(ctx, parts, agent, sessions.Path(sess.ID()), resumed, stateDir)
+}
+
+// converse runs the console on the terminal or the pipes.
+func (p *program) converse(ctx context.Context, parts *hostParts, agent *refhost.Agent, file string, resumed bool, stateDir string) int {
+	interactive := p.terminal()
+	out := p.stdout
+	style := styleNoTTY
+	var src lineSource
+	if interactive {
+		history := ""
+		if dir := filepath.Join(stateDir, appDirName); os.MkdirAll(dir, stateDirPerm) == nil {
+			history = filepath.Join(dir, historyFileName)
+		}
+		tty, err := newTTYSource(io.NopCloser(p.stdin), p.stdout, p.stderr, history)
+		if err != nil {
+			return p.fail("run", err)
+		}
+		src, out, style = tty, tty.Stdout(), styleTerminal
+	} else {
+		src = newPipeSource(p.stdin)
+	}
+	defer src.Close()
+	md, err := newMarkdown(style)
+	if err != nil {
+		return p.fail("run", err)
+	}
+	sigs, stop := p.notifyInterrupt()
+	defer stop()
+	c := &console{
+		out:         out,
+		rt:          parts.Runtime,
+		agent:       agent,
+		plan:        parts.Plan,
+		view:        newPrinter(out, md, parts.Presenters, parts.Plan != nil),
+		src:         src,
+		interactive: interactive,
+		interrupts:  sigs,
+	}
+	unset, err := parts.Runtime.Questions().SetProvider(c)
+	if err != nil {
+		return p.fail("run", err)
+	}
+	defer unset()
+	if resumed {
+		fmt.Fprintf(out, lineResumed+"\n", agent.Session().ID(), agent.Session().Len())
+	}
+	fmt.Fprintf(out, lineSession+"\n", agent.Session().ID(), file)
+	c.serve(ctx)
+	fmt.Fprintf(out, lineSessionFile+"\n", file)
+	return exitOK
+}
+
+// model builds the model -model names.
+func (p *program) model(f runFlags) (refhost.Model, error) {
+	switch {
+	case f.model == modelOpenAI:
+		m, err := openaimodel.New(f.openai)
+		if err != nil {
+			return nil, fmt.Errorf("-model openai: %w", err)
+		}
+		return m, nil
+	case strings.HasPrefix(f.model, modelScriptedPrefix) && len(f.model) > len(modelScriptedPrefix):
+		steps, err := scripted.LoadScript(strings.TrimPrefix(f.model, modelScriptedPrefix))
+		if err != nil {
+			return nil, fmt.Errorf("-model %s: %w", f.model, err)
+		}
+		return scripted.NewModel(steps...), nil
+	}
+	return nil, fmt.Errorf("-model %q: want scripted:FILE or openai", f.model)
+}
+
+// stateDir is the user's state directory: $XDG_STATE_HOME, else
+// ~/.local/state, else the user's configuration directory.
+func (p *program) stateDir() string {
+	if d := p.getenv("XDG_STATE_HOME"); filepath.IsAbs(d) {
+		return d
+	}
+	if home := p.getenv("HOME"); filepath.IsAbs(home) {
+		return filepath.Join(home, ".local", "state")
+	}
+	if d, err := os.UserConfigDir(); err == nil {
+		return d
+	}
+	return os.TempDir()
+}

@@ -1,0 +1,200 @@
+package main
+
+import "errors"
+
+// Errors of the program.
+var (
+	// errNoReview is the demo reviewer's answer when its story has no
+	// verdict left or the request is not a plan review.
+	errNoReview = errors.New("the demo's reviewer has no answer for this request")
+	// errValidateOnly is the answer of the model validate composes; it
+	// is never asked, because validate runs no session.
+	errValidateOnly = errors.New("validate runs no session")
+	// errNotJSONL means inspect was given a file that is not a session
+	// file (*.jsonl).
+	errNotJSONL = errors.New("not a session file: want a .jsonl file named after its session ID")
+)
+
+// The system-prompt section planhost adds for the model.
+const (
+	baseSectionName  = "planhost:base"
+	baseSectionOrder = 10
+	baseSectionText  = "You are a coding agent working in a workspace directory. Explore it with list_files, " +
+		"read_file and search, and change it with write_file. Paths are relative to the workspace root. " +
+		"Keep answers short."
+)
+
+// Usage texts, printed for -h and for usage errors.
+const (
+	usageMain = `planhost runs an agent host with the plan-mode plugin.
+
+Usage:
+  planhost demo                    play a scripted plan-mode session on a sample workspace
+  planhost run -config FILE        an interactive session in the terminal
+  planhost validate -config FILE   check a deployment file and build the host without running it
+  planhost inspect SESSION_FILE    show a session's plan-mode timeline
+
+Run "planhost COMMAND -h" for a command's flags.
+Exit codes: 0 success, 1 runtime failure, 2 usage or configuration error.
+`
+	usageDemo = `Usage: planhost demo [-keep=false]
+
+Plays a complete plan-mode session with an embedded deployment, a scripted
+model and a scripted reviewer, on a sample workspace copied to a temporary
+directory: the user enters plan mode with a request, the model explores with
+read-only tools and presents a plan, the reviewer asks for one revision and
+then approves, and the model carries the plan out. The session is stored in a
+durable session file whose path is printed at the end.
+
+Flags:
+`
+	usageRun = `Usage: planhost run -config FILE [-session ID] [-sessions DIR] [-model scripted:FILE|openai] [-workspace DIR]
+
+An interactive session. Type a message to send it to the model, or:
+  /plan            enter plan mode
+  /plan <message>  enter plan mode and send the message
+  /plan off        leave plan mode
+  /help            list the commands
+  /quit            leave (so does Ctrl-D)
+When the model presents a plan you choose Approve, Keep planning (and type
+feedback) or dismiss. Ctrl-C cancels the running turn; a second Ctrl-C exits.
+The prompt shows the mode, and an arrow when a switch waits for the next step.
+
+With -model openai the flags below, or OPENAI_BASE_URL, OPENAI_MODEL and
+OPENAI_API_KEY, configure any OpenAI-compatible chat-completions endpoint.
+
+Flags:
+`
+	usageValidate = `Usage: planhost validate -config FILE
+
+Loads the deployment file and builds the host's whole dependency graph
+without running a session. Exit 0 when it is valid; otherwise exit 2 with
+every problem on its own line as FILE:LINE:COL: plugin: key: problem.
+
+Flags:
+`
+	usageInspect = `Usage: planhost inspect [-json] SESSION_FILE
+
+Prints a session's plan-mode timeline from its JSONL file: every plan/mode
+event, plan-mode notice, request header (and whether it carried plan:policy),
+/plan command and plan review outcome, then the projection {active, pending}
+at the end of the log. The file is only read.
+
+Flags:
+`
+)
+
+// Flag descriptions.
+const (
+	flagConfigHelp    = "deployment `file` (YAML)"
+	flagSessionHelp   = "resume the session with this `ID` (default: start a new one)"
+	flagSessionsHelp  = "`directory` of session files (default: %s)"
+	flagModelHelp     = "`model`: scripted:FILE (a refhost/scripted YAML script) or openai"
+	flagWorkspaceHelp = "workspace `directory` the model's file tools are confined to"
+	flagBaseURLHelp   = "OpenAI-compatible API base `URL` (env " + "OPENAI_BASE_URL" + ")"
+	flagModelNameHelp = "model `name` for -model openai (env OPENAI_MODEL)"
+	flagAPIKeyHelp    = "API `key` for -model openai (env OPENAI_API_KEY; prefer the environment)"
+	flagRetriesHelp   = "`n` retries of a failed request for -model openai"
+	flagJSONHelp      = "print the timeline as JSON"
+	flagKeepHelp      = "keep the demo directory (session file and changed workspace) after the demo"
+)
+
+// Errors and notes printed by the program.
+const (
+	errUnknownCommand = "planhost: unknown command %q\n\n"
+	errNoCommand      = "planhost: no command given\n\n"
+	errExtraArgs      = "planhost %s: unexpected arguments: %q\n"
+	errNeedConfig     = "planhost %s: -config FILE is required\n"
+	errNeedFile       = "planhost inspect: SESSION_FILE is required\n"
+	errBadModel       = "planhost run: -model %q: want scripted:FILE or openai\n"
+	errPrefix         = "planhost %s: %v\n"
+	errTurnFailed     = "planhost demo: the story did not end as scripted: %s\n"
+)
+
+// Transcript texts of the console.
+const (
+	promptDefault    = "[default] › "
+	promptPlan       = "[plan] › "
+	promptNoMode     = "› "
+	promptPendingFmt = "[%s → %s] › "
+	promptReview     = "review [a]pprove/[k]eep planning/[d]ismiss › "
+	promptFeedback   = "feedback (empty for none) › "
+	promptWorking    = "%s %s working… "
+	promptAnswer     = "answer [%s] › "
+
+	cmdQuit    = "/quit"
+	cmdExit    = "/exit"
+	cmdHelp    = "/help"
+	dismissKey = "d"
+
+	modeDefault = "default"
+	modePlan    = "plan"
+
+	lineModeOn        = "── plan mode on ──"
+	lineModeOff       = "── plan mode off: default mode ──"
+	lineHeader        = "  · request %s: sections %s"
+	linePending       = "  · switch pending: %s mode from the next step"
+	lineAssistant     = "assistant: "
+	lineNotice        = "notice (%s): "
+	lineToolCall      = "  → %s"
+	lineToolResult    = "  ← %s"
+	lineCard          = "  ▍%s: %s"
+	lineTurnEnd       = "  · turn %d ended: %s"
+	lineCompacted     = "  · transcript compacted"
+	lineReply         = "  /%s: %s"
+	lineCmdError      = "  /%s failed: %v"
+	lineUnknownCmd    = "  unknown command %q; /help lists the commands"
+	lineQueued        = "  · queued for the next step"
+	lineReviewHead    = "┌─ %s: %s"
+	lineReviewOpt     = "│  [%s] %s — %s"
+	lineReviewEnd     = "└─"
+	lineReviewer      = "reviewer: %s"
+	lineReviewBad     = "  please answer one of %s"
+	lineReviewGone    = "  · review closed: %s"
+	lineCancelling    = "  · cancelling the turn (Ctrl-C again to exit)"
+	lineInterruptIdle = "  · nothing is running (Ctrl-C again or /quit to exit)"
+	lineSteerError    = "  could not send the message: %v"
+	lineBye           = "bye"
+	lineSession       = "session %s (%s)"
+	lineResumed       = "resumed session %s: %d events"
+	lineSessionFile   = "session file: %s"
+	lineDemoStart     = "planhost demo: a scripted plan-mode session on a sample Go package (copied to a temporary directory)"
+	lineDemoKept      = "The demo directory keeps sessions/ (the session log) and workspace/ (the changed sample)."
+	lineDemoRemoved   = "The demo directory was removed (run with -keep to keep it)."
+	lineHelpHeader    = "commands:"
+	lineHelpCmd       = "  /%s %s — %s"
+	lineHelpHelp      = "  /help — this list"
+	lineHelpQuit      = "  /quit — leave (also Ctrl-D)"
+	lineInputEnded    = "input ended"
+	lineDismissed     = "dismissed"
+
+	optionDismiss     = "dismiss"
+	optionDismissHelp = "close the review and talk to the model instead"
+	resultLines       = "%s (+%d more lines)"
+	resultError       = "error: %s"
+	inputBytes        = "%d bytes"
+)
+
+// Validate texts.
+const (
+	lineValid      = "%s: ok (plugins: %s)"
+	lineGraphError = "%s: host: %v"
+)
+
+// Inspect texts.
+const (
+	inspectSession    = "session %s: %d events"
+	inspectTurnStart  = "#%d turn %d started"
+	inspectMode       = "#%d plan/mode active=%t"
+	inspectNotice     = "#%d notice: %s"
+	inspectHeader     = "#%d request/header %s: plan:policy %s (sections: %s)"
+	inspectCommand    = "#%d /plan %s"
+	inspectCommandRes = "#%d /plan done ok=%t: %s"
+	inspectReview     = "#%d review: %s"
+	inspectTurnEnd    = "#%d turn %d ended %s"
+	inspectProjection = "projection: {active: %t, pending: %s}"
+	inspectYes        = "yes"
+	inspectNo         = "no"
+	reviewApproved    = "approved"
+	reviewFailed      = "not approved"
+)

@@ -1,0 +1,67 @@
+package main
+
+import (
+	"context"
+	"flag"
+	"fmt"
+	"strings"
+
+	"github.com/dshgo/planmode/deploy"
+	"github.com/dshgo/planmode/refhost"
+	"github.com/dshgo/planmode/store"
+)
+
+// validate is "planhost validate": load the deployment and build the whole
+// host graph without running a session.
+func (p *program) validate(args []string) int {
+	fs := flag.NewFlagSet("validate", flag.ContinueOnError)
+	config := fs.String("config", "", flagConfigHelp)
+	if code, done := p.parseFlags(fs, usageValidate, args); done {
+		return code
+	}
+	if fs.NArg() > 0 {
+		fmt.Fprintf(p.stderr, errExtraArgs, "validate", fs.Args())
+		return exitUsage
+	}
+	if *config == "" {
+		fmt.Fprintf(p.stderr, errNeedConfig, "validate")
+		return exitUsage
+	}
+	dep, err := deploy.Load(*config, offeredPlugins()...)
+	if err != nil {
+		fmt.Fprintln(p.stderr, err)
+		return exitUsage
+	}
+	app, _ := newHost(hostConfig{store: store.NewMemory(), model: unusedModel{}, deployment: dep})
+	if err := app.Err(); err != nil {
+		fmt.Fprintf(p.stderr, lineGraphError+"\n", *config, err)
+		return exitUsage
+	}
+	// Starting registers every plugin with the host (names, sections,
+	// tools, commands), which catches conflicts the graph cannot show.
+	ctx, cancel := context.WithTimeout(context.Background(), stopTimeout)
+	defer cancel()
+	if err := app.Start(ctx); err != nil {
+		fmt.Fprintf(p.stderr, lineGraphError+"\n", *config, err)
+		return exitUsage
+	}
+	if err := app.Stop(ctx); err != nil {
+		return p.fail("validate", err)
+	}
+	plugins := "none"
+	if len(dep.Plugins) > 0 {
+		plugins = strings.Join(dep.Plugins, ", ")
+	}
+	fmt.Fprintf(p.stdout, lineValid+"\n", *config, plugins)
+	return exitOK
+}
+
+// unusedModel is the model of the graph validate builds: validate starts no
+// session, so it is never asked.
+type unusedModel struct{}
+
+func (unusedModel) Generate(context.Context, refhost.Request) (refhost.Response, error) {
+	return refhost.Response{}, errValidateOnly
+}
+
+var _ refhost.Model = unusedModel{}
