@@ -5,6 +5,9 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/dshgo/planmode"
+	"github.com/dshgo/planmode/deploy"
 )
 
 // The README pair lives at the repository root, outside the translation
@@ -68,4 +71,27 @@ func codeLine(l string) string {
 		l = l[:i]
 	}
 	return strings.TrimSpace(l)
+}
+
+// The docs quote the loader's message for a number given as the section;
+// this keeps the quote true to the code.
+func TestDocsQuoteTheLoadersMessage(t *testing.T) {
+	const file = "plugins:\n  plan-mode:\n    section: 5\n"
+	_, err := deploy.Parse("deploy.yaml", []byte(file), planmode.DeployPlugin())
+	if err == nil {
+		t.Fatal("deploy.Parse accepted a number as the section")
+	}
+	msg := err.Error()
+	for _, page := range []string{"docs/plan-mode.md", "docs/plan-mode.zh.md"} {
+		if !strings.Contains(mustRead(t, repoRoot, page), "\n"+msg+"\n") {
+			t.Errorf("%s does not quote the loader's message on a line of its own:\n%s", page, msg)
+		}
+	}
+	// The READMEs abbreviate it after the problem.
+	short, _, _ := strings.Cut(msg, " (")
+	for _, page := range []string{"README.md", "README.zh.md"} {
+		if !strings.Contains(mustRead(t, repoRoot, page), "`"+short+" (...)`") {
+			t.Errorf("%s does not quote the start of the loader's message: %s", page, short)
+		}
+	}
 }
