@@ -140,8 +140,12 @@ func (s *ttySource) SetPrompt(p string) {
 }
 
 func (s *ttySource) Close() error {
-	s.once.Do(func() { close(s.done) })
-	return s.rl.Close()
+	var err error
+	s.once.Do(func() {
+		close(s.done)
+		err = s.rl.Close()
+	})
+	return err
 }
 
 var (

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"bytes"
 	"encoding/json"
 	"fmt"
 	"io"
@@ -226,7 +227,7 @@ func (p *printer) question(q host.Question, keys []string) {
 func argSummary(input json.RawMessage) string {
 	var fields map[string]json.RawMessage
 	if json.Unmarshal(input, &fields) != nil {
-		return clipText(string(input), maxArgJSON)
+		return clipText(compactJSON(input), maxArgJSON)
 	}
 	keys := make([]string, 0, len(fields))
 	for k := range fields {
@@ -245,9 +246,19 @@ func argSummary(input json.RawMessage) string {
 			}
 			continue
 		}
-		parts = append(parts, k+": "+clipText(string(raw), maxArgJSON))
+		parts = append(parts, k+": "+clipText(compactJSON(raw), maxArgJSON))
 	}
 	return strings.Join(parts, ", ")
+}
+
+// compactJSON returns raw on one line: compacted when it is JSON, its
+// words joined by spaces otherwise.
+func compactJSON(raw []byte) string {
+	var b bytes.Buffer
+	if json.Compact(&b, raw) == nil {
+		return b.String()
+	}
+	return oneLine(string(raw))
 }
 
 // resultSummary shows a tool result on one line.

@@ -5,7 +5,7 @@ import (
 	"errors"
 	"flag"
 	"fmt"
-	"io"
+	"github.com/chzyer/readline"
 	"log/slog"
 	"os"
 	"path/filepath"
@@ -139,7 +139,7 @@ func (p *program) converse(ctx context.Context, parts *hostParts, agent *refhost
 		if dir := filepath.Join(stateDir, appDirName); os.MkdirAll(dir, stateDirPerm) == nil {
 			history = filepath.Join(dir, historyFileName)
 		}
-		tty, err := newTTYSource(io.NopCloser(p.stdin), p.stdout, p.stderr, history)
+		tty, err := newTTYSource(readline.NewCancelableStdin(p.stdin), p.stdout, p.stderr, history)
 		if err != nil {
 			return p.fail("run", err)
 		}
@@ -174,7 +174,10 @@ func (p *program) converse(ctx context.Context, parts *hostParts, agent *refhost
 	}
 	fmt.Fprintf(out, lineSession+"\n", agent.Session().ID(), file)
 	c.serve(ctx)
-	fmt.Fprintf(out, lineSessionFile+"\n", file)
+	// Close the terminal first, so that the last line is not followed by
+	// a prompt.
+	src.Close()
+	fmt.Fprintf(p.stdout, lineSessionFile+"\n", file)
 	return exitOK
 }
 

@@ -1,0 +1,78 @@
+package main
+
+import (
+	"encoding/json"
+	"io"
+	"net/http"
+	"net/http/httptest"
+	"os"
+	"path/filepath"
+	"strings"
+	"sync"
+	"testing"
+)
+
+// TestRunWithOpenAIModel runs "planhost run -model openai" against a local
+// chat-completions server configured through the environment: the model
+// lists the workspace in plan mode, then answers.
+func TestRunWithOpenAIModel(t *testing.T) {
+	replies := []string{
+		`{"role":"assistant","content":"Looking.","tool_calls":[{"id":"call_1","type":"function","function":{"name":"list_files","arguments":"{}"}}]}`,
+		`{"role":"assistant","content":"One file; nothing to plan."}`,
+	}
+	var mu sync.Mutex
+	var bodies []map[string]any
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		raw, _ := io.ReadAll(r.Body)
+		var body map[string]any
+		if err := json.Unmarshal(raw, &body); err != nil || r.URL.Path != "/v1/chat/completions" || r.Header.Get("Authorization") != "Bearer k" {
+			http.Error(w, `{"error":{"message":"unexpected request"}}`, http.StatusBadRequest)
+			return
+		}
+		mu.Lock()
+		n := len(bodies)
+		bodies = append(bodies, body)
+		mu.Unlock()
+		if n >= len(replies) {
+			http.Error(w, `{"error":{"message":"no more replies"}}`, http.StatusTooManyRequests)
+			return
+		}
+		w.Header().Set("Content-Type", "application/json")
+		io.WriteString(w, `{"id":"x","object":"chat.completion","choices":[{"index":0,"finish_reason":"stop","message":`+replies[n]+`}]}`)
+	}))
+	defer srv.Close()
+	defer srv.Client().CloseIdleConnections()
+
+	dir := newRunDir(t)
+	if err := os.WriteFile(filepath.Join(dir, "ws", "a.txt"), []byte("a\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	env := map[string]string{"OPENAI_BASE_URL": srv.URL + "/v1", "OPENAI_MODEL": "local-model", "OPENAI_API_KEY": "k"}
+	p, out, errOut, _ := testProgram(t, "/plan What is here?\n")
+	p.getenv = func(k string) string { return env[k] }
+	args := []string{
+		"run", "-config", filepath.Join("testdata", "run", "deploy.yaml"), "-model", "openai",
+		"-workspace", filepath.Join(dir, "ws"), "-sessions", filepath.Join(dir, "sessions"),
+	}
+	if code := p.main(args); code != exitOK {
+		t.Fatalf("exit code = %d\n%s", code, errOut)
+	}
+	for _, want := range []string{"assistant: Looking.", "→ list_files()", "← a.txt", "assistant: One file; nothing to plan."} {
+		if !strings.Contains(out.String(), want) {
+			t.Errorf("output lacks %q:\n%s", want, out)
+		}
+	}
+	if len(bodies) != 2 {
+		t.Fatalf("requests = %d, want 2", len(bodies))
+	}
+	first, _ := json.Marshal(bodies[0])
+	for _, want := range []string{`"model":"local-model"`, "You are in plan mode.", `"name":"exit_plan_mode"`, "What is here?"} {
+		if !strings.Contains(string(first), want) {
+			t.Errorf("first request lacks %q: %s", want, first)
+		}
+	}
+	second, _ := json.Marshal(bodies[1])
+	if !strings.Contains(string(second), `"tool_call_id":"call_1"`) {
+		t.Errorf("second request lacks the tool result: %s", second)
+	}
+}
