@@ -15,7 +15,7 @@ import (
 )
 
 // spinnerFrames animate the prompt while the model works (terminals only).
-var spinnerFrames = [...]string{"⠋", "⠙", "⠹", "⠸", "⠼", "⠴", "⠦", "⠧", "⠇", "⠏"}
+const spinnerFrames = "⠋⠙⠹⠸⠼⠴⠦⠧⠇⠏"
 
 // spinnerInterval is how often the progress indicator moves.
 const spinnerInterval = 120 * time.Millisecond
@@ -161,6 +161,7 @@ func (c *console) serve(ctx context.Context) serveResult {
 	var ticker *time.Ticker
 	var tick <-chan time.Time
 	frame := 0
+	frames := []rune(spinnerFrames)
 	if c.interactive {
 		ticker = time.NewTicker(spinnerInterval)
 		defer ticker.Stop()
@@ -171,7 +172,7 @@ func (c *console) serve(ctx context.Context) serveResult {
 		c.drain()
 		prompt := c.prompt(cur)
 		if c.interactive && busy && cur == nil {
-			prompt = fmt.Sprintf(promptWorking, strings.TrimSuffix(prompt, " › "), spinnerFrames[frame%len(spinnerFrames)])
+			prompt = fmt.Sprintf(promptWorking, strings.TrimSuffix(prompt, " › "), string(frames[frame%len(frames)]))
 		}
 		c.src.SetPrompt(prompt)
 		ready := !busy || cur != nil

@@ -7,6 +7,7 @@ import (
 	"errors"
 	"flag"
 	"fmt"
+	"io"
 	"io/fs"
 	"log/slog"
 	"os"
@@ -211,7 +212,7 @@ func checkDemo(sess host.Session, model *scripted.Model, r *demoReviewer, plan *
 // demoReviewer answers plan reviews from the story, printing each verdict.
 type demoReviewer struct {
 	verdicts []demoVerdict
-	out      interface{ Write([]byte) (int, error) }
+	out      io.Writer
 }
 
 func (r *demoReviewer) answer(req host.AskRequest) ([]host.Answer, error) {
