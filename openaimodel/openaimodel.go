@@ -33,6 +33,10 @@ const (
 // DefaultBaseURL is used when Config.BaseURL is empty.
 const DefaultBaseURL = "https://api.openai.com/v1"
 
+// generatedCallID names a tool call the provider sent without an ID; %d is
+// its 1-based position in the response.
+const generatedCallID = "call_%d"
+
 // maxErrorText bounds how much of a provider's error message is quoted.
 const maxErrorText = 300
 
@@ -146,7 +150,8 @@ func New(cfg Config) (*Model, error) {
 // Generate sends req as one chat completion and returns the first choice's
 // text and tool calls. Tool-call arguments are returned as the raw JSON the
 // provider sent ("{}" when it sent none); arguments that are not a JSON
-// object are an [ErrBadResponse] error. An HTTP error is an [ErrAPI] error
+// object are an [ErrBadResponse] error. A call without an ID gets
+// "call_<n>", its position in the response. An HTTP error is an [ErrAPI] error
 // naming the status and the provider's message.
 func (m *Model) Generate(ctx context.Context, req refhost.Request) (refhost.Response, error) {
 	params, err := m.params(req)
@@ -305,7 +310,13 @@ func response(c *openai.ChatCompletion) (refhost.Response, error) {
 			return refhost.Response{}, fmt.Errorf("%w: tool call %d (%s %s): arguments are not a JSON object: %s",
 				ErrBadResponse, i, tc.Function.Name, tc.ID, clip(args))
 		}
-		resp.ToolCalls = append(resp.ToolCalls, host.ToolCall{ID: tc.ID, Name: tc.Function.Name, Input: json.RawMessage(args)})
+		id := tc.ID
+		if id == "" {
+			// Some compatible servers send no ID; the transcript needs one
+			// to pair the result with the call.
+			id = fmt.Sprintf(generatedCallID, i+1)
+		}
+		resp.ToolCalls = append(resp.ToolCalls, host.ToolCall{ID: id, Name: tc.Function.Name, Input: json.RawMessage(args)})
 	}
 	return resp, nil
 }

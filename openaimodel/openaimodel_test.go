@@ -212,6 +212,11 @@ func TestGenerateToolCalls(t *testing.T) {
 			wantCalls: []host.ToolCall{{ID: "c", Name: "x", Input: json.RawMessage(`{}`)}},
 		},
 		{
+			name:      "a call without an ID gets one",
+			give:      `{"role":"assistant","tool_calls":[{"type":"function","function":{"name":"x","arguments":"{}"}},{"type":"function","function":{"name":"y","arguments":"{}"}}]}`,
+			wantCalls: []host.ToolCall{{ID: "call_1", Name: "x", Input: json.RawMessage(`{}`)}, {ID: "call_2", Name: "y", Input: json.RawMessage(`{}`)}},
+		},
+		{
 			name:    "malformed argument JSON is refused",
 			give:    `{"role":"assistant","tool_calls":[{"id":"c","type":"function","function":{"name":"read_file","arguments":"{\"path\": \"a"}}]}`,
 			wantErr: `tool call 0 (read_file c): arguments are not a JSON object: {"path": "a`,
