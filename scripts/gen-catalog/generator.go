@@ -48,9 +48,17 @@ func (g *generator) run(write bool) (upToDate bool, err error) {
 	}
 	content := c.Markdown()
 
+	// Every page is read and checked before any is written, so a page with
+	// broken markers leaves all of them as they were.
+	updates := make([]pageUpdate, len(g.pages))
+	for i, page := range g.pages {
+		if updates[i], err = g.inject(page, content); err != nil {
+			return false, err
+		}
+	}
 	regionsCurrent := true
-	for _, page := range g.pages {
-		current, err := g.writePage(page, content, write)
+	for _, u := range updates {
+		current, err := g.writePage(u, write)
 		if err != nil {
 			return false, err
 		}
@@ -78,24 +86,34 @@ func (g *generator) run(write bool) (upToDate bool, err error) {
 	return regionsCurrent && recordsCurrent && len(problems) == 0, nil
 }
 
-// writePage injects content into page. It reports whether the page was
-// already current; when it was not, it writes the page (write) or prints a
-// unified diff (check).
-func (g *generator) writePage(page string, content []byte, write bool) (bool, error) {
-	path := g.path(page)
-	old, err := os.ReadFile(path)
+// pageUpdate is a page as it is and as the generator would write it.
+type pageUpdate struct {
+	page         string
+	old, updated []byte
+}
+
+// inject reads page and injects content into it.
+func (g *generator) inject(page string, content []byte) (pageUpdate, error) {
+	old, err := os.ReadFile(g.path(page))
 	if err != nil {
-		return false, fmt.Errorf("page %s: %w", page, err)
+		return pageUpdate{}, fmt.Errorf("page %s: %w", page, err)
 	}
 	updated, err := catalog.Inject(old, content)
 	if err != nil {
-		return false, fmt.Errorf("page %s: %w", page, err)
+		return pageUpdate{}, fmt.Errorf("page %s: %w", page, err)
 	}
+	return pageUpdate{page: page, old: old, updated: updated}, nil
+}
+
+// writePage reports whether the page was already current; when it was not,
+// it writes the page (write) or prints a unified diff (check).
+func (g *generator) writePage(u pageUpdate, write bool) (bool, error) {
+	page, old, updated := u.page, u.old, u.updated
 	if bytes.Equal(old, updated) {
 		return true, nil
 	}
 	if write {
-		if err := writeFile(path, updated); err != nil {
+		if err := writeFile(g.path(page), updated); err != nil {
 			return false, fmt.Errorf("page %s: %w", page, err)
 		}
 		fmt.Fprintf(g.out, msgUpdated, page)

@@ -508,3 +508,17 @@ func TestAbsolutePathsAreUsedAsGiven(t *testing.T) {
 		t.Errorf("check with absolute paths failed:\n%s", &out)
 	}
 }
+
+func TestABrokenPageLeavesEveryPageAsItWas(t *testing.T) {
+	root := generated(t)
+	edit(t, root, "pkg/plugin.go", "// Get returns the logged state", "// Get reports the logged state")
+	edit(t, root, pageZH, catalog.EndMarker+"\n", "")
+	before := snapshot(t, root)
+	var out bytes.Buffer
+	if _, err := newGenerator(root, &out).run(true); !errors.Is(err, catalog.ErrMarkerMissing) {
+		t.Fatalf("run(true) error = %v, want %v", err, catalog.ErrMarkerMissing)
+	}
+	if after := snapshot(t, root); !maps.Equal(before, after) {
+		t.Errorf("a failed write changed files; report:\n%s", &out)
+	}
+}
