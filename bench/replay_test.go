@@ -2,6 +2,8 @@ package bench_test
 
 import (
 	"context"
+	"errors"
+	"fmt"
 	"testing"
 
 	"github.com/dshgo/planmode"
@@ -14,8 +16,9 @@ import (
 // (plugin=on) the store also runs the plugin's payload check on every event
 // while opening, and Controller.Get on an agent bound to the session folds
 // the log once to obtain its plan state. The difference is the plugin's
-// share of a cold start. The file is written once per test binary; its size
-// is reported through SetBytes, so MB/s is the replay's read rate.
+// share of a cold start. The file is written (and opened once, unmeasured)
+// once per test binary; its size is reported through SetBytes, so MB/s is
+// the replay's read rate.
 func BenchmarkColdReplay(b *testing.B) {
 	f, err := replayLog()
 	if err != nil {
@@ -28,10 +31,15 @@ func BenchmarkColdReplay(b *testing.B) {
 		b.Run(variant.name+"/"+size1M.name, func(b *testing.B) {
 			b.SetBytes(f.size)
 			b.ReportAllocs()
-			var n int
-			var st planmode.State
+			var (
+				n   int
+				st  planmode.State
+				err error
+			)
 			for b.Loop() {
-				n, st = coldOpen(b, f, variant.plugin)
+				if n, st, err = openReplay(f, variant.plugin); err != nil {
+					b.Fatal(err)
+				}
 			}
 			if n != f.n {
 				b.Fatalf("opened session holds %d events, want %d", n, f.n)
@@ -43,32 +51,27 @@ func BenchmarkColdReplay(b *testing.B) {
 	}
 }
 
-// coldOpen opens the session of f in a new store, with or without the
+// openReplay opens the session of f in a new store, with or without the
 // plugin, and returns its length and, with the plugin, its plan state.
-func coldOpen(b *testing.B, f replayFile, withPlugin bool) (int, planmode.State) {
+func openReplay(f replayFile, withPlugin bool) (n int, st planmode.State, err error) {
 	d, err := store.OpenDir(f.dir, store.WithSyncPolicy(store.SyncNever))
 	if err != nil {
-		b.Fatal(err)
+		return 0, st, err
 	}
-	defer func() {
-		if err := d.Close(); err != nil {
-			b.Fatal(err)
-		}
-	}()
+	defer func() { err = errors.Join(err, d.Close()) }()
 	var c *planmode.Controller
 	if withPlugin {
 		if c, err = newController(newRegistries(), d); err != nil {
-			b.Fatal(err)
+			return 0, st, err
 		}
-		defer func() { _ = c.Stop(context.Background()) }()
+		defer func() { err = errors.Join(err, c.Stop(context.Background())) }()
 	}
 	sess, err := d.Open(f.id)
 	if err != nil {
-		b.Fatal(err)
+		return 0, st, fmt.Errorf("open %s: %w", d.Path(f.id), err)
 	}
-	var st planmode.State
 	if withPlugin {
 		st = c.Get(&benchAgent{sess: sess})
 	}
-	return sess.Len(), st
+	return sess.Len(), st, nil
 }
