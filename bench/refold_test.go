@@ -90,8 +90,15 @@ func (p plugin) PreStep(ctx context.Context, s host.Step, next host.PreStepNext)
 func (p plugin) ExitAllowed(a host.Agent) bool { return p.c.Get(a).Active }
 
 // newPlugin starts a controller on a fresh minimal host, stopped when tb's
-// test ends.
+// test ends. Its payload check goes to that host, so no store runs it.
 func newPlugin(tb testing.TB) plugin {
+	tb.Helper()
+	p, _ := newPluginOn(tb)
+	return p
+}
+
+// newPluginOn is newPlugin that also returns the host it registered with.
+func newPluginOn(tb testing.TB) (plugin, *registries) {
 	tb.Helper()
 	reg := newRegistries()
 	c := startPlugin(tb, reg, reg)
@@ -101,7 +108,7 @@ func newPlugin(tb testing.TB) plugin {
 		tb.Fatalf("plugin registered sections %v and pre-step listeners %v, want %q and %q",
 			keys(reg.sections), keys(reg.preSteps), planmode.SectionName, planmode.PluginName)
 	}
-	return plugin{c: c, section: s, preStep: l}
+	return plugin{c: c, section: s, preStep: l}, reg
 }
 
 func keys[V any](m map[string]V) []string {
