@@ -19,18 +19,25 @@ import (
 	"github.com/dshgo/planmode/store"
 )
 
-// toolThenText calls the noop tool once and then answers, so every turn
-// has two steps and a selection made during the first lands in the second.
-type toolThenText struct{}
+// toolSteps calls the noop tool three times and then answers, so every
+// turn has four steps (each a pre-step where a queued selection lands),
+// and steers arriving meanwhile keep the turn going.
+type toolSteps struct{}
 
-func (toolThenText) Generate(ctx context.Context, req refhost.Request) (refhost.Response, error) {
+func (toolSteps) Generate(ctx context.Context, req refhost.Request) (refhost.Response, error) {
 	if err := ctx.Err(); err != nil {
 		return refhost.Response{}, err
 	}
-	if n := len(req.Messages); n > 0 && req.Messages[n-1].Role == refhost.RoleTool {
+	results := 0
+	for i := len(req.Messages) - 1; i >= 0 && req.Messages[i].Role != refhost.RoleUser; i-- {
+		if req.Messages[i].Role == refhost.RoleTool {
+			results++
+		}
+	}
+	if results >= 3 {
 		return refhost.Response{Text: "ok"}, nil
 	}
-	return refhost.Response{ToolCalls: []host.ToolCall{{ID: "n", Name: "noop", Input: json.RawMessage(`{}`)}}}, nil
+	return refhost.Response{ToolCalls: []host.ToolCall{{ID: fmt.Sprintf("n%d", results), Name: "noop", Input: json.RawMessage(`{}`)}}}, nil
 }
 
 // selection is one Set (or /plan) a goroutine made, with the logical time
@@ -71,7 +78,7 @@ func concurrentSelections(t *testing.T, st host.Store, replies map[string]planmo
 		goroutines = 64
 		ops        = 40
 	)
-	h := startHost(t, st, toolThenText{}, nil)
+	h := startHost(t, st, toolSteps{}, nil)
 	as := make([]*refhost.Agent, agents)
 	for i := range as {
 		sess, err := st.Create(fmt.Sprintf("agent-%d", i))
@@ -181,7 +188,9 @@ func concurrentSelections(t *testing.T, st host.Store, replies map[string]planmo
 			}
 			events := a.Session().Events()
 			checkLog(t, events, nil)
-			checkSelections(t, events, mine)
+			committed, landed := checkSelections(t, events, mine)
+			t.Logf("%d events, %d turns, %d plan/mode: %d committed between turns, %d landed by a pre-step",
+				len(events), a.Turn(), committed+landed, committed, landed)
 			checkSteered(t, events, steered[ai])
 
 			// The final target is what the last selection asked for: after
@@ -214,7 +223,10 @@ func concurrentSelections(t *testing.T, st host.Store, replies map[string]planmo
 // selection owns one plan/mode of its value appended while its Set ran,
 // and every other plan/mode was appended inside a turn (by the pre-step
 // listener) with the value of a queued selection made before it.
-func checkSelections(t *testing.T, events []host.Event, sels []selection) {
+//
+// It returns how many plan/mode events were committed between turns and how
+// many a pre-step landed.
+func checkSelections(t *testing.T, events []host.Event, sels []selection) (committed, landed int) {
 	t.Helper()
 	var modes []int // indexes of plan/mode events
 	for i, e := range events {
@@ -223,17 +235,17 @@ func checkSelections(t *testing.T, events []host.Event, sels []selection) {
 		}
 	}
 	owned := map[int]bool{}
-	var committed []selection
+	var commits []selection
 	for _, s := range sels {
 		if s.outcome == planmode.Committed {
-			committed = append(committed, s)
+			commits = append(commits, s)
 		}
 	}
 	// A commit never lands inside a turn. Windows are intervals: matching in
 	// order of window end to the earliest free event in the window finds a
 	// matching when one exists.
-	sort.Slice(committed, func(i, j int) bool { return committed[i].after < committed[j].after })
-	for _, s := range committed {
+	sort.Slice(commits, func(i, j int) bool { return commits[i].after < commits[j].after })
+	for _, s := range commits {
 		found := false
 		for _, i := range modes {
 			if i >= s.before && i < s.after && !owned[i] && !planmode.FoldTurnOpen(events, i) && modeOf(t, events[i]) == s.want {
@@ -260,6 +272,7 @@ func checkSelections(t *testing.T, events []host.Event, sels []selection) {
 			t.Errorf("event %d: plan/mode %v landed by a pre-step with no queued selection before it", i+1, v)
 		}
 	}
+	return len(owned), len(modes) - len(owned)
 }
 
 // checkSteered checks that every steered text is in the log exactly once,
@@ -308,7 +321,7 @@ func lastWants(sels []selection) []bool {
 func checkReplay(t *testing.T, events []host.Event, live planmode.State) {
 	t.Helper()
 	st := store.NewMemory()
-	rt, err := refhost.New(refhost.Options{Store: st, Model: toolThenText{}})
+	rt, err := refhost.New(refhost.Options{Store: st, Model: toolSteps{}})
 	if err != nil {
 		t.Fatal(err)
 	}

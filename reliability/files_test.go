@@ -2,6 +2,7 @@ package reliability_test
 
 import (
 	"errors"
+	"fmt"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -196,4 +197,35 @@ func TestSessionFilesArePrivate(t *testing.T) {
 
 func sameSet(a, b []string) bool {
 	return slices.Equal(slices.Sorted(slices.Values(a)), slices.Sorted(slices.Values(b)))
+}
+
+// sessionIDInputs are the hostile IDs of the bad-input table: each is
+// refused by Create and Open of the durable store, which create nothing.
+func sessionIDInputs() []badInput {
+	const area = "session id"
+	var out []badInput
+	for _, id := range []string{"../outside", "/etc/passwd", "a/b", "..", "C:\\x", "nul", "a\x00b", strings.Repeat("a", store.MaxIDLen+1)} {
+		give := strings.ReplaceAll(fmt.Sprintf("%q", id), strings.Repeat("a", store.MaxIDLen+1), fmt.Sprintf("a×%d", store.MaxIDLen+1))
+		out = append(out, badInput{area, give, func(t *testing.T) error {
+			root := t.TempDir()
+			d, err := store.OpenDir(filepath.Join(root, "sessions"))
+			if err != nil {
+				t.Fatal(err)
+			}
+			t.Cleanup(func() { _ = d.Close() })
+			before := treeOf(t, root)
+			_, err = d.Create(id)
+			if !errors.Is(err, host.ErrBadSessionID) {
+				t.Errorf("Create(%q) = %v, want ErrBadSessionID", id, err)
+			}
+			if _, oerr := d.Open(id); !errors.Is(oerr, host.ErrBadSessionID) {
+				t.Errorf("Open(%q) = %v, want ErrBadSessionID", id, oerr)
+			}
+			if after := treeOf(t, root); !slices.Equal(before, after) {
+				t.Errorf("the tree changed: %q → %q", before, after)
+			}
+			return err
+		}})
+	}
+	return out
 }

@@ -12,6 +12,7 @@ import (
 	"github.com/dshgo/planmode"
 	"github.com/dshgo/planmode/host"
 	"github.com/dshgo/planmode/refhost"
+	"github.com/dshgo/planmode/refhost/scripted"
 )
 
 // policy is the section text every test host configures.
@@ -86,6 +87,16 @@ func startController(t testing.TB, rt *refhost.Runtime, st host.Store) *planmode
 	}
 	t.Cleanup(func() { _ = c.Stop(context.Background()) })
 	return c
+}
+
+// mustRuntime is a runtime on st whose model has nothing to say.
+func mustRuntime(t testing.TB, st host.Store) *refhost.Runtime {
+	t.Helper()
+	rt, err := refhost.New(refhost.Options{Store: st, Model: scripted.NewModel()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return rt
 }
 
 // agentOn binds a new agent to sess.
