@@ -35,6 +35,7 @@ const (
 	TextExitTooLarge         = textExitTooLarge
 	TextKeepPlanning         = textKeepPlanning
 	TextKeepPlanningFeedback = textKeepPlanningFeedback
+	TextFeedbackTooLarge     = textFeedbackTooLarge
 	TextReviewDismissed      = textReviewDismissed
 	TextReviewReloaded       = textReviewReloaded
 	TextReviewFailed         = textReviewFailed

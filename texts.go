@@ -119,6 +119,11 @@ const (
 	// textKeepPlanningFeedback precedes the user's feedback, verbatim.
 	textKeepPlanningFeedback = "the user did not approve the plan and wants you to keep planning: " +
 		"revise the plan to address their feedback and present it again with exit_plan_mode. The user's feedback:\n\n"
+	// textFeedbackTooLarge replaces feedback over MaxFeedbackSize; %d are
+	// the feedback's size and the limit, in bytes.
+	textFeedbackTooLarge = "the user did not approve the plan and wants you to keep planning, but their feedback " +
+		"is %d bytes, more than the %d-byte (256 KiB) limit, so it is left out here: ask the user to give the " +
+		"feedback again in a shorter form, then revise the plan and present it again with exit_plan_mode"
 	textReviewDismissed = "the user dismissed the plan review to speak instead: stay in plan mode, stop here " +
 		"and wait for the user's message; do not present the plan again until they reply"
 	textReviewReloaded = "the plan-mode service was reloaded while the plan was under review; present the plan again"

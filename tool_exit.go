@@ -17,6 +17,13 @@ import (
 // asked.
 const MaxPlanSize = 256 << 10
 
+// MaxFeedbackSize is the largest keep-planning feedback, in bytes, that
+// [ExitToolName] passes on to the model (256 KiB): the custom text of the
+// review's answers, joined. Larger feedback fails the call with an error
+// that names its size and the limit and leaves the text out; plan mode
+// stays on.
+const MaxFeedbackSize = 256 << 10
+
 // The exit tool's schemas, as the model is told them.
 const (
 	// ExitInputSchema is the JSON Schema of the exit tool's input: one
@@ -96,7 +103,9 @@ func (t *exitTool) Definition() host.ToolDefinition { return t.def }
 // runs under plan guidance. When plan mode was left while the review was
 // open, the approval stands and there is nothing left to record. Anything
 // else keeps planning: the call fails with the user's feedback verbatim, or
-// with a generic revise-and-present-again message when there is none. A
+// with a generic revise-and-present-again message when there is none;
+// feedback over [MaxFeedbackSize] bytes is left out and the error names its
+// size and the limit instead. A
 // dismissed review, a missing channel, the controller stopping (reload) and
 // any other failure of the question channel fail the call too; plan mode is
 // never left without consent.
@@ -143,6 +152,8 @@ func (t *exitTool) Execute(ctx context.Context, call host.CallContext, input jso
 	}
 	approved, feedback := consent(answers)
 	switch {
+	case len(feedback) > MaxFeedbackSize:
+		return "", &feedbackTooLargeError{size: len(feedback)}
 	case !approved && feedback == "":
 		return "", errKeepPlanning
 	case !approved:
@@ -159,6 +170,16 @@ type feedbackError struct{ feedback string }
 
 func (e *feedbackError) Error() string        { return textKeepPlanningFeedback + e.feedback }
 func (e *feedbackError) Is(target error) bool { return target == errKeepPlanning }
+
+// feedbackTooLargeError is the keep-planning failure for feedback over
+// MaxFeedbackSize: it names the size and the limit, never the text. It is
+// errKeepPlanning for errors.Is.
+type feedbackTooLargeError struct{ size int }
+
+func (e *feedbackTooLargeError) Error() string {
+	return fmt.Sprintf(textFeedbackTooLarge, e.size, MaxFeedbackSize)
+}
+func (e *feedbackTooLargeError) Is(target error) bool { return target == errKeepPlanning }
 
 // review asks the user to review plan. The question's context is the call's,
 // also cancelled when the controller run that done belongs to stops; a

@@ -504,6 +504,48 @@ func TestExitToolConsentIsExactlyOneApproveWithoutText(t *testing.T) {
 	}
 }
 
+func TestExitToolBoundsFeedback(t *testing.T) {
+	atLimit := strings.Repeat("f", planmode.MaxFeedbackSize)
+	tests := []struct {
+		name    string
+		give    []host.Answer
+		wantLen int // the size the error names; 0 when the feedback is passed on verbatim
+	}{
+		{name: "feedback at the limit is passed on verbatim", give: []host.Answer{keepPlanning(atLimit)}},
+		{name: "one byte over the limit is left out", give: []host.Answer{keepPlanning(atLimit + "f")}, wantLen: planmode.MaxFeedbackSize + 1},
+		{name: "4 MiB of feedback is left out", give: []host.Answer{keepPlanning(strings.Repeat("f", 4<<20))}, wantLen: 4 << 20},
+		{
+			name:    "texts of several answers count together, with their separator",
+			give:    []host.Answer{keepPlanning(atLimit[:planmode.MaxFeedbackSize/2]), keepPlanning(atLimit[:planmode.MaxFeedbackSize/2])},
+			wantLen: planmode.MaxFeedbackSize + 2,
+		},
+		{
+			name:    "Approve with over-limit text is no approval",
+			give:    []host.Answer{{QuestionID: planmode.ReviewQuestionID, Selected: []string{planmode.ReviewApprove}, Custom: atLimit + "f"}},
+			wantLen: planmode.MaxFeedbackSize + 1,
+		},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			f := newReviewFixture(t)
+			must(f.a.startTurn())
+			f.p.QueueReply(scripted.Reply{Answers: tt.give})
+			out, err := f.call(t, goodPlan)
+			if !errors.Is(err, planmode.ErrKeepPlanning) {
+				t.Fatalf("Execute = %q, %v; want keep planning", out, err)
+			}
+			want := planmode.TextKeepPlanningFeedback + tt.give[0].Custom
+			if tt.wantLen > 0 {
+				want = fmt.Sprintf(planmode.TextFeedbackTooLarge, tt.wantLen, planmode.MaxFeedbackSize)
+			}
+			if err.Error() != want {
+				t.Fatalf("message = %.200q (%d bytes), want %.200q", err.Error(), len(err.Error()), want)
+			}
+			wantState(t, f.c, f.a, planmode.State{Active: true})
+		})
+	}
+}
+
 func cmpOr(s, def string) string {
 	if s == "" {
 		return def
