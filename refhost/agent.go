@@ -312,6 +312,11 @@ func (a *Agent) runSteps(ctx context.Context, n int) host.TurnEnd {
 		res, err := a.runStep(ctx, n, step, attempt, dec.Messages)
 		switch res {
 		case stepNext:
+			if step >= a.rt.maxSteps {
+				err := fmt.Errorf("%w (%d)", ErrStepsExhausted, step)
+				a.log.Warn("refhost: turn failed", "turn", n, "step", step, "err", err)
+				return host.TurnEnd{Turn: n, Reason: host.TurnError, Error: err.Error()}
+			}
 			step, attempt = step+1, 1
 		case stepRetry:
 			attempt++

@@ -51,6 +51,7 @@
 //  8. "step/end" closes every "step/start", with an error text when the
 //     request failed or the step was cancelled. Tool calls lead to the next
 //     step (Step + 1, Attempt 1); an answer without them completes the turn.
+//     A turn takes at most MaxSteps steps; past that it ends "error".
 //
 // Cancellation ([Agent.Cancel], [Agent.Stop]) cancels the context of the
 // pre-step chain, the model call and the tools. Nothing is left half

@@ -3,6 +3,7 @@ package refhost_test
 import (
 	"context"
 	"errors"
+	"fmt"
 	"slices"
 	"sync"
 	"testing"
@@ -233,5 +234,45 @@ func TestRetryBounds(t *testing.T) {
 				t.Errorf("turn end = %+v, want error %q", got, tt.wantErr)
 			}
 		})
+	}
+}
+
+func TestStepBound(t *testing.T) {
+	tests := []struct {
+		name      string
+		maxSteps  int
+		wantCalls int
+		wantEnd   host.TurnEnd
+	}{
+		{name: "a model calling tools for ever stops at max steps", maxSteps: 3, wantCalls: 3,
+			wantEnd: host.TurnEnd{Turn: 1, Reason: host.TurnError, Error: refhost.ErrStepsExhausted.Error() + " (3)"}},
+		{name: "a turn within the bound completes", maxSteps: 5, wantCalls: 5,
+			wantEnd: host.TurnEnd{Turn: 1, Reason: host.TurnCompleted}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			steps := make([]scripted.Step, 0, 5)
+			for i := range 4 {
+				steps = append(steps, scripted.Step{ToolCalls: []host.ToolCall{call(fmt.Sprintf("c%d", i), "echo", `{"text":"again"}`)}})
+			}
+			steps = append(steps, scripted.Step{Text: "done"})
+			f := newFixtureOpts(t, refhost.Options{MaxSteps: tt.maxSteps}, steps...)
+			must[func()](t)(f.rt.AddTool(echoTool{name: "echo"}))
+			a := f.agent()
+			f.steer(a, "loop")
+			if got := f.model.Calls(); got != tt.wantCalls {
+				t.Errorf("model calls = %d, want %d", got, tt.wantCalls)
+			}
+			if got := lastTurnEnd(t, a.Session()); got != tt.wantEnd {
+				t.Errorf("turn end = %+v, want %+v", got, tt.wantEnd)
+			}
+		})
+	}
+}
+
+func TestNegativeMaxStepsIsRefused(t *testing.T) {
+	_, err := refhost.New(refhost.Options{Model: scripted.NewModel(), MaxSteps: -1})
+	if !errors.Is(err, refhost.ErrBadRegistration) {
+		t.Fatalf("New with MaxSteps -1: err = %v, want ErrBadRegistration", err)
 	}
 }

@@ -21,6 +21,8 @@ type Settings struct {
 	// MaxAttempts bounds the request attempts of one step; zero means
 	// DefaultMaxAttempts.
 	MaxAttempts int
+	// MaxSteps bounds the steps of one turn; zero means DefaultMaxSteps.
+	MaxSteps int
 	// Checkpoint runs after every turn; see Options.Checkpoint.
 	Checkpoint func(ctx context.Context, a *Agent) error
 }
@@ -66,7 +68,7 @@ type ModuleResult struct {
 func NewModule(p ModuleParams) (ModuleResult, error) {
 	o := Options{Store: p.Store, Model: p.Model, Logger: p.Logger}
 	if p.Settings != nil {
-		o.MaxAttempts, o.Checkpoint = p.Settings.MaxAttempts, p.Settings.Checkpoint
+		o.MaxAttempts, o.MaxSteps, o.Checkpoint = p.Settings.MaxAttempts, p.Settings.MaxSteps, p.Settings.Checkpoint
 	}
 	r, err := New(o)
 	if err != nil {

@@ -20,6 +20,10 @@ import (
 // Options.MaxAttempts is zero.
 const DefaultMaxAttempts = 3
 
+// DefaultMaxSteps is the number of steps one turn may take when
+// Options.MaxSteps is zero.
+const DefaultMaxSteps = 100
+
 // Options configure a Runtime.
 type Options struct {
 	// Store is the session store. The runtime itself only reads it through
@@ -32,6 +36,10 @@ type Options struct {
 	// MaxAttempts bounds the request attempts of one step (the first try
 	// plus retries); zero means DefaultMaxAttempts.
 	MaxAttempts int
+	// MaxSteps bounds the steps of one turn, so that a model calling tools
+	// for ever ends its turn with an error instead of running until it is
+	// cancelled; zero means DefaultMaxSteps.
+	MaxSteps int
 	// Checkpoint, when set, runs after every turn, after "turn/end" and
 	// before the agent becomes idle. Its error is logged. Its ctx is
 	// cancelled once the agent is stopped.
@@ -47,6 +55,7 @@ type Runtime struct {
 	model       Model
 	log         *slog.Logger
 	maxAttempts int
+	maxSteps    int
 	checkpoint  func(ctx context.Context, a *Agent) error
 
 	types     *registry[host.EventKind, typeSnap]
@@ -70,11 +79,15 @@ func New(o Options) (*Runtime, error) {
 	if o.MaxAttempts < 0 {
 		return nil, fmt.Errorf("refhost: options: max attempts %d: must be 0 (default) or more: %w", o.MaxAttempts, ErrBadRegistration)
 	}
+	if o.MaxSteps < 0 {
+		return nil, fmt.Errorf("refhost: options: max steps %d: must be 0 (default) or more: %w", o.MaxSteps, ErrBadRegistration)
+	}
 	r := &Runtime{
 		store:       o.Store,
 		model:       o.Model,
 		log:         o.Logger,
 		maxAttempts: cmp.Or(o.MaxAttempts, DefaultMaxAttempts),
+		maxSteps:    cmp.Or(o.MaxSteps, DefaultMaxSteps),
 		checkpoint:  o.Checkpoint,
 		types:       newRegistry("event type", buildTypes),
 		sections:    newRegistry("section", buildSections),
@@ -104,6 +117,9 @@ func (r *Runtime) Questions() *Questions { return r.questions }
 
 // MaxAttempts returns the bound on request attempts per step.
 func (r *Runtime) MaxAttempts() int { return r.maxAttempts }
+
+// MaxSteps returns the bound on steps per turn.
+func (r *Runtime) MaxSteps() int { return r.maxSteps }
 
 // Event types.
 

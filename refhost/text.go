@@ -47,6 +47,9 @@ var (
 	ErrNoAgent = errors.New("no agent")
 	// ErrAttemptsExhausted means a step's request failed on every attempt.
 	ErrAttemptsExhausted = errors.New("request attempts exhausted")
+	// ErrStepsExhausted means a turn reached the runtime's step bound while
+	// the model kept calling tools.
+	ErrStepsExhausted = errors.New("step limit of the turn reached")
 	// ErrBadQuestion means a user question has an empty or repeated ID.
 	ErrBadQuestion = errors.New("bad question")
 )
