@@ -72,7 +72,7 @@ func (c *Controller) runPlan(_ context.Context, inv host.Invocation) (string, er
 		return "", errOffWithImages
 	}
 	active := action != planOff
-	outcome, err := c.Set(inv.Agent, active)
+	outcome, err := c.set(inv.Agent, active, true)
 	if err != nil {
 		return "", err
 	}

@@ -15,7 +15,7 @@ import (
 )
 
 // planCommand returns the registered /plan command.
-func planCommand(t *testing.T, h *fakeHost) host.Command {
+func planCommand(t tb, h *fakeHost) host.Command {
 	t.Helper()
 	h.mu.Lock()
 	defer h.mu.Unlock()
@@ -29,7 +29,7 @@ func planCommand(t *testing.T, h *fakeHost) host.Command {
 }
 
 // runPlan runs "/plan args" for agent a.
-func runPlan(t *testing.T, h *fakeHost, a host.Agent, args string, attachments ...host.Block) (string, error) {
+func runPlan(t tb, h *fakeHost, a host.Agent, args string, attachments ...host.Block) (string, error) {
 	t.Helper()
 	return planCommand(t, h).Run(context.Background(), host.Invocation{Agent: a, Args: args, Attachments: attachments})
 }

@@ -26,7 +26,8 @@ const (
 	Queued
 	// Cancelled means an opposite pending selection existed and the logged
 	// state already was the requested one: the pending selection was
-	// dropped and nothing was logged.
+	// dropped. Nothing was logged, unless the log recorded the selection;
+	// then an [EventPlanCancel] marker was (see [Controller.Set]).
 	Cancelled
 )
 
@@ -115,8 +116,11 @@ func (c *Controller) Get(agent host.Agent) State {
 //   - [Noop]: active already is the target, that is the pending selection if
 //     there is one and the logged state otherwise. Nothing changes.
 //   - [Cancelled]: an opposite selection was pending and the logged state
-//     already equals active. The pending selection is dropped; nothing is
-//     logged.
+//     already equals active. The pending selection is dropped. Nothing is
+//     logged when it lived only in memory (a queued Set). When the log
+//     records it, Set first appends an [EventPlanCancel] marker (see below);
+//     if that append fails, Set returns the error and the selection stays
+//     pending.
 //   - [Committed]: no turn is open, so the "plan/mode" event is appended now,
 //     followed by a notice to the model when the last request header
 //     described the other mode. If the append fails, Set returns the error
@@ -134,9 +138,25 @@ func (c *Controller) Get(agent host.Agent) State {
 // from the "/plan" command, whose completion the log records (see
 // [Project]).
 //
+// The cancel marker is the one departure from "a cancellation logs nothing",
+// and only for selections the log itself records: a "/plan" that completed
+// (or is still running, so its completion is logged later) and an approved
+// exit_plan_mode call whose result is logged. The log alone reads such a
+// selection as pending until a "plan/mode" follows; dropping it from memory
+// only would let [Project] and a controller restarted on the log apply what
+// the user took back. The marker withdraws every such selection made before
+// it, and leaves the logged state as it is.
+//
 // Set fails with [ErrNoAgent] for a nil agent and with [ErrNotRunning] when
 // the controller is not started.
 func (c *Controller) Set(agent host.Agent, active bool) (Outcome, error) {
+	return c.set(agent, active, false)
+}
+
+// set is [Controller.Set]; byCommand is true for the "/plan" command, whose
+// run the host logs, so that a selection it queues or repeats is one the
+// log records (or will, once the command completes).
+func (c *Controller) set(agent host.Agent, active, byCommand bool) (Outcome, error) {
 	st, err := c.state(agent)
 	if err != nil {
 		return 0, fmt.Errorf("%s: set: %w", PluginName, err)
@@ -145,22 +165,40 @@ func (c *Controller) Set(agent host.Agent, active bool) (Outcome, error) {
 	defer st.mu.Unlock()
 
 	want := selectionOf(active)
-	w := st.load()
-	logged := selectionOf(w.active())
-	pending := w.pending()
-	target := logged
-	if pending != SelectionNone {
-		target = pending
-	}
-	switch {
-	case want == target:
-		return Noop, nil
-	case pending != SelectionNone && logged == want:
-		st.setPending(SelectionNone, false)
-		return Cancelled, nil
-	case w.turnOpen():
-		st.setPending(want, false)
-		return Queued, nil
+	for {
+		w := st.load()
+		logged := selectionOf(w.active())
+		pending := w.pending()
+		target := logged
+		if pending != SelectionNone {
+			target = pending
+		}
+		switch {
+		case want == target:
+			if byCommand && pending == want {
+				st.recorded = true
+			}
+			return Noop, nil
+		case pending != SelectionNone && logged == want:
+			if projected, _ := w.projected(); projected != SelectionNone || st.recorded {
+				_, appended, err := st.sess.AppendIf(cancelEvent(pending), func() bool {
+					return st.load().active() == active
+				})
+				if err != nil {
+					return 0, fmt.Errorf("%s: set: append %s: %w", PluginName, EventPlanCancel, err)
+				}
+				if !appended {
+					continue // the logged state changed meanwhile: decide again
+				}
+			}
+			st.setPending(SelectionNone, false)
+			return Cancelled, nil
+		case w.turnOpen():
+			st.setPending(want, false)
+			st.recorded = byCommand
+			return Queued, nil
+		}
+		break
 	}
 
 	var seen word
@@ -174,6 +212,7 @@ func (c *Controller) Set(agent host.Agent, active bool) (Outcome, error) {
 	if !appended {
 		if seen.turnOpen() {
 			st.setPending(want, false)
+			st.recorded = byCommand
 			return Queued, nil
 		}
 		// Someone else logged the same state meanwhile.
@@ -324,6 +363,15 @@ func modeEvent(active bool) host.Event {
 	return host.Event{Type: EventPlanMode, Data: json.RawMessage(data)}
 }
 
+// cancelEvent returns a "plan/cancel" event withdrawing sel.
+func cancelEvent(sel Selection) host.Event {
+	data := payloadCancelInactive
+	if sel == SelectionActive {
+		data = payloadCancelActive
+	}
+	return host.Event{Type: EventPlanCancel, Data: json.RawMessage(data)}
+}
+
 // noticeSource is the source of the plugin's notices.
 func noticeSource() *host.Source {
 	return &host.Source{Kind: host.SourcePlugin, Plugin: PluginName, Form: NoticeForm}
@@ -427,8 +475,9 @@ type sessionState struct {
 	folded      atomic.Int64 // events folded into w; stored after w
 	v           view         // touched only by fold
 
-	mu     sync.Mutex // serializes changes to the pending selection
-	warned bool       // the current pending selection's append failure was logged
+	mu       sync.Mutex // serializes changes to the pending selection
+	warned   bool       // the current pending selection's append failure was logged
+	recorded bool       // a "/plan" run the log shows queued or repeated the current pending selection
 }
 
 func (s *sessionState) load() word { return word(s.w.Load()) }
@@ -474,7 +523,9 @@ func (s *sessionState) fold(e host.Event) {
 	s.folded.Add(1)
 }
 
-// setPending replaces the pending selection; callers hold mu.
+// setPending replaces the pending selection, which no logged "/plan" run
+// has made yet (callers that know otherwise set recorded after it); callers
+// hold mu.
 func (s *sessionState) setPending(sel Selection, exit bool) {
 	p := uint32(sel) << shiftPending
 	if exit && sel != SelectionNone {
@@ -486,7 +537,7 @@ func (s *sessionState) setPending(sel Selection, exit bool) {
 			break
 		}
 	}
-	s.warned = false
+	s.warned, s.recorded = false, false
 }
 
 // word packs a session's state into 32 bits.

@@ -2,9 +2,11 @@ package planmode_test
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"log/slog"
 	"slices"
+	"strings"
 	"sync"
 	"testing"
 	"time"
@@ -534,6 +536,177 @@ func TestStopDropsSetPendingButNotPlanCommand(t *testing.T) {
 	}
 	c2 := h.start(t, nil)
 	wantState(t, c2, a, planmode.State{})
+}
+
+// planRun plays "/plan args" as a host runs it: command/run, the handler
+// and, unless open, command/done. It returns a func that logs the
+// completion of an open run.
+func planRun(t *testing.T, h *fakeHost, a *fakeAgent, id, args string, open bool) (complete func()) {
+	t.Helper()
+	must(appendJSON(a.sess, host.TypeCommandRun, nil, host.CommandRun{ID: id, Name: planmode.CommandName, Args: args}))
+	if _, err := runPlan(t, h, a, args); err != nil {
+		t.Fatalf("/plan %s: %v", args, err)
+	}
+	complete = func() { must(appendJSON(a.sess, host.TypeCommandDone, nil, host.CommandDone{ID: id, OK: true})) }
+	if !open {
+		complete()
+		complete = func() {}
+	}
+	return complete
+}
+
+// cancels returns the plan/cancel events of the log from index from.
+func cancels(t *testing.T, s host.Session, from int) []planmode.CancelPayload {
+	t.Helper()
+	var out []planmode.CancelPayload
+	for _, e := range s.Events()[from:] {
+		if e.Type != planmode.EventPlanCancel {
+			continue
+		}
+		var p planmode.CancelPayload
+		if err := json.Unmarshal(e.Data, &p); err != nil {
+			t.Fatalf("event %d: %v", e.Seq, err)
+		}
+		out = append(out, p)
+	}
+	return out
+}
+
+func TestCancelIsLoggedOnlyForSelectionsTheLogRecords(t *testing.T) {
+	cancelled := func(sel planmode.Selection) []planmode.CancelPayload {
+		return []planmode.CancelPayload{{Cancelled: sel.String()}}
+	}
+	tests := []struct {
+		name string
+		// setup leaves a pending selection opposite to active and returns
+		// what completes a command still running (or nil).
+		setup  func(t *testing.T, h *fakeHost, c *planmode.Controller, a *fakeAgent) func()
+		active bool // the cancelling Set
+		want   []planmode.CancelPayload
+	}{
+		{
+			name: "a queued Set lives in memory: nothing is logged",
+			setup: func(t *testing.T, h *fakeHost, c *planmode.Controller, a *fakeAgent) func() {
+				must(a.startTurn())
+				set(t, c, a, true)
+				return nil
+			},
+		},
+		{
+			name: "a completed /plan is withdrawn by a marker",
+			setup: func(t *testing.T, h *fakeHost, c *planmode.Controller, a *fakeAgent) func() {
+				must(a.startTurn())
+				return planRun(t, h, a, "r1", "", false)
+			},
+			want: cancelled(planmode.SelectionActive),
+		},
+		{
+			name: "a /plan still running is withdrawn by a marker",
+			setup: func(t *testing.T, h *fakeHost, c *planmode.Controller, a *fakeAgent) func() {
+				must(a.startTurn())
+				return planRun(t, h, a, "r1", "look at the cache", true)
+			},
+			want: cancelled(planmode.SelectionActive),
+		},
+		{
+			name: "a completed /plan off is withdrawn by a marker",
+			setup: func(t *testing.T, h *fakeHost, c *planmode.Controller, a *fakeAgent) func() {
+				set(t, c, a, true)
+				must(a.startTurn())
+				return planRun(t, h, a, "r1", "off", false)
+			},
+			active: true,
+			want:   cancelled(planmode.SelectionInactive),
+		},
+		{
+			name: "an approved exit is withdrawn by a marker",
+			setup: func(t *testing.T, h *fakeHost, c *planmode.Controller, a *fakeAgent) func() {
+				set(t, c, a, true)
+				must(a.startTurn())
+				if err := planmode.QueueExit(c, a); err != nil {
+					t.Fatal(err)
+				}
+				must(appendJSON(a.sess, host.TypeToolResult, nil, host.ToolResult{CallID: "x1", Name: planmode.ExitToolName, Output: planmode.ExitResult}))
+				return nil
+			},
+			active: true,
+			want:   cancelled(planmode.SelectionInactive),
+		},
+		{
+			name: "a queued Set that a running /plan repeated is withdrawn by a marker",
+			setup: func(t *testing.T, h *fakeHost, c *planmode.Controller, a *fakeAgent) func() {
+				must(a.startTurn())
+				set(t, c, a, true)
+				return planRun(t, h, a, "r1", "", true)
+			},
+			want: cancelled(planmode.SelectionActive),
+		},
+		{
+			name: "a later /plan queued after a marker is recorded again",
+			setup: func(t *testing.T, h *fakeHost, c *planmode.Controller, a *fakeAgent) func() {
+				must(a.startTurn())
+				planRun(t, h, a, "r1", "", false)
+				set(t, c, a, false)
+				return planRun(t, h, a, "r2", "", false)
+			},
+			want: append(cancelled(planmode.SelectionActive), cancelled(planmode.SelectionActive)...),
+		},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			h := newFakeHost()
+			c := h.start(t, nil)
+			a := h.newAgent(t)
+			complete := tt.setup(t, h, c, a)
+			if got := set(t, c, a, tt.active); got != planmode.Cancelled {
+				t.Fatalf("Set(%v) = %v, want cancelled", tt.active, got)
+			}
+			if complete != nil {
+				complete()
+			}
+			if got := cancels(t, a.sess, 0); !slices.Equal(got, tt.want) {
+				t.Fatalf("plan/cancel events = %+v, want %+v", got, tt.want)
+			}
+			want := planmode.State{Active: tt.active}
+			wantState(t, c, a, want)
+			if p := planmode.Project(a.sess.Events()); p != (planmode.Projection{Active: tt.active}) {
+				t.Fatalf("Project = %+v, want the logged state with nothing pending", p)
+			}
+			if len(modes(t, a.sess, 0)) != map[bool]int{false: 0, true: 1}[tt.active] {
+				t.Fatalf("plan/mode events = %v: the cancel changed the logged state", modes(t, a.sess, 0))
+			}
+			if err := c.Stop(context.Background()); err != nil {
+				t.Fatal(err)
+			}
+			c2 := h.start(t, nil)
+			wantState(t, c2, agentOn(a.sess), want)
+			h.runStep(agentOn(a.sess), accepted)
+			wantState(t, c2, a, want)
+		})
+	}
+}
+
+func TestCancelMarkerAppendFailureReturnsErrorAndChangesNothing(t *testing.T) {
+	h := newFakeHost()
+	c := h.start(t, nil)
+	a := h.newAgent(t)
+	must(a.startTurn())
+	planRun(t, h, a, "r1", "", false)
+	restore := rejectType(t, h, planmode.EventPlanCancel)
+	from := a.sess.Len()
+	got, err := c.Set(a, false)
+	if !errors.Is(err, errAppendRefused) || got != 0 || !strings.Contains(err.Error(), planmode.EventPlanCancel) {
+		t.Fatalf("Set = %v, %v; want the plan/cancel append error", got, err)
+	}
+	if a.sess.Len() != from {
+		t.Fatalf("log grew by %v", logTypes(a.sess, from))
+	}
+	wantState(t, c, a, planmode.State{Pending: planmode.SelectionActive})
+	restore()
+	if got := set(t, c, a, false); got != planmode.Cancelled {
+		t.Fatalf("Set after the store recovered = %v, want cancelled", got)
+	}
+	wantState(t, c, a, planmode.State{})
 }
 
 func TestSetFailsWithoutAgentOrWhenStopped(t *testing.T) {

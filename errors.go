@@ -14,7 +14,8 @@ var (
 	// ErrAlreadyRunning means Start was called on a running controller.
 	ErrAlreadyRunning = errors.New(textStarted)
 	// ErrBadPayload means a plan/mode event's active field is missing or is
-	// not a boolean.
+	// not a boolean, or a plan/cancel event's cancelled field is not "active"
+	// or "inactive".
 	ErrBadPayload = errors.New(textBadPayload)
 	// ErrBadConfig means a Config failed validation.
 	ErrBadConfig = errors.New(textBadConfig)

@@ -18,6 +18,13 @@ const (
 	payloadInactive = `{"active":false}`
 )
 
+// Canonical payloads of [EventPlanCancel], as encoding/json writes
+// [CancelPayload].
+const (
+	payloadCancelActive   = `{"cancelled":"active"}`
+	payloadCancelInactive = `{"cancelled":"inactive"}`
+)
+
 // FoldPlanMode returns the plan-mode state recorded in events[:end]: the
 // active flag of the last valid "plan/mode" event, false when there is none.
 // A malformed payload (active missing or not a boolean) is skipped, never
@@ -123,6 +130,39 @@ func decodeMode(data json.RawMessage) (bool, error) {
 		return false, nil
 	}
 	return false, fmt.Errorf(problemActiveNotBool, quoteJSON(raw))
+}
+
+// decodeCancel reads a plan/cancel payload: the selection it withdraws. The
+// error describes the problem without naming the event; the payload check
+// adds that.
+func decodeCancel(data json.RawMessage) (Selection, error) {
+	switch {
+	case string(data) == payloadCancelActive:
+		return SelectionActive, nil
+	case string(data) == payloadCancelInactive:
+		return SelectionInactive, nil
+	}
+	if len(bytes.TrimSpace(data)) == 0 {
+		return SelectionNone, errors.New(problemCancelEmpty)
+	}
+	var fields map[string]json.RawMessage
+	if err := json.Unmarshal(data, &fields); err != nil || fields == nil {
+		return SelectionNone, fmt.Errorf(problemCancelNotObject, quoteJSON(data))
+	}
+	raw, ok := fields["cancelled"]
+	if !ok {
+		return SelectionNone, errors.New(problemCancelMissing)
+	}
+	var name string
+	if json.Unmarshal(raw, &name) == nil {
+		switch name {
+		case SelectionActive.String():
+			return SelectionActive, nil
+		case SelectionInactive.String():
+			return SelectionInactive, nil
+		}
+	}
+	return SelectionNone, fmt.Errorf(problemCancelBad, quoteJSON(raw))
 }
 
 // quoteJSON renders raw JSON for an error message, shortened when long.

@@ -2,6 +2,7 @@ package planmode_test
 
 import (
 	"encoding/json"
+	"slices"
 	"strings"
 	"testing"
 
@@ -20,6 +21,12 @@ func mode(active bool) host.Event {
 		return ev(planmode.EventPlanMode, `{"active":true}`)
 	}
 	return ev(planmode.EventPlanMode, `{"active":false}`)
+}
+
+// cancel is a plan/cancel withdrawing sel.
+func cancel(sel planmode.Selection) host.Event {
+	data, _ := json.Marshal(planmode.CancelPayload{Cancelled: sel.String()})
+	return host.Event{Type: planmode.EventPlanCancel, Data: data}
 }
 
 func header(sections ...string) host.Event {
@@ -143,6 +150,9 @@ func genEvent() *rapid.Generator[host.Event] {
 		rapid.Just(ev(host.TypeCommandRun, `{"id":"r1","name":"plan","args":""}`)),
 		rapid.Just(ev(host.TypeCommandDone, `{"id":"r1","ok":true}`)),
 		rapid.Just(ev(host.TypeToolResult, `{"callId":"c","name":"exit_plan_mode","output":"{\"approved\":true}"}`)),
+		rapid.Just(cancel(planmode.SelectionActive)),
+		rapid.Just(cancel(planmode.SelectionInactive)),
+		rapid.Just(ev(planmode.EventPlanCancel, `{"cancelled":"none"}`)),
 	)
 }
 
@@ -245,6 +255,36 @@ func TestProject(t *testing.T) {
 		{"a malformed plan/mode does not resolve a selection",
 			[]host.Event{run("r1", ""), ev(planmode.EventPlanMode, `{"active":"yes"}`), done("r1", true)},
 			planmode.Projection{Pending: planmode.SelectionActive}},
+		{"a plan/cancel withdraws a completed /plan",
+			[]host.Event{run("r1", ""), done("r1", true), cancel(planmode.SelectionActive)},
+			planmode.Projection{}},
+		{"a plan/cancel withdraws a completed /plan off and keeps the logged state",
+			[]host.Event{mode(true), run("r1", "off"), done("r1", true), cancel(planmode.SelectionInactive)},
+			planmode.Projection{Active: true}},
+		{"a plan/cancel withdraws an approved exit",
+			[]host.Event{mode(true), exitResult(false), cancel(planmode.SelectionInactive)},
+			planmode.Projection{Active: true}},
+		{"a plan/cancel withdraws a /plan that completes after it",
+			[]host.Event{run("r1", ""), cancel(planmode.SelectionActive), done("r1", true)},
+			planmode.Projection{}},
+		{"a /plan run after a plan/cancel is pending again",
+			[]host.Event{run("r1", ""), done("r1", true), cancel(planmode.SelectionActive), run("r2", "go"), done("r2", true)},
+			planmode.Projection{Pending: planmode.SelectionActive}},
+		{"an exit after a plan/cancel is pending again",
+			[]host.Event{mode(true), exitResult(false), cancel(planmode.SelectionInactive), exitResult(false)},
+			planmode.Projection{Active: true, Pending: planmode.SelectionInactive, Exit: true}},
+		{"a malformed plan/cancel withdraws nothing",
+			[]host.Event{run("r1", ""), done("r1", true), ev(planmode.EventPlanCancel, `{"cancelled":"yes"}`)},
+			planmode.Projection{Pending: planmode.SelectionActive}},
+		{"a /plan completing after a later /plan does not override it",
+			[]host.Event{run("r1", ""), run("r2", "off"), done("r2", true), done("r1", true)},
+			planmode.Projection{}},
+		{"a /plan off completing after a later /plan does not override it",
+			[]host.Event{run("r1", "off"), run("r2", ""), done("r2", true), done("r1", true)},
+			planmode.Projection{Pending: planmode.SelectionActive}},
+		{"a /plan completing after a later approved exit does not override it",
+			[]host.Event{mode(true), run("r1", ""), exitResult(false), done("r1", true)},
+			planmode.Projection{Active: true, Pending: planmode.SelectionInactive, Exit: true}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -295,6 +335,9 @@ func FuzzFoldPlanMode(f *testing.F) {
 		"command/run {\"id\":\"a\",\"name\":\"plan\",\"args\":\"off\"}\ncommand/done {\"id\":\"a\",\"ok\":true}",
 		"tool/result {\"name\":\"exit_plan_mode\"}",
 		"plan/mode",
+		"command/run {\"id\":\"a\",\"name\":\"plan\"}\ncommand/done {\"id\":\"a\",\"ok\":true}\nplan/cancel {\"cancelled\":\"active\"}",
+		"command/run {\"id\":\"a\",\"name\":\"plan\"}\nplan/cancel {\"cancelled\":\"Active\"}\ncommand/done {\"id\":\"a\",\"ok\":true}",
+		"plan/cancel {\"cancelled\": \"inactive\", \"cancelled\": 1}",
 	}
 	for _, s := range seeds {
 		f.Add(s)
@@ -313,15 +356,23 @@ func FuzzFoldPlanMode(f *testing.F) {
 			planmode.FoldHeaderMode(events, end)
 		}
 		// A plan/mode passes the payload check exactly when the fold reads
-		// it: then it decides the state whatever came before it.
+		// it: then it decides the state whatever came before it. A
+		// plan/cancel passes it exactly when the projection reads it: then
+		// it withdraws a completed /plan and never changes the state.
+		pending := []host.Event{ev(host.TypeCommandRun, `{"id":"r","name":"plan"}`), ev(host.TypeCommandDone, `{"id":"r","ok":true}`)}
 		for i, e := range events {
-			if e.Type != planmode.EventPlanMode {
-				continue
-			}
-			afterFalse := planmode.FoldPlanMode([]host.Event{mode(false), e}, 2)
-			afterTrue := planmode.FoldPlanMode([]host.Event{mode(true), e}, 2)
-			if (planmode.CheckPayload(e) == nil) != (afterFalse == afterTrue) {
-				t.Fatalf("event %d %q: the payload check and the fold disagree", i, e.Data)
+			switch e.Type {
+			case planmode.EventPlanMode:
+				afterFalse := planmode.FoldPlanMode([]host.Event{mode(false), e}, 2)
+				afterTrue := planmode.FoldPlanMode([]host.Event{mode(true), e}, 2)
+				if (planmode.CheckPayload(e) == nil) != (afterFalse == afterTrue) {
+					t.Fatalf("event %d %q: the payload check and the fold disagree", i, e.Data)
+				}
+			case planmode.EventPlanCancel:
+				p := planmode.Project(append(slices.Clone(pending), e))
+				if (planmode.CheckPayload(e) == nil) != (p.Pending == planmode.SelectionNone) || p.Active {
+					t.Fatalf("event %d %q: the payload check and the projection disagree (%+v)", i, e.Data, p)
+				}
 			}
 		}
 	})

@@ -426,8 +426,15 @@ func notices(t tb, s host.Session, from int) []string {
 // called.
 func rejectModes(t tb, h *fakeHost) (restore func()) {
 	t.Helper()
-	undo, err := h.store.AddValidator("test-reject-modes", func(e host.Event) error {
-		if e.Type == planmode.EventPlanMode {
+	return rejectType(t, h, planmode.EventPlanMode)
+}
+
+// rejectType makes every append of events of type typ fail until the
+// returned func is called.
+func rejectType(t tb, h *fakeHost, typ string) (restore func()) {
+	t.Helper()
+	undo, err := h.store.AddValidator("test-reject-"+typ, func(e host.Event) error {
+		if e.Type == typ {
 			return errAppendRefused
 		}
 		return nil

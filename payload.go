@@ -7,15 +7,20 @@ import (
 )
 
 // CheckPayload is the plugin's payload check, a [host.Validator]. It rejects
-// a "plan/mode" event whose active field is missing or not a boolean, naming
-// the event and the bad value, and accepts every other event. The plugin
-// registers it under [PluginName] while it runs, so the store applies it on
-// every append and to every event of a session being opened.
+// a "plan/mode" event whose active field is missing or not a boolean, and a
+// "plan/cancel" event whose cancelled field is not "active" or "inactive",
+// naming the event and the bad value; it accepts every other event. The
+// plugin registers it under [PluginName] while it runs, so the store applies
+// it on every append and to every event of a session being opened.
 func CheckPayload(e host.Event) error {
-	if e.Type != EventPlanMode {
-		return nil
+	var err error
+	switch e.Type {
+	case EventPlanMode:
+		_, err = decodeMode(e.Data)
+	case EventPlanCancel:
+		_, err = decodeCancel(e.Data)
 	}
-	if _, err := decodeMode(e.Data); err != nil {
+	if err != nil {
 		return fmt.Errorf("%s: %s: %w: %w", PluginName, eventLabel(e), ErrBadPayload, err)
 	}
 	return nil
@@ -30,7 +35,10 @@ func eventLabel(e host.Event) string {
 	return fmt.Sprintf("event %d %q", e.Seq, e.Type)
 }
 
-// eventType is the declaration of [EventPlanMode].
-func eventType() host.EventType {
-	return host.EventType{Name: EventPlanMode, Kind: host.LogOnly}
+// eventTypes are the declarations of the plugin's events, both log-only.
+func eventTypes() []host.EventType {
+	return []host.EventType{
+		{Name: EventPlanMode, Kind: host.LogOnly},
+		{Name: EventPlanCancel, Kind: host.LogOnly},
+	}
 }

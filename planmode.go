@@ -39,7 +39,8 @@
 // accepted step waits for the next turn, and is lost if the process exits
 // first — unless the log can rebuild it: a completed "/plan" command or an
 // approved exit_plan_mode call is seeded again from the log when the
-// controller next serves the session ([Project]).
+// controller next serves the session ([Project]). Cancelling such a
+// selection is logged too ([EventPlanCancel]), so that it stays cancelled.
 //
 // Use [Module] with fx (the deployment loader builds it through
 // [DeployPlugin]), or call [New] and [Controller.Start] directly.
@@ -54,6 +55,13 @@ const (
 	// EventPlanMode is the log-only event that records the plan-mode state.
 	// Its payload is [ModePayload]; each event replaces the whole value.
 	EventPlanMode = "plan/mode"
+	// EventPlanCancel is the log-only marker [Controller.Set] appends when it
+	// cancels a pending selection that the log records (a "/plan" command
+	// that ran, or an approved exit_plan_mode call): every such selection
+	// made before the marker is withdrawn, so [Project] and a restarted
+	// controller do not bring it back. It never changes the logged state.
+	// Its payload is [CancelPayload].
+	EventPlanCancel = "plan/cancel"
 	// SectionName is the system-prompt section that carries the configured
 	// guidance while plan mode is active.
 	SectionName = "plan:policy"
@@ -77,4 +85,12 @@ const (
 type ModePayload struct {
 	// Active is true while the session is in plan mode.
 	Active bool `json:"active"`
+}
+
+// CancelPayload is the payload of [EventPlanCancel].
+type CancelPayload struct {
+	// Cancelled is the pending selection that was withdrawn: "active" (a
+	// switch into plan mode) or "inactive" (a switch back to the default
+	// mode), as [Selection.String] names them.
+	Cancelled string `json:"cancelled"`
 }

@@ -49,9 +49,10 @@ type Params struct {
 	Tools host.Tools
 	// PreStep receives the plugin's pre-step listener, prepended.
 	PreStep host.PreStepChain
-	// Validators receives the plan/mode payload check.
+	// Validators receives the payload check of plan/mode and plan/cancel.
 	Validators host.Validators
-	// EventTypes receives the plan/mode declaration (log-only).
+	// EventTypes receives the plan/mode and plan/cancel declarations (both
+	// log-only).
 	EventTypes host.EventTypes
 	// Lifecycle runs Start and Stop with the application. Without fx, leave
 	// it nil and call them yourself.
@@ -127,11 +128,11 @@ func (p Params) missing() []string {
 	return names
 }
 
-// Start registers the plugin with the host: the plan/mode event type
-// (log-only), the payload check, the plan:policy section, the pre-step
-// listener (outermost), the exit_plan_mode tool and, when the host has a
-// command registry, the /plan command. From then on the controller serves
-// Get and Set.
+// Start registers the plugin with the host: the plan/mode and plan/cancel
+// event types (log-only), the payload check, the plan:policy section, the
+// pre-step listener (outermost), the exit_plan_mode tool and, when the host
+// has a command registry, the /plan command. From then on the controller
+// serves Get and Set.
 // If a registration fails, the ones already made are undone and the error
 // is returned. Starting a running controller fails with [ErrAlreadyRunning].
 func (c *Controller) Start(ctx context.Context) error {
@@ -183,17 +184,20 @@ type registration struct {
 	add  func() (undo func(), err error)
 }
 
-// registrations lists what Start registers, in order: the event type and the
-// payload check first, so that nothing can append a bad plan/mode once the
-// listener runs.
+// registrations lists what Start registers, in order: the event types and
+// the payload check first, so that nothing can append a bad plan/mode or
+// plan/cancel once the listener runs.
 func (c *Controller) registrations() []registration {
-	regs := []registration{
-		{"event type", func() (func(), error) { return c.types.DeclareEventType(eventType()) }},
+	var regs []registration
+	for _, t := range eventTypes() {
+		regs = append(regs, registration{"event type " + t.Name, func() (func(), error) { return c.types.DeclareEventType(t) }})
+	}
+	regs = append(regs, []registration{
 		{"payload check", func() (func(), error) { return c.validators.AddValidator(PluginName, CheckPayload) }},
 		{"section", func() (func(), error) { return c.sections.AddSection(c.section()) }},
 		{"pre-step listener", func() (func(), error) { return c.chain.AddPreStep(PluginName, c.preStep, true) }},
 		{"tool " + ExitToolName, func() (func(), error) { return c.tools.AddTool(newExitTool(c)) }},
-	}
+	}...)
 	if c.commands != nil {
 		regs = append(regs, registration{"command /" + CommandName, func() (func(), error) { return c.commands.AddCommand(c.command()) }})
 	}

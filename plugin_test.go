@@ -48,6 +48,48 @@ func TestPayloadCheckRejectsMalformedPlanModeOnAppend(t *testing.T) {
 	}
 }
 
+func TestPayloadCheckRejectsMalformedPlanCancelOnAppend(t *testing.T) {
+	tests := []struct {
+		name string
+		give string
+		want string
+	}{
+		{"an unknown selection is rejected", `{"cancelled":"maybe"}`, `cancelled is "maybe"; want "active" or "inactive"`},
+		{"a selection in another case is rejected", `{"cancelled":"Active"}`, `cancelled is "Active"`},
+		{"none is no selection to cancel", `{"cancelled":"none"}`, `cancelled is "none"`},
+		{"a boolean is rejected", `{"cancelled":true}`, `cancelled is true`},
+		{"a missing field is rejected", `{"active":false}`, `cancelled is missing`},
+		{"a non-object payload is rejected", `"active"`, `payload "active" is not a JSON object`},
+		{"an empty payload is rejected", ``, `payload is empty`},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			h := newFakeHost()
+			h.start(t, nil)
+			a := h.newAgent(t)
+			_, err := a.sess.Append(ev(planmode.EventPlanCancel, tt.give))
+			if !errors.Is(err, planmode.ErrBadPayload) {
+				t.Fatalf("Append error = %v, want ErrBadPayload", err)
+			}
+			for _, part := range []string{`plan-mode: `, `"plan/cancel"`, tt.want} {
+				if !strings.Contains(err.Error(), part) {
+					t.Errorf("error %q does not contain %q", err, part)
+				}
+			}
+			if a.sess.Len() != 0 {
+				t.Fatal("the rejected event was appended")
+			}
+		})
+	}
+	t.Run("well-formed markers pass", func(t *testing.T) {
+		for _, give := range []string{`{"cancelled":"active"}`, `{"cancelled":"inactive"}`, ` { "cancelled" : "inactive" } `} {
+			if err := planmode.CheckPayload(ev(planmode.EventPlanCancel, give)); err != nil {
+				t.Errorf("CheckPayload(%s) = %v", give, err)
+			}
+		}
+	})
+}
+
 func TestPayloadCheckRejectsMalformedPlanModeOnOpen(t *testing.T) {
 	h := newFakeHost()
 	a := h.newAgent(t)
@@ -82,12 +124,14 @@ func TestStandalonePlanModeBetweenTurnsIsValid(t *testing.T) {
 	wantState(t, c, a, planmode.State{Active: true})
 }
 
-func TestPlanModeIsDeclaredLogOnly(t *testing.T) {
+func TestPlanEventsAreDeclaredLogOnly(t *testing.T) {
 	h := newFakeHost()
 	h.start(t, nil)
-	kind, ok := h.EventKind(planmode.EventPlanMode)
-	if !ok || kind != host.LogOnly {
-		t.Fatalf("EventKind(plan/mode) = %v, %v; want log-only", kind, ok)
+	for _, name := range []string{planmode.EventPlanMode, planmode.EventPlanCancel} {
+		kind, ok := h.EventKind(name)
+		if !ok || kind != host.LogOnly {
+			t.Errorf("EventKind(%s) = %v, %v; want log-only", name, kind, ok)
+		}
 	}
 }
 
@@ -135,8 +179,8 @@ func TestListenerActsOnlyAfterInnerListenersAccept(t *testing.T) {
 func TestStopUnregistersEverything(t *testing.T) {
 	h := newFakeHost()
 	c := h.start(t, nil)
-	if s, l, ty := h.registered(); s != 1 || l != 1 || ty != 1 {
-		t.Fatalf("registered sections=%d listeners=%d types=%d, want 1 each", s, l, ty)
+	if s, l, ty := h.registered(); s != 1 || l != 1 || ty != 2 {
+		t.Fatalf("registered sections=%d listeners=%d types=%d, want 1, 1 and 2 (plan/mode, plan/cancel)", s, l, ty)
 	}
 	done := planmode.Stopped(c)
 	select {
@@ -214,8 +258,8 @@ func TestModuleRegistersOnStartAndUnregistersOnStop(t *testing.T) {
 		t.Fatal("the constructor registered something before start")
 	}
 	app.RequireStart()
-	if s, l, ty := h.registered(); s != 1 || l != 1 || ty != 1 {
-		t.Fatalf("after start sections=%d listeners=%d types=%d, want 1 each", s, l, ty)
+	if s, l, ty := h.registered(); s != 1 || l != 1 || ty != 2 {
+		t.Fatalf("after start sections=%d listeners=%d types=%d, want 1, 1 and 2 (plan/mode, plan/cancel)", s, l, ty)
 	}
 	a := h.newAgent(t)
 	set(t, c, a, true)

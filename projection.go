@@ -66,15 +66,21 @@ type Projection struct {
 //
 // A "/plan" selection is pending when its "command/run" (name "plan";
 // arguments trimmed "off" select inactive, anything else active) completed
-// with an OK "command/done", no valid "plan/mode" was appended after that
-// "command/run", and the selection differs from the logged state. A
-// successful (non-error) exit_plan_mode "tool/result" with no later
-// "plan/mode" is a pending exit in the same way. The latest of these wins.
+// with an OK "command/done", no valid "plan/mode" or [EventPlanCancel] was
+// appended after that "command/run", and the selection differs from the
+// logged state. A successful (non-error) exit_plan_mode "tool/result" with
+// no later valid "plan/mode" or "plan/cancel" is a pending exit in the same
+// way. Of these, the one made last wins: a "/plan" counts from its
+// "command/run", since its selection is made while it runs, and an exit
+// from its "tool/result". So a "/plan" whose "command/done" reaches the log
+// after that of a "/plan" run later does not override it.
 //
 // A restarted controller seeds its pending selection from this projection,
-// so a completed "/plan" whose "plan/mode" never landed is not lost. A
-// selection made through [Controller.Set] directly leaves no trace in the log
-// until it lands, so it cannot be projected.
+// so a completed "/plan" whose "plan/mode" never landed is not lost, and a
+// selection the user cancelled stays cancelled: [Controller.Set] logs the
+// "plan/cancel" marker when it cancels a selection the log records. A
+// selection made through [Controller.Set] directly leaves no trace in the
+// log until it lands, so it cannot be projected.
 func Project(events []host.Event) Projection {
 	var v view
 	for i := range events {
@@ -91,15 +97,18 @@ type view struct {
 	turnOpen  bool       // latest of turn/start and turn/end is turn/start
 	header    HeaderMode // what the last request header described
 	announced Selection  // the state named by the last notice since that header
-	sel       Selection  // latest completed /plan or approved exit not yet followed by plan/mode
+	sel       Selection  // last made completed /plan or approved exit not yet followed by plan/mode or plan/cancel
 	selExit   bool       // sel comes from an approved exit
+	selAt     uint64     // when sel was made: the position of its command/run or tool/result
+	cut       uint64     // the position of the last valid plan/mode or plan/cancel
+	n         uint64     // events applied so far; an event's position is n after applying it
 	runs      map[string]planRun
 }
 
 // planRun is a "/plan" command/run waiting for its command/done.
 type planRun struct {
-	sel        Selection
-	superseded bool // a plan/mode was appended after the run
+	sel Selection
+	at  uint64 // the position of the command/run
 }
 
 // quotedExitTool is a cheap filter for tool results: encoding/json never
@@ -108,6 +117,7 @@ type planRun struct {
 const quotedExitTool = `"` + ExitToolName + `"`
 
 func (v *view) apply(e *host.Event) {
+	v.n++
 	switch e.Type {
 	case EventPlanMode:
 		active, err := decodeMode(e.Data)
@@ -115,11 +125,12 @@ func (v *view) apply(e *host.Event) {
 			return
 		}
 		v.active = active
-		v.sel, v.selExit = SelectionNone, false
-		for id, r := range v.runs {
-			r.superseded = true
-			v.runs[id] = r
+		v.withdraw()
+	case EventPlanCancel:
+		if _, err := decodeCancel(e.Data); err != nil {
+			return
 		}
+		v.withdraw()
 	case host.TypeTurnStart:
 		v.turnOpen = true
 	case host.TypeTurnEnd:
@@ -140,7 +151,7 @@ func (v *view) apply(e *host.Event) {
 		if v.runs == nil {
 			v.runs = map[string]planRun{}
 		}
-		v.runs[run.ID] = planRun{sel: SelectionForArgs(run.Args)}
+		v.runs[run.ID] = planRun{sel: SelectionForArgs(run.Args), at: v.n}
 	case host.TypeCommandDone:
 		if len(v.runs) == 0 {
 			return
@@ -154,8 +165,10 @@ func (v *view) apply(e *host.Event) {
 			return
 		}
 		delete(v.runs, done.ID)
-		if done.OK && !r.superseded {
-			v.sel, v.selExit = r.sel, false
+		// A run before the last plan/mode or plan/cancel was superseded by
+		// it; one before the selection last made is older than that one.
+		if done.OK && r.at > v.cut && r.at > v.selAt {
+			v.sel, v.selExit, v.selAt = r.sel, false, r.at
 		}
 	case host.TypeToolResult:
 		if !bytes.Contains(e.Data, []byte(quotedExitTool)) {
@@ -165,8 +178,15 @@ func (v *view) apply(e *host.Event) {
 		if json.Unmarshal(e.Data, &res) != nil || res.Name != ExitToolName || res.IsError {
 			return
 		}
-		v.sel, v.selExit = SelectionInactive, true
+		v.sel, v.selExit, v.selAt = SelectionInactive, true, v.n
 	}
+}
+
+// withdraw ends every selection made so far: a plan/mode landed, or a
+// plan/cancel withdrew them. Runs still waiting for their command/done can
+// no longer become pending.
+func (v *view) withdraw() {
+	v.sel, v.selExit, v.cut = SelectionNone, false, v.n
 }
 
 // pending returns the projected pending selection: the latest completed

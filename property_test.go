@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"log/slog"
 	"slices"
+	"strings"
 
 	"testing"
 
@@ -16,8 +17,9 @@ import (
 )
 
 // refModel is a small reference model of SPEC §3–§5 (and the projection
-// of §8), written independently of the controller: the property test
-// compares the real plugin with it after every action.
+// of §8, with the plan/cancel marker that keeps a cancelled selection
+// cancelled after a restart), written independently of the controller: the
+// property test compares the real plugin with it after every action.
 type refModel struct {
 	logged      bool
 	pending     planmode.Selection
@@ -33,14 +35,31 @@ type refModel struct {
 	agentKnows bool
 	agentShown bool
 
-	failing  bool // plan/mode appends fail
-	warned   bool // the current pending selection's failure was warned about
-	warnings int
+	failing       bool // plan/mode appends fail
+	cancelFailing bool // plan/cancel appends fail
+	warned        bool // the current pending selection's failure was warned about
+	warnings      int
 
-	// The projection: the latest completed /plan or approved exit whose
-	// plan/mode has not been logged.
+	// recorded: a /plan whose run is logged queued or repeated the pending
+	// selection, so the log shows it, or will once the command completes.
+	recorded bool
+
+	// The projection: the selection made last (a completed /plan, made
+	// when its run was logged, or an approved exit) that no plan/mode or
+	// plan/cancel followed.
 	projSel  planmode.Selection
 	projExit bool
+	projAt   int // when projSel was made
+	clock    int // logical time: every logged run, exit, plan/mode and plan/cancel ticks it
+	cutAt    int // when the last plan/mode or plan/cancel was logged
+	runs     []modelRun
+}
+
+// modelRun is a logged /plan run whose completion is not logged yet.
+type modelRun struct {
+	id     string
+	choice planmode.Selection
+	at     int
 }
 
 func sel(active bool) planmode.Selection {
@@ -64,7 +83,7 @@ func headerSel(h planmode.HeaderMode) planmode.Selection {
 // notice when one is due for a user's change.
 func (m *refModel) logMode(active, user bool) {
 	m.logged = active
-	m.projSel, m.projExit = planmode.SelectionNone, false
+	m.withdraw()
 	s := sel(active)
 	if user && m.header != planmode.HeaderUnknown && headerSel(m.header) != s && m.announced != s {
 		if active {
@@ -76,25 +95,56 @@ func (m *refModel) logMode(active, user bool) {
 	}
 }
 
-func (m *refModel) setPending(s planmode.Selection, exit bool) {
-	m.pending, m.pendingExit, m.warned = s, exit, false
+// withdraw records a plan/mode or plan/cancel in the projection: every
+// selection made before it is over.
+func (m *refModel) withdraw() {
+	m.clock++
+	m.cutAt = m.clock
+	m.projSel, m.projExit = planmode.SelectionNone, false
 }
 
-// set is SPEC §3's Set; it returns the expected outcome, or 0 with
-// wantErr when the commit's append fails.
-func (m *refModel) set(active bool) (want planmode.Outcome, wantErr bool) {
+// projected is the pending selection the log alone shows.
+func (m *refModel) projected() planmode.Selection {
+	if m.projSel == sel(m.logged) {
+		return planmode.SelectionNone
+	}
+	return m.projSel
+}
+
+func (m *refModel) setPending(s planmode.Selection, exit bool) {
+	m.pending, m.pendingExit, m.warned, m.recorded = s, exit, false, false
+}
+
+// set is SPEC §3's Set, by the user (a UI) or by a /plan command whose run
+// is logged; it returns the expected outcome, or 0 with wantErr when an
+// append fails.
+//
+// A cancel of a selection the log records (projected, or made by a logged
+// /plan) appends plan/cancel first; only one that lived in memory logs
+// nothing.
+func (m *refModel) set(active, byCommand bool) (want planmode.Outcome, wantErr bool) {
 	target := sel(m.logged)
 	if m.pending != planmode.SelectionNone {
 		target = m.pending
 	}
 	switch {
 	case sel(active) == target:
+		if byCommand && m.pending == sel(active) {
+			m.recorded = true
+		}
 		return planmode.Noop, false
 	case m.pending != planmode.SelectionNone && m.logged == active:
+		if m.projected() != planmode.SelectionNone || m.recorded {
+			if m.cancelFailing {
+				return 0, true
+			}
+			m.withdraw()
+		}
 		m.setPending(planmode.SelectionNone, false)
 		return planmode.Cancelled, false
 	case m.turnOpen:
 		m.setPending(sel(active), false)
+		m.recorded = byCommand
 		return planmode.Queued, false
 	case m.failing:
 		return 0, true
@@ -102,6 +152,57 @@ func (m *refModel) set(active bool) (want planmode.Outcome, wantErr bool) {
 	m.setPending(planmode.SelectionNone, false)
 	m.logMode(active, true)
 	return planmode.Committed, false
+}
+
+// startRun records a logged /plan run.
+func (m *refModel) startRun(id string, choice planmode.Selection) {
+	m.clock++
+	m.runs = append(m.runs, modelRun{id: id, choice: choice, at: m.clock})
+}
+
+// completeRun records a run's completion: a successful one made after the
+// last plan/mode or plan/cancel, and after the selection projected now,
+// becomes the projected selection.
+func (m *refModel) completeRun(id string, ok bool) {
+	i := slices.IndexFunc(m.runs, func(r modelRun) bool { return r.id == id })
+	r := m.runs[i]
+	m.runs = slices.Delete(m.runs, i, i+1)
+	if ok && r.at > m.cutAt && r.at > m.projAt {
+		m.projSel, m.projExit, m.projAt = r.choice, false, r.at
+	}
+}
+
+// approvedExit records an approved exit: pending in memory, and in the log
+// once its result is logged.
+func (m *refModel) approvedExit() {
+	m.setPending(planmode.SelectionInactive, true)
+	m.clock++
+	m.projSel, m.projExit, m.projAt = planmode.SelectionInactive, true, m.clock
+}
+
+// reply is what /plan answers for the outcome of selecting active.
+func (m *refModel) reply(o planmode.Outcome, active bool) string {
+	if o == planmode.Noop && m.pending != planmode.SelectionNone {
+		o = planmode.Queued
+	}
+	switch {
+	case o == planmode.Committed && active:
+		return planmode.ReplyEntered
+	case o == planmode.Committed:
+		return planmode.ReplyLeft
+	case o == planmode.Queued && active:
+		return planmode.ReplyEntering
+	case o == planmode.Queued:
+		return planmode.ReplyLeaving
+	case o == planmode.Cancelled && active:
+		return planmode.ReplyExitCancelled
+	case o == planmode.Cancelled:
+		return planmode.ReplyEntryCancelled
+	case active:
+		return planmode.ReplyAlreadyActive
+	default:
+		return planmode.ReplyAlreadyInactive
+	}
 }
 
 // acceptedStep is SPEC §4's pre-step append, then the host's header.
@@ -130,12 +231,14 @@ func (m *refModel) acceptedStep() {
 }
 
 // restart is a process restart: memory is gone, the projection seeds the
-// pending selection.
+// pending selection. Commands that were running died with the process, so
+// their completion is never logged.
 func (m *refModel) restart() {
 	m.setPending(planmode.SelectionNone, false)
-	if m.projSel != planmode.SelectionNone && m.projSel != sel(m.logged) {
-		m.setPending(m.projSel, m.projExit)
+	if p := m.projected(); p != planmode.SelectionNone {
+		m.setPending(p, m.projExit)
 	}
+	m.runs = nil
 	m.agentKnows = false
 }
 
@@ -145,13 +248,22 @@ func (m *refModel) state() planmode.State {
 
 // system is the plugin under test on the fake host.
 type system struct {
-	h       *fakeHost
-	sess    host.Session
-	a       *fakeAgent
-	c       *planmode.Controller
-	warns   *warnCounter
-	restore func() // undoes the failing validator
-	runs    int
+	h             *fakeHost
+	sess          host.Session
+	a             *fakeAgent
+	c             *planmode.Controller
+	warns         *warnCounter
+	restore       func() // undoes the failing plan/mode validator
+	restoreCancel func() // undoes the failing plan/cancel validator
+	runs          int
+	open          []openRun // /plan runs whose command/done is not logged yet
+}
+
+// openRun is a /plan run whose handler returned but whose command/done the
+// test has not logged yet.
+type openRun struct {
+	id string
+	ok bool
 }
 
 func (s *system) start(t *rapid.T) {
@@ -172,6 +284,13 @@ func (s *system) stop(t *rapid.T) {
 	}
 }
 
+// complete logs the completion of the i-th open run.
+func (s *system) complete(i int) {
+	r := s.open[i]
+	s.open = slices.Delete(s.open, i, i+1)
+	must(appendJSON(s.sess, host.TypeCommandDone, nil, host.CommandDone{ID: r.id, OK: r.ok}))
+}
+
 func TestControllerMatchesReferenceModel(t *testing.T) {
 	rapid.Check(t, func(t *rapid.T) {
 		h := newFakeHost()
@@ -185,7 +304,7 @@ func TestControllerMatchesReferenceModel(t *testing.T) {
 		m := &refModel{}
 
 		set := func(t *rapid.T, active bool) {
-			want, wantErr := m.set(active)
+			want, wantErr := m.set(active, false)
 			got, err := s.c.Set(s.a, active)
 			if wantErr {
 				if !errors.Is(err, errAppendRefused) {
@@ -215,18 +334,42 @@ func TestControllerMatchesReferenceModel(t *testing.T) {
 			"set": func(t *rapid.T) {
 				set(t, rapid.Bool().Draw(t, "active"))
 			},
+			// The /plan command as a host runs it: command/run, the handler,
+			// command/done. The completion may be logged later, after other
+			// actions (commands completing out of order).
 			"plan command": func(t *rapid.T) {
 				args := rapid.SampledFrom([]string{"", "off", " off ", "look at the store"}).Draw(t, "args")
+				later := rapid.Bool().Draw(t, "completes later")
 				s.runs++
 				id := fmt.Sprint("run-", s.runs)
 				must(appendJSON(s.sess, host.TypeCommandRun, nil, host.CommandRun{ID: id, Name: planmode.CommandName, Args: args}))
-				logged := len(modes(t, s.sess, 0))
 				choice := planmode.SelectionForArgs(args)
-				set(t, choice == planmode.SelectionActive)
-				must(appendJSON(s.sess, host.TypeCommandDone, nil, host.CommandDone{ID: id, OK: true}))
-				if len(modes(t, s.sess, 0)) == logged { // plan/mode did not land during the command
-					m.projSel, m.projExit = choice, false
+				active := choice == planmode.SelectionActive
+				m.startRun(id, choice)
+				want, wantErr := m.set(active, true)
+				reply, err := runPlan(t, s.h, s.a, args)
+				switch {
+				case wantErr && !errors.Is(err, errAppendRefused):
+					t.Fatalf("/plan %q = %q, %v; want the append error", args, reply, err)
+				case !wantErr && (err != nil || reply != m.reply(want, active)):
+					t.Fatalf("/plan %q = %q, %v; want %q (%v)", args, reply, err, m.reply(want, active), want)
+				case !wantErr && active && strings.TrimSpace(args) != "":
+					m.turnOpen = true // the steered message starts a turn when none is open
 				}
+				s.open = append(s.open, openRun{id: id, ok: err == nil})
+				if !later {
+					s.complete(len(s.open) - 1)
+					m.completeRun(id, err == nil)
+				}
+			},
+			"complete command": func(t *rapid.T) {
+				if len(s.open) == 0 {
+					t.Skip("no command is waiting for its completion")
+				}
+				i := rapid.IntRange(0, len(s.open)-1).Draw(t, "command")
+				r := s.open[i]
+				s.complete(i)
+				m.completeRun(r.id, r.ok)
 			},
 			"steer": func(t *rapid.T) {
 				must(s.a.Steer(host.Message{Content: []host.Block{host.TextBlock("more")}}))
@@ -253,8 +396,7 @@ func TestControllerMatchesReferenceModel(t *testing.T) {
 					t.Fatal(err)
 				}
 				must(appendJSON(s.sess, host.TypeToolResult, nil, host.ToolResult{CallID: "c", Name: planmode.ExitToolName, Output: `{"approved":true}`}))
-				m.setPending(planmode.SelectionInactive, true)
-				m.projSel, m.projExit = planmode.SelectionInactive, true
+				m.approvedExit()
 			},
 			"end turn": func(t *rapid.T) {
 				if !m.turnOpen {
@@ -271,9 +413,20 @@ func TestControllerMatchesReferenceModel(t *testing.T) {
 				}
 				m.failing = !m.failing
 			},
+			"toggle cancel failure": func(t *rapid.T) {
+				if m.cancelFailing {
+					s.restoreCancel()
+				} else {
+					s.restoreCancel = rejectType(t, s.h, planmode.EventPlanCancel)
+				}
+				m.cancelFailing = !m.cancelFailing
+			},
+			// A restart kills the commands that are still running: their
+			// completion is never logged.
 			"restart": func(t *rapid.T) {
 				checkProjection(t)
 				s.stop(t)
+				s.open = nil
 				s.start(t)
 				m.restart()
 			},

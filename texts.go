@@ -20,7 +20,7 @@ const (
 	textNoAgent    = "no agent: plan mode belongs to an agent's session"
 	textNotRunning = "the plan-mode service is not running"
 	textStarted    = "the plan-mode service is already running"
-	textBadPayload = "malformed plan/mode payload"
+	textBadPayload = "malformed payload"
 	textBadConfig  = "invalid config"
 
 	textMissingDependency = "missing host registry"
@@ -33,6 +33,11 @@ const (
 	problemEmpty         = "payload is empty; want {\"active\": true} or {\"active\": false}"
 	problemActiveMissing = "active is missing; want true or false"
 	problemActiveNotBool = "active is %s; want true or false"
+
+	problemCancelNotObject = "payload %s is not a JSON object; want {\"cancelled\": \"active\"} or {\"cancelled\": \"inactive\"}"
+	problemCancelEmpty     = "payload is empty; want {\"cancelled\": \"active\"} or {\"cancelled\": \"inactive\"}"
+	problemCancelMissing   = "cancelled is missing; want \"active\" or \"inactive\""
+	problemCancelBad       = "cancelled is %s; want \"active\" or \"inactive\""
 )
 
 // Config problems, reported by the loader as "FILE:LINE:COL: plan-mode:

@@ -758,8 +758,9 @@ func classify(t *testing.T, points []crashPoint, replies map[string]planmode.Out
 
 // specProjection reads a log as the spec describes it: the logged state is
 // the last plan/mode; a "/plan" selection whose command completed
-// successfully, or an approved exit_plan_mode, with no plan/mode after its
-// start, is pending when it differs from the logged state.
+// successfully, or an approved exit_plan_mode, with no plan/mode (or
+// plan/cancel, the marker of a cancelled selection) after its start, is
+// pending when it differs from the logged state.
 func specProjection(t *testing.T, events []host.Event) (active bool, pending planmode.Selection, exit bool) {
 	t.Helper()
 	runs := map[string]bool{} // "/plan" runs not yet done: ID → selects active
@@ -768,6 +769,9 @@ func specProjection(t *testing.T, events []host.Event) (active bool, pending pla
 		switch e.Type {
 		case planmode.EventPlanMode:
 			active, sel, exit = modeOf(t, e), nil, false
+			clear(runs)
+		case planmode.EventPlanCancel:
+			sel, exit = nil, false
 			clear(runs)
 		case host.TypeCommandRun:
 			var r host.CommandRun
