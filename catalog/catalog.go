@@ -4,7 +4,7 @@
 // [Load] reads one package directory with go/parser and go/doc and finds the
 // declarations listed by [Required] by name: the controller service with
 // every exported method (signature and doc comment, verbatim), the plan/mode
-// event and its payload, the exit tool, the /plan command, the prompt section
+// and plan/cancel events and their payloads, the exit tool, the /plan command, the prompt section
 // and the configuration keys. [Catalog.Markdown] renders them in a fixed
 // order, with no timestamps and no absolute paths, so that the output changes
 // only when the source does.
@@ -80,6 +80,8 @@ const (
 	namePayload          = "ModePayload"
 	namePlugin           = "PluginName"
 	nameEvent            = "EventPlanMode"
+	nameCancelPayload    = "CancelPayload"
+	nameCancelEvent      = "EventPlanCancel"
 	nameSection          = "SectionName"
 	nameSectionOrder     = "SectionOrder"
 	nameExitTool         = "ExitToolName"
@@ -101,6 +103,8 @@ func Required() []Item {
 		{KindType, namePayload, "the payload of the plan/mode event"},
 		{KindString, namePlugin, "the plugin's name, also its config key"},
 		{KindString, nameEvent, "the plan/mode event type"},
+		{KindType, nameCancelPayload, "the payload of the plan/cancel event"},
+		{KindString, nameCancelEvent, "the plan/cancel event type"},
 		{KindString, nameSection, "the prompt section's name"},
 		{KindInt, nameSectionOrder, "the prompt section's order"},
 		{KindString, nameExitTool, "the exit tool's name"},
@@ -119,8 +123,8 @@ type Catalog struct {
 	Package string
 	// Service is the controller type, the ctx.planMode service.
 	Service Service
-	// Event is the plan/mode event.
-	Event Event
+	// Events are the log events: plan/mode, then plan/cancel.
+	Events []Event
 	// Tool is the exit tool.
 	Tool Tool
 	// Command is the /plan command.
@@ -164,8 +168,11 @@ type Service struct {
 
 // Event is a log event type and its payload.
 type Event struct {
-	// Name is the event type, from EventPlanMode.
+	// Name is the event type, from the constant Const.
 	Name string
+	// Const is the constant that names the event: EventPlanMode or
+	// EventPlanCancel.
+	Const string
 	// Payload is the payload type.
 	Payload TypeDecl
 }
@@ -250,7 +257,10 @@ func Load(dir string) (Catalog, error) {
 	}
 	c := Catalog{Package: pkgName}
 	c.Service = l.service()
-	c.Event = Event{Name: l.str(nameEvent), Payload: l.typeDecl(l.typ(namePayload))}
+	c.Events = []Event{
+		{Name: l.str(nameEvent), Const: nameEvent, Payload: l.typeDecl(l.typ(namePayload))},
+		{Name: l.str(nameCancelEvent), Const: nameCancelEvent, Payload: l.typeDecl(l.typ(nameCancelPayload))},
+	}
 	c.Tool = Tool{
 		Name:         l.str(nameExitTool),
 		Description:  l.str(nameExitDescription),

@@ -40,10 +40,12 @@ func (c Catalog) Markdown() []byte {
 		}
 	}
 
-	w.heading(3, "Event `%s`", c.Event.Name)
-	w.line("Payload type `%s` (`%s`), named by the constant `%s`:", c.Event.Payload.Name, c.Event.Payload.File, nameEvent)
-	w.line("")
-	w.code("go", c.Event.Payload.Doc, c.Event.Payload.Code)
+	for _, e := range c.Events {
+		w.heading(3, "Event `%s`", e.Name)
+		w.line("Payload type `%s` (`%s`), named by the constant `%s`:", e.Payload.Name, e.Payload.File, e.Const)
+		w.line("")
+		w.code("go", e.Payload.Doc, e.Payload.Code)
+	}
 
 	w.heading(3, "Tool `%s`", c.Tool.Name)
 	w.line("Named by the constant `%s`. Description (`%s`), as the model reads it:", nameExitTool, nameExitDescription)
