@@ -245,16 +245,6 @@ func (c *Controller) state(agent host.Agent) (*sessionState, error) {
 	return r.state(sess)
 }
 
-// loggedActive reports the agent's logged state. The exit tool checks it
-// before asking for a review.
-func (c *Controller) loggedActive(agent host.Agent) (bool, error) {
-	st, err := c.state(agent)
-	if err != nil {
-		return false, err
-	}
-	return st.load().active(), nil
-}
-
 // queueExit records an approved exit: a silent pending selection of the
 // default mode, applied at the next accepted pre-step with no notice. It
 // replaces any pending selection; when the logged state already is inactive
@@ -277,18 +267,6 @@ func (s *sessionState) queueExit() {
 		return
 	}
 	s.setPending(SelectionInactive, true)
-}
-
-// stopped returns a channel that is closed when the current run of the
-// controller stops (fx stop, reload); it is closed already when the
-// controller is not running. An open plan review waits on it.
-func (c *Controller) stopped() <-chan struct{} {
-	if r := c.run.Load(); r != nil {
-		return r.done
-	}
-	done := make(chan struct{})
-	close(done)
-	return done
 }
 
 // applyPending lands the session's pending selection: it appends
