@@ -49,9 +49,6 @@ const (
 	// exitResult is the result of an approved call, as ExitOutputSchema
 	// describes it.
 	exitResult = `{"approved":true}`
-	// hostErrorPrefix starts an is-error result a host built from a tool's
-	// error (see host.Tool).
-	hostErrorPrefix = "Error: "
 	// argPlan is the input's one field.
 	argPlan = "plan"
 )
@@ -362,7 +359,7 @@ func (t *exitTool) PresentResult(input json.RawMessage, output string, isError b
 	if !isError {
 		return host.Card{Kind: CardKindReview, Title: cardTitleApproved, Body: cardBodyApproved}
 	}
-	msg := strings.TrimPrefix(output, hostErrorPrefix)
+	msg := strings.TrimPrefix(output, host.ToolErrorPrefix)
 	if feedback, ok := strings.CutPrefix(msg, textKeepPlanningFeedback); ok {
 		return host.Card{Kind: CardKindReview, Title: cardTitleKeepPlanning, Body: feedback}
 	}

@@ -59,6 +59,10 @@ type Tool interface {
 	Execute(ctx context.Context, call CallContext, input json.RawMessage) (string, error)
 }
 
+// ToolErrorPrefix starts the is-error result a host builds from a tool's
+// error: the result reads ToolErrorPrefix + err.Error().
+const ToolErrorPrefix = "Error: "
+
 // Card is how a host UI may present a tool call or result.
 type Card struct {
 	// Kind tells the UI what the card is, for example "plan" or "review".

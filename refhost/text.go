@@ -1,21 +1,25 @@
 package refhost
 
-import "errors"
+import (
+	"errors"
+
+	"github.com/dshgo/planmode/host"
+)
 
 // Texts the loop writes into the log, where the model or the user reads them.
 const (
 	// ToolErrorPrefix starts the result of a tool call that failed; the
 	// error's message follows.
-	ToolErrorPrefix = "Error: "
+	ToolErrorPrefix = host.ToolErrorPrefix
 	// TextUnknownTool is the is-error result of a call to a tool that is not
 	// registered; %q is the tool name.
-	TextUnknownTool = "Error: unknown tool %q; use only the tools you were given"
+	TextUnknownTool = ToolErrorPrefix + "unknown tool %q; use only the tools you were given"
 	// TextToolCancelled is the is-error result of a tool call that was not
 	// run because the turn was cancelled.
-	TextToolCancelled = "Error: the call was cancelled before it ran"
+	TextToolCancelled = ToolErrorPrefix + "the call was cancelled before it ran"
 	// TextBadToolInput is the is-error result of a call whose arguments are
 	// not valid JSON; the tool is not run.
-	TextBadToolInput = "Error: the arguments are not valid JSON; send a JSON object"
+	TextBadToolInput = ToolErrorPrefix + "the arguments are not valid JSON; send a JSON object"
 	// TextToolPanicked is the error of a tool whose Execute panicked; %v is
 	// the panic value.
 	TextToolPanicked = "the tool crashed: %v"

@@ -264,7 +264,7 @@ func compactJSON(raw []byte) string {
 // resultSummary shows a tool result on one line.
 func resultSummary(output string, isError bool) string {
 	if isError {
-		return fmt.Sprintf(resultError, clipText(firstLine(strings.TrimPrefix(output, "Error: ")), maxResult))
+		return fmt.Sprintf(resultError, clipText(firstLine(strings.TrimPrefix(output, host.ToolErrorPrefix)), maxResult))
 	}
 	lines := strings.Split(strings.TrimRight(output, "\n"), "\n")
 	first := clipText(lines[0], maxResult)
