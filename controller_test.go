@@ -737,7 +737,9 @@ func TestConcurrentSetAndGetWhileTurnsRun(t *testing.T) {
 
 	stop := make(chan struct{})
 	var loop sync.WaitGroup
-	loop.Go(func() { // the agent loop: turns of three steps each
+	loop.Add(1)
+	go func() { // the agent loop: turns of three steps each
+		defer loop.Done()
 		for {
 			select {
 			case <-stop:
@@ -750,10 +752,12 @@ func TestConcurrentSetAndGetWhileTurnsRun(t *testing.T) {
 			}
 			must(a.endTurn())
 		}
-	})
+	}()
 	var setters sync.WaitGroup
 	for g := range 4 {
-		setters.Go(func() {
+		setters.Add(1)
+		go func() {
+			defer setters.Done()
 			for i := range 200 {
 				if _, err := c.Set(a, (i+g)%2 == 0); err != nil {
 					t.Error(err)
@@ -763,7 +767,7 @@ func TestConcurrentSetAndGetWhileTurnsRun(t *testing.T) {
 					t.Errorf("Get = %+v: the pending selection equals the logged state", st)
 				}
 			}
-		})
+		}()
 	}
 	setters.Wait()
 	close(stop)

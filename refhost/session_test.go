@@ -119,7 +119,9 @@ func TestConcurrentSteer(t *testing.T) {
 	a := f.agent()
 	var wg sync.WaitGroup
 	for g := range goroutines {
-		wg.Go(func() {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
 			for i := range each {
 				msg := userText(fmt.Sprintf("g%d-%d", g, i))
 				var err error
@@ -132,7 +134,7 @@ func TestConcurrentSteer(t *testing.T) {
 					t.Error(err)
 				}
 			}
-		})
+		}()
 	}
 	wg.Wait()
 	// Injected messages only ride along with a later step; one last steer

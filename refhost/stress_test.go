@@ -46,7 +46,9 @@ func TestSteerCancelRace(t *testing.T) {
 	const goroutines, each = 6, 30
 	var wg sync.WaitGroup
 	for g := range goroutines {
-		wg.Go(func() {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
 			for i := range each {
 				msg := userText(fmt.Sprintf("g%d-%d", g, i))
 				switch i % 5 {
@@ -63,7 +65,7 @@ func TestSteerCancelRace(t *testing.T) {
 					}
 				}
 			}
-		})
+		}()
 	}
 	wg.Wait()
 	f := &fixture{t: t}

@@ -96,7 +96,9 @@ func concurrentSelections(t *testing.T, st host.Store, replies map[string]planmo
 		wg      sync.WaitGroup
 	)
 	for g := range goroutines {
-		wg.Go(func() {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
 			rng := rand.New(rand.NewPCG(uint64(g), 1))
 			for i := range ops {
 				ai := (g + i) % agents
@@ -156,7 +158,7 @@ func concurrentSelections(t *testing.T, st host.Store, replies map[string]planmo
 					mu.Unlock()
 				}
 			}
-		})
+		}()
 	}
 	wg.Wait()
 	for _, a := range as {

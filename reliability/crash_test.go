@@ -363,11 +363,13 @@ func runJobs(jobs []*crashJob) {
 	sem := make(chan struct{}, crashWorkers)
 	var wg sync.WaitGroup
 	for _, j := range jobs {
-		wg.Go(func() {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
 			sem <- struct{}{}
 			defer func() { <-sem }()
 			j.run, j.err = runChild(j.dir, j.pause, j.after, j.delay)
-		})
+		}()
 	}
 	wg.Wait()
 }

@@ -414,7 +414,9 @@ func TestConcurrentAppends(t *testing.T) {
 
 			seqs := make([][]uint64, workers)
 			for w := range workers {
-				writers.Go(func() {
+				writers.Add(1)
+				go func() {
+					defer writers.Done()
 					for n := range per {
 						if n == per/2 {
 							<-joined
@@ -426,7 +428,7 @@ func TestConcurrentAppends(t *testing.T) {
 						}
 						seqs[w] = append(seqs[w], e.Seq)
 					}
-				})
+				}()
 			}
 			writers.Wait()
 			close(writersDone)

@@ -18,12 +18,12 @@ import (
 	"gopkg.in/yaml.v3"
 
 	"github.com/dshgo/planmode"
+	"github.com/dshgo/planmode/cmd/planhost/workspace"
 	"github.com/dshgo/planmode/deploy"
 	"github.com/dshgo/planmode/host"
 	"github.com/dshgo/planmode/refhost"
 	"github.com/dshgo/planmode/refhost/scripted"
 	"github.com/dshgo/planmode/store"
-	"github.com/dshgo/planmode/workspace"
 )
 
 // The demo's embedded inputs.

@@ -13,8 +13,8 @@ import (
 
 	"go.uber.org/goleak"
 
+	"github.com/dshgo/planmode/cmd/planhost/workspace"
 	"github.com/dshgo/planmode/host"
-	"github.com/dshgo/planmode/workspace"
 )
 
 func TestMain(m *testing.M) { goleak.VerifyTestMain(m) }

@@ -7,8 +7,8 @@ import (
 	"net/http"
 	"testing"
 
+	"github.com/dshgo/planmode/cmd/planhost/openaimodel"
 	"github.com/dshgo/planmode/host"
-	"github.com/dshgo/planmode/openaimodel"
 	"github.com/dshgo/planmode/refhost"
 )
 

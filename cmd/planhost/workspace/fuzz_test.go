@@ -10,7 +10,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/dshgo/planmode/workspace"
+	"github.com/dshgo/planmode/cmd/planhost/workspace"
 )
 
 var pathSeeds = []string{

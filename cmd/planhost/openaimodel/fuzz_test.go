@@ -8,7 +8,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/dshgo/planmode/openaimodel"
+	"github.com/dshgo/planmode/cmd/planhost/openaimodel"
 )
 
 // roundTrip answers every request with a fixed status and body, without a

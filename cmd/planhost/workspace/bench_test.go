@@ -9,8 +9,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/dshgo/planmode/cmd/planhost/workspace"
 	"github.com/dshgo/planmode/host"
-	"github.com/dshgo/planmode/workspace"
 )
 
 // benchTree writes files files of lines lines each under a temp dir.

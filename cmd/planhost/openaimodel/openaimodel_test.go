@@ -15,8 +15,8 @@ import (
 	"github.com/openai/openai-go/v3"
 	"go.uber.org/goleak"
 
+	"github.com/dshgo/planmode/cmd/planhost/openaimodel"
 	"github.com/dshgo/planmode/host"
-	"github.com/dshgo/planmode/openaimodel"
 	"github.com/dshgo/planmode/refhost"
 )
 
