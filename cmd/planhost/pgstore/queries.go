@@ -32,9 +32,9 @@ const (
 const (
 	// migrationLockKey is the transaction-scoped advisory lock that
 	// serializes the migrations of processes starting together.
-	migrationLockKey    = 0x706c616e6d6f6465 // "planmode"
-	sqlMigrationLock    = `SELECT pg_advisory_xact_lock($1)`
-	sqlMigrationsTable  = `CREATE TABLE IF NOT EXISTS planmode_migrations (
+	migrationLockKey   = 0x706c616e6d6f6465 // "planmode"
+	sqlMigrationLock   = `SELECT pg_advisory_xact_lock($1)`
+	sqlMigrationsTable = `CREATE TABLE IF NOT EXISTS planmode_migrations (
 		version integer PRIMARY KEY,
 		name    text NOT NULL,
 		applied timestamptz NOT NULL DEFAULT now()
