@@ -6,7 +6,7 @@
 // Usage:
 //
 //	planhost demo
-//	planhost run -config FILE [-session ID] [-sessions DIR] [-model scripted:FILE|openai]
+//	planhost run -config FILE [-session ID] [-sessions DIR] [-store file|postgres|URL] [-model scripted:FILE|openai]
 //	planhost validate -config FILE
 //	planhost inspect [-json] SESSION_FILE
 //

@@ -37,8 +37,8 @@ const (
 
 // runFlags are the flags of "planhost run".
 type runFlags struct {
-	config, session, sessions, model, workspace string
-	openai                                      openaimodel.Config
+	config, session, sessions, store, model, workspace string
+	openai                                             openaimodel.Config
 }
 
 // run is "planhost run": an interactive session.
@@ -50,6 +50,7 @@ func (p *program) run(args []string) int {
 	fs.StringVar(&f.config, "config", "", flagConfigHelp)
 	fs.StringVar(&f.session, "session", "", flagSessionHelp)
 	fs.StringVar(&f.sessions, "sessions", "", fmt.Sprintf(flagSessionsHelp, filepath.Join(stateDir, appDirName, sessionsDirName)))
+	fs.StringVar(&f.store, "store", storeFile, flagStoreHelp)
 	fs.StringVar(&f.model, "model", modelOpenAI, flagModelHelp)
 	fs.StringVar(&f.workspace, "workspace", ".", flagWorkspaceHelp)
 	fs.StringVar(&f.openai.BaseURL, "openai-base-url", env.BaseURL, flagBaseURLHelp)
@@ -90,8 +91,10 @@ func (p *program) run(args []string) int {
 		return p.usageError("run", fmt.Errorf("-workspace: %w", err))
 	}
 	defer ws.Close()
-	sessions, err := store.OpenDir(f.sessions)
-	if err != nil {
+	sessions, usage, err := p.openStore(f.store, f.sessions)
+	if usage {
+		return p.usageError("run", err)
+	} else if err != nil {
 		return p.fail("run", err)
 	}
 	defer sessions.Close()
@@ -112,7 +115,7 @@ func (p *program) run(args []string) int {
 	if resumed {
 		sess, err = sessions.Open(f.session)
 		if errors.Is(err, host.ErrSessionNotFound) {
-			return p.usageError("run", fmt.Errorf("-session %s: %w in %s", f.session, err, f.sessions))
+			return p.usageError("run", fmt.Errorf("-session %s: %w in %s", f.session, err, sessions.where("")))
 		}
 	} else {
 		sess, err = sessions.Create("")
@@ -125,7 +128,7 @@ func (p *program) run(args []string) int {
 		return p.fail("run", err)
 	}
 	defer stopAgent(agent)
-	return p.converse(ctx, parts, agent, sessions.Path(sess.ID()), resumed, stateDir)
+	return p.converse(ctx, parts, agent, sessions.where(sess.ID()), resumed, stateDir)
 }
 
 // converse runs the console on the terminal or the pipes.

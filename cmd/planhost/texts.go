@@ -48,7 +48,7 @@ durable session file whose path is printed at the end.
 
 Flags:
 `
-	usageRun = `Usage: planhost run -config FILE [-session ID] [-sessions DIR] [-model scripted:FILE|openai] [-workspace DIR]
+	usageRun = `Usage: planhost run -config FILE [-session ID] [-sessions DIR] [-store file|postgres|URL] [-model scripted:FILE|openai] [-workspace DIR]
 
 An interactive session. Type a message to send it to the model, or:
   /plan            enter plan mode
@@ -59,6 +59,10 @@ An interactive session. Type a message to send it to the model, or:
 When the model presents a plan you choose Approve, Keep planning (and type
 feedback) or dismiss. Ctrl-C cancels the running turn; a second Ctrl-C exits.
 The prompt shows the mode, and an arrow when a switch waits for the next step.
+
+With -store postgres (the URL in DATABASE_URL) or -store postgres://...
+sessions live in PostgreSQL, where host processes on many machines can
+share them; the file store in -sessions is the default.
 
 With -model openai the flags below, or OPENAI_BASE_URL, OPENAI_MODEL and
 OPENAI_API_KEY, configure any OpenAI-compatible chat-completions endpoint.
@@ -89,6 +93,7 @@ const (
 	flagConfigHelp    = "deployment `file` (YAML)"
 	flagSessionHelp   = "resume the session with this `ID` (default: start a new one)"
 	flagSessionsHelp  = "`directory` of session files (default: %s)"
+	flagStoreHelp     = "where sessions live: file (in -sessions), postgres (the database in $DATABASE_URL) or a postgres:// `URL`"
 	flagModelHelp     = "`model`: scripted:FILE (a refhost/scripted YAML script) or openai"
 	flagWorkspaceHelp = "workspace `directory` the model's file tools are confined to"
 	flagBaseURLHelp   = "OpenAI-compatible API base `URL` (env " + "OPENAI_BASE_URL" + ")"
@@ -97,6 +102,13 @@ const (
 	flagRetriesHelp   = "`n` retries of a failed request for -model openai"
 	flagJSONHelp      = "print the timeline as JSON"
 	flagKeepHelp      = "keep the demo directory (session file and changed workspace) after the demo"
+)
+
+// Texts of -store.
+const (
+	errStoreValue         = "-store %q: want file, postgres or a postgres:// URL"
+	errStoreNoDatabaseURL = "-store postgres: %s is not set"
+	lineStorePostgres     = "PostgreSQL database %s on %s"
 )
 
 // Errors and notes printed by the program.

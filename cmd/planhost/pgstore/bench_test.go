@@ -232,4 +232,3 @@ func fillPostgres(b *testing.B, url, id string, n int) {
 		b.Fatal(err)
 	}
 }
-
