@@ -135,13 +135,8 @@ func (s *Store) Create(id string) (host.Session, error) {
 	if err := store.ValidateID(id); err != nil {
 		return nil, err
 	}
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	if s.closed {
-		return nil, fmt.Errorf("pgstore: create session %q: %w", id, host.ErrClosed)
-	}
-	if _, ok := s.sessions[id]; ok {
-		return nil, fmt.Errorf("pgstore: session %q: %w", id, host.ErrSessionExists)
+	if err := s.check("create session", id); err != nil {
+		return nil, err
 	}
 	ctx, cancel := s.op()
 	defer cancel()
@@ -151,7 +146,24 @@ func (s *Store) Create(id string) (host.Session, error) {
 		}
 		return nil, s.wrap(err, "pgstore: create session %q: insert session", id)
 	}
-	return s.register(id, nil), nil
+	return s.register(id, nil)
+}
+
+// check fails when the store is closed.
+func (s *Store) check(op, id string) error {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.closed {
+		return fmt.Errorf("pgstore: %s %q: %w", op, id, host.ErrClosed)
+	}
+	return nil
+}
+
+// lookup returns the open session id, if any.
+func (s *Store) lookup(id string) *session {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.sessions[id]
 }
 
 func isUniqueViolation(err error) bool {
@@ -168,12 +180,10 @@ func (s *Store) Open(id string) (host.Session, error) {
 	if err := store.ValidateID(id); err != nil {
 		return nil, err
 	}
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	if s.closed {
-		return nil, fmt.Errorf("pgstore: open session %q: %w", id, host.ErrClosed)
+	if err := s.check("open session", id); err != nil {
+		return nil, err
 	}
-	if ss, ok := s.sessions[id]; ok {
+	if ss := s.lookup(id); ss != nil {
 		if err := ss.sync(); err != nil {
 			return nil, err
 		}
@@ -188,7 +198,7 @@ func (s *Store) Open(id string) (host.Session, error) {
 	if err != nil {
 		return nil, err
 	}
-	return s.register(id, events), nil
+	return s.register(id, events)
 }
 
 // load reads the log of id in one repeatable-read snapshot.
@@ -260,17 +270,35 @@ func (s *Store) read(ctx context.Context, q querier, id string, after int, dst [
 	return have, nil
 }
 
-// register makes the session object of id and starts its follower; s.mu
-// is held.
-func (s *Store) register(id string, events []host.Event) *session {
+// register makes the session object of id, holding events, and starts
+// its follower. When another call registered id meanwhile (two Opens
+// racing), that session is returned, caught up, and events are dropped.
+// The store's lock is never held across a round trip to the database.
+func (s *Store) register(id string, events []host.Event) (*session, error) {
+	s.mu.Lock()
+	if s.closed {
+		s.mu.Unlock()
+		return nil, fmt.Errorf("pgstore: open session %q: %w", id, host.ErrClosed)
+	}
+	if ss, ok := s.sessions[id]; ok {
+		s.mu.Unlock()
+		if err := ss.sync(); err != nil {
+			return nil, err
+		}
+		return ss, nil
+	}
 	ss := &session{st: s, id: id, events: events, wake: make(chan struct{}, 1), done: make(chan struct{})}
 	s.sessions[id] = ss
 	s.wg.Add(1)
+	s.mu.Unlock()
 	go func() {
 		defer s.wg.Done()
 		ss.follow()
 	}()
-	return ss
+	// Events committed between the read and the registration reach the
+	// session through this first catch-up.
+	ss.poke()
+	return ss, nil
 }
 
 // wakeAll asks every open session to catch up with the database.
@@ -347,10 +375,8 @@ var _ host.Store = (*Store)(nil)
 
 // fork copies the first end events of src to a new session.
 func (s *Store) fork(src *session, end int) (host.Session, error) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	if s.closed {
-		return nil, fmt.Errorf("pgstore: session %q: fork: %w", src.id, host.ErrClosed)
+	if err := s.check("fork session", src.id); err != nil {
+		return nil, err
 	}
 	prefix := src.Events()[:end]
 	id := store.NewID()
@@ -372,5 +398,5 @@ func (s *Store) fork(src *session, end int) (host.Session, error) {
 	if err != nil {
 		return nil, redact(err, s.password)
 	}
-	return s.register(id, slices.Clone(prefix)), nil
+	return s.register(id, slices.Clone(prefix))
 }
