@@ -19,8 +19,9 @@ import (
 // The benchmarks compare the PostgreSQL store with the file store (one
 // fsync per append, the default, and none) side by side. The server runs
 // with fsync=off unless PLANMODE_PGTEST_FSYNC=1; compare fsync=on with
-// fsync=on. The 100k-event cold open runs when PLANMODE_BENCH_BIG=1; a
-// 1000-event one always runs.
+// fsync=on. The PostgreSQL pool has 32 connections, one per session of
+// the concurrent benchmark (pgxpool's default is 4). The 100k-event cold
+// open runs when PLANMODE_BENCH_BIG=1; a 1000-event one always runs.
 
 // benchEvent is a typical small transcript event.
 func benchEvent(b *testing.B) host.Event {
@@ -39,7 +40,7 @@ type benchStore struct {
 
 func benchStores() []benchStore {
 	return []benchStore{
-		{"postgres", func(b *testing.B) host.Store { return open(b, pgtest.NewDB(b)) }},
+		{"postgres", func(b *testing.B) host.Store { return open(b, pgtest.NewDB(b)+"&pool_max_conns=32") }},
 		{"file-fsync=on", func(b *testing.B) host.Store { return openDir(b, store.SyncEveryAppend) }},
 		{"file-fsync=off", func(b *testing.B) host.Store { return openDir(b, store.SyncNever) }},
 	}
