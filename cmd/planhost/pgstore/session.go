@@ -220,6 +220,19 @@ func (s *session) Fork(end int) (host.Session, error) {
 	return s.st.fork(s, end)
 }
 
+// Sync reports whether the session still takes appends: every append is
+// committed (and durable, per the server's settings) when it returns, so
+// there is nothing left to flush. It fails with host.ErrClosed once the
+// session or the store was closed.
+func (s *session) Sync() error {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.closed {
+		return fmt.Errorf("pgstore: session %q: sync: %w", s.id, host.ErrClosed)
+	}
+	return nil
+}
+
 // close stops appends and the follower. It is idempotent.
 func (s *session) close() {
 	s.mu.Lock()

@@ -253,8 +253,15 @@ func TestClosedStore(t *testing.T) {
 	url := pgtest.NewDB(t)
 	st := open(t, url)
 	s, _ := st.Create("c")
+	syncer := s.(interface{ Sync() error })
+	if err := syncer.Sync(); err != nil {
+		t.Fatalf("Sync of an open session: %v", err)
+	}
 	if err := st.Close(); err != nil {
 		t.Fatal(err)
+	}
+	if err := syncer.Sync(); !errors.Is(err, host.ErrClosed) {
+		t.Errorf("Sync after close: %v", err)
 	}
 	if _, err := s.Append(ev("x", 1)); !errors.Is(err, host.ErrClosed) {
 		t.Errorf("append after close: %v", err)
