@@ -20,9 +20,11 @@
 // ... FOR UPDATE, which serializes the appends of a session across all
 // processes), read and deliver the events other processes committed since
 // this process last looked, run the condition, assign the next seq and the
-// time, run the validators, insert the event together with the new length
-// and a NOTIFY, commit. Only then is the event added to the process's copy
-// of the log and delivered to its subscribers. A failed or rejected append
+// time, run the validators, insert the event together with the new length,
+// commit. Only then is the event added to the process's copy of the log and
+// delivered to its subscribers, and a NOTIFY goes out (batched, in its own
+// statement: PostgreSQL serializes the commits of notifying transactions,
+// which would serialize every session's appends). A failed or rejected append
 // leaves nothing behind, and no reader anywhere sees part of one.
 //
 // AppendIf's condition therefore sees every event any process committed

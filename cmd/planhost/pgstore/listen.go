@@ -18,6 +18,10 @@ const (
 	// the next notification, poll or append tries again. Attributes:
 	// "session", "err".
 	LogCatchUpFailed = "pgstore: catch-up failed"
+	// LogNotifyFailed: the notifications of committed appends could not be
+	// sent; other processes learn of the events at their next poll or
+	// append. Attributes: "sessions", "err".
+	LogNotifyFailed = "pgstore: notify failed"
 )
 
 // listener holds one connection that LISTENs for appends and wakes the

@@ -11,15 +11,19 @@ const (
 	sqlLockSession   = `SELECT len FROM planmode_sessions WHERE id = $1 FOR UPDATE`
 	sqlReadEvents    = `SELECT seq, type, at, at_ns, source, data FROM planmode_events
 		WHERE session_id = $1 AND seq > $2 ORDER BY seq`
-	// sqlInsertEvent inserts event $2 of session $1, sets the session's
-	// length to it and queues the notification, in one round trip.
+	// sqlInsertEvent inserts event $2 of session $1 and sets the
+	// session's length to it, in one round trip.
 	sqlInsertEvent = `WITH ins AS (
 		INSERT INTO planmode_events (session_id, seq, type, at, at_ns, source, data)
 		VALUES ($1, $2, $3, $4, $5, $6, $7)
-	), upd AS (
-		UPDATE planmode_sessions SET len = $2 WHERE id = $1
 	)
-	SELECT pg_notify('` + notifyChannel + `', $1 || ' ' || $2::text)`
+	UPDATE planmode_sessions SET len = $2 WHERE id = $1`
+	// sqlNotify sends one notification per payload. It runs after the
+	// appends' commits, in its own transaction: PostgreSQL serializes the
+	// commits of all transactions that notify (a cluster-wide lock held
+	// through the commit's WAL flush), so notifying inside the append
+	// would serialize every session's appends.
+	sqlNotify      = `SELECT pg_notify('` + notifyChannel + `', p) FROM unnest($1::text[]) AS p`
 	sqlForkSession = `INSERT INTO planmode_sessions (id, len) VALUES ($1, $2)`
 	sqlForkEvents  = `INSERT INTO planmode_events (session_id, seq, type, at, at_ns, source, data)
 		SELECT $1, seq, type, at, at_ns, source, data FROM planmode_events

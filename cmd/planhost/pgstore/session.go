@@ -121,6 +121,7 @@ func (s *session) AppendIf(e host.Event, cond func() bool) (host.Event, bool, er
 	if err := tx.Commit(ctx); err != nil {
 		return host.Event{}, false, s.st.wrap(err, "pgstore: session %q: append event %d %q: commit", s.id, e.Seq, e.Type)
 	}
+	s.st.notify.add(s.id, r.seq)
 	s.addLocked(e)
 	return e, true, nil
 }

@@ -31,6 +31,7 @@ type Store struct {
 	opts     options
 	vs       validatorSet
 	now      func() time.Time
+	notify   *notifier
 
 	ctx    context.Context // cancelled by Close; every operation derives from it
 	cancel context.CancelFunc
@@ -98,10 +99,15 @@ func newStore(ctx context.Context, pool *pgxpool.Pool, own bool, opts []Option) 
 	s := &Store{pool: pool, ownPool: own, password: password, opts: o, now: time.Now, sessions: map[string]*session{}}
 	s.ctx, s.cancel = context.WithCancel(context.Background())
 	l := &listener{st: s}
-	s.wg.Add(1)
+	s.notify = newNotifier(s)
+	s.wg.Add(2)
 	go func() {
 		defer s.wg.Done()
 		l.run()
+	}()
+	go func() {
+		defer s.wg.Done()
+		s.notify.run()
 	}()
 	return s, nil
 }
