@@ -16,8 +16,10 @@ import (
 	"github.com/dshgo/planmode/host"
 )
 
+// TestSubscribeFollowsOtherStore: a subscriber on one store gets another
+// store's appends through notifications alone (no poll runs).
 func TestSubscribeFollowsOtherStore(t *testing.T) {
-	a, b, _ := twoStores(t)
+	a, b, _ := twoStores(t, pgstore.WithPollInterval(time.Hour))
 	sa, _ := a.Create("s")
 	if _, err := sa.Append(ev("x", 0)); err != nil {
 		t.Fatal(err)
