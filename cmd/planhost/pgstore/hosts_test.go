@@ -192,6 +192,12 @@ func TestTwoHostsPlanCommandDuringOtherHostsTurn(t *testing.T) {
 	if between, inside := modesByPlace(t, sessA.Events()); len(between)+len(inside) != 0 {
 		t.Fatalf("plan/mode logged during or after A's turn: between %v, inside %v", between, inside)
 	}
+	// A third process that never saw the selection rebuilds it from the
+	// log: the /plan completed and no plan/mode followed (SPEC §8).
+	c := newNode(t, url)
+	if got := c.c.Get(c.agent(t, "s")); got.Active || got.Pending != planmode.SelectionActive {
+		t.Fatalf("a new host reads the log as %+v, want the /plan pending", got)
+	}
 	// The next turn lands on B: its first pre-step applies the selection.
 	if err := agentB.Stop(context.Background()); err != nil {
 		t.Fatal(err)
