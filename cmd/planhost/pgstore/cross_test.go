@@ -172,3 +172,27 @@ func TestManyGoroutinesTwoPools(t *testing.T) {
 		t.Fatalf("%d events stored, want %d", total, goroutines*each)
 	}
 }
+
+// TestPollCatchesUpWithoutNotification: an event committed with no
+// notification reaches an idle session's subscriber by the next poll.
+func TestPollCatchesUpWithoutNotification(t *testing.T) {
+	url := pgtest.NewDB(t)
+	st := open(t, url, pgstore.WithPollInterval(50*time.Millisecond))
+	s, _ := st.Create("s")
+	rec := newRecorder()
+	defer s.Subscribe(0, rec.add)()
+	ctx := context.Background()
+	conn, err := pgx.Connect(ctx, url)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer conn.Close(ctx)
+	if _, err := conn.Exec(ctx, `WITH i AS (INSERT INTO planmode_events (session_id, seq, type, at, at_ns) VALUES ('s', 1, 'x', now(), 0))
+		UPDATE planmode_sessions SET len = 1 WHERE id = 's'`); err != nil {
+		t.Fatal(err)
+	}
+	got := rec.waitLen(t, 1, 5*time.Second)
+	if got[0].Type != "x" || got[0].Seq != 1 {
+		t.Fatalf("delivered %+v", got[0])
+	}
+}
