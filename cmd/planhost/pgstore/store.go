@@ -35,21 +35,23 @@ type Store struct {
 
 	ctx    context.Context // cancelled by Close; every operation derives from it
 	cancel context.CancelFunc
-	wg     sync.WaitGroup // the listener and the sessions' followers
+	wg     sync.WaitGroup // the listener, the notifier and the sessions' followers
 
 	mu       sync.Mutex // guards sessions and closed
 	sessions map[string]*session
 	closed   bool
 }
 
-// Open connects to the database at url (a PostgreSQL connection string or
-// URL, as pgx parses it), applies the schema migrations the database lacks
+// Open connects to the database at connString (a PostgreSQL URL or
+// keyword/value connection string, as pgx parses it; pool settings such as
+// pool_max_conns and server settings such as statement_timeout may be
+// given in it), applies the schema migrations the database lacks
 // and starts listening for other processes' appends. Close the store to
 // close the pool. Errors never contain the password.
-func Open(ctx context.Context, url string, opts ...Option) (*Store, error) {
-	cfg, err := pgxpool.ParseConfig(url)
+func Open(ctx context.Context, connString string, opts ...Option) (*Store, error) {
+	cfg, err := pgxpool.ParseConfig(connString)
 	if err != nil {
-		return nil, fmt.Errorf("pgstore: parse connection string: %w", redactURL(err, url))
+		return nil, fmt.Errorf("pgstore: parse connection string: %w", redactURL(err, connString))
 	}
 	pool, err := pgxpool.NewWithConfig(ctx, cfg)
 	if err != nil {
