@@ -217,3 +217,29 @@ func TestStatementTimeout(t *testing.T) {
 		t.Fatal(err)
 	}
 }
+
+// TestAppendAfterTerminatedConnections: the pool's idle connections were
+// killed; the next appends begin on a fresh connection instead of failing.
+func TestAppendAfterTerminatedConnections(t *testing.T) {
+	url := pgtest.NewDB(t)
+	st := open(t, url+"&application_name=pgstore-victim2")
+	s, _ := st.Create("s")
+	ctx := context.Background()
+	conn, err := pgx.Connect(ctx, url)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer conn.Close(ctx)
+	for round := range 5 {
+		if _, err := s.Append(ev("x", round)); err != nil {
+			t.Fatalf("round %d: %v", round, err)
+		}
+		if _, err := conn.Exec(ctx, `SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE application_name = 'pgstore-victim2'`); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if _, err := s.Append(ev("x", 5)); err != nil {
+		t.Fatal(err)
+	}
+	checkSeqs(t, s.Events())
+}

@@ -3,6 +3,7 @@ package pgstore
 import (
 	"context"
 	"embed"
+	"errors"
 	"fmt"
 	"io/fs"
 	"path"
@@ -11,6 +12,7 @@ import (
 	"strings"
 
 	"github.com/jackc/pgx/v5"
+	"github.com/jackc/pgx/v5/pgconn"
 	"github.com/jackc/pgx/v5/pgxpool"
 )
 
@@ -95,7 +97,7 @@ func migrate(ctx context.Context, pool *pgxpool.Pool) error {
 // inTx runs fn in a transaction, wrapping the errors of begin and commit
 // with purpose; fn wraps its own.
 func inTx(ctx context.Context, pool *pgxpool.Pool, opts pgx.TxOptions, purpose string, fn func(pgx.Tx) error) error {
-	tx, err := pool.BeginTx(ctx, opts)
+	tx, err := begin(ctx, pool, opts)
 	if err != nil {
 		return fmt.Errorf("%s: begin: %w", purpose, err)
 	}
@@ -107,4 +109,28 @@ func inTx(ctx context.Context, pool *pgxpool.Pool, opts pgx.TxOptions, purpose s
 		return fmt.Errorf("%s: commit: %w", purpose, err)
 	}
 	return nil
+}
+
+// begin starts a transaction. A connection the server ended while it sat
+// idle in the pool (a restart, pg_terminate_backend, an idle timeout)
+// fails at its first use, and the pool then drops it; nothing was done on
+// it, so begin tries again on another connection, at most once per
+// connection the pool may hold. A failure to connect at all, or a done
+// ctx, is returned at once.
+func begin(ctx context.Context, pool *pgxpool.Pool, opts pgx.TxOptions) (pgx.Tx, error) {
+	for i := 1; ; i++ {
+		tx, err := pool.BeginTx(ctx, opts)
+		if err == nil || !retry(ctx, pool, i, err) {
+			return tx, err
+		}
+	}
+}
+
+// retry reports whether an operation that did nothing on the database (a
+// begin, a read) should be tried again after its try-th attempt failed
+// with err: not when ctx is done, the server could not be reached or the
+// pool's every connection was tried.
+func retry(ctx context.Context, pool *pgxpool.Pool, try int, err error) bool {
+	var ce *pgconn.ConnectError
+	return try <= int(pool.Config().MaxConns) && ctx.Err() == nil && !errors.As(err, &ce) && !pgconn.Timeout(err)
 }

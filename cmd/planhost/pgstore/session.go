@@ -79,7 +79,7 @@ func (s *session) AppendIf(e host.Event, cond func() bool) (host.Event, bool, er
 	}
 	ctx, cancel := s.st.op()
 	defer cancel()
-	tx, err := s.st.pool.Begin(ctx)
+	tx, err := begin(ctx, s.st.pool, pgx.TxOptions{})
 	if err != nil {
 		return host.Event{}, false, s.st.wrap(err, "pgstore: session %q: append: begin", s.id)
 	}
@@ -151,14 +151,21 @@ func (s *session) catchUpLocked(q querier) error {
 	return err
 }
 
-// sync catches up with the database now.
+// sync catches up with the database now. A read that fails on a
+// connection the server ended is tried again on another; what it
+// delivered before failing stays delivered.
 func (s *session) sync() error {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	if s.closed {
 		return fmt.Errorf("pgstore: session %q: %w", s.id, host.ErrClosed)
 	}
-	return s.catchUpLocked(s.st.pool)
+	for i := 1; ; i++ {
+		err := s.catchUpLocked(s.st.pool)
+		if err == nil || !retry(s.st.ctx, s.st.pool, i, err) {
+			return err
+		}
+	}
 }
 
 // poke asks the follower to catch up.

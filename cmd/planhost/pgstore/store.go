@@ -148,11 +148,17 @@ func (s *Store) Create(id string) (host.Session, error) {
 	}
 	ctx, cancel := s.op()
 	defer cancel()
-	if _, err := s.pool.Exec(ctx, sqlCreateSession, id); err != nil {
-		if isUniqueViolation(err) {
-			return nil, fmt.Errorf("pgstore: session %q: %w", id, host.ErrSessionExists)
+	err := inTx(ctx, s.pool, pgx.TxOptions{}, fmt.Sprintf("pgstore: create session %q", id), func(tx pgx.Tx) error {
+		if _, err := tx.Exec(ctx, sqlCreateSession, id); err != nil {
+			if isUniqueViolation(err) {
+				return fmt.Errorf("pgstore: session %q: %w", id, host.ErrSessionExists)
+			}
+			return s.wrap(err, "pgstore: create session %q: insert session", id)
 		}
-		return nil, s.wrap(err, "pgstore: create session %q: insert session", id)
+		return nil
+	})
+	if err != nil {
+		return nil, redact(err, s.password)
 	}
 	return s.register(id, nil)
 }
