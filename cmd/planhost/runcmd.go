@@ -85,7 +85,11 @@ func (p *program) run(args []string) int {
 	if err != nil {
 		return p.usageError("run", err)
 	}
-	ws, err := workspace.Open(f.workspace, workspace.Limits{})
+	state := []stateLocation{{stateWhatSessions, f.sessions}, {stateWhatState, filepath.Join(stateDir, appDirName)}}
+	if err := checkApart(f.workspace, state); err != nil {
+		return p.usageError("run", err)
+	}
+	ws, err := workspace.Open(f.workspace, workspace.Limits{}, workspace.WithForbidden(state[0].dir, state[1].dir))
 	if err != nil {
 		return p.usageError("run", fmt.Errorf("-workspace: %w", err))
 	}

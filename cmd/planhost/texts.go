@@ -15,6 +15,16 @@ var (
 	errNotJSONL = errors.New("not a session file: want a .jsonl file named after its session ID")
 )
 
+// Where the state and the workspace meet.
+const (
+	errStateInWorkspace = "the %s %s is inside the workspace %s, where the model's write_file could rewrite it; " +
+		"pass -sessions DIR outside the workspace, or -workspace DIR that does not contain it"
+	errWorkspaceInState = "the workspace %s is inside the %s %s, where planhost keeps its own files; " +
+		"pass -workspace DIR outside it"
+	stateWhatSessions = "sessions directory"
+	stateWhatState    = "state directory"
+)
+
 // The system-prompt section planhost adds for the model.
 const (
 	baseSectionName  = "planhost:base"

@@ -46,6 +46,9 @@ func (t readFile) Execute(ctx context.Context, _ host.CallContext, input json.Ra
 	if rel == "." {
 		return "", fmt.Errorf(msgIsDir, rel)
 	}
+	if err := t.w.checkAllowed(rel); err != nil {
+		return "", err
+	}
 	if err := ctx.Err(); err != nil {
 		return "", err
 	}

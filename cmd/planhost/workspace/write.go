@@ -64,6 +64,9 @@ func (t writeFile) Execute(ctx context.Context, _ host.CallContext, input json.R
 	if err := ctx.Err(); err != nil {
 		return "", err
 	}
+	if err := t.w.checkAllowed(rel); err != nil {
+		return "", err
+	}
 	created, err := t.w.write(rel, []byte(*in.Content))
 	if err != nil {
 		return "", err
