@@ -1,6 +1,7 @@
 package main
 
 import (
+	"bytes"
 	"encoding/json"
 	"errors"
 	"flag"
@@ -12,6 +13,7 @@ import (
 	"strings"
 
 	"github.com/dshgo/planmode"
+	"github.com/dshgo/planmode/cmd/planhost/internal/safetext"
 	"github.com/dshgo/planmode/host"
 	"github.com/dshgo/planmode/refhost"
 	"github.com/dshgo/planmode/store"
@@ -99,9 +101,14 @@ func (p *program) inspect(args []string) int {
 	}
 	ins := inspect(id, events)
 	if *asJSON {
-		enc := json.NewEncoder(p.stdout)
+		var b bytes.Buffer
+		enc := json.NewEncoder(&b)
 		enc.SetIndent("", "  ")
 		if err := enc.Encode(ins); err != nil {
+			return p.fail("inspect", err)
+		}
+		// Texts from the log keep their meaning but show safely.
+		if _, err := p.stdout.Write(safetext.JSON(b.Bytes())); err != nil {
 			return p.fail("inspect", err)
 		}
 		return exitOK
@@ -277,7 +284,8 @@ func writeInspection(w io.Writer, ins inspection) {
 				line += ": " + e.Text
 			}
 		}
-		fmt.Fprintln(w, strings.TrimRight(line, " "))
+		// Texts from the log show every control character escaped.
+		fmt.Fprintln(w, safetext.Escape(strings.TrimRight(line, " ")))
 	}
 	fmt.Fprintf(w, inspectProjection+"\n", ins.Projection.Active, ins.Projection.Pending)
 }
