@@ -161,6 +161,7 @@ const (
 	lineReviewer      = "reviewer: %s"
 	lineReviewBad     = "  please answer one of %s"
 	lineReviewGone    = "  · review closed: %s"
+	lineTypedAhead    = "  · ignored %q: it was typed before the question appeared; answer again"
 	lineCancelling    = "  · cancelling the turn (Ctrl-C again to exit)"
 	lineInterruptIdle = "  · nothing is running (Ctrl-C again or /quit to exit)"
 	lineSteerError    = "  could not send the message: %v"
