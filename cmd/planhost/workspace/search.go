@@ -109,6 +109,9 @@ func (t search) Execute(ctx context.Context, _ host.CallContext, input json.RawM
 		if d.IsDir() || d.Type()&fs.ModeSymlink != 0 && p != rel {
 			return nil
 		}
+		if p != rel && !d.Type().IsRegular() {
+			return nil // a FIFO, socket or device: nothing to search
+		}
 		data, err := t.w.readText(p, lim.MaxSearchFileBytes)
 		if err != nil {
 			if p == rel && !errors.Is(err, ErrTooLarge) && !errors.Is(err, ErrNotText) {
