@@ -94,7 +94,7 @@ func (p *program) inspect(args []string) int {
 	file := fs.Arg(0)
 	id, events, err := readSession(file)
 	switch {
-	case errors.Is(err, errNotJSONL), errors.Is(err, host.ErrBadSessionID):
+	case errors.Is(err, errNotJSONL), errors.Is(err, host.ErrBadSessionID), errors.Is(err, errNotRegular):
 		return p.usageError("inspect", err)
 	case err != nil:
 		return p.fail("inspect", err)
@@ -155,18 +155,28 @@ func readSession(file string) (id string, events []host.Event, err error) {
 	return id, sess.Events(), nil
 }
 
-// copyFile copies src to a new file dst (mode 0600).
+// copyFile copies the regular file src to a new file dst (mode 0600). src
+// is opened once, without blocking, and must be a regular file (a FIFO
+// would hang the copy, a link to /dev/zero would never end it); only the
+// size its Stat gave is read, even if it grows meanwhile.
 func copyFile(src, dst string) error {
-	in, err := os.Open(src)
+	in, err := os.OpenFile(src, os.O_RDONLY|openNonblock, 0)
 	if err != nil {
 		return err
 	}
 	defer in.Close()
+	info, err := in.Stat()
+	if err != nil {
+		return err
+	}
+	if !info.Mode().IsRegular() {
+		return fmt.Errorf("%s: %w (%s)", src, errNotRegular, info.Mode().Type())
+	}
 	out, err := os.OpenFile(dst, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o600)
 	if err != nil {
 		return err
 	}
-	if _, err := io.Copy(out, in); err != nil {
+	if _, err := io.Copy(out, io.LimitReader(in, info.Size())); err != nil {
 		out.Close()
 		return err
 	}

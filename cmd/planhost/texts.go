@@ -13,6 +13,9 @@ var (
 	// errNotJSONL means inspect was given a file that is not a session
 	// file (*.jsonl).
 	errNotJSONL = errors.New("not a session file: want a .jsonl file named after its session ID")
+	// errNotRegular means inspect was given something other than a
+	// regular file (a FIFO, a device, a directory).
+	errNotRegular = errors.New("not a regular file")
 )
 
 // Where the state and the workspace meet.
