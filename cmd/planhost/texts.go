@@ -28,6 +28,16 @@ const (
 	stateWhatState    = "state directory"
 )
 
+// The state directory and the history file.
+const (
+	errNoStateDir      = "no state directory: HOME and XDG_STATE_HOME are unset (set one, or pass -sessions DIR; the terminal needs one for its history)"
+	errHistory         = "history file: %s: %w"
+	errHistoryDirKind  = "history file: %s is not a directory"
+	errHistoryDirOwner = "history file: %s belongs to another user"
+	errHistoryDirMode  = "history file: %s has mode %#o, which lets other users in; run: chmod 700 %s"
+	errHistoryFileKind = "history file: %s is not a regular file"
+)
+
 // The system-prompt section planhost adds for the model.
 const (
 	baseSectionName  = "planhost:base"
