@@ -54,12 +54,24 @@ func (p *program) run(args []string) int {
 	fs.StringVar(&f.sessions, "sessions", "", fmt.Sprintf(flagSessionsHelp, filepath.Join(shownState, appDirName, sessionsDirName)))
 	fs.StringVar(&f.model, "model", modelOpenAI, flagModelHelp)
 	fs.StringVar(&f.workspace, "workspace", ".", flagWorkspaceHelp)
-	fs.StringVar(&f.openai.BaseURL, "openai-base-url", env.BaseURL, flagBaseURLHelp)
+	// The key and the base URL (which may carry a password) are never flag
+	// defaults, so that -h and a usage error cannot print them.
+	fs.StringVar(&f.openai.BaseURL, "openai-base-url", "", flagBaseURLHelp)
 	fs.StringVar(&f.openai.Model, "openai-model", env.Model, flagModelNameHelp)
-	fs.StringVar(&f.openai.APIKey, "openai-api-key", env.APIKey, flagAPIKeyHelp)
+	fs.StringVar(&f.openai.APIKey, "openai-api-key", "", flagAPIKeyHelp)
 	fs.IntVar(&f.openai.Retries, "openai-retries", defaultOpenAIRetry, flagRetriesHelp)
+	fs.DurationVar(&f.openai.Timeout, "openai-timeout", openaimodel.DefaultTimeout, flagTimeoutHelp)
+	fs.Int64Var(&f.openai.MaxResponseBytes, "openai-max-response", openaimodel.DefaultMaxResponseBytes, flagMaxResponseHelp)
 	if code, done := p.parseFlags(fs, usageRun, args); done {
 		return code
+	}
+	setFlags := map[string]bool{}
+	fs.Visit(func(fl *flag.Flag) { setFlags[fl.Name] = true })
+	if !setFlags["openai-base-url"] {
+		f.openai.BaseURL = env.BaseURL
+	}
+	if !setFlags["openai-api-key"] {
+		f.openai.APIKey = env.APIKey
 	}
 	if fs.NArg() > 0 {
 		fmt.Fprintf(p.stderr, errExtraArgs, "run", fs.Args())

@@ -109,17 +109,19 @@ Flags:
 
 // Flag descriptions.
 const (
-	flagConfigHelp    = "deployment `file` (YAML)"
-	flagSessionHelp   = "resume the session with this `ID` (default: start a new one)"
-	flagSessionsHelp  = "`directory` of session files (default: %s)"
-	flagModelHelp     = "`model`: scripted:FILE (a refhost/scripted YAML script) or openai"
-	flagWorkspaceHelp = "workspace `directory` the model's file tools are confined to"
-	flagBaseURLHelp   = "OpenAI-compatible API base `URL` (env " + "OPENAI_BASE_URL" + ")"
-	flagModelNameHelp = "model `name` for -model openai (env OPENAI_MODEL)"
-	flagAPIKeyHelp    = "API `key` for -model openai (env OPENAI_API_KEY; prefer the environment)"
-	flagRetriesHelp   = "`n` retries of a failed request for -model openai"
-	flagJSONHelp      = "print the timeline as JSON"
-	flagKeepHelp      = "keep the demo directory (session file and changed workspace) after the demo"
+	flagConfigHelp      = "deployment `file` (YAML)"
+	flagSessionHelp     = "resume the session with this `ID` (default: start a new one)"
+	flagSessionsHelp    = "`directory` of session files (default: %s)"
+	flagModelHelp       = "`model`: scripted:FILE (a refhost/scripted YAML script) or openai"
+	flagWorkspaceHelp   = "workspace `directory` the model's file tools are confined to"
+	flagBaseURLHelp     = "OpenAI-compatible API base `URL` (default $OPENAI_BASE_URL, else https://api.openai.com/v1)"
+	flagModelNameHelp   = "model `name` for -model openai (env OPENAI_MODEL)"
+	flagAPIKeyHelp      = "API `key` for -model openai (default $OPENAI_API_KEY; prefer the environment)"
+	flagRetriesHelp     = "`n` retries of a failed request for -model openai"
+	flagTimeoutHelp     = "`duration` bound on each request to the endpoint for -model openai"
+	flagMaxResponseHelp = "largest response body in `bytes` the endpoint may send for -model openai"
+	flagJSONHelp        = "print the timeline as JSON"
+	flagKeepHelp        = "keep the demo directory (session file and changed workspace) after the demo"
 )
 
 // Errors and notes printed by the program.
