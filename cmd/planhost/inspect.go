@@ -92,7 +92,7 @@ func (p *program) inspect(args []string) int {
 		return exitUsage
 	}
 	file := fs.Arg(0)
-	id, events, err := readSession(file)
+	id, events, err := readSession(file, p.stderr)
 	switch {
 	case errors.Is(err, errNotJSONL), errors.Is(err, host.ErrBadSessionID), errors.Is(err, errNotRegular):
 		return p.usageError("inspect", err)
@@ -121,7 +121,7 @@ func (p *program) inspect(args []string) int {
 // copy so that the file itself is never changed (the store repairs a torn
 // tail and tightens file modes when it opens a session). The plan-mode
 // payload check runs on every event.
-func readSession(file string) (id string, events []host.Event, err error) {
+func readSession(file string, stderr io.Writer) (id string, events []host.Event, err error) {
 	base := filepath.Base(file)
 	id, ok := strings.CutSuffix(base, store.FileExt)
 	if !ok {
@@ -136,7 +136,12 @@ func readSession(file string) (id string, events []host.Event, err error) {
 	}
 	defer os.RemoveAll(tmp)
 	copyDir := filepath.Join(tmp, sessionsDirName)
-	dir, err := store.OpenDir(copyDir)
+	copyPath := filepath.Join(copyDir, id+store.FileExt)
+	// A repair of the copy is shown, naming the user's file.
+	repairs := newRepairLogger(stderr, "inspect", noteInspectRepair, func(p string) string {
+		return strings.ReplaceAll(p, copyPath, file)
+	})
+	dir, err := store.OpenDir(copyDir, store.WithLogger(repairs))
 	if err != nil {
 		return "", nil, err
 	}

@@ -119,7 +119,8 @@ func (p *program) run(args []string) int {
 		return p.usageError("run", fmt.Errorf("-workspace: %w", err))
 	}
 	defer ws.Close()
-	sessions, err := store.OpenDir(f.sessions)
+	// Each repair the store makes on opening a session is shown in one line.
+	sessions, err := store.OpenDir(f.sessions, store.WithLogger(newRepairLogger(p.stderr, "run", "", nil)))
 	if err != nil {
 		return p.fail("run", err)
 	}

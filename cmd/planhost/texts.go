@@ -38,6 +38,12 @@ const (
 	errHistoryFileKind = "history file: %s is not a regular file"
 )
 
+// Repairs the session store made, one line each.
+const (
+	lineRepaired      = "planhost %s: repaired %s: %s"
+	noteInspectRepair = "; in inspect's private copy only, the file itself is unchanged"
+)
+
 // The system-prompt section planhost adds for the model.
 const (
 	baseSectionName  = "planhost:base"
