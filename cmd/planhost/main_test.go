@@ -132,7 +132,7 @@ func TestUsage(t *testing.T) {
 		{name: "run with a missing script", args: []string{"run", "-config", "testdata/run/deploy.yaml", "-model", "scripted:nope.yaml"}, wantCode: exitUsage, wantErr: "-model scripted:nope.yaml"},
 		{name: "run with a bad session ID", args: []string{"run", "-config", "testdata/run/deploy.yaml", "-session", "../x"}, wantCode: exitUsage, wantErr: "-session: "},
 		{name: "run with a bad config", args: []string{"run", "-config", "testdata/run/bad-deploy.yaml"}, wantCode: exitUsage, wantErr: `testdata/run/bad-deploy.yaml:2:3: plugins: unknown plugin "plan-mod"`},
-		{name: "run with a missing workspace", args: []string{"run", "-config", "testdata/run/deploy.yaml", "-model", "scripted:testdata/run/script.yaml", "-workspace", "testdata/nope"}, wantCode: exitUsage, wantErr: "-workspace: "},
+		{name: "run with a missing workspace", args: []string{"run", "-config", "testdata/run/deploy.yaml", "-model", "scripted:testdata/run/script.yaml", "-workspace", "testdata/nope", "-sessions", "testdata/nope-sessions"}, wantCode: exitUsage, wantErr: "-workspace: "},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

@@ -81,13 +81,6 @@ func (p *program) run(args []string) int {
 		fmt.Fprintf(p.stderr, errNeedConfig, "run")
 		return exitUsage
 	}
-	if stateErr != nil && (f.sessions == "" || p.terminal()) {
-		// The sessions or the terminal's history would have no home.
-		return p.usageError("run", stateErr)
-	}
-	if f.sessions == "" {
-		f.sessions = filepath.Join(stateDir, appDirName, sessionsDirName)
-	}
 	if f.session != "" {
 		if err := store.ValidateID(f.session); err != nil {
 			return p.usageError("run", fmt.Errorf("-session: %w", err))
@@ -102,6 +95,13 @@ func (p *program) run(args []string) int {
 	model, err := p.model(f)
 	if err != nil {
 		return p.usageError("run", err)
+	}
+	if stateErr != nil && (f.sessions == "" || p.terminal()) {
+		// The sessions or the terminal's history would have no home.
+		return p.usageError("run", stateErr)
+	}
+	if f.sessions == "" {
+		f.sessions = filepath.Join(stateDir, appDirName, sessionsDirName)
 	}
 	state := []stateLocation{{stateWhatSessions, f.sessions}}
 	if stateErr == nil {
