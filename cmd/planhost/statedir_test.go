@@ -47,3 +47,23 @@ func TestRunRefusesSessionsInsideWorkspace(t *testing.T) {
 		})
 	}
 }
+
+// TestRunToolsReadBesideTheState protects ordinary use from the state
+// check: with the sessions directory outside the workspace, read_file and
+// search work on the workspace's files.
+func TestRunToolsReadBesideTheState(t *testing.T) {
+	dir := newRunDir(t)
+	if err := os.WriteFile(filepath.Join(dir, "ws", "a.txt"), []byte("alpha\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	script := writeScript(t, dir, "s.yaml", "steps:\n  - toolCalls:\n      - name: read_file\n        input: {path: a.txt}\n      - name: search\n        input: {pattern: alpha}\n  - text: done\n")
+	p, out, errOut, _ := testProgram(t, "read it\n")
+	if code := p.main(runArgs(dir, script)); code != exitOK {
+		t.Fatalf("exit code = %d\n%s", code, errOut)
+	}
+	for _, want := range []string{"← alpha", "← a.txt:1: alpha"} {
+		if !strings.Contains(out.String(), want) {
+			t.Errorf("output lacks %q:\n%s", want, out)
+		}
+	}
+}

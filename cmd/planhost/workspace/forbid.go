@@ -17,6 +17,9 @@ var ErrForbidden = errors.New("path inside the host's state")
 // maxDepth bounds the walk from a path up to the workspace root.
 const maxDepth = 512
 
+// maxLinks bounds the symbolic links followed when a path is resolved.
+const maxLinks = 40
+
 // Option configures a [Workspace] beyond its [Limits].
 type Option func(*options)
 
@@ -65,45 +68,85 @@ func isForbidden(info fs.FileInfo, forbidden []fs.FileInfo) bool {
 
 // checkAllowed refuses rel (clean, workspace-relative) when the file it
 // names, or the deepest part of it that exists, lies inside a forbidden
-// directory, whatever symbolic links lead there: it walks from there up to
-// the workspace root through the real parent directories.
+// directory, whatever symbolic links lead there: it finds the real
+// directory holding it and walks from there up to the workspace root
+// through the real parent directories.
 func (w *Workspace) checkAllowed(rel string) error {
 	forbidden := w.forbiddenDirs()
 	if len(forbidden) == 0 {
 		return nil
 	}
+	refuse := fmt.Errorf("%w: "+msgForbidden, ErrForbidden, rel)
 	rootInfo, err := w.root.Stat(".")
 	if err != nil {
 		return fsError(rel, err)
 	}
-	// The deepest existing prefix of rel.
-	cur := "."
-	if rel != "." {
-		for _, elem := range strings.Split(rel, "/") {
-			next := path.Join(cur, elem)
-			if _, err := w.root.Stat(next); err != nil {
-				break
-			}
-			cur = next
-		}
+	dir, err := w.realDir(rel)
+	if err != nil {
+		// Cannot tell: refuse rather than guess.
+		return refuse
+	}
+	if dir == "" {
+		return nil // a link out of the workspace, which os.Root refuses
 	}
 	for range maxDepth {
-		info, err := w.root.Stat(cur)
+		info, err := w.root.Stat(dir)
 		if err != nil {
-			// Cannot tell: refuse rather than guess.
-			return fmt.Errorf("%w: "+msgForbidden, ErrForbidden, rel)
+			return refuse
 		}
 		if isForbidden(info, forbidden) {
-			return fmt.Errorf("%w: "+msgForbidden, ErrForbidden, rel)
+			return refuse
 		}
 		if os.SameFile(info, rootInfo) {
 			return nil
 		}
-		// Not cleaned: os.Root takes ".." from the real directory cur
+		// Not cleaned: os.Root takes ".." from the real directory dir
 		// names, after its symbolic links.
-		cur += "/.."
+		dir += "/.."
 	}
-	return fmt.Errorf("%w: "+msgForbidden, ErrForbidden, rel)
+	return refuse
+}
+
+// realDir returns a path (not cleaned, for os.Root to resolve) naming the
+// directory rel is, or the real directory holding the file rel names,
+// with every symbolic link on the way replaced by its target; for a path
+// that does not exist, the deepest part that does. It returns "" when a
+// link leads out of the workspace (os.Root refuses those anyway).
+func (w *Workspace) realDir(rel string) (string, error) {
+	todo := strings.Split(rel, "/")
+	cur := "."
+	for links := 0; len(todo) > 0; {
+		next := cur + "/" + todo[0]
+		info, err := w.root.Lstat(next)
+		switch {
+		case isEscape(err):
+			return "", nil
+		case err != nil:
+			// Missing (or not a directory): the deepest existing part is
+			// cur, and the call itself fails on the rest.
+			return cur, nil
+		case info.Mode()&fs.ModeSymlink != 0:
+			links++
+			if links > maxLinks {
+				return "", errors.New("too many links")
+			}
+			target, err := w.root.Readlink(next)
+			if err != nil {
+				return "", err
+			}
+			if path.IsAbs(target) || filepath.IsAbs(target) {
+				return "", nil
+			}
+			// The target is relative to the link's directory, cur.
+			todo = append(strings.Split(filepath.ToSlash(target), "/"), todo[1:]...)
+			continue
+		case !info.IsDir():
+			return cur, nil // a file: cur holds it
+		}
+		cur = next
+		todo = todo[1:]
+	}
+	return cur, nil
 }
 
 // skipForbidden reports whether a walk should leave out the directory d

@@ -33,6 +33,17 @@ func stateFixture(t *testing.T) (ws, state string) {
 	if err := os.MkdirAll(filepath.Join(ws, "src"), 0o755); err != nil {
 		t.Fatal(err)
 	}
+	links := map[string]string{
+		"logfile":      "state/sessions/s1.jsonl",
+		"src/deep":     "../sneaky/../sessions",
+		"src/alink":    "a.txt",
+		"src/dangling": "nowhere.txt",
+	}
+	for name, target := range links {
+		if err := os.Symlink(target, filepath.Join(ws, name)); err != nil {
+			t.Fatal(err)
+		}
+	}
 	if err := os.WriteFile(filepath.Join(ws, "src", "a.txt"), []byte("SESSION-LOG is mentioned here\n"), 0o644); err != nil {
 		t.Fatal(err)
 	}
@@ -54,6 +65,9 @@ func TestToolsNeverTouchTheStateDirectory(t *testing.T) {
 	}{
 		{"read the log", workspace.ReadFileName, `{"path":"state/sessions/s1.jsonl"}`},
 		{"read through a link", workspace.ReadFileName, `{"path":"sneaky/s1.jsonl"}`},
+		{"read through a file link", workspace.ReadFileName, `{"path":"logfile"}`},
+		{"read through a link with dots", workspace.ReadFileName, `{"path":"src/deep/s1.jsonl"}`},
+		{"rewrite through a file link", workspace.WriteFileName, `{"path":"logfile","content":"forged"}`},
 		{"rewrite the log", workspace.WriteFileName, `{"path":"state/sessions/s1.jsonl","content":"forged"}`},
 		{"rewrite through a link", workspace.WriteFileName, `{"path":"sneaky/s1.jsonl","content":"forged"}`},
 		{"plant a new log", workspace.WriteFileName, `{"path":"state/sessions/s2.jsonl","content":"forged"}`},
@@ -90,9 +104,21 @@ func TestToolsNeverTouchTheStateDirectory(t *testing.T) {
 	if err != nil || strings.Contains(out, "s1.jsonl") || !strings.Contains(out, "src/a.txt:1") {
 		t.Errorf("search = %q, %v; want src/a.txt only", out, err)
 	}
-	// Other files stay usable.
-	if _, err := call(t, tool(t, w, workspace.WriteFileName), `{"path":"src/b.txt","content":"ok"}`); err != nil {
-		t.Errorf("write_file src/b.txt: %v", err)
+	// Other files stay usable, through links too.
+	allowed := []struct{ tool, input string }{
+		{workspace.ReadFileName, `{"path":"src/a.txt"}`},
+		{workspace.ReadFileName, `{"path":"src/alink"}`},
+		{workspace.SearchName, `{"pattern":"mentioned","path":"src/a.txt"}`},
+		{workspace.ListFilesName, `{"path":"src"}`},
+		{workspace.WriteFileName, `{"path":"src/b.txt","content":"ok"}`},
+		{workspace.WriteFileName, `{"path":"src/a.txt","content":"SESSION-LOG is mentioned here\n"}`},
+		{workspace.WriteFileName, `{"path":"src/dangling","content":"ok"}`},
+		{workspace.WriteFileName, `{"path":"new/dir/c.txt","content":"ok"}`},
+	}
+	for _, a := range allowed {
+		if _, err := call(t, tool(t, w, a.tool), a.input); err != nil {
+			t.Errorf("%s %s: %v", a.tool, a.input, err)
+		}
 	}
 }
 
