@@ -17,7 +17,7 @@ const sessionLine = `{"seq":1,"type":"user/message","time":"2025-01-02T03:04:05Z
 
 // stateFixture is a workspace that (wrongly) holds the host's state
 // directory, and a symbolic link that leads into it by another name.
-func stateFixture(t *testing.T) (ws, state string) {
+func stateFixture(t testing.TB) (ws, state string) {
 	t.Helper()
 	ws = t.TempDir()
 	state = filepath.Join(ws, "state")
