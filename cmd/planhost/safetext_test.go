@@ -148,3 +148,16 @@ func TestInspectShowsLogTextEscaped(t *testing.T) {
 		}
 	}
 }
+
+// TestErrorsShowOutsideTextEscaped protects the terminal from error texts
+// that quote outside input (a file name, a log's content): planhost's
+// error lines escape them too.
+func TestErrorsShowOutsideTextEscaped(t *testing.T) {
+	p, _, errOut, _ := testProgram(t, "")
+	if code := p.main([]string{"inspect", "x\x1b]0;owned\a\u202e.jsonl"}); code != exitUsage {
+		t.Fatalf("exit %d\n%s", code, errOut)
+	}
+	if !safetext.Safe(errOut.String()) || !strings.Contains(errOut.String(), `x\x1b]0;owned\a\u202e.jsonl`) {
+		t.Errorf("stderr = %q, want the name escaped", errOut)
+	}
+}
