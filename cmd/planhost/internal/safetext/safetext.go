@@ -10,8 +10,11 @@
 // embeddings, overrides and isolates, zero-width spaces, invisible
 // operators, tag characters, the byte order mark; zero-width joiner and
 // non-joiner are kept, as emoji and several scripts need them), the line
-// and paragraph separators, the Hangul fillers, and the bytes of invalid
-// UTF-8. Escapes look like Go's: \r, \x1b, \u202e, \U000e0041, and \xff for
+// and paragraph separators, the Hangul fillers, the invisible combining
+// marks U+034F, U+17B4 and U+17B5, the variation selectors supplement
+// (U+E0100 to U+E01EF, which can carry hidden data after a character; the
+// emoji variation selectors U+FE00 to U+FE0F stay), and the bytes of
+// invalid UTF-8. Escapes look like Go's: \r, \x1b, \u202e, \U000e0041, and \xff for
 // a stray byte.
 package safetext
 
@@ -41,6 +44,10 @@ func Unsafe(r rune) bool {
 	case r == 0x2028 || r == 0x2029: // line and paragraph separators
 		return true
 	case r == 0x115f || r == 0x1160 || r == 0x3164 || r == 0xffa0: // Hangul fillers
+		return true
+	case r == 0x034f || r == 0x17b4 || r == 0x17b5: // invisible combining marks
+		return true
+	case r >= 0xe0100 && r <= 0xe01ef: // variation selectors supplement (hides data)
 		return true
 	case r == utf8.RuneError:
 		return false // a real U+FFFD; invalid bytes are handled by Escape
