@@ -54,25 +54,11 @@ func (p *program) run(args []string) int {
 	fs.StringVar(&f.sessions, "sessions", "", fmt.Sprintf(flagSessionsHelp, filepath.Join(shownState, appDirName, sessionsDirName)))
 	fs.StringVar(&f.model, "model", modelOpenAI, flagModelHelp)
 	fs.StringVar(&f.workspace, "workspace", ".", flagWorkspaceHelp)
-	// The key and the base URL (which may carry a password) are never flag
-	// defaults, so that -h and a usage error cannot print them.
-	fs.StringVar(&f.openai.BaseURL, "openai-base-url", "", flagBaseURLHelp)
-	fs.StringVar(&f.openai.Model, "openai-model", env.Model, flagModelNameHelp)
-	fs.StringVar(&f.openai.APIKey, "openai-api-key", "", flagAPIKeyHelp)
-	fs.IntVar(&f.openai.Retries, "openai-retries", defaultOpenAIRetry, flagRetriesHelp)
-	fs.DurationVar(&f.openai.Timeout, "openai-timeout", openaimodel.DefaultTimeout, flagTimeoutHelp)
-	fs.Int64Var(&f.openai.MaxResponseBytes, "openai-max-response", openaimodel.DefaultMaxResponseBytes, flagMaxResponseHelp)
+	finishOpenAI := addOpenAIFlags(fs, &f.openai, env)
 	if code, done := p.parseFlags(fs, usageRun, args); done {
 		return code
 	}
-	setFlags := map[string]bool{}
-	fs.Visit(func(fl *flag.Flag) { setFlags[fl.Name] = true })
-	if !setFlags["openai-base-url"] {
-		f.openai.BaseURL = env.BaseURL
-	}
-	if !setFlags["openai-api-key"] {
-		f.openai.APIKey = env.APIKey
-	}
+	finishOpenAI()
 	if fs.NArg() > 0 {
 		fmt.Fprintf(p.stderr, errExtraArgs, "run", fs.Args())
 		return exitUsage
@@ -96,23 +82,9 @@ func (p *program) run(args []string) int {
 	if err != nil {
 		return p.usageError("run", err)
 	}
-	if stateErr != nil && (f.sessions == "" || p.terminal()) {
-		// The sessions or the terminal's history would have no home.
-		return p.usageError("run", stateErr)
-	}
-	if f.sessions == "" {
-		f.sessions = filepath.Join(stateDir, appDirName, sessionsDirName)
-	}
-	state := []stateLocation{{stateWhatSessions, f.sessions}}
-	if stateErr == nil {
-		state = append(state, stateLocation{stateWhatState, filepath.Join(stateDir, appDirName)})
-	}
-	if err := checkApart(f.workspace, state); err != nil {
+	forbidden, err := p.settleState(&f, stateDir, stateErr)
+	if err != nil {
 		return p.usageError("run", err)
-	}
-	var forbidden []string
-	for _, s := range state {
-		forbidden = append(forbidden, s.dir)
 	}
 	ws, err := workspace.Open(f.workspace, workspace.Limits{}, workspace.WithForbidden(forbidden...))
 	if err != nil {

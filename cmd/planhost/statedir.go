@@ -9,6 +9,32 @@ import (
 	"strings"
 )
 
+// settleState settles where run keeps its state: with no state directory
+// (stateErr) there is none for the default sessions directory or a
+// terminal's history; the sessions directory defaults to one under
+// stateDir; the workspace must lie apart from both. It returns the
+// directories the workspace tools must never touch.
+func (p *program) settleState(f *runFlags, stateDir string, stateErr error) ([]string, error) {
+	if stateErr != nil && (f.sessions == "" || p.terminal()) {
+		return nil, stateErr
+	}
+	if f.sessions == "" {
+		f.sessions = filepath.Join(stateDir, appDirName, sessionsDirName)
+	}
+	state := []stateLocation{{stateWhatSessions, f.sessions}}
+	if stateErr == nil {
+		state = append(state, stateLocation{stateWhatState, filepath.Join(stateDir, appDirName)})
+	}
+	if err := checkApart(f.workspace, state); err != nil {
+		return nil, err
+	}
+	forbidden := make([]string, 0, len(state))
+	for _, s := range state {
+		forbidden = append(forbidden, s.dir)
+	}
+	return forbidden, nil
+}
+
 // stateLocation is a directory where planhost keeps its own state, which
 // the model's workspace must not hold.
 type stateLocation struct {
