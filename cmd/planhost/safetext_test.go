@@ -161,3 +161,24 @@ func TestErrorsShowOutsideTextEscaped(t *testing.T) {
 		t.Errorf("stderr = %q, want the name escaped", errOut)
 	}
 }
+
+// TestRenderedPlanShowsNoEscapeNoise protects ordinary plans from the
+// escaping: what glamour itself draws (colours, hyperlinks, code
+// highlighting, tables) reaches the terminal as it is, with nothing shown
+// as an escape.
+func TestRenderedPlanShowsNoEscapeNoise(t *testing.T) {
+	md, err := newMarkdown(styleTerminal)
+	if err != nil {
+		t.Fatal(err)
+	}
+	pr := newPrinter(new(bytes.Buffer), md, newPresenters(), false)
+	plan := "# Title\n\n1. See [the docs](https://docs.example/a?b=c) and `code` **bold**\n\n```go\nfunc main() {}\n```\n\n" +
+		"> quote\n\n| a | b |\n|---|---|\n| 1 | 2 |\n\n- [ ] task\n\n---\n\n![img](http://x/y.png) café 计划 👩‍💻 &amp; &#233;\n"
+	got := pr.markdown(plan)
+	if strings.Contains(got, `\x`) || strings.Contains(got, `\u`) || strings.Contains(got, `\a`) {
+		t.Errorf("the rendered plan shows escapes:\n%q", got)
+	}
+	if !strings.Contains(got, "\x1b]8;") || !strings.Contains(got, "https://docs.example/a?b=c") {
+		t.Errorf("the link is lost:\n%q", got)
+	}
+}

@@ -148,12 +148,18 @@ func Markdown(s string) string {
 }
 
 // sgr matches a Select Graphic Rendition sequence (colours and text
-// attributes), the only escape sequence EscapeExceptSGR lets through.
-var sgr = regexp.MustCompile("^\x1b\\[[0-9;:]*m")
+// attributes); hyperlink matches an OSC 8 hyperlink whose parameters and
+// URI are printable ASCII, ended by BEL or ST. These are the only escape
+// sequences EscapeExceptSGR lets through.
+var (
+	sgr       = regexp.MustCompile("^\x1b\\[[0-9;:]*m")
+	hyperlink = regexp.MustCompile("^\x1b\\]8;[\x21-\x3a\x3c-\x7e]*;[\x21-\x7e]*?(?:\x07|\x1b\\\\)")
+)
 
 // EscapeExceptSGR is Escape for text a trusted renderer produced from
 // already escaped input (glamour, lipgloss): it keeps the renderer's colour
-// and attribute sequences and escapes every other unsafe character.
+// and attribute sequences and its hyperlinks (OSC 8, ASCII only; glamour
+// also prints the URL as text), and escapes every other unsafe character.
 func EscapeExceptSGR(s string) string {
 	if !strings.Contains(s, "\x1b") {
 		return Escape(s)
@@ -167,7 +173,11 @@ func EscapeExceptSGR(s string) string {
 			return b.String()
 		}
 		b.WriteString(Escape(s[:i]))
-		if m := sgr.FindString(s[i:]); m != "" {
+		m := sgr.FindString(s[i:])
+		if m == "" {
+			m = hyperlink.FindString(s[i:])
+		}
+		if m != "" {
 			b.WriteString(m)
 			s = s[i+len(m):]
 			continue

@@ -2,6 +2,7 @@ package safetext_test
 
 import (
 	"encoding/json"
+	"regexp"
 	"strings"
 	"testing"
 	"unicode/utf8"
@@ -67,11 +68,22 @@ func TestMarkdownNeutralizesCharacterReferences(t *testing.T) {
 	}
 }
 
-func TestEscapeExceptSGRKeepsOnlyColours(t *testing.T) {
-	give := "\x1b[1;38;5;228mtitle\x1b[0m\r\x1b[2J\x1b]8;;http://x\x07\u202e"
-	want := "\x1b[1;38;5;228mtitle\x1b[0m" + `\r\x1b[2J\x1b]8;;http://x\a\u202e`
-	if got := safetext.EscapeExceptSGR(give); got != want {
-		t.Errorf("EscapeExceptSGR = %q, want %q", got, want)
+func TestEscapeExceptSGRKeepsOnlyColoursAndLinks(t *testing.T) {
+	tests := []struct{ name, give, want string }{
+		{"colours stay", "\x1b[1;38;5;228mtitle\x1b[0m\x1b[m", "\x1b[1;38;5;228mtitle\x1b[0m\x1b[m"},
+		{"a hyperlink stays", "\x1b]8;id=1;http://x.example/a?b=c\aLink\x1b]8;;\a", "\x1b]8;id=1;http://x.example/a?b=c\aLink\x1b]8;;\a"},
+		{"a hyperlink ended by ST stays", "\x1b]8;;https://x\x1b\\L\x1b]8;;\x1b\\", "\x1b]8;;https://x\x1b\\L\x1b]8;;\x1b\\"},
+		{"a non-ASCII link is escaped", "\x1b]8;;http://exаmple\aL", `\x1b]8;;http://exаmple\aL`},
+		{"a title change is escaped", "\x1b]0;owned\a", `\x1b]0;owned\a`},
+		{"cursor moves are escaped", "a\r\x1b[2J\x1b[1A", `a\r\x1b[2J\x1b[1A`},
+		{"bidi is escaped", "\x1b[1mx\u202e\x1b[0m", "\x1b[1mx" + `\u202e` + "\x1b[0m"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			if got := safetext.EscapeExceptSGR(tt.give); got != tt.want {
+				t.Errorf("EscapeExceptSGR(%q) = %q, want %q", tt.give, got, tt.want)
+			}
+		})
 	}
 }
 
@@ -90,6 +102,10 @@ func TestJSONKeepsMeaning(t *testing.T) {
 		t.Errorf("JSON changed the meaning: %q -> %q, %v", give["text"], back["text"], err)
 	}
 }
+
+// allowedSeq matches what EscapeExceptSGR may keep: colours and ASCII
+// hyperlinks.
+var allowedSeq = regexp.MustCompile("\x1b\\[[0-9;:]*m|\x1b\\]8;[!-:<-~]*;[!-~]*?(?:\a|\x1b\\\\)")
 
 // FuzzEscape: whatever the input, the output is valid UTF-8 with no unsafe
 // character, keeps every newline and tab, and a safe input is unchanged.
@@ -116,8 +132,8 @@ func FuzzEscape(f *testing.F) {
 		if md := safetext.Markdown(s); !safetext.Safe(md) {
 			t.Fatalf("Markdown(%q) = %q is not safe", s, md)
 		}
-		if e := safetext.EscapeExceptSGR(s); strings.ContainsAny(strings.NewReplacer("\x1b[", "").Replace(e), "\x1b") {
-			t.Fatalf("EscapeExceptSGR(%q) = %q keeps a lone ESC", s, e)
+		if e := safetext.EscapeExceptSGR(s); !safetext.Safe(allowedSeq.ReplaceAllString(e, "")) {
+			t.Fatalf("EscapeExceptSGR(%q) = %q keeps another sequence", s, e)
 		}
 	})
 }
