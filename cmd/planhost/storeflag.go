@@ -52,14 +52,14 @@ type pgStore struct {
 func (p pgStore) where(string) string { return p.label }
 
 // openStore opens the store -store names: "file" (the default) keeps
-// sessions in -sessions; "postgres" connects to $DATABASE_URL; a
-// postgres:// or postgresql:// URL connects there. Any other value is a
-// usage error (usage true).
-func (p *program) openStore(value, sessionsDir string) (s sessionStore, usage bool, err error) {
+// sessions in -sessions, opened with dirOpts; "postgres" connects to
+// $DATABASE_URL; a postgres:// or postgresql:// URL connects there. Any
+// other value is a usage error (usage true).
+func (p *program) openStore(value, sessionsDir string, dirOpts ...store.Option) (s sessionStore, usage bool, err error) {
 	url := value
 	switch {
 	case value == storeFile:
-		d, err := store.OpenDir(sessionsDir)
+		d, err := store.OpenDir(sessionsDir, dirOpts...)
 		if err != nil {
 			return nil, false, err
 		}
