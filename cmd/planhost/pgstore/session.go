@@ -90,6 +90,11 @@ func (s *session) AppendIf(e host.Event, cond func() bool) (host.Event, bool, er
 	} else if err != nil {
 		return host.Event{}, false, s.st.wrap(err, "pgstore: session %q: append: lock session", s.id)
 	}
+	if have := int64(s.Len()); n < have {
+		// The database lost events this process saw committed (restored
+		// from an older backup, rows deleted): appending would fork the log.
+		return host.Event{}, false, fmt.Errorf("pgstore: session %q: append: %w: the database holds %d events, this process saw %d", s.id, ErrCorrupt, n, have)
+	}
 	if n > int64(s.Len()) {
 		if err := s.catchUpLocked(tx); err != nil {
 			return host.Event{}, false, fmt.Errorf("pgstore: session %q: append: catch up: %w", s.id, err)

@@ -273,3 +273,33 @@ func TestClosedStore(t *testing.T) {
 		t.Errorf("second close: %v", err)
 	}
 }
+
+// TestAppendRefusesShorterDatabase: when the database holds fewer events
+// than the process saw committed (rows deleted, an older backup), an
+// append fails instead of forking the log.
+func TestAppendRefusesShorterDatabase(t *testing.T) {
+	url := pgtest.NewDB(t)
+	st := open(t, url)
+	s, _ := st.Create("s")
+	for i := range 3 {
+		if _, err := s.Append(ev("x", i)); err != nil {
+			t.Fatal(err)
+		}
+	}
+	ctx := context.Background()
+	conn, err := pgx.Connect(ctx, url)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer conn.Close(ctx)
+	if _, err := conn.Exec(ctx, `WITH d AS (DELETE FROM planmode_events WHERE session_id = 's' AND seq = 3)
+		UPDATE planmode_sessions SET len = 2 WHERE id = 's'`); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := s.Append(ev("x", 9)); !errors.Is(err, pgstore.ErrCorrupt) {
+		t.Fatalf("append on a shorter database: %v, want ErrCorrupt", err)
+	}
+	if s.Len() != 3 {
+		t.Fatalf("local log changed to %d events", s.Len())
+	}
+}
