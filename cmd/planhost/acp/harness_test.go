@@ -24,7 +24,6 @@ import (
 	"github.com/dshgo/planmode/cmd/planhost/workspace"
 	"github.com/dshgo/planmode/host"
 	"github.com/dshgo/planmode/refhost"
-	"github.com/dshgo/planmode/refhost/scripted"
 	"github.com/dshgo/planmode/store"
 )
 

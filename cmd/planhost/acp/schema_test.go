@@ -104,11 +104,24 @@ type message struct {
 	Error  json.RawMessage `json:"error"`
 }
 
-// checkTraffic validates every message both sides sent: the whole message
-// against the schema of its sender's messages, and the params and results
-// against the types of their method. It returns the number checked.
+// checkTraffic validates every message both sides sent (see
+// trafficProblems), failing t for each problem. It returns the number
+// checked.
 func checkTraffic(t *testing.T, s *protocolSchema, fromAgent, fromClient [][]byte) int {
 	t.Helper()
+	n, problems := trafficProblems(s, fromAgent, fromClient)
+	for _, p := range problems {
+		t.Error(p)
+	}
+	return n
+}
+
+// trafficProblems validates every message both sides sent: the whole
+// message against the schema of its sender's messages, and the params and
+// results against the types of their method.
+func trafficProblems(s *protocolSchema, fromAgent, fromClient [][]byte) (int, []string) {
+	var problems []string
+	errorf := func(format string, args ...any) { problems = append(problems, fmt.Sprintf(format, args...)) }
 	clientReqs, agentReqs := map[string]string{}, map[string]string{}
 	for _, l := range fromClient {
 		var m message
@@ -127,11 +140,11 @@ func checkTraffic(t *testing.T, s *protocolSchema, fromAgent, fromClient [][]byt
 		n++
 		v, err := jsonschema.UnmarshalJSON(bytes.NewReader(l))
 		if err != nil {
-			t.Errorf("%s sent invalid JSON %s: %v", side, l, err)
+			errorf("%s sent invalid JSON %s: %v", side, l, err)
 			return
 		}
 		if err := whole.Validate(v); err != nil {
-			t.Errorf("%s message does not match the %s schema (%s): %s\n%v", side, side, s.name, l, err)
+			errorf("%s message does not match the %s schema (%s): %s\n%v", side, side, s.name, l, err)
 		}
 		var m message
 		_ = json.Unmarshal(l, &m)
@@ -141,14 +154,14 @@ func checkTraffic(t *testing.T, s *protocolSchema, fromAgent, fromClient [][]byt
 		case m.Method != "":
 			types, ok := own[m.Method]
 			if !ok {
-				t.Errorf("%s sent method %q, which this test does not know", side, m.Method)
+				errorf("%s sent method %q, which this test does not know", side, m.Method)
 				return
 			}
 			def, part = types[0], m.Params
 		case m.Result != nil:
 			method, ok := peerReqs[string(m.ID)]
 			if !ok {
-				t.Errorf("%s answered id %s, which the peer never sent", side, m.ID)
+				errorf("%s answered id %s, which the peer never sent", side, m.ID)
 				return
 			}
 			def, part = peer[method][1], m.Result
@@ -160,15 +173,16 @@ func checkTraffic(t *testing.T, s *protocolSchema, fromAgent, fromClient [][]byt
 		}
 		sch, err := s.def(def)
 		if err != nil {
-			t.Fatalf("schema type %s: %v", def, err)
+			errorf("schema type %s: %v", def, err)
+			return
 		}
 		pv, err := jsonschema.UnmarshalJSON(bytes.NewReader(part))
 		if err != nil {
-			t.Errorf("%s: %v", side, err)
+			errorf("%s: %v", side, err)
 			return
 		}
 		if err := sch.Validate(pv); err != nil {
-			t.Errorf("%s %s does not match %s (%s): %s\n%v", side, describeMsg(m), def, s.name, l, err)
+			errorf("%s %s does not match %s (%s): %s\n%v", side, describeMsg(m), def, s.name, l, err)
 		}
 	}
 	for _, l := range fromAgent {
@@ -177,7 +191,7 @@ func checkTraffic(t *testing.T, s *protocolSchema, fromAgent, fromClient [][]byt
 	for _, l := range fromClient {
 		check("client", s.client, clientMethods, agentMethods, agentReqs, l)
 	}
-	return n
+	return n, problems
 }
 
 func describeMsg(m message) string {
@@ -185,4 +199,29 @@ func describeMsg(m message) string {
 		return m.Method
 	}
 	return fmt.Sprintf("response %s", m.ID)
+}
+
+func TestSchemaCheckFindsMalformedMessages(t *testing.T) {
+	s := goSDKSchema(t)
+	fromClient := [][]byte{[]byte(`{"jsonrpc":"2.0","id":1,"method":"session/new","params":{"cwd":"/w","mcpServers":[]}}`)}
+	tests := []struct {
+		name      string
+		fromAgent string
+	}{
+		{"unknown update", `{"jsonrpc":"2.0","method":"session/update","params":{"sessionId":"s","update":{"sessionUpdate":"bogus"}}}`},
+		{"bad tool kind", `{"jsonrpc":"2.0","method":"session/update","params":{"sessionId":"s","update":{"sessionUpdate":"tool_call","toolCallId":"c","title":"t","kind":"teleport"}}}`},
+		{"result missing session id", `{"jsonrpc":"2.0","id":1,"result":{}}`},
+		{"bad permission kind", `{"jsonrpc":"2.0","id":1,"method":"session/request_permission","params":{"sessionId":"s","toolCall":{"toolCallId":"c"},"options":[{"optionId":"a","name":"A","kind":"maybe"}]}}`},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			if _, problems := trafficProblems(s, [][]byte{[]byte(tt.fromAgent)}, fromClient); len(problems) == 0 {
+				t.Errorf("no problem found in %s", tt.fromAgent)
+			}
+		})
+	}
+	good := `{"jsonrpc":"2.0","id":1,"result":{"sessionId":"s"}}`
+	if _, problems := trafficProblems(s, [][]byte{[]byte(good)}, fromClient); len(problems) != 0 {
+		t.Errorf("problems in a valid response: %v", problems)
+	}
 }
