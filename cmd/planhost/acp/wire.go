@@ -24,17 +24,6 @@ const (
 	codeInvalidRequest = -32600
 )
 
-// wireMessage is the shape CheckMessage reads: every field raw, so that a
-// present but wrongly typed field can be told from a missing one.
-type wireMessage struct {
-	JSONRPC json.RawMessage `json:"jsonrpc"`
-	ID      json.RawMessage `json:"id"`
-	Method  json.RawMessage `json:"method"`
-	Params  json.RawMessage `json:"params"`
-	Result  json.RawMessage `json:"result"`
-	Error   json.RawMessage `json:"error"`
-}
-
 // wireError is the error response to a message the check refused.
 type wireError struct {
 	JSONRPC string            `json:"jsonrpc"`
@@ -42,60 +31,82 @@ type wireError struct {
 	Error   *sdk.RequestError `json:"error"`
 }
 
+// wireKeys are the members of a JSON-RPC 2.0 message, matched exactly
+// (encoding/json would match them case-insensitively).
+var wireKeys = []string{"jsonrpc", "id", "method", "params", "result", "error"}
+
 // CheckMessage checks one incoming line before the connection decodes it.
-// It returns nil when the line is a JSON-RPC 2.0 request, notification or
-// response. Otherwise it returns the error response to send (id null when
-// the line's id cannot be read), or nil as well for a malformed response,
-// which JSON-RPC never answers; drop reports whether the line must be
-// dropped.
-func CheckMessage(line []byte) (resp []byte, drop bool) {
+// For a JSON-RPC 2.0 request, notification or response it returns msg: the
+// message re-encoded with exactly its JSON-RPC members, so that the
+// connection reads what was checked. Otherwise it returns the error
+// response to send (id null when the line's id cannot be read), or neither
+// for a malformed response, which JSON-RPC never answers.
+func CheckMessage(line []byte) (msg, resp []byte) {
 	if !json.Valid(line) {
 		var v any
 		err := json.Unmarshal(line, &v)
-		return errorResponse(nil, codeParseError, "Parse error", fmt.Sprintf(wireNotJSON, err)), true
+		return nil, errorResponse(nil, codeParseError, "Parse error", fmt.Sprintf(wireNotJSON, err))
 	}
 	trimmed := bytes.TrimSpace(line)
 	if len(trimmed) == 0 || trimmed[0] != '{' {
-		return errorResponse(nil, codeInvalidRequest, "Invalid request", wireNotObject), true
+		return nil, errorResponse(nil, codeInvalidRequest, "Invalid request", wireNotObject)
 	}
-	var m wireMessage
-	if err := json.Unmarshal(trimmed, &m); err != nil {
-		return errorResponse(nil, codeInvalidRequest, "Invalid request", err.Error()), true
+	var all map[string]json.RawMessage
+	if err := json.Unmarshal(trimmed, &all); err != nil {
+		return nil, errorResponse(nil, codeInvalidRequest, "Invalid request", err.Error())
 	}
-	id := m.ID
-	if id != nil && !validID(id) {
-		return errorResponse(nil, codeInvalidRequest, "Invalid request", wireBadID), true
+	m := make(map[string]json.RawMessage, len(wireKeys))
+	for _, k := range wireKeys {
+		if v, ok := all[k]; ok {
+			m[k] = v
+		}
+	}
+	id, hasID := m["id"]
+	if hasID && !validID(id) {
+		return nil, errorResponse(nil, codeInvalidRequest, "Invalid request", wireBadID)
+	}
+	if !hasID {
+		id = nil
 	}
 	var version string
-	if json.Unmarshal(m.JSONRPC, &version) != nil || version != "2.0" {
-		return errorResponse(id, codeInvalidRequest, "Invalid request", wireBadVersion), true
+	if json.Unmarshal(m["jsonrpc"], &version) != nil || version != "2.0" {
+		return nil, errorResponse(id, codeInvalidRequest, "Invalid request", wireBadVersion)
 	}
-	if m.Method == nil {
-		results := 0
-		if m.Result != nil {
-			results++
+	rawMethod, hasMethod := m["method"]
+	if !hasMethod {
+		_, hasResult := m["result"]
+		_, hasError := m["error"]
+		switch {
+		case id == nil || isNull(id):
+			// Neither a request nor a response: answer as JSON-RPC
+			// answers an invalid request.
+			return nil, errorResponse(nil, codeInvalidRequest, "Invalid request", wireNoMethod)
+		case !hasResult && !hasError:
+			return nil, errorResponse(id, codeInvalidRequest, "Invalid request", wireNoMethod)
+		case hasResult && hasError:
+			return nil, nil // a malformed response: never answered
 		}
-		if m.Error != nil {
-			results++
-		}
-		if id == nil || isNull(id) || results != 1 {
-			if id == nil || isNull(id) {
-				// Neither a request nor a response: answer as JSON-RPC
-				// answers an invalid request.
-				return errorResponse(nil, codeInvalidRequest, "Invalid request", wireNoMethod), true
-			}
-			return nil, true
-		}
-		return nil, false
+		return encode(m), nil
 	}
 	var method string
-	if json.Unmarshal(m.Method, &method) != nil || method == "" {
-		return errorResponse(id, codeInvalidRequest, "Invalid request", wireBadMethod), true
+	if json.Unmarshal(rawMethod, &method) != nil || method == "" {
+		return nil, errorResponse(id, codeInvalidRequest, "Invalid request", wireBadMethod)
 	}
-	if p := bytes.TrimSpace(m.Params); p != nil && !isNull(p) && p[0] != '{' && p[0] != '[' {
-		return errorResponse(id, codeInvalidRequest, "Invalid request", wireBadParams), true
+	if p, ok := m["params"]; ok && !isNull(p) && p[0] != '{' && p[0] != '[' {
+		return nil, errorResponse(id, codeInvalidRequest, "Invalid request", wireBadParams)
 	}
-	return nil, false
+	delete(m, "result")
+	delete(m, "error")
+	return encode(m), nil
+}
+
+// encode writes a checked message as one line.
+func encode(m map[string]json.RawMessage) []byte {
+	b, err := json.Marshal(m)
+	if err != nil { // cannot happen: every value is valid JSON
+		return nil
+	}
+	return append(b, '\n')
 }
 
 // validID reports whether raw is a JSON-RPC id: a string, a number or null.
@@ -213,18 +224,13 @@ func filter(in io.Reader, w *io.PipeWriter, out io.Writer, log *slog.Logger) {
 		if len(bytes.TrimSpace(line)) > 0 {
 			if len(line) > MaxMessageSize {
 				out.Write(errorResponse(nil, codeParseError, "Parse error", fmt.Sprintf(wireTooLarge, MaxMessageSize)))
-			} else if resp, drop := CheckMessage(line); drop {
+			} else if msg, resp := CheckMessage(line); msg == nil {
 				if resp != nil {
 					out.Write(resp)
 				}
 				log.Warn("acp: refused an incoming message", "answer", string(bytes.TrimSpace(resp)))
-			} else {
-				if line[len(line)-1] != '\n' {
-					line = append(line, '\n')
-				}
-				if _, werr := w.Write(line); werr != nil {
-					return
-				}
+			} else if _, werr := w.Write(msg); werr != nil {
+				return
 			}
 		}
 		line = line[:0]
