@@ -66,11 +66,22 @@ func loadSchema(t *testing.T, path string) *protocolSchema {
 		t.Fatal(err)
 	}
 	s := &protocolSchema{name: path, compiler: c, defs: map[string]*jsonschema.Schema{}}
-	if s.agent, err = c.Compile(url + "#/anyOf/0"); err != nil {
-		t.Fatalf("protocol schema: agent messages: %v", err)
+	// The top-level anyOf holds the messages of each side, by title.
+	top, _ := doc.(map[string]any)["anyOf"].([]any)
+	for i, v := range top {
+		title, _ := v.(map[string]any)["title"].(string)
+		switch title {
+		case "Agent":
+			s.agent, err = c.Compile(fmt.Sprintf("%s#/anyOf/%d", url, i))
+		case "Client":
+			s.client, err = c.Compile(fmt.Sprintf("%s#/anyOf/%d", url, i))
+		}
+		if err != nil {
+			t.Fatalf("protocol schema %s: %s messages: %v", path, title, err)
+		}
 	}
-	if s.client, err = c.Compile(url + "#/anyOf/1"); err != nil {
-		t.Fatalf("protocol schema: client messages: %v", err)
+	if s.agent == nil || s.client == nil {
+		t.Fatalf("protocol schema %s: no Agent or Client message schema at the top", path)
 	}
 	schemaCache.Store(path, s)
 	return s
