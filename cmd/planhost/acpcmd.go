@@ -87,7 +87,7 @@ func (p *program) acp(args []string) int {
 		return p.fail("acp", err)
 	}
 	defer sessions.Close()
-	workspaces := acp.NewWorkspaces(workspace.Limits{})
+	workspaces := acp.NewWorkspaces(workspace.Limits{}, f.sessions, filepath.Join(stateDir, appDirName))
 	defer workspaces.Close()
 
 	app, parts := newHost(hostConfig{store: sessions, model: model, deployment: dep, tools: workspaces.Tools(), logger: logger})

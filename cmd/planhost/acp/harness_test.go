@@ -234,7 +234,6 @@ type conn struct {
 	toSide   *recorder      // what the client wrote
 	served   chan error
 	closed   bool
-	raw      chan []byte // raw lines from the agent, for tests that bypass the SDK
 }
 
 // connect serves one connection on h and connects the SDK client to it.
