@@ -305,3 +305,107 @@ func TestModeChangeMidTurnIsSentWhenLogged(t *testing.T) {
 		return slices.Equal(modeUpdates(us), []string{"plan", "default"})
 	})
 }
+
+func TestCancelDuringThePlanReviewAbortsIt(t *testing.T) {
+	st := newStore(t)
+	model := planSteps(scripted.Step{Text: "unused"})
+	h := newHostParts(t, st, model)
+	k := connect(t, h, st)
+	asked := make(chan struct{})
+	// The client holds the request until the agent withdraws it
+	// ($/cancel_request cancels the handler's context).
+	k.c.setAnswer(func(ctx context.Context, _ sdk.RequestPermissionRequest) (sdk.RequestPermissionResponse, error) {
+		close(asked)
+		<-ctx.Done()
+		return sdk.RequestPermissionResponse{Outcome: sdk.RequestPermissionOutcome{Cancelled: &sdk.RequestPermissionOutcomeCancelled{}}}, nil
+	})
+	k.initialize()
+	sess := k.newSession(workspaceDir(t))
+	k.setMode(sess.SessionId, "plan")
+	done := make(chan sdk.PromptResponse, 1)
+	go func() {
+		r, err := k.prompt(sess.SessionId, "Plan it.")
+		if err != nil {
+			t.Errorf("prompt: %v", err)
+		}
+		done <- r
+	}()
+	<-asked
+	if err := k.cs.Cancel(ctxT(t), sdk.CancelNotification{SessionId: sess.SessionId}); err != nil {
+		t.Fatal(err)
+	}
+	if r := <-done; r.StopReason != sdk.StopReasonCancelled {
+		t.Errorf("stop reason = %s, want cancelled", r.StopReason)
+	}
+	if got := modeUpdates(mustSnapshot(k)); !slices.Equal(got, []string{"plan"}) {
+		t.Errorf("mode updates = %v, want [plan]: a cancelled review approves nothing", got)
+	}
+	if h.plan.Get(agentOf(t, st, sess.SessionId)).Active != true {
+		t.Error("plan mode was left without approval")
+	}
+}
+
+// agentOf returns a host.Agent view of a stored session, for Controller.Get.
+func agentOf(t *testing.T, st host.Store, id sdk.SessionId) host.Agent {
+	t.Helper()
+	s, err := st.Open(string(id))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return asker{s}
+}
+
+func TestANewPromptCancelsTheRunningOneAndRunsAfterIt(t *testing.T) {
+	st := newStore(t)
+	model := scripted.NewModel(scripted.Step{Block: true}, scripted.Step{Text: "Second answer."})
+	h := newHostParts(t, st, model)
+	k := connect(t, h, st)
+	k.initialize()
+	sess := k.newSession(workspaceDir(t))
+	first := make(chan sdk.PromptResponse, 1)
+	go func() {
+		r, err := k.prompt(sess.SessionId, "First.")
+		if err != nil {
+			t.Errorf("first prompt: %v", err)
+		}
+		first <- r
+	}()
+	if err := model.WaitCalls(ctxT(t), 1); err != nil {
+		t.Fatal(err)
+	}
+	r, err := k.prompt(sess.SessionId, "Second.")
+	if err != nil || r.StopReason != sdk.StopReasonEndTurn {
+		t.Fatalf("second prompt = %v, %v", r.StopReason, err)
+	}
+	if r := <-first; r.StopReason != sdk.StopReasonCancelled {
+		t.Errorf("first prompt stop reason = %s, want cancelled", r.StopReason)
+	}
+	if !strings.Contains(agentText(mustSnapshot(k)), "Second answer.") {
+		t.Errorf("no answer to the second prompt")
+	}
+}
+
+func TestLoadingAnOpenSessionReplaysItAgain(t *testing.T) {
+	st := newStore(t)
+	h := newHostParts(t, st, scripted.NewModel(scripted.Step{Text: "Hi there."}))
+	k := connect(t, h, st)
+	k.initialize()
+	dir := workspaceDir(t)
+	sess := k.newSession(dir)
+	if _, err := k.prompt(sess.SessionId, "Hello."); err != nil {
+		t.Fatal(err)
+	}
+	before := len(mustSnapshot(k))
+	if _, err := k.cs.LoadSession(ctxT(t), sdk.LoadSessionRequest{SessionId: sess.SessionId, Cwd: dir, McpServers: []sdk.McpServer{}}); err != nil {
+		t.Fatal(err)
+	}
+	var users []string
+	for _, u := range mustSnapshot(k)[before:] {
+		if m := u.Update.UserMessageChunk; m != nil {
+			users = append(users, m.Content.Text.Text)
+		}
+	}
+	if !slices.Equal(users, []string{"Hello."}) {
+		t.Errorf("replayed user messages = %q", users)
+	}
+}
