@@ -8,6 +8,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"log/slog"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -255,6 +256,7 @@ func connect(t *testing.T, h *hostParts, st host.Store, opts ...func(*acp.Config
 		k.toSide.Write(p)
 		return clientToAgentW.Write(p)
 	}), agentToClientR)
+	k.cs.SetLogger(slog.New(slog.DiscardHandler))
 	t.Cleanup(k.close)
 	return k
 }

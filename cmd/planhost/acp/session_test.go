@@ -243,14 +243,32 @@ func TestQuestionsOutsideAToolCallGetTheirOwnToolCallAndExtraOptions(t *testing.
 	if !slices.Equal(kinds, []string{"allow_once", "reject_once", "reject_once"}) {
 		t.Errorf("option kinds = %v", kinds)
 	}
-	var announced bool
-	for _, u := range us {
-		if c := u.Update.ToolCall; c != nil && c.ToolCallId == asks[0].ToolCall.ToolCallId && c.Title == "Enter plan mode?" {
-			announced = true
+	// On the wire the question's tool call comes before the request (the
+	// client SDK hands notifications and requests to different goroutines,
+	// so the order the test client records them in may differ).
+	callAt, askAt := -1, -1
+	for i, l := range k.fromSide.all() {
+		var m struct {
+			Method string `json:"method"`
+			Params struct {
+				Update struct {
+					SessionUpdate string `json:"sessionUpdate"`
+					ToolCallID    string `json:"toolCallId"`
+					Title         string `json:"title"`
+				} `json:"update"`
+			} `json:"params"`
+		}
+		_ = json.Unmarshal(l, &m)
+		switch {
+		case m.Method == "session/update" && m.Params.Update.SessionUpdate == "tool_call" &&
+			m.Params.Update.ToolCallID == string(asks[0].ToolCall.ToolCallId) && m.Params.Update.Title == "Enter plan mode?":
+			callAt = i
+		case m.Method == "session/request_permission" && askAt < 0:
+			askAt = i
 		}
 	}
-	if !announced {
-		t.Errorf("the question's tool call %q was not announced before the request: %s", asks[0].ToolCall.ToolCallId, describeUpdates(us))
+	if callAt < 0 || askAt < callAt {
+		t.Errorf("the question's tool call %q (line %d) was not announced before the request (line %d): %s", asks[0].ToolCall.ToolCallId, callAt, askAt, describeUpdates(us))
 	}
 }
 
