@@ -330,3 +330,29 @@ func TestPlanFeedSendsPlanUpdatesLiveAndOnLoad(t *testing.T) {
 		t.Errorf("plan updates on load = %d, want 1", plans)
 	}
 }
+
+func TestReasoningIsSentAsThoughtChunks(t *testing.T) {
+	st := newStore(t)
+	h := newHostParts(t, st, scripted.NewModel())
+	k := connect(t, h, st)
+	k.initialize()
+	sess := k.newSession(workspaceDir(t))
+	hs, err := st.Open(string(sess.SessionId))
+	if err != nil {
+		t.Fatal(err)
+	}
+	// A thinking model's answer as the host logs it.
+	data := mustJSON(t, map[string]any{"text": "The answer.", "reasoning": "Think about greeter.go first."})
+	if _, err := hs.Append(host.Event{Type: host.TypeAssistantMessage, Data: data}); err != nil {
+		t.Fatal(err)
+	}
+	k.c.waitFor(t, "thought then message", func(us []sdk.SessionNotification, _ []sdk.RequestPermissionRequest) bool {
+		order := describeUpdates(us)
+		return strings.Contains(order, "agent_thought_chunk, agent_message_chunk")
+	})
+	for _, u := range mustSnapshot(k) {
+		if th := u.Update.AgentThoughtChunk; th != nil && th.Content.Text.Text != "Think about greeter.go first." {
+			t.Errorf("thought = %q", th.Content.Text.Text)
+		}
+	}
+}
