@@ -63,8 +63,9 @@ type PlanFeed interface {
 
 // Serve runs the agent on one connection: it reads the client's messages
 // from in and writes the agent's to out until in ends or ctx is done, then
-// stops the connection's agents (their sessions stay in the store) and
-// returns. Lines that are not JSON-RPC 2.0 messages are answered with an
+// stops the connection's agents (their sessions stay in the store), unbinds
+// their workspaces and returns. One connection at a time may serve a
+// runtime: Serve attaches itself as the runtime's question provider. Lines that are not JSON-RPC 2.0 messages are answered with an
 // error and skipped.
 func Serve(ctx context.Context, cfg Config, in io.Reader, out io.Writer) error {
 	switch {
@@ -160,7 +161,9 @@ func (a *Agent) shutdown() {
 	}
 	a.handlers.Wait()
 	a.senders.Wait()
-	a.cfg.Workspaces.Close()
+	for _, s := range sessions {
+		a.cfg.Workspaces.Unbind(s.id)
+	}
 }
 
 func mapValues[K comparable, V any](m map[K]V) func(func(V) bool) {
