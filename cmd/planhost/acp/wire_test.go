@@ -222,3 +222,67 @@ func FuzzCheckMessage(f *testing.F) {
 		}
 	})
 }
+
+func TestServeReturnsWhenItsContextEnds(t *testing.T) {
+	st := newStore(t)
+	model := scripted.NewModel(scripted.Step{Block: true})
+	h := newHostParts(t, st, model)
+	inR, inW := io.Pipe()
+	outR, outW := io.Pipe()
+	out := lines(outR)
+	ctx, cancel := context.WithCancel(context.Background())
+	done := make(chan error, 1)
+	go func() {
+		done <- acp.Serve(ctx, acp.Config{Runtime: h.rt, Plan: h.plan, Store: st, Workspaces: h.workspaces}, inR, outW)
+		outW.Close()
+	}()
+	send := func(s string) {
+		if _, err := io.WriteString(inW, s+"\n"); err != nil {
+			t.Fatal(err)
+		}
+	}
+	next := func() map[string]any {
+		for l := range out {
+			var m map[string]any
+			if json.Unmarshal(l, &m) == nil && m["id"] != nil {
+				return m
+			}
+		}
+		t.Fatal("output closed")
+		return nil
+	}
+	send(`{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":1}}`)
+	next()
+	send(fmt.Sprintf(`{"jsonrpc":"2.0","id":2,"method":"session/new","params":{"cwd":%q,"mcpServers":[]}}`, t.TempDir()))
+	res, _ := next()["result"].(map[string]any)
+	send(fmt.Sprintf(`{"jsonrpc":"2.0","id":3,"method":"session/prompt","params":{"sessionId":%q,"prompt":[{"type":"text","text":"wait"}]}}`, res["sessionId"]))
+	if err := model.WaitCalls(ctxT(t), 1); err != nil {
+		t.Fatal(err)
+	}
+	cancel() // a turn is running
+	select {
+	case err := <-done:
+		if err != nil {
+			t.Errorf("Serve: %v", err)
+		}
+	case <-time.After(waitTimeout):
+		t.Fatal("Serve did not return after its context ended")
+	}
+	inW.Close() // lets the input filter end
+	for range out {
+	}
+	if h.rt.Stop(ctxT(t)) != nil {
+		t.Error("runtime did not stop")
+	}
+}
+
+func BenchmarkCheckMessage(b *testing.B) {
+	line := []byte(`{"jsonrpc":"2.0","id":12,"method":"session/prompt","params":{"sessionId":"0123456789abcdef","prompt":[{"type":"text","text":"Add a Goodbye function next to Hello and test it."}]}}`)
+	b.ReportAllocs()
+	b.SetBytes(int64(len(line)))
+	for b.Loop() {
+		if msg, _ := acp.CheckMessage(line); msg == nil {
+			b.Fatal("refused a valid message")
+		}
+	}
+}
