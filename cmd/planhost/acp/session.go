@@ -34,7 +34,7 @@ type session struct {
 	mu       sync.Mutex
 	unsub    func()
 	active   bool                     // the logged mode
-	calls    map[string]host.ToolCall // tool calls by ID
+	calls    map[string]host.ToolCall // tool calls without a result yet, by ID
 	open     string                   // the tool call without a result yet
 	commands map[string]string        // command names by run ID
 	plans    func(host.Event) ([]sdk.PlanEntry, bool)
@@ -231,6 +231,7 @@ func (s *session) translate(e host.Event, replay bool) {
 				u.Title = sdk.Ptr(fmt.Sprintf(textToolFailed, c.Name))
 			}
 		}
+		delete(s.calls, r.CallID)
 		s.q.push(sdk.SessionUpdate{ToolCallUpdate: u})
 	case host.TypeCommandRun:
 		var c host.CommandRun
