@@ -94,11 +94,24 @@ func (p *program) acp(args []string) int {
 	if err := app.Err(); err != nil {
 		return p.usageError("acp", err)
 	}
-	ctx := context.Background()
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
 	if err := app.Start(ctx); err != nil {
 		return p.fail("acp", err)
 	}
 	defer stopApp(app)
+	// Ctrl-C ends the connection: running turns are cancelled and logged
+	// as such before the program exits.
+	sigs, stopSigs := p.notifyInterrupt()
+	defer stopSigs()
+	go func() {
+		select {
+		case <-sigs:
+			logger.Info("planhost acp: interrupted; stopping")
+			cancel()
+		case <-ctx.Done():
+		}
+	}()
 	err = acp.Serve(ctx, acp.Config{
 		Runtime:    parts.Runtime,
 		Plan:       parts.Plan,

@@ -151,3 +151,39 @@ func TestACPServesOnlyProtocolMessagesOnStdout(t *testing.T) {
 		t.Errorf("no diagnostics on stderr with -log-level debug: %q", errOut.String())
 	}
 }
+
+func TestACPStopsOnInterrupt(t *testing.T) {
+	dir := t.TempDir()
+	script := writeScript(t, dir, "script.yaml", "steps:\n  - block: true\n")
+	inR, inW := io.Pipe()
+	defer inW.Close()
+	outR, outW := io.Pipe()
+	var errOut syncBuffer
+	p := newProgram(inR, outW, &errOut)
+	p.getenv = func(string) string { return "" }
+	sigs := make(chan os.Signal, 1)
+	p.notifyInterrupt = func() (<-chan os.Signal, func()) { return sigs, func() {} }
+	code := make(chan int, 1)
+	go func() {
+		code <- p.main([]string{"acp", "-model", "scripted:" + script, "-sessions", filepath.Join(dir, "sessions")})
+		outW.Close()
+	}()
+	sc := bufio.NewScanner(outR)
+	if _, err := io.WriteString(inW, `{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":1}}`+"\n"); err != nil {
+		t.Fatal(err)
+	}
+	if !sc.Scan() {
+		t.Fatalf("no initialize answer; stderr:\n%s", errOut.String())
+	}
+	sigs <- os.Interrupt
+	select {
+	case c := <-code:
+		if c != exitOK {
+			t.Errorf("exit code = %d\nstderr:\n%s", c, errOut.String())
+		}
+	case <-time.After(20 * time.Second):
+		t.Fatal("planhost acp did not stop on Ctrl-C")
+	}
+	for sc.Scan() {
+	}
+}
