@@ -3,6 +3,7 @@ package acp_test
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"os"
 	"path/filepath"
 	"slices"
@@ -10,6 +11,7 @@ import (
 	"testing"
 
 	sdk "github.com/coder/acp-go-sdk"
+	"go.uber.org/fx"
 
 	"github.com/dshgo/planmode/host"
 	"github.com/dshgo/planmode/refhost"
@@ -407,5 +409,43 @@ func TestLoadingAnOpenSessionReplaysItAgain(t *testing.T) {
 	}
 	if !slices.Equal(users, []string{"Hello."}) {
 		t.Errorf("replayed user messages = %q", users)
+	}
+}
+
+func TestStopReasonsFollowTheTurnsEnd(t *testing.T) {
+	loop := scripted.Step{Text: "Again.", ToolCalls: []host.ToolCall{call("", "read_file", map[string]string{"path": "greeter.go"})}}
+	tests := []struct {
+		name    string
+		steps   []scripted.Step
+		opts    []fx.Option
+		want    sdk.StopReason
+		wantErr string
+	}{
+		{"completed", []scripted.Step{{Text: "Done."}}, nil, sdk.StopReasonEndTurn, ""},
+		{"step limit", []scripted.Step{loop, loop, loop}, []fx.Option{fx.Supply(&refhost.Settings{MaxSteps: 2})}, sdk.StopReasonMaxTurnRequests, ""},
+		{"blocked by a pre-step listener", nil, []fx.Option{fx.Invoke(func(chain host.PreStepChain) {
+			_, _ = chain.AddPreStep("test-gate", func(context.Context, host.Step, host.PreStepNext) host.Decision {
+				return host.Reject("the gate is closed")
+			}, true)
+		})}, sdk.StopReasonRefusal, ""},
+		{"model failed", []scripted.Step{{Err: errors.New("the model is down")}}, nil, "", "the model is down"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			st := newStore(t)
+			h := newHostParts(t, st, scripted.NewModel(tt.steps...), tt.opts...)
+			k := connect(t, h, st)
+			k.initialize()
+			sess := k.newSession(workspaceDir(t))
+			resp, err := k.prompt(sess.SessionId, "Go.")
+			switch {
+			case tt.wantErr != "":
+				if err == nil || !strings.Contains(err.Error(), tt.wantErr) {
+					t.Errorf("prompt = %v, %v; want an error naming %q", resp.StopReason, err, tt.wantErr)
+				}
+			case err != nil || resp.StopReason != tt.want:
+				t.Errorf("prompt = %v, %v; want %s", resp.StopReason, err, tt.want)
+			}
+		})
 	}
 }

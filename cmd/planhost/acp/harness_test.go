@@ -44,7 +44,7 @@ type hostParts struct {
 
 // newHostParts builds and starts the reference host with plan mode and the
 // routing workspace tools, as planhost acp does.
-func newHostParts(t *testing.T, st host.Store, model refhost.Model) *hostParts {
+func newHostParts(t *testing.T, st host.Store, model refhost.Model, opts ...fx.Option) *hostParts {
 	t.Helper()
 	p := &hostParts{workspaces: acp.NewWorkspaces(workspace.Limits{})}
 	app := fx.New(
@@ -78,6 +78,7 @@ func newHostParts(t *testing.T, st host.Store, model refhost.Model) *hostParts {
 			})
 		}),
 		fx.Populate(&p.rt, &p.plan),
+		fx.Options(opts...),
 	)
 	if err := app.Err(); err != nil {
 		t.Fatal(err)
