@@ -28,26 +28,25 @@ type acpFlags struct {
 func (p *program) acp(args []string) int {
 	fs := flag.NewFlagSet("acp", flag.ContinueOnError)
 	env := openaimodel.FromEnv(p.getenv)
-	stateDir := p.stateDir()
+	stateDir, stateErr := p.stateDir()
+	shownState := stateDir
+	if stateErr != nil {
+		shownState = filepath.Join("$HOME", ".local", "state")
+	}
 	var f acpFlags
 	fs.StringVar(&f.config, "config", "", flagConfigHelp)
-	fs.StringVar(&f.sessions, "sessions", "", fmt.Sprintf(flagSessionsHelp, filepath.Join(stateDir, appDirName, sessionsDirName)))
+	fs.StringVar(&f.sessions, "sessions", "", fmt.Sprintf(flagSessionsHelp, filepath.Join(shownState, appDirName, sessionsDirName)))
 	fs.StringVar(&f.model, "model", modelOpenAI, flagModelHelp)
 	fs.StringVar(&f.logFile, "log", "", flagLogHelp)
 	fs.StringVar(&f.logLevel, "log-level", "warn", flagLogLevelHelp)
-	fs.StringVar(&f.openai.BaseURL, "openai-base-url", env.BaseURL, flagBaseURLHelp)
-	fs.StringVar(&f.openai.Model, "openai-model", env.Model, flagModelNameHelp)
-	fs.StringVar(&f.openai.APIKey, "openai-api-key", env.APIKey, flagAPIKeyHelp)
-	fs.IntVar(&f.openai.Retries, "openai-retries", defaultOpenAIRetry, flagRetriesHelp)
+	finishOpenAI := addOpenAIFlags(fs, &f.openai, env)
 	if code, done := p.parseFlags(fs, usageACP, args); done {
 		return code
 	}
+	finishOpenAI()
 	if fs.NArg() > 0 {
 		fmt.Fprintf(p.stderr, errExtraArgs, "acp", fs.Args())
 		return exitUsage
-	}
-	if f.sessions == "" {
-		f.sessions = filepath.Join(stateDir, appDirName, sessionsDirName)
 	}
 	var level slog.Level
 	if err := level.UnmarshalText([]byte(f.logLevel)); err != nil {
@@ -79,15 +78,25 @@ func (p *program) acp(args []string) int {
 	if err != nil {
 		return p.usageError("acp", err)
 	}
-	if err := os.MkdirAll(f.sessions, stateDirPerm); err != nil {
-		return p.fail("acp", err)
+	if f.sessions == "" {
+		if stateErr != nil {
+			return p.usageError("acp", stateErr)
+		}
+		f.sessions = filepath.Join(stateDir, appDirName, sessionsDirName)
 	}
-	sessions, err := store.OpenDir(f.sessions)
+	// The tools never touch where planhost keeps its state, whatever cwd
+	// the editor sends.
+	forbidden := []string{f.sessions}
+	if stateErr == nil {
+		forbidden = append(forbidden, filepath.Join(stateDir, appDirName))
+	}
+	// Each repair the store makes on opening a session is logged.
+	sessions, err := store.OpenDir(f.sessions, store.WithLogger(newRepairLogger(logOut, "acp", "", nil)))
 	if err != nil {
 		return p.fail("acp", err)
 	}
 	defer sessions.Close()
-	workspaces := acp.NewWorkspaces(workspace.Limits{}, f.sessions, filepath.Join(stateDir, appDirName))
+	workspaces := acp.NewWorkspaces(workspace.Limits{}, workspace.WithForbidden(forbidden...))
 	defer workspaces.Close()
 
 	app, parts := newHost(hostConfig{store: sessions, model: model, deployment: dep, tools: workspaces.Tools(), logger: logger})

@@ -39,7 +39,6 @@ const (
 // Model-facing tool errors of the routing workspace tools.
 const (
 	textNoWorkspace = "no workspace is bound to this session"
-	textProtected   = "the host keeps its state in this directory; write_file does not write into it: choose a path elsewhere in the workspace"
 )
 
 // Tool call titles, by workspace tool; %s is the path or pattern.

@@ -6,23 +6,15 @@ import (
 	"errors"
 	"fmt"
 	"path/filepath"
-	"strings"
 	"sync"
 
 	"github.com/dshgo/planmode/cmd/planhost/workspace"
 	"github.com/dshgo/planmode/host"
 )
 
-// Errors of the routing tools.
-var (
-	// ErrNoWorkspace means a workspace tool was called for a session that
-	// has no workspace bound (or without an agent).
-	ErrNoWorkspace = errors.New(textNoWorkspace)
-	// ErrProtected means write_file was asked to write into a directory the
-	// host keeps its state in (the session files), which lies inside the
-	// workspace.
-	ErrProtected = errors.New(textProtected)
-)
+// ErrNoWorkspace means a workspace tool was called for a session that has
+// no workspace bound (or without an agent).
+var ErrNoWorkspace = errors.New(textNoWorkspace)
 
 // Workspaces gives every ACP session its own workspace, rooted at the
 // client's cwd. Its tools (list_files, read_file, search, write_file) are
@@ -30,8 +22,8 @@ var (
 // calling agent's session, confined to that root as [workspace] confines
 // it. It is safe for concurrent use.
 type Workspaces struct {
-	limits  workspace.Limits
-	protect []string // resolved directories write_file never writes into
+	limits workspace.Limits
+	opts   []workspace.Option
 
 	mu    sync.RWMutex
 	bound map[string]*binding // by session ID
@@ -43,66 +35,11 @@ type binding struct {
 }
 
 // NewWorkspaces returns an empty set of workspaces whose tools use limits
-// (zero fields take the workspace package's defaults). write_file refuses
-// to write into the protect directories (the host's state, such as the
-// session files) when a workspace contains them, through symbolic links
-// too.
-func NewWorkspaces(limits workspace.Limits, protect ...string) *Workspaces {
-	w := &Workspaces{limits: limits, bound: map[string]*binding{}}
-	for _, p := range protect {
-		if abs, err := filepath.Abs(p); err == nil {
-			w.protect = append(w.protect, resolve(abs))
-		}
-	}
-	return w
-}
-
-// resolve returns p with symbolic links evaluated, as far as p exists.
-func resolve(p string) string {
-	p = filepath.Clean(p)
-	rest := ""
-	for {
-		if r, err := filepath.EvalSymlinks(p); err == nil {
-			return filepath.Join(r, rest)
-		}
-		parent := filepath.Dir(p)
-		if parent == p {
-			return filepath.Join(p, rest)
-		}
-		rest = filepath.Join(filepath.Base(p), rest)
-		p = parent
-	}
-}
-
-// within reports whether p is dir or inside it.
-func within(p, dir string) bool {
-	rel, err := filepath.Rel(dir, p)
-	return err == nil && rel != ".." && !strings.HasPrefix(rel, ".."+string(filepath.Separator)) && !filepath.IsAbs(rel)
-}
-
-// checkWrite refuses a write_file input whose path resolves into a
-// protected directory.
-func (w *Workspaces) checkWrite(root string, input json.RawMessage) error {
-	if len(w.protect) == 0 {
-		return nil
-	}
-	var in struct {
-		Path string `json:"path"`
-	}
-	if json.Unmarshal(input, &in) != nil {
-		return nil // the tool itself reports bad input
-	}
-	rel, err := workspace.CleanPath(in.Path)
-	if err != nil {
-		return nil // the tool itself refuses it
-	}
-	target := resolve(filepath.Join(root, filepath.FromSlash(rel)))
-	for _, p := range w.protect {
-		if within(target, p) {
-			return fmt.Errorf("%s: %w", in.Path, ErrProtected)
-		}
-	}
-	return nil
+// (zero fields take the workspace package's defaults) and opts; pass
+// [workspace.WithForbidden] with the host's state directories so that no
+// tool touches them, whatever a session's root.
+func NewWorkspaces(limits workspace.Limits, opts ...workspace.Option) *Workspaces {
+	return &Workspaces{limits: limits, opts: opts, bound: map[string]*binding{}}
 }
 
 // Tools returns the routing tools, sorted by name, to register with the
@@ -124,7 +61,7 @@ func (w *Workspaces) Bind(id, root string) error {
 	if !filepath.IsAbs(root) {
 		return fmt.Errorf(errBadCwd, root)
 	}
-	ws, err := workspace.Open(root, w.limits)
+	ws, err := workspace.Open(root, w.limits, w.opts...)
 	if err != nil {
 		return fmt.Errorf(errBadCwd+": %w", root, err)
 	}
@@ -172,17 +109,17 @@ func (w *Workspaces) Close() error {
 	return nil
 }
 
-func (w *Workspaces) tool(call host.CallContext, index int) (host.Tool, string, error) {
+func (w *Workspaces) tool(call host.CallContext, index int) (host.Tool, error) {
 	if call.Agent == nil || call.Agent.Session() == nil {
-		return nil, "", ErrNoWorkspace
+		return nil, ErrNoWorkspace
 	}
 	w.mu.RLock()
 	b, ok := w.bound[call.Agent.Session().ID()]
 	w.mu.RUnlock()
 	if !ok {
-		return nil, "", ErrNoWorkspace
+		return nil, ErrNoWorkspace
 	}
-	return b.ws.Tools()[index], b.root, nil
+	return b.ws.Tools()[index], nil
 }
 
 // routed is one workspace tool whose calls run in the calling session's
@@ -196,14 +133,9 @@ type routed struct {
 func (t routed) Definition() host.ToolDefinition { return t.def }
 
 func (t routed) Execute(ctx context.Context, call host.CallContext, input json.RawMessage) (string, error) {
-	tool, root, err := t.w.tool(call, t.index)
+	tool, err := t.w.tool(call, t.index)
 	if err != nil {
 		return "", err
-	}
-	if t.def.Name == workspace.WriteFileName {
-		if err := t.w.checkWrite(root, input); err != nil {
-			return "", err
-		}
 	}
 	return tool.Execute(ctx, call, input)
 }
