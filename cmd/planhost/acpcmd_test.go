@@ -13,6 +13,7 @@ import (
 
 func TestACPUsageErrors(t *testing.T) {
 	dir := t.TempDir()
+	script := writeScript(t, dir, "script.yaml", "steps:\n  - text: hi\n")
 	tests := []struct {
 		name     string
 		args     []string
@@ -24,6 +25,7 @@ func TestACPUsageErrors(t *testing.T) {
 		{"bad log level", []string{"acp", "-log-level", "loud", "-model", "scripted:x"}, exitUsage, "-log-level"},
 		{"missing config", []string{"acp", "-config", filepath.Join(dir, "none.yaml")}, exitUsage, "none.yaml"},
 		{"bad model", []string{"acp", "-model", "bogus", "-sessions", dir}, exitUsage, `-model "bogus"`},
+		{"no state directory", []string{"acp", "-model", "scripted:" + script}, exitUsage, "no state directory"},
 		{"missing script", []string{"acp", "-model", "scripted:" + filepath.Join(dir, "none.yaml"), "-sessions", dir}, exitUsage, "none.yaml"},
 	}
 	for _, tt := range tests {
