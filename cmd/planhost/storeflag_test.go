@@ -1,9 +1,13 @@
 package main
 
 import (
+	"context"
+	"path/filepath"
 	"regexp"
 	"strings"
 	"testing"
+
+	"github.com/jackc/pgx/v5"
 
 	"github.com/dshgo/planmode/cmd/planhost/pgstore/pgtest"
 )
@@ -59,5 +63,32 @@ func TestRunStoreUsageErrors(t *testing.T) {
 				t.Fatalf("stderr = %q, want %q and no password", errOut, tt.want)
 			}
 		})
+	}
+}
+
+// TestACPWithPostgresStore: "planhost acp -store URL" opens the database
+// (its schema is migrated) and serves until stdin ends.
+func TestACPWithPostgresStore(t *testing.T) {
+	srv := pgtest.NewServer(t)
+	url := pgtest.NewDBOn(t, srv)
+	dir := t.TempDir()
+	script := writeScript(t, dir, "s.yaml", "steps:\n  - text: x\n")
+	p, _, errOut, _ := testProgram(t, "")
+	if code := p.main([]string{"acp", "-model", "scripted:" + script, "-sessions", filepath.Join(dir, "sessions"), "-store", url}); code != exitOK {
+		t.Fatalf("exit code = %d\n%s", code, errOut)
+	}
+	ctx := context.Background()
+	conn, err := pgx.Connect(ctx, url)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer conn.Close(ctx)
+	var n int
+	if err := conn.QueryRow(ctx, "SELECT count(*) FROM planmode_migrations").Scan(&n); err != nil || n == 0 {
+		t.Fatalf("the acp run left no migrated schema: %d, %v", n, err)
+	}
+	p2, _, errOut2, _ := testProgram(t, "")
+	if code := p2.main([]string{"acp", "-model", "scripted:" + script, "-sessions", dir, "-store", "mysql://x"}); code != exitUsage || !strings.Contains(errOut2.String(), "-store") {
+		t.Fatalf("acp -store mysql://x: exit %d, stderr %q", code, errOut2)
 	}
 }
