@@ -166,6 +166,9 @@ func (c *Controller) set(agent host.Agent, active, byCommand bool) (Outcome, err
 
 	want := selectionOf(active)
 	for {
+		if st.closed.Load() {
+			return 0, fmt.Errorf("%s: set: %w", PluginName, ErrNotRunning)
+		}
 		w := st.load()
 		logged := selectionOf(w.active())
 		pending := w.pending()
@@ -182,7 +185,7 @@ func (c *Controller) set(agent host.Agent, active, byCommand bool) (Outcome, err
 		case pending != SelectionNone && logged == want:
 			if projected, _ := w.projected(); projected != SelectionNone || st.recorded {
 				_, appended, err := st.sess.AppendIf(cancelEvent(pending), func() bool {
-					return st.load().active() == active
+					return !st.closed.Load() && st.load().active() == active
 				})
 				if err != nil {
 					return 0, fmt.Errorf("%s: set: append %s: %w", PluginName, EventPlanCancel, err)
@@ -203,6 +206,9 @@ func (c *Controller) set(agent host.Agent, active, byCommand bool) (Outcome, err
 
 	var seen word
 	_, appended, err := st.sess.AppendIf(modeEvent(active), func() bool {
+		if st.closed.Load() {
+			return false
+		}
 		seen = st.load()
 		return !seen.turnOpen() && seen.active() != active
 	})
@@ -210,6 +216,9 @@ func (c *Controller) set(agent host.Agent, active, byCommand bool) (Outcome, err
 		return 0, fmt.Errorf("%s: set: append %s: %w", PluginName, EventPlanMode, err)
 	}
 	if !appended {
+		if st.closed.Load() {
+			return 0, fmt.Errorf("%s: set: %w", PluginName, ErrNotRunning)
+		}
 		if seen.turnOpen() {
 			st.setPending(want, false)
 			st.recorded = byCommand
@@ -221,7 +230,7 @@ func (c *Controller) set(agent host.Agent, active, byCommand bool) (Outcome, err
 	}
 	st.setPending(SelectionNone, false)
 	if text, due := noticeFor(seen, want, false); due {
-		if _, err := st.sess.Append(noticeEvent(text)); err != nil {
+		if _, _, err := st.sess.AppendIf(noticeEvent(text), st.open); err != nil {
 			c.logger.Warn(warnNoticeFailed, "agent", agent.ID(), "session", st.sess.ID(), "error", err)
 		}
 	}
@@ -254,19 +263,30 @@ func (c *Controller) queueExit(agent host.Agent) error {
 	if err != nil {
 		return err
 	}
-	st.queueExit()
-	return nil
+	return st.queueExit()
 }
 
-// queueExit is [Controller.queueExit] on the session's state.
-func (s *sessionState) queueExit() {
+// queueExit is [Controller.queueExit] on the session's state. It fails with
+// ErrNotRunning once the controller run that serves the session stops.
+//
+// The exit counts as recorded by the log from the approval on: the host
+// logs the call's "tool/call" before the tool runs and its result after,
+// and [Project] dates the exit from that "tool/call". So cancelling it,
+// even before the result is logged, appends the [EventPlanCancel] marker,
+// which then withdraws the exit for the log as well.
+func (s *sessionState) queueExit() error {
 	s.mu.Lock()
 	defer s.mu.Unlock()
+	if s.closed.Load() {
+		return ErrNotRunning
+	}
 	if !s.load().active() {
 		s.setPending(SelectionNone, false)
-		return
+		return nil
 	}
 	s.setPending(SelectionInactive, true)
+	s.recorded = true
+	return nil
 }
 
 // applyPending lands the session's pending selection: it appends
@@ -279,12 +299,15 @@ func (c *Controller) applyPending(agent host.Agent, st *sessionState) (notice st
 	defer st.mu.Unlock()
 	w := st.load()
 	sel := w.pending()
-	if sel == SelectionNone {
+	if sel == SelectionNone || st.closed.Load() {
 		return "", false
 	}
 	active := sel == SelectionActive
 	var seen word
 	_, appended, err := st.sess.AppendIf(modeEvent(active), func() bool {
+		if st.closed.Load() {
+			return false
+		}
 		seen = st.load()
 		return seen.active() != active
 	})
@@ -296,10 +319,15 @@ func (c *Controller) applyPending(agent host.Agent, st *sessionState) (notice st
 		}
 		return "", false
 	}
-	st.setPending(SelectionNone, false)
 	if !appended {
+		if !st.closed.Load() {
+			// The log has the state already (another writer): the
+			// selection is stale, so it is dropped (SPEC §4).
+			st.setPending(SelectionNone, false)
+		}
 		return "", false
 	}
+	st.setPending(SelectionNone, false)
 	return noticeFor(seen, sel, w.pendingExit())
 }
 
@@ -427,16 +455,22 @@ func (r *run) state(sess host.Session) (*sessionState, error) {
 }
 
 // close drops every session state and stops their subscriptions. Pending
-// selections are dropped with them.
+// selections are dropped with them. Each state is marked closed before its
+// subscription stops, so from then on every append condition the
+// controller passes fails: a Set or pre-step still holding the state never
+// appends on a view that no longer follows the log.
 func (r *run) close() {
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	r.closed = true
 	r.sessions.Range(func(k, v any) bool {
-		v.(*sessionState).unsubscribe()
+		st := v.(*sessionState)
+		st.closed.Store(true)
+		st.unsubscribe()
 		r.sessions.Delete(k)
 		return true
 	})
+	r.last.Store(nil)
 }
 
 // sessionState is the controller's state for one session.
@@ -453,12 +487,18 @@ type sessionState struct {
 	folded      atomic.Int64 // events folded into w; stored after w
 	v           view         // touched only by fold
 
+	closed atomic.Bool // the run stopped: every append condition fails
+
 	mu       sync.Mutex // serializes changes to the pending selection
 	warned   bool       // the current pending selection's append failure was logged
 	recorded bool       // a "/plan" run the log shows queued or repeated the current pending selection
 }
 
 func (s *sessionState) load() word { return word(s.w.Load()) }
+
+// open is the condition of the appends that need nothing but a running
+// controller (a notice): false once the run stopped.
+func (s *sessionState) open() bool { return !s.closed.Load() }
 
 // current returns the state for Get. Events already in the log but not yet
 // folded (Get called from a session subscriber that runs before the
@@ -488,13 +528,23 @@ func (s *sessionState) current() State {
 }
 
 // fold is the session subscription: it folds e into the view and publishes
-// the fold half of the word.
+// the fold half of the word. A valid "plan/mode" or "plan/cancel" withdraws
+// the pending selection in the same step, as it withdraws every selection
+// made before it in [Project]: whoever logged it (this controller landing
+// or cancelling the selection, or another writer), the selection is over.
+// So a selection the log reached by another writer is dropped, never just
+// hidden, and cannot come back when the opposite state is logged later.
 func (s *sessionState) fold(e host.Event) {
 	s.v.apply(&e)
 	f := s.v.word()
+	withdrawn := s.v.cut == s.v.n
 	for {
 		old := s.w.Load()
-		if s.w.CompareAndSwap(old, old&pendingMask|uint32(f)) {
+		p := old & pendingMask
+		if withdrawn || word(old).rawPending() == selectionOf(f.active()) {
+			p = 0
+		}
+		if s.w.CompareAndSwap(old, p|uint32(f)) {
 			break
 		}
 	}
@@ -503,7 +553,9 @@ func (s *sessionState) fold(e host.Event) {
 
 // setPending replaces the pending selection, which no logged "/plan" run
 // has made yet (callers that know otherwise set recorded after it); callers
-// hold mu.
+// hold mu. A selection equal to the logged state at the moment it is
+// stored is not stored (it would be stale at once), so together with fold
+// the word never holds a pending selection equal to its logged state.
 func (s *sessionState) setPending(sel Selection, exit bool) {
 	p := uint32(sel) << shiftPending
 	if exit && sel != SelectionNone {
@@ -511,7 +563,11 @@ func (s *sessionState) setPending(sel Selection, exit bool) {
 	}
 	for {
 		old := s.w.Load()
-		if s.w.CompareAndSwap(old, old&^pendingMask|p) {
+		q := p
+		if sel == selectionOf(word(old).active()) {
+			q = 0
+		}
+		if s.w.CompareAndSwap(old, old&^pendingMask|q) {
 			break
 		}
 	}

@@ -171,11 +171,11 @@ func (c *Controller) Stop(ctx context.Context) error {
 // stop ends run r; callers hold c.lifecycle.
 func (c *Controller) stop(r *run) {
 	c.run.Store(nil)
+	r.close() // first: a Set or pre-step in flight appends nothing from here on
 	for _, undo := range slices.Backward(r.undo) {
 		undo()
 	}
 	close(r.done)
-	r.close()
 }
 
 // registration is one thing Start adds to the host.

@@ -53,6 +53,14 @@ type refModel struct {
 	clock    int // logical time: every logged run, exit, plan/mode and plan/cancel ticks it
 	cutAt    int // when the last plan/mode or plan/cancel was logged
 	runs     []modelRun
+	calls    []modelCall // approved exit calls whose result is not logged yet
+}
+
+// modelCall is an approved exit_plan_mode call whose tool/call is logged
+// and whose tool/result is not yet.
+type modelCall struct {
+	id string
+	at int // when its tool/call was logged
 }
 
 // modelRun is a logged /plan run whose completion is not logged yet.
@@ -172,12 +180,51 @@ func (m *refModel) completeRun(id string, ok bool) {
 	}
 }
 
-// approvedExit records an approved exit: pending in memory, and in the log
-// once its result is logged.
-func (m *refModel) approvedExit() {
-	m.setPending(planmode.SelectionInactive, true)
+// approvedExit records an exit call (its tool/call logged) that the user
+// approved: pending in memory, and recorded by the log from then on (a
+// cancel logs a marker, which withdraws the exit for the log once its result
+// is logged).
+func (m *refModel) approvedExit(id string) {
 	m.clock++
-	m.projSel, m.projExit, m.projAt = planmode.SelectionInactive, true, m.clock
+	m.calls = append(m.calls, modelCall{id: id, at: m.clock})
+	m.setPending(planmode.SelectionInactive, true)
+	m.recorded = true
+}
+
+// exitResult records the logged result of an approved call: the exit is
+// pending by the log unless a plan/mode or plan/cancel was logged after its
+// tool/call.
+func (m *refModel) exitResult(i int) {
+	c := m.calls[i]
+	m.calls = slices.Delete(m.calls, i, i+1)
+	m.clock++
+	if c.at > m.cutAt {
+		m.projSel, m.projExit, m.projAt = planmode.SelectionInactive, true, m.clock
+	}
+}
+
+// outsideMode records a plan/mode another writer logged: like any
+// plan/mode it withdraws the pending selection, in memory as in the log.
+func (m *refModel) outsideMode(active bool) {
+	m.logMode(active, false)
+	m.setPending(planmode.SelectionNone, false)
+}
+
+// appends reports whether set(active) would append (a commit or a cancel
+// marker), without changing the model.
+func (m *refModel) appends(active bool) bool {
+	target := sel(m.logged)
+	if m.pending != planmode.SelectionNone {
+		target = m.pending
+	}
+	switch {
+	case sel(active) == target:
+		return false
+	case m.pending != planmode.SelectionNone && m.logged == active:
+		return m.projected() != planmode.SelectionNone || m.recorded
+	default:
+		return !m.turnOpen
+	}
 }
 
 // reply is what /plan answers for the outcome of selecting active.
@@ -239,6 +286,7 @@ func (m *refModel) restart() {
 		m.setPending(p, m.projExit)
 	}
 	m.runs = nil
+	m.calls = nil
 	m.agentKnows = false
 }
 
@@ -249,7 +297,7 @@ func (m *refModel) state() planmode.State {
 // system is the plugin under test on the fake host.
 type system struct {
 	h             *fakeHost
-	sess          host.Session
+	sess          *hookSession
 	a             *fakeAgent
 	c             *planmode.Controller
 	warns         *warnCounter
@@ -257,6 +305,7 @@ type system struct {
 	restoreCancel func() // undoes the failing plan/cancel validator
 	runs          int
 	open          []openRun // /plan runs whose command/done is not logged yet
+	calls         int       // exit calls made so far
 }
 
 // openRun is a /plan run whose handler returned but whose command/done the
@@ -294,10 +343,11 @@ func (s *system) complete(i int) {
 func TestControllerMatchesReferenceModel(t *testing.T) {
 	rapid.Check(t, func(t *rapid.T) {
 		h := newFakeHost()
-		sess, err := h.store.Create("")
+		inner, err := h.store.Create("")
 		if err != nil {
 			t.Fatal(err)
 		}
+		sess := &hookSession{Session: inner}
 		s := &system{h: h, sess: sess, warns: &warnCounter{}}
 		s.start(t)
 		defer func() { s.stop(t) }()
@@ -379,6 +429,9 @@ func TestControllerMatchesReferenceModel(t *testing.T) {
 				if !m.turnOpen {
 					t.Skip("no open turn")
 				}
+				if len(m.calls) > 0 {
+					t.Skip("a host logs every result of the batch before the next step")
+				}
 				v := rapid.SampledFrom([]verdict{accepted, rejected, cancelled}).Draw(t, "verdict")
 				d := s.h.runStep(s.a, v)
 				if v == accepted {
@@ -388,19 +441,87 @@ func TestControllerMatchesReferenceModel(t *testing.T) {
 					}
 				}
 			},
-			"approved exit": func(t *rapid.T) {
+			// An exit call the user approves: the host logs its tool/call,
+			// the tool records the approval; its result is logged by a later
+			// action, so a Set, a /plan, another writer or a restart can
+			// come in between.
+			"approve exit": func(t *rapid.T) {
 				if !m.turnOpen || !m.logged {
 					t.Skip("the exit tool approves only in an open turn in plan mode")
 				}
+				s.calls++
+				id := fmt.Sprint("call-", s.calls)
+				must(appendJSON(s.sess, host.TypeToolCall, nil, host.ToolCall{ID: id, Name: planmode.ExitToolName, Input: []byte(`{}`)}))
 				if err := planmode.QueueExit(s.c, s.a); err != nil {
 					t.Fatal(err)
 				}
-				must(appendJSON(s.sess, host.TypeToolResult, nil, host.ToolResult{CallID: "c", Name: planmode.ExitToolName, Output: `{"approved":true}`}))
-				m.approvedExit()
+				m.approvedExit(id)
+			},
+			"log exit result": func(t *rapid.T) {
+				if len(m.calls) == 0 {
+					t.Skip("no approved call is waiting for its result")
+				}
+				i := rapid.IntRange(0, len(m.calls)-1).Draw(t, "call")
+				must(appendJSON(s.sess, host.TypeToolResult, nil, host.ToolResult{CallID: m.calls[i].id, Name: planmode.ExitToolName, Output: `{"approved":true}`}))
+				m.exitResult(i)
+			},
+			// Another writer (a second process, a repair tool) logs a
+			// plan/mode directly.
+			"outside writer": func(t *rapid.T) {
+				active := rapid.Bool().Draw(t, "active")
+				err := appendJSON(s.sess, planmode.EventPlanMode, nil, planmode.ModePayload{Active: active})
+				if m.failing {
+					if !errors.Is(err, errAppendRefused) {
+						t.Fatalf("outside plan/mode append = %v; want the append error", err)
+					}
+					return
+				}
+				must(err)
+				m.outsideMode(active)
+			},
+			// Stop begins while a Set is between deciding and appending, and
+			// a turn may open at once; then the controller starts again. A
+			// Set that would append fails with ErrNotRunning and appends
+			// nothing; one that appends nothing was done before Stop.
+			"stop during set": func(t *rapid.T) {
+				active := rapid.Bool().Draw(t, "active")
+				steer := rapid.Bool().Draw(t, "a turn opens") && !m.turnOpen
+				checkProjection(t)
+				stopped := false
+				s.sess.arm(func() {
+					s.stop(t)
+					stopped = true
+					if steer {
+						must(s.a.Steer(host.Message{Content: []host.Block{host.TextBlock("more")}}))
+					}
+				})
+				appends := m.appends(active)
+				got, err := s.c.Set(s.a, active)
+				s.sess.arm(nil)
+				if appends {
+					if !errors.Is(err, planmode.ErrNotRunning) || !stopped {
+						t.Fatalf("Set(%v) across Stop = %v, %v; want ErrNotRunning", active, got, err)
+					}
+					if steer {
+						m.turnOpen = true
+					}
+				} else {
+					want, _ := m.set(active, false)
+					if err != nil || got != want || stopped {
+						t.Fatalf("Set(%v) = %v, %v; want %v before Stop", active, got, err, want)
+					}
+					s.stop(t)
+				}
+				s.open = nil
+				s.start(t)
+				m.restart()
 			},
 			"end turn": func(t *rapid.T) {
 				if !m.turnOpen {
 					t.Skip("no open turn")
+				}
+				if len(m.calls) > 0 {
+					t.Skip("a host logs every result of the batch first")
 				}
 				must(s.a.endTurn())
 				m.turnOpen = false

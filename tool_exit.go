@@ -156,7 +156,9 @@ func (t *exitTool) Execute(ctx context.Context, call host.CallContext, input jso
 	case !approved:
 		return "", &feedbackError{feedback: feedback}
 	}
-	st.queueExit()
+	if err := st.queueExit(); err != nil {
+		return "", errReviewReloaded // stopped just as the review was answered
+	}
 	return exitResult, nil
 }
 
