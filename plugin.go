@@ -165,9 +165,11 @@ func (c *Controller) Start(ctx context.Context) error {
 
 // Stop undoes every registration Start made, drops the in-memory pending
 // selections (a completed /plan is seeded again from the log on the next
-// Start) and fails a plan review that is still open. Afterwards Set fails
-// with [ErrNotRunning] and Get folds the log directly. Stopping a stopped
-// controller does nothing.
+// Start) and fails a plan review that is still open. From the moment Stop
+// begins, the controller appends nothing more: a Set or pre-step already
+// past its checks finds its append condition false, and Set returns
+// [ErrNotRunning]. Afterwards Set fails with [ErrNotRunning] and Get folds
+// the log directly. Stopping a stopped controller does nothing.
 func (c *Controller) Stop(ctx context.Context) error {
 	c.lifecycle.Lock()
 	defer c.lifecycle.Unlock()
