@@ -132,6 +132,12 @@ func TestConfigValidate(t *testing.T) {
 		{"zero config needs a section", planmode.Config{}, "plan-mode: invalid config: section: is required"},
 		{"blank section is rejected", planmode.Config{Section: " \n\t"}, "section: must not be blank"},
 		{"too long section is rejected", planmode.Config{Section: strings.Repeat("x", planmode.MaxSectionLen+1)}, "section: must be at most"},
+		{"a section of the longest length is valid", planmode.Config{Section: strings.Repeat("é", planmode.MaxSectionLen)}, ""},
+		{"a section of zero-width characters is blank", planmode.Config{Section: "\u200b\u200c\u200d\u2060\ufeff"}, "section: must not be blank"},
+		{"a section of invisible letters and marks is blank", planmode.Config{Section: "\u3164 \u115f\u0301\ufe0f\u2800"}, "section: must not be blank"},
+		{"a NUL is rejected", planmode.Config{Section: "plan\x00mode"}, "section: contains the control character U+0000 at character 5"},
+		{"an escape sequence is rejected", planmode.Config{Section: "\x1b[2Jplan"}, "section: contains the control character U+001B at character 1"},
+		{"tabs and line breaks are valid", planmode.Config{Section: "plan:\n\t- read\n"}, ""},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

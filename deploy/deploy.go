@@ -286,7 +286,10 @@ func (l *loader) plugins(d *Deployment, v *yaml.Node) {
 		return
 	}
 	if v.Kind == yaml.ScalarNode && v.ShortTag() == "!!null" {
-		return // "plugins:" with nothing under it enables no plugins
+		// Like an empty file: more likely a truncated file or a lost
+		// indentation than a wish for no plugins, which "plugins: {}" says.
+		l.addAt(v, "", key, msgPluginsNull)
+		return
 	}
 	if v.Kind != yaml.MappingNode {
 		l.addAt(v, "", key, fmt.Sprintf(msgPluginsKind, Describe(v)))

@@ -21,6 +21,7 @@ const (
 	msgTooLarge          = "file is larger than the 1 MiB limit"
 	msgEmpty             = "no plugins mapping: the file is empty (write \"plugins: {}\" to enable no plugins)"
 	msgNoPlugins         = "no plugins mapping: the top level needs the key \"plugins\""
+	msgPluginsNull       = "is empty: list the plugins to enable under it, or write \"plugins: {}\" to enable no plugins"
 	msgTopLevelKind      = "the top level must be a mapping with the key \"plugins\", not %s"
 	msgUnknownTopKey     = "unknown top-level key %q (the only key is \"plugins\")"
 	msgTopKeyKind        = "top-level keys must be plain strings, not %s"
