@@ -516,7 +516,8 @@ type sessionState struct {
 	folded      atomic.Int64 // events folded into w; stored after w
 	v           view         // touched only by fold
 
-	closed atomic.Bool // the run stopped: every append condition fails
+	closed    atomic.Bool // the run stopped: every append condition fails
+	reviewing atomic.Bool // an exit_plan_mode review of the session is open
 
 	mu       sync.Mutex // serializes changes to the pending selection
 	warned   bool       // the current pending selection's append failure was logged

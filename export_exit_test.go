@@ -11,6 +11,8 @@ var (
 	ErrExitBadInput    = errExitBadInput
 	ErrExitNoHeading   = errExitNoHeading
 	ErrExitNoChannel   = errExitNoChannel
+	ErrExitDecided     = errExitDecided
+	ErrExitReviewOpen  = errExitReviewOpen
 	ErrKeepPlanning    = errKeepPlanning
 	ErrReviewDismissed = errReviewDismissed
 	ErrReviewReloaded  = errReviewReloaded

@@ -2,10 +2,12 @@ package planmode_test
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"log/slog"
 	"slices"
+	"strconv"
 	"strings"
 
 	"testing"
@@ -59,8 +61,16 @@ type refModel struct {
 // modelCall is an approved exit_plan_mode call whose tool/call is logged
 // and whose tool/result is not yet.
 type modelCall struct {
-	id string
-	at int // when its tool/call was logged
+	id  string
+	at  int    // when its tool/call was logged
+	out string // the tool's result
+}
+
+func btoi(b bool) int {
+	if b {
+		return 1
+	}
+	return 0
 }
 
 // modelRun is a logged /plan run whose completion is not logged yet.
@@ -306,6 +316,8 @@ type system struct {
 	runs          int
 	open          []openRun // /plan runs whose command/done is not logged yet
 	calls         int       // exit calls made so far
+	answer        host.Answer
+	asked         int // reviews the user was asked for
 }
 
 // openRun is a /plan run whose handler returned but whose command/done the
@@ -316,7 +328,12 @@ type openRun struct {
 }
 
 func (s *system) start(t *rapid.T) {
-	res, err := planmode.New(s.h.params(slog.New(s.warns)))
+	p := s.h.params(slog.New(s.warns))
+	p.Questions = questionsFunc(func(context.Context, host.AskRequest) ([]host.Answer, error) {
+		s.asked++
+		return []host.Answer{s.answer}, nil
+	})
+	res, err := planmode.New(p)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -445,24 +462,55 @@ func TestControllerMatchesReferenceModel(t *testing.T) {
 			// the tool records the approval; its result is logged by a later
 			// action, so a Set, a /plan, another writer or a restart can
 			// come in between.
-			"approve exit": func(t *rapid.T) {
-				if !m.turnOpen || !m.logged {
-					t.Skip("the exit tool approves only in an open turn in plan mode")
+			// The model calls exit_plan_mode, in plan mode or not, and the
+			// user answers Approve or Keep planning if asked. A second call
+			// after an approval in the same batch is refused unasked.
+			"exit call": func(t *rapid.T) {
+				if !m.turnOpen {
+					t.Skip("the model calls tools inside a turn")
+				}
+				approved := rapid.Bool().Draw(t, "the user approves")
+				s.answer = keepPlanning("")
+				if approved {
+					s.answer = approve()
 				}
 				s.calls++
 				id := fmt.Sprint("call-", s.calls)
-				must(appendJSON(s.sess, host.TypeToolCall, nil, host.ToolCall{ID: id, Name: planmode.ExitToolName, Input: []byte(`{}`)}))
-				if err := planmode.QueueExit(s.c, s.a); err != nil {
-					t.Fatal(err)
+				input := json.RawMessage(`{"plan":` + strconv.Quote(goodPlan) + `}`)
+				must(appendJSON(s.sess, host.TypeToolCall, nil, host.ToolCall{ID: id, Name: planmode.ExitToolName, Input: input}))
+				asked := s.asked
+				out, err := findTool(s.h, planmode.ExitToolName).Execute(context.Background(), host.CallContext{Agent: s.a, CallID: id}, input)
+				var want error
+				switch {
+				case !m.logged:
+					want = planmode.ErrExitNotPlanMode
+				case m.pending == planmode.SelectionInactive && m.pendingExit:
+					want = planmode.ErrExitDecided
+				case !approved:
+					want = planmode.ErrKeepPlanning
+				}
+				if wantAsked := asked + btoi(m.logged && want != planmode.ErrExitDecided); s.asked != wantAsked {
+					t.Fatalf("the user was asked %d times, want %d", s.asked-asked, wantAsked-asked)
+				}
+				if want != nil {
+					if !errors.Is(err, want) {
+						t.Fatalf("exit call = %q, %v; want %v", out, err, want)
+					}
+					must(appendJSON(s.sess, host.TypeToolResult, nil, host.ToolResult{CallID: id, Name: planmode.ExitToolName, Output: host.ToolErrorPrefix + err.Error(), IsError: true}))
+					return
+				}
+				if err != nil {
+					t.Fatalf("exit call = %q, %v; want approved", out, err)
 				}
 				m.approvedExit(id)
+				m.calls[len(m.calls)-1].out = out
 			},
 			"log exit result": func(t *rapid.T) {
 				if len(m.calls) == 0 {
 					t.Skip("no approved call is waiting for its result")
 				}
 				i := rapid.IntRange(0, len(m.calls)-1).Draw(t, "call")
-				must(appendJSON(s.sess, host.TypeToolResult, nil, host.ToolResult{CallID: m.calls[i].id, Name: planmode.ExitToolName, Output: `{"approved":true}`}))
+				must(appendJSON(s.sess, host.TypeToolResult, nil, host.ToolResult{CallID: m.calls[i].id, Name: planmode.ExitToolName, Output: m.calls[i].out}))
 				m.exitResult(i)
 			},
 			// Another writer (a second process, a repair tool) logs a

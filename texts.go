@@ -121,6 +121,11 @@ const (
 	textExitNoChannel = "this host has no way to put the plan to the user for review, so exit_plan_mode cannot " +
 		"leave plan mode: give the user the plan in your answer and ask them to switch back to the default mode " +
 		"themselves (for example with /plan off)"
+	textExitDecided = "an earlier exit_plan_mode call already ended the plan review (the user approved or abandoned " +
+		"that plan), so plan mode ends before your next request. This plan was not shown to the user: do not present " +
+		"another plan now; go on as the result of the earlier call says"
+	textExitReviewOpen = "another exit_plan_mode call of this session is still under review; present one plan at a " +
+		"time and wait for its result before calling exit_plan_mode again"
 	textExitTooLarge = "the plan is %d bytes, more than the %d-byte (256 KiB) limit: shorten it and call exit_plan_mode again"
 	// textKeepPlanning is the generic keep-planning failure, when the user
 	// gave no feedback.

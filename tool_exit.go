@@ -60,6 +60,8 @@ var (
 	errExitBadInput    = errors.New(textExitBadInput)
 	errExitNoHeading   = errors.New(textExitNoHeading)
 	errExitNoChannel   = errors.New(textExitNoChannel)
+	errExitDecided     = errors.New(textExitDecided)
+	errExitReviewOpen  = errors.New(textExitReviewOpen)
 	errKeepPlanning    = errors.New(textKeepPlanning)
 	errReviewDismissed = errors.New(textReviewDismissed)
 	errReviewReloaded  = errors.New(textReviewReloaded)
@@ -101,6 +103,12 @@ func (t *exitTool) Definition() host.ToolDefinition { return t.def }
 // dismissed review, a missing channel, the controller stopping (reload) and
 // any other failure of the question channel fail the call too; plan mode is
 // never left without consent.
+//
+// One plan at a time: while another call's review of the same session is
+// open, a call fails before its review; and once a call was approved (or
+// abandoned) and the exit is pending, every later call of the batch fails
+// with a tool error saying so, before the user is asked. So a second plan's
+// answer can never contradict the first one's.
 func (t *exitTool) Execute(ctx context.Context, call host.CallContext, input json.RawMessage) (string, error) {
 	agent := call.Agent
 	if agent == nil || agent.Session() == nil {
@@ -116,6 +124,12 @@ func (t *exitTool) Execute(ctx context.Context, call host.CallContext, input jso
 	}
 	if !st.load().active() {
 		return "", errExitNotPlanMode
+	}
+	if w := st.load(); w.pending() == SelectionInactive && w.pendingExit() {
+		// One approved (or abandoned) plan per batch: a later call must not
+		// put a second plan to the user, whose answer could not undo the
+		// first (SPEC §7; docs/plan-mode.md, "Two exit calls").
+		return "", errExitDecided
 	}
 	x, err := t.decodeCall(call, input)
 	if err != nil {
@@ -133,6 +147,14 @@ func (t *exitTool) Execute(ctx context.Context, call host.CallContext, input jso
 	}
 	if len(plan) > MaxPlanSize {
 		return "", fmt.Errorf(textExitTooLarge, len(plan), MaxPlanSize)
+	}
+
+	if !st.reviewing.CompareAndSwap(false, true) {
+		return "", errExitReviewOpen
+	}
+	defer st.reviewing.Store(false)
+	if w := st.load(); w.pending() == SelectionInactive && w.pendingExit() {
+		return "", errExitDecided // decided while this call was being checked
 	}
 
 	var v ExitVerdict

@@ -1163,3 +1163,71 @@ func BenchmarkExitToolApproval(b *testing.B) {
 		}
 	}
 }
+
+func TestSecondExitCallAfterApprovalIsRefused(t *testing.T) {
+	tests := []struct {
+		name   string
+		second host.Answer // what the user would answer to a second review
+	}{
+		{name: "the user would keep planning", second: keepPlanning("")},
+		{name: "the user would give feedback", second: keepPlanning("no, drop step 2")},
+		{name: "the user would approve again", second: approve()},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			f := newReviewFixture(t)
+			must(f.a.startTurn())
+			f.h.runStep(f.a, accepted)
+			f.p.QueueAnswers(approve())
+			f.p.QueueAnswers(tt.second)
+			if out, err := f.call(t, goodPlan); err != nil || out != planmode.ExitResult {
+				t.Fatalf("first call = %q, %v; want approved", out, err)
+			}
+			out, err := f.call(t, "# Another plan\n\n1. Something else.\n")
+			if !errors.Is(err, planmode.ErrExitDecided) {
+				t.Fatalf("second call = %q, %v; want ErrExitDecided", out, err)
+			}
+			if got := f.asked(); got != 1 {
+				t.Fatalf("the user was asked %d times, want once", got)
+			}
+			from := f.a.sess.Len()
+			f.h.runStep(f.a, accepted)
+			if got := modes(t, f.a.sess, from); !slices.Equal(got, []bool{false}) {
+				t.Fatalf("plan/mode after the batch = %v, want the approved exit [false]", got)
+			}
+		})
+	}
+}
+
+func TestExitCallWhileAnotherReviewIsOpenIsRefused(t *testing.T) {
+	asked := make(chan struct{})
+	answer := make(chan []host.Answer)
+	f := newExitFixture(t, questionsFunc(func(ctx context.Context, req host.AskRequest) ([]host.Answer, error) {
+		asked <- struct{}{}
+		return <-answer, nil
+	}))
+	must(f.a.startTurn())
+	f.h.runStep(f.a, accepted)
+	type result struct {
+		out string
+		err error
+	}
+	first := make(chan result, 1)
+	go func() {
+		out, err := f.tool(t).Execute(context.Background(), host.CallContext{Agent: f.a, CallID: "x1"}, planInput(t, goodPlan))
+		first <- result{out, err}
+	}()
+	<-asked
+	if out, err := f.tool(t).Execute(context.Background(), host.CallContext{Agent: f.a, CallID: "x2"}, planInput(t, goodPlan)); !errors.Is(err, planmode.ErrExitReviewOpen) {
+		t.Fatalf("call during an open review = %q, %v; want ErrExitReviewOpen", out, err)
+	}
+	answer <- []host.Answer{keepPlanning("")}
+	if r := <-first; !errors.Is(r.err, planmode.ErrKeepPlanning) {
+		t.Fatalf("first call = %q, %v; want keep planning", r.out, r.err)
+	}
+	// The review is over: the next call is reviewed again.
+	go func() { <-asked; answer <- []host.Answer{approve()} }()
+	if out, err := f.tool(t).Execute(context.Background(), host.CallContext{Agent: f.a, CallID: "x3"}, planInput(t, goodPlan)); err != nil {
+		t.Fatalf("call after the review ended = %q, %v; want approved", out, err)
+	}
+}
