@@ -34,7 +34,7 @@ const (
 // (case-sensitive) leaves plan mode and is refused with attachments; empty
 // text with no attachments enters plan mode; anything else enters plan mode
 // and steers a message. text is the trimmed argument. The selection agrees
-// with [SelectionForArgs], which reads the same arguments back from the log.
+// with selectionForArgs, which reads the same arguments back from the log.
 func planArgs(args string, attachments bool) (action planAction, text string) {
 	text = strings.TrimSpace(args)
 	switch {

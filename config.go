@@ -61,23 +61,24 @@ func (c Config) Validate() error {
 // node's line and column; several are joined with errors.Join. The section
 // must be a YAML string: a number, a boolean, a list, a mapping, null, a
 // missing key and blank text are errors, and so is any other key. Nothing is
-// defaulted.
+// defaulted. The error wraps [ErrBadConfig], like [Config.Validate]'s.
 func DecodeConfig(node *yaml.Node) (Config, error) {
 	if node != nil && node.Kind == yaml.DocumentNode && len(node.Content) == 1 {
 		node = node.Content[0]
 	}
 	switch {
 	case node == nil:
-		return Config{}, &deploy.FieldError{Key: keySection, Problem: problemRequired}
+		return Config{}, &configError{errs: []error{&deploy.FieldError{Key: keySection, Problem: problemRequired}}}
 	case node.Kind == yaml.ScalarNode && node.ShortTag() == "!!null":
-		return Config{}, deploy.FieldErrorAt(node, keySection, problemRequired)
+		return Config{}, &configError{errs: []error{deploy.FieldErrorAt(node, keySection, problemRequired)}}
 	case node.Kind != yaml.MappingNode:
-		return Config{}, deploy.FieldErrorAt(node, "", fmt.Sprintf(problemNotMapping, deploy.Describe(node)))
+		return Config{}, &configError{errs: []error{deploy.FieldErrorAt(node, "", fmt.Sprintf(problemNotMapping, deploy.Describe(node)))}}
 	}
 
 	var (
 		cfg   Config
 		errs  []error
+		key   *yaml.Node // the first section key
 		value *yaml.Node
 	)
 	for i := 0; i+1 < len(node.Content); i += 2 {
@@ -87,17 +88,17 @@ func DecodeConfig(node *yaml.Node) (Config, error) {
 			errs = append(errs, deploy.FieldErrorAt(k, "", fmt.Sprintf(problemKeyNotString, deploy.Describe(k))))
 		case k.Value != keySection:
 			errs = append(errs, deploy.FieldErrorAt(k, k.Value, problemUnknownKey))
-		case value != nil:
-			errs = append(errs, deploy.FieldErrorAt(k, keySection, fmt.Sprintf(problemDuplicate, value.Line, value.Column)))
+		case key != nil:
+			errs = append(errs, deploy.FieldErrorAt(k, keySection, deploy.DuplicateKey(key)))
 		case v.Kind != yaml.ScalarNode || v.ShortTag() != "!!str":
-			value = v
+			key, value = k, v
 			format := problemNotString
 			if v.Kind == yaml.ScalarNode {
 				format = problemNotStringHint // text that YAML read as another type
 			}
 			errs = append(errs, deploy.FieldErrorAt(v, keySection, fmt.Sprintf(format, deploy.Describe(v))))
 		default:
-			value = v
+			key, value = k, v
 			cfg.Section = v.Value
 			for _, p := range cfg.problems(true) {
 				errs = append(errs, deploy.FieldErrorAt(v, p.key, p.text))
@@ -108,10 +109,19 @@ func DecodeConfig(node *yaml.Node) (Config, error) {
 		errs = append(errs, deploy.FieldErrorAt(node, keySection, problemRequired))
 	}
 	if len(errs) > 0 {
-		return Config{}, errors.Join(errs...)
+		return Config{}, &configError{errs: errs}
 	}
 	return cfg, nil
 }
+
+// configError is what DecodeConfig returns: its problems, each a
+// [*deploy.FieldError] that the deployment loader places in the file, and
+// [ErrBadConfig] for errors.Is, as Validate's errors are.
+type configError struct{ errs []error }
+
+func (e *configError) Error() string        { return errors.Join(e.errs...).Error() }
+func (e *configError) Unwrap() []error      { return e.errs }
+func (e *configError) Is(target error) bool { return target == ErrBadConfig }
 
 // problem is one failed field rule, in our words.
 type problem struct {

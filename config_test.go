@@ -235,3 +235,41 @@ func FuzzDecodeConfig(f *testing.F) {
 		}
 	})
 }
+
+func TestDecodeConfigErrorsAreBadConfig(t *testing.T) {
+	for _, give := range []string{"section: 42\n", "sections: x\n", "~\n", "[a]\n"} {
+		var doc yaml.Node
+		if err := yaml.Unmarshal([]byte(give), &doc); err != nil {
+			t.Fatal(err)
+		}
+		if _, err := planmode.DecodeConfig(&doc); !errors.Is(err, planmode.ErrBadConfig) {
+			t.Errorf("DecodeConfig(%q) = %v, want ErrBadConfig", give, err)
+		}
+	}
+	if _, err := planmode.DecodeConfig(nil); !errors.Is(err, planmode.ErrBadConfig) {
+		t.Errorf("DecodeConfig(nil) = %v, want ErrBadConfig", err)
+	}
+}
+
+func TestDuplicateSectionReadsTheSameThroughLoaderAndDecodeConfig(t *testing.T) {
+	const file = "plugins:\n  plan-mode:\n    section: one\n    section: two\n"
+	_, err := deploy.Parse("deploy.yaml", []byte(file), planmode.DeployPlugin())
+	var viaLoader *deploy.Error
+	if !errors.As(err, &viaLoader) {
+		t.Fatalf("Parse = %v, want a *deploy.Error", err)
+	}
+	var doc yaml.Node
+	if err := yaml.Unmarshal([]byte(file), &doc); err != nil {
+		t.Fatal(err)
+	}
+	entry := doc.Content[0].Content[1].Content[1] // plugins → plan-mode
+	_, err = planmode.DecodeConfig(entry)
+	var viaDecode *deploy.FieldError
+	if !errors.As(err, &viaDecode) {
+		t.Fatalf("DecodeConfig = %v, want a *deploy.FieldError", err)
+	}
+	got := deploy.Error{File: "deploy.yaml", Line: viaDecode.Line, Column: viaDecode.Column, Plugin: planmode.PluginName, Key: viaDecode.Key, Problem: viaDecode.Problem}
+	if got.Error() != viaLoader.Error() {
+		t.Fatalf("DecodeConfig reads %q\nthe loader reads %q", got.Error(), viaLoader.Error())
+	}
+}

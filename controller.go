@@ -369,7 +369,7 @@ func noticeFor(seen word, sel Selection, exit bool) (string, bool) {
 		return "", false
 	}
 	h := seen.header()
-	if h == HeaderUnknown || headerSelection(h) == sel || seen.announced() == sel {
+	if h == headerUnknown || headerSelection(h) == sel || seen.announced() == sel {
 		return "", false
 	}
 	if sel == SelectionActive {
@@ -378,11 +378,11 @@ func noticeFor(seen word, sel Selection, exit bool) (string, bool) {
 	return NoticeLeft, true
 }
 
-func headerSelection(h HeaderMode) Selection {
+func headerSelection(h headerMode) Selection {
 	switch h {
-	case HeaderActive:
+	case headerActive:
 		return SelectionActive
-	case HeaderInactive:
+	case headerInactive:
 		return SelectionInactive
 	default:
 		return SelectionNone
@@ -610,7 +610,7 @@ type word uint32
 const (
 	bitActive        = 1 << 0
 	bitTurnOpen      = 1 << 1
-	shiftHeader      = 2 // HeaderMode, 2 bits
+	shiftHeader      = 2 // headerMode, 2 bits
 	shiftAnnounced   = 4 // Selection, 2 bits
 	shiftPending     = 6 // Selection, 2 bits
 	bitPendingExit   = 1 << 8
@@ -622,7 +622,7 @@ const (
 
 func (w word) active() bool          { return w&bitActive != 0 }
 func (w word) turnOpen() bool        { return w&bitTurnOpen != 0 }
-func (w word) header() HeaderMode    { return HeaderMode(w >> shiftHeader & 3) }
+func (w word) header() headerMode    { return headerMode(w >> shiftHeader & 3) }
 func (w word) announced() Selection  { return Selection(w >> shiftAnnounced & 3) }
 func (w word) pendingExit() bool     { return w&bitPendingExit != 0 }
 func (w word) rawPending() Selection { return Selection(w >> shiftPending & 3) }

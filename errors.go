@@ -17,7 +17,8 @@ var (
 	// not a boolean, or a plan/cancel event's cancelled field is not "active"
 	// or "inactive".
 	ErrBadPayload = errors.New(textBadPayload)
-	// ErrBadConfig means a Config failed validation.
+	// ErrBadConfig means a Config failed validation ([Config.Validate],
+	// [New]) or a configuration node failed to decode ([DecodeConfig]).
 	ErrBadConfig = errors.New(textBadConfig)
 	// ErrMissingDependency means New was given no value for a required
 	// host registry.

@@ -60,34 +60,34 @@ func FoldTurnOpen(events []host.Event, end int) bool {
 	return false
 }
 
-// HeaderMode is the plan-mode state a request header described.
-type HeaderMode uint8
+// headerMode is the plan-mode state a request header described.
+type headerMode uint8
 
 const (
-	// HeaderUnknown means no request header was recorded yet.
-	HeaderUnknown HeaderMode = iota
-	// HeaderActive means the header's sections included "plan:policy".
-	HeaderActive
-	// HeaderInactive means the header's sections did not include it.
-	HeaderInactive
+	// headerUnknown means no request header was recorded yet.
+	headerUnknown headerMode = iota
+	// headerActive means the header's sections included "plan:policy".
+	headerActive
+	// headerInactive means the header's sections did not include it.
+	headerInactive
 )
 
 // String returns "unknown", "active" or "inactive".
-func (h HeaderMode) String() string {
+func (h headerMode) String() string {
 	switch h {
-	case HeaderActive:
+	case headerActive:
 		return "active"
-	case HeaderInactive:
+	case headerInactive:
 		return "inactive"
 	default:
 		return "unknown"
 	}
 }
 
-// FoldHeaderMode returns the state described by the last "request/header" in
+// foldHeaderMode returns the state described by the last "request/header" in
 // events[:end]: active when its sections include [SectionName]. A header
 // whose payload does not decode is skipped. end is clamped to the slice.
-func FoldHeaderMode(events []host.Event, end int) HeaderMode {
+func foldHeaderMode(events []host.Event, end int) headerMode {
 	for i := clampEnd(events, end) - 1; i >= 0; i-- {
 		if events[i].Type != host.TypeRequestHeader {
 			continue
@@ -96,7 +96,7 @@ func FoldHeaderMode(events []host.Event, end int) HeaderMode {
 			return h
 		}
 	}
-	return HeaderUnknown
+	return headerUnknown
 }
 
 func clampEnd(events []host.Event, end int) int {
@@ -180,17 +180,17 @@ func quoteJSON(raw []byte) string {
 }
 
 // decodeHeader reads the mode a request header described.
-func decodeHeader(data json.RawMessage) (HeaderMode, bool) {
+func decodeHeader(data json.RawMessage) (headerMode, bool) {
 	var h struct {
 		Sections []string `json:"sections"`
 	}
 	if err := json.Unmarshal(data, &h); err != nil {
-		return HeaderUnknown, false
+		return headerUnknown, false
 	}
 	if slices.Contains(h.Sections, SectionName) {
-		return HeaderActive, true
+		return headerActive, true
 	}
-	return HeaderInactive, true
+	return headerInactive, true
 }
 
 // isNotice reports whether e is a notice this plugin recorded.

@@ -3,6 +3,7 @@ package planmode_test
 import (
 	"context"
 	"errors"
+	"slices"
 	"strings"
 	"testing"
 	"unicode/utf8"
@@ -285,4 +286,38 @@ func TestPayloadCheckShortensLongValuesOnRuneBoundaries(t *testing.T) {
 	if err == nil || !utf8.ValidString(err.Error()) || !strings.Contains(err.Error(), "…") {
 		t.Fatalf("error = %q, want a shortened, valid UTF-8 value", err)
 	}
+}
+
+func TestModuleWithSuppliesConfigPrivately(t *testing.T) {
+	h := newFakeHost()
+	registries := fx.Provide(
+		func() host.Sections { return h },
+		func() host.Tools { return h },
+		func() host.PreStepChain { return h },
+		func() host.EventTypes { return h },
+		func() host.Validators { return h.store },
+	)
+	t.Run("the plugin runs on its own config", func(t *testing.T) {
+		var c *planmode.Controller
+		app := fxtest.New(t, registries, planmode.ModuleWith(planmode.Config{Section: policy}), fx.Populate(&c))
+		app.RequireStart()
+		a := h.newAgent(t)
+		set(t, c, a, true)
+		if !slices.Contains(h.render(a), planmode.SectionName) {
+			t.Fatal("the section does not render")
+		}
+		app.RequireStop()
+	})
+	t.Run("the application cannot see the config", func(t *testing.T) {
+		err := fx.New(fx.NopLogger, registries, planmode.ModuleWith(planmode.Config{Section: policy}),
+			fx.Invoke(func(planmode.Config) {})).Err()
+		if err == nil {
+			t.Fatal("the application got the plugin's private Config")
+		}
+	})
+	t.Run("another Config in the application does not clash", func(t *testing.T) {
+		app := fxtest.New(t, registries, fx.Supply(planmode.Config{Section: "other"}),
+			planmode.ModuleWith(planmode.Config{Section: policy}))
+		app.RequireStart().RequireStop()
+	})
 }

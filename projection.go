@@ -40,10 +40,10 @@ func (s Selection) String() string {
 	}
 }
 
-// SelectionForArgs returns what "/plan" selects for the raw argument text:
+// selectionForArgs returns what "/plan" selects for the raw argument text:
 // [SelectionInactive] for exactly [CommandArgOff] after trimming white space,
 // [SelectionActive] for anything else (bare "/plan" included).
-func SelectionForArgs(args string) Selection {
+func selectionForArgs(args string) Selection {
 	if strings.TrimSpace(args) == CommandArgOff {
 		return SelectionInactive
 	}
@@ -99,7 +99,7 @@ func Project(events []host.Event) Projection {
 type view struct {
 	active    bool       // last valid plan/mode
 	turnOpen  bool       // latest of turn/start and turn/end is turn/start
-	header    HeaderMode // what the last request header described
+	header    headerMode // what the last request header described
 	announced Selection  // the state named by the last notice since that header
 	sel       Selection  // last made completed /plan or approved exit not yet followed by plan/mode or plan/cancel
 	selExit   bool       // sel comes from an approved exit
@@ -156,7 +156,7 @@ func (v *view) apply(e *host.Event) {
 		if v.runs == nil {
 			v.runs = map[string]planRun{}
 		}
-		v.runs[run.ID] = planRun{sel: SelectionForArgs(run.Args), at: v.n}
+		v.runs[run.ID] = planRun{sel: selectionForArgs(run.Args), at: v.n}
 	case host.TypeCommandDone:
 		if len(v.runs) == 0 {
 			return

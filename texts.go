@@ -53,7 +53,6 @@ const (
 	problemTooLong       = "must be at most %d characters, got %d"
 	problemUnknownKey    = "unknown key (the only key is " + keySection + ")"
 	problemKeyNotString  = "keys must be strings, got %s"
-	problemDuplicate     = "is given twice (first at line %d, column %d)"
 	problemNotMapping    = "the configuration must be a mapping with the key " + keySection + ", got %s"
 	problemInvalidText   = "is not a valid section text"
 )

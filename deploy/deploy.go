@@ -389,7 +389,7 @@ func (l *loader) check(n *yaml.Node, plugin string, path *keyPath) bool {
 			kp := path.child(k)
 			if k.Kind == yaml.ScalarNode && seen != nil {
 				if first, dup := seen[k.Value]; dup {
-					l.addAt(k, plugin, kp.String(), fmt.Sprintf(msgDuplicateKey, first.Line, first.Column))
+					l.addAt(k, plugin, kp.String(), DuplicateKey(first))
 					ok = false
 				} else {
 					seen[k.Value] = k

@@ -2,6 +2,7 @@ package deploy
 
 import (
 	"errors"
+	"fmt"
 	"strconv"
 	"strings"
 
@@ -158,6 +159,14 @@ func (e *FieldError) Error() string {
 	}
 	b.WriteString(e.Problem)
 	return b.String()
+}
+
+// DuplicateKey is the problem text for a key given a second time in one
+// mapping, naming where the first one is. The loader reports duplicates in
+// these words, and plugins that decode their own node use it too, so a
+// duplicate reads the same whichever finds it.
+func DuplicateKey(first *yaml.Node) string {
+	return fmt.Sprintf(msgDuplicateKey, first.Line, first.Column)
 }
 
 // FieldErrorAt returns a FieldError positioned at node (which may be nil for
