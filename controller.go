@@ -2,9 +2,9 @@ package planmode
 
 import (
 	"encoding/json"
+	"errors"
 	"fmt"
 	"log/slog"
-	"reflect"
 	"sync"
 	"sync/atomic"
 
@@ -428,24 +428,23 @@ type run struct {
 	done chan struct{} // closed by Stop
 	undo []func()      // registrations, in the order made
 
-	mu       sync.Mutex // serializes first sight of a session and closing
+	mu       sync.Mutex // serializes first sight of a session, its release and closing
 	closed   bool
-	sessions sync.Map                     // host.Session → *sessionState
+	sessions sync.Map                     // session ID → *sessionState
 	last     atomic.Pointer[sessionState] // the last session looked up
+	warned   atomic.Bool                  // a swallowed error was logged
 }
 
-// lookup returns the session's state when the run already serves it.
+// lookup returns the session's state when the run already serves it. The
+// state is keyed by the session's ID, not by the Session value, so a host
+// whose Session type is not comparable, or that wraps one session in a new
+// value per call, is served like any other.
 func (r *run) lookup(sess host.Session) (*sessionState, bool) {
-	// The last session looked up answers without hashing. Its type is
-	// comparable, so the comparison cannot panic: values of another type
-	// are simply unequal.
-	if st := r.last.Load(); st != nil && st.sess == sess {
-		return st, true
+	id := sess.ID()
+	if st := r.last.Load(); st != nil && st.id == id {
+		return st, true // the last session looked up answers without hashing
 	}
-	if !reflect.TypeOf(sess).Comparable() {
-		return nil, false
-	}
-	if v, ok := r.sessions.Load(sess); ok {
+	if v, ok := r.sessions.Load(id); ok {
 		st := v.(*sessionState)
 		r.last.Store(st)
 		return st, true
@@ -460,8 +459,9 @@ func (r *run) state(sess host.Session) (*sessionState, error) {
 	if st, ok := r.lookup(sess); ok {
 		return st, nil
 	}
-	if t := reflect.TypeOf(sess); !t.Comparable() {
-		return nil, fmt.Errorf(textNotComparable, t)
+	id := sess.ID()
+	if id == "" {
+		return nil, errNoSessionID
 	}
 	r.mu.Lock()
 	defer r.mu.Unlock()
@@ -471,7 +471,7 @@ func (r *run) state(sess host.Session) (*sessionState, error) {
 	if st, ok := r.lookup(sess); ok {
 		return st, nil
 	}
-	st := &sessionState{sess: sess}
+	st := &sessionState{id: id, sess: sess}
 	st.unsubscribe = sess.Subscribe(0, st.fold)
 	// Seed the pending selection from the log (a completed /plan or an
 	// approved exit whose plan/mode never landed). The state is not
@@ -479,8 +479,32 @@ func (r *run) state(sess host.Session) (*sessionState, error) {
 	if sel, exit := st.load().projected(); sel != SelectionNone {
 		st.setPending(sel, exit)
 	}
-	r.sessions.Store(sess, st)
+	if n, ok := sess.(host.SessionCloseNotifier); ok {
+		st.stopClose = n.AfterClose(func() { r.release(st) })
+	}
+	r.sessions.Store(id, st)
 	return st, nil
+}
+
+// release drops the state of a session that was closed: its pending
+// selection is dropped (a selection the log records is seeded again if the
+// session is opened and served anew) and its subscription stops.
+func (r *run) release(st *sessionState) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	if v, ok := r.sessions.Load(st.id); ok && v == st {
+		r.sessions.Delete(st.id)
+	}
+	r.last.CompareAndSwap(st, nil)
+	st.closed.Store(true)
+	st.unsubscribe()
+}
+
+// served counts the sessions the run keeps state for.
+func (r *run) served() int {
+	n := 0
+	r.sessions.Range(func(any, any) bool { n++; return true })
+	return n
 }
 
 // close drops every session state and stops their subscriptions. Pending
@@ -495,6 +519,9 @@ func (r *run) close() {
 	r.sessions.Range(func(k, v any) bool {
 		st := v.(*sessionState)
 		st.closed.Store(true)
+		if st.stopClose != nil {
+			st.stopClose()
+		}
 		st.unsubscribe()
 		r.sessions.Delete(k)
 		return true
@@ -510,8 +537,10 @@ func (r *run) close() {
 // holding mu while appending cannot deadlock. Both halves share one atomic
 // word, so a reader sees a consistent pair without locking.
 type sessionState struct {
-	sess        host.Session
+	id          string
+	sess        host.Session // the value first seen; appends go through it
 	unsubscribe func()
+	stopClose   func() bool // unregisters the close notification; nil without one
 	w           atomic.Uint32
 	folded      atomic.Int64 // events folded into w; stored after w
 	v           view         // touched only by fold
@@ -657,4 +686,20 @@ func (v *view) word() word {
 		w |= bitProjectedExit
 	}
 	return w
+}
+
+// warnOnce logs err, which the section or the pre-step listener swallows
+// (they may not fail the request), the first time in the current run that
+// such an error happens. A stopped controller (a race with Stop) is not
+// worth a warning.
+func (c *Controller) warnOnce(msg string, agent host.Agent, err error) {
+	r := c.run.Load()
+	if r == nil || errors.Is(err, ErrNotRunning) || !r.warned.CompareAndSwap(false, true) {
+		return
+	}
+	id := ""
+	if agent != nil {
+		id = agent.ID()
+	}
+	c.logger.Warn(msg, "agent", id, "error", err)
 }

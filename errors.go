@@ -30,3 +30,7 @@ var (
 	// Enter has nothing to do.
 	ErrPlanMode = errors.New(textAlreadyPlanMode)
 )
+
+// errNoSessionID is the error of a session whose ID is empty: a host bug,
+// logged once by the section and the pre-step listener.
+var errNoSessionID = errors.New(textNoSessionID)

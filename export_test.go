@@ -19,3 +19,13 @@ const (
 	HeaderActive   = headerActive
 	HeaderInactive = headerInactive
 )
+
+// ServedSessions counts the sessions the running controller keeps state
+// for; 0 when it is stopped.
+func ServedSessions(c *Controller) int {
+	r := c.run.Load()
+	if r == nil {
+		return 0
+	}
+	return r.served()
+}

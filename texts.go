@@ -26,7 +26,7 @@ const (
 	textMissingDependency = "missing host registry"
 	textBadExtension      = "bad exit extension"
 	textAlreadyPlanMode   = "already in plan mode or entering it"
-	textNotComparable     = "session type %v is not comparable; the controller keys its state by session value"
+	textNoSessionID       = "the agent's session has no ID; the plan-mode controller keeps its state by session ID"
 )
 
 // Payload-check problems; %s is the offending JSON value.
@@ -59,8 +59,12 @@ const (
 
 // Warnings logged through the host's logger.
 const (
-	warnAppendFailed = "plan-mode: could not append the pending plan/mode selection; it stays pending for a later step"
-	warnNoticeFailed = "plan-mode: could not append the plan-mode notice"
+	warnAppendFailed  = "plan-mode: could not append the pending plan/mode selection; it stays pending for a later step"
+	warnNoticeFailed  = "plan-mode: could not append the plan-mode notice"
+	warnSectionFailed = "plan-mode: cannot serve the agent's session, so the plan:policy section is left out " +
+		"(logged once per run)"
+	warnPreStepFailed = "plan-mode: cannot serve the agent's session, so its pending selection is not applied " +
+		"(logged once per run)"
 )
 
 // ---- The exit tool and the /plan command (tool_exit.go, command_plan.go) ----
