@@ -6,18 +6,6 @@ var (
 	PlanTitle      = planTitle
 	PlanArgs       = planArgs
 
-	ErrExitNoAgent     = errExitNoAgent
-	ErrExitNotPlanMode = errExitNotPlanMode
-	ErrExitBadInput    = errExitBadInput
-	ErrExitNoHeading   = errExitNoHeading
-	ErrExitNoChannel   = errExitNoChannel
-	ErrExitDecided     = errExitDecided
-	ErrExitReviewOpen  = errExitReviewOpen
-	ErrKeepPlanning    = errKeepPlanning
-	ErrReviewDismissed = errReviewDismissed
-	ErrReviewReloaded  = errReviewReloaded
-	ErrOffWithImages   = errOffWithImages
-	ErrSteerFailed     = errSteerFailed
 )
 
 // PlanAction is planAction, for the /plan argument tests.

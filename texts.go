@@ -129,7 +129,8 @@ const (
 		"another plan now; go on as the result of the earlier call says"
 	textExitReviewOpen = "another exit_plan_mode call of this session is still under review; present one plan at a " +
 		"time and wait for its result before calling exit_plan_mode again"
-	textExitTooLarge = "the plan is %d bytes, more than the %d-byte (256 KiB) limit: shorten it and call exit_plan_mode again"
+	textExitTooLargeSentinel = "the plan is larger than the 256 KiB limit"
+	textExitTooLarge         = "the plan is %d bytes, more than the %d-byte (256 KiB) limit: shorten it and call exit_plan_mode again"
 	// textKeepPlanning is the generic keep-planning failure, when the user
 	// gave no feedback.
 	textKeepPlanning = "the user did not approve the plan and wants you to keep planning: " +

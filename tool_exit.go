@@ -53,20 +53,6 @@ const (
 	argPlan = "plan"
 )
 
-// Tool errors of exit_plan_mode. Their messages are written for the model.
-var (
-	errExitNoAgent     = errors.New(textExitNoAgent)
-	errExitNotPlanMode = errors.New(textExitNotPlanMode)
-	errExitBadInput    = errors.New(textExitBadInput)
-	errExitNoHeading   = errors.New(textExitNoHeading)
-	errExitNoChannel   = errors.New(textExitNoChannel)
-	errExitDecided     = errors.New(textExitDecided)
-	errExitReviewOpen  = errors.New(textExitReviewOpen)
-	errKeepPlanning    = errors.New(textKeepPlanning)
-	errReviewDismissed = errors.New(textReviewDismissed)
-	errReviewReloaded  = errors.New(textReviewReloaded)
-)
-
 // exitTool is exit_plan_mode: the model presents its plan, the user reviews
 // it, and an approval leaves plan mode at the next accepted step. It is
 // registered for the whole run of its controller, in both states, so that
@@ -112,7 +98,7 @@ func (t *exitTool) Definition() host.ToolDefinition { return t.def }
 func (t *exitTool) Execute(ctx context.Context, call host.CallContext, input json.RawMessage) (string, error) {
 	agent := call.Agent
 	if agent == nil || agent.Session() == nil {
-		return "", errExitNoAgent
+		return "", ErrExitNoAgent
 	}
 	r := t.c.run.Load()
 	if r == nil {
@@ -123,13 +109,13 @@ func (t *exitTool) Execute(ctx context.Context, call host.CallContext, input jso
 		return "", fmt.Errorf("%s: %w", ExitToolName, err)
 	}
 	if !st.load().active() {
-		return "", errExitNotPlanMode
+		return "", ErrExitNotPlanMode
 	}
 	if w := st.load(); w.pending() == SelectionInactive && w.pendingExit() {
 		// One approved (or abandoned) plan per batch: a later call must not
 		// put a second plan to the user, whose answer could not undo the
 		// first (SPEC §7; docs/plan-mode.md, "Two exit calls").
-		return "", errExitDecided
+		return "", ErrExitDecided
 	}
 	x, err := t.decodeCall(call, input)
 	if err != nil {
@@ -140,38 +126,38 @@ func (t *exitTool) Execute(ctx context.Context, call host.CallContext, input jso
 	}
 	plan := x.Plan
 	if !hasPlanHeading(plan) {
-		return "", errExitNoHeading
+		return "", ErrExitNoHeading
 	}
 	if t.c.questions == nil {
-		return "", errExitNoChannel
+		return "", ErrExitNoChannel
 	}
 	if len(plan) > MaxPlanSize {
-		return "", fmt.Errorf(textExitTooLarge, len(plan), MaxPlanSize)
+		return "", &planTooLargeError{size: len(plan)}
 	}
 
 	if !st.reviewing.CompareAndSwap(false, true) {
-		return "", errExitReviewOpen
+		return "", ErrExitReviewOpen
 	}
 	defer st.reviewing.Store(false)
 	if w := st.load(); w.pending() == SelectionInactive && w.pendingExit() {
-		return "", errExitDecided // decided while this call was being checked
+		return "", ErrExitDecided // decided while this call was being checked
 	}
 
 	var v ExitVerdict
 	answers, err := t.review(ctx, r.done, agent, plan)
 	switch {
-	case errors.Is(err, errReviewReloaded):
-		return "", errReviewReloaded
+	case errors.Is(err, ErrReviewReloaded):
+		return "", ErrReviewReloaded
 	case errors.Is(err, host.ErrDismissed):
-		return "", errReviewDismissed
+		return "", ErrReviewDismissed
 	case errors.Is(err, host.ErrNoProvider):
 		uv, ok := t.c.exits.unattended(ctx, x)
 		if !ok {
-			return "", fmt.Errorf("%w (%w)", errExitNoChannel, err)
+			return "", fmt.Errorf("%w (%w)", ErrExitNoChannel, err)
 		}
 		v = uv
 	case err != nil:
-		return "", fmt.Errorf("%s: %w", textReviewFailed, err)
+		return "", fmt.Errorf("%w: %w", ErrReviewFailed, err)
 	default:
 		v = t.c.exits.decide(x, answers)
 	}
@@ -182,7 +168,7 @@ func (t *exitTool) Execute(ctx context.Context, call host.CallContext, input jso
 	case len(v.Feedback) > MaxFeedbackSize:
 		return "", &feedbackTooLargeError{size: len(v.Feedback)}
 	case v.Feedback == "":
-		return "", errKeepPlanning
+		return "", ErrKeepPlanning
 	default:
 		return "", &feedbackError{feedback: v.Feedback}
 	}
@@ -190,47 +176,56 @@ func (t *exitTool) Execute(ctx context.Context, call host.CallContext, input jso
 		return "", err
 	}
 	if err := st.queueExit(); err != nil {
-		return "", errReviewReloaded // stopped just as the review was answered
+		return "", ErrReviewReloaded // stopped just as the review was answered
 	}
 	return exitSuccess(v, x.Result), nil
 }
 
+// planTooLargeError is the failure of a plan over MaxPlanSize: it names the
+// size and the limit. It is ErrExitTooLarge for errors.Is.
+type planTooLargeError struct{ size int }
+
+func (e *planTooLargeError) Error() string {
+	return fmt.Sprintf(textExitTooLarge, e.size, MaxPlanSize)
+}
+func (e *planTooLargeError) Is(target error) bool { return target == ErrExitTooLarge }
+
 // feedbackError is the keep-planning failure that carries the user's
-// feedback, verbatim, after textKeepPlanningFeedback. It is errKeepPlanning
+// feedback, verbatim, after textKeepPlanningFeedback. It is ErrKeepPlanning
 // for errors.Is.
 type feedbackError struct{ feedback string }
 
 func (e *feedbackError) Error() string        { return textKeepPlanningFeedback + e.feedback }
-func (e *feedbackError) Is(target error) bool { return target == errKeepPlanning }
+func (e *feedbackError) Is(target error) bool { return target == ErrKeepPlanning }
 
 // feedbackTooLargeError is the keep-planning failure for feedback over
 // MaxFeedbackSize: it names the size and the limit, never the text. It is
-// errKeepPlanning for errors.Is.
+// ErrKeepPlanning for errors.Is.
 type feedbackTooLargeError struct{ size int }
 
 func (e *feedbackTooLargeError) Error() string {
 	return fmt.Sprintf(textFeedbackTooLarge, e.size, MaxFeedbackSize)
 }
-func (e *feedbackTooLargeError) Is(target error) bool { return target == errKeepPlanning }
+func (e *feedbackTooLargeError) Is(target error) bool { return target == ErrKeepPlanning }
 
 // review asks the user to review plan. The question's context is the call's,
 // also cancelled when the controller run that done belongs to stops; a
 // review still open at that moment, or answered just as it happened, fails
-// with errReviewReloaded.
+// with ErrReviewReloaded.
 func (t *exitTool) review(ctx context.Context, done <-chan struct{}, agent host.Agent, plan string) ([]host.Answer, error) {
 	ctx, cancel := context.WithCancelCause(ctx)
 	defer cancel(nil)
 	go func() {
 		select {
 		case <-done:
-			cancel(errReviewReloaded)
+			cancel(ErrReviewReloaded)
 		case <-ctx.Done():
 		}
 	}()
 	answers, err := t.c.questions.Ask(ctx, reviewRequest(agent, plan, t.c.exits.options()))
 	select {
 	case <-done:
-		return nil, errReviewReloaded
+		return nil, ErrReviewReloaded
 	default:
 		return answers, err
 	}
@@ -293,7 +288,7 @@ func (t *exitTool) decodeCall(call host.CallContext, input json.RawMessage) (*Ex
 	}
 	var fields map[string]json.RawMessage
 	if err := json.Unmarshal(input, &fields); err != nil || fields == nil {
-		return nil, fmt.Errorf("%w; got %s", errExitBadInput, quoteJSON(input))
+		return nil, fmt.Errorf("%w; got %s", ErrExitBadInput, quoteJSON(input))
 	}
 	var extra []string
 	for k := range fields {
@@ -303,18 +298,18 @@ func (t *exitTool) decodeCall(call host.CallContext, input json.RawMessage) (*Ex
 	}
 	if len(extra) > 0 {
 		slices.Sort(extra)
-		return nil, fmt.Errorf("%w; unknown fields %s", errExitBadInput, strings.Join(extra, ", "))
+		return nil, fmt.Errorf("%w; unknown fields %s", ErrExitBadInput, strings.Join(extra, ", "))
 	}
 	x := &ExitCall{Agent: call.Agent, CallID: call.CallID, Input: fields, Result: map[string]any{}}
 	raw, ok := fields[argPlan]
 	switch {
 	case ok:
 		if bytes.Equal(bytes.TrimSpace(raw), []byte("null")) || json.Unmarshal(raw, &x.Plan) != nil {
-			return nil, fmt.Errorf("%w; %q is %s, not a string", errExitBadInput, argPlan, quoteJSON(raw))
+			return nil, fmt.Errorf("%w; %q is %s, not a string", ErrExitBadInput, argPlan, quoteJSON(raw))
 		}
 		x.PlanGiven = true
 	case !t.c.exits.planOptional():
-		return nil, fmt.Errorf("%w; %q is missing", errExitBadInput, argPlan)
+		return nil, fmt.Errorf("%w; %q is missing", ErrExitBadInput, argPlan)
 	}
 	return x, nil
 }
@@ -326,7 +321,7 @@ func (t *exitTool) decodeCall(call host.CallContext, input json.RawMessage) (*Ex
 func decodePlan(input json.RawMessage) (string, error) {
 	var fields map[string]json.RawMessage
 	if err := json.Unmarshal(input, &fields); err != nil || fields == nil {
-		return "", fmt.Errorf("%w; got %s", errExitBadInput, quoteJSON(input))
+		return "", fmt.Errorf("%w; got %s", ErrExitBadInput, quoteJSON(input))
 	}
 	var extra []string
 	for k := range fields {
@@ -336,15 +331,15 @@ func decodePlan(input json.RawMessage) (string, error) {
 	}
 	if len(extra) > 0 {
 		slices.Sort(extra)
-		return "", fmt.Errorf("%w; unknown fields %s", errExitBadInput, strings.Join(extra, ", "))
+		return "", fmt.Errorf("%w; unknown fields %s", ErrExitBadInput, strings.Join(extra, ", "))
 	}
 	raw, ok := fields[argPlan]
 	if !ok {
-		return "", fmt.Errorf("%w; %q is missing", errExitBadInput, argPlan)
+		return "", fmt.Errorf("%w; %q is missing", ErrExitBadInput, argPlan)
 	}
 	var plan string
 	if bytes.Equal(bytes.TrimSpace(raw), []byte("null")) || json.Unmarshal(raw, &plan) != nil {
-		return "", fmt.Errorf("%w; %q is %s, not a string", errExitBadInput, argPlan, quoteJSON(raw))
+		return "", fmt.Errorf("%w; %q is %s, not a string", ErrExitBadInput, argPlan, quoteJSON(raw))
 	}
 	return plan, nil
 }
