@@ -5,7 +5,6 @@ var (
 	HasPlanHeading = hasPlanHeading
 	PlanTitle      = planTitle
 	PlanArgs       = planArgs
-
 )
 
 // PlanAction is planAction, for the /plan argument tests.
