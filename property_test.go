@@ -571,7 +571,7 @@ func TestControllerMatchesReferenceModel(t *testing.T) {
 				if len(m.calls) > 0 {
 					t.Skip("a host logs every result of the batch first")
 				}
-				must(s.a.endTurn())
+				must(s.a.EndTurn())
 				m.turnOpen = false
 			},
 			"toggle append failure": func(t *rapid.T) {

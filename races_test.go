@@ -42,26 +42,26 @@ func (s *hookSession) AppendIf(e host.Event, cond func() bool) (host.Event, bool
 
 func TestCancelledApprovedExitStaysCancelledAfterRestart(t *testing.T) {
 	f := newReviewFixture(t)
-	must(f.a.startTurn())
+	must(f.a.StartTurn())
 	f.h.runStep(f.a, accepted)
 	// The host logs the call, runs the tool (the user approves), and logs
 	// the result only after the user took the approval back.
-	must(appendJSON(f.a.sess, host.TypeToolCall, nil, host.ToolCall{ID: "x1", Name: planmode.ExitToolName, Input: planInput(t, goodPlan)}))
+	must(appendJSON(f.a.Session(), host.TypeToolCall, nil, host.ToolCall{ID: "x1", Name: planmode.ExitToolName, Input: planInput(t, goodPlan)}))
 	f.p.QueueAnswers(approve())
 	out, err := f.call(t, goodPlan)
 	if err != nil || out != planmode.ExitResult {
 		t.Fatalf("Execute = %q, %v; want %s", out, err, planmode.ExitResult)
 	}
-	from := f.a.sess.Len()
+	from := f.a.Session().Len()
 	if got := set(t, f.c, f.a, true); got != planmode.Cancelled {
 		t.Fatalf("Set(true) = %v, want cancelled", got)
 	}
-	if got := cancels(t, f.a.sess, from); len(got) != 1 || got[0].Cancelled != planmode.SelectionInactive.String() {
+	if got := cancels(t, f.a.Session(), from); len(got) != 1 || got[0].Cancelled != planmode.SelectionInactive.String() {
 		t.Fatalf("plan/cancel markers = %+v; want one withdrawing the exit", got)
 	}
-	must(appendJSON(f.a.sess, host.TypeToolResult, nil, host.ToolResult{CallID: "x1", Name: planmode.ExitToolName, Output: out}))
+	must(appendJSON(f.a.Session(), host.TypeToolResult, nil, host.ToolResult{CallID: "x1", Name: planmode.ExitToolName, Output: out}))
 
-	if got := planmode.Project(f.a.sess.Events()); got != (planmode.Projection{Active: true}) {
+	if got := planmode.Project(f.a.Session().Events()); got != (planmode.Projection{Active: true}) {
 		t.Fatalf("Project = %+v; the cancelled exit is pending by the log", got)
 	}
 	if err := f.c.Stop(context.Background()); err != nil {
@@ -69,9 +69,9 @@ func TestCancelledApprovedExitStaysCancelledAfterRestart(t *testing.T) {
 	}
 	c2 := f.h.start(t, nil)
 	wantState(t, c2, f.a, planmode.State{Active: true})
-	from = f.a.sess.Len()
+	from = f.a.Session().Len()
 	f.h.runStep(f.a, accepted)
-	if got := modes(t, f.a.sess, from); len(got) != 0 {
+	if got := modes(t, f.a.Session(), from); len(got) != 0 {
 		t.Fatalf("a restarted controller applied the cancelled exit: plan/mode %v", got)
 	}
 }
@@ -138,9 +138,9 @@ func TestSetInFlightAcrossStopAppendsNothing(t *testing.T) {
 		{
 			name: "a cancel that logs its marker",
 			setup: func(t *testing.T, h *fakeHost, c *planmode.Controller, a *fakeAgent) {
-				must(a.startTurn())
+				must(a.StartTurn())
 				planRun(t, h, a, "r1", "", false)
-				must(a.endTurn())
+				must(a.EndTurn())
 			},
 			active: false,
 		},
@@ -163,7 +163,7 @@ func TestSetInFlightAcrossStopAppendsNothing(t *testing.T) {
 				if err := c.Stop(context.Background()); err != nil {
 					t.Error(err)
 				}
-				must(a.startTurn())
+				must(a.StartTurn())
 			})
 			got, err := c.Set(a, tt.active)
 			if !errors.Is(err, planmode.ErrNotRunning) {
@@ -185,7 +185,7 @@ func TestPreStepInFlightAcrossStopAppendsNothing(t *testing.T) {
 	}
 	hs := &hookSession{Session: sess}
 	a := agentOn(hs)
-	must(a.startTurn())
+	must(a.StartTurn())
 	set(t, c, a, true) // queued
 	from := sess.Len()
 	hs.arm(func() {
@@ -215,18 +215,18 @@ func TestStaleSelectionIsDroppedNotHidden(t *testing.T) {
 			h := newFakeHost()
 			c := h.start(t, nil)
 			a := h.newAgent(t)
-			must(a.startTurn())
+			must(a.StartTurn())
 			if got := set(t, c, a, true); got != planmode.Queued {
 				t.Fatalf("Set(true) = %v, want queued", got)
 			}
-			must(appendJSON(a.sess, planmode.EventPlanMode, nil, planmode.ModePayload{Active: true})) // another writer
+			must(appendJSON(a.Session(), planmode.EventPlanMode, nil, planmode.ModePayload{Active: true})) // another writer
 			wantState(t, c, a, planmode.State{Active: true})
 			tt.between(h, a)
-			must(appendJSON(a.sess, planmode.EventPlanMode, nil, planmode.ModePayload{Active: false})) // and back
+			must(appendJSON(a.Session(), planmode.EventPlanMode, nil, planmode.ModePayload{Active: false})) // and back
 			wantState(t, c, a, planmode.State{})
-			from := a.sess.Len()
+			from := a.Session().Len()
 			h.runStep(a, accepted)
-			if got := modes(t, a.sess, from); len(got) != 0 {
+			if got := modes(t, a.Session(), from); len(got) != 0 {
 				t.Fatalf("the stale selection came back and landed: plan/mode %v", got)
 			}
 		})

@@ -9,6 +9,7 @@ import (
 
 	"github.com/dshgo/planmode"
 	"github.com/dshgo/planmode/host"
+	"github.com/dshgo/planmode/host/hosttest"
 )
 
 // valueSession is a Session whose type is not comparable (it holds a
@@ -26,7 +27,7 @@ type wrappingAgent struct {
 
 type wrappedSession struct{ host.Session }
 
-func (a wrappingAgent) Session() host.Session { return &wrappedSession{a.fakeAgent.sess} }
+func (a wrappingAgent) Session() host.Session { return &wrappedSession{a.fakeAgent.Session()} }
 
 func TestStateIsKeyedBySessionID(t *testing.T) {
 	tests := []struct {
@@ -36,8 +37,7 @@ func TestStateIsKeyedBySessionID(t *testing.T) {
 		{
 			name: "a session type that is not comparable",
 			wrap: func(a *fakeAgent) host.Agent {
-				a.sess = valueSession{Session: a.sess, tags: []string{"x"}}
-				return a
+				return hosttest.NewAgent(a.ID(), valueSession{Session: a.Session(), tags: []string{"x"}})
 			},
 		},
 		{
@@ -58,7 +58,7 @@ func TestStateIsKeyedBySessionID(t *testing.T) {
 			if !slices.Contains(h.render(a), planmode.SectionName) {
 				t.Fatalf("the %s section is missing", planmode.SectionName)
 			}
-			must(fa.startTurn())
+			must(fa.StartTurn())
 			if got := set(t, c, a, false); got != planmode.Queued {
 				t.Fatalf("Set(false) = %v, want queued", got)
 			}
@@ -66,9 +66,9 @@ func TestStateIsKeyedBySessionID(t *testing.T) {
 			if got := planmode.ServedSessions(c); got != 1 {
 				t.Fatalf("the controller serves %d sessions, want 1", got)
 			}
-			from := fa.sess.Len()
+			from := fa.Session().Len()
 			h.runStep(fa, accepted)
-			if got := modes(t, fa.sess, from); !slices.Equal(got, []bool{false}) {
+			if got := modes(t, fa.Session(), from); !slices.Equal(got, []bool{false}) {
 				t.Fatalf("plan/mode at the step = %v, want [false]", got)
 			}
 			wantState(t, c, a, planmode.State{})
@@ -105,7 +105,7 @@ func TestClosedSessionReleasesItsState(t *testing.T) {
 	}
 	cs := newClosingSession(inner)
 	a := agentOn(cs)
-	must(a.startTurn())
+	must(a.StartTurn())
 	set(t, c, a, true) // queued, in memory
 	if got := planmode.ServedSessions(c); got != 1 {
 		t.Fatalf("the controller serves %d sessions, want 1", got)
@@ -159,8 +159,8 @@ func TestSwallowedSessionErrorsAreLoggedOnce(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	a := &fakeAgent{id: "agent-no-id", sess: noIDSession{inner}}
-	must(a.startTurn())
+	a := hosttest.NewAgent("agent-no-id", noIDSession{inner})
+	must(a.StartTurn())
 	for range 3 {
 		if names := h.render(a); slices.Contains(names, planmode.SectionName) {
 			t.Fatalf("sections = %v", names)
@@ -173,7 +173,7 @@ func TestSwallowedSessionErrorsAreLoggedOnce(t *testing.T) {
 		t.Fatalf("warnings = %d (%q), want 1", got, warns.warns)
 	}
 	// An agent-less assembly is normal and logs nothing.
-	for _, s := range h.sections {
+	for _, s := range h.Sections() {
 		_ = s.Text(host.AssembleContext{})
 	}
 	if got := warns.count(); got != 1 {

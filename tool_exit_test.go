@@ -83,14 +83,8 @@ func (f *exitFixture) tool(t *testing.T) host.Tool {
 }
 
 func findTool(h *fakeHost, name string) host.Tool {
-	h.mu.Lock()
-	defer h.mu.Unlock()
-	for _, tool := range h.tools {
-		if tool.Definition().Name == name {
-			return tool
-		}
-	}
-	return nil
+	tool, _ := h.Tool(name)
+	return tool
 }
 
 // call runs the exit tool for the fixture's agent with a {"plan": plan}
@@ -389,7 +383,7 @@ func TestExitToolPassesTheCallsCancellationToTheReview(t *testing.T) {
 func TestExitToolApprovalRecordsSilentPendingExit(t *testing.T) {
 	f := newReviewFixture(t)
 	withHeader(f.h, f.a) // the last header described plan mode
-	must(f.a.startTurn())
+	must(f.a.StartTurn())
 	f.h.runStep(f.a, accepted)
 	f.p.QueueAnswers(approve())
 
@@ -402,12 +396,12 @@ func TestExitToolApprovalRecordsSilentPendingExit(t *testing.T) {
 	if !slices.Contains(f.h.render(f.a), planmode.SectionName) {
 		t.Fatal("the section is gone before the next step")
 	}
-	from := f.a.sess.Len()
+	from := f.a.Session().Len()
 	d := f.h.runStep(f.a, accepted)
-	if got := modes(t, f.a.sess, from); !slices.Equal(got, []bool{false}) {
+	if got := modes(t, f.a.Session(), from); !slices.Equal(got, []bool{false}) {
 		t.Fatalf("plan/mode events = %v, want [false]", got)
 	}
-	if len(d.Messages) != 0 || len(notices(t, f.a.sess, 0)) != 0 {
+	if len(d.Messages) != 0 || len(notices(t, f.a.Session(), 0)) != 0 {
 		t.Fatalf("the approved exit recorded a notice: %+v", d.Messages)
 	}
 	if slices.Contains(f.h.render(f.a), planmode.SectionName) {
@@ -479,7 +473,7 @@ func TestExitToolConsentIsExactlyOneApproveWithoutText(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			f := newReviewFixture(t)
-			must(f.a.startTurn())
+			must(f.a.StartTurn())
 			f.p.QueueReply(tt.reply)
 			plan := cmpOr(tt.plan, goodPlan)
 			out, err := f.call(t, plan)
@@ -529,7 +523,7 @@ func TestExitToolBoundsFeedback(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			f := newReviewFixture(t)
-			must(f.a.startTurn())
+			must(f.a.StartTurn())
 			f.p.QueueReply(scripted.Reply{Answers: tt.give})
 			out, err := f.call(t, goodPlan)
 			if !errors.Is(err, planmode.ErrKeepPlanning) {
@@ -660,7 +654,7 @@ func restartAndWantNoExit(t *testing.T, f *exitFixture) {
 		t.Fatal(err)
 	}
 	wantState(t, f.c, f.a, planmode.State{Active: true})
-	if got := modes(t, f.a.sess, 0); !slices.Equal(got, []bool{true}) {
+	if got := modes(t, f.a.Session(), 0); !slices.Equal(got, []bool{true}) {
 		t.Fatalf("plan/mode events = %v, want only the entry", got)
 	}
 }
@@ -684,15 +678,15 @@ func TestExitToolApprovalAfterPlanModeWasLeftDuringReview(t *testing.T) {
 			return []host.Answer{approve()}, nil
 		}))
 		withHeader(f.h, f.a)
-		must(f.a.startTurn())
+		must(f.a.StartTurn())
 		out, err := f.call(t, goodPlan)
 		if err != nil || out != planmode.ExitResult {
 			t.Fatalf("Execute = %q, %v", out, err)
 		}
 		wantState(t, f.c, f.a, planmode.State{Active: true, Pending: planmode.SelectionInactive})
-		from := f.a.sess.Len()
+		from := f.a.Session().Len()
 		d := f.h.runStep(f.a, accepted)
-		if got := modes(t, f.a.sess, from); !slices.Equal(got, []bool{false}) || len(d.Messages) != 0 {
+		if got := modes(t, f.a.Session(), from); !slices.Equal(got, []bool{false}) || len(d.Messages) != 0 {
 			t.Fatalf("plan/mode events = %v, messages %+v; want one silent exit", got, d.Messages)
 		}
 	})
@@ -709,10 +703,10 @@ func TestExitToolApprovalAfterPlanModeWasLeftDuringReview(t *testing.T) {
 			t.Fatalf("Execute = %q, %v", out, err)
 		}
 		wantState(t, f.c, f.a, planmode.State{})
-		must(f.a.startTurn())
-		from := f.a.sess.Len()
+		must(f.a.StartTurn())
+		from := f.a.Session().Len()
 		f.h.runStep(f.a, accepted)
-		if got := modes(t, f.a.sess, from); len(got) != 0 {
+		if got := modes(t, f.a.Session(), from); len(got) != 0 {
 			t.Fatalf("plan/mode events = %v, want none", got)
 		}
 	})
@@ -1176,7 +1170,7 @@ func TestSecondExitCallAfterApprovalIsRefused(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			f := newReviewFixture(t)
-			must(f.a.startTurn())
+			must(f.a.StartTurn())
 			f.h.runStep(f.a, accepted)
 			f.p.QueueAnswers(approve())
 			f.p.QueueAnswers(tt.second)
@@ -1190,9 +1184,9 @@ func TestSecondExitCallAfterApprovalIsRefused(t *testing.T) {
 			if got := f.asked(); got != 1 {
 				t.Fatalf("the user was asked %d times, want once", got)
 			}
-			from := f.a.sess.Len()
+			from := f.a.Session().Len()
 			f.h.runStep(f.a, accepted)
-			if got := modes(t, f.a.sess, from); !slices.Equal(got, []bool{false}) {
+			if got := modes(t, f.a.Session(), from); !slices.Equal(got, []bool{false}) {
 				t.Fatalf("plan/mode after the batch = %v, want the approved exit [false]", got)
 			}
 		})
@@ -1206,7 +1200,7 @@ func TestExitCallWhileAnotherReviewIsOpenIsRefused(t *testing.T) {
 		asked <- struct{}{}
 		return <-answer, nil
 	}))
-	must(f.a.startTurn())
+	must(f.a.StartTurn())
 	f.h.runStep(f.a, accepted)
 	type result struct {
 		out string
