@@ -29,7 +29,10 @@ func FoldPlanMode(events []host.Event, end int) bool {
 
 // FoldTurnOpen reports whether a turn is open at events[:end]: the latest
 // of "turn/start" and "turn/end" is "turn/start". end is clamped to the
-// slice.
+// slice. It is the log's idle signal (a turn that is not open is idle, even
+// while an agent still reports running), exported for hosts and UIs that
+// read a log without a controller, as the benchmarks and the reliability
+// checks do.
 func FoldTurnOpen(events []host.Event, end int) bool {
 	for i := clampEnd(events, end) - 1; i >= 0; i-- {
 		switch events[i].Type {
