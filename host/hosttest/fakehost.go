@@ -494,7 +494,7 @@ func Append(s host.Session, typ string, src *host.Source, payload any) error {
 }
 
 // Questions is a user-question stub ([host.UserQuestions]): each Ask takes
-// the next reply the test queued with Answer or Fail, and records the
+// the next reply the test queued with Answer, Fail or Reply, and records the
 // request. With nothing queued, Ask fails with [host.ErrNoProvider], as a
 // host with no user attached does.
 type Questions struct {
@@ -506,6 +506,15 @@ type Questions struct {
 type reply struct {
 	answers []host.Answer
 	err     error
+	f       func(context.Context, host.AskRequest) ([]host.Answer, error)
+}
+
+// Reply queues a reply computed from the request (for example an answer to
+// the request's own question ID). f runs without the stub's lock held.
+func (q *Questions) Reply(f func(ctx context.Context, req host.AskRequest) ([]host.Answer, error)) {
+	q.mu.Lock()
+	defer q.mu.Unlock()
+	q.replies = append(q.replies, reply{f: f})
 }
 
 // Answer queues the answers of one reply.
@@ -530,13 +539,17 @@ func (q *Questions) Ask(ctx context.Context, req host.AskRequest) ([]host.Answer
 		return nil, err
 	}
 	q.mu.Lock()
-	defer q.mu.Unlock()
 	q.requests = append(q.requests, req)
 	if len(q.replies) == 0 {
+		q.mu.Unlock()
 		return nil, host.ErrNoProvider
 	}
 	r := q.replies[0]
 	q.replies = q.replies[1:]
+	q.mu.Unlock()
+	if r.f != nil {
+		return r.f(ctx, req)
+	}
 	return r.answers, r.err
 }
 
