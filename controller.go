@@ -148,8 +148,10 @@ func (c *Controller) Get(agent host.Agent) State {
 // the user took back. The marker withdraws every such selection made before
 // it, and leaves the logged state as it is.
 //
-// Set fails with [ErrNoAgent] for a nil agent and with [ErrNotRunning] when
-// the controller is not started.
+// Set fails with [ErrNoAgent] for a nil agent, with [ErrNotRunning] when
+// the controller is not started (or stops while Set runs), and with
+// [host.ErrClosed] when the session reported that it closed
+// ([host.SessionCloseNotifier]).
 func (c *Controller) Set(agent host.Agent, active bool) (Outcome, error) {
 	return c.set(agent, active, false)
 }
@@ -168,7 +170,7 @@ func (c *Controller) set(agent host.Agent, active, byCommand bool) (Outcome, err
 	want := selectionOf(active)
 	for {
 		if st.closed.Load() {
-			return 0, fmt.Errorf("%s: set: %w", PluginName, ErrNotRunning)
+			return 0, fmt.Errorf("%s: set: %w", PluginName, st.closedErr())
 		}
 		w := st.load()
 		logged := selectionOf(w.active())
@@ -218,7 +220,7 @@ func (c *Controller) set(agent host.Agent, active, byCommand bool) (Outcome, err
 	}
 	if !appended {
 		if st.closed.Load() {
-			return 0, fmt.Errorf("%s: set: %w", PluginName, ErrNotRunning)
+			return 0, fmt.Errorf("%s: set: %w", PluginName, st.closedErr())
 		}
 		if seen.turnOpen() {
 			st.setPending(want, false)
@@ -274,7 +276,7 @@ func (c *Controller) Enter(agent host.Agent) error {
 	st.mu.Lock()
 	defer st.mu.Unlock()
 	if st.closed.Load() {
-		return fmt.Errorf("%s: enter: %w", PluginName, ErrNotRunning)
+		return fmt.Errorf("%s: enter: %w", PluginName, st.closedErr())
 	}
 	if cur := st.current(); cur.Active || cur.Pending == SelectionActive {
 		return fmt.Errorf("%s: enter: %w", PluginName, ErrPlanMode)

@@ -19,7 +19,7 @@ func (s *sessionState) queueExit() error {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	if s.closed.Load() {
-		return ErrNotRunning
+		return s.closedErr()
 	}
 	if !s.load().active() {
 		s.setPending(SelectionNone, false)
@@ -103,6 +103,7 @@ func (r *run) release(st *sessionState) {
 		r.sessions.Delete(st.id)
 	}
 	r.last.CompareAndSwap(st, nil)
+	st.released.Store(true)
 	st.closed.Store(true)
 	st.unsubscribe()
 }
@@ -152,7 +153,8 @@ type sessionState struct {
 	folded      atomic.Int64 // events folded into w; stored after w
 	v           view         // touched only by fold
 
-	closed    atomic.Bool // the run stopped: every append condition fails
+	closed    atomic.Bool // the run stopped or the session closed: every append condition fails
+	released  atomic.Bool // the session closed (stored before closed)
 	reviewing atomic.Bool // an exit_plan_mode review of the session is open
 
 	mu       sync.Mutex // serializes changes to the pending selection
@@ -161,6 +163,15 @@ type sessionState struct {
 }
 
 func (s *sessionState) load() word { return word(s.w.Load()) }
+
+// closedErr is the error of a call on a closed state: host.ErrClosed when
+// the session closed, ErrNotRunning when the controller stopped.
+func (s *sessionState) closedErr() error {
+	if s.released.Load() {
+		return host.ErrClosed
+	}
+	return ErrNotRunning
+}
 
 // open is the condition of the appends that need nothing but a running
 // controller (a notice): false once the run stopped.

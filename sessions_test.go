@@ -2,6 +2,7 @@ package planmode_test
 
 import (
 	"context"
+	"errors"
 	"log/slog"
 	"slices"
 	"testing"
@@ -183,3 +184,32 @@ func TestSwallowedSessionErrorsAreLoggedOnce(t *testing.T) {
 
 // slogTo returns a logger writing to w.
 func slogTo(w *warnCounter) *slog.Logger { return slog.New(w) }
+
+func TestSetInFlightWhenTheSessionClosesFailsWithErrClosed(t *testing.T) {
+	h := newFakeHost()
+	c := h.start(t, nil)
+	inner, err := h.store.Create("")
+	if err != nil {
+		t.Fatal(err)
+	}
+	hs := &hookSession{Session: inner}
+	cs := newClosingSession(hs)
+	a := agentOn(cs)
+	wantState(t, c, a, planmode.State{})
+	if _, err := c.Set(a, false); err != nil { // serve the session: Noop
+		t.Fatal(err)
+	}
+	hs.arm(func() {
+		cs.close()
+		deadline := time.Now().Add(10 * time.Second)
+		for planmode.ServedSessions(c) != 0 && time.Now().Before(deadline) {
+			time.Sleep(time.Millisecond)
+		}
+	})
+	if got, err := c.Set(a, true); !errors.Is(err, host.ErrClosed) {
+		t.Fatalf("Set across the close = %v, %v; want host.ErrClosed", got, err)
+	}
+	if got := modes(t, inner, 0); len(got) != 0 {
+		t.Fatalf("plan/mode after the close: %v", got)
+	}
+}
