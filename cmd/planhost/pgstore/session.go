@@ -1,6 +1,7 @@
 package pgstore
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"sync"
@@ -17,6 +18,9 @@ type session struct {
 	id   string
 	wake chan struct{} // a pending catch-up request (capacity 1)
 	done chan struct{} // closed by close
+
+	closedCtx context.Context // cancelled by close, for AfterClose
+	cancel    context.CancelFunc
 
 	mu     sync.Mutex // the local append lock: serializes appends and deliveries, guards subs and closed
 	subs   []*subscriber
@@ -233,6 +237,8 @@ func (s *session) Fork(end int) (host.Session, error) {
 	return s.st.fork(s, end)
 }
 
+var _ host.SessionCloseNotifier = (*session)(nil)
+
 // Sync reports whether the session still takes appends: every append is
 // committed (and durable, per the server's settings) when it returns, so
 // there is nothing left to flush. It fails with host.ErrClosed once the
@@ -253,5 +259,13 @@ func (s *session) close() {
 	if !s.closed {
 		s.closed = true
 		close(s.done)
+		s.cancel()
 	}
+}
+
+// AfterClose implements [host.SessionCloseNotifier]: f runs once, in its
+// own goroutine, after the session is closed (by [Store.CloseSession] or
+// [Store.Close]); at once when it already is.
+func (s *session) AfterClose(f func()) (stop func() bool) {
+	return context.AfterFunc(s.closedCtx, f)
 }

@@ -303,3 +303,44 @@ func TestAppendRefusesShorterDatabase(t *testing.T) {
 		t.Fatalf("local log changed to %d events", s.Len())
 	}
 }
+
+// TestAfterCloseRunsOnClose: the session tells plugins when it closes,
+// whether by CloseSession or by the store's Close, and at once when it
+// already is closed.
+func TestAfterCloseRunsOnClose(t *testing.T) {
+	url := pgtest.NewDB(t)
+	st := open(t, url)
+	a, _ := st.Create("a")
+	b, _ := st.Create("b")
+	ran := make(chan string, 4)
+	notify := func(s host.Session) func() bool {
+		return s.(host.SessionCloseNotifier).AfterClose(func() { ran <- s.ID() })
+	}
+	notify(a)
+	stopB := notify(b)
+	if err := st.CloseSession("a"); err != nil {
+		t.Fatal(err)
+	}
+	if got := <-ran; got != "a" {
+		t.Fatalf("ran for %q, want a", got)
+	}
+	notify(a) // already closed: runs at once
+	if got := <-ran; got != "a" {
+		t.Fatalf("ran for %q, want a", got)
+	}
+	if !stopB() {
+		t.Fatal("stop did not keep b's func from running")
+	}
+	notify(b)
+	if err := st.Close(); err != nil {
+		t.Fatal(err)
+	}
+	if got := <-ran; got != "b" {
+		t.Fatalf("ran for %q, want b", got)
+	}
+	select {
+	case got := <-ran:
+		t.Fatalf("an extra run for %q", got)
+	case <-time.After(50 * time.Millisecond):
+	}
+}
