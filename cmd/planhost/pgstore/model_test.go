@@ -26,7 +26,8 @@ func (a fakeAgent) Inject(host.Message) error { return nil }
 // twoHostModel is the reference for plan mode's Set and Get (SPEC §3) on
 // one session shared by two hosts, with turns opened and closed by either:
 // one logged state and turn flag (the log's), and a pending selection per
-// host (process memory).
+// host (process memory). A logged plan/mode withdraws every host's pending
+// selection, wherever it was logged.
 type twoHostModel struct {
 	logged   bool
 	turnOpen bool
@@ -65,9 +66,14 @@ func (m *twoHostModel) set(i int, active bool) planmode.Outcome {
 		m.pending[i] = want
 		return planmode.Queued
 	}
-	m.logged = active
-	m.pending[i] = planmode.SelectionNone
+	m.commit(active)
 	return planmode.Committed
+}
+
+// commit logs a plan/mode: every pending selection is withdrawn.
+func (m *twoHostModel) commit(active bool) {
+	m.logged = active
+	m.pending = [2]planmode.Selection{}
 }
 
 // TestTwoControllersMatchReferenceModel runs random Set calls and turns
@@ -154,7 +160,7 @@ func TestTwoControllersMatchReferenceModel(t *testing.T) {
 				}
 				switch got {
 				case planmode.Committed: // before the turn opened
-					m.logged, m.pending[i] = active, planmode.SelectionNone
+					m.commit(active)
 				case planmode.Queued:
 					m.pending[i] = sel(active)
 				default:
