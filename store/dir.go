@@ -111,7 +111,11 @@ func (d *Dir) Create(id string) (host.Session, error) {
 	if err != nil {
 		return nil, err
 	}
-	return d.register(id, f, 0, nil), nil
+	s, err := d.register(id, f, 0, nil)
+	if err != nil {
+		return nil, err
+	}
+	return s, nil
 }
 
 // createFile creates, locks and (per policy) syncs the new file of id.
@@ -128,6 +132,7 @@ func (d *Dir) createFile(id string) (*os.File, error) {
 	if err == nil && d.opts.sync != SyncNever {
 		err = syncDir(d.path)
 	}
+
 	if err != nil {
 		_ = f.Close()
 		_ = os.Remove(path)
@@ -160,7 +165,11 @@ func (d *Dir) Open(id string) (host.Session, error) {
 		}
 		return s, nil
 	}
-	return d.load(id)
+	s, err := d.load(id)
+	if err != nil {
+		return nil, err
+	}
+	return s, nil
 }
 
 // load opens and replays the file of id; d.mu is held.
@@ -192,6 +201,9 @@ func (d *Dir) load(id string) (_ *session, err error) {
 	if !os.SameFile(lst, fi) {
 		return nil, fmt.Errorf("store: %s: replaced while being opened", path)
 	}
+	if n := linkCount(fi); n > 1 {
+		return nil, fmt.Errorf("store: %s: %d links: %w (remove the other links, or copy the file)", path, n, ErrHardLinked)
+	}
 	if err := lockFile(f); err != nil {
 		return nil, fmt.Errorf("store: %s: %w", path, err)
 	}
@@ -205,7 +217,7 @@ func (d *Dir) load(id string) (_ *session, err error) {
 	if err != nil {
 		return nil, err
 	}
-	return d.register(id, f, size, events), nil
+	return d.register(id, f, size, events)
 }
 
 // replay reads every event of the file at path (size bytes long),
@@ -315,9 +327,15 @@ func splitLines(data []byte, atEOF bool) (int, []byte, error) {
 }
 
 // register makes a session of the open, locked file f; d.mu is held.
-func (d *Dir) register(id string, f *os.File, size int64, events []host.Event) *session {
+func (d *Dir) register(id string, f *os.File, size int64, events []host.Event) (*session, error) {
+	fi, err := f.Stat()
+	if err != nil {
+		_ = f.Close()
+		return nil, fmt.Errorf("store: %s: %w", d.Path(id), err)
+	}
 	fl := &fileLog{
 		path:    d.Path(id),
+		ident:   fi,
 		f:       d.wrap(f),
 		size:    size,
 		policy:  d.opts.sync,
@@ -326,7 +344,7 @@ func (d *Dir) register(id string, f *os.File, size int64, events []host.Event) *
 	s := newSession(id, d.validators, d.now, fl, events)
 	s.fork = func(end int) (host.Session, error) { return d.forkSession(s, end) }
 	d.sessions[id] = s
-	return s
+	return s, nil
 }
 
 // forkSession writes the first end events of src to a new session file.
@@ -349,7 +367,11 @@ func (d *Dir) forkSession(src *session, end int) (host.Session, error) {
 		_ = os.Remove(d.Path(id))
 		return nil, fmt.Errorf("store: session %q: fork to %s: %w", src.id, d.Path(id), err)
 	}
-	return d.register(id, f, size, prefix), nil
+	s, err := d.register(id, f, size, prefix)
+	if err != nil {
+		return nil, err
+	}
+	return s, nil
 }
 
 func (d *Dir) writePrefix(f *os.File, events []host.Event) (int64, error) {
@@ -440,6 +462,7 @@ type file interface {
 // the session's append lock held.
 type fileLog struct {
 	path    string
+	ident   os.FileInfo // the open file, to compare with what path names
 	f       file
 	size    int64 // length of the committed lines
 	policy  SyncPolicy
@@ -456,6 +479,10 @@ type fileLog struct {
 func (fl *fileLog) write(e host.Event) error {
 	if fl.failed != nil {
 		return fmt.Errorf("%s: %w: %w", fl.path, ErrSessionFailed, fl.failed)
+	}
+	if err := fl.checkPath(); err != nil {
+		fl.failed = err
+		return fmt.Errorf("%s: %w", fl.path, err)
 	}
 	line, err := fl.enc.encode(e)
 	if err != nil {
@@ -485,6 +512,25 @@ func (fl *fileLog) write(e host.Event) error {
 		}
 	}
 	fl.size += int64(len(line))
+	return nil
+}
+
+// checkPath reports whether the path still names the open file, with no
+// other link: an append to a file that was replaced or removed would be
+// lost, and one to a file with another link could be changed through it.
+func (fl *fileLog) checkPath() error {
+	fi, err := os.Lstat(fl.path)
+	switch {
+	case errors.Is(err, fs.ErrNotExist):
+		return fmt.Errorf("%w: the file is gone; the events appended so far are in memory only", ErrFileReplaced)
+	case err != nil:
+		return fmt.Errorf("check the session file: %w", err)
+	case !os.SameFile(fl.ident, fi):
+		return fmt.Errorf("%w: another file is now at its path; it is left as it is", ErrFileReplaced)
+	}
+	if n := linkCount(fi); n > 1 {
+		return fmt.Errorf("%d links: %w", n, ErrHardLinked)
+	}
 	return nil
 }
 

@@ -22,6 +22,10 @@
 // around and inside a line's value, and ignores unknown keys. A line is at
 // most [DefaultMaxLineSize] bytes, its newline not counted (see
 // [WithMaxLineSize]); Memory has no such limit.
+// Every string in a line is valid UTF-8 and no object has two equal keys;
+// the data of an appended event nests at most [MaxDataDepth] deep. Append
+// refuses an event that breaks one of these ([ErrBadEvent]), so the store
+// never writes a line that it would refuse to read back.
 // The directory is created with mode 0700 and an existing one that lets
 // group or other users in is refused; files are created 0600, and a file
 // found with a broader mode is set to 0600 when it is opened.
@@ -46,6 +50,8 @@
 // Opening a session replays its file and checks it: every line must decode
 // to an event, seq must count up from 1 with no gap, every line must fit
 // the size limit, and every event must pass the store's validators.
+// Invalid UTF-8 and duplicate keys anywhere in a line are corruption too
+// (encoding/json would silently replace the one and drop the other).
 // Failures are errors of the form "store: FILE:LINE: ..." ([ErrCorrupt],
 // [ErrLineTooLong], or the validator's error). The one repair is at the
 // very end of the file. A final line with no newline that does not start
@@ -64,6 +70,12 @@
 // the same session, nor the store's methods: it should record the event
 // and return. Once unsubscribe returns, the subscriber is not running and
 // is never called again.
+//
+// Before each write, a Dir checks that the session's path still names the
+// file it holds open with a single link: a file that was replaced, removed
+// or renamed ([ErrFileReplaced]) or that gained another hard link
+// ([ErrHardLinked]) takes no more appends, and a file with more than one
+// link is not opened, as a symlink is not.
 //
 // A Dir returns one session object per ID, so all writers in a process
 // share one append lock. Each open session file carries an exclusive
