@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"os"
+	"slices"
 	"testing"
 	"time"
 
@@ -118,4 +119,63 @@ func BenchmarkOpen(b *testing.B) {
 			}
 		}
 	})
+}
+
+// largeBench reports whether the large benchmark sizes run; CI runs every
+// benchmark once and keeps to the small sizes.
+func largeBench() bool { return os.Getenv("PLANMODE_BENCH_LARGE") != "" }
+
+// BenchmarkAppendLatency grows a memory session from one size to another
+// and reports the distribution of single-append times: p50, p99 and p100
+// (the longest append of the run). A log that copies itself under the
+// append lock when it grows shows it in p100. The 1M to 10M run needs
+// PLANMODE_BENCH_LARGE=1 (and about 3 GB of memory).
+func BenchmarkAppendLatency(b *testing.B) {
+	sizes := []struct{ from, to int }{{0, 1_000}, {0, 100_000}}
+	if largeBench() {
+		sizes = append(sizes, struct{ from, to int }{1_000_000, 10_000_000})
+	}
+	for _, sz := range sizes {
+		b.Run(fmt.Sprintf("from=%s/to=%s", count(sz.from), count(sz.to)), func(b *testing.B) {
+			e := benchEvent(b)
+			lat := make([]time.Duration, 0, sz.to-sz.from)
+			var all []time.Duration
+			b.ReportAllocs()
+			for range b.N {
+				b.StopTimer()
+				s := mustCreate(b, store.NewMemory(), "")
+				for range sz.from {
+					if _, err := s.Append(e); err != nil {
+						b.Fatal(err)
+					}
+				}
+				lat = lat[:0]
+				b.StartTimer()
+				for range sz.to - sz.from {
+					t0 := time.Now()
+					if _, err := s.Append(e); err != nil {
+						b.Fatal(err)
+					}
+					lat = append(lat, time.Since(t0))
+				}
+				all = append(all, lat...)
+			}
+			slices.Sort(all)
+			q := func(p float64) float64 { return float64(all[min(len(all)-1, int(p*float64(len(all))))].Nanoseconds()) }
+			b.ReportMetric(q(0.50), "p50-ns")
+			b.ReportMetric(q(0.99), "p99-ns")
+			b.ReportMetric(float64(all[len(all)-1].Nanoseconds()), "p100-ns")
+		})
+	}
+}
+
+// count formats n as 1k, 1M and so on.
+func count(n int) string {
+	switch {
+	case n >= 1_000_000 && n%1_000_000 == 0:
+		return fmt.Sprintf("%dM", n/1_000_000)
+	case n >= 1_000 && n%1_000 == 0:
+		return fmt.Sprintf("%dk", n/1_000)
+	}
+	return fmt.Sprint(n)
 }

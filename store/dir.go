@@ -10,7 +10,6 @@ import (
 	"os"
 	"path/filepath"
 	"runtime"
-	"slices"
 	"sync"
 	"time"
 
@@ -236,7 +235,7 @@ func (d *Dir) replay(path string, f *os.File, size int64) ([]host.Event, int64, 
 	sc.Buffer(buf[:0], maxLine+1)
 	sc.Split(splitLines)
 	var (
-		events = make([]host.Event, 0, lines+1)
+		events = make([]host.Event, 0, lines+lines/2+16) // room to grow, see reserve
 		dec    lineDecoder
 		off    int64 // start of the current line
 		n      int   // current line number
@@ -355,7 +354,7 @@ func (d *Dir) forkSession(src *session, end int) (host.Session, error) {
 	if d.closed {
 		return nil, fmt.Errorf("store: session %q: fork: %w", src.id, host.ErrClosed)
 	}
-	prefix := slices.Clone(src.Events()[:end])
+	prefix := withRoom(src.Events()[:end])
 	id := NewID()
 	f, err := d.createFile(id)
 	if err != nil {

@@ -32,6 +32,62 @@ type session struct {
 
 	snap   sync.RWMutex // guards the events slice header for readers
 	events []host.Event
+	grow   *growth // a bigger copy of events being made; guarded by mu
+}
+
+// growAsync is the capacity from which a session grows its log in the
+// background: the bigger array is allocated and the log copied into it by
+// a goroutine while appends go on into the spare room of the old one, so
+// that no append copies the whole log under the append lock. Below it,
+// append's own growth copies at most this many events.
+const growAsync = 1 << 14
+
+// growth is a bigger array for a session's log, filled by a goroutine with
+// a copy of the log's first len(buf) events.
+type growth struct {
+	done chan struct{} // closed when buf is ready
+	buf  []host.Event
+}
+
+// withRoom returns events in an array with room for about half as many
+// again, so that a session opened or forked large does not grow on its
+// first append.
+func withRoom(events []host.Event) []host.Event {
+	out := make([]host.Event, len(events), len(events)+len(events)/2+16)
+	copy(out, events)
+	return out
+}
+
+// reserve makes room for one more event; s.mu is held. When the log is
+// large and three quarters full it starts growing it in the background;
+// when it is full it takes the grown array, copying into it only the
+// events appended since the copy started.
+func (s *session) reserve() {
+	n, c := len(s.events), cap(s.events)
+	if c < growAsync {
+		return // append grows a small log cheaply enough
+	}
+	if s.grow == nil && n >= c-c/4 {
+		old := s.events // elements [0:n] are never written again
+		g := &growth{done: make(chan struct{})}
+		go func() {
+			defer close(g.done)
+			buf := make([]host.Event, n, 2*c)
+			copy(buf, old)
+			g.buf = buf
+		}()
+		s.grow = g
+	}
+	if n < c {
+		return
+	}
+	<-s.grow.done
+	buf := s.grow.buf
+	buf = append(buf, s.events[len(buf):]...)
+	s.grow = nil
+	s.snap.Lock()
+	s.events = buf
+	s.snap.Unlock()
 }
 
 type subscriber struct {
@@ -96,6 +152,7 @@ func (s *session) AppendIf(e host.Event, cond func() bool) (host.Event, bool, er
 			return host.Event{}, false, fmt.Errorf("store: session %q: append: %w", s.id, err)
 		}
 	}
+	s.reserve()
 	s.snap.Lock()
 	s.events = append(s.events, e)
 	s.snap.Unlock()
