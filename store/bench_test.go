@@ -179,3 +179,46 @@ func count(n int) string {
 	}
 	return fmt.Sprint(n)
 }
+
+// BenchmarkDurableStep appends a realistic step of six events (step/start,
+// request/header, assistant/message with a tool call, tool/call,
+// tool/result, step/end) to a file session, each one durable per policy:
+// every-append syncs each event; group syncs once, at the step's one
+// visible point (the next model request), as refhost does. It reports
+// durable events per second.
+func BenchmarkDurableStep(b *testing.B) {
+	step := []host.Event{
+		{Type: host.TypeStepStart, Data: json.RawMessage(`{"turn":1,"step":1,"attempt":1}`)},
+		{Type: host.TypeRequestHeader, Data: json.RawMessage(`{"reason":"change","sections":["plan:policy"],"systemDigest":"0f1e2d3c4b5a69788796a5b4c3d2e1f00f1e2d3c4b5a69788796a5b4c3d2e1f0","toolsDigest":"a1b2c3d4e5f60718293a4b5c6d7e8f90a1b2c3d4e5f60718293a4b5c6d7e8f90"}`)},
+		{Type: host.TypeAssistantMessage, Data: json.RawMessage(`{"toolCalls":[{"id":"call_1","name":"read_file","input":{"path":"store/dir.go"}}]}`)},
+		{Type: host.TypeToolCall, Data: json.RawMessage(`{"id":"call_1","name":"read_file","input":{"path":"store/dir.go"}}`)},
+		{Type: host.TypeToolResult, Data: json.RawMessage(`{"callId":"call_1","name":"read_file","output":"package store\n\nimport (\n\t\"bufio\"\n\t\"bytes\"\n)\n"}`)},
+		{Type: host.TypeStepEnd, Data: json.RawMessage(`{"turn":1,"step":1,"attempt":1}`)},
+	}
+	for _, bc := range []struct {
+		name   string
+		policy store.SyncPolicy
+	}{
+		{"policy=every-append", store.SyncEveryAppend},
+		{"policy=group", store.SyncGroup},
+	} {
+		b.Run(bc.name, func(b *testing.B) {
+			d := openDir(b, sessionsDir(b), store.WithSyncPolicy(bc.policy))
+			s := mustCreate(b, d, "")
+			b.ReportAllocs()
+			events := 0
+			for b.Loop() {
+				for _, e := range step {
+					if _, err := s.Append(e); err != nil {
+						b.Fatal(err)
+					}
+				}
+				if err := host.Sync(s); err != nil {
+					b.Fatal(err)
+				}
+				events += len(step)
+			}
+			b.ReportMetric(float64(events)/b.Elapsed().Seconds(), "events/s")
+		})
+	}
+}

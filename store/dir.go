@@ -11,6 +11,7 @@ import (
 	"path/filepath"
 	"runtime"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/dshgo/planmode/host"
@@ -457,8 +458,9 @@ type file interface {
 	Close() error
 }
 
-// fileLog is the durable backend of a Dir session. Its methods run with
-// the session's append lock held.
+// fileLog is the durable backend of a Dir session. write and close run
+// with the session's append lock held; sync runs without it, so that
+// appends go on while a group of them is being flushed.
 type fileLog struct {
 	path    string
 	ident   os.FileInfo // the open file, to compare with what path names
@@ -467,7 +469,35 @@ type fileLog struct {
 	policy  SyncPolicy
 	maxLine int
 	enc     lineEncoder
-	failed  error // set when the file may no longer match the log
+
+	written atomic.Int64 // size, for sync to read without the append lock
+
+	syncMu sync.Mutex // one fsync at a time; waiting callers share the next
+	synced int64      // bytes known durable; guarded by syncMu
+	closed bool       // guarded by syncMu
+
+	failMu sync.Mutex
+	failed error // set when the file may no longer match the log
+}
+
+func (fl *fileLog) failure() error {
+	fl.failMu.Lock()
+	defer fl.failMu.Unlock()
+	if fl.failed == nil {
+		return nil
+	}
+	return fmt.Errorf("%s: %w: %w", fl.path, ErrSessionFailed, fl.failed)
+}
+
+// fail marks the session failed with cause and returns the error to
+// report.
+func (fl *fileLog) fail(cause error) error {
+	fl.failMu.Lock()
+	if fl.failed == nil {
+		fl.failed = cause
+	}
+	fl.failMu.Unlock()
+	return fmt.Errorf("%s: %w: %w", fl.path, ErrSessionFailed, cause)
 }
 
 // write appends e as one line with one write call, then syncs per policy.
@@ -476,12 +506,11 @@ type fileLog struct {
 // which the kernel's page cache is no longer trusted), the session is
 // marked failed.
 func (fl *fileLog) write(e host.Event) error {
-	if fl.failed != nil {
-		return fmt.Errorf("%s: %w: %w", fl.path, ErrSessionFailed, fl.failed)
+	if err := fl.failure(); err != nil {
+		return err
 	}
 	if err := fl.checkPath(); err != nil {
-		fl.failed = err
-		return fmt.Errorf("%s: %w", fl.path, err)
+		return fl.fail(err)
 	}
 	line, err := fl.enc.encode(e)
 	if err != nil {
@@ -496,21 +525,57 @@ func (fl *fileLog) write(e host.Event) error {
 	}
 	if err != nil {
 		if terr := fl.f.Truncate(fl.size); terr != nil {
-			fl.failed = fmt.Errorf("write: %w; cut back to %d bytes: %w", err, fl.size, terr)
-			return fmt.Errorf("%s: %w: %w", fl.path, ErrSessionFailed, fl.failed)
+			return fl.fail(fmt.Errorf("write: %w; cut back to %d bytes: %w", err, fl.size, terr))
 		}
 		return fmt.Errorf("%s: write: %w", fl.path, err)
 	}
-	if fl.policy == SyncEveryAppend || fl.policy == SyncTurnEnd && e.Type == host.TypeTurnEnd {
+	switch {
+	case fl.policy == SyncEveryAppend:
 		if err := fl.f.Sync(); err != nil {
-			fl.failed = fmt.Errorf("sync: %w", err)
 			if terr := fl.f.Truncate(fl.size); terr != nil {
-				fl.failed = fmt.Errorf("sync: %w; cut back to %d bytes: %w", err, fl.size, terr)
+				return fl.fail(fmt.Errorf("sync: %w; cut back to %d bytes: %w", err, fl.size, terr))
 			}
-			return fmt.Errorf("%s: %w: %w", fl.path, ErrSessionFailed, fl.failed)
+			return fl.fail(fmt.Errorf("sync: %w", err))
+		}
+	case fl.policy == SyncTurnEnd && e.Type == host.TypeTurnEnd:
+		if err := fl.f.Sync(); err != nil {
+			if terr := fl.f.Truncate(fl.size); terr != nil {
+				return fl.fail(fmt.Errorf("sync: %w; cut back to %d bytes: %w", err, fl.size, terr))
+			}
+			return fl.fail(fmt.Errorf("sync: %w", err))
 		}
 	}
 	fl.size += int64(len(line))
+	fl.written.Store(fl.size)
+	if fl.policy == SyncGroup && e.Type == host.TypeTurnEnd {
+		// The event is committed; a failed flush fails the session, and
+		// the append reports it.
+		return fl.sync()
+	}
+	return nil
+}
+
+// sync makes every line written before the call durable. A caller that
+// finds a flush running waits for it and then flushes only if its lines
+// are not yet covered, so concurrent callers share fsyncs.
+func (fl *fileLog) sync() error {
+	target := fl.written.Load()
+	fl.syncMu.Lock()
+	defer fl.syncMu.Unlock()
+	if err := fl.failure(); err != nil {
+		return err
+	}
+	if fl.synced >= target || fl.policy == SyncNever || fl.closed {
+		return nil
+	}
+	if err := fl.checkPath(); err != nil {
+		return fl.fail(err)
+	}
+	end := fl.written.Load() // everything written so far is covered
+	if err := fl.f.Sync(); err != nil {
+		return fl.fail(fmt.Errorf("sync: %w", err))
+	}
+	fl.synced = end
 	return nil
 }
 
@@ -534,8 +599,11 @@ func (fl *fileLog) checkPath() error {
 }
 
 func (fl *fileLog) close() error {
+	fl.syncMu.Lock()
+	defer fl.syncMu.Unlock()
+	fl.closed = true
 	var err error
-	if fl.policy != SyncNever && fl.failed == nil {
+	if fl.policy != SyncNever && fl.failure() == nil {
 		err = fl.f.Sync()
 	}
 	return errors.Join(err, fl.f.Close())

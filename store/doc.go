@@ -32,11 +32,18 @@
 //
 // # Durability
 //
-// Append encodes the event, writes its line with a single write call on a
-// file opened with O_APPEND, then syncs according to the [SyncPolicy]
-// (by default after every append), all before it updates the in-memory log
-// and returns. So under [SyncEveryAppend] an event that Append returned is
-// on stable storage. If the write fails, the file is truncated back to the
+// Append encodes the event and writes its line with a single write call on
+// a file opened with O_APPEND, all before it updates the in-memory log and
+// returns, so a crash of the process never loses an appended event. When
+// the line reaches stable storage depends on the [SyncPolicy]. Under the
+// default, [SyncGroup] (group commit), the session's Sync method
+// (host.Syncer, called through host.Sync) makes every event appended
+// before it durable with one fsync, shared by concurrent callers and run
+// without the append lock; a "turn/end" and closing the session sync too.
+// A host calls Sync at each point where something is shown: before a
+// model request, before a reply, command result or question reaches the
+// user. Under [SyncEveryAppend] each event is on stable storage before
+// Append returns. If the write fails, the file is truncated back to the
 // last committed line and the append fails with nothing changed; if that
 // truncation or an fsync fails, the session is marked failed
 // ([ErrSessionFailed]) and takes no more appends, since its file and its

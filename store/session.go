@@ -14,6 +14,9 @@ type backend interface {
 	// write stores e, which is canonical and validated. An error means
 	// nothing was stored (or the backend refuses every later write).
 	write(e host.Event) error
+	// sync makes every write so far durable; it runs without the append
+	// lock.
+	sync() error
 	// close releases the backend; no write follows.
 	close() error
 }
@@ -199,6 +202,25 @@ func (s *session) Fork(end int) (host.Session, error) {
 	return s.fork(end)
 }
 
+// Sync implements [host.Syncer]: it returns once every event appended
+// before the call is durable. Concurrent calls share one fsync; appends
+// go on meanwhile. A memory session has nothing to sync.
+func (s *session) Sync() error {
+	s.mu.Lock()
+	closed := s.closed
+	s.mu.Unlock()
+	if closed {
+		return fmt.Errorf("store: session %q: sync: %w", s.id, host.ErrClosed)
+	}
+	if s.backend == nil {
+		return nil
+	}
+	if err := s.backend.sync(); err != nil {
+		return fmt.Errorf("store: session %q: sync: %w", s.id, err)
+	}
+	return nil
+}
+
 // close stops appends and releases the backend. It is idempotent.
 func (s *session) close() error {
 	s.mu.Lock()
@@ -226,3 +248,5 @@ func checkAll(vs *validatorSet, events []host.Event) error {
 	}
 	return nil
 }
+
+var _ host.Syncer = (*session)(nil)

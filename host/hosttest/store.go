@@ -257,6 +257,19 @@ var storeCases = []storeCase{
 			stWantEvents(t, stOpen(t, st, f.ID()).Events(), want)
 		}
 	}},
+	{"Sync makes appended events survive reopening", func(t *testing.T, st host.Store) {
+		s := stCreate(t, st, "synced")
+		want := stAppendN(t, s, 3)
+		if err := host.Sync(s); err != nil {
+			t.Fatalf("Sync: %v", err)
+		}
+		if c, ok := st.(SessionCloser); ok {
+			if err := c.CloseSession("synced"); err != nil {
+				t.Fatalf("CloseSession: %v", err)
+			}
+		}
+		stWantEvents(t, stOpen(t, st, "synced").Events(), want)
+	}},
 	{"a closed session takes no appends and its log is kept", func(t *testing.T, st host.Store) {
 		c, ok := st.(SessionCloser)
 		if !ok {
@@ -618,6 +631,26 @@ var sessionCases = []sessionCase{
 			t.Fatalf("fork of a fork: %v", err)
 		}
 		stWantEvents(t, ff.Events(), f.Events()[:3])
+	}},
+	{"Sync under concurrent appends keeps every event", func(t *testing.T, s host.Session) {
+		// host.Sync does nothing for a session that is not a host.Syncer.
+		const writers, per = 8, 12
+		var wg sync.WaitGroup
+		for w := range writers {
+			wg.Add(1)
+			go func() {
+				defer wg.Done()
+				for n := range per {
+					stAppend(t, s, stEvent(t, "test/sync", w, n))
+					if err := host.Sync(s); err != nil {
+						t.Errorf("Sync: %v", err)
+						return
+					}
+				}
+			}()
+		}
+		wg.Wait()
+		stCheckWriters(t, s.Events(), writers, per)
 	}},
 	{"Fork outside the log is ErrBadFork", func(t *testing.T, s host.Session) {
 		stAppendN(t, s, 2)
