@@ -72,15 +72,71 @@ func BenchmarkAppendFile(b *testing.B) {
 	}
 }
 
+// BenchmarkOpen opens a session file of typical events in a new Dir (which
+// reads, decodes and checks every line) side by side with reading the same
+// file (read-file), the floor an open can approach. 100k events always;
+// 1M with PLANMODE_BENCH_LARGE=1. SetBytes makes MB/s the read rate.
 func BenchmarkOpen(b *testing.B) {
-	const n = 100_000
-	dir := sessionsDir(b)
+	sizes := []int{100_000}
+	if largeBench() {
+		sizes = append(sizes, 1_000_000)
+	}
+	for _, n := range sizes {
+		dir, path, size := openBenchFile(b, n)
+		b.Run(fmt.Sprintf("events=%s/read-file", count(n)), func(b *testing.B) {
+			b.SetBytes(size)
+			b.ReportAllocs()
+			cpu := cpuTime()
+			for b.Loop() {
+				if _, err := os.ReadFile(path); err != nil {
+					b.Fatal(err)
+				}
+			}
+			reportCPU(b, cpu)
+		})
+		b.Run(fmt.Sprintf("events=%s/open", count(n)), func(b *testing.B) {
+			b.SetBytes(size)
+			b.ReportAllocs()
+			cpu := cpuTime()
+			for b.Loop() {
+				d, err := store.OpenDir(dir)
+				if err != nil {
+					b.Fatal(err)
+				}
+				s, err := d.Open("big")
+				if err != nil {
+					b.Fatal(err)
+				}
+				if s.Len() != n {
+					b.Fatalf("Len = %d, want %d", s.Len(), n)
+				}
+				if err := d.Close(); err != nil {
+					b.Fatal(err)
+				}
+			}
+			reportCPU(b, cpu)
+		})
+	}
+}
+
+// reportCPU reports the process's CPU time per op since start, which a
+// machine shared with other work disturbs less than the wall time.
+func reportCPU(b *testing.B, start time.Duration) {
+	b.ReportMetric(float64((cpuTime()-start).Nanoseconds())/float64(b.N), "cpu-ns/op")
+}
+
+// openBenchFile writes a session file of n typical events, a quarter user
+// messages and the rest assistant messages, and returns its directory,
+// path and size.
+func openBenchFile(b *testing.B, n int) (dir, path string, size int64) {
+	b.Helper()
+	dir = sessionsDir(b)
 	d := openDir(b, dir)
 	mustCreate(b, d, "big")
 	if err := d.Close(); err != nil {
 		b.Fatal(err)
 	}
-	// Write the file directly: 100k appends would dominate a -benchtime=1x run.
+	// Write the file directly: n appends would dominate a -benchtime=1x run.
 	var buf bytes.Buffer
 	src := &host.Source{Kind: host.SourceUser}
 	t0 := time.Date(2025, 1, 2, 3, 4, 5, 0, time.UTC)
@@ -89,36 +145,18 @@ func BenchmarkOpen(b *testing.B) {
 		if i%4 == 0 {
 			e = host.Event{Type: host.TypeUserMessage, Source: src, Data: json.RawMessage(`{"content":[{"type":"text","text":"please continue with the next step"}]}`)}
 		}
-		e.Seq, e.Time = uint64(i)+1, t0.Add(time.Duration(i)*time.Millisecond)
+		e.Seq, e.Time = uint64(i)+1, t0.Add(time.Duration(i)*time.Millisecond+time.Duration(i%1000)*time.Microsecond)
 		line, err := store.EncodeLine(e)
 		if err != nil {
 			b.Fatal(err)
 		}
 		buf.Write(line)
 	}
-	if err := os.WriteFile(d.Path("big"), buf.Bytes(), 0o600); err != nil {
+	path = d.Path("big")
+	if err := os.WriteFile(path, buf.Bytes(), 0o600); err != nil {
 		b.Fatal(err)
 	}
-	b.Logf("file: %d events, %d bytes", n, buf.Len())
-	b.Run(fmt.Sprintf("events=%dk", n/1000), func(b *testing.B) {
-		b.ReportAllocs()
-		for b.Loop() {
-			d, err := store.OpenDir(dir)
-			if err != nil {
-				b.Fatal(err)
-			}
-			s, err := d.Open("big")
-			if err != nil {
-				b.Fatal(err)
-			}
-			if s.Len() != n {
-				b.Fatalf("Len = %d, want %d", s.Len(), n)
-			}
-			if err := d.Close(); err != nil {
-				b.Fatal(err)
-			}
-		}
-	})
+	return dir, path, int64(buf.Len())
 }
 
 // largeBench reports whether the large benchmark sizes run; CI runs every

@@ -222,31 +222,31 @@ func (d *Dir) load(id string) (_ *session, err error) {
 
 // replay reads every event of the file at path (size bytes long),
 // repairing a torn tail. It returns the events and the size of the file
-// after repair.
+// after repair. The file is read into one buffer, which the events' data
+// then share.
 func (d *Dir) replay(path string, f *os.File, size int64) ([]host.Event, int64, error) {
 	maxLine := d.opts.maxLine
-	buf := make([]byte, min(64<<10, maxLine+1))
-	// A first pass counts the lines so that the log is allocated once; the
-	// file is in the page cache for the second.
-	lines, err := countLines(io.NewSectionReader(f, 0, size), buf)
-	if err != nil {
+	buf := make([]byte, size)
+	if _, err := io.ReadFull(io.NewSectionReader(f, 0, size), buf); err != nil {
 		return nil, 0, fmt.Errorf("store: %s: %w", path, err)
 	}
-	sc := bufio.NewScanner(io.NewSectionReader(f, 0, size))
-	sc.Buffer(buf[:0], maxLine+1)
-	sc.Split(splitLines)
+	lines := bytes.Count(buf, []byte{'\n'})
 	var (
 		events = make([]host.Event, 0, lines+lines/2+16) // room to grow, see reserve
-		dec    lineDecoder
+		dec    fastDecoder
 		off    int64 // start of the current line
 		n      int   // current line number
 	)
-	for sc.Scan() {
-		tok := sc.Bytes()
+	for rest := buf; len(rest) > 0; {
 		n++
-		body, terminated := bytes.CutSuffix(tok, []byte{'\n'})
+		body, tail, terminated := bytes.Cut(rest, []byte{'\n'})
+		tok := len(body)
+		if terminated {
+			tok++
+		}
+		rest = tail
 		if len(body) > maxLine {
-			return nil, 0, fmt.Errorf("store: %s:%d: %d bytes, limit %d: %w", path, n, len(body), maxLine, ErrLineTooLong)
+			return nil, 0, fmt.Errorf("store: %s:%d: longer than %d bytes: %w", path, n, maxLine, ErrLineTooLong)
 		}
 		e, err := dec.decode(body)
 		if !terminated && errors.Is(err, errNoValue) {
@@ -271,7 +271,7 @@ func (d *Dir) replay(path string, f *os.File, size int64) ([]host.Event, int64, 
 			return nil, 0, fmt.Errorf("store: %s:%d: event %d %q: %w", path, n, e.Seq, e.Type, err)
 		}
 		events = append(events, e)
-		off += int64(len(tok))
+		off += int64(tok)
 		if !terminated {
 			// A complete event whose newline was not written: keep it.
 			if _, err := f.Write([]byte{'\n'}); err != nil {
@@ -284,11 +284,6 @@ func (d *Dir) replay(path string, f *os.File, size int64) ([]host.Event, int64, 
 			d.opts.logger.Warn(LogMissingNewline, "file", path, "line", n)
 		}
 	}
-	if err := sc.Err(); errors.Is(err, bufio.ErrTooLong) {
-		return nil, 0, fmt.Errorf("store: %s:%d: longer than %d bytes: %w", path, n+1, maxLine, ErrLineTooLong)
-	} else if err != nil {
-		return nil, 0, fmt.Errorf("store: %s:%d: %w", path, n+1, err)
-	}
 	return events, off, nil
 }
 
@@ -297,33 +292,6 @@ func (d *Dir) syncRepair(f *os.File) error {
 		return nil
 	}
 	return f.Sync()
-}
-
-// countLines counts the '\n' bytes r yields, reading through buf.
-func countLines(r io.Reader, buf []byte) (int, error) {
-	n := 0
-	for {
-		k, err := r.Read(buf)
-		n += bytes.Count(buf[:k], []byte{'\n'})
-		if err == io.EOF {
-			return n, nil
-		}
-		if err != nil {
-			return n, err
-		}
-	}
-}
-
-// splitLines is a bufio.SplitFunc returning lines with their '\n', and a
-// final unterminated line as it is.
-func splitLines(data []byte, atEOF bool) (int, []byte, error) {
-	if i := bytes.IndexByte(data, '\n'); i >= 0 {
-		return i + 1, data[:i+1], nil
-	}
-	if atEOF && len(data) > 0 {
-		return len(data), data, nil
-	}
-	return 0, nil, nil
 }
 
 // register makes a session of the open, locked file f; d.mu is held.

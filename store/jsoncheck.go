@@ -2,6 +2,7 @@ package store
 
 import (
 	"bytes"
+	"encoding/binary"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -42,7 +43,13 @@ func (e *jsonError) Is(target error) bool { return target == errJSON }
 // object has two keys that decode to the same string, and arrays and
 // objects nest at most maxDepth deep. Errors are *jsonError.
 func checkJSON(b []byte, maxDepth int) error {
-	c := jsonChecker{b: b, maxDepth: maxDepth}
+	var c jsonChecker
+	return c.check(b, maxDepth)
+}
+
+// check is checkJSON reusing c's memory from earlier calls.
+func (c *jsonChecker) check(b []byte, maxDepth int) error {
+	*c = jsonChecker{b: b, maxDepth: maxDepth, keys: c.keys[:0]}
 	c.skipSpace()
 	if err := c.value(0); err != nil {
 		return err
@@ -66,6 +73,11 @@ type jsonChecker struct {
 	i        int
 	maxDepth int
 	keys     [][]byte // keys of the open objects, innermost last
+	spaces   int      // whitespace bytes outside strings
+	escapes  int      // escape sequences in strings
+	// lastTop is where the value of the last member of a top-level
+	// object starts.
+	lastTop int
 	// refused is the first refusal of well-formed text; it is returned
 	// only when the whole text turns out well-formed, so that malformed
 	// text is always reported as such.
@@ -94,6 +106,7 @@ func (c *jsonChecker) skipSpace() {
 		switch c.b[c.i] {
 		case ' ', '\t', '\r', '\n':
 			c.i++
+			c.spaces++
 		default:
 			return
 		}
@@ -225,6 +238,9 @@ func (c *jsonChecker) object(depth int) error {
 		}
 		c.i++
 		c.skipSpace()
+		if depth == 1 {
+			c.lastTop = c.i
+		}
 		if err := c.value(depth); err != nil {
 			return err
 		}
@@ -252,6 +268,10 @@ func (c *jsonChecker) str() ([]byte, error) {
 	c.i++ // '"'
 	escaped := false
 	for c.i < len(c.b) {
+		c.i = skipPlain(c.b, c.i)
+		if c.i >= len(c.b) {
+			break
+		}
 		ch := c.b[c.i]
 		switch {
 		case ch == '"':
@@ -267,6 +287,7 @@ func (c *jsonChecker) str() ([]byte, error) {
 			return []byte(s), nil
 		case ch == '\\':
 			escaped = true
+			c.escapes++
 			if err := c.escape(); err != nil {
 				return nil, err
 			}
@@ -284,6 +305,36 @@ func (c *jsonChecker) str() ([]byte, error) {
 	}
 	return nil, c.unexpected()
 }
+
+// skipPlain returns the offset of the first byte of b at or after i that
+// is not plain (see plainByte), eight bytes at a time while it can.
+func skipPlain(b []byte, i int) int {
+	const lo, hi = 0x0101010101010101, 0x8080808080808080
+	for i+8 <= len(b) {
+		x := binary.LittleEndian.Uint64(b[i:])
+		q, bs := x^(lo*'"'), x^(lo*'\\')
+		// Flags a byte below 0x20, a zero byte of q or bs (a '"' or a
+		// '\\'), or a byte with its high bit set; a false alarm can only
+		// follow a true one, and the byte loop below sorts it out.
+		if ((x-lo*0x20)&^x|(q-lo)&^q|(bs-lo)&^bs|x)&hi != 0 {
+			break
+		}
+		i += 8
+	}
+	for i < len(b) && plainByte[b[i]] {
+		i++
+	}
+	return i
+}
+
+// plainByte marks the bytes a string holds as they are: ASCII other than
+// control characters, '"' and '\\'.
+var plainByte = func() (t [256]bool) {
+	for c := 0x20; c < 0x80; c++ {
+		t[c] = c != '"' && c != '\\'
+	}
+	return t
+}()
 
 // escape checks the escape sequence at c.i (at its backslash).
 func (c *jsonChecker) escape() error {

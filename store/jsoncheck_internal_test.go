@@ -19,6 +19,13 @@ func FuzzCheckJSON(f *testing.F) {
 		f.Add([]byte(s))
 	}
 	f.Fuzz(func(t *testing.T, b []byte) {
+		naive := 0
+		for naive < len(b) && plainByte[b[naive]] {
+			naive++
+		}
+		if got := skipPlain(b, 0); got != naive {
+			t.Fatalf("skipPlain(%q) = %d, want %d", b, got, naive)
+		}
 		err := checkJSON(b, maxLineDepth)
 		var je *jsonError
 		if err != nil && !errors.As(err, &je) {
