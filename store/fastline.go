@@ -108,7 +108,7 @@ func (d *fastDecoder) envelope(line []byte) (e host.Event, ok bool) {
 			} else {
 				r.skipValue()
 			}
-			e.Data = line[start:r.i]
+			e.Data = line[start:r.i:r.i] // capped: an append to it must not reach the next line
 			if d.check.spaces != 0 && !isCompact(e.Data) || bytes.Equal(e.Data, []byte("null")) {
 				return e, false
 			}

@@ -79,3 +79,22 @@ func FuzzFastDecoder(f *testing.F) {
 func sameDecoded(a, b any) bool {
 	return reflect.DeepEqual(a, b)
 }
+
+// TestFastDecoderCapsData checks that an event's data, a slice of the
+// file's buffer, is capped, so that appending to it cannot overwrite the
+// next line.
+func TestFastDecoderCapsData(t *testing.T) {
+	buf := []byte(fastSeeds[1] + "\n" + fastSeeds[0])
+	var d fastDecoder
+	e, err := d.decode(buf[:len(fastSeeds[1])])
+	if err != nil || d.fast != 1 {
+		t.Fatalf("decode = %v (fast %d)", err, d.fast)
+	}
+	if cap(e.Data) != len(e.Data) {
+		t.Fatalf("data has cap %d > len %d", cap(e.Data), len(e.Data))
+	}
+	_ = append(e.Data, "XXXXXXXX"...)
+	if string(buf[len(fastSeeds[1])+1:]) != fastSeeds[0] {
+		t.Fatal("appending to an event's data changed the next line")
+	}
+}
