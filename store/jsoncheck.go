@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"sync"
 	"unicode/utf8"
 )
 
@@ -43,9 +44,19 @@ func (e *jsonError) Is(target error) bool { return target == errJSON }
 // object has two keys that decode to the same string, and arrays and
 // objects nest at most maxDepth deep. Errors are *jsonError.
 func checkJSON(b []byte, maxDepth int) error {
-	var c jsonChecker
-	return c.check(b, maxDepth)
+	c := checkers.Get().(*jsonChecker)
+	err := c.check(b, maxDepth)
+	if cap(c.keys) > 1024 {
+		c.keys = nil // do not keep one huge object's buffer
+	}
+	clear(c.keys[:cap(c.keys)]) // keep no caller memory alive
+	c.b = nil
+	checkers.Put(c)
+	return err
 }
+
+// checkers keeps checkers with their key buffers between calls.
+var checkers = sync.Pool{New: func() any { return new(jsonChecker) }}
 
 // check is checkJSON reusing c's memory from earlier calls.
 func (c *jsonChecker) check(b []byte, maxDepth int) error {
