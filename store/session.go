@@ -2,6 +2,7 @@ package store
 
 import (
 	"fmt"
+	"runtime"
 	"sync"
 	"time"
 
@@ -45,6 +46,14 @@ type session struct {
 // append's own growth copies at most this many events.
 const growAsync = 1 << 14
 
+// growChunk is how many events the background growth copies at a time;
+// growCatchUp is how far behind the log it may stop, leaving the rest to
+// the append that takes the new array.
+const (
+	growChunk   = 8192
+	growCatchUp = 256
+)
+
 // growth is a bigger array for a session's log, filled by a goroutine with
 // a copy of the log's first len(buf) events.
 type growth struct {
@@ -62,35 +71,65 @@ func withRoom(events []host.Event) []host.Event {
 }
 
 // reserve makes room for one more event; s.mu is held. When the log is
-// large and three quarters full it starts growing it in the background;
-// when it is full it takes the grown array, copying into it only the
-// events appended since the copy started.
+// large and three quarters full it starts a goroutine that copies it into
+// an array twice the size, catching up with the appends made meanwhile;
+// the first append after the copy is done takes the new array, copying
+// only the last few events. Only when the old array fills before the copy
+// is done does an append wait for it.
 func (s *session) reserve() {
 	n, c := len(s.events), cap(s.events)
 	if c < growAsync {
 		return // append grows a small log cheaply enough
 	}
 	if s.grow == nil && n >= c-c/4 {
-		old := s.events // elements [0:n] are never written again
-		g := &growth{done: make(chan struct{})}
-		go func() {
-			defer close(g.done)
-			buf := make([]host.Event, n, 2*c)
-			copy(buf, old)
-			g.buf = buf
-		}()
-		s.grow = g
+		s.grow = s.startGrow(s.events, 2*c)
 	}
-	if n < c {
+	if s.grow == nil {
 		return
 	}
-	<-s.grow.done
-	buf := s.grow.buf
-	buf = append(buf, s.events[len(buf):]...)
+	if n == c {
+		<-s.grow.done
+	}
+	select {
+	case <-s.grow.done:
+	default:
+		return
+	}
+	buf := append(s.grow.buf, s.events[len(s.grow.buf):]...)
 	s.grow = nil
 	s.snap.Lock()
 	s.events = buf
 	s.snap.Unlock()
+}
+
+// startGrow copies the log, whose backing array is old's, into a new
+// array of capacity c, in the background.
+func (s *session) startGrow(old []host.Event, c int) *growth {
+	g := &growth{done: make(chan struct{})}
+	go func() {
+		defer close(g.done)
+		buf := make([]host.Event, 0, c)
+		for {
+			// Events before n are never written again; appends after
+			// it go into old's array (never past its capacity) until
+			// reserve takes buf.
+			s.snap.RLock()
+			n := len(s.events)
+			s.snap.RUnlock()
+			if n-len(buf) <= growCatchUp {
+				break
+			}
+			// In pieces: one copy call cannot be preempted, and a long
+			// one would hold up the garbage collector's stop-the-world,
+			// and every append with it, until it ended.
+			for len(buf) < n {
+				buf = append(buf, old[len(buf):min(len(buf)+growChunk, n)]...)
+				runtime.Gosched()
+			}
+		}
+		g.buf = buf
+	}()
+	return g
 }
 
 type subscriber struct {
