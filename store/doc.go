@@ -61,7 +61,7 @@
 // decoded without encoding/json: the events' data are slices of that
 // buffer (capped, read-only like every event), and equal types and sources
 // are shared. Any other line is decoded by encoding/json, so a file edited
-// by hand (whitespace, keys in another order or case, escapes) reads the
+// by hand (whitespace, keys in another case, escapes, unknown keys) reads the
 // same as before.
 // Invalid UTF-8 and duplicate keys anywhere in a line are corruption too
 // (encoding/json would silently replace the one and drop the other).
