@@ -232,6 +232,7 @@ func (d *Dir) replay(path string, f *os.File, size int64) ([]host.Event, int64, 
 	}
 	lines := bytes.Count(buf, []byte{'\n'})
 	var (
+		vals   = d.validators.snapshot()
 		events = make([]host.Event, 0, lines+lines/2+16) // room to grow, see reserve
 		dec    fastDecoder
 		off    int64 // start of the current line
@@ -267,7 +268,7 @@ func (d *Dir) replay(path string, f *os.File, size int64) ([]host.Event, int64, 
 		if want := uint64(len(events)) + 1; e.Seq != want {
 			return nil, 0, fmt.Errorf("store: %s:%d: %w: event %d %q: seq %d, want %d", path, n, ErrCorrupt, e.Seq, e.Type, e.Seq, want)
 		}
-		if err := d.validators.check(e); err != nil {
+		if err := checkEach(vals, e); err != nil {
 			return nil, 0, fmt.Errorf("store: %s:%d: event %d %q: %w", path, n, e.Seq, e.Type, err)
 		}
 		events = append(events, e)

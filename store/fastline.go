@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"fmt"
 	"time"
+	"unicode/utf8"
 
 	"github.com/dshgo/planmode/host"
 )
@@ -32,6 +33,14 @@ type fastDecoder struct {
 const maxInterned = 256
 
 func (d *fastDecoder) decode(line []byte) (host.Event, error) {
+	e, ok, err := d.envelope(line)
+	switch {
+	case err != nil:
+		return host.Event{}, fmt.Errorf("%w: %w", ErrCorrupt, err)
+	case ok:
+		d.fast++
+		return e, nil
+	}
 	if err := d.check.check(line, maxLineDepth); err != nil {
 		if je, ok := err.(*jsonError); ok && (je.Syntax || je.Deep) {
 			// Malformed: let encoding/json say how, as it always did
@@ -40,91 +49,162 @@ func (d *fastDecoder) decode(line []byte) (host.Event, error) {
 		}
 		return host.Event{}, fmt.Errorf("%w: %w", ErrCorrupt, err)
 	}
-	if e, ok := d.envelope(line); ok {
-		d.fast++
-		return e, nil
-	}
 	return d.slow.decode(line)
 }
 
-// envelope reads a line that checkJSON accepted when it is in the store's
-// own form; ok is false when the slow decoder must decide.
-func (d *fastDecoder) envelope(line []byte) (e host.Event, ok bool) {
-	r := envReader{b: line, plain: d.check.escapes == 0}
-	r.space()
-	if !r.byte('{') {
-		return e, false
+// envelope decodes a line in the store's own form in one pass that also
+// checks it as checkJSON does: the values of "source" and "data" go
+// through the checker, the other fields are read strictly. ok is false
+// when the line is not in that form (the caller then checks it and
+// decodes it with encoding/json); err is a refusal of a well-formed line
+// in that form (invalid UTF-8, a duplicate key inside source or data).
+func (d *fastDecoder) envelope(line []byte) (e host.Event, ok bool, err error) {
+	c := &d.check
+	keys := c.keys[:0]
+	*c = jsonChecker{b: line, maxDepth: maxLineDepth, keys: keys}
+	c.skipSpace()
+	if c.i >= len(line) || line[c.i] != '{' {
+		return e, false, nil
 	}
-	var haveSeq, haveType, haveTime bool
-	r.space()
-	if r.byte('}') {
-		return e, false
-	}
+	c.i++
+	const (
+		haveSeq = 1 << iota
+		haveType
+		haveTime
+		haveSource
+		haveData
+	)
+	have := 0
 	for {
-		r.space()
-		key, ok := r.plainString()
+		c.skipSpace()
+		key, ok := c.plainString()
 		if !ok {
-			return e, false
+			return e, false, nil
 		}
-		r.space()
-		r.byte(':')
-		r.space()
+		c.skipSpace()
+		if c.i >= len(line) || line[c.i] != ':' {
+			return e, false, nil
+		}
+		c.i++
+		c.skipSpace()
+		var bit int
 		switch string(key) {
 		case "seq":
-			if e.Seq, ok = r.uint(); !ok {
-				return e, false
+			bit = haveSeq
+			if e.Seq, ok = c.uint(); !ok {
+				return e, false, nil
 			}
-			haveSeq = true
 		case "type":
-			s, ok := r.plainString()
-			if !ok || len(s) == 0 {
-				return e, false
+			bit = haveType
+			s, ok := c.plainString()
+			if !ok || len(s) == 0 || !utf8.Valid(s) {
+				return e, false, nil
 			}
 			e.Type = d.intern(s)
-			haveType = true
 		case "time":
-			s, ok := r.plainString()
+			bit = haveTime
+			s, ok := c.plainString()
 			if !ok {
-				return e, false
+				return e, false, nil
 			}
-			if e.Time, ok = parseTime(s); !ok {
-				return e, false
+			if e.Time, ok = parseTime(s); !ok || e.Time.IsZero() {
+				return e, false, nil
 			}
-			haveTime = true
 		case "source":
-			start := r.i
-			if !r.skipSource() {
-				return e, false
+			bit = haveSource
+			start := c.i
+			if c.i >= len(line) || line[c.i] != '{' || c.value(1) != nil {
+				return e, false, nil
 			}
-			if e.Source = d.source(line[start:r.i]); e.Source == nil {
-				return e, false
+			if e.Source = d.source(line[start:c.i]); e.Source == nil {
+				return e, false, nil
 			}
 		case "data":
-			start := r.i
-			if start == d.check.lastTop && d.check.spaces == 0 {
-				// The last member of a line with no whitespace (the
-				// store's own form): the value runs to the closing brace.
-				r.i = len(line) - 1
-			} else {
-				r.skipValue()
+			bit = haveData
+			start, spaces := c.i, c.spaces
+			if c.value(1) != nil {
+				return e, false, nil
 			}
-			e.Data = line[start:r.i:r.i] // capped: an append to it must not reach the next line
-			if d.check.spaces != 0 && !isCompact(e.Data) || bytes.Equal(e.Data, []byte("null")) {
-				return e, false
+			e.Data = line[start:c.i:c.i] // capped: an append to it must not reach the next line
+			if c.spaces != spaces || bytes.Equal(e.Data, []byte("null")) {
+				return e, false, nil // not compact, or null: encoding/json decides
 			}
 		default:
-			return e, false
+			return e, false, nil
 		}
-		r.space()
-		if r.byte('}') {
+		if have&bit != 0 {
+			return e, false, nil // a repeated key: checkJSON refuses it
+		}
+		have |= bit
+		c.skipSpace()
+		if c.i >= len(line) {
+			return e, false, nil
+		}
+		if line[c.i] == '}' {
+			c.i++
 			break
 		}
-		r.byte(',')
+		if line[c.i] != ',' {
+			return e, false, nil
+		}
+		c.i++
 	}
-	if !haveSeq || !haveType || !haveTime || e.Seq == 0 || e.Time.IsZero() {
-		return e, false
+	c.skipSpace()
+	if c.i != len(line) || have&(haveSeq|haveType|haveTime) != haveSeq|haveType|haveTime || e.Seq == 0 {
+		return e, false, nil
 	}
-	return e, true
+	if c.refused != nil {
+		return host.Event{}, false, c.refused
+	}
+	return e, true, nil
+}
+
+// plainString reads a string of printable ASCII without escapes at c.i
+// and returns its contents; ok is false (and c.i is unspecified) for
+// anything else. The fast path's keys, time and (after a UTF-8 check)
+// type are such strings.
+func (c *jsonChecker) plainString() ([]byte, bool) {
+	if c.i >= len(c.b) || c.b[c.i] != '"' {
+		return nil, false
+	}
+	start := c.i + 1
+	end := skipPlain(c.b, start)
+	if end < len(c.b) && c.b[end] >= utf8.RuneSelf {
+		// Non-ASCII text: the type may hold it; checked by the caller.
+		end = bytes.IndexByte(c.b[start:], '"')
+		if end < 0 {
+			return nil, false
+		}
+		end += start
+		for _, ch := range c.b[start:end] {
+			if ch < 0x20 || ch == '\\' {
+				return nil, false
+			}
+		}
+	}
+	if end >= len(c.b) || c.b[end] != '"' {
+		return nil, false
+	}
+	c.i = end + 1
+	return c.b[start:end], true
+}
+
+// uint reads a plain decimal number that fits a uint64 and is followed by
+// a delimiter.
+func (c *jsonChecker) uint() (uint64, bool) {
+	start := c.i
+	var n uint64
+	for c.i < len(c.b) && isDigit(c.b[c.i]) {
+		if c.i-start >= 19 {
+			return 0, false // might overflow: let encoding/json decide
+		}
+		n = n*10 + uint64(c.b[c.i]-'0')
+		c.i++
+	}
+	if c.i == start || c.b[start] == '0' && c.i-start > 1 || c.i < len(c.b) && !isDelim(c.b[c.i]) {
+		return 0, false
+	}
+	return n, true
 }
 
 func (d *fastDecoder) intern(b []byte) string {
@@ -148,22 +228,17 @@ func (d *fastDecoder) source(raw []byte) *host.Source {
 	if src, ok := d.sources[string(raw)]; ok {
 		return src
 	}
-	r := envReader{b: raw}
+	r := jsonChecker{b: raw, i: 1} // after '{'
 	var src host.Source
-	r.byte('{')
-	r.space()
-	if r.byte('}') {
-		return nil
-	}
 	for {
-		r.space()
+		r.skipSpace()
 		key, ok := r.plainString()
 		if !ok {
-			return nil
+			return nil // also {}: encoding/json decides
 		}
-		r.space()
-		r.byte(':')
-		r.space()
+		r.skipSpace()
+		r.i++ // ':', as checked
+		r.skipSpace()
 		val, ok := r.plainString()
 		if !ok {
 			return nil
@@ -178,11 +253,11 @@ func (d *fastDecoder) source(raw []byte) *host.Source {
 		default:
 			return nil
 		}
-		r.space()
-		if r.byte('}') {
+		r.skipSpace()
+		if r.i < len(raw) && raw[r.i] == '}' {
 			break
 		}
-		r.byte(',')
+		r.i++ // ',', as checked
 	}
 	p := &src
 	if d.sources == nil {
@@ -192,127 +267,6 @@ func (d *fastDecoder) source(raw []byte) *host.Source {
 		d.sources[string(raw)] = p
 	}
 	return p
-}
-
-// envReader walks a line that checkJSON accepted, so it needs no syntax
-// checks of its own beyond what tells the fast path apart.
-type envReader struct {
-	b     []byte
-	i     int
-	plain bool // the line has no escape sequence
-}
-
-func (r *envReader) space() {
-	for r.i < len(r.b) {
-		switch r.b[r.i] {
-		case ' ', '\t', '\r', '\n':
-			r.i++
-		default:
-			return
-		}
-	}
-}
-
-// byte consumes c if it is next.
-func (r *envReader) byte(c byte) bool {
-	if r.i < len(r.b) && r.b[r.i] == c {
-		r.i++
-		return true
-	}
-	return false
-}
-
-// plainString reads a string without escapes and returns its contents;
-// ok is false for anything else.
-func (r *envReader) plainString() ([]byte, bool) {
-	if !r.byte('"') {
-		return nil, false
-	}
-	start := r.i
-	end := bytes.IndexByte(r.b[start:], '"')
-	if end < 0 {
-		return nil, false
-	}
-	s := r.b[start : start+end]
-	if !r.plain && bytes.IndexByte(s, '\\') >= 0 {
-		return nil, false
-	}
-	r.i = start + end + 1
-	return s, true
-}
-
-// uint reads a plain decimal number that fits a uint64.
-func (r *envReader) uint() (uint64, bool) {
-	start := r.i
-	var n uint64
-	for r.i < len(r.b) && r.b[r.i] >= '0' && r.b[r.i] <= '9' {
-		if r.i-start >= 19 {
-			return 0, false // might overflow: let encoding/json decide
-		}
-		n = n*10 + uint64(r.b[r.i]-'0')
-		r.i++
-	}
-	if r.i == start || r.i < len(r.b) && (r.b[r.i] == '.' || r.b[r.i] == 'e' || r.b[r.i] == 'E') {
-		return 0, false
-	}
-	return n, true
-}
-
-// skipSource skips an object value; anything else (null) is not the fast
-// path's.
-func (r *envReader) skipSource() bool {
-	if r.i >= len(r.b) || r.b[r.i] != '{' {
-		return false
-	}
-	r.skipValue()
-	return true
-}
-
-// skipValue skips one well-formed value.
-func (r *envReader) skipValue() {
-	depth := 0
-	for r.i < len(r.b) {
-		switch c := r.b[r.i]; c {
-		case '"':
-			r.i++
-			for r.i < len(r.b) {
-				k := bytes.IndexAny(r.b[r.i:], `"\`)
-				if k < 0 {
-					r.i = len(r.b)
-					return
-				}
-				r.i += k
-				if r.b[r.i] == '\\' {
-					r.i += 2
-					continue
-				}
-				r.i++
-				break
-			}
-			if depth == 0 {
-				return
-			}
-		case '{', '[':
-			depth++
-			r.i++
-		case '}', ']':
-			depth--
-			r.i++
-			if depth == 0 {
-				return
-			}
-		case ',', ':', ' ', '\t', '\r', '\n':
-			if depth == 0 {
-				return
-			}
-			r.i++
-		default:
-			r.i++
-			if depth == 0 && (r.i >= len(r.b) || isDelim(r.b[r.i])) {
-				return
-			}
-		}
-	}
 }
 
 func isDelim(c byte) bool {
