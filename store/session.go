@@ -1,6 +1,7 @@
 package store
 
 import (
+	"context"
 	"fmt"
 	"runtime"
 	"sync"
@@ -33,6 +34,9 @@ type session struct {
 	mu     sync.Mutex // the append lock: serializes appends, guards subs and closed
 	subs   []*subscriber
 	closed bool
+
+	done     context.Context // cancelled when the session is closed
+	markDone context.CancelFunc
 
 	snap   sync.RWMutex // guards the events slice header for readers
 	events []host.Event
@@ -138,7 +142,15 @@ type subscriber struct {
 }
 
 func newSession(id string, vs *validatorSet, now func() time.Time, b backend, events []host.Event) *session {
-	return &session{id: id, validators: vs, now: now, backend: b, events: events}
+	done, markDone := context.WithCancel(context.Background())
+	return &session{id: id, validators: vs, now: now, backend: b, events: events, done: done, markDone: markDone}
+}
+
+// AfterClose implements [host.SessionCloseNotifier]: f runs in its own
+// goroutine once the session is closed ([Dir.CloseSession], [Dir.Close]).
+// A memory session is never closed.
+func (s *session) AfterClose(f func()) (stop func() bool) {
+	return context.AfterFunc(s.done, f)
 }
 
 // ID implements [host.Session].
@@ -268,6 +280,7 @@ func (s *session) close() error {
 		return nil
 	}
 	s.closed = true
+	defer s.markDone()
 	if s.backend == nil {
 		return nil
 	}
@@ -288,4 +301,7 @@ func checkAll(vs *validatorSet, events []host.Event) error {
 	return nil
 }
 
-var _ host.Syncer = (*session)(nil)
+var (
+	_ host.Syncer               = (*session)(nil)
+	_ host.SessionCloseNotifier = (*session)(nil)
+)

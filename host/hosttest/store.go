@@ -270,6 +270,48 @@ var storeCases = []storeCase{
 		}
 		stWantEvents(t, stOpen(t, st, "synced").Events(), want)
 	}},
+	{"AfterClose runs once the session is closed, and stop keeps it from running", func(t *testing.T, st host.Store) {
+		c, ok := st.(SessionCloser)
+		s := stCreate(t, st, "after-close")
+		n, ok2 := s.(host.SessionCloseNotifier)
+		if !ok || !ok2 {
+			t.Log("the store has no CloseSession or its sessions no AfterClose; nothing to check")
+			return
+		}
+		ran := make(chan struct{})
+		stopped := false
+		stop := n.AfterClose(func() { close(ran) })
+		stopMe := n.AfterClose(func() { stopped = true })
+		if !stopMe() {
+			t.Error("stop before the close reported that f had started")
+		}
+		select {
+		case <-ran:
+			t.Fatal("AfterClose ran before the session was closed")
+		default:
+		}
+		if err := c.CloseSession("after-close"); err != nil {
+			t.Fatalf("CloseSession: %v", err)
+		}
+		select {
+		case <-ran:
+		case <-time.After(5 * time.Second):
+			t.Fatal("AfterClose did not run within 5s of CloseSession")
+		}
+		if stop() {
+			t.Error("stop after f started reported that it kept f from running")
+		}
+		if stopped {
+			t.Error("a stopped AfterClose func ran")
+		}
+		late := make(chan struct{})
+		n.AfterClose(func() { close(late) })
+		select {
+		case <-late:
+		case <-time.After(5 * time.Second):
+			t.Fatal("AfterClose on a closed session did not run at once")
+		}
+	}},
 	{"a closed session takes no appends and its log is kept", func(t *testing.T, st host.Store) {
 		c, ok := st.(SessionCloser)
 		if !ok {
