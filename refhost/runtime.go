@@ -64,6 +64,7 @@ type Runtime struct {
 	commands  *registry[host.Command, commandSnap]
 	preSteps  *registry[host.PreStepListener, chainSnap]
 	reqErrs   *registry[RequestErrorListener, []RequestErrorListener]
+	guards    *registry[host.Guard, guardSnap]
 	questions *Questions
 
 	mu     sync.Mutex
@@ -95,6 +96,7 @@ func New(o Options) (*Runtime, error) {
 		commands:    newRegistry("command", buildCommands),
 		preSteps:    newRegistry("pre-step listener", buildChain),
 		reqErrs:     newRegistry("request-error listener", buildListeners),
+		guards:      newRegistry("tool guard", buildGuards),
 		questions:   &Questions{},
 		agents:      map[string]*Agent{},
 	}
@@ -349,6 +351,9 @@ func (r *Runtime) NewAgent(id string, s host.Session) (*Agent, error) {
 		return nil, fmt.Errorf("refhost: agent %q: session is nil: %w", id, ErrBadRegistration)
 	}
 	id = cmp.Or(id, s.ID())
+	if err := r.CheckGuards(); err != nil {
+		return nil, err
+	}
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	for _, a := range r.agents {
