@@ -16,6 +16,7 @@ import (
 // Problem texts, for the YAML author.
 const (
 	problemNotMapping   = "the configuration must be a mapping with the keys %s, got %s"
+	problemNoKeys       = "the plugin takes no configuration: leave its entry empty, got %s"
 	problemKeyNotString = "keys must be strings, got %s"
 	problemUnknownKey   = "unknown key (the keys are %s)"
 	problemDuplicate    = "is given twice (first at line %d, column %d)"
@@ -49,7 +50,10 @@ func Decode(node *yaml.Node, keys ...string) *Mapping {
 	m := &Mapping{node: node, values: map[string]*yaml.Node{}}
 	known := strings.Join(keys, ", ")
 	switch {
-	case node == nil, node.Kind == yaml.ScalarNode && node.ShortTag() == "!!null":
+	case node == nil, node.Kind == 0, node.Kind == yaml.ScalarNode && node.ShortTag() == "!!null":
+		return m
+	case node.Kind != yaml.MappingNode && len(keys) == 0:
+		m.errs = append(m.errs, deploy.FieldErrorAt(node, "", fmt.Sprintf(problemNoKeys, deploy.Describe(node))))
 		return m
 	case node.Kind != yaml.MappingNode:
 		m.errs = append(m.errs, deploy.FieldErrorAt(node, "", fmt.Sprintf(problemNotMapping, known, deploy.Describe(node))))
@@ -60,6 +64,8 @@ func Decode(node *yaml.Node, keys ...string) *Mapping {
 		switch {
 		case k.Kind != yaml.ScalarNode || k.ShortTag() != "!!str":
 			m.errs = append(m.errs, deploy.FieldErrorAt(k, "", fmt.Sprintf(problemKeyNotString, deploy.Describe(k))))
+		case len(keys) == 0:
+			m.errs = append(m.errs, deploy.FieldErrorAt(k, k.Value, fmt.Sprintf(problemNoKeys, "a key")))
 		case !contains(keys, k.Value):
 			m.errs = append(m.errs, deploy.FieldErrorAt(k, k.Value, fmt.Sprintf(problemUnknownKey, known)))
 		case m.values[k.Value] != nil:
