@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"strings"
 )
 
 // ToolGuard checks one tool call before the host executes it. A nil error
@@ -40,3 +41,21 @@ type ToolGuards interface {
 // ErrUnknownGuardedTool means a guard names a tool that no registered tool
 // has, once the host starts serving.
 var ErrUnknownGuardedTool = errors.New("a tool guard names tools that are not registered")
+
+// UnknownToolsError is the error a host gives for one guard that names
+// tools no registered tool has; it is [ErrUnknownGuardedTool] for
+// errors.Is. A host joins one per such guard.
+type UnknownToolsError struct {
+	// Guard is the guard's name.
+	Guard string
+	// Tools are the unknown names, in the guard's order.
+	Tools []string
+}
+
+// Error names the guard and the unknown tools.
+func (e *UnknownToolsError) Error() string {
+	return e.Guard + ": " + ErrUnknownGuardedTool.Error() + ": " + strings.Join(e.Tools, ", ")
+}
+
+// Is reports target == ErrUnknownGuardedTool.
+func (e *UnknownToolsError) Is(target error) bool { return target == ErrUnknownGuardedTool }

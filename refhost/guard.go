@@ -3,9 +3,9 @@ package refhost
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"slices"
-	"strings"
 
 	"github.com/dshgo/planmode/host"
 )
@@ -40,7 +40,7 @@ func (r *Runtime) AddToolGuard(g host.Guard) (func(), error) {
 // after registering everything, as a configuration check.
 func (r *Runtime) CheckGuards() error {
 	tools := r.tools.load().byName
-	var problems []string
+	var errs []error
 	for _, g := range r.guards.load().guards {
 		var unknown []string
 		for _, name := range g.Tools {
@@ -49,11 +49,11 @@ func (r *Runtime) CheckGuards() error {
 			}
 		}
 		if len(unknown) > 0 {
-			problems = append(problems, fmt.Sprintf("%s: %s", g.Name, strings.Join(unknown, ", ")))
+			errs = append(errs, &host.UnknownToolsError{Guard: g.Name, Tools: unknown})
 		}
 	}
-	if len(problems) > 0 {
-		return fmt.Errorf("refhost: %w: %s", host.ErrUnknownGuardedTool, strings.Join(problems, "; "))
+	if len(errs) > 0 {
+		return fmt.Errorf("refhost: %w", errors.Join(errs...))
 	}
 	return nil
 }
