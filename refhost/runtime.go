@@ -48,7 +48,8 @@ type Options struct {
 
 // Runtime is the reference agent host: it keeps the registries plugins add
 // to, runs agents and executes commands. It implements [host.EventTypes],
-// [host.Sections], [host.Tools], [host.Commands] and [host.PreStepChain].
+// [host.Sections], [host.Tools], [host.Commands], [host.PreStepChain],
+// [host.ToolGuards] and [host.Compactor].
 // All methods are safe for concurrent use.
 type Runtime struct {
 	store       host.Store
