@@ -45,8 +45,8 @@ const (
 const (
 	textReadEmpty     = "There is no plan yet: the plan file %s does not exist or is empty. Write one with plan_write while plan mode is on."
 	textWritten       = "The plan file %s now holds your plan (%d bytes). Present it with exit_plan_mode when it is ready."
-	textWriteInactive = "plan_write works only while plan mode is on: the plan file holds the plan you draft in plan mode. " +
-		"The session is in the default mode, so carry on with the task instead."
+	textWriteInactive = "plan_write works only while plan mode is on: the plan file holds the plan you draft in plan mode; " +
+		"the session is in the default mode, so carry on with the task instead"
 	textNoAgent      = "this tool needs a calling agent: the plan file belongs to an agent's session"
 	textBadInput     = "the input must be a JSON object with one string field \"plan\"; got %s"
 	textBadReadInput = "plan_read takes no arguments; got %s"

@@ -3,7 +3,7 @@ package plangate
 // Model-facing refusal; %q is the tool's name.
 const textRefused = "plan mode is on, so %q was not run: this deployment allows no such changes while a plan is being " +
 	"made. Keep exploring and planning; when the plan is ready, present it with exit_plan_mode (plan mode ends when " +
-	"the user approves it), or, if this change cannot wait, ask the user to leave plan mode themselves (/plan off)."
+	"the user approves it), or, if this change cannot wait, ask the user to leave plan mode themselves (/plan off)"
 
 // Config problems and errors.
 const (

@@ -28,7 +28,7 @@ const (
 		"approved it. Carry it out."
 	textPolicyKeepPlanning = "no user is attached to review the plan, and the deployment's headless policy is " +
 		"\"keep-planning\": plan mode stays on. Do not change anything; finish with the plan as your answer, so a " +
-		"user can review it later."
+		"user can review it later"
 	textCommentsTooLarge = "the user approved with comments, but their comments are %d bytes, more than the %d-byte " +
 		"(16 KiB) limit, so the approval does not count: ask the user to give shorter comments, and present the plan again"
 	textAbandonWithWords = "the user chose Abandon but also wrote something, so the plan is not dropped: plan mode " +
