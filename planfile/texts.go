@@ -35,10 +35,6 @@ const (
 	WriteInputSchema = `{"type":"object","properties":{"plan":{"type":"string",` +
 		`"description":"The complete plan as Markdown; it replaces the file's content."}},` +
 		`"required":["plan"],"additionalProperties":false}`
-	// ExitPlanProperty is the description of exit_plan_mode's plan argument
-	// when this plugin runs: it becomes optional.
-	ExitPlanProperty = `{"type":"string","description":"Optional. The plan as Markdown, starting with a level-1 heading (# Title). ` +
-		`Given, it is written to the plan file first; omitted, the plan file's content is presented."}`
 )
 
 // Model-facing tool results and errors.
