@@ -22,6 +22,8 @@ import (
 	"os/signal"
 
 	"github.com/chzyer/readline"
+
+	"github.com/dshgo/planmode/cmd/planhost/internal/safetext"
 )
 
 // Exit codes.
@@ -90,6 +92,8 @@ func (p *program) main(args []string) int {
 		return p.validate(args[1:])
 	case "inspect":
 		return p.inspect(args[1:])
+	case "acp":
+		return p.acp(args[1:])
 	case "help", "-h", "-help", "--help":
 		fmt.Fprint(p.stdout, usageMain)
 		return exitOK
@@ -126,12 +130,12 @@ func (p *program) parseFlags(fs *flag.FlagSet, usage string, args []string) (cod
 
 // fail prints a runtime failure and returns its exit code.
 func (p *program) fail(cmd string, err error) int {
-	fmt.Fprintf(p.stderr, errPrefix, cmd, err)
+	fmt.Fprint(p.stderr, safetext.Escape(fmt.Sprintf(errPrefix, cmd, err)))
 	return exitFailure
 }
 
 // usageError prints a usage or configuration error and returns its code.
 func (p *program) usageError(cmd string, err error) int {
-	fmt.Fprintf(p.stderr, errPrefix, cmd, err)
+	fmt.Fprint(p.stderr, safetext.Escape(fmt.Sprintf(errPrefix, cmd, err)))
 	return exitUsage
 }
