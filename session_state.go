@@ -79,7 +79,16 @@ func (r *run) state(sess host.Session) (*sessionState, error) {
 		return st, nil
 	}
 	st := &sessionState{id: id, sess: sess}
-	st.unsubscribe = sess.Subscribe(0, st.fold)
+	// Fold the log as it is now in one pass (Project's), publish the
+	// result once, and subscribe from where the pass ended: the store
+	// replays what was appended meanwhile, so the fold has no gap and no
+	// double delivery, and the long first fold pays neither a call nor an
+	// atomic store per event.
+	ev := sess.Events()
+	st.v.applyAll(ev)
+	st.w.Store(uint32(st.v.word()))
+	st.folded.Store(int64(len(ev)))
+	st.unsubscribe = sess.Subscribe(len(ev), st.fold)
 	// Seed the pending selection from the log (a completed /plan or an
 	// approved exit whose plan/mode never landed). The state is not
 	// published yet, so only the fold can race with this.
