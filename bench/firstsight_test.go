@@ -44,9 +44,11 @@ func BenchmarkFirstSight(b *testing.B) {
 		b.Run(sz.name+"/impl=floor", func(b *testing.B) {
 			b.ReportAllocs()
 			var n int
+			cpu := cpuTime()
 			for b.Loop() {
 				n = countTurns(events)
 			}
+			reportCPU(b, cpu, b.N)
 			if n != turns {
 				b.Fatalf("counted %d turns, want %d", n, turns)
 			}
@@ -54,9 +56,11 @@ func BenchmarkFirstSight(b *testing.B) {
 		b.Run(sz.name+"/impl=project", func(b *testing.B) {
 			b.ReportAllocs()
 			var p planmode.Projection
+			cpu := cpuTime()
 			for b.Loop() {
 				p = planmode.Project(events)
 			}
+			reportCPU(b, cpu, b.N)
 			if p != (planmode.Projection{Active: true}) {
 				b.Fatalf("Project = %+v, want active with nothing pending", p)
 			}
@@ -66,6 +70,7 @@ func BenchmarkFirstSight(b *testing.B) {
 			b.ReportAllocs()
 			var text string
 			id := 0
+			cpu := cpuTime()
 			for b.Loop() {
 				// A new session each time (the controller keys its state
 				// by session ID), closed after the call so that the
@@ -76,6 +81,7 @@ func BenchmarkFirstSight(b *testing.B) {
 				text = p.SectionText(host.AssembleContext{Agent: &benchAgent{sess: sess}})
 				sess.close()
 			}
+			reportCPU(b, cpu, b.N)
 			if text != policy {
 				b.Fatalf("section = %q, want the policy", text)
 			}

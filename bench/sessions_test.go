@@ -70,12 +70,14 @@ func BenchmarkServedSessions(b *testing.B) {
 				b.ReportAllocs()
 				ok := true
 				i := 0
+				cpu := cpuTime()
 				for b.Loop() {
 					ok = rd.op(p, agents[i]) && ok
 					if i++; i == len(agents) {
 						i = 0
 					}
 				}
+				reportCPU(b, cpu, b.N)
 				if !ok {
 					b.Fatalf("%s answered wrongly with %d sessions (plan mode active)", rd.name, n.n)
 				}
