@@ -252,6 +252,13 @@ func (s *session) Sync() error {
 	return nil
 }
 
+// Refresh implements [host.Refresher]: it reads the events other processes
+// committed and delivers them before it returns, so a plugin that decides
+// on the log (the plan-mode controller's Set) never acts on a stale view.
+func (s *session) Refresh() error { return s.sync() }
+
+var _ host.Refresher = (*session)(nil)
+
 // close stops appends and the follower. It is idempotent.
 func (s *session) close() {
 	s.mu.Lock()
