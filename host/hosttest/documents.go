@@ -1,5 +1,3 @@
-// Package hosttest holds conformance suites for implementations of the
-// contracts in package host.
 package hosttest
 
 import (
