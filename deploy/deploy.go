@@ -29,6 +29,11 @@ type Plugin struct {
 	// Load may run even when the file has other errors, so it must not have
 	// side effects; a nil option means the plugin adds nothing.
 	Load func(node *yaml.Node) (fx.Option, error)
+	// Requires names the plugins this one needs enabled in the same file,
+	// for example a companion that needs "plan-mode". Enabling the plugin
+	// without one of them fails the load at the plugin's entry, naming the
+	// plugin to enable.
+	Requires []string
 }
 
 // Deployment is a loaded deployment file.
@@ -293,6 +298,7 @@ func (l *loader) plugins(d *Deployment, v *yaml.Node) {
 		return
 	}
 	seen := map[string]*yaml.Node{}
+	defer l.requires(seen)
 	for i := 0; i+1 < len(v.Content); i += 2 {
 		name, conf := v.Content[i], v.Content[i+1]
 		if !l.checkAnchor(name, "", pluginsPath) {
@@ -332,6 +338,22 @@ func (l *loader) plugins(d *Deployment, v *yaml.Node) {
 		}
 		d.Plugins = append(d.Plugins, p.Name)
 		d.options = append(d.options, opt)
+	}
+}
+
+// requires reports each entry whose plugin needs another plugin the file
+// does not name; entries holds the name node of every entry, by name.
+func (l *loader) requires(entries map[string]*yaml.Node) {
+	for name, node := range entries {
+		p, ok := l.offered[name]
+		if !ok {
+			continue
+		}
+		for _, need := range p.Requires {
+			if _, enabled := entries[need]; !enabled {
+				l.addAt(node, name, "", fmt.Sprintf(msgRequires, need, need))
+			}
+		}
 	}
 }
 
