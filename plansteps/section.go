@@ -49,7 +49,7 @@ func ProgressText(s State) string {
 			icon = iconInProgress
 		}
 		fmt.Fprintf(&b, "%s %d. %s", icon, st.ID, oneLine(st.Description))
-		if len(st.DependsOn) > 0 && !st.Completed {
+		if len(st.DependsOn) > 0 && !st.Completed && !x.ready(st.Step) {
 			fmt.Fprintf(&b, sectionAfter, joinInts(st.DependsOn))
 		}
 		b.WriteByte('\n')
