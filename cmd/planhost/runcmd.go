@@ -38,6 +38,7 @@ const (
 // runFlags are the flags of "planhost run".
 type runFlags struct {
 	config, session, sessions, model, workspace string
+	agent, documents                            string
 	openai                                      openaimodel.Config
 }
 
@@ -52,6 +53,8 @@ func (p *program) run(args []string) int {
 	fs.StringVar(&f.sessions, "sessions", "", fmt.Sprintf(flagSessionsHelp, filepath.Join(stateDir, appDirName, sessionsDirName)))
 	fs.StringVar(&f.model, "model", modelOpenAI, flagModelHelp)
 	fs.StringVar(&f.workspace, "workspace", ".", flagWorkspaceHelp)
+	fs.StringVar(&f.agent, "agent", defaultAgentID, flagAgentHelp)
+	fs.StringVar(&f.documents, "documents", "", fmt.Sprintf(flagDocumentsHelp, filepath.Join(stateDir, appDirName, documentsDirName)))
 	fs.StringVar(&f.openai.BaseURL, "openai-base-url", env.BaseURL, flagBaseURLHelp)
 	fs.StringVar(&f.openai.Model, "openai-model", env.Model, flagModelNameHelp)
 	fs.StringVar(&f.openai.APIKey, "openai-api-key", env.APIKey, flagAPIKeyHelp)
@@ -96,8 +99,12 @@ func (p *program) run(args []string) int {
 	}
 	defer sessions.Close()
 
+	docs, err := openDocuments(f.documents, stateDir)
+	if err != nil {
+		return p.fail("run", err)
+	}
 	logger := slog.New(slog.NewTextHandler(p.stderr, &slog.HandlerOptions{Level: slog.LevelWarn}))
-	app, parts := newHost(hostConfig{store: sessions, model: model, deployment: dep, tools: ws.Tools(), logger: logger})
+	app, parts := newHost(hostConfig{store: sessions, model: model, deployment: dep, tools: ws.Tools(), logger: logger, documents: docs})
 	if err := app.Err(); err != nil {
 		return p.usageError("run", err)
 	}
@@ -120,7 +127,7 @@ func (p *program) run(args []string) int {
 	if err != nil {
 		return p.fail("run", err)
 	}
-	agent, err := parts.Runtime.NewAgent("", sess)
+	agent, err := parts.Runtime.NewAgent(f.agent, sess)
 	if err != nil {
 		return p.fail("run", err)
 	}
