@@ -52,6 +52,8 @@ func footer(x *Execution) string {
 		return fmt.Sprintf(footerDone, x.Completed(), len(x.Steps), len(x.Deviations))
 	case len(x.Steps) == 0:
 		return footerNoSteps
+	case x.Completed() == len(x.Steps):
+		return fmt.Sprintf(footerAllDone, len(x.Steps))
 	}
 	if cur := x.Current(); cur != 0 {
 		return fmt.Sprintf(footerNext, x.Completed(), len(x.Steps), cur)

@@ -153,6 +153,7 @@ const (
 	noteVerify     = "verify: %s"
 	footerDone     = "Completed: %d of %d steps done, %d deviations"
 	footerNoSteps  = "No tracked steps"
+	footerAllDone  = "All %d steps done · the plan is not completed yet"
 	footerNext     = "%d of %d done · next: step %d"
 	footerProgress = "%d of %d done · waiting on dependencies"
 )
