@@ -29,10 +29,13 @@ type Plugin struct {
 	// Load may run even when the file has other errors, so it must not have
 	// side effects; a nil option means the plugin adds nothing.
 	Load func(node *yaml.Node) (fx.Option, error)
-	// Requires names the plugins this one needs enabled in the same file,
-	// for example a companion that needs "plan-mode". Enabling the plugin
-	// without one of them fails the load at the plugin's entry, naming the
-	// plugin to enable.
+	// LoadFile, when set, is used instead of Load: it also gets the name of
+	// the deployment file, for plugins that resolve relative paths against
+	// the file's directory. The same rules as for Load apply.
+	LoadFile func(file string, node *yaml.Node) (fx.Option, error)
+	// Requires names the plugins this one needs enabled in the same file
+	// (a companion needs the plugin it extends). The loader reports each
+	// one that is missing at this plugin's entry, saying which to enable.
 	Requires []string
 }
 
@@ -91,7 +94,7 @@ func offer(plugins []Plugin) (map[string]Plugin, error) {
 		switch {
 		case p.Name == "":
 			return nil, fmt.Errorf("deploy: "+msgBadPluginName+": %w", i, ErrBadPlugin)
-		case p.Load == nil:
+		case p.Load == nil && p.LoadFile == nil:
 			return nil, fmt.Errorf("deploy: "+msgBadPluginLoad+": %w", p.Name, ErrBadPlugin)
 		}
 		if _, dup := offered[p.Name]; dup {
@@ -300,6 +303,7 @@ func (l *loader) plugins(d *Deployment, v *yaml.Node) {
 	seen := map[string]*yaml.Node{}
 	defer l.requires(seen)
 	for i := 0; i+1 < len(v.Content); i += 2 {
+		var err error
 		name, conf := v.Content[i], v.Content[i+1]
 		if !l.checkAnchor(name, "", pluginsPath) {
 			continue
@@ -328,7 +332,12 @@ func (l *loader) plugins(d *Deployment, v *yaml.Node) {
 		if !l.check(conf, p.Name, nil) {
 			continue
 		}
-		opt, err := p.Load(conf)
+		var opt fx.Option
+		if p.LoadFile != nil {
+			opt, err = p.LoadFile(l.file, conf)
+		} else {
+			opt, err = p.Load(conf)
+		}
 		if err != nil {
 			l.pluginError(p.Name, name, err)
 			continue
@@ -341,16 +350,16 @@ func (l *loader) plugins(d *Deployment, v *yaml.Node) {
 	}
 }
 
-// requires reports each entry whose plugin needs another plugin the file
-// does not name; entries holds the name node of every entry, by name.
-func (l *loader) requires(entries map[string]*yaml.Node) {
-	for name, node := range entries {
+// requires reports, for every listed plugin, each plugin it requires that
+// the file does not list.
+func (l *loader) requires(listed map[string]*yaml.Node) {
+	for name, node := range listed {
 		p, ok := l.offered[name]
 		if !ok {
 			continue
 		}
 		for _, need := range p.Requires {
-			if _, enabled := entries[need]; !enabled {
+			if _, ok := listed[need]; !ok {
 				l.addAt(node, name, "", fmt.Sprintf(msgRequires, need, need))
 			}
 		}

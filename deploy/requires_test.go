@@ -25,7 +25,7 @@ func TestRequiredPluginMissingFailsAtTheEntry(t *testing.T) {
 		{"with the required plugin", "plugins:\n  plain:\n  companion:\n", ""},
 		{"required plugin after it", "plugins:\n  companion:\n  plain: {}\n", ""},
 		{"without the required plugin", "plugins:\n  fake:\n    x: y\n  companion:\n",
-			`deploy.yaml:4:3: companion: needs the "plain" plugin: enable it as well (add "plain" under plugins)`},
+			`deploy.yaml:4:3: companion: needs the plugin "plain": enable it under plugins (add "plain:" with its configuration)`},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
