@@ -114,16 +114,23 @@ type StepsPayload struct {
 
 // StepCompletedPayload is the payload of [EventStepCompleted].
 type StepCompletedPayload struct {
-	Step               int    `json:"step"`
+	// Step is the completed step's number.
+	Step int `json:"step"`
+	// VerificationResult is what checking the step showed, as the model
+	// reported it.
 	VerificationResult string `json:"verification_result,omitempty"`
 }
 
 // StepModifiedPayload is the payload of [EventStepModified].
 type StepModifiedPayload struct {
-	Step   int    `json:"step"`
+	// Step is the changed step's number.
+	Step int `json:"step"`
+	// Reason is why the model asked for the change.
 	Reason string `json:"reason"`
-	Before Step   `json:"before"`
-	After  Step   `json:"after"`
+	// Before is the step as it was.
+	Before Step `json:"before"`
+	// After is the step as the user approved it.
+	After Step `json:"after"`
 }
 
 // Deviation is a change from the approved plan, reported at completion.
@@ -136,6 +143,9 @@ type Deviation struct {
 
 // CompletedPayload is the payload of [EventCompleted].
 type CompletedPayload struct {
-	Summary    string      `json:"summary"`
+	// Summary is what was achieved.
+	Summary string `json:"summary"`
+	// Deviations are the changes from the approved plan; every step not
+	// completed is named in one.
 	Deviations []Deviation `json:"deviations,omitempty"`
 }

@@ -46,28 +46,32 @@ func (p *Plugin) newTools() []host.Tool {
 		}
 	}
 	return []host.Tool{
-		mk(StatusToolName, StatusToolDescription, statusSchema, p.status),
-		mk(StepCompleteToolName, StepCompleteToolDescription, stepCompleteSchema, p.stepComplete),
-		mk(ModifyToolName, ModifyToolDescription, modifySchema, p.modify),
-		mk(CompleteToolName, CompleteToolDescription, completeSchema, p.complete),
+		mk(StatusToolName, StatusToolDescription, StatusInputSchema, p.status),
+		mk(StepCompleteToolName, StepCompleteToolDescription, StepCompleteInputSchema, p.stepComplete),
+		mk(ModifyToolName, ModifyToolDescription, ModifyInputSchema, p.modify),
+		mk(CompleteToolName, CompleteToolDescription, CompleteInputSchema, p.complete),
 	}
 }
 
-// Input schemas.
+// The tools' input schemas.
 const (
-	statusSchema       = `{"type":"object","properties":{},"additionalProperties":false}`
-	stepCompleteSchema = `{"type":"object","properties":{` +
+	// StatusInputSchema is the JSON Schema of plan_status's input: nothing.
+	StatusInputSchema = `{"type":"object","properties":{},"additionalProperties":false}`
+	// StepCompleteInputSchema is the JSON Schema of plan_step_complete's input.
+	StepCompleteInputSchema = `{"type":"object","properties":{` +
 		`"step_id":{"type":"integer","minimum":1,"description":"The step's number."},` +
 		`"verification_result":{"type":"string","description":"What checking the step showed (the output of its verification); required when the step has a verification."}},` +
 		`"required":["step_id"],"additionalProperties":false}`
-	modifySchema = `{"type":"object","properties":{` +
+	// ModifyInputSchema is the JSON Schema of plan_modify's input.
+	ModifyInputSchema = `{"type":"object","properties":{` +
 		`"step_id":{"type":"integer","minimum":1,"description":"The step to change."},` +
 		`"reason":{"type":"string","description":"Why the step must change."},` +
 		`"new_description":{"type":"string","description":"The step's new description."},` +
 		`"new_files":{"type":"array","items":{"type":"string"},"description":"Optional: the step's new files."},` +
 		`"new_verification":{"type":"string","description":"Optional: the step's new verification."}},` +
 		`"required":["step_id","reason","new_description"],"additionalProperties":false}`
-	completeSchema = `{"type":"object","properties":{` +
+	// CompleteInputSchema is the JSON Schema of plan_complete's input.
+	CompleteInputSchema = `{"type":"object","properties":{` +
 		`"summary":{"type":"string","description":"What was achieved."},` +
 		`"deviations":{"type":"array","description":"Changes from the approved plan; every step not completed must be named here.",` +
 		`"items":{"type":"object","properties":{"step_id":{"type":"integer","minimum":1,"description":"The step concerned, if any."},` +

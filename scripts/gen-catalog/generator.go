@@ -23,6 +23,9 @@ type generator struct {
 	pkg string
 	// pages are the doc pages that carry the generated region.
 	pages []string
+	// companions are the companion plugin packages' directories; their
+	// catalog goes between the markers of companionPages.
+	companions, companionPages []string
 	// record, in write mode, records every translation pair as reviewed.
 	record bool
 	// command is what the user runs to regenerate the docs.
@@ -54,6 +57,22 @@ func (g *generator) run(write bool) (upToDate bool, err error) {
 	for i, page := range g.pages {
 		if updates[i], err = g.inject(page, content); err != nil {
 			return false, err
+		}
+	}
+	if len(g.companions) > 0 {
+		cs := make([]catalog.Companion, len(g.companions))
+		for i, dir := range g.companions {
+			if cs[i], err = catalog.LoadCompanion(g.path(dir)); err != nil {
+				return false, err
+			}
+		}
+		companionContent := catalog.CompanionsMarkdown(cs)
+		for _, page := range g.companionPages {
+			u, err := g.inject(page, companionContent)
+			if err != nil {
+				return false, err
+			}
+			updates = append(updates, u)
 		}
 	}
 	regionsCurrent := true

@@ -27,6 +27,10 @@ import (
 const (
 	defaultPkg   = "."
 	defaultPages = "docs/plan-mode.md,docs/plan-mode.zh.md"
+	// defaultCompanions are the companion plugin packages, in the order the
+	// companions page lists them.
+	defaultCompanions     = "plansteps,todo"
+	defaultCompanionPages = "docs/companions.md,docs/companions.zh.md"
 	// baseCommand is how this repository runs the generator.
 	baseCommand = "go run ./scripts/gen-catalog"
 )
@@ -34,6 +38,8 @@ const (
 func main() {
 	pkg := flag.String("pkg", defaultPkg, "directory of the plugin `package`")
 	pages := flag.String("pages", defaultPages, "comma-separated doc `pages` that carry the generated region")
+	companions := flag.String("companions", defaultCompanions, "comma-separated directories of the companion plugin `packages`")
+	companionPages := flag.String("companion-pages", defaultCompanionPages, "comma-separated doc `pages` that carry the companions' generated region")
 	check := flag.Bool("check", false, "write nothing; exit 1 with a diff when the docs are stale")
 	record := flag.Bool("record", false, "after writing, record every translation pair as reviewed")
 	flag.Parse()
@@ -47,12 +53,14 @@ func main() {
 		os.Exit(2)
 	}
 	g := &generator{
-		root:    ".",
-		pkg:     *pkg,
-		pages:   splitList(*pages),
-		record:  *record,
-		command: fixCommand(*pkg, *pages),
-		out:     os.Stdout,
+		root:           ".",
+		pkg:            *pkg,
+		pages:          splitList(*pages),
+		companions:     splitList(*companions),
+		companionPages: splitList(*companionPages),
+		record:         *record,
+		command:        fixCommand(*pkg, *pages) + companionFlags(*companions, *companionPages),
+		out:            os.Stdout,
 	}
 	upToDate, err := g.run(!*check)
 	if err != nil {
@@ -89,6 +97,19 @@ func fixCommand(pkg, pages string) string {
 		cmd += " -pages " + shellQuote(pages)
 	}
 	return cmd
+}
+
+// companionFlags returns the companion flags that differ from the
+// defaults, for the fix command.
+func companionFlags(companions, pages string) string {
+	var s string
+	if companions != defaultCompanions {
+		s += " -companions " + shellQuote(companions)
+	}
+	if pages != defaultCompanionPages {
+		s += " -companion-pages " + shellQuote(pages)
+	}
+	return s
 }
 
 // shellQuote quotes s for a POSIX shell when it holds anything but plain
