@@ -467,7 +467,7 @@ func (p *Plugin) complete(_ context.Context, _ *run, st *sessionState, _ host.Ca
 	if err := check(st.load()); err != nil {
 		return "", err
 	}
-	data, err := json.Marshal(CompletedPayload{Summary: in.Summary, Deviations: in.Deviations})
+	data, err := json.Marshal(CompletedPayload(in))
 	if err != nil {
 		return "", err
 	}
