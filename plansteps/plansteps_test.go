@@ -323,3 +323,41 @@ func TestToolsRefuseWithoutAnAgentAndAfterStop(t *testing.T) {
 		t.Fatalf("after Stop: %v", err)
 	}
 }
+
+func TestModifyFailsClosed(t *testing.T) {
+	change := map[string]any{"step_id": 2, "reason": "r", "new_description": "d"}
+	t.Run("a delegated agent", func(t *testing.T) {
+		e := newEnv(t, true)
+		e.present(t, map[string]any{"plan": "# Add retries", "steps": stepsInput()})
+		e.user.QueueReply(scriptedReply(fmt.Errorf("ui: %w", host.ErrDelegatedAgent)))
+		if _, err := e.call(t, plansteps.ModifyToolName, change); err == nil || !strings.Contains(err.Error(), "cannot ask the user") {
+			t.Fatalf("error %v", err)
+		}
+		if len(e.events(plansteps.EventStepModified)) != 0 {
+			t.Fatal("a change was logged")
+		}
+	})
+	t.Run("the plugin stops while the user is asked", func(t *testing.T) {
+		e := newEnv(t, true)
+		e.present(t, map[string]any{"plan": "# Add retries", "steps": stepsInput()})
+		release := e.user.Hold()
+		defer release()
+		done := make(chan error, 1)
+		go func() {
+			_, err := e.call(t, plansteps.ModifyToolName, change)
+			done <- err
+		}()
+		if err := e.user.WaitRequests(t.Context(), 2); err != nil {
+			t.Fatal(err)
+		}
+		if err := e.steps.Stop(t.Context()); err != nil {
+			t.Fatal(err)
+		}
+		if err := <-done; err == nil || !strings.Contains(err.Error(), "reloaded") {
+			t.Fatalf("error %v", err)
+		}
+		if len(e.events(plansteps.EventStepModified)) != 0 {
+			t.Fatal("a change was logged")
+		}
+	})
+}
