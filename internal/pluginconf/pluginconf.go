@@ -33,7 +33,7 @@ func Decode(node *yaml.Node, fields ...Field) error {
 	if node != nil && node.Kind == yaml.DocumentNode && len(node.Content) == 1 {
 		node = node.Content[0]
 	}
-	if node == nil || node.Kind == yaml.ScalarNode && node.ShortTag() == "!!null" {
+	if node == nil || node.Kind == 0 || node.Kind == yaml.ScalarNode && node.ShortTag() == "!!null" {
 		return nil
 	}
 	if node.Kind != yaml.MappingNode {
