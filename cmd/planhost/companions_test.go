@@ -56,7 +56,7 @@ func TestDemoCompanions(t *testing.T) {
 			t.Fatal(err)
 		}
 		html := string(b)
-		for _, want := range []string{"<!DOCTYPE html>", "<style>", plansteps.ClassCompleted, todo.ClassPending, "Add Goodbye", "tested like Hello."} {
+		for _, want := range []string{"<!DOCTYPE html>", "<style>", plansteps.ClassCompleted, todo.ClassPending, "Add Goodbye", "tested like Hello.", "Deviation (step 2):", "A table test instead of TestGoodbye"} {
 			if !strings.Contains(html, want) {
 				t.Errorf("page lacks %q", want)
 			}

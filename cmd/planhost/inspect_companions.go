@@ -135,6 +135,21 @@ func writeHTMLPage(w io.Writer, session string, ci companionInspection) {
 	}
 	for _, x := range ci.Steps {
 		b.WriteString(plansteps.RenderHTML(x))
+		if !x.Done {
+			continue
+		}
+		fmt.Fprintf(&b, "<p class=\"summary\"><strong>%s</strong> %s</p>\n", htmlSummary, html.EscapeString(x.Summary))
+		if len(x.Deviations) > 0 {
+			b.WriteString("<ul class=\"deviations\">\n")
+			for _, d := range x.Deviations {
+				label := htmlDeviation
+				if d.StepID > 0 {
+					label = fmt.Sprintf(htmlDeviationStep, d.StepID)
+				}
+				fmt.Fprintf(&b, "<li><strong>%s</strong> %s</li>\n", label, html.EscapeString(d.Description))
+			}
+			b.WriteString("</ul>\n")
+		}
 	}
 	b.WriteString("<h2>" + htmlTodo + "</h2>\n")
 	if ci.Todo == nil {

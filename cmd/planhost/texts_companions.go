@@ -18,6 +18,9 @@ const (
 	htmlNoPlans         = "No plan was approved in this session."
 	htmlNoSteps         = "No steps were tracked in this session."
 	htmlNoTodo          = "The session wrote no todo list."
+	htmlSummary         = "Summary:"
+	htmlDeviation       = "Deviation:"
+	htmlDeviationStep   = "Deviation (step %d):"
 	htmlPageStyle       = `body{font-family:system-ui,sans-serif;max-width:60em;margin:2em auto;padding:0 1em;color:#24292f}
 pre{white-space:pre-wrap;background:#f6f8fa;padding:.75em;border-radius:6px}
 .empty{color:#57606a;font-style:italic}
