@@ -117,11 +117,30 @@ const (
 	documentsDirName = "documents"
 )
 
-// openDocuments opens the documents directory dir, or the default one under
-// stateDir when dir is empty.
-func openDocuments(dir, stateDir string) (host.Documents, error) {
+// settleDocuments resolves the documents directory (the default one under
+// the state directory when -documents is not given; none, for documents in
+// memory, when no state directory is known either) and keeps it apart from
+// the workspace like the other state directories: the model's write_file
+// must never reach the agent's documents. It returns forbidden with the
+// documents directory added.
+func settleDocuments(f *runFlags, stateDir string, stateErr error, forbidden []string) ([]string, error) {
+	if f.documents == "" {
+		if stateErr != nil {
+			return forbidden, nil
+		}
+		f.documents = filepath.Join(stateDir, appDirName, documentsDirName)
+	}
+	if err := checkApart(f.workspace, []stateLocation{{stateWhatDocuments, f.documents}}); err != nil {
+		return nil, err
+	}
+	return append(forbidden, f.documents), nil
+}
+
+// openDocuments opens the documents directory dir; "" keeps the documents
+// in memory.
+func openDocuments(dir string) (host.Documents, error) {
 	if dir == "" {
-		dir = filepath.Join(stateDir, appDirName, documentsDirName)
+		return store.NewMemoryDocuments(), nil
 	}
 	docs, err := store.OpenDirDocuments(dir)
 	if err != nil {

@@ -148,3 +148,45 @@ func renderInChromium(t *testing.T, chromium, page string) (counts map[string]in
 	}
 	return counts, shot
 }
+
+// TestRunRefusesDocumentsInsideWorkspace protects the agent's documents
+// (its todo list) from the model's write_file, like the session logs.
+func TestRunRefusesDocumentsInsideWorkspace(t *testing.T) {
+	dir := newRunDir(t)
+	script := filepath.Join("testdata", "run", "script.yaml")
+	p, out, errOut, _ := testProgram(t, "hello\n")
+	if code := p.main(runArgs(dir, script, "-documents", filepath.Join(dir, "ws", "docs"))); code != exitUsage {
+		t.Fatalf("exit code = %d, want %d\nstdout:\n%s\nstderr:\n%s", code, exitUsage, out, errOut)
+	}
+	if msg := errOut.String(); !strings.Contains(msg, "documents directory") || !strings.Contains(msg, "is inside the workspace") {
+		t.Fatalf("stderr = %q", msg)
+	}
+}
+
+// TestRunKeepsTheTodoListAcrossSessions runs two sessions of the default
+// agent over one documents directory: the second reads what the first
+// wrote.
+func TestRunKeepsTheTodoListAcrossSessions(t *testing.T) {
+	dir := newRunDir(t)
+	cfg := filepath.Join(dir, "deploy.yaml")
+	if err := os.WriteFile(cfg, []byte("plugins:\n  todo:\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	docs := filepath.Join(dir, "docs")
+	write := writeScript(t, dir, "w.yaml", "steps:\n  - toolCalls:\n      - name: todo_write\n        input: {todos: [{id: a, content: carry me over, status: in_progress, priority: high}]}\n  - text: noted\n")
+	read := writeScript(t, dir, "r.yaml", "steps:\n  - toolCalls:\n      - name: todo_read\n        input: {}\n  - text: read\n")
+	for i, script := range []string{write, read} {
+		p, out, errOut, _ := testProgram(t, "go\n")
+		args := []string{"run", "-config", cfg, "-model", "scripted:" + script, "-workspace", filepath.Join(dir, "ws"),
+			"-sessions", filepath.Join(dir, "sessions"), "-documents", docs}
+		if code := p.main(args); code != exitOK {
+			t.Fatalf("session %d: exit code %d\n%s", i+1, code, errOut)
+		}
+		if !strings.Contains(out.String(), "▶ [high] carry me over") && i == 0 {
+			t.Fatalf("session 1 shows no todo box:\n%s", out)
+		}
+		if i == 1 && !strings.Contains(out.String(), `"content":"carry me over"`) {
+			t.Fatalf("session 2 did not read the list:\n%s", out)
+		}
+	}
+}

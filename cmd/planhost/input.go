@@ -5,6 +5,7 @@ import (
 	"errors"
 	"io"
 	"sync"
+	"time"
 
 	"github.com/chzyer/readline"
 )
@@ -17,6 +18,9 @@ type inputEvent struct {
 	line      string
 	interrupt bool
 	eof       bool
+	// at is when a terminal line was completed (zero for a pipe), so that
+	// a line typed before a review appeared does not answer it.
+	at time.Time
 }
 
 // lineSource delivers input events and shows the prompt.
@@ -110,7 +114,7 @@ func (s *ttySource) read() {
 		case err != nil:
 			ev = inputEvent{eof: true}
 		default:
-			ev = inputEvent{line: line}
+			ev = inputEvent{line: line, at: time.Now()}
 		}
 		select {
 		case s.ch <- ev:

@@ -13,6 +13,7 @@ import (
 	"charm.land/glamour/v2"
 
 	"github.com/dshgo/planmode"
+	"github.com/dshgo/planmode/cmd/planhost/internal/safetext"
 	"github.com/dshgo/planmode/host"
 )
 
@@ -60,7 +61,14 @@ func newPrinter(w io.Writer, md *glamour.TermRenderer, p *presenters, plan bool)
 	return &printer{w: w, md: md, presenters: p, plan: plan, calls: map[string]host.ToolCall{}}
 }
 
-func (p *printer) println(s string) { fmt.Fprintln(p.w, s) }
+// println prints one line of text with every control and invisible
+// formatting character made visible (see safetext): the transcript shows
+// what the model, a tool or the log said, never what it would make the
+// terminal do.
+func (p *printer) println(s string) { fmt.Fprintln(p.w, safetext.Escape(s)) }
+
+// printRendered prints what markdown returned, which is escaped already.
+func (p *printer) printRendered(s string) { fmt.Fprintln(p.w, s) }
 
 // event prints e. events is the session's log snapshot holding e, for the
 // pending-switch check.
@@ -182,18 +190,22 @@ func (p *printer) toolResult(r host.ToolResult) {
 func (p *printer) card(c host.Card) {
 	p.println(fmt.Sprintf(lineCard, c.Kind, c.Title))
 	if strings.TrimSpace(c.Body) != "" {
-		p.println(p.markdown(c.Body))
+		p.printRendered(p.markdown(c.Body))
 		p.lastCard = c.Body
 	}
 }
 
 // markdown renders text for the terminal, without trailing spaces or
 // surrounding blank lines; text that does not render is shown as it is.
+// The text is escaped before it is rendered (so the renderer never sees a
+// control character, nor a character reference that decodes to one), and
+// what the renderer made is checked again: only its colour sequences pass.
 func (p *printer) markdown(text string) string {
-	out, err := p.md.Render(text)
+	out, err := p.md.Render(safetext.Markdown(text))
 	if err != nil {
-		out = text
+		out = safetext.Escape(text)
 	}
+	out = safetext.EscapeExceptSGR(out)
 	lines := strings.Split(out, "\n")
 	for i, l := range lines {
 		lines[i] = strings.TrimRight(l, " ")
@@ -211,7 +223,7 @@ func (p *printer) markdown(text string) string {
 // card just shown), the question and the options with their keys.
 func (p *printer) question(q host.Question, keys []string) {
 	if d := strings.TrimSpace(q.Detail); d != "" && q.Detail != p.lastCard {
-		p.println(p.markdown(q.Detail))
+		p.printRendered(p.markdown(q.Detail))
 	}
 	header := q.Header
 	if header == "" {

@@ -7,7 +7,6 @@ import (
 	"fmt"
 	"github.com/chzyer/readline"
 	"log/slog"
-	"os"
 	"path/filepath"
 	"strings"
 
@@ -32,7 +31,6 @@ const (
 	appDirName      = "planhost"
 	sessionsDirName = "sessions"
 	historyFileName = "history"
-	stateDirPerm    = 0o700
 )
 
 // runFlags are the flags of "planhost run".
@@ -46,22 +44,24 @@ type runFlags struct {
 func (p *program) run(args []string) int {
 	fs := flag.NewFlagSet("run", flag.ContinueOnError)
 	env := openaimodel.FromEnv(p.getenv)
-	stateDir := p.stateDir()
+	stateDir, stateErr := p.stateDir()
+	shownState := stateDir
+	if stateErr != nil {
+		shownState = filepath.Join("$HOME", ".local", "state")
+	}
 	var f runFlags
 	fs.StringVar(&f.config, "config", "", flagConfigHelp)
 	fs.StringVar(&f.session, "session", "", flagSessionHelp)
-	fs.StringVar(&f.sessions, "sessions", "", fmt.Sprintf(flagSessionsHelp, filepath.Join(stateDir, appDirName, sessionsDirName)))
+	fs.StringVar(&f.sessions, "sessions", "", fmt.Sprintf(flagSessionsHelp, filepath.Join(shownState, appDirName, sessionsDirName)))
 	fs.StringVar(&f.model, "model", modelOpenAI, flagModelHelp)
 	fs.StringVar(&f.workspace, "workspace", ".", flagWorkspaceHelp)
 	fs.StringVar(&f.agent, "agent", defaultAgentID, flagAgentHelp)
-	fs.StringVar(&f.documents, "documents", "", fmt.Sprintf(flagDocumentsHelp, filepath.Join(stateDir, appDirName, documentsDirName)))
-	fs.StringVar(&f.openai.BaseURL, "openai-base-url", env.BaseURL, flagBaseURLHelp)
-	fs.StringVar(&f.openai.Model, "openai-model", env.Model, flagModelNameHelp)
-	fs.StringVar(&f.openai.APIKey, "openai-api-key", env.APIKey, flagAPIKeyHelp)
-	fs.IntVar(&f.openai.Retries, "openai-retries", defaultOpenAIRetry, flagRetriesHelp)
+	fs.StringVar(&f.documents, "documents", "", fmt.Sprintf(flagDocumentsHelp, filepath.Join(shownState, appDirName, documentsDirName)))
+	finishOpenAI := addOpenAIFlags(fs, &f.openai, env)
 	if code, done := p.parseFlags(fs, usageRun, args); done {
 		return code
 	}
+	finishOpenAI()
 	if fs.NArg() > 0 {
 		fmt.Fprintf(p.stderr, errExtraArgs, "run", fs.Args())
 		return exitUsage
@@ -69,9 +69,6 @@ func (p *program) run(args []string) int {
 	if f.config == "" {
 		fmt.Fprintf(p.stderr, errNeedConfig, "run")
 		return exitUsage
-	}
-	if f.sessions == "" {
-		f.sessions = filepath.Join(stateDir, appDirName, sessionsDirName)
 	}
 	if f.session != "" {
 		if err := store.ValidateID(f.session); err != nil {
@@ -88,18 +85,26 @@ func (p *program) run(args []string) int {
 	if err != nil {
 		return p.usageError("run", err)
 	}
-	ws, err := workspace.Open(f.workspace, workspace.Limits{})
+	forbidden, err := p.settleState(&f, stateDir, stateErr)
+	if err != nil {
+		return p.usageError("run", err)
+	}
+	if forbidden, err = settleDocuments(&f, stateDir, stateErr, forbidden); err != nil {
+		return p.usageError("run", err)
+	}
+	ws, err := workspace.Open(f.workspace, workspace.Limits{}, workspace.WithForbidden(forbidden...))
 	if err != nil {
 		return p.usageError("run", fmt.Errorf("-workspace: %w", err))
 	}
 	defer ws.Close()
-	sessions, err := store.OpenDir(f.sessions)
+	// Each repair the store makes on opening a session is shown in one line.
+	sessions, err := store.OpenDir(f.sessions, store.WithLogger(newRepairLogger(p.stderr, "run", "", nil)))
 	if err != nil {
 		return p.fail("run", err)
 	}
 	defer sessions.Close()
 
-	docs, err := openDocuments(f.documents, stateDir)
+	docs, err := openDocuments(f.documents)
 	if err != nil {
 		return p.fail("run", err)
 	}
@@ -132,19 +137,26 @@ func (p *program) run(args []string) int {
 		return p.fail("run", err)
 	}
 	defer stopAgent(agent)
+	if stateErr != nil {
+		stateDir = ""
+	}
 	return p.converse(ctx, parts, agent, sessions.Path(sess.ID()), resumed, stateDir)
 }
 
-// converse runs the console on the terminal or the pipes.
+// converse runs the console on the terminal or the pipes. stateDir is ""
+// when there is none (the terminal then refuses to start).
 func (p *program) converse(ctx context.Context, parts *hostParts, agent *refhost.Agent, file string, resumed bool, stateDir string) int {
 	interactive := p.terminal()
 	out := p.stdout
 	style := styleNoTTY
 	var src lineSource
 	if interactive {
-		history := ""
-		if dir := filepath.Join(stateDir, appDirName); os.MkdirAll(dir, stateDirPerm) == nil {
-			history = filepath.Join(dir, historyFileName)
+		if stateDir == "" {
+			return p.usageError("run", errors.New(errNoStateDir))
+		}
+		history, err := openHistoryFile(stateDir)
+		if err != nil {
+			return p.fail("run", err)
 		}
 		tty, err := newTTYSource(readline.NewCancelableStdin(p.stdin), p.stdout, p.stderr, history)
 		if err != nil {
@@ -208,16 +220,14 @@ func (p *program) model(f runFlags) (refhost.Model, error) {
 }
 
 // stateDir is the user's state directory: $XDG_STATE_HOME, else
-// ~/.local/state, else the user's configuration directory.
-func (p *program) stateDir() string {
+// ~/.local/state. With neither variable set (to an absolute path) there is
+// none: planhost never falls back to a directory other users share.
+func (p *program) stateDir() (string, error) {
 	if d := p.getenv("XDG_STATE_HOME"); filepath.IsAbs(d) {
-		return d
+		return d, nil
 	}
 	if home := p.getenv("HOME"); filepath.IsAbs(home) {
-		return filepath.Join(home, ".local", "state")
+		return filepath.Join(home, ".local", "state"), nil
 	}
-	if d, err := os.UserConfigDir(); err == nil {
-		return d
-	}
-	return os.TempDir()
+	return "", errors.New(errNoStateDir)
 }
