@@ -277,6 +277,8 @@ func (a *Agent) runTurn(ctx context.Context) {
 	end := a.runSteps(ctx, n)
 	if err := a.emit(host.TypeTurnEnd, nil, end); err != nil {
 		a.log.Error("refhost: turn end not logged", "turn", n, "err", err)
+	} else if err := host.Sync(a.sess); err != nil { // a durability point
+		a.log.Error("refhost: turn end not made durable", "turn", n, "err", err)
 	}
 	if a.rt.checkpoint != nil {
 		if err := a.rt.checkpoint(a.base, a); err != nil {
@@ -359,6 +361,11 @@ func (a *Agent) runStep(ctx context.Context, n, step, attempt int, msgs []host.M
 		}
 		a.noteHeader(hdr)
 	}
+	// A durability point: the model is about to see the log.
+	if err := host.Sync(a.sess); err != nil {
+		endErr = err.Error()
+		return stepFailed, err
+	}
 	resp, err := a.rt.model.Generate(ctx, req)
 	if err != nil {
 		if ctx.Err() != nil {
@@ -382,6 +389,14 @@ func (a *Agent) runStep(ctx context.Context, n, step, attempt int, msgs []host.M
 		Message{Role: RoleAssistant, Text: resp.Text, ToolCalls: resp.ToolCalls}); err != nil {
 		endErr = err.Error()
 		return stepFailed, err
+	}
+	if resp.Text != "" && len(resp.ToolCalls) > 0 {
+		// A durability point: the reply is shown while the tools run.
+		// A reply without tool calls is made durable at the turn's end.
+		if err := host.Sync(a.sess); err != nil {
+			endErr = err.Error()
+			return stepFailed, err
+		}
 	}
 	for i, call := range resp.ToolCalls {
 		if err := a.emit(host.TypeToolCall, nil, call); err != nil {
