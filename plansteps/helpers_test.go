@@ -46,16 +46,18 @@ type env struct {
 	steps *plansteps.Plugin
 	agent *refhost.Agent
 	sess  host.Session
+	model *scripted.Model
 }
 
 func newEnv(t testing.TB, withQuestions bool) *env {
 	t.Helper()
 	mem := store.NewMemory()
-	rt, err := refhost.New(refhost.Options{Store: mem, Model: scripted.NewModel()})
+	model := scripted.NewModel()
+	rt, err := refhost.New(refhost.Options{Store: mem, Model: model})
 	if err != nil {
 		t.Fatal(err)
 	}
-	e := &env{rt: rt, tools: &capture{next: rt, m: map[string]host.Tool{}}, user: scripted.NewProvider()}
+	e := &env{rt: rt, tools: &capture{next: rt, m: map[string]host.Tool{}}, user: scripted.NewProvider(), model: model}
 	unset, err := rt.Questions().SetProvider(e.user)
 	if err != nil {
 		t.Fatal(err)
@@ -140,9 +142,19 @@ func (e *env) approve(option string, id string) {
 }
 
 // present approves a plan through exit_plan_mode, entering plan mode again
-// when an earlier exit left it.
+// when an earlier exit left it (a pending exit is applied first, by a turn
+// of one step).
 func (e *env) present(t testing.TB, input map[string]any) string {
 	t.Helper()
+	if e.ctl.Get(e.agent).Pending != planmode.SelectionNone {
+		e.model.Add(scripted.Step{Text: "ok"})
+		if err := e.agent.Steer(host.Message{Content: []host.Block{host.TextBlock("go on")}}); err != nil {
+			t.Fatal(err)
+		}
+		if err := e.agent.WaitIdle(context.Background()); err != nil {
+			t.Fatal(err)
+		}
+	}
 	if !e.ctl.Get(e.agent).Active {
 		if _, err := e.ctl.Set(e.agent, true); err != nil {
 			t.Fatal(err)
