@@ -5,49 +5,65 @@ import (
 	"go/constant"
 	"go/doc"
 	"go/token"
-	"regexp"
 	"slices"
 	"strings"
 )
 
-// Companion is the surface of a companion plugin package, found by naming
-// convention (see [LoadCompanion]).
+// Companion is the surface of a companion plugin of plan mode, extracted
+// from its package by naming convention:
+//
+//   - PluginName (string constant) and Config (struct with yaml tags), as
+//     for the plan-mode plugin;
+//   - each exported string constant EventX names a log event whose payload
+//     type is XPayload;
+//   - each exported string constant PToolName names a tool, described by
+//     PToolDescription and with the input schema PInputSchema (P may be
+//     empty);
+//   - each exported string constant PSectionName names a prompt section
+//     placed by the integer constant PSectionOrder.
 type Companion struct {
 	// Package is the package's name.
 	Package string
-	// Events are the events the plugin logs, sorted by constant name.
-	Events []Event
-	// Tools are the plugin's tools, sorted by constant name.
-	Tools []CompanionTool
-	// Section is the plugin's prompt section, nil when it has none.
-	Section *Section
 	// Config is the plugin's configuration.
 	Config Config
+	// Events are the plugin's log events, by constant name.
+	Events []Event
+	// Tools are the plugin's tools, by constant name.
+	Tools []CompanionTool
+	// Sections are the plugin's prompt sections, by constant name.
+	Sections []CompanionSection
 }
 
-// CompanionTool is one tool of a companion plugin.
+// CompanionTool is a companion's tool.
 type CompanionTool struct {
-	// Name is the tool's name, from the constant Const.
-	Name string
-	// Const is the constant that names the tool: <X>ToolName.
+	// Const names the constant that names the tool.
 	Const string
-	// Description is what the model reads, from <X>ToolDescription.
-	Description string
-	// InputSchema is the indented JSON schema from <X>InputSchema, empty
-	// when the package declares none.
-	InputSchema string
+	// Name, Description and InputSchema (indented) are the tool's.
+	Name, Description, InputSchema string
 }
 
-// eventValue is what an event type looks like: "noun/verb".
-var eventValue = regexp.MustCompile(`^[a-z][a-z-]*/[a-z][a-z-]*$`)
+// CompanionSection is a companion's prompt section.
+type CompanionSection struct {
+	// Const names the constant that names the section.
+	Const string
+	Section
+}
+
+// Suffixes and prefixes of the naming convention.
+const (
+	prefixEvent       = "Event"
+	suffixPayload     = "Payload"
+	suffixToolName    = "ToolName"
+	suffixToolDesc    = "ToolDescription"
+	suffixInputSchema = "InputSchema"
+	suffixSectionName = "SectionName"
+	suffixSectionOrd  = "SectionOrder"
+)
 
 // LoadCompanion reads the companion plugin package in dir and extracts its
-// surface by convention: the constant PluginName and the type Config
-// (required); every string constant Event<X> whose value is an event type
-// and whose payload type <X>Payload the package declares; every string
-// constant <X>ToolName with its <X>ToolDescription (required for each tool)
-// and, when declared, <X>InputSchema; and SectionName with SectionOrder,
-// when both are declared. Problems are reported as by [Load].
+// surface by the convention [Companion] describes. A constant whose
+// partners are missing, or of the wrong kind, is [ErrBadDeclaration]; an
+// undocumented payload or config field is [ErrUndocumented].
 func LoadCompanion(dir string) (Companion, error) {
 	fset := token.NewFileSet()
 	files, pkgName, err := parseDir(fset, dir)
@@ -62,10 +78,10 @@ func LoadCompanion(dir string) (Companion, error) {
 	l.pkg = p
 	var missing []string
 	if !l.declared(namePlugin) {
-		missing = append(missing, "const "+namePlugin+" (the plugin's name, also its config key)")
+		missing = append(missing, fmt.Sprintf("%s %s", KindString, namePlugin))
 	}
 	if l.typ(nameConfig) == nil {
-		missing = append(missing, "type "+nameConfig+" (the plugin's configuration)")
+		missing = append(missing, fmt.Sprintf("%s %s", KindType, nameConfig))
 	}
 	if len(missing) > 0 {
 		return Companion{}, fmt.Errorf("catalog: %s: %w: %s", l.where, ErrMissing, strings.Join(missing, ", "))
@@ -73,31 +89,34 @@ func LoadCompanion(dir string) (Companion, error) {
 	c := Companion{Package: pkgName, Config: l.config()}
 	names := make([]string, 0, len(l.consts))
 	for name := range l.consts {
-		names = append(names, name)
+		if token.IsExported(name) {
+			names = append(names, name)
+		}
 	}
 	slices.Sort(names)
 	for _, name := range names {
-		if x, ok := strings.CutPrefix(name, "Event"); ok && x != "" {
-			v, err := l.consts.value(name)
-			if err != nil || v.Kind() != constant.String || !eventValue.MatchString(constant.StringVal(v)) {
+		switch {
+		case strings.HasPrefix(name, prefixEvent) && len(name) > len(prefixEvent) && l.isString(name):
+			payload := strings.TrimPrefix(name, prefixEvent) + suffixPayload
+			t := l.typ(payload)
+			if t == nil {
+				l.bad = append(l.bad, fmt.Sprintf("const %s: no payload type %s", name, payload))
 				continue
 			}
-			payload := l.typ(x + "Payload")
-			if payload == nil {
-				continue // an event the plugin reads but does not log
-			}
-			c.Events = append(c.Events, Event{Name: constant.StringVal(v), Const: name, Payload: l.typeDecl(payload)})
+			c.Events = append(c.Events, Event{Name: l.str(name), Const: name, Payload: l.typeDecl(t)})
+		case strings.HasSuffix(name, suffixToolName):
+			prefix := strings.TrimSuffix(name, suffixToolName)
+			c.Tools = append(c.Tools, CompanionTool{
+				Const:       name,
+				Name:        l.str(name),
+				Description: l.str(prefix + suffixToolDesc),
+				InputSchema: l.json(prefix + suffixInputSchema),
+			})
+		case strings.HasSuffix(name, suffixSectionName):
+			prefix := strings.TrimSuffix(name, suffixSectionName)
+			c.Sections = append(c.Sections, CompanionSection{Const: name,
+				Section: Section{Name: l.str(name), Order: l.int(prefix + suffixSectionOrd)}})
 		}
-		if x, ok := strings.CutSuffix(name, "ToolName"); ok && x != "" {
-			t := CompanionTool{Name: l.str(name), Const: name, Description: l.str(x + "ToolDescription")}
-			if l.declared(x + "InputSchema") {
-				t.InputSchema = l.json(x + "InputSchema")
-			}
-			c.Tools = append(c.Tools, t)
-		}
-	}
-	if l.declared(nameSection) && l.declared(nameSectionOrder) {
-		c.Section = &Section{Name: l.str(nameSection), Order: l.int(nameSectionOrder)}
 	}
 	if len(l.bad) > 0 {
 		return Companion{}, fmt.Errorf("catalog: %s: %w: %s", l.where, ErrBadDeclaration, strings.Join(l.bad, "; "))
@@ -108,46 +127,55 @@ func LoadCompanion(dir string) (Companion, error) {
 	return c, nil
 }
 
-// CompanionsMarkdown renders the companions' catalogs, in the order given,
-// as the text between the markers of the companions page. Like
-// [Catalog.Markdown] it is the same on every language version of the page.
-func CompanionsMarkdown(cs []Companion) []byte {
+// isString reports whether name is a string constant.
+func (l *loader) isString(name string) bool {
+	v, err := l.consts.value(name)
+	return err == nil && v.Kind() == constant.String
+}
+
+// Markdown renders the companion's part of the catalog: a level-3 heading
+// and level-4 parts, the same for every language version of a page.
+func (c Companion) Markdown() []byte {
 	var w mdWriter
+	w.heading(3, "Companion `%s`", c.Config.Plugin)
+	w.line("Package `%s`: %d %s, %d %s, %d %s.", c.Package,
+		len(c.Events), plural(len(c.Events), "event", "events"),
+		len(c.Tools), plural(len(c.Tools), "tool", "tools"),
+		len(c.Sections), plural(len(c.Sections), "section", "sections"))
 	w.line("")
-	w.line("<!-- Source: the companion packages. Regenerate with: go run ./scripts/gen-catalog -->")
-	w.line("")
-	for _, c := range cs {
-		w.heading(3, "Plugin `%s` (package `%s`)", c.Config.Plugin, c.Package)
-		w.line("Configuration keys of type `%s` (`%s`):", c.Config.Type.Name, c.Config.Type.File)
+	w.heading(4, "Configuration `plugins.%s`", c.Config.Plugin)
+	if len(c.Config.Keys) == 0 {
+		w.line("No keys: enable it with an empty entry.")
 		w.line("")
+	} else {
 		w.line("| Key | YAML type | Description |")
 		w.line("| --- | --- | --- |")
 		for _, k := range c.Config.Keys {
 			w.line("| `%s` | %s | %s |", k.Key, k.Type, cell(k.Doc))
 		}
 		w.line("")
-		for _, e := range c.Events {
-			w.heading(4, "Event `%s`", e.Name)
-			w.line("Payload type `%s` (`%s`), named by the constant `%s`:", e.Payload.Name, e.Payload.File, e.Const)
-			w.line("")
-			w.code("go", e.Payload.Doc, e.Payload.Code)
-		}
-		for _, t := range c.Tools {
-			w.heading(4, "Tool `%s`", t.Name)
-			w.line("Named by the constant `%s`. Description, as the model reads it:", t.Const)
-			w.line("")
-			w.code("text", "", t.Description)
-			if t.InputSchema != "" {
-				w.line("Input schema:")
-				w.line("")
-				w.code("json", "", t.InputSchema)
-			}
-		}
-		if c.Section != nil {
-			w.heading(4, "Section `%s`", c.Section.Name)
-			w.line("- Order: %d (constant `%s`)", c.Section.Order, nameSectionOrder)
-			w.line("")
-		}
+	}
+	w.code("go", c.Config.Type.Doc, c.Config.Type.Code)
+	for _, e := range c.Events {
+		w.heading(4, "Event `%s`", e.Name)
+		w.line("Payload type `%s` (`%s`), named by the constant `%s`:", e.Payload.Name, e.Payload.File, e.Const)
+		w.line("")
+		w.code("go", e.Payload.Doc, e.Payload.Code)
+	}
+	for _, t := range c.Tools {
+		w.heading(4, "Tool `%s`", t.Name)
+		w.line("Named by the constant `%s`. Description, as the model reads it:", t.Const)
+		w.line("")
+		w.code("text", "", t.Description)
+		w.line("Input schema:")
+		w.line("")
+		w.code("json", "", t.InputSchema)
+	}
+	for _, s := range c.Sections {
+		w.heading(4, "Section `%s`", s.Name)
+		w.line("- Name: `%s` (constant `%s`)", s.Name, s.Const)
+		w.line("- Order: %d", s.Order)
+		w.line("")
 	}
 	return w.bytes()
 }

@@ -46,7 +46,16 @@ type Deployment struct {
 	// Plugins holds the names of the enabled plugins, in file order.
 	Plugins []string
 
-	options []fx.Option
+	options   []fx.Option
+	positions map[string][2]int
+}
+
+// Position returns the line and column of an enabled plugin's name in the
+// file, for problems found after loading (when the host starts) that belong
+// to that plugin. ok is false for a plugin that is not enabled.
+func (d *Deployment) Position(plugin string) (line, col int, ok bool) {
+	p, ok := d.positions[plugin]
+	return p[0], p[1], ok
 }
 
 // Option returns the options of all enabled plugins, in file order.
@@ -350,6 +359,10 @@ func (l *loader) plugins(d *Deployment, v *yaml.Node) {
 		}
 		d.Plugins = append(d.Plugins, p.Name)
 		d.options = append(d.options, opt)
+		if d.positions == nil {
+			d.positions = map[string][2]int{}
+		}
+		d.positions[p.Name] = [2]int{name.Line, name.Column}
 	}
 }
 

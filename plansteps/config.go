@@ -1,10 +1,11 @@
 package plansteps
 
 import (
+	"errors"
 	"fmt"
 
 	"github.com/dshgo/planmode/deploy"
-	"github.com/dshgo/planmode/internal/pluginconf"
+	"github.com/dshgo/planmode/internal/yamlcfg"
 	"gopkg.in/yaml.v3"
 )
 
@@ -42,8 +43,10 @@ func (c Config) Validate() error {
 // [*deploy.FieldError]s at the offending node.
 func DecodeConfig(node *yaml.Node) (Config, error) {
 	cfg := DefaultConfig()
-	if err := pluginconf.Decode(node, pluginconf.Field{Key: keyMaxSteps, Decode: pluginconf.Int(&cfg.MaxSteps, 1, MaxSteps)}); err != nil {
-		return Config{}, err
+	m := yamlcfg.Decode(node, keyMaxSteps)
+	cfg.MaxSteps = int(m.Int(keyMaxSteps, int64(cfg.MaxSteps), 1, MaxSteps))
+	if errs := m.Errs(); len(errs) > 0 {
+		return Config{}, errors.Join(errs...)
 	}
 	return cfg, nil
 }

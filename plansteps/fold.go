@@ -6,6 +6,7 @@ import (
 
 	"github.com/dshgo/planmode"
 	"github.com/dshgo/planmode/host"
+	"github.com/dshgo/planmode/planentry"
 )
 
 // State is what the log says about a session's plan: the mode, the goal
@@ -109,11 +110,9 @@ func Apply(s State, e host.Event) State {
 		if json.Unmarshal(e.Data, &p) == nil && p.Active != nil {
 			s.PlanMode = *p.Active
 		}
-	case EventGoal:
-		var p struct {
-			Goal  string `json:"goal"`
-			Scope string `json:"scope"`
-		}
+	case planentry.EventGoal:
+		// plan-entry's goal, read (never written) for plan_status.
+		var p planentry.GoalPayload
 		if json.Unmarshal(e.Data, &p) == nil {
 			s.Goal, s.Scope = p.Goal, p.Scope
 		}

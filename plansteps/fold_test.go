@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/dshgo/planmode/host"
+	"github.com/dshgo/planmode/planentry"
 	"github.com/dshgo/planmode/plansteps"
 )
 
@@ -20,7 +21,7 @@ const stepsData = `{"title":"T","source":"steps","steps":[{"id":1,"description":
 func sampleLog() []host.Event {
 	return []host.Event{
 		ev(1, "plan/mode", `{"active":true}`),
-		ev(2, plansteps.EventGoal, `{"goal":"g","scope":"s"}`),
+		ev(2, planentry.EventGoal, `{"goal":"g","scope":"s"}`),
 		ev(3, plansteps.EventSteps, stepsData),
 		ev(4, "plan/mode", `{"active":false}`),
 		ev(5, plansteps.EventStepCompleted, `{"step":1}`),
@@ -94,7 +95,7 @@ func FuzzFold(f *testing.F) {
 		e := host.Event{Seq: 99, Type: typ, Data: json.RawMessage(data)}
 		s := plansteps.Fold(append(base, e))
 		if plansteps.CheckPayload(e) != nil && strings.HasPrefix(typ, "plan/s") {
-			if !reflect.DeepEqual(s, plansteps.Fold(base)) && typ != plansteps.EventGoal {
+			if !reflect.DeepEqual(s, plansteps.Fold(base)) && typ != planentry.EventGoal {
 				t.Fatalf("a rejected %s event changed the state", typ)
 			}
 		}

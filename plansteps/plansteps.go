@@ -35,9 +35,6 @@ const (
 	// EventCompleted records the end of the execution. Payload:
 	// [CompletedPayload].
 	EventCompleted = "plan/completed"
-	// EventGoal is plan-entry's goal event, read (never written) for
-	// plan_status.
-	EventGoal = "plan/goal"
 
 	// SectionName is the system-prompt section that shows the progress.
 	SectionName = "plan:progress"

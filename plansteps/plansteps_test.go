@@ -9,6 +9,7 @@ import (
 
 	"github.com/dshgo/planmode"
 	"github.com/dshgo/planmode/host"
+	"github.com/dshgo/planmode/planentry"
 	"github.com/dshgo/planmode/plansteps"
 )
 
@@ -273,7 +274,7 @@ func TestStatusReportsModeGoalAndSteps(t *testing.T) {
 	if err := json.Unmarshal([]byte(e.mustCall(t, plansteps.StatusToolName, `{}`)), &r); err != nil || r.Mode != "plan" || r.Plan != nil {
 		t.Fatalf("before a plan: %+v %v", r, err)
 	}
-	if _, err := e.sess.Append(host.Event{Type: plansteps.EventGoal, Data: json.RawMessage(`{"goal":"retries","scope":"upload/"}`)}); err != nil {
+	if _, err := e.sess.Append(host.Event{Type: planentry.EventGoal, Data: json.RawMessage(`{"goal":"retries","scope":"upload/"}`)}); err != nil {
 		t.Fatal(err)
 	}
 	e.present(t, map[string]any{"plan": "# Add retries", "steps": stepsInput()})

@@ -1,10 +1,11 @@
 package todo
 
 import (
+	"errors"
 	"fmt"
 
 	"github.com/dshgo/planmode/deploy"
-	"github.com/dshgo/planmode/internal/pluginconf"
+	"github.com/dshgo/planmode/internal/yamlcfg"
 	"gopkg.in/yaml.v3"
 )
 
@@ -42,9 +43,10 @@ func (c Config) Validate() error {
 // range are [*deploy.FieldError]s at the offending node.
 func DecodeConfig(node *yaml.Node) (Config, error) {
 	cfg := DefaultConfig()
-	err := pluginconf.Decode(node, pluginconf.Field{Key: keyMaxItems, Decode: pluginconf.Int(&cfg.MaxItems, 1, MaxItems)})
-	if err != nil {
-		return Config{}, err
+	m := yamlcfg.Decode(node, keyMaxItems)
+	cfg.MaxItems = int(m.Int(keyMaxItems, int64(cfg.MaxItems), 1, MaxItems))
+	if errs := m.Errs(); len(errs) > 0 {
+		return Config{}, errors.Join(errs...)
 	}
 	return cfg, nil
 }

@@ -33,7 +33,12 @@ func (p *program) validate(args []string) int {
 		fmt.Fprintln(p.stderr, err)
 		return exitUsage
 	}
-	app, _ := newHost(hostConfig{store: store.NewMemory(), model: unusedModel{}, deployment: dep})
+	tools, closeTools, err := servingTools()
+	if err != nil {
+		return p.fail("validate", err)
+	}
+	defer closeTools()
+	app, parts := newHost(hostConfig{store: store.NewMemory(), model: unusedModel{}, deployment: dep, tools: tools})
 	if err := app.Err(); err != nil {
 		fmt.Fprintf(p.stderr, lineGraphError+"\n", *config, graphCause(err))
 		return exitUsage
@@ -44,6 +49,13 @@ func (p *program) validate(args []string) int {
 	defer cancel()
 	if err := app.Start(ctx); err != nil {
 		fmt.Fprintf(p.stderr, lineGraphError+"\n", *config, err)
+		return exitUsage
+	}
+	if problems := servingProblems(*config, dep, parts.Runtime); len(problems) > 0 {
+		for _, line := range problems {
+			fmt.Fprintln(p.stderr, line)
+		}
+		_ = app.Stop(ctx)
 		return exitUsage
 	}
 	if err := app.Stop(ctx); err != nil {

@@ -23,9 +23,9 @@ type generator struct {
 	pkg string
 	// pages are the doc pages that carry the generated region.
 	pages []string
-	// companions are the companion plugin packages' directories; their
-	// catalog goes between the markers of companionPages.
-	companions, companionPages []string
+	// companions are the companion plugins' package directories; their
+	// surface follows the plugin's in the region.
+	companions []string
 	// record, in write mode, records every translation pair as reviewed.
 	record bool
 	// command is what the user runs to regenerate the docs.
@@ -50,6 +50,13 @@ func (g *generator) run(write bool) (upToDate bool, err error) {
 		return false, err
 	}
 	content := c.Markdown()
+	for _, dir := range g.companions {
+		comp, err := catalog.LoadCompanion(g.path(dir))
+		if err != nil {
+			return false, err
+		}
+		content = append(content, comp.Markdown()...)
+	}
 
 	// Every page is read and checked before any is written, so a page with
 	// broken markers leaves all of them as they were.
@@ -57,22 +64,6 @@ func (g *generator) run(write bool) (upToDate bool, err error) {
 	for i, page := range g.pages {
 		if updates[i], err = g.inject(page, content); err != nil {
 			return false, err
-		}
-	}
-	if len(g.companions) > 0 {
-		cs := make([]catalog.Companion, len(g.companions))
-		for i, dir := range g.companions {
-			if cs[i], err = catalog.LoadCompanion(g.path(dir)); err != nil {
-				return false, err
-			}
-		}
-		companionContent := catalog.CompanionsMarkdown(cs)
-		for _, page := range g.companionPages {
-			u, err := g.inject(page, companionContent)
-			if err != nil {
-				return false, err
-			}
-			updates = append(updates, u)
 		}
 	}
 	regionsCurrent := true

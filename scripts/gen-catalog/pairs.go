@@ -55,7 +55,7 @@ func (p pair) record() string  { return path.Join(p.dir, p.name+suffixRecord) }
 // pairDirs returns the directories of g.pages, each once, sorted.
 func (g *generator) pairDirs() []string {
 	var dirs []string
-	for _, p := range append(slices.Clone(g.pages), g.companionPages...) {
+	for _, p := range g.pages {
 		if d := path.Dir(filepath.ToSlash(p)); !slices.Contains(dirs, d) {
 			dirs = append(dirs, d)
 		}
