@@ -20,6 +20,8 @@ func TestLoadCompanionFollowsTheNamingConvention(t *testing.T) {
 		{"../planentry", "plan-entry", 1, 1, 1},
 		{"../planreview", "plan-review", 1, 0, 0},
 		{"../plangate", "plan-gate", 0, 0, 0},
+		{"../plansteps", "plan-steps", 4, 4, 1},
+		{"../todo", "todo", 0, 2, 0},
 	}
 	for _, tt := range tests {
 		t.Run(tt.plugin, func(t *testing.T) {
@@ -35,6 +37,13 @@ func TestLoadCompanionFollowsTheNamingConvention(t *testing.T) {
 				t.Fatalf("markdown:\n%s", md)
 			}
 		})
+	}
+}
+
+func TestLoadCompanionNeedsPluginNameAndConfig(t *testing.T) {
+	_, err := catalog.LoadCompanion("../host")
+	if !errors.Is(err, catalog.ErrMissing) || !strings.Contains(err.Error(), "PluginName") || !strings.Contains(err.Error(), "Config") {
+		t.Fatalf("error %v", err)
 	}
 }
 

@@ -15,6 +15,7 @@ import (
 	"github.com/dshgo/planmode"
 	"github.com/dshgo/planmode/cmd/planhost/internal/safetext"
 	"github.com/dshgo/planmode/host"
+	"github.com/dshgo/planmode/plansteps"
 	"github.com/dshgo/planmode/refhost"
 	"github.com/dshgo/planmode/store"
 )
@@ -41,6 +42,8 @@ type inspection struct {
 	Events     int             `json:"events"`
 	Timeline   []timelineEntry `json:"timeline"`
 	Projection projectionView  `json:"projection"`
+	// Companions is the companion plugins' part (inspect_companions.go).
+	Companions *companionInspection `json:"companions,omitempty"`
 }
 
 // timelineEntry is one event of the timeline. Only the fields of its kind
@@ -79,6 +82,7 @@ type projectionView struct {
 func (p *program) inspect(args []string) int {
 	fs := flag.NewFlagSet("inspect", flag.ContinueOnError)
 	asJSON := fs.Bool("json", false, flagJSONHelp)
+	htmlFile := fs.String("html", "", flagHTMLHelp)
 	if code, done := p.parseFlags(fs, usageInspect, args); done {
 		return code
 	}
@@ -100,6 +104,14 @@ func (p *program) inspect(args []string) int {
 		return p.fail("inspect", err)
 	}
 	ins := inspect(id, events)
+	if ci := inspectCompanions(events); !ci.empty() {
+		ins.Companions = &ci
+	}
+	if *htmlFile != "" {
+		if err := writeHTMLFile(*htmlFile, id, inspectCompanions(events)); err != nil {
+			return p.fail("inspect", err)
+		}
+	}
 	if *asJSON {
 		var b bytes.Buffer
 		enc := json.NewEncoder(&b)
@@ -114,6 +126,9 @@ func (p *program) inspect(args []string) int {
 		return exitOK
 	}
 	writeInspection(p.stdout, ins)
+	if ins.Companions != nil {
+		writeCompanions(p.stdout, *ins.Companions)
+	}
 	return exitOK
 }
 
@@ -150,6 +165,9 @@ func readSession(file string, stderr io.Writer) (id string, events []host.Event,
 		return "", nil, err
 	}
 	if _, err := dir.AddValidator(planmode.PluginName, planmode.CheckPayload); err != nil {
+		return "", nil, err
+	}
+	if _, err := dir.AddValidator(plansteps.PluginName, plansteps.CheckPayload); err != nil {
 		return "", nil, err
 	}
 	sess, err := dir.Open(id)

@@ -86,6 +86,8 @@ func (p *program) main(args []string) int {
 	switch args[0] {
 	case "demo":
 		return p.demo(args[1:])
+	case "demo-companions":
+		return p.demoCompanions(args[1:])
 	case "run":
 		return p.run(args[1:])
 	case "validate":

@@ -53,6 +53,8 @@ type printer struct {
 	lastCard string
 	// pending is the switch last reported as pending.
 	pending planmode.Selection
+	// companions draws the companion plugins' displays (companions.go).
+	companions companionView
 }
 
 func newPrinter(w io.Writer, md *glamour.TermRenderer, p *presenters, plan bool) *printer {
@@ -71,6 +73,7 @@ func (p *printer) printRendered(s string) { fmt.Fprintln(p.w, s) }
 // event prints e. events is the session's log snapshot holding e, for the
 // pending-switch check.
 func (p *printer) event(e host.Event, events func() []host.Event) {
+	defer p.showCompanions(e, events)
 	switch e.Type {
 	case planmode.EventPlanMode:
 		var m planmode.ModePayload

@@ -36,6 +36,7 @@ const (
 // runFlags are the flags of "planhost run".
 type runFlags struct {
 	config, session, sessions, store, model, workspace string
+	agent, documents                                   string
 	openai                                             openaimodel.Config
 }
 
@@ -55,6 +56,8 @@ func (p *program) run(args []string) int {
 	fs.StringVar(&f.store, "store", storeFile, flagStoreHelp)
 	fs.StringVar(&f.model, "model", modelOpenAI, flagModelHelp)
 	fs.StringVar(&f.workspace, "workspace", ".", flagWorkspaceHelp)
+	fs.StringVar(&f.agent, "agent", defaultAgentID, flagAgentHelp)
+	fs.StringVar(&f.documents, "documents", "", fmt.Sprintf(flagDocumentsHelp, filepath.Join(shownState, appDirName, documentsDirName)))
 	finishOpenAI := addOpenAIFlags(fs, &f.openai, env)
 	if code, done := p.parseFlags(fs, usageRun, args); done {
 		return code
@@ -87,6 +90,9 @@ func (p *program) run(args []string) int {
 	if err != nil {
 		return p.usageError("run", err)
 	}
+	if forbidden, err = settleDocuments(&f, stateDir, stateErr, forbidden); err != nil {
+		return p.usageError("run", err)
+	}
 	ws, err := workspace.Open(f.workspace, workspace.Limits{}, workspace.WithForbidden(forbidden...))
 	if err != nil {
 		return p.usageError("run", fmt.Errorf("-workspace: %w", err))
@@ -101,8 +107,12 @@ func (p *program) run(args []string) int {
 	}
 	defer sessions.Close()
 
+	docs, err := openDocuments(f.documents)
+	if err != nil {
+		return p.fail("run", err)
+	}
 	logger := slog.New(slog.NewTextHandler(p.stderr, &slog.HandlerOptions{Level: slog.LevelWarn}))
-	app, parts := newHost(hostConfig{store: sessions, model: model, deployment: dep, tools: ws.Tools(), logger: logger})
+	app, parts := newHost(hostConfig{store: sessions, model: model, deployment: dep, tools: ws.Tools(), logger: logger, documents: docs})
 	if err := app.Err(); err != nil {
 		return p.usageError("run", err)
 	}
@@ -125,7 +135,7 @@ func (p *program) run(args []string) int {
 	if err != nil {
 		return p.fail("run", err)
 	}
-	agent, err := parts.Runtime.NewAgent("", sess)
+	agent, err := parts.Runtime.NewAgent(f.agent, sess)
 	if err != nil {
 		return p.fail("run", err)
 	}

@@ -21,6 +21,9 @@ type hostConfig struct {
 	// tools are registered while the app runs; validate has none.
 	tools  []host.Tool
 	logger *slog.Logger
+	// documents keeps agent-scoped documents (the todo list); nil means
+	// an in-memory store.
+	documents host.Documents
 }
 
 // hostParts are the pieces of a built host the program drives.
@@ -52,6 +55,7 @@ func newHost(cfg hostConfig) (*fx.App, *hostParts) {
 		fx.Supply(
 			fx.Annotate(cfg.store, fx.As(new(host.Store))),
 			fx.Annotate(cfg.model, fx.As(new(refhost.Model))),
+			fx.Annotate(documentsOrMemory(cfg.documents), fx.As(new(host.Documents))),
 			logger,
 		),
 		fx.Provide(newPresenters),

@@ -64,3 +64,29 @@ func TestAPluginWithoutKeysTakesNone(t *testing.T) {
 		t.Fatalf("problems %v", errs)
 	}
 }
+
+func TestIntReadsEveryIntegerFormAndKeepsTheDefault(t *testing.T) {
+	tests := []struct {
+		name, src string
+		want      int64
+	}{
+		{"missing key keeps the default", "s: x", 5},
+		{"empty entry keeps the default", "", 5},
+		{"hex and underscores", "n: 0x0_a", 10},
+		{"underscores", "n: 1_0", 10},
+		{"out of range keeps the default", "n: 11", 5},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			if got := decode(t, tt.src, "s", "n").Int("n", 5, 1, 10); got != tt.want {
+				t.Fatalf("Int = %d, want %d", got, tt.want)
+			}
+		})
+	}
+}
+
+func TestKeysMustBeStrings(t *testing.T) {
+	if err := errors.Join(decode(t, "1: 2", "n").Errs()...); err == nil || !strings.Contains(err.Error(), "1:1: keys must be strings, got a number") {
+		t.Fatalf("problems %v", err)
+	}
+}

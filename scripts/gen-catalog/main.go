@@ -31,7 +31,7 @@ const (
 	defaultPages = "docs/plan-mode.md,docs/plan-mode.zh.md"
 	// defaultCompanions are the companion plugins' package directories,
 	// whose surface follows the plugin's in the same region.
-	defaultCompanions = "planfile,planentry,planreview,plangate"
+	defaultCompanions = "planfile,planentry,planreview,plangate,plansteps,todo"
 	// baseCommand is how this repository runs the generator.
 	baseCommand = "go run ./scripts/gen-catalog"
 )
@@ -58,7 +58,7 @@ func main() {
 		pages:      splitList(*pages),
 		companions: splitList(*companions),
 		record:     *record,
-		command:    fixCommand(*pkg, *pages),
+		command:    fixCommand(*pkg, *pages, *companions),
 		out:        os.Stdout,
 	}
 	upToDate, err := g.run(!*check)
@@ -87,13 +87,16 @@ func splitList(s string) []string {
 
 // fixCommand returns the command that regenerates the docs with the flags
 // that differ from the defaults.
-func fixCommand(pkg, pages string) string {
+func fixCommand(pkg, pages, companions string) string {
 	cmd := baseCommand
 	if pkg != defaultPkg {
 		cmd += " -pkg " + shellQuote(pkg)
 	}
 	if pages != defaultPages {
 		cmd += " -pages " + shellQuote(pages)
+	}
+	if companions != defaultCompanions {
+		cmd += " -companions " + shellQuote(companions)
 	}
 	return cmd
 }
