@@ -53,6 +53,14 @@
 // specification says so (a /plan whose command completed but whose
 // plan/mode never reached the log).
 //
+// # Agent documents
+//
+// [Store.Documents] keeps the agent-scoped documents of host.Documents (a
+// todo list, say) in table planmode_documents, keyed by agent and name,
+// shared by every process on the database. A Put is one statement that
+// compares the version and writes (an insert that does nothing when the
+// row exists, or an update only while the row has the version named).
+//
 // # Failures
 //
 // Every call is bounded by the store's timeout ([WithTimeout]) and by the
