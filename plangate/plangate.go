@@ -109,17 +109,7 @@ var Module = fx.Module(PluginName, fx.Provide(New), fx.Invoke(func(*Gate) {}))
 
 // DeployPlugin returns the plugin's entry for the deployment loader.
 func DeployPlugin() deploy.Plugin {
-	return deploy.Plugin{
-		Name:     PluginName,
-		Requires: []string{planmode.PluginName},
-		Load: func(node *yaml.Node) (fx.Option, error) {
-			cfg, err := DecodeConfig(node)
-			if err != nil {
-				return nil, err
-			}
-			return fx.Options(fx.Supply(cfg), Module), nil
-		},
-	}
+	return deploy.ModulePlugin(PluginName, []string{planmode.PluginName}, DecodeConfig, Module)
 }
 
 // Params are the inputs of [New].

@@ -13,7 +13,6 @@ import (
 	"github.com/dshgo/planmode/deploy"
 	"github.com/dshgo/planmode/host"
 	"go.uber.org/fx"
-	"gopkg.in/yaml.v3"
 )
 
 // Errors of the plugin's lifecycle.
@@ -40,17 +39,7 @@ var Module = fx.Module(PluginName,
 // DeployPlugin returns the plugin's entry for the deployment loader; it
 // requires plan-mode in the same file.
 func DeployPlugin() deploy.Plugin {
-	return deploy.Plugin{
-		Name:     PluginName,
-		Requires: []string{planmode.PluginName},
-		Load: func(node *yaml.Node) (fx.Option, error) {
-			cfg, err := DecodeConfig(node)
-			if err != nil {
-				return nil, err
-			}
-			return fx.Options(fx.Supply(cfg), Module), nil
-		},
-	}
+	return deploy.ModulePlugin(PluginName, []string{planmode.PluginName}, DecodeConfig, Module)
 }
 
 // Params are the inputs of [New].

@@ -11,7 +11,6 @@ import (
 	"github.com/dshgo/planmode/deploy"
 	"github.com/dshgo/planmode/host"
 	"go.uber.org/fx"
-	"gopkg.in/yaml.v3"
 )
 
 // Errors of the plugin's lifecycle.
@@ -35,16 +34,7 @@ var Module = fx.Module(PluginName,
 // DeployPlugin returns the plugin's entry for the deployment loader. The
 // plugin does not need plan-mode.
 func DeployPlugin() deploy.Plugin {
-	return deploy.Plugin{
-		Name: PluginName,
-		Load: func(node *yaml.Node) (fx.Option, error) {
-			cfg, err := DecodeConfig(node)
-			if err != nil {
-				return nil, err
-			}
-			return fx.Options(fx.Supply(cfg), Module), nil
-		},
-	}
+	return deploy.ModulePlugin(PluginName, nil, DecodeConfig, Module)
 }
 
 // Params are the inputs of [New].
