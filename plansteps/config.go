@@ -1,10 +1,8 @@
 package plansteps
 
 import (
-	"errors"
 	"fmt"
 
-	"github.com/dshgo/planmode/deploy"
 	"github.com/dshgo/planmode/internal/yamlcfg"
 	"gopkg.in/yaml.v3"
 )
@@ -31,9 +29,8 @@ func DefaultConfig() Config { return Config{MaxSteps: MaxSteps} }
 
 // Validate checks a Config built in Go.
 func (c Config) Validate() error {
-	if c.MaxSteps < 1 || c.MaxSteps > MaxSteps {
-		return fmt.Errorf("%s: config: %w", PluginName,
-			&deploy.FieldError{Key: keyMaxSteps, Problem: fmt.Sprintf(problemMaxSteps, MaxSteps, c.MaxSteps)})
+	if err := yamlcfg.CheckInt(keyMaxSteps, c.MaxSteps, 1, MaxSteps); err != nil {
+		return fmt.Errorf("%s: config: %w", PluginName, err)
 	}
 	return nil
 }
@@ -42,11 +39,9 @@ func (c Config) Validate() error {
 // empty entry; unknown keys, wrong types and out-of-range values are
 // [*deploy.FieldError]s at the offending node.
 func DecodeConfig(node *yaml.Node) (Config, error) {
-	cfg := DefaultConfig()
-	m := yamlcfg.Decode(node, keyMaxSteps)
-	cfg.MaxSteps = int(m.Int(keyMaxSteps, int64(cfg.MaxSteps), 1, MaxSteps))
-	if errs := m.Errs(); len(errs) > 0 {
-		return Config{}, errors.Join(errs...)
+	n, err := yamlcfg.DecodeInt(node, keyMaxSteps, DefaultConfig().MaxSteps, 1, MaxSteps)
+	if err != nil {
+		return Config{}, err
 	}
-	return cfg, nil
+	return Config{MaxSteps: n}, nil
 }

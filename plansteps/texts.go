@@ -118,7 +118,6 @@ const (
 	problemSummary           = "summary is blank or too long"
 	problemTooManyDeviations = "%d deviations, more than %d"
 	problemDeviation         = "a deviation has a bad step_id or a blank or too long description"
-	problemMaxSteps          = "must be a whole number from 1 to %d, got %d"
 )
 
 // Host-developer errors.

@@ -1,10 +1,8 @@
 package todo
 
 import (
-	"errors"
 	"fmt"
 
-	"github.com/dshgo/planmode/deploy"
 	"github.com/dshgo/planmode/internal/yamlcfg"
 	"gopkg.in/yaml.v3"
 )
@@ -31,9 +29,8 @@ func DefaultConfig() Config { return Config{MaxItems: MaxItems} }
 // Validate checks a Config built in Go. The error is a [*deploy.FieldError]
 // without a position.
 func (c Config) Validate() error {
-	if c.MaxItems < 1 || c.MaxItems > MaxItems {
-		return fmt.Errorf("%s: config: %w", PluginName,
-			&deploy.FieldError{Key: keyMaxItems, Problem: fmt.Sprintf(problemMaxItems, MaxItems, c.MaxItems)})
+	if err := yamlcfg.CheckInt(keyMaxItems, c.MaxItems, 1, MaxItems); err != nil {
+		return fmt.Errorf("%s: config: %w", PluginName, err)
 	}
 	return nil
 }
@@ -42,14 +39,9 @@ func (c Config) Validate() error {
 // empty entry; unknown keys, values of the wrong type and values out of
 // range are [*deploy.FieldError]s at the offending node.
 func DecodeConfig(node *yaml.Node) (Config, error) {
-	cfg := DefaultConfig()
-	m := yamlcfg.Decode(node, keyMaxItems)
-	cfg.MaxItems = int(m.Int(keyMaxItems, int64(cfg.MaxItems), 1, MaxItems))
-	if errs := m.Errs(); len(errs) > 0 {
-		return Config{}, errors.Join(errs...)
+	n, err := yamlcfg.DecodeInt(node, keyMaxItems, DefaultConfig().MaxItems, 1, MaxItems)
+	if err != nil {
+		return Config{}, err
 	}
-	return cfg, nil
+	return Config{MaxItems: n}, nil
 }
-
-// problemMaxItems is the problem of a bad Config.MaxItems built in Go.
-const problemMaxItems = "must be a whole number from 1 to %d, got %d"

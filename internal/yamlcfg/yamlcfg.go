@@ -5,6 +5,7 @@
 package yamlcfg
 
 import (
+	"errors"
 	"fmt"
 	"strconv"
 	"strings"
@@ -29,6 +30,9 @@ const (
 	problemEmptyList    = "must list at least one item"
 	problemNotOneOf     = "must be one of %s, got %q"
 	problemRepeated     = "lists %q twice"
+	// problemGoRange is the problem of a number out of range in a
+	// configuration built in Go.
+	problemGoRange = "must be a whole number from %d to %d, got %d"
 )
 
 // Mapping is a decoded configuration mapping: its values by key, with the
@@ -218,3 +222,24 @@ func (m *Mapping) Node(key string) *yaml.Node { return m.values[key] }
 
 // Errs returns the problems found, nil when there are none.
 func (m *Mapping) Errs() []error { return m.errs }
+
+// DecodeInt decodes a configuration whose one key, key, is optional and
+// holds an integer between lo and hi (def when missing). The error joins
+// the problems, as [Mapping.Errs] lists them.
+func DecodeInt(node *yaml.Node, key string, def, lo, hi int) (int, error) {
+	m := Decode(node, key)
+	n := int(m.Int(key, int64(def), int64(lo), int64(hi)))
+	if errs := m.Errs(); len(errs) > 0 {
+		return 0, errors.Join(errs...)
+	}
+	return n, nil
+}
+
+// CheckInt checks key's value v of a configuration built in Go: outside lo
+// to hi it returns a [*deploy.FieldError] without a position.
+func CheckInt(key string, v, lo, hi int) error {
+	if v < lo || v > hi {
+		return &deploy.FieldError{Key: key, Problem: fmt.Sprintf(problemGoRange, lo, hi, v)}
+	}
+	return nil
+}

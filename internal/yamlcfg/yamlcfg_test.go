@@ -7,6 +7,7 @@ import (
 
 	"gopkg.in/yaml.v3"
 
+	"github.com/dshgo/planmode/deploy"
 	"github.com/dshgo/planmode/internal/yamlcfg"
 )
 
@@ -88,5 +89,66 @@ func TestIntReadsEveryIntegerFormAndKeepsTheDefault(t *testing.T) {
 func TestKeysMustBeStrings(t *testing.T) {
 	if err := errors.Join(decode(t, "1: 2", "n").Errs()...); err == nil || !strings.Contains(err.Error(), "1:1: keys must be strings, got a number") {
 		t.Fatalf("problems %v", err)
+	}
+}
+
+func TestDecodeIntReadsTheOneKeyOrKeepsTheDefault(t *testing.T) {
+	tests := []struct {
+		name    string
+		src     string
+		want    int
+		wantErr string // "" for none
+	}{
+		{"an empty entry", "", 7, ""},
+		{"a value in range", "n: 3", 3, ""},
+		{"a value out of range", "n: 11", 0, "1:4: n: must be between 1 and 10, got 11"},
+		{"an unknown key", "m: 3", 0, "m: unknown key (the keys are n)"},
+		{"a string", "n: x", 0, "n: must be a whole number"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			var node yaml.Node
+			if err := yaml.Unmarshal([]byte(tt.src), &node); err != nil {
+				t.Fatal(err)
+			}
+			got, err := yamlcfg.DecodeInt(&node, "n", 7, 1, 10)
+			if tt.wantErr == "" {
+				if err != nil || got != tt.want {
+					t.Errorf("DecodeInt = %d, %v; want %d, nil", got, err, tt.want)
+				}
+				return
+			}
+			if err == nil || !strings.Contains(err.Error(), tt.wantErr) {
+				t.Errorf("DecodeInt error %v, want one containing %q", err, tt.wantErr)
+			}
+		})
+	}
+}
+
+func TestCheckIntNamesTheKeyAndTheRange(t *testing.T) {
+	tests := []struct {
+		name string
+		give int
+		want string // "" for none
+	}{
+		{"the low end", 1, ""},
+		{"the high end", 10, ""},
+		{"zero", 0, "n: must be a whole number from 1 to 10, got 0"},
+		{"above", 11, "n: must be a whole number from 1 to 10, got 11"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			err := yamlcfg.CheckInt("n", tt.give, 1, 10)
+			if tt.want == "" {
+				if err != nil {
+					t.Errorf("CheckInt(%d) = %v, want nil", tt.give, err)
+				}
+				return
+			}
+			var fe *deploy.FieldError
+			if !errors.As(err, &fe) || err.Error() != tt.want {
+				t.Errorf("CheckInt(%d) = %v, want *deploy.FieldError %q", tt.give, err, tt.want)
+			}
+		})
 	}
 }
