@@ -9,6 +9,7 @@ import (
 	"slices"
 
 	"github.com/dshgo/planmode/host"
+	"github.com/dshgo/planmode/internal/approval"
 )
 
 // ExitExtensionGroup is the fx value group through which companion plugins
@@ -243,7 +244,7 @@ func (xs exitExtensions) decide(x *ExitCall, answers []host.Answer) ExitVerdict 
 			return v
 		}
 	}
-	approved, feedback := consent(answers)
+	approved, feedback := approval.Read(answers, ReviewQuestionID, ReviewApprove)
 	if approved {
 		return ExitVerdict{Kind: VerdictApprove, Option: ReviewApprove}
 	}

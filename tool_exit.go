@@ -251,29 +251,6 @@ func reviewRequest(agent host.Agent, plan string, extra []host.Option) host.AskR
 	}
 }
 
-// consent reads the answers to a review. approved is true only for exactly
-// one answer, to the review question, selecting exactly Approve, with no
-// custom text (white space alone is none). feedback is the custom text of
-// the answers to the review question, verbatim, joined by a blank line when
-// there are several; text that is only white space is left out.
-func consent(answers []host.Answer) (approved bool, feedback string) {
-	var texts []string
-	for _, a := range answers {
-		if a.QuestionID == ReviewQuestionID && strings.TrimSpace(a.Custom) != "" {
-			texts = append(texts, a.Custom)
-		}
-	}
-	feedback = strings.Join(texts, "\n\n")
-	if len(answers) != 1 {
-		return false, feedback
-	}
-	a := answers[0]
-	approved = a.QuestionID == ReviewQuestionID &&
-		slices.Equal(a.Selected, []string{ReviewApprove}) &&
-		strings.TrimSpace(a.Custom) == ""
-	return approved, feedback
-}
-
 // decodeCall reads the input into an ExitCall: {"plan": string} plus the
 // extensions' properties. "plan" may be missing only when an extension
 // makes it optional.

@@ -6,13 +6,13 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"slices"
 	"strings"
 	"sync"
 
 	"github.com/dshgo/planmode"
 	"github.com/dshgo/planmode/deploy"
 	"github.com/dshgo/planmode/host"
+	"github.com/dshgo/planmode/internal/approval"
 	"github.com/dshgo/planmode/internal/companion"
 	"github.com/dshgo/planmode/internal/sessfold"
 	"github.com/dshgo/planmode/internal/yamlcfg"
@@ -210,7 +210,7 @@ func (t *tool) Execute(ctx context.Context, call host.CallContext, input json.Ra
 	case err != nil:
 		return "", fmt.Errorf("%s: %w", textAskFailed, err)
 	}
-	ok, words := consent(answers)
+	ok, words := approval.Read(answers, QuestionID, OptionEnter)
 	if !ok {
 		if words != "" {
 			return fmt.Sprintf(textDeclinedWords, words), nil
@@ -263,24 +263,6 @@ func (t *tool) ask(ctx context.Context, done <-chan struct{}, agent host.Agent, 
 	default:
 		return answers, err
 	}
-}
-
-// consent reads the answers: ok only for exactly one answer to the
-// question selecting exactly OptionEnter with no custom text. words is the
-// user's custom text, if any.
-func consent(answers []host.Answer) (ok bool, words string) {
-	var texts []string
-	for _, a := range answers {
-		if a.QuestionID == QuestionID && strings.TrimSpace(a.Custom) != "" {
-			texts = append(texts, a.Custom)
-		}
-	}
-	words = strings.Join(texts, "\n\n")
-	if len(answers) != 1 {
-		return false, words
-	}
-	a := answers[0]
-	return a.QuestionID == QuestionID && slices.Equal(a.Selected, []string{OptionEnter}) && strings.TrimSpace(a.Custom) == "", words
 }
 
 // decodeInput reads {"goal": string, "scope"?: string}.

@@ -9,6 +9,7 @@ import (
 	"strings"
 
 	"github.com/dshgo/planmode/host"
+	"github.com/dshgo/planmode/internal/approval"
 )
 
 // tool is one of the plugin's tools.
@@ -306,7 +307,7 @@ func (p *Plugin) modify(ctx context.Context, r *run, st *sessionState, call host
 	case err != nil:
 		return "", fmt.Errorf("%s: %w", textModifyFailed, err)
 	}
-	if approved, words := modifyConsent(answers); !approved {
+	if approved, words := approval.Read(answers, ModifyQuestionID, ModifyApprove); !approved {
 		if words == "" {
 			return "", errors.New(textModifyRefused)
 		}
@@ -374,24 +375,6 @@ func writeStep(b *strings.Builder, s Step) {
 	if s.Verification != "" {
 		fmt.Fprintf(b, "- "+mdVerification+"\n", s.Verification)
 	}
-}
-
-// modifyConsent reads the answers: approved only for exactly one answer to
-// the question selecting exactly ModifyApprove with no custom text; words
-// are the user's custom text.
-func modifyConsent(answers []host.Answer) (approved bool, words string) {
-	var texts []string
-	for _, a := range answers {
-		if a.QuestionID == ModifyQuestionID && strings.TrimSpace(a.Custom) != "" {
-			texts = append(texts, a.Custom)
-		}
-	}
-	words = strings.Join(texts, "\n\n")
-	if len(answers) != 1 {
-		return false, words
-	}
-	a := answers[0]
-	return a.QuestionID == ModifyQuestionID && slices.Equal(a.Selected, []string{ModifyApprove}) && words == "", words
 }
 
 // errReloaded fails a question open while the plugin stops.
