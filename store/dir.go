@@ -33,7 +33,7 @@ const FileExt = ".jsonl"
 type Dir struct {
 	path       string
 	opts       options
-	validators *validatorSet
+	validators *Validators
 	now        func() time.Time
 	wrap       func(*os.File) file // tests inject write faults here
 
@@ -71,7 +71,7 @@ func OpenDir(dir string, opts ...Option) (*Dir, error) {
 	return &Dir{
 		path:       dir,
 		opts:       o,
-		validators: newValidatorSet(),
+		validators: &Validators{Owner: "store"},
 		now:        time.Now,
 		wrap:       func(f *os.File) file { return f },
 		sessions:   map[string]*session{},
@@ -83,7 +83,7 @@ const checkModes = runtime.GOOS != "windows" && runtime.GOOS != "plan9"
 
 // AddValidator implements [host.Validators].
 func (d *Dir) AddValidator(name string, v host.Validator) (func(), error) {
-	return d.validators.add(name, v)
+	return d.validators.Add(name, v)
 }
 
 // Path returns the file that holds (or would hold) session id.
@@ -159,7 +159,7 @@ func (d *Dir) Open(id string) (host.Session, error) {
 	}
 	if s, ok := d.sessions[id]; ok {
 		for _, e := range s.Events() {
-			if err := d.validators.check(e); err != nil {
+			if err := d.validators.Check(e); err != nil {
 				// Line n of a well-formed file holds event n.
 				return nil, fmt.Errorf("store: %s:%d: event %d %q: %w", d.Path(id), e.Seq, e.Seq, e.Type, err)
 			}

@@ -13,7 +13,7 @@ import (
 // form as in a [Dir], so a test against Memory sees what a durable host
 // would. The zero value is not usable; call [NewMemory].
 type Memory struct {
-	validators *validatorSet
+	validators *Validators
 	now        func() time.Time
 
 	mu       sync.Mutex
@@ -22,12 +22,12 @@ type Memory struct {
 
 // NewMemory returns an empty in-memory store.
 func NewMemory() *Memory {
-	return &Memory{validators: newValidatorSet(), sessions: map[string]*session{}, now: time.Now}
+	return &Memory{validators: &Validators{Owner: "store"}, sessions: map[string]*session{}, now: time.Now}
 }
 
 // AddValidator implements [host.Validators].
 func (m *Memory) AddValidator(name string, v host.Validator) (func(), error) {
-	return m.validators.add(name, v)
+	return m.validators.Add(name, v)
 }
 
 // Create implements [host.Store].

@@ -26,7 +26,7 @@ type backend interface {
 // session is the log shared by both stores.
 type session struct {
 	id         string
-	validators *validatorSet
+	validators *Validators
 	now        func() time.Time
 	backend    backend                             // nil: memory only
 	fork       func(end int) (host.Session, error) // set by the store
@@ -141,7 +141,7 @@ type subscriber struct {
 	active bool
 }
 
-func newSession(id string, vs *validatorSet, now func() time.Time, b backend, events []host.Event) *session {
+func newSession(id string, vs *Validators, now func() time.Time, b backend, events []host.Event) *session {
 	done, markDone := context.WithCancel(context.Background())
 	return &session{id: id, validators: vs, now: now, backend: b, events: events, done: done, markDone: markDone}
 }
@@ -198,7 +198,7 @@ func (s *session) AppendIf(e host.Event, cond func() bool) (host.Event, bool, er
 	if err := canonicalize(&e, true); err != nil {
 		return host.Event{}, false, fmt.Errorf("store: session %q: append: %w", s.id, err)
 	}
-	if err := s.validators.check(e); err != nil {
+	if err := s.validators.Check(e); err != nil {
 		return host.Event{}, false, fmt.Errorf("store: session %q: append event %d %q: %w", s.id, e.Seq, e.Type, err)
 	}
 	if s.backend != nil {
@@ -292,9 +292,9 @@ func (s *session) close() error {
 
 // checkAll runs the validators over events already in a log, naming the
 // first event that fails.
-func checkAll(vs *validatorSet, events []host.Event) error {
+func checkAll(vs *Validators, events []host.Event) error {
 	for _, e := range events {
-		if err := vs.check(e); err != nil {
+		if err := vs.Check(e); err != nil {
 			return fmt.Errorf("event %d %q: %w", e.Seq, e.Type, err)
 		}
 	}

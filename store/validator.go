@@ -8,23 +8,33 @@ import (
 	"github.com/dshgo/planmode/host"
 )
 
-// validatorSet is a named set of validators run in registration order.
-type validatorSet struct {
+// Validators is a named set of [host.Validator]s run in registration
+// order: the registry behind a store's AddValidator, for this package's
+// stores and others (such as a database store). It is safe for concurrent
+// use; the zero value is an empty set.
+type Validators struct {
+	// Owner names the store in Add's errors, e.g. "store".
+	Owner string
+
 	mu    sync.RWMutex
 	names []string
 	funcs map[string]host.Validator
 }
 
-func newValidatorSet() *validatorSet { return &validatorSet{funcs: map[string]host.Validator{}} }
-
-func (vs *validatorSet) add(name string, v host.Validator) (func(), error) {
+// Add registers v under name and returns the func that removes it (safe to
+// call more than once), as [host.Validators.AddValidator] does. A nil v or
+// a name already registered (wrapping [host.ErrDuplicate]) is an error.
+func (vs *Validators) Add(name string, v host.Validator) (func(), error) {
 	if v == nil {
-		return nil, fmt.Errorf("store: validator %q: func is nil", name)
+		return nil, fmt.Errorf("%s: validator %q: func is nil", vs.Owner, name)
 	}
 	vs.mu.Lock()
 	defer vs.mu.Unlock()
 	if _, ok := vs.funcs[name]; ok {
-		return nil, fmt.Errorf("store: validator %q: %w", name, host.ErrDuplicate)
+		return nil, fmt.Errorf("%s: validator %q: %w", vs.Owner, name, host.ErrDuplicate)
+	}
+	if vs.funcs == nil {
+		vs.funcs = map[string]host.Validator{}
 	}
 	vs.funcs[name] = v
 	vs.names = append(vs.names, name)
@@ -47,7 +57,7 @@ type namedValidator struct {
 
 // snapshot returns the validators in registration order, for checking
 // many events without taking the lock for each.
-func (vs *validatorSet) snapshot() []namedValidator {
+func (vs *Validators) snapshot() []namedValidator {
 	vs.mu.RLock()
 	defer vs.mu.RUnlock()
 	out := make([]namedValidator, len(vs.names))
@@ -57,7 +67,7 @@ func (vs *validatorSet) snapshot() []namedValidator {
 	return out
 }
 
-// checkEach runs the validators of a snapshot on e, as check does.
+// checkEach runs the validators of a snapshot on e, as Check does.
 func checkEach(vals []namedValidator, e host.Event) error {
 	for _, v := range vals {
 		if err := v.fn(e); err != nil {
@@ -67,9 +77,9 @@ func checkEach(vals []namedValidator, e host.Event) error {
 	return nil
 }
 
-// check runs every validator on e; the first error wins and is wrapped with
-// the validator's name.
-func (vs *validatorSet) check(e host.Event) error {
+// Check runs every validator on e; the first error wins and is wrapped
+// with the validator's name.
+func (vs *Validators) Check(e host.Event) error {
 	vs.mu.RLock()
 	defer vs.mu.RUnlock()
 	for _, n := range vs.names {

@@ -117,7 +117,7 @@ func (s *session) AppendIf(e host.Event, cond func() bool) (host.Event, bool, er
 	if err := canonicalize(&e); err != nil {
 		return host.Event{}, false, fmt.Errorf("pgstore: session %q: append: %w", s.id, err)
 	}
-	if err := s.st.vs.check(e); err != nil {
+	if err := s.st.vs.Check(e); err != nil {
 		return host.Event{}, false, fmt.Errorf("pgstore: session %q: append event %d %q: %w", s.id, e.Seq, e.Type, err)
 	}
 	r, err := toRow(e)

@@ -29,7 +29,7 @@ type Store struct {
 	ownPool  bool
 	password string
 	opts     options
-	vs       validatorSet
+	vs       store.Validators
 	now      func() time.Time
 	notify   *notifier
 
@@ -98,7 +98,7 @@ func newStore(ctx context.Context, pool *pgxpool.Pool, own bool, opts []Option) 
 	if err := migrate(mctx, pool); err != nil {
 		return nil, redact(err, password)
 	}
-	s := &Store{pool: pool, ownPool: own, password: password, opts: o, now: time.Now, sessions: map[string]*session{}}
+	s := &Store{vs: store.Validators{Owner: "pgstore"}, pool: pool, ownPool: own, password: password, opts: o, now: time.Now, sessions: map[string]*session{}}
 	s.ctx, s.cancel = context.WithCancel(context.Background())
 	l := &listener{st: s}
 	s.notify = newNotifier(s)
@@ -131,7 +131,7 @@ func (s *Store) wrap(err error, format string, args ...any) error {
 // process's appends and on every event of a session being opened; events
 // other processes append were checked by their validators.
 func (s *Store) AddValidator(name string, v host.Validator) (func(), error) {
-	return s.vs.add(name, v)
+	return s.vs.Add(name, v)
 }
 
 // Create implements [host.Store]. The session row is inserted at once; an
@@ -202,7 +202,7 @@ func (s *Store) Open(id string) (host.Session, error) {
 			return nil, err
 		}
 		for _, e := range ss.Events() {
-			if err := s.vs.check(e); err != nil {
+			if err := s.vs.Check(e); err != nil {
 				return nil, fmt.Errorf("pgstore: session %q: open: event %d %q: %w", id, e.Seq, e.Type, err)
 			}
 		}
@@ -242,7 +242,7 @@ func (s *Store) load(id string) ([]host.Event, error) {
 		return nil, redact(err, s.password)
 	}
 	for _, e := range events {
-		if err := s.vs.check(e); err != nil {
+		if err := s.vs.Check(e); err != nil {
 			return nil, fmt.Errorf("pgstore: session %q: open: event %d %q: %w", id, e.Seq, e.Type, err)
 		}
 	}
