@@ -1,16 +1,14 @@
 package plansteps_test
 
 import (
-	"bytes"
 	"fmt"
-	"os"
-	"path/filepath"
 	"strings"
 	"testing"
 
 	"github.com/dshgo/planmode"
 	"github.com/dshgo/planmode/deploy"
 	"github.com/dshgo/planmode/host"
+	"github.com/dshgo/planmode/internal/companiontest"
 	"github.com/dshgo/planmode/plansteps"
 	"github.com/dshgo/planmode/refhost"
 	"github.com/dshgo/planmode/refhost/scripted"
@@ -23,43 +21,20 @@ import (
 // Each file in testdata/config is a deployment file, "---", then
 // "ok max_steps=N" or the expected error.
 func TestConfigFixtures(t *testing.T) {
-	files, err := filepath.Glob("testdata/config/*.yaml")
-	if err != nil || len(files) == 0 {
-		t.Fatalf("no fixtures: %v", err)
-	}
-	for _, file := range files {
-		t.Run(filepath.Base(file), func(t *testing.T) {
-			raw, err := os.ReadFile(file)
-			if err != nil {
-				t.Fatal(err)
+	companiontest.ConfigFixtures(t, "testdata/config/*.yaml", func(give []byte) (string, error) {
+		var got plansteps.Config
+		p := plansteps.DeployPlugin()
+		load := p.Load
+		p.Load = func(n *yaml.Node) (fx.Option, error) {
+			opt, err := load(n)
+			if err == nil {
+				got, _ = plansteps.DecodeConfig(n)
 			}
-			give, want, _ := bytes.Cut(raw, []byte("---\n"))
-			wantText := strings.TrimSpace(string(want))
-			var got plansteps.Config
-			p := plansteps.DeployPlugin()
-			load := p.Load
-			p.Load = func(n *yaml.Node) (fx.Option, error) {
-				opt, err := load(n)
-				if err == nil {
-					got, _ = plansteps.DecodeConfig(n)
-				}
-				return opt, err
-			}
-			_, err = deploy.Parse("deploy.yaml", give, planmode.DeployPlugin(), p)
-			if strings.HasPrefix(wantText, "ok ") {
-				if err != nil {
-					t.Fatal(err)
-				}
-				if s := fmt.Sprintf("ok max_steps=%d", got.MaxSteps); s != wantText {
-					t.Fatalf("got %s, want %s", s, wantText)
-				}
-				return
-			}
-			if err == nil || err.Error() != wantText {
-				t.Fatalf("error:\n%v\nwant:\n%s", err, wantText)
-			}
-		})
-	}
+			return opt, err
+		}
+		_, err := deploy.Parse("deploy.yaml", give, planmode.DeployPlugin(), p)
+		return fmt.Sprintf("ok max_steps=%d", got.MaxSteps), err
+	})
 }
 
 func TestDeploymentStartsBothPlugins(t *testing.T) {

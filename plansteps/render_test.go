@@ -2,32 +2,20 @@ package plansteps_test
 
 import (
 	"flag"
-	"os"
-	"path/filepath"
 	"strings"
 	"testing"
 
 	"github.com/dshgo/planmode/host"
+	"github.com/dshgo/planmode/internal/companiontest"
 	"github.com/dshgo/planmode/plansteps"
 )
 
 var update = flag.Bool("update", false, "rewrite the golden files")
 
+// golden compares got with testdata/golden/name, or rewrites it with -update.
 func golden(t *testing.T, name, got string) {
 	t.Helper()
-	path := filepath.Join("testdata", "golden", name)
-	if *update {
-		if err := os.WriteFile(path, []byte(got), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
-	want, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatalf("%v (run go test -update to create it)", err)
-	}
-	if got != string(want) {
-		t.Fatalf("%s differs (go test ./plansteps -run %s -update rewrites it):\ngot:\n%s\nwant:\n%s", path, t.Name(), got, want)
-	}
+	companiontest.Golden(t, *update, "./plansteps", name, got)
 }
 
 func sampleExecution() *plansteps.Execution {

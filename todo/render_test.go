@@ -2,12 +2,11 @@ package todo_test
 
 import (
 	"flag"
-	"os"
-	"path/filepath"
 	"strings"
 	"testing"
 	"time"
 
+	"github.com/dshgo/planmode/internal/companiontest"
 	"github.com/dshgo/planmode/todo"
 )
 
@@ -16,19 +15,7 @@ var update = flag.Bool("update", false, "rewrite the golden files")
 // golden compares got with testdata/golden/name, or rewrites it with -update.
 func golden(t *testing.T, name, got string) {
 	t.Helper()
-	path := filepath.Join("testdata", "golden", name)
-	if *update {
-		if err := os.WriteFile(path, []byte(got), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
-	want, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatalf("%v (run go test -update to create it)", err)
-	}
-	if got != string(want) {
-		t.Fatalf("%s differs (go test ./todo -run %s -update rewrites it):\ngot:\n%s\nwant:\n%s", path, t.Name(), got, want)
-	}
+	companiontest.Golden(t, *update, "./todo", name, got)
 }
 
 func sample() []todo.Item {
