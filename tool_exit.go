@@ -1,15 +1,14 @@
 package planmode
 
 import (
-	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
-	"slices"
 	"strings"
 
 	"github.com/dshgo/planmode/host"
+	"github.com/dshgo/planmode/internal/jsonin"
 )
 
 // MaxPlanSize is the largest plan, in bytes, that [ExitToolName] puts to
@@ -267,21 +266,14 @@ func (t *exitTool) decodeCall(call host.CallContext, input json.RawMessage) (*Ex
 	if err := json.Unmarshal(input, &fields); err != nil || fields == nil {
 		return nil, fmt.Errorf("%w; got %s", ErrExitBadInput, quoteJSON(input))
 	}
-	var extra []string
-	for k := range fields {
-		if k != argPlan && !t.c.exits.property(k) {
-			extra = append(extra, fmt.Sprintf("%q", k))
-		}
-	}
-	if len(extra) > 0 {
-		slices.Sort(extra)
-		return nil, fmt.Errorf("%w; unknown fields %s", ErrExitBadInput, strings.Join(extra, ", "))
+	if extra := jsonin.UnknownFunc(fields, func(k string) bool { return k == argPlan || t.c.exits.property(k) }); extra != "" {
+		return nil, fmt.Errorf("%w; unknown fields %s", ErrExitBadInput, extra)
 	}
 	x := &ExitCall{Agent: call.Agent, CallID: call.CallID, Input: fields, Result: map[string]any{}}
 	raw, ok := fields[argPlan]
 	switch {
 	case ok:
-		if bytes.Equal(bytes.TrimSpace(raw), []byte("null")) || json.Unmarshal(raw, &x.Plan) != nil {
+		if jsonin.IsNull(raw) || json.Unmarshal(raw, &x.Plan) != nil {
 			return nil, fmt.Errorf("%w; %q is %s, not a string", ErrExitBadInput, argPlan, quoteJSON(raw))
 		}
 		x.PlanGiven = true
@@ -300,22 +292,15 @@ func decodePlan(input json.RawMessage) (string, error) {
 	if err := json.Unmarshal(input, &fields); err != nil || fields == nil {
 		return "", fmt.Errorf("%w; got %s", ErrExitBadInput, quoteJSON(input))
 	}
-	var extra []string
-	for k := range fields {
-		if k != argPlan {
-			extra = append(extra, fmt.Sprintf("%q", k))
-		}
-	}
-	if len(extra) > 0 {
-		slices.Sort(extra)
-		return "", fmt.Errorf("%w; unknown fields %s", ErrExitBadInput, strings.Join(extra, ", "))
+	if extra := jsonin.Unknown(fields, argPlan); extra != "" {
+		return "", fmt.Errorf("%w; unknown fields %s", ErrExitBadInput, extra)
 	}
 	raw, ok := fields[argPlan]
 	if !ok {
 		return "", fmt.Errorf("%w; %q is missing", ErrExitBadInput, argPlan)
 	}
 	var plan string
-	if bytes.Equal(bytes.TrimSpace(raw), []byte("null")) || json.Unmarshal(raw, &plan) != nil {
+	if jsonin.IsNull(raw) || json.Unmarshal(raw, &plan) != nil {
 		return "", fmt.Errorf("%w; %q is %s, not a string", ErrExitBadInput, argPlan, quoteJSON(raw))
 	}
 	return plan, nil

@@ -1,7 +1,6 @@
 package planentry
 
 import (
-	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
@@ -14,6 +13,7 @@ import (
 	"github.com/dshgo/planmode/host"
 	"github.com/dshgo/planmode/internal/approval"
 	"github.com/dshgo/planmode/internal/companion"
+	"github.com/dshgo/planmode/internal/jsonin"
 	"github.com/dshgo/planmode/internal/sessfold"
 	"github.com/dshgo/planmode/internal/yamlcfg"
 	"go.uber.org/fx"
@@ -282,7 +282,7 @@ func decodeInput(input json.RawMessage) (GoalPayload, error) {
 			return "", false, nil
 		}
 		var s string
-		if bytes.Equal(bytes.TrimSpace(raw), []byte("null")) || json.Unmarshal(raw, &s) != nil {
+		if jsonin.IsNull(raw) || json.Unmarshal(raw, &s) != nil {
 			return "", true, fmt.Errorf(textBadInput, fmt.Sprintf("%q is not a string", k))
 		}
 		return s, true, nil

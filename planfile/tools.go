@@ -1,7 +1,6 @@
 package planfile
 
 import (
-	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
@@ -10,6 +9,7 @@ import (
 
 	"github.com/dshgo/planmode/host"
 	"github.com/dshgo/planmode/internal/companion"
+	"github.com/dshgo/planmode/internal/jsonin"
 )
 
 var (
@@ -97,7 +97,7 @@ func decodeWrite(input json.RawMessage) (string, error) {
 	}
 	raw, ok := fields["plan"]
 	var plan string
-	if !ok || bytes.Equal(bytes.TrimSpace(raw), []byte("null")) || json.Unmarshal(raw, &plan) != nil {
+	if !ok || jsonin.IsNull(raw) || json.Unmarshal(raw, &plan) != nil {
 		return "", fmt.Errorf(textBadInput, companion.QuoteJSON(input))
 	}
 	return plan, nil

@@ -8,6 +8,7 @@ import (
 
 	"github.com/dshgo/planmode"
 	"github.com/dshgo/planmode/host"
+	"github.com/dshgo/planmode/internal/jsonin"
 )
 
 // ExitOrder places the plugin's exit extension among the others: after
@@ -49,7 +50,7 @@ func (p *Plugin) exitExtension() planmode.ExitExtension {
 // plan under a "Steps" heading, so that the user reviews them too.
 func (p *Plugin) prepareExit(_ context.Context, x *planmode.ExitCall) error {
 	raw, given := x.Input[StepsArg]
-	if !given || isNull(raw) {
+	if !given || jsonin.IsNull(raw) {
 		if _, ok := MarkdownSteps(x.Plan, p.cfg.MaxSteps); !ok {
 			return fmt.Errorf(textMarkdownTooMany, p.cfg.MaxSteps)
 		}
@@ -73,7 +74,7 @@ func (p *Plugin) finishExit(_ context.Context, x *planmode.ExitCall, v planmode.
 		return nil
 	}
 	payload := StepsPayload{Title: PlanTitle(x.Plan), Source: SourceSteps}
-	if raw, given := x.Input[StepsArg]; given && !isNull(raw) {
+	if raw, given := x.Input[StepsArg]; given && !jsonin.IsNull(raw) {
 		steps, err := DecodeSteps(raw, p.cfg.MaxSteps)
 		if err != nil {
 			return err

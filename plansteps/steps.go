@@ -1,13 +1,13 @@
 package plansteps
 
 import (
-	"bytes"
 	"encoding/json"
 	"errors"
 	"fmt"
-	"slices"
 	"strings"
 	"unicode/utf8"
+
+	"github.com/dshgo/planmode/internal/jsonin"
 )
 
 // Fields of one entry of the exit tool's "steps".
@@ -32,7 +32,7 @@ var ErrBadSteps = errors.New(textBadSteps)
 func DecodeSteps(raw json.RawMessage, maxSteps int) ([]Step, error) {
 	maxSteps = min(maxSteps, MaxSteps)
 	var elems []json.RawMessage
-	if bytes.Equal(bytes.TrimSpace(raw), []byte("null")) || json.Unmarshal(raw, &elems) != nil {
+	if jsonin.IsNull(raw) || json.Unmarshal(raw, &elems) != nil {
 		return nil, fmt.Errorf("%w: %s", ErrBadSteps, textStepsNotList)
 	}
 	if len(elems) > maxSteps {
@@ -55,15 +55,8 @@ func decodeInputStep(raw json.RawMessage, id int) (Step, error) {
 	if err := json.Unmarshal(raw, &fields); err != nil || fields == nil {
 		return Step{}, errors.New(textStepNotObject)
 	}
-	var extra []string
-	for k := range fields {
-		if !slices.Contains([]string{fieldID, fieldDescription, fieldFiles, fieldDependsOn, fieldVerification}, k) {
-			extra = append(extra, fmt.Sprintf("%q", k))
-		}
-	}
-	if len(extra) > 0 {
-		slices.Sort(extra)
-		return Step{}, fmt.Errorf(textStepUnknown, strings.Join(extra, ", "))
+	if extra := jsonin.Unknown(fields, fieldID, fieldDescription, fieldFiles, fieldDependsOn, fieldVerification); extra != "" {
+		return Step{}, fmt.Errorf(textStepUnknown, extra)
 	}
 	s := Step{ID: id}
 	if v, ok := fields[fieldID]; ok {
@@ -73,20 +66,20 @@ func decodeInputStep(raw json.RawMessage, id int) (Step, error) {
 		}
 	}
 	v, ok := fields[fieldDescription]
-	if !ok || isNull(v) || json.Unmarshal(v, &s.Description) != nil || strings.TrimSpace(s.Description) == "" {
+	if !ok || jsonin.IsNull(v) || json.Unmarshal(v, &s.Description) != nil || strings.TrimSpace(s.Description) == "" {
 		return Step{}, errors.New(textStepNoDescription)
 	}
-	if v, ok := fields[fieldFiles]; ok && !isNull(v) {
+	if v, ok := fields[fieldFiles]; ok && !jsonin.IsNull(v) {
 		if json.Unmarshal(v, &s.Files) != nil {
 			return Step{}, errors.New(textStepFiles)
 		}
 	}
-	if v, ok := fields[fieldDependsOn]; ok && !isNull(v) {
+	if v, ok := fields[fieldDependsOn]; ok && !jsonin.IsNull(v) {
 		if json.Unmarshal(v, &s.DependsOn) != nil {
 			return Step{}, errors.New(textStepDependsOn)
 		}
 	}
-	if v, ok := fields[fieldVerification]; ok && !isNull(v) {
+	if v, ok := fields[fieldVerification]; ok && !jsonin.IsNull(v) {
 		if json.Unmarshal(v, &s.Verification) != nil {
 			return Step{}, errors.New(textStepVerification)
 		}
@@ -102,8 +95,6 @@ func decodeInputStep(raw json.RawMessage, id int) (Step, error) {
 	}
 	return s, nil
 }
-
-func isNull(raw json.RawMessage) bool { return bytes.Equal(bytes.TrimSpace(raw), []byte("null")) }
 
 // MarkdownSteps returns the steps of plan's first ordered Markdown list:
 // one step per item ("1. text" or "1) text", indented at most three

@@ -1,13 +1,13 @@
 package todo
 
 import (
-	"bytes"
 	"encoding/json"
 	"errors"
 	"fmt"
-	"slices"
 	"strings"
 	"unicode/utf8"
+
+	"github.com/dshgo/planmode/internal/jsonin"
 )
 
 // Input fields of todo_write.
@@ -39,7 +39,7 @@ func DecodeWrite(input json.RawMessage, maxItems int) ([]Item, error) {
 	if err := json.Unmarshal(input, &top); err != nil || top == nil {
 		return nil, fmt.Errorf("%w: %s", ErrBadWrite, textNotObject)
 	}
-	if extra := unknownKeys(top, argTodos); extra != "" {
+	if extra := jsonin.Unknown(top, argTodos); extra != "" {
 		return nil, fmt.Errorf("%w: "+textUnknownTop, ErrBadWrite, extra)
 	}
 	raw, ok := top[argTodos]
@@ -47,7 +47,7 @@ func DecodeWrite(input json.RawMessage, maxItems int) ([]Item, error) {
 		return nil, fmt.Errorf("%w: %s", ErrBadWrite, textTodosMissing)
 	}
 	var elems []json.RawMessage
-	if isNull(raw) || json.Unmarshal(raw, &elems) != nil {
+	if jsonin.IsNull(raw) || json.Unmarshal(raw, &elems) != nil {
 		return nil, fmt.Errorf("%w: %s", ErrBadWrite, textTodosNotList)
 	}
 	if len(elems) > maxItems {
@@ -82,7 +82,7 @@ func decodeItem(raw json.RawMessage) (Item, error) {
 	if err := json.Unmarshal(raw, &fields); err != nil || fields == nil {
 		return Item{}, errors.New(textItemNotObject)
 	}
-	if extra := unknownKeys(fields, argID, argContent, argStatus, argPriority, argCreatedAt, argUpdatedAt); extra != "" {
+	if extra := jsonin.Unknown(fields, argID, argContent, argStatus, argPriority, argCreatedAt, argUpdatedAt); extra != "" {
 		return Item{}, fmt.Errorf(textUnknownItem, extra)
 	}
 	var it Item
@@ -137,26 +137,11 @@ func stringField(fields map[string]json.RawMessage, key string) (string, error) 
 		return "", fmt.Errorf(textFieldMissing, key)
 	}
 	var s string
-	if isNull(raw) || json.Unmarshal(raw, &s) != nil {
+	if jsonin.IsNull(raw) || json.Unmarshal(raw, &s) != nil {
 		return "", fmt.Errorf(textFieldNotString, key)
 	}
 	return s, nil
 }
-
-// unknownKeys lists the keys of fields not among known, quoted and sorted,
-// or "".
-func unknownKeys(fields map[string]json.RawMessage, known ...string) string {
-	var extra []string
-	for k := range fields {
-		if !slices.Contains(known, k) {
-			extra = append(extra, fmt.Sprintf("%q", k))
-		}
-	}
-	slices.Sort(extra)
-	return strings.Join(extra, ", ")
-}
-
-func isNull(raw json.RawMessage) bool { return bytes.Equal(bytes.TrimSpace(raw), []byte("null")) }
 
 // hasControl reports control characters (C0, DEL, C1) or invalid UTF-8 in
 // s; breaks allows line breaks and tabs.
