@@ -131,6 +131,8 @@ func (p *program) acp(args []string) int {
 		Workspaces: workspaces,
 		Logger:     logger,
 		Version:    version,
+		ToolKinds:  acp.CompanionToolKinds(),
+		Plans:      acp.CompanionPlans{},
 	}, p.stdin, p.stdout)
 	if err != nil {
 		return p.fail("acp", err)
