@@ -72,7 +72,11 @@ func (s *pipeSource) Close() error {
 
 // ttySource reads lines with line editing and history from a terminal.
 type ttySource struct {
-	rl     *readline.Instance
+	rl *readline.Instance
+	// stdin is the cancelable reader under readline; closing it ends the
+	// read readline's own goroutine is blocked in, without which Close
+	// waits for one more key press.
+	stdin  io.Closer
 	ch     chan inputEvent
 	done   chan struct{}
 	once   sync.Once
@@ -82,20 +86,22 @@ type ttySource struct {
 
 // newTTYSource starts reading from the terminal. history is the history
 // file ("" for none).
-func newTTYSource(stdin io.ReadCloser, stdout, stderr io.Writer, history string) (*ttySource, error) {
+func newTTYSource(stdin io.Reader, stdout, stderr io.Writer, history string) (*ttySource, error) {
+	cancelable := readline.NewCancelableStdin(stdin)
 	rl, err := readline.NewEx(&readline.Config{
 		Prompt:          promptNoMode,
 		HistoryFile:     history,
 		InterruptPrompt: "^C",
 		EOFPrompt:       cmdQuit,
-		Stdin:           stdin,
+		Stdin:           cancelable,
 		Stdout:          stdout,
 		Stderr:          stderr,
 	})
 	if err != nil {
+		cancelable.Close()
 		return nil, err
 	}
-	s := &ttySource{rl: rl, ch: make(chan inputEvent), done: make(chan struct{})}
+	s := &ttySource{rl: rl, stdin: cancelable, ch: make(chan inputEvent), done: make(chan struct{})}
 	go s.read()
 	return s, nil
 }
@@ -143,6 +149,7 @@ func (s *ttySource) Close() error {
 	var err error
 	s.once.Do(func() {
 		close(s.done)
+		s.stdin.Close()
 		err = s.rl.Close()
 	})
 	return err

@@ -5,7 +5,6 @@ import (
 	"errors"
 	"flag"
 	"fmt"
-	"github.com/chzyer/readline"
 	"log/slog"
 	"os"
 	"path/filepath"
@@ -139,7 +138,7 @@ func (p *program) converse(ctx context.Context, parts *hostParts, agent *refhost
 		if dir := filepath.Join(stateDir, appDirName); os.MkdirAll(dir, stateDirPerm) == nil {
 			history = filepath.Join(dir, historyFileName)
 		}
-		tty, err := newTTYSource(readline.NewCancelableStdin(p.stdin), p.stdout, p.stderr, history)
+		tty, err := newTTYSource(p.stdin, p.stdout, p.stderr, history)
 		if err != nil {
 			return p.fail("run", err)
 		}

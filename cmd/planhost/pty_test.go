@@ -1,0 +1,153 @@
+package main
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/creack/pty"
+)
+
+// ptyBinary is the planhost binary the pty tests run, built once by
+// buildPTYBinary.
+var (
+	ptyBinaryOnce sync.Once
+	ptyBinary     string
+	ptyBinaryErr  error
+	ptyBinaryDir  string
+)
+
+// builtBinary builds planhost once per test run and returns its path.
+func builtBinary(t *testing.T) string {
+	t.Helper()
+	if testing.Short() {
+		t.Skip("pty tests build the binary; skipped with -short")
+	}
+	ptyBinaryOnce.Do(func() {
+		ptyBinaryDir, ptyBinaryErr = os.MkdirTemp("", "planhost-pty-")
+		if ptyBinaryErr != nil {
+			return
+		}
+		ptyBinary = filepath.Join(ptyBinaryDir, "planhost")
+		out, err := exec.Command("go", "build", "-o", ptyBinary, ".").CombinedOutput()
+		if err != nil {
+			ptyBinaryErr = fmt.Errorf("go build: %v\n%s", err, out)
+		}
+	})
+	if ptyBinaryErr != nil {
+		t.Fatal(ptyBinaryErr)
+	}
+	return ptyBinary
+}
+
+// ptySession is the built binary running in a pseudo-terminal.
+type ptySession struct {
+	t    *testing.T
+	cmd  *exec.Cmd
+	tty  *os.File
+	mu   sync.Mutex
+	out  bytes.Buffer
+	done chan struct{}
+	err  error
+}
+
+// ansiRE matches escape sequences, for assertions on the text shown.
+var ansiRE = regexp.MustCompile(`\x1b(\[[0-9;?<>=]*[ -/]*[@-~]|\][^\x07\x1b]*(\x07|\x1b\\)|[()][0-9A-Za-z]|[=>78DEHM])`)
+
+// startPTY runs planhost with args in a cols×rows terminal with env added
+// to a minimal environment.
+func startPTY(t *testing.T, cols, rows uint16, env []string, args ...string) *ptySession {
+	t.Helper()
+	cmd := exec.Command(builtBinary(t), args...)
+	home := t.TempDir()
+	cmd.Env = append([]string{"HOME=" + home, "XDG_STATE_HOME=" + filepath.Join(home, "state"), "TERM=xterm-256color", "PATH=" + os.Getenv("PATH")}, env...)
+	tty, err := pty.StartWithSize(cmd, &pty.Winsize{Cols: cols, Rows: rows})
+	if err != nil {
+		t.Fatal(err)
+	}
+	s := &ptySession{t: t, cmd: cmd, tty: tty, done: make(chan struct{})}
+	go func() {
+		buf := make([]byte, 4096)
+		for {
+			n, err := tty.Read(buf)
+			s.mu.Lock()
+			s.out.Write(buf[:n])
+			s.mu.Unlock()
+			if err != nil {
+				return
+			}
+		}
+	}()
+	go func() {
+		s.err = cmd.Wait()
+		close(s.done)
+	}()
+	t.Cleanup(func() {
+		select {
+		case <-s.done:
+		default:
+			_ = cmd.Process.Kill()
+			<-s.done
+		}
+		tty.Close()
+	})
+	return s
+}
+
+// raw is everything the program wrote so far.
+func (s *ptySession) raw() string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.out.String()
+}
+
+// text is the output with escape sequences removed.
+func (s *ptySession) text() string { return ansiRE.ReplaceAllString(s.raw(), "") }
+
+// send types keys.
+func (s *ptySession) send(keys string) {
+	s.t.Helper()
+	if _, err := s.tty.Write([]byte(keys)); err != nil {
+		s.t.Fatalf("write to pty: %v", err)
+	}
+}
+
+// waitFor waits until the output shows want (escape sequences removed).
+func (s *ptySession) waitFor(want string) {
+	s.t.Helper()
+	deadline := time.Now().Add(10 * time.Second)
+	for time.Now().Before(deadline) {
+		if strings.Contains(s.text(), want) {
+			return
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+	s.t.Fatalf("timed out waiting for %q; screen so far:\n%s", want, s.text())
+}
+
+// waitExit waits for the process to end within d and returns its exit
+// code; a hang fails the test.
+func (s *ptySession) waitExit(d time.Duration) int {
+	s.t.Helper()
+	select {
+	case <-s.done:
+	case <-time.After(d):
+		s.t.Fatalf("planhost did not exit within %s; output:\n%s", d, s.text())
+	}
+	var ee *exec.ExitError
+	if errors.As(s.err, &ee) {
+		return ee.ExitCode()
+	}
+	if s.err != nil {
+		s.t.Fatalf("wait: %v", s.err)
+	}
+	return 0
+}
