@@ -74,6 +74,15 @@ type Config struct {
 	// HTTPClient sends the requests; nil means a new client with the
 	// standard transport.
 	HTTPClient *http.Client
+	// Stream asks for the answer as server-sent events (see stream.go):
+	// text and reasoning reach OnDelta as they arrive, and an endpoint
+	// that refuses streaming gets one plain request instead. With Stream,
+	// Timeout bounds each silence (until the first event and between
+	// events) rather than the whole answer.
+	Stream bool
+	// OnDelta, when set, is called with each piece of a streamed answer,
+	// on the goroutine that called Generate.
+	OnDelta func(Delta)
 }
 
 // FromEnv returns a Config with BaseURL, Model and APIKey taken from the
@@ -117,6 +126,7 @@ type Model struct {
 	svc       openai.ChatCompletionService
 	model     string
 	maxTokens int64
+	stream    streamState
 }
 
 // New returns a Model for cfg. It reads no environment variables itself
@@ -144,7 +154,9 @@ func New(cfg Config) (*Model, error) {
 	if cfg.Timeout > 0 {
 		opts = append(opts, option.WithRequestTimeout(cfg.Timeout))
 	}
-	return &Model{svc: openai.NewChatCompletionService(opts...), model: cfg.Model, maxTokens: cfg.MaxTokens}, nil
+	m := &Model{svc: openai.NewChatCompletionService(opts...), model: cfg.Model, maxTokens: cfg.MaxTokens}
+	m.stream.init(cfg)
+	return m, nil
 }
 
 // Generate sends req as one chat completion and returns the first choice's
@@ -158,6 +170,15 @@ func (m *Model) Generate(ctx context.Context, req refhost.Request) (refhost.Resp
 	if err != nil {
 		return refhost.Response{}, fmt.Errorf("openaimodel: request: %w", err)
 	}
+	if m.stream.enabled {
+		return m.generateStream(ctx, params)
+	}
+	return m.generateOnce(ctx, params)
+}
+
+// generateOnce sends params as one request with the whole answer in the
+// response.
+func (m *Model) generateOnce(ctx context.Context, params openai.ChatCompletionNewParams) (refhost.Response, error) {
 	completion, err := m.svc.New(ctx, params)
 	if err != nil {
 		return refhost.Response{}, apiError(err)
@@ -217,6 +238,7 @@ func message(msg refhost.Message) (openai.ChatCompletionMessageParamUnion, error
 				},
 			})
 		}
+		setReasoning(&a, msg)
 		return openai.ChatCompletionMessageParamUnion{OfAssistant: &a}, nil
 	case refhost.RoleTool:
 		return openai.ToolMessage(msg.Text, msg.ToolCallID), nil
@@ -291,7 +313,7 @@ func response(c *openai.ChatCompletion) (refhost.Response, error) {
 		return refhost.Response{}, fmt.Errorf("%w: no choices", ErrBadResponse)
 	}
 	msg := c.Choices[0].Message
-	resp := refhost.Response{Text: msg.Content}
+	resp := refhost.Response{Text: msg.Content, Reasoning: messageReasoning(msg)}
 	if resp.Text == "" && msg.Refusal != "" {
 		resp.Text = msg.Refusal
 	}
