@@ -21,7 +21,7 @@ import (
 	"os"
 	"os/signal"
 
-	"github.com/chzyer/readline"
+	"github.com/charmbracelet/x/term"
 )
 
 // Exit codes.
@@ -65,7 +65,7 @@ func newProgram(stdin io.Reader, stdout, stderr io.Writer) *program {
 		terminal: func() bool {
 			in, ok1 := stdin.(*os.File)
 			out, ok2 := stdout.(*os.File)
-			return ok1 && ok2 && readline.IsTerminal(int(in.Fd())) && readline.IsTerminal(int(out.Fd()))
+			return ok1 && ok2 && term.IsTerminal(in.Fd()) && term.IsTerminal(out.Fd())
 		},
 		notifyInterrupt: func() (<-chan os.Signal, func()) {
 			c := make(chan os.Signal, 1)

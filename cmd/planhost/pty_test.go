@@ -13,6 +13,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/charmbracelet/x/vt"
 	"github.com/creack/pty"
 )
 
@@ -50,13 +51,16 @@ func builtBinary(t *testing.T) string {
 
 // ptySession is the built binary running in a pseudo-terminal.
 type ptySession struct {
-	t    *testing.T
-	cmd  *exec.Cmd
-	tty  *os.File
-	mu   sync.Mutex
-	out  bytes.Buffer
-	done chan struct{}
-	err  error
+	t   *testing.T
+	cmd *exec.Cmd
+	tty *os.File
+	mu  sync.Mutex
+	out bytes.Buffer
+	emu *vt.Emulator
+	// emuMu guards emu's screen (its answers are read without it).
+	emuMu sync.Mutex
+	done  chan struct{}
+	err   error
 }
 
 // ansiRE matches escape sequences, for assertions on the text shown.
@@ -73,7 +77,21 @@ func startPTY(t *testing.T, cols, rows uint16, env []string, args ...string) *pt
 	if err != nil {
 		t.Fatal(err)
 	}
-	s := &ptySession{t: t, cmd: cmd, tty: tty, done: make(chan struct{})}
+	s := &ptySession{t: t, cmd: cmd, tty: tty, done: make(chan struct{}), emu: vt.NewEmulator(int(cols), int(rows))}
+	// The emulator answers the program's queries (cursor position,
+	// colours) through the terminal, as a real one does.
+	go func() {
+		buf := make([]byte, 256)
+		for {
+			n, err := s.emu.Read(buf)
+			if n > 0 {
+				tty.Write(buf[:n])
+			}
+			if err != nil {
+				return
+			}
+		}
+	}()
 	go func() {
 		buf := make([]byte, 4096)
 		for {
@@ -81,6 +99,9 @@ func startPTY(t *testing.T, cols, rows uint16, env []string, args ...string) *pt
 			s.mu.Lock()
 			s.out.Write(buf[:n])
 			s.mu.Unlock()
+			s.emuMu.Lock()
+			s.emu.Write(buf[:n])
+			s.emuMu.Unlock()
 			if err != nil {
 				return
 			}
@@ -98,6 +119,7 @@ func startPTY(t *testing.T, cols, rows uint16, env []string, args ...string) *pt
 			<-s.done
 		}
 		tty.Close()
+		s.emu.Close()
 	})
 	return s
 }
@@ -111,6 +133,38 @@ func (s *ptySession) raw() string {
 
 // text is the output with escape sequences removed.
 func (s *ptySession) text() string { return ansiRE.ReplaceAllString(s.raw(), "") }
+
+// screen is the terminal's screen now, as text.
+func (s *ptySession) screen() string {
+	s.emuMu.Lock()
+	defer s.emuMu.Unlock()
+	return s.emu.String()
+}
+
+// waitScreen waits until the screen shows want.
+func (s *ptySession) waitScreen(want string) string {
+	s.t.Helper()
+	deadline := time.Now().Add(10 * time.Second)
+	for time.Now().Before(deadline) {
+		if sc := s.screen(); strings.Contains(sc, want) {
+			return sc
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+	s.t.Fatalf("timed out waiting for %q on the screen:\n%s", want, s.screen())
+	return ""
+}
+
+// resize changes the terminal's size (the program gets SIGWINCH).
+func (s *ptySession) resize(cols, rows uint16) {
+	s.t.Helper()
+	s.emuMu.Lock()
+	s.emu.Resize(int(cols), int(rows))
+	s.emuMu.Unlock()
+	if err := pty.Setsize(s.tty, &pty.Winsize{Cols: cols, Rows: rows}); err != nil {
+		s.t.Fatal(err)
+	}
+}
 
 // send types keys.
 func (s *ptySession) send(keys string) {

@@ -13,6 +13,7 @@ import (
 	"charm.land/glamour/v2"
 
 	"github.com/dshgo/planmode"
+	"github.com/dshgo/planmode/cmd/planhost/tui"
 	"github.com/dshgo/planmode/host"
 )
 
@@ -40,9 +41,12 @@ func newMarkdown(style string) (*glamour.TermRenderer, error) {
 // needs across events (tool call inputs for the result cards, the last card
 // shown) and is used from one goroutine.
 type printer struct {
-	w          io.Writer
-	md         *glamour.TermRenderer
+	out        sink
 	presenters *presenters
+	// userWords shows the user plain words where the log holds text for
+	// the model: plugin notices and the reasons a review did not happen
+	// are left out (the terminal UI says what happened itself).
+	userWords bool
 	// plan says whether plan mode is composed (otherwise no mode lines).
 	plan bool
 	// calls maps a tool call ID to its call, for the result card.
@@ -55,10 +59,46 @@ type printer struct {
 }
 
 func newPrinter(w io.Writer, md *glamour.TermRenderer, p *presenters, plan bool) *printer {
-	return &printer{w: w, md: md, presenters: p, plan: plan, calls: map[string]host.ToolCall{}}
+	return &printer{out: &writerSink{w: w, md: md}, presenters: p, plan: plan, calls: map[string]host.ToolCall{}}
 }
 
-func (p *printer) println(s string) { fmt.Fprintln(p.w, s) }
+// sink receives what the printer shows: lines of a kind, and Markdown.
+type sink interface {
+	line(kind tui.EntryKind, s string)
+	markdown(s string)
+}
+
+// writerSink prints to a writer (pipes, the demo); Markdown is rendered at
+// the fixed width. Text is made visible (control characters escaped).
+type writerSink struct {
+	w  io.Writer
+	md *glamour.TermRenderer
+}
+
+func (s *writerSink) line(_ tui.EntryKind, text string) { fmt.Fprintln(s.w, visible(text)) }
+func (s *writerSink) markdown(text string)              { fmt.Fprintln(s.w, renderMarkdown(s.md, visible(text))) }
+
+// entrySink collects entries for the terminal UI, which wraps and renders
+// them at the terminal's width.
+type entrySink struct {
+	entries []tui.Entry
+}
+
+func (s *entrySink) line(kind tui.EntryKind, text string) {
+	s.entries = append(s.entries, tui.Entry{Kind: kind, Text: visible(text)})
+}
+func (s *entrySink) markdown(text string) {
+	s.entries = append(s.entries, tui.Entry{Kind: tui.KindMarkdown, Text: visible(text)})
+}
+
+func (s *entrySink) take() []tui.Entry {
+	e := s.entries
+	s.entries = nil
+	return e
+}
+
+func (p *printer) println(s string)                       { p.out.line(tui.KindLine, s) }
+func (p *printer) printKind(kind tui.EntryKind, s string) { p.out.line(kind, s) }
 
 // event prints e. events is the session's log snapshot holding e, for the
 // pending-switch check.
@@ -71,16 +111,16 @@ func (p *printer) event(e host.Event, events func() []host.Event) {
 		}
 		p.pending = planmode.SelectionNone
 		if m.Active {
-			p.println(lineModeOn)
+			p.printKind(tui.KindMeta, lineModeOn)
 		} else {
-			p.println(lineModeOff)
+			p.printKind(tui.KindMeta, lineModeOff)
 		}
 	case host.TypeUserMessage:
 		if e.Source == nil || e.Source.Kind != host.SourcePlugin {
 			return // the user's own lines are on screen already
 		}
 		var m host.UserMessage
-		if json.Unmarshal(e.Data, &m) != nil {
+		if json.Unmarshal(e.Data, &m) != nil || p.userWords {
 			return
 		}
 		p.println(indentText(fmt.Sprintf(lineNotice, e.Source.Plugin), blocksText(m.Content)))
@@ -89,13 +129,18 @@ func (p *printer) event(e host.Event, events func() []host.Event) {
 		if json.Unmarshal(e.Data, &h) != nil {
 			return
 		}
-		p.println(fmt.Sprintf(lineHeader, h.Reason, sectionList(h.Sections)))
+		p.printKind(tui.KindMeta, fmt.Sprintf(lineHeader, h.Reason, sectionList(h.Sections)))
 	case host.TypeAssistantMessage:
 		var m host.AssistantMessage
-		if json.Unmarshal(e.Data, &m) != nil || strings.TrimSpace(m.Text) == "" {
+		if json.Unmarshal(e.Data, &m) != nil {
 			return
 		}
-		p.println(indentText(lineAssistant, m.Text))
+		if strings.TrimSpace(m.Reasoning) != "" {
+			p.reasoning(m.Reasoning)
+		}
+		if strings.TrimSpace(m.Text) != "" {
+			p.printKind(tui.KindAssistant, indentText(lineAssistant, m.Text))
+		}
 	case host.TypeToolCall:
 		var c host.ToolCall
 		if json.Unmarshal(e.Data, &c) != nil {
@@ -124,7 +169,7 @@ func (p *printer) event(e host.Event, events func() []host.Event) {
 			if t.Error != "" {
 				reason += ": " + firstLine(t.Error)
 			}
-			p.println(fmt.Sprintf(lineTurnEnd, t.Turn, reason))
+			p.printKind(tui.KindError, fmt.Sprintf(lineTurnEnd, t.Turn, reason))
 		}
 	case host.TypeCompactionSummary:
 		p.println(lineCompacted)
@@ -146,9 +191,9 @@ func (p *printer) checkPending(e host.Event, events func() []host.Event) {
 	p.pending = proj.Pending
 	switch proj.Pending {
 	case planmode.SelectionActive:
-		p.println(fmt.Sprintf(linePending, modePlan))
+		p.printKind(tui.KindMeta, fmt.Sprintf(linePending, modePlan))
 	case planmode.SelectionInactive:
-		p.println(fmt.Sprintf(linePending, modeDefault))
+		p.printKind(tui.KindMeta, fmt.Sprintf(linePending, modeDefault))
 	}
 }
 
@@ -166,6 +211,9 @@ func (p *printer) toolResult(r host.ToolResult) {
 	if pr, ok := p.presenters.lookup(r.Name); ok {
 		in := p.calls[r.CallID].Input
 		card := pr.PresentResult(in, r.Output, r.IsError)
+		if p.userWords && r.IsError && card.Title == cardTitleNotApproved {
+			return // the UI said how the review ended in its own words
+		}
 		p.println(fmt.Sprintf(lineToolResult, card.Title))
 		if body := strings.TrimSpace(card.Body); body != "" {
 			p.println(indentText("    ", body))
@@ -179,15 +227,25 @@ func (p *printer) toolResult(r host.ToolResult) {
 func (p *printer) card(c host.Card) {
 	p.println(fmt.Sprintf(lineCard, c.Kind, c.Title))
 	if strings.TrimSpace(c.Body) != "" {
-		p.println(p.markdown(c.Body))
+		p.out.markdown(c.Body)
 		p.lastCard = c.Body
 	}
 }
 
-// markdown renders text for the terminal, without trailing spaces or
+// reasoning shows the model's reasoning: in the terminal UI as a dimmed,
+// collapsible entry; in a transcript on one line, clipped.
+func (p *printer) reasoning(text string) {
+	if es, ok := p.out.(*entrySink); ok {
+		es.entries = append(es.entries, tui.Entry{Kind: tui.KindReasoning, Text: visible(text)})
+		return
+	}
+	p.println(fmt.Sprintf(lineReasoning, clipText(oneLine(text), maxResult)))
+}
+
+// renderMarkdown renders text for the terminal, without trailing spaces or
 // surrounding blank lines; text that does not render is shown as it is.
-func (p *printer) markdown(text string) string {
-	out, err := p.md.Render(text)
+func renderMarkdown(md *glamour.TermRenderer, text string) string {
+	out, err := md.Render(text)
 	if err != nil {
 		out = text
 	}
@@ -208,7 +266,7 @@ func (p *printer) markdown(text string) string {
 // card just shown), the question and the options with their keys.
 func (p *printer) question(q host.Question, keys []string) {
 	if d := strings.TrimSpace(q.Detail); d != "" && q.Detail != p.lastCard {
-		p.println(p.markdown(q.Detail))
+		p.out.markdown(q.Detail)
 	}
 	header := q.Header
 	if header == "" {

@@ -5,12 +5,12 @@ import (
 	"errors"
 	"flag"
 	"fmt"
-	"log/slog"
 	"os"
 	"path/filepath"
 	"strings"
 
 	"github.com/dshgo/planmode/cmd/planhost/openaimodel"
+	"github.com/dshgo/planmode/cmd/planhost/tui"
 	"github.com/dshgo/planmode/cmd/planhost/workspace"
 	"github.com/dshgo/planmode/deploy"
 	"github.com/dshgo/planmode/host"
@@ -38,6 +38,7 @@ const (
 type runFlags struct {
 	config, session, sessions, model, workspace string
 	openai                                      openaimodel.Config
+	ui                                          uiFlags
 }
 
 // run is "planhost run": an interactive session.
@@ -55,6 +56,7 @@ func (p *program) run(args []string) int {
 	fs.StringVar(&f.openai.Model, "openai-model", env.Model, flagModelNameHelp)
 	fs.StringVar(&f.openai.APIKey, "openai-api-key", env.APIKey, flagAPIKeyHelp)
 	fs.IntVar(&f.openai.Retries, "openai-retries", defaultOpenAIRetry, flagRetriesHelp)
+	f.ui.define(fs)
 	if code, done := p.parseFlags(fs, usageRun, args); done {
 		return code
 	}
@@ -69,10 +71,8 @@ func (p *program) run(args []string) int {
 	if f.sessions == "" {
 		f.sessions = filepath.Join(stateDir, appDirName, sessionsDirName)
 	}
-	if f.session != "" {
-		if err := store.ValidateID(f.session); err != nil {
-			return p.usageError("run", fmt.Errorf("-session: %w", err))
-		}
+	if err := f.resolveSession(); err != nil {
+		return p.usageError("run", err)
 	}
 
 	dep, err := deploy.Load(f.config, offeredPlugins()...)
@@ -80,6 +80,8 @@ func (p *program) run(args []string) int {
 		fmt.Fprintln(p.stderr, err)
 		return exitUsage
 	}
+	relay := &deltaRelay{}
+	f.openai.Stream, f.openai.OnDelta = f.ui.stream, relay.send
 	model, err := p.model(f)
 	if err != nil {
 		return p.usageError("run", err)
@@ -95,7 +97,11 @@ func (p *program) run(args []string) int {
 	}
 	defer sessions.Close()
 
-	logger := slog.New(slog.NewTextHandler(p.stderr, &slog.HandlerOptions{Level: slog.LevelWarn}))
+	logger, closeLog, err := p.runLogger(stateDir)
+	if err != nil {
+		return p.fail("run", err)
+	}
+	defer closeLog()
 	app, parts := newHost(hostConfig{store: sessions, model: model, deployment: dep, tools: ws.Tools(), logger: logger})
 	if err := app.Err(); err != nil {
 		return p.usageError("run", err)
@@ -124,30 +130,29 @@ func (p *program) run(args []string) int {
 		return p.fail("run", err)
 	}
 	defer stopAgent(agent)
-	return p.converse(ctx, parts, agent, sessions.Path(sess.ID()), resumed, stateDir)
+	file := sessions.Path(sess.ID())
+	if p.terminal() {
+		intro := []tui.Entry{{Kind: tui.KindMeta, Text: fmt.Sprintf(lineSession, sess.ID(), file)}}
+		if f.model == modelOpenAI {
+			intro = append(intro, tui.Entry{Kind: tui.KindMeta, Text: fmt.Sprintf(lineModelAt, f.openai.Model, endpointShown(f.openai.BaseURL))})
+		}
+		if resumed {
+			intro = append(intro, tui.Entry{Kind: tui.KindMeta, Text: fmt.Sprintf(lineRecap, sess.ID(), sess.Len())})
+			intro = append(intro, recap(sess.Events(), recapEntries)...)
+		}
+		return p.converseTUI(ctx, parts, agent, tuiSession{file: file, resumed: resumed, intro: intro, lang: f.ui.lang, relay: relay})
+	}
+	return p.converse(ctx, parts, agent, file, resumed, stateDir)
 }
 
-// converse runs the console on the terminal or the pipes.
-func (p *program) converse(ctx context.Context, parts *hostParts, agent *refhost.Agent, file string, resumed bool, stateDir string) int {
-	interactive := p.terminal()
+// converse runs the line console over pipes (stdin or stdout is not a
+// terminal): one input per line, no escape sequences.
+func (p *program) converse(ctx context.Context, parts *hostParts, agent *refhost.Agent, file string, resumed bool, _ string) int {
+	interactive := false
 	out := p.stdout
-	style := styleNoTTY
-	var src lineSource
-	if interactive {
-		history := ""
-		if dir := filepath.Join(stateDir, appDirName); os.MkdirAll(dir, stateDirPerm) == nil {
-			history = filepath.Join(dir, historyFileName)
-		}
-		tty, err := newTTYSource(p.stdin, p.stdout, p.stderr, history)
-		if err != nil {
-			return p.fail("run", err)
-		}
-		src, out, style = tty, tty.Stdout(), styleTerminal
-	} else {
-		src = newPipeSource(p.stdin)
-	}
+	var src lineSource = newPipeSource(p.stdin)
 	defer src.Close()
-	md, err := newMarkdown(style)
+	md, err := newMarkdown(styleNoTTY)
 	if err != nil {
 		return p.fail("run", err)
 	}

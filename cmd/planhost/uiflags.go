@@ -1,0 +1,137 @@
+package main
+
+import (
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"log/slog"
+	"net/url"
+	"os"
+	"path/filepath"
+	"strings"
+	"time"
+
+	"github.com/dshgo/planmode/cmd/planhost/openaimodel"
+	"github.com/dshgo/planmode/store"
+)
+
+// Where the terminal session logs, and how much of a resumed session the
+// recap shows.
+const (
+	logFileName  = "planhost.log"
+	logFilePerm  = 0o600
+	recapEntries = 6
+)
+
+// uiFlags are the flags of "planhost run" for the terminal and streaming.
+type uiFlags struct {
+	stream bool
+	lang   string
+	cont   bool
+}
+
+func (u *uiFlags) define(fs *flag.FlagSet) {
+	fs.BoolVar(&u.stream, "stream", true, flagStreamHelp)
+	fs.StringVar(&u.lang, "lang", "", flagLangHelp)
+	fs.BoolVar(&u.cont, "continue", false, flagContinueHelp)
+}
+
+// resolveSession turns -session (an ID, or a session file's path ending in
+// .jsonl) and
+// -continue (the latest session) into the session ID and its directory.
+func (f *runFlags) resolveSession() error {
+	switch {
+	case f.ui.cont && f.session != "":
+		return errors.New(errContinueAndSession)
+	case f.ui.cont:
+		id, err := latestSession(f.sessions)
+		if err != nil {
+			return fmt.Errorf("-continue: %w", err)
+		}
+		f.session = id
+		return nil
+	case f.session == "":
+		return nil
+	case strings.HasSuffix(f.session, store.FileExt):
+		dir, base := filepath.Split(f.session)
+		id := strings.TrimSuffix(base, store.FileExt)
+		if err := store.ValidateID(id); err != nil {
+			return fmt.Errorf("-session %s: %w", f.session, err)
+		}
+		if dir != "" {
+			f.sessions = filepath.Clean(dir)
+		}
+		f.session = id
+		return nil
+	}
+	if err := store.ValidateID(f.session); err != nil {
+		return fmt.Errorf("-session: %w", err)
+	}
+	return nil
+}
+
+// latestSession is the ID of the most recently changed session file in dir.
+func latestSession(dir string) (string, error) {
+	entries, err := os.ReadDir(dir)
+	if err != nil {
+		return "", err
+	}
+	var best string
+	var bestTime time.Time
+	for _, e := range entries {
+		name := e.Name()
+		if !e.Type().IsRegular() || !strings.HasSuffix(name, store.FileExt) {
+			continue
+		}
+		id := strings.TrimSuffix(name, store.FileExt)
+		if store.ValidateID(id) != nil {
+			continue
+		}
+		info, err := e.Info()
+		if err != nil {
+			continue
+		}
+		if best == "" || info.ModTime().After(bestTime) {
+			best, bestTime = id, info.ModTime()
+		}
+	}
+	if best == "" {
+		return "", fmt.Errorf(errNoSessions, dir)
+	}
+	return best, nil
+}
+
+// runLogger is the host's logger: warnings go to a log file in the state
+// directory when the terminal UI runs (so that they never break the
+// screen; the UI shows turn errors itself), to stderr over pipes.
+func (p *program) runLogger(stateDir string) (*slog.Logger, func(), error) {
+	opts := &slog.HandlerOptions{Level: slog.LevelWarn}
+	if !p.terminal() {
+		return slog.New(slog.NewTextHandler(p.stderr, opts)), func() {}, nil
+	}
+	dir := filepath.Join(stateDir, appDirName)
+	if err := os.MkdirAll(dir, stateDirPerm); err != nil {
+		return nil, nil, err
+	}
+	f, err := os.OpenFile(filepath.Join(dir, logFileName), os.O_WRONLY|os.O_CREATE|os.O_APPEND, logFilePerm)
+	if err != nil {
+		return nil, nil, err
+	}
+	var w io.Writer = f
+	return slog.New(slog.NewTextHandler(w, opts)), func() { f.Close() }, nil
+}
+
+// endpointShown is the base URL as the user may see it: no user info,
+// query or fragment.
+func endpointShown(base string) string {
+	if base == "" {
+		base = openaimodel.DefaultBaseURL
+	}
+	u, err := url.Parse(base)
+	if err != nil {
+		return "(unparsable URL)"
+	}
+	u.User, u.RawQuery, u.Fragment = nil, "", ""
+	return u.String()
+}
