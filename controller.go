@@ -72,6 +72,7 @@ type Controller struct {
 	types      host.EventTypes
 	commands   host.Commands      // nil when the host has no command registry
 	questions  host.UserQuestions // nil when the host has no question channel
+	exits      exitExtensions     // the companions' parts in exit_plan_mode
 
 	lifecycle sync.Mutex // serializes Start and Stop
 	run       atomic.Pointer[run]
@@ -243,6 +244,31 @@ func (c *Controller) state(agent host.Agent) (*sessionState, error) {
 		return nil, ErrNotRunning
 	}
 	return r.state(sess)
+}
+
+// Enter records a consented entry into plan mode: a silent pending
+// selection of plan mode (no notice; the caller's tool result narrates it),
+// applied at the next accepted pre-step. It is the seam of companions that
+// let the model ask to enter plan mode with the user's consent.
+//
+// It fails with [ErrNoAgent] for a nil agent, [ErrNotRunning] when the
+// controller is stopped, and [ErrPlanMode] when the agent already is in plan
+// mode or has a pending entry. It replaces a pending exit.
+func (c *Controller) Enter(agent host.Agent) error {
+	if agent == nil || agent.Session() == nil {
+		return fmt.Errorf("%s: enter: %w", PluginName, ErrNoAgent)
+	}
+	st, err := c.state(agent)
+	if err != nil {
+		return fmt.Errorf("%s: enter: %w", PluginName, err)
+	}
+	st.mu.Lock()
+	defer st.mu.Unlock()
+	if cur := st.current(); cur.Active || cur.Pending == SelectionActive {
+		return fmt.Errorf("%s: enter: %w", PluginName, ErrPlanMode)
+	}
+	st.setPending(SelectionActive, true)
+	return nil
 }
 
 // queueExit records an approved exit: a silent pending selection of the

@@ -22,4 +22,10 @@ var (
 	// ErrMissingDependency means New was given no value for a required
 	// host registry.
 	ErrMissingDependency = errors.New(textMissingDependency)
+	// ErrBadExtension means the exit extensions given to New are
+	// inconsistent: one has no name, two share a name or an input property.
+	ErrBadExtension = errors.New(textBadExtension)
+	// ErrPlanMode means an agent is already in plan mode or entering it, so
+	// Enter has nothing to do.
+	ErrPlanMode = errors.New(textAlreadyPlanMode)
 )

@@ -45,6 +45,7 @@ const (
 	CardTitleApproved     = cardTitleApproved
 	CardTitleKeepPlanning = cardTitleKeepPlanning
 	CardTitleFailed       = cardTitleFailed
+	CardTitleAbandoned    = cardTitleAbandoned
 	CardBodyNoFeedback    = cardBodyNoFeedback
 
 	ReplyEntered         = replyEntered

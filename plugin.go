@@ -66,6 +66,10 @@ type Params struct {
 	// Logger receives warnings (an append that failed and will be retried);
 	// nil discards them.
 	Logger *slog.Logger `optional:"true"`
+	// ExitExtensions are the companion plugins' parts in exit_plan_mode,
+	// supplied through the [ExitExtensionGroup] value group. With none, the
+	// tool is exactly Part I's.
+	ExitExtensions []ExitExtension `group:"planmode.exit"`
 }
 
 // Result is the output of [New].
@@ -86,6 +90,10 @@ func New(p Params) (Result, error) {
 	if missing := p.missing(); len(missing) > 0 {
 		return Result{}, fmt.Errorf("%s: %w: %s", PluginName, ErrMissingDependency, strings.Join(missing, ", "))
 	}
+	exts, err := newExitExtensions(p.ExitExtensions)
+	if err != nil {
+		return Result{}, fmt.Errorf("%s: %w", PluginName, err)
+	}
 	logger := p.Logger
 	if logger == nil {
 		logger = slog.New(slog.DiscardHandler)
@@ -100,6 +108,7 @@ func New(p Params) (Result, error) {
 		types:      p.EventTypes,
 		commands:   p.Commands,
 		questions:  p.Questions,
+		exits:      exts,
 	}
 	if p.Lifecycle != nil {
 		p.Lifecycle.Append(fx.StartStopHook(c.Start, c.Stop))

@@ -24,6 +24,8 @@ const (
 	textBadConfig  = "invalid config"
 
 	textMissingDependency = "missing host registry"
+	textBadExtension      = "bad exit extension"
+	textAlreadyPlanMode   = "already in plan mode or entering it"
 	textNotComparable     = "session type %v is not comparable; the controller keys its state by session value"
 )
 
@@ -100,6 +102,8 @@ const (
 	cardTitleFailed       = "Plan not approved"
 	cardBodyApproved      = "Plan mode ends before the next model request; the plan is the brief from now on."
 	cardBodyNoFeedback    = "The user gave no feedback."
+	cardTitleAbandoned    = "Plan abandoned"
+	cardBodyAbandoned     = "Plan mode ends before the next model request; none of the plan will be carried out."
 )
 
 // Model-facing tool errors of exit_plan_mode; the host shows each as

@@ -75,12 +75,7 @@ type exitTool struct {
 }
 
 func newExitTool(c *Controller) *exitTool {
-	return &exitTool{c: c, def: host.ToolDefinition{
-		Name:         ExitToolName,
-		Description:  ExitToolDescription,
-		InputSchema:  json.RawMessage(ExitInputSchema),
-		OutputSchema: json.RawMessage(ExitOutputSchema),
-	}}
+	return &exitTool{c: c, def: c.exits.definition()}
 }
 
 // Definition implements [host.Tool]; it returns the same value every time.
@@ -122,10 +117,14 @@ func (t *exitTool) Execute(ctx context.Context, call host.CallContext, input jso
 	if !st.load().active() {
 		return "", errExitNotPlanMode
 	}
-	plan, err := decodePlan(input)
+	x, err := t.decodeCall(call, input)
 	if err != nil {
 		return "", err
 	}
+	if err := t.c.exits.prepare(ctx, x); err != nil {
+		return "", err
+	}
+	plan := x.Plan
 	if !hasPlanHeading(plan) {
 		return "", errExitNoHeading
 	}
@@ -136,6 +135,7 @@ func (t *exitTool) Execute(ctx context.Context, call host.CallContext, input jso
 		return "", fmt.Errorf(textExitTooLarge, len(plan), MaxPlanSize)
 	}
 
+	var v ExitVerdict
 	answers, err := t.review(ctx, r.done, agent, plan)
 	switch {
 	case errors.Is(err, errReviewReloaded):
@@ -143,21 +143,32 @@ func (t *exitTool) Execute(ctx context.Context, call host.CallContext, input jso
 	case errors.Is(err, host.ErrDismissed):
 		return "", errReviewDismissed
 	case errors.Is(err, host.ErrNoProvider):
-		return "", fmt.Errorf("%w (%w)", errExitNoChannel, err)
+		uv, ok := t.c.exits.unattended(ctx, x)
+		if !ok {
+			return "", fmt.Errorf("%w (%w)", errExitNoChannel, err)
+		}
+		v = uv
 	case err != nil:
 		return "", fmt.Errorf("%s: %w", textReviewFailed, err)
+	default:
+		v = t.c.exits.decide(x, answers)
 	}
-	approved, feedback := consent(answers)
 	switch {
-	case len(feedback) > MaxFeedbackSize:
-		return "", &feedbackTooLargeError{size: len(feedback)}
-	case !approved && feedback == "":
+	case v.Kind == VerdictApprove || v.Kind == VerdictAbandon:
+	case v.Err != nil:
+		return "", v.Err
+	case len(v.Feedback) > MaxFeedbackSize:
+		return "", &feedbackTooLargeError{size: len(v.Feedback)}
+	case v.Feedback == "":
 		return "", errKeepPlanning
-	case !approved:
-		return "", &feedbackError{feedback: feedback}
+	default:
+		return "", &feedbackError{feedback: v.Feedback}
+	}
+	if err := t.c.exits.finish(ctx, x, v); err != nil {
+		return "", err
 	}
 	st.queueExit()
-	return exitResult, nil
+	return exitSuccess(v, x.Result), nil
 }
 
 // feedbackError is the keep-planning failure that carries the user's
@@ -192,7 +203,7 @@ func (t *exitTool) review(ctx context.Context, done <-chan struct{}, agent host.
 		case <-ctx.Done():
 		}
 	}()
-	answers, err := t.c.questions.Ask(ctx, reviewRequest(agent, plan))
+	answers, err := t.c.questions.Ask(ctx, reviewRequest(agent, plan, t.c.exits.options()))
 	select {
 	case <-done:
 		return nil, errReviewReloaded
@@ -202,8 +213,12 @@ func (t *exitTool) review(ctx context.Context, done <-chan struct{}, agent host.
 }
 
 // reviewRequest is the one question of a plan review: the exact plan as its
-// detail, Approve or Keep planning.
-func reviewRequest(agent host.Agent, plan string) host.AskRequest {
+// detail, Approve, the extensions' options (none in Part I) or Keep
+// planning.
+func reviewRequest(agent host.Agent, plan string, extra []host.Option) host.AskRequest {
+	opts := []host.Option{{Label: ReviewApprove, Description: reviewApproveDetail}}
+	opts = append(opts, extra...)
+	opts = append(opts, host.Option{Label: ReviewKeepPlanning, Description: reviewKeepDetail})
 	return host.AskRequest{
 		Agent: agent,
 		Questions: []host.Question{{
@@ -211,10 +226,7 @@ func reviewRequest(agent host.Agent, plan string) host.AskRequest {
 			Header:   reviewHeader,
 			Question: reviewQuestion,
 			Detail:   plan,
-			Options: []host.Option{
-				{Label: ReviewApprove, Description: reviewApproveDetail},
-				{Label: ReviewKeepPlanning, Description: reviewKeepDetail},
-			},
+			Options:  opts,
 		}},
 		Intent: &host.Intent{Kind: ReviewIntentKind, ApproveOption: ReviewApprove},
 	}
@@ -241,6 +253,46 @@ func consent(answers []host.Answer) (approved bool, feedback string) {
 		slices.Equal(a.Selected, []string{ReviewApprove}) &&
 		strings.TrimSpace(a.Custom) == ""
 	return approved, feedback
+}
+
+// decodeCall reads the input into an ExitCall: {"plan": string} plus the
+// extensions' properties. "plan" may be missing only when an extension
+// makes it optional.
+func (t *exitTool) decodeCall(call host.CallContext, input json.RawMessage) (*ExitCall, error) {
+	if len(t.c.exits) == 0 {
+		plan, err := decodePlan(input)
+		if err != nil {
+			return nil, err
+		}
+		return &ExitCall{Agent: call.Agent, CallID: call.CallID, Plan: plan, PlanGiven: true,
+			Input: map[string]json.RawMessage{argPlan: mustJSON(plan)}, Result: map[string]any{}}, nil
+	}
+	var fields map[string]json.RawMessage
+	if err := json.Unmarshal(input, &fields); err != nil || fields == nil {
+		return nil, fmt.Errorf("%w; got %s", errExitBadInput, quoteJSON(input))
+	}
+	var extra []string
+	for k := range fields {
+		if k != argPlan && !t.c.exits.property(k) {
+			extra = append(extra, fmt.Sprintf("%q", k))
+		}
+	}
+	if len(extra) > 0 {
+		slices.Sort(extra)
+		return nil, fmt.Errorf("%w; unknown fields %s", errExitBadInput, strings.Join(extra, ", "))
+	}
+	x := &ExitCall{Agent: call.Agent, CallID: call.CallID, Input: fields, Result: map[string]any{}}
+	raw, ok := fields[argPlan]
+	switch {
+	case ok:
+		if bytes.Equal(bytes.TrimSpace(raw), []byte("null")) || json.Unmarshal(raw, &x.Plan) != nil {
+			return nil, fmt.Errorf("%w; %q is %s, not a string", errExitBadInput, argPlan, quoteJSON(raw))
+		}
+		x.PlanGiven = true
+	case !t.c.exits.planOptional():
+		return nil, fmt.Errorf("%w; %q is missing", errExitBadInput, argPlan)
+	}
+	return x, nil
 }
 
 // decodePlan reads the input {"plan": string}. Keys match exactly (not
@@ -357,6 +409,12 @@ func (t *exitTool) PresentCall(input json.RawMessage) host.Card {
 // planning (with their feedback), or why the review did not happen.
 func (t *exitTool) PresentResult(input json.RawMessage, output string, isError bool) host.Card {
 	if !isError {
+		var res struct {
+			Abandoned bool `json:"abandoned"`
+		}
+		if json.Unmarshal([]byte(output), &res) == nil && res.Abandoned {
+			return host.Card{Kind: CardKindReview, Title: cardTitleAbandoned, Body: cardBodyAbandoned}
+		}
 		return host.Card{Kind: CardKindReview, Title: cardTitleApproved, Body: cardBodyApproved}
 	}
 	msg := strings.TrimPrefix(output, host.ToolErrorPrefix)

@@ -36,11 +36,12 @@ type exitFixture struct {
 
 // newExitFixture starts the plugin with a question channel (when questions
 // is non-nil) and an agent that is in plan mode.
-func newExitFixture(t *testing.T, questions host.UserQuestions) *exitFixture {
+func newExitFixture(t *testing.T, questions host.UserQuestions, exts ...planmode.ExitExtension) *exitFixture {
 	t.Helper()
 	h := newFakeHost()
 	p := h.params(nil)
 	p.Questions = questions
+	p.ExitExtensions = exts
 	res, err := planmode.New(p)
 	if err != nil {
 		t.Fatal(err)
@@ -57,7 +58,7 @@ func newExitFixture(t *testing.T, questions host.UserQuestions) *exitFixture {
 
 // newReviewFixture is newExitFixture with the reference host's question
 // service and a scripted provider attached to it.
-func newReviewFixture(t *testing.T) *exitFixture {
+func newReviewFixture(t *testing.T, exts ...planmode.ExitExtension) *exitFixture {
 	t.Helper()
 	q := &refhost.Questions{}
 	p := scripted.NewProvider()
@@ -66,7 +67,7 @@ func newReviewFixture(t *testing.T) *exitFixture {
 		t.Fatal(err)
 	}
 	t.Cleanup(unset)
-	f := newExitFixture(t, q)
+	f := newExitFixture(t, q, exts...)
 	f.p = p
 	return f
 }

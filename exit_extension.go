@@ -1,0 +1,305 @@
+package planmode
+
+import (
+	"cmp"
+	"context"
+	"encoding/json"
+	"fmt"
+	"maps"
+	"slices"
+
+	"github.com/dshgo/planmode/host"
+)
+
+// ExitExtensionGroup is the fx value group through which companion plugins
+// supply [ExitExtension] values to [New]:
+//
+//	fx.Provide(fx.Annotate(newExtension, fx.ResultTags(`group:"planmode.exit"`)))
+const ExitExtensionGroup = "planmode.exit"
+
+// VerdictKind says how a plan review ended.
+type VerdictKind int
+
+const (
+	// VerdictKeepPlanning keeps plan mode on: the call fails and the model
+	// revises its plan.
+	VerdictKeepPlanning VerdictKind = iota
+	// VerdictApprove approves the plan: plan mode is left silently at the
+	// next accepted pre-step and the result reads {"approved":true,...}.
+	VerdictApprove
+	// VerdictAbandon drops the plan: plan mode is left silently at the next
+	// accepted pre-step, as after an approval, and the result reads
+	// {"approved":false,"abandoned":true,...}.
+	VerdictAbandon
+)
+
+// ExitVerdict is the outcome of a plan review as an [ExitExtension] decides
+// it.
+type ExitVerdict struct {
+	// Kind is the outcome.
+	Kind VerdictKind
+	// Option is the label of the option that decided, for the record.
+	Option string
+	// Comments is text the user attached to an approval, for the model to
+	// follow.
+	Comments string
+	// Feedback is the user's keep-planning text, passed to the model
+	// verbatim (at most [MaxFeedbackSize] bytes).
+	Feedback string
+	// Err, for VerdictKeepPlanning, is the tool error to return instead of
+	// the feedback error.
+	Err error
+}
+
+// ExitCall is one exit_plan_mode call as the extensions see it. Extensions
+// run one after another, never concurrently, for one call.
+type ExitCall struct {
+	// Agent is the calling agent; it is never nil.
+	Agent host.Agent
+	// CallID is the model's ID for the call.
+	CallID string
+	// Input holds the call's top-level input fields, undecoded. Only
+	// "plan" and the extensions' Properties get here.
+	Input map[string]json.RawMessage
+	// Plan is the plan to review. It starts as the "plan" argument ("" when
+	// it was omitted); Prepare may replace it, and Finish may replace the
+	// approved plan (a plan the user edited during the review).
+	Plan string
+	// PlanGiven reports that the model passed "plan".
+	PlanGiven bool
+	// Result holds extra fields of the success result (an empty map to
+	// start with); Finish adds to it.
+	// "approved" and "abandoned" are the tool's own and cannot be replaced.
+	Result map[string]any
+}
+
+// ExitExtension is a companion plugin's part in exit_plan_mode. Every field
+// but Name is optional. Extensions are fixed when the controller is built
+// (see [Params].ExitExtensions), so the tool's definition never changes while
+// the controller runs; with none, the tool behaves exactly as without this
+// seam.
+type ExitExtension struct {
+	// Name identifies the extension, usually its plugin's name; names are
+	// unique.
+	Name string
+	// Order places the extension among the others (value groups come in
+	// random order); ties are broken by Name.
+	Order int
+	// Properties are extra input properties of the tool: name → JSON Schema.
+	// They may not be "plan" or another extension's.
+	Properties map[string]json.RawMessage
+	// ResultProperties are extra properties of a successful result: name →
+	// JSON Schema.
+	ResultProperties map[string]json.RawMessage
+	// PlanOptional makes "plan" optional; Prepare must then supply a plan
+	// when the model omits it.
+	PlanOptional bool
+	// Prepare runs after the agent, plan-mode and input checks and before
+	// the heading check. It may check its properties and set x.Plan. An
+	// error fails the call with it, before the user is asked.
+	Prepare func(ctx context.Context, x *ExitCall) error
+	// Options are extra review options, offered after Approve and before
+	// Keep planning.
+	Options []host.Option
+	// Decide reads the review's answers. The first extension that reports
+	// handled decides; when none does, the Part I rule does (exactly one
+	// answer selecting exactly Approve with no custom text approves;
+	// anything else keeps planning).
+	Decide func(x *ExitCall, answers []host.Answer) (v ExitVerdict, handled bool)
+	// Unattended runs when the question channel reports that no user is
+	// attached ([host.ErrNoProvider]). The first extension that reports
+	// handled decides; when none does, the call fails as in Part I.
+	Unattended func(ctx context.Context, x *ExitCall) (v ExitVerdict, handled bool)
+	// Finish runs, in order, for a verdict that leaves plan mode (approve or
+	// abandon), before the exit is queued. It may replace x.Plan, add to
+	// x.Result and log events. An error fails the call and plan mode stays.
+	Finish func(ctx context.Context, x *ExitCall, v ExitVerdict) error
+}
+
+// exitExtensions is the sorted, checked set of a controller's extensions.
+type exitExtensions []ExitExtension
+
+// newExitExtensions sorts xs by (Order, Name) and checks that names and
+// properties are unique.
+func newExitExtensions(xs []ExitExtension) (exitExtensions, error) {
+	xs = slices.Clone(xs)
+	slices.SortFunc(xs, func(a, b ExitExtension) int {
+		return cmp.Or(cmp.Compare(a.Order, b.Order), cmp.Compare(a.Name, b.Name))
+	})
+	names := map[string]bool{}
+	props := map[string]string{argPlan: PluginName}
+	for _, x := range xs {
+		if x.Name == "" {
+			return nil, fmt.Errorf("%w: an exit extension has no name", ErrBadExtension)
+		}
+		if names[x.Name] {
+			return nil, fmt.Errorf("%w: exit extension %q is supplied twice", ErrBadExtension, x.Name)
+		}
+		names[x.Name] = true
+		for _, p := range slices.Sorted(maps.Keys(x.Properties)) {
+			if owner, ok := props[p]; ok {
+				return nil, fmt.Errorf("%w: exit extension %q: input property %q is already %s's", ErrBadExtension, x.Name, p, owner)
+			}
+			props[p] = x.Name
+		}
+	}
+	return xs, nil
+}
+
+// planOptional reports whether some extension makes "plan" optional.
+func (xs exitExtensions) planOptional() bool {
+	return slices.ContainsFunc(xs, func(x ExitExtension) bool { return x.PlanOptional })
+}
+
+// property reports whether name is an extension's input property.
+func (xs exitExtensions) property(name string) bool {
+	for _, x := range xs {
+		if _, ok := x.Properties[name]; ok {
+			return true
+		}
+	}
+	return false
+}
+
+// options returns the extensions' extra review options, in order.
+func (xs exitExtensions) options() []host.Option {
+	var opts []host.Option
+	for _, x := range xs {
+		opts = append(opts, x.Options...)
+	}
+	return opts
+}
+
+// definition returns the exit tool's definition with the extensions'
+// properties; with no extension it is Part I's, byte for byte.
+func (xs exitExtensions) definition() host.ToolDefinition {
+	def := host.ToolDefinition{
+		Name:         ExitToolName,
+		Description:  ExitToolDescription,
+		InputSchema:  json.RawMessage(ExitInputSchema),
+		OutputSchema: json.RawMessage(ExitOutputSchema),
+	}
+	if len(xs) == 0 {
+		return def
+	}
+	in := map[string]json.RawMessage{argPlan: json.RawMessage(exitPlanPropertySchema)}
+	out := map[string]json.RawMessage{
+		"approved":  json.RawMessage(`{"type":"boolean"}`),
+		"abandoned": json.RawMessage(`{"type":"boolean"}`),
+	}
+	for _, x := range xs {
+		maps.Copy(in, x.Properties)
+		maps.Copy(out, x.ResultProperties)
+	}
+	required := []string{argPlan}
+	if xs.planOptional() {
+		required = []string{}
+	}
+	def.InputSchema = mustJSON(map[string]any{
+		"type": "object", "properties": in, "required": required, "additionalProperties": false,
+	})
+	def.OutputSchema = mustJSON(map[string]any{
+		"type": "object", "properties": out, "required": []string{"approved"}, "additionalProperties": false,
+	})
+	return def
+}
+
+// exitAbandoned is the result of an abandoned plan with no extra fields.
+const exitAbandoned = `{"abandoned":true,"approved":false}`
+
+// exitPlanPropertySchema is the "plan" property of ExitInputSchema.
+const exitPlanPropertySchema = `{"type":"string","description":"The plan as Markdown. Its first line is a level-1 heading naming it: # Title"}`
+
+// mustJSON encodes a schema built from maps and strings, which cannot fail.
+// encoding/json sorts map keys, so the result is deterministic.
+func mustJSON(v any) json.RawMessage {
+	b, err := json.Marshal(v)
+	if err != nil {
+		panic(fmt.Sprintf("planmode: encoding a tool schema: %v", err)) // unreachable: maps of strings and raw JSON
+	}
+	return b
+}
+
+// prepare runs every Prepare in order.
+func (xs exitExtensions) prepare(ctx context.Context, x *ExitCall) error {
+	for _, e := range xs {
+		if e.Prepare == nil {
+			continue
+		}
+		if err := e.Prepare(ctx, x); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// decide returns the first extension's verdict on answers, or Part I's.
+func (xs exitExtensions) decide(x *ExitCall, answers []host.Answer) ExitVerdict {
+	for _, e := range xs {
+		if e.Decide == nil {
+			continue
+		}
+		if v, ok := e.Decide(x, answers); ok {
+			return v
+		}
+	}
+	approved, feedback := consent(answers)
+	if approved {
+		return ExitVerdict{Kind: VerdictApprove, Option: ReviewApprove}
+	}
+	return ExitVerdict{Kind: VerdictKeepPlanning, Feedback: feedback}
+}
+
+// unattended returns the first extension's verdict for a review with no
+// user attached.
+func (xs exitExtensions) unattended(ctx context.Context, x *ExitCall) (ExitVerdict, bool) {
+	for _, e := range xs {
+		if e.Unattended == nil {
+			continue
+		}
+		if v, ok := e.Unattended(ctx, x); ok {
+			return v, true
+		}
+	}
+	return ExitVerdict{}, false
+}
+
+// finish runs every Finish in order.
+func (xs exitExtensions) finish(ctx context.Context, x *ExitCall, v ExitVerdict) error {
+	for _, e := range xs {
+		if e.Finish == nil {
+			continue
+		}
+		if err := e.Finish(ctx, x, v); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// exitSuccess is the result text of a verdict that leaves plan mode: Part
+// I's {"approved":true} when nothing was added, else the fields merged.
+func exitSuccess(v ExitVerdict, extra map[string]any) string {
+	if v.Kind == VerdictApprove && len(extra) == 0 {
+		return exitResult
+	}
+	fields := maps.Clone(extra)
+	if fields == nil {
+		fields = map[string]any{}
+	}
+	fields["approved"] = v.Kind == VerdictApprove
+	delete(fields, "abandoned")
+	if v.Kind == VerdictAbandon {
+		fields["abandoned"] = true
+	}
+	b, err := json.Marshal(fields)
+	if err != nil {
+		// An extension added a value that cannot be encoded: keep the
+		// verdict, drop the extras.
+		if v.Kind == VerdictAbandon {
+			return exitAbandoned
+		}
+		return exitResult
+	}
+	return string(b)
+}
