@@ -145,10 +145,6 @@ const (
 	lineModelAt   = "model %s at %s"
 	maxRecap      = 200
 
-	// textEditedPlan tells the model that the user edited its plan and
-	// approves the edited text (model-facing, not translated).
-	textEditedPlan = "The user edited your plan in an editor and approves the edited version below. " +
-		"Call exit_plan_mode again with exactly this plan, unchanged, for the user's final approval."
 	// cardTitleNotApproved is the exit tool's card title for a review
 	// that did not happen (dismissed, cancelled); its body is text for
 	// the model.

@@ -4,7 +4,6 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
-	"os"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -214,14 +213,6 @@ func (f *eventForwarder) run(done <-chan struct{}) {
 	}
 }
 
-// editedAnswer is the review answer for a plan the user edited and then
-// approved. The exit tool approves only the plan the model presented, so
-// the edited text goes back as feedback that says so, and the model
-// presents it again for a last review.
-func editedAnswer(questionID, plan string) host.Answer {
-	return host.Answer{QuestionID: questionID, Selected: []string{planmode.ReviewKeepPlanning}, Custom: textEditedPlan + "\n\n" + plan}
-}
-
 // recap is the last exchanges of a resumed session, for the UI's intro.
 func recap(events []host.Event, n int) []tui.Entry {
 	var out []tui.Entry
@@ -247,5 +238,3 @@ func recap(events []host.Event, n int) []tui.Entry {
 	}
 	return out
 }
-
-var _ = os.Stderr
