@@ -126,9 +126,9 @@ func (m Model) menuView(r *review) string {
 			line += " — " + o.desc
 		}
 		if i == r.cursor {
-			lines = append(lines, m.st.selected.Render(wrap("❯ "+line, m.width)))
+			lines = append(lines, m.st.selected.Render(hang("❯ "+line, m.width, 6)))
 		} else {
-			lines = append(lines, wrap("  "+line, m.width))
+			lines = append(lines, hang("  "+line, m.width, 6))
 		}
 	}
 	hint := m.cat.QuestionHint
@@ -173,6 +173,21 @@ func (m *Model) reviewBody(width int) string {
 	}
 	return title + "\n\n" + m.st.title.Render(wrap(m.cat.ReviewChanged, width)) + "\n" + colored(width) + "\n\n" +
 		m.st.title.Render(wrap(m.cat.ReviewFullPlan, width)) + "\n" + m.markdown(r.text, width)
+}
+
+// hang wraps s to width with the lines after the first indented by n.
+func hang(s string, width, n int) string {
+	if width <= n+10 {
+		return wrap(s, width)
+	}
+	first := wrap(s, width)
+	head, rest, ok := strings.Cut(first, "\n")
+	if !ok {
+		return first
+	}
+	pad := strings.Repeat(" ", n)
+	rest = wrap(strings.ReplaceAll(rest, "\n", " "), width-n)
+	return head + "\n" + pad + strings.ReplaceAll(rest, "\n", "\n"+pad)
 }
 
 // wrapLines wraps each line of s.
