@@ -57,6 +57,8 @@ type ptySession struct {
 	mu  sync.Mutex
 	out bytes.Buffer
 	emu *vt.Emulator
+	// home is the HOME (and state directory parent) of the run.
+	home string
 	// emuMu guards emu's screen (its answers are read without it).
 	emuMu sync.Mutex
 	done  chan struct{}
@@ -77,7 +79,7 @@ func startPTY(t *testing.T, cols, rows uint16, env []string, args ...string) *pt
 	if err != nil {
 		t.Fatal(err)
 	}
-	s := &ptySession{t: t, cmd: cmd, tty: tty, done: make(chan struct{}), emu: vt.NewEmulator(int(cols), int(rows))}
+	s := &ptySession{t: t, cmd: cmd, tty: tty, home: home, done: make(chan struct{}), emu: vt.NewEmulator(int(cols), int(rows))}
 	// The emulator answers the program's queries (cursor position,
 	// colours) through the terminal, as a real one does.
 	go func() {

@@ -319,3 +319,5 @@ func TestPTYChineseCatalog(t *testing.T) {
 		t.Errorf("exit results = %+v", res)
 	}
 }
+
+func jsonDecode(b []byte, v any) error { return json.Unmarshal(b, v) }
