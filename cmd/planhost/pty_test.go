@@ -72,8 +72,13 @@ var ansiRE = regexp.MustCompile(`\x1b(\[[0-9;?<>=]*[ -/]*[@-~]|\][^\x07\x1b]*(\x
 // to a minimal environment.
 func startPTY(t *testing.T, cols, rows uint16, env []string, args ...string) *ptySession {
 	t.Helper()
+	return startPTYHome(t, cols, rows, t.TempDir(), env, args...)
+}
+
+// startPTYHome is startPTY with HOME (and the state under it) at home.
+func startPTYHome(t *testing.T, cols, rows uint16, home string, env []string, args ...string) *ptySession {
+	t.Helper()
 	cmd := exec.Command(builtBinary(t), args...)
-	home := t.TempDir()
 	cmd.Env = append([]string{"HOME=" + home, "XDG_STATE_HOME=" + filepath.Join(home, "state"), "TERM=xterm-256color", "PATH=" + os.Getenv("PATH")}, env...)
 	tty, err := pty.StartWithSize(cmd, &pty.Winsize{Cols: cols, Rows: rows})
 	if err != nil {

@@ -211,10 +211,10 @@ func (p *printer) toolResult(r host.ToolResult) {
 	if pr, ok := p.presenters.lookup(r.Name); ok {
 		in := p.calls[r.CallID].Input
 		card := pr.PresentResult(in, r.Output, r.IsError)
-		if p.userWords && r.IsError && card.Title == cardTitleNotApproved {
-			return // the UI said how the review ended in its own words
-		}
 		p.println(fmt.Sprintf(lineToolResult, card.Title))
+		if p.userWords && r.IsError && card.Title == cardTitleNotApproved {
+			return // the body is for the model; the UI says how a review ended in its own words
+		}
 		if body := strings.TrimSpace(card.Body); body != "" {
 			p.println(indentText("    ", body))
 		}
