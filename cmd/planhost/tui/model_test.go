@@ -2,12 +2,14 @@ package tui_test
 
 import (
 	"errors"
+	"reflect"
 	"strings"
 	"sync"
 	"testing"
 	"time"
 
 	tea "charm.land/bubbletea/v2"
+	"go.uber.org/goleak"
 
 	"github.com/dshgo/planmode"
 	"github.com/dshgo/planmode/cmd/planhost/tui"
@@ -102,7 +104,7 @@ func (h *harness) run(cmd tea.Cmd) []tea.Msg {
 	var msg tea.Msg
 	select {
 	case msg = <-done:
-	case <-time.After(200 * time.Millisecond):
+	case <-time.After(30 * time.Millisecond):
 		return nil // a tick or a blink: not driven here
 	}
 	switch msg := msg.(type) {
@@ -166,5 +168,169 @@ func TestReviewKeepPlanningWithPastedFeedback(t *testing.T) {
 	}
 }
 
-var _ = errors.Is
-var _ = strings.Contains
+func TestMain(m *testing.M) { goleak.VerifyTestMain(m) }
+
+func TestCatalogFor(t *testing.T) {
+	tests := []struct {
+		lang string
+		env  []string
+		want *tui.Catalog
+	}{
+		{"", nil, tui.English},
+		{"", []string{"", "", "zh_CN.UTF-8"}, tui.Chinese},
+		{"", []string{"en_US.UTF-8", "", "zh_CN.UTF-8"}, tui.English}, // LC_ALL wins
+		{"zh", []string{"en_US.UTF-8"}, tui.Chinese},                  // the flag wins
+		{"en", []string{"zh_TW.UTF-8"}, tui.English},
+		{"", []string{"C"}, tui.English},
+	}
+	for _, tt := range tests {
+		if got := tui.CatalogFor(tt.lang, tt.env...); got != tt.want {
+			t.Errorf("CatalogFor(%q, %q) = %s, want %s", tt.lang, tt.env, got.Lang, tt.want.Lang)
+		}
+	}
+}
+
+// TestCatalogsAreComplete protects the Chinese UI from English gaps.
+func TestCatalogsAreComplete(t *testing.T) {
+	en, zh := reflect.ValueOf(*tui.English), reflect.ValueOf(*tui.Chinese)
+	for i := range en.NumField() {
+		name := en.Type().Field(i).Name
+		switch v := zh.Field(i); v.Kind() {
+		case reflect.String:
+			if v.String() == "" {
+				t.Errorf("Chinese %s is empty", name)
+			}
+			if strings.Count(v.String(), "%") != strings.Count(en.Field(i).String(), "%") {
+				t.Errorf("%s: the catalogs have different verbs: %q, %q", name, en.Field(i).String(), v.String())
+			}
+		case reflect.Slice:
+			if v.Len() != en.Field(i).Len() {
+				t.Errorf("%s: %d lines in Chinese, %d in English", name, v.Len(), en.Field(i).Len())
+			}
+		}
+	}
+}
+
+func TestShiftTabTogglesAgainstThePendingSwitch(t *testing.T) {
+	h := newHarness(t, tui.Config{})
+	h.key(tea.KeyTab, tea.ModShift)
+	if got := h.b.sets; len(got) != 1 || !got[0] {
+		t.Fatalf("sets = %v, want [true]", got)
+	}
+	if !strings.Contains(h.view(), " plan ") {
+		t.Errorf("view lacks the plan badge:\n%s", h.view())
+	}
+	// A switch pending from plan back to default: the badge shows it, and
+	// the next Shift+Tab asks for plan again.
+	h.send(tui.EventsMsg{Mode: tui.Mode{Composed: true, Active: true, Pending: planmode.SelectionInactive}})
+	if !strings.Contains(h.view(), "plan → default") {
+		t.Errorf("view lacks the pending switch:\n%s", h.view())
+	}
+	h.key(tea.KeyTab, tea.ModShift)
+	if got := h.b.sets; len(got) != 2 || !got[1] {
+		t.Errorf("sets = %v, want [true true]", got)
+	}
+}
+
+func TestCtrlCCancelsThenExits(t *testing.T) {
+	h := newHarness(t, tui.Config{})
+	h.send(tui.EventsMsg{TurnStarted: true, Mode: tui.Mode{Composed: true}})
+	h.key('c', tea.ModCtrl)
+	if h.b.cancelled != 1 || h.quit {
+		t.Fatalf("after one Ctrl-C: cancelled %d, quit %t", h.b.cancelled, h.quit)
+	}
+	h.clock.advance(3 * time.Second) // too late to count as the second
+	h.key('c', tea.ModCtrl)
+	if h.quit {
+		t.Fatal("a Ctrl-C after the window exited")
+	}
+	h.key('c', tea.ModCtrl)
+	if !h.quit {
+		t.Fatal("two Ctrl-C in a row did not exit")
+	}
+}
+
+func TestEscCancelsOnlyARunningTurn(t *testing.T) {
+	h := newHarness(t, tui.Config{})
+	h.key(tea.KeyEscape, 0)
+	if h.b.cancelled != 0 {
+		t.Fatal("Esc cancelled with nothing running")
+	}
+	h.send(tui.EventsMsg{TurnStarted: true, Mode: tui.Mode{Composed: true}})
+	h.key(tea.KeyEscape, 0)
+	if h.b.cancelled != 1 {
+		t.Fatalf("cancelled %d, want 1", h.b.cancelled)
+	}
+}
+
+// TestReviewIgnoresKeysTypedAsItAppears protects the review from type-ahead.
+func TestReviewIgnoresKeysTypedAsItAppears(t *testing.T) {
+	h := newHarness(t, tui.Config{})
+	ask, reply := planAsk(1, "# Plan\n")
+	h.send(ask)
+	h.keys("a") // at once: not an answer
+	select {
+	case r := <-reply:
+		t.Fatalf("the key typed as the review appeared answered it: %+v", r)
+	default:
+	}
+	h.clock.advance(time.Second)
+	h.keys("a")
+	r := <-reply
+	if r.Err != nil || r.Answers[0].Selected[0] != planmode.ReviewApprove {
+		t.Fatalf("reply = %+v", r)
+	}
+}
+
+func TestReviewDismissAndWithdraw(t *testing.T) {
+	h := newHarness(t, tui.Config{})
+	ask, reply := planAsk(1, "# Plan\n")
+	h.send(ask)
+	h.clock.advance(time.Second)
+	h.keys("d")
+	if r := <-reply; !errors.Is(r.Err, host.ErrDismissed) {
+		t.Fatalf("dismiss reply = %+v", r)
+	}
+	ask2, _ := planAsk(2, "# Plan\n")
+	h.send(ask2)
+	h.send(tui.AskGoneMsg{ID: 2})
+	if v := h.view(); strings.Contains(v, "What now?") {
+		t.Errorf("a withdrawn review is still shown:\n%s", v)
+	}
+	h.send(tea.KeyPressMsg{Code: '/', Text: "/"})
+	h.keys("plans")
+	h.key(tea.KeyEnter, 0)
+	for _, want := range []string{"1. Plan — dismissed", "2. Plan — closed when the turn was cancelled"} {
+		if !strings.Contains(h.view(), want) {
+			t.Errorf("/plans lacks %q:\n%s", want, h.view())
+		}
+	}
+}
+
+func TestEditedPlanIsApprovedAsEdited(t *testing.T) {
+	var got []string
+	h := newHarness(t, tui.Config{EditedAnswer: func(qid, plan string) host.Answer {
+		got = append(got, plan)
+		return host.Answer{QuestionID: qid, Selected: []string{"Approve edited"}, Custom: plan}
+	}})
+	ask, reply := planAsk(1, "# Plan\n\n1. One.\n")
+	h.send(ask)
+	h.send(tui.EditedForTest("# Plan\n\n1. One.\n2. Two.\n"))
+	if v := h.view(); !strings.Contains(v, "+2. Two.") || !strings.Contains(v, "You edited this plan") {
+		t.Errorf("the edit is not shown as a diff:\n%s", v)
+	}
+	h.clock.advance(time.Second)
+	h.keys("a")
+	r := <-reply
+	if len(got) != 1 || r.Answers[0].Custom != "# Plan\n\n1. One.\n2. Two.\n" {
+		t.Fatalf("reply = %+v, edited answers %q", r, got)
+	}
+}
+
+func TestSanitizeAppliesToStreamedText(t *testing.T) {
+	h := newHarness(t, tui.Config{Sanitize: func(s string) string { return strings.ReplaceAll(s, "\x1b", "\\x1b") }})
+	h.send(tui.DeltaMsg{Text: "red \x1b[31mtext"})
+	if v := h.view(); strings.Contains(v, "\x1b[31m") || !strings.Contains(v, `\x1b[31mtext`) {
+		t.Errorf("view = %q", v)
+	}
+}
