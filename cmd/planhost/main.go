@@ -105,7 +105,7 @@ func (p *program) main(args []string) int {
 func (p *program) parseFlags(fs *flag.FlagSet, usage string, args []string) (code int, done bool) {
 	fs.SetOutput(io.Discard)
 	fs.Usage = func() {}
-	err := fs.Parse(args)
+	err := parseInterspersed(fs, args)
 	printUsage := func(w io.Writer) {
 		fs.SetOutput(w)
 		fmt.Fprint(w, usage)

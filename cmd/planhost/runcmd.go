@@ -61,8 +61,7 @@ func (p *program) run(args []string) int {
 		return code
 	}
 	if fs.NArg() > 0 {
-		fmt.Fprintf(p.stderr, errExtraArgs, "run", fs.Args())
-		return exitUsage
+		return p.extraArgs("run", fs.Args())
 	}
 	if f.config == "" {
 		fmt.Fprintf(p.stderr, errNeedConfig, "run")
@@ -77,8 +76,7 @@ func (p *program) run(args []string) int {
 
 	dep, err := deploy.Load(f.config, offeredPlugins()...)
 	if err != nil {
-		fmt.Fprintln(p.stderr, err)
-		return exitUsage
+		return p.configError("run", err)
 	}
 	relay := &deltaRelay{}
 	f.openai.Stream, f.openai.OnDelta = f.ui.stream, relay.send

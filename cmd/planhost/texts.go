@@ -48,17 +48,24 @@ durable session file whose path is printed at the end.
 
 Flags:
 `
-	usageRun = `Usage: planhost run -config FILE [-session ID] [-sessions DIR] [-model scripted:FILE|openai] [-workspace DIR]
+	usageRun = `Usage: planhost run -config FILE [-session ID|FILE.jsonl | -continue] [-sessions DIR] [-model scripted:FILE|openai] [-workspace DIR]
 
 An interactive session. Type a message to send it to the model, or:
   /plan            enter plan mode
   /plan <message>  enter plan mode and send the message
   /plan off        leave plan mode
-  /help            list the commands
+  /plans [N]       list the plans of this session (terminal), or show plan N
+  /help            list the keys and commands
   /quit            leave (so does Ctrl-D)
-When the model presents a plan you choose Approve, Keep planning (and type
-feedback) or dismiss. Ctrl-C cancels the running turn; a second Ctrl-C exits.
-The prompt shows the mode, and an arrow when a switch waits for the next step.
+In a terminal: enter sends, alt+enter adds a line, shift+tab switches plan
+mode (queued while the model works), esc cancels the running turn, ctrl+o
+shows the model's thinking, pgup/pgdown scroll. When the model presents a
+plan you choose Approve, Keep planning (and write feedback), Edit (in
+$VISUAL or $EDITOR) or Dismiss, with the key in brackets or the arrows and
+enter. Ctrl-C cancels the running turn; a second Ctrl-C exits. The status
+line shows the mode, with an arrow when a switch waits for the next step.
+When stdin or stdout is not a terminal, planhost reads one input per line
+and review answers as lines (a, k then the feedback line, d).
 
 With -model openai the flags below, or OPENAI_BASE_URL, OPENAI_MODEL and
 OPENAI_API_KEY, configure any OpenAI-compatible chat-completions endpoint.
@@ -107,6 +114,7 @@ const (
 	errUnknownCommand     = "planhost: unknown command %q\n\n"
 	errNoCommand          = "planhost: no command given\n\n"
 	errExtraArgs          = "planhost %s: unexpected arguments: %q\n"
+	errConfigAsArg        = "planhost %s: unexpected argument %q; a deployment file is given with -config: planhost %s -config %s\n"
 	errNeedConfig         = "planhost %s: -config FILE is required\n"
 	errNeedFile           = "planhost inspect: SESSION_FILE is required\n"
 	errBadModel           = "planhost run: -model %q: want scripted:FILE or openai\n"
