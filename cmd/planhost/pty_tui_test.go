@@ -23,7 +23,7 @@ const reviewGraceWait = 400 * time.Millisecond
 func startPlanhost(t *testing.T, cols uint16, script string, env ...string) (*ptySession, string) {
 	t.Helper()
 	dir := newRunDir(t)
-	s := startPTY(t, cols, 30, env, ptyRunArgs(t, dir, filepath.Join("testdata", "pty", script))...)
+	s := startPTY(t, cols, 24, env, ptyRunArgs(t, dir, filepath.Join("testdata", "pty", script))...)
 	s.waitScreen("shift+tab")
 	return s, dir
 }
