@@ -108,7 +108,7 @@ func TestREADMECommands(t *testing.T) {
 			commands = append(commands, strings.Join(strings.Fields(cmd), " "))
 		}
 	}
-	want := []string{"go run ./cmd/planhost demo", "go test -race ./..."}
+	want := []string{"go run ./cmd/planhost demo", "go test -race ./... ./cmd/planhost/..."}
 	if strings.Join(commands, "\n") != strings.Join(want, "\n") {
 		t.Fatalf("README's first code block = %q, want %q", commands, want)
 	}
