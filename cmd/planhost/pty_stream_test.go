@@ -45,6 +45,7 @@ func TestPTYStreamsTextAndReasoning(t *testing.T) {
 	}
 	s.send("Hi\r")
 	s.waitScreen("Hello from a stream.")
+	s.waitIdle()
 	// The second answer stops after its first event: what came is shown
 	// while the stream is open, and Esc ends it.
 	s.send("Again\r")

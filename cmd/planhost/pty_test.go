@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"errors"
 	"fmt"
+	"io"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -57,6 +58,8 @@ type ptySession struct {
 	mu  sync.Mutex
 	out bytes.Buffer
 	emu *vt.Emulator
+	// readDone is closed when all the program's output was read.
+	readDone chan struct{}
 	// home is the HOME (and state directory parent) of the run.
 	home string
 	// emuMu guards emu's screen (its answers are read without it).
@@ -99,7 +102,10 @@ func startPTYHome(t *testing.T, cols, rows uint16, home string, env []string, ar
 			}
 		}
 	}()
+	readDone := make(chan struct{})
+	s.readDone = readDone
 	go func() {
+		defer close(readDone)
 		buf := make([]byte, 4096)
 		for {
 			n, err := tty.Read(buf)
@@ -126,7 +132,12 @@ func startPTYHome(t *testing.T, cols, rows uint16, home string, env []string, ar
 			<-s.done
 		}
 		tty.Close()
-		s.emu.Close()
+		<-readDone
+		// Ending the emulator's answer pipe ends the goroutine reading
+		// it (Emulator.Close would race with that goroutine's Read).
+		if c, ok := s.emu.InputPipe().(io.Closer); ok {
+			c.Close()
+		}
 	})
 	return s
 }
@@ -160,6 +171,19 @@ func (s *ptySession) waitScreen(want string) string {
 	}
 	s.t.Fatalf("timed out waiting for %q on the screen:\n%s", want, s.screen())
 	return ""
+}
+
+// waitIdle waits until the status line shows no running turn.
+func (s *ptySession) waitIdle() {
+	s.t.Helper()
+	deadline := time.Now().Add(10 * time.Second)
+	for time.Now().Before(deadline) {
+		if sc := s.screen(); strings.Contains(sc, "· /help") && !strings.Contains(sc, "esc cancel") {
+			return
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+	s.t.Fatalf("the turn did not end:\n%s", s.screen())
 }
 
 // resize changes the terminal's size (the program gets SIGWINCH).
@@ -202,6 +226,12 @@ func (s *ptySession) waitExit(d time.Duration) int {
 	case <-s.done:
 	case <-time.After(d):
 		s.t.Fatalf("planhost did not exit within %s; output:\n%s", d, s.text())
+	}
+	// The last output may still be in the terminal: read it all.
+	select {
+	case <-s.readDone:
+	case <-time.After(2 * time.Second):
+		s.t.Fatal("the terminal's output did not end after the exit")
 	}
 	var ee *exec.ExitError
 	if errors.As(s.err, &ee) {
