@@ -21,7 +21,6 @@ import (
 // every machine; "notty" uses no escape sequences (pipes, the demo).
 const (
 	styleNoTTY    = "notty"
-	styleTerminal = "dark"
 	markdownWidth = 80
 )
 

@@ -30,7 +30,6 @@ const (
 const (
 	appDirName      = "planhost"
 	sessionsDirName = "sessions"
-	historyFileName = "history"
 	stateDirPerm    = 0o700
 )
 
@@ -146,7 +145,6 @@ func (p *program) run(args []string) int {
 // converse runs the line console over pipes (stdin or stdout is not a
 // terminal): one input per line, no escape sequences.
 func (p *program) converse(ctx context.Context, parts *hostParts, agent *refhost.Agent, file string, resumed bool, _ string) int {
-	interactive := false
 	out := p.stdout
 	var src lineSource = newPipeSource(p.stdin)
 	defer src.Close()
@@ -157,14 +155,13 @@ func (p *program) converse(ctx context.Context, parts *hostParts, agent *refhost
 	sigs, stop := p.notifyInterrupt()
 	defer stop()
 	c := &console{
-		out:         out,
-		rt:          parts.Runtime,
-		agent:       agent,
-		plan:        parts.Plan,
-		view:        newPrinter(out, md, parts.Presenters, parts.Plan != nil),
-		src:         src,
-		interactive: interactive,
-		interrupts:  sigs,
+		out:        out,
+		rt:         parts.Runtime,
+		agent:      agent,
+		plan:       parts.Plan,
+		view:       newPrinter(out, md, parts.Presenters, parts.Plan != nil),
+		src:        src,
+		interrupts: sigs,
 	}
 	unset, err := parts.Runtime.Questions().SetProvider(c)
 	if err != nil {

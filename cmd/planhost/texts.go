@@ -132,7 +132,6 @@ const (
 	promptPendingFmt = "[%s → %s] › "
 	promptReview     = "review [a]pprove/[k]eep planning/[d]ismiss › "
 	promptFeedback   = "feedback (empty for none) › "
-	promptWorking    = "%s %s working… "
 	promptAnswer     = "answer [%s] › "
 
 	cmdQuit    = "/quit"
