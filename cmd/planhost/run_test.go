@@ -209,3 +209,18 @@ func TestRunCtrlC(t *testing.T) {
 		})
 	}
 }
+
+// TestRunTurnErrorShownOnce protects piped output from showing a failed
+// turn twice (once from the log, once from the transcript).
+func TestRunTurnErrorShownOnce(t *testing.T) {
+	dir := newRunDir(t)
+	script := writeScript(t, dir, "err.yaml", "steps:\n  - error: boom from the model\n")
+	p, out, errOut, _ := testProgram(t, "hi\n")
+	if code := p.main(runArgs(dir, script)); code != exitOK {
+		t.Fatalf("exit code = %d\n%s", code, errOut)
+	}
+	all := out.String() + errOut.String()
+	if n := strings.Count(all, "boom from the model"); n != 1 {
+		t.Errorf("the error is shown %d times:\n%s", n, all)
+	}
+}

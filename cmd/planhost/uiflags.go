@@ -1,6 +1,7 @@
 package main
 
 import (
+	"context"
 	"errors"
 	"flag"
 	"fmt"
@@ -108,7 +109,7 @@ func latestSession(dir string) (string, error) {
 func (p *program) runLogger(stateDir string) (*slog.Logger, func(), error) {
 	opts := &slog.HandlerOptions{Level: slog.LevelWarn}
 	if !p.terminal() {
-		return slog.New(slog.NewTextHandler(p.stderr, opts)), func() {}, nil
+		return slog.New(withoutTurnErrors{slog.NewTextHandler(p.stderr, opts)}), func() {}, nil
 	}
 	dir := filepath.Join(stateDir, appDirName)
 	if err := os.MkdirAll(dir, stateDirPerm); err != nil {
@@ -120,6 +121,29 @@ func (p *program) runLogger(stateDir string) (*slog.Logger, func(), error) {
 	}
 	var w io.Writer = f
 	return slog.New(slog.NewTextHandler(w, opts)), func() { f.Close() }, nil
+}
+
+// logTurnFailed is the message refhost logs a failed turn with; the
+// transcript reports the turn's end with its error already.
+const logTurnFailed = "refhost: turn failed"
+
+// withoutTurnErrors drops the log records of failed turns, so that a turn
+// error is shown once (by the transcript), not twice.
+type withoutTurnErrors struct{ slog.Handler }
+
+func (h withoutTurnErrors) Handle(ctx context.Context, r slog.Record) error {
+	if r.Message == logTurnFailed {
+		return nil
+	}
+	return h.Handler.Handle(ctx, r)
+}
+
+func (h withoutTurnErrors) WithAttrs(as []slog.Attr) slog.Handler {
+	return withoutTurnErrors{h.Handler.WithAttrs(as)}
+}
+
+func (h withoutTurnErrors) WithGroup(name string) slog.Handler {
+	return withoutTurnErrors{h.Handler.WithGroup(name)}
 }
 
 // endpointShown is the base URL as the user may see it: no user info,
