@@ -7,8 +7,10 @@ import (
 	"os"
 	"strings"
 	"sync"
+	"time"
 
 	"github.com/dshgo/planmode"
+	"github.com/dshgo/planmode/cmd/planhost/internal/reviewgate"
 	"github.com/dshgo/planmode/host"
 	"github.com/dshgo/planmode/refhost"
 )
@@ -104,6 +106,9 @@ type askState struct {
 	feedback bool     // waiting for the feedback line
 	selected string   // the option chosen, while waiting for feedback
 	answers  []host.Answer
+	// gate refuses lines typed before the question (or the feedback
+	// prompt) was shown.
+	gate reviewgate.Gate
 }
 
 // serveResult says how the console ended.
@@ -197,6 +202,10 @@ func (c *console) serve(ctx context.Context) serveResult {
 			interrupts = 0
 			c.view.println(prompt + ev.line)
 			if cur != nil {
+				if !cur.gate.Accepts(ev.at) {
+					c.view.println(fmt.Sprintf(lineTypedAhead, ev.line))
+					continue
+				}
 				if c.answer(cur, ev.line) {
 					cur = nil
 				}
@@ -335,6 +344,7 @@ func (c *console) showQuestion(st *askState) {
 	q := st.a.req.Questions[st.q]
 	st.keys = optionKeys(q)
 	c.view.question(q, st.keys)
+	st.gate = reviewgate.Open(time.Now())
 }
 
 // answer takes one typed line for the question being asked and reports
@@ -357,6 +367,7 @@ func (c *console) answer(st *askState, line string) (done bool) {
 		}
 		if isPlanReview(st.a.req) && o.Label != st.a.req.Intent.ApproveOption {
 			st.feedback, st.selected = true, o.Label
+			st.gate = reviewgate.Open(time.Now())
 			return false
 		}
 		st.answers = append(st.answers, host.Answer{QuestionID: q.ID, Selected: []string{o.Label}})

@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"io"
 	"sync"
+	"time"
 )
 
 // maxLineBytes bounds one input line read from a pipe.
@@ -14,6 +15,9 @@ type inputEvent struct {
 	line      string
 	interrupt bool
 	eof       bool
+	// at is when a terminal line was completed (zero for a pipe), so that
+	// a line typed before a review appeared does not answer it.
+	at time.Time
 }
 
 // lineSource delivers input events and shows the prompt.

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"bytes"
 	"encoding/json"
 	"errors"
 	"flag"
@@ -12,6 +13,7 @@ import (
 	"strings"
 
 	"github.com/dshgo/planmode"
+	"github.com/dshgo/planmode/cmd/planhost/internal/safetext"
 	"github.com/dshgo/planmode/host"
 	"github.com/dshgo/planmode/refhost"
 	"github.com/dshgo/planmode/store"
@@ -90,18 +92,23 @@ func (p *program) inspect(args []string) int {
 		return exitUsage
 	}
 	file := fs.Arg(0)
-	id, events, err := readSession(file)
+	id, events, err := readSession(file, p.stderr)
 	switch {
-	case errors.Is(err, errNotJSONL), errors.Is(err, host.ErrBadSessionID):
+	case errors.Is(err, errNotJSONL), errors.Is(err, host.ErrBadSessionID), errors.Is(err, errNotRegular):
 		return p.usageError("inspect", err)
 	case err != nil:
 		return p.fail("inspect", err)
 	}
 	ins := inspect(id, events)
 	if *asJSON {
-		enc := json.NewEncoder(p.stdout)
+		var b bytes.Buffer
+		enc := json.NewEncoder(&b)
 		enc.SetIndent("", "  ")
 		if err := enc.Encode(ins); err != nil {
+			return p.fail("inspect", err)
+		}
+		// Texts from the log keep their meaning but show safely.
+		if _, err := p.stdout.Write(safetext.JSON(b.Bytes())); err != nil {
 			return p.fail("inspect", err)
 		}
 		return exitOK
@@ -114,7 +121,7 @@ func (p *program) inspect(args []string) int {
 // copy so that the file itself is never changed (the store repairs a torn
 // tail and tightens file modes when it opens a session). The plan-mode
 // payload check runs on every event.
-func readSession(file string) (id string, events []host.Event, err error) {
+func readSession(file string, stderr io.Writer) (id string, events []host.Event, err error) {
 	base := filepath.Base(file)
 	id, ok := strings.CutSuffix(base, store.FileExt)
 	if !ok {
@@ -129,7 +136,12 @@ func readSession(file string) (id string, events []host.Event, err error) {
 	}
 	defer os.RemoveAll(tmp)
 	copyDir := filepath.Join(tmp, sessionsDirName)
-	dir, err := store.OpenDir(copyDir)
+	copyPath := filepath.Join(copyDir, id+store.FileExt)
+	// A repair of the copy is shown, naming the user's file.
+	repairs := newRepairLogger(stderr, "inspect", noteInspectRepair, func(p string) string {
+		return strings.ReplaceAll(p, copyPath, file)
+	})
+	dir, err := store.OpenDir(copyDir, store.WithLogger(repairs))
 	if err != nil {
 		return "", nil, err
 	}
@@ -148,18 +160,28 @@ func readSession(file string) (id string, events []host.Event, err error) {
 	return id, sess.Events(), nil
 }
 
-// copyFile copies src to a new file dst (mode 0600).
+// copyFile copies the regular file src to a new file dst (mode 0600). src
+// is opened once, without blocking, and must be a regular file (a FIFO
+// would hang the copy, a link to /dev/zero would never end it); only the
+// size its Stat gave is read, even if it grows meanwhile.
 func copyFile(src, dst string) error {
-	in, err := os.Open(src)
+	in, err := os.OpenFile(src, os.O_RDONLY|openNonblock, 0)
 	if err != nil {
 		return err
 	}
 	defer in.Close()
+	info, err := in.Stat()
+	if err != nil {
+		return err
+	}
+	if !info.Mode().IsRegular() {
+		return fmt.Errorf("%s: %w (%s)", src, errNotRegular, info.Mode().Type())
+	}
 	out, err := os.OpenFile(dst, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o600)
 	if err != nil {
 		return err
 	}
-	if _, err := io.Copy(out, in); err != nil {
+	if _, err := io.Copy(out, io.LimitReader(in, info.Size())); err != nil {
 		out.Close()
 		return err
 	}
@@ -277,7 +299,8 @@ func writeInspection(w io.Writer, ins inspection) {
 				line += ": " + e.Text
 			}
 		}
-		fmt.Fprintln(w, strings.TrimRight(line, " "))
+		// Texts from the log show every control character escaped.
+		fmt.Fprintln(w, safetext.Escape(strings.TrimRight(line, " ")))
 	}
 	fmt.Fprintf(w, inspectProjection+"\n", ins.Projection.Active, ins.Projection.Pending)
 }

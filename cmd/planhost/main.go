@@ -22,6 +22,8 @@ import (
 	"os/signal"
 
 	"github.com/charmbracelet/x/term"
+
+	"github.com/dshgo/planmode/cmd/planhost/internal/safetext"
 )
 
 // Exit codes.
@@ -126,12 +128,12 @@ func (p *program) parseFlags(fs *flag.FlagSet, usage string, args []string) (cod
 
 // fail prints a runtime failure and returns its exit code.
 func (p *program) fail(cmd string, err error) int {
-	fmt.Fprintf(p.stderr, errPrefix, cmd, err)
+	fmt.Fprint(p.stderr, safetext.Escape(fmt.Sprintf(errPrefix, cmd, err)))
 	return exitFailure
 }
 
 // usageError prints a usage or configuration error and returns its code.
 func (p *program) usageError(cmd string, err error) int {
-	fmt.Fprintf(p.stderr, errPrefix, cmd, err)
+	fmt.Fprint(p.stderr, safetext.Escape(fmt.Sprintf(errPrefix, cmd, err)))
 	return exitUsage
 }

@@ -13,6 +13,7 @@ import (
 	"charm.land/glamour/v2"
 
 	"github.com/dshgo/planmode"
+	"github.com/dshgo/planmode/cmd/planhost/internal/safetext"
 	"github.com/dshgo/planmode/cmd/planhost/tui"
 	"github.com/dshgo/planmode/host"
 )
@@ -21,6 +22,7 @@ import (
 // every machine; "notty" uses no escape sequences (pipes, the demo).
 const (
 	styleNoTTY    = "notty"
+	styleTerminal = "dark"
 	markdownWidth = 80
 )
 
@@ -68,26 +70,29 @@ type sink interface {
 }
 
 // writerSink prints to a writer (pipes, the demo); Markdown is rendered at
-// the fixed width. Text is made visible (control characters escaped).
+// the fixed width. Every control and invisible formatting character of the
+// text is made visible (see safetext): the transcript shows what the model,
+// a tool or the log said, never what it would make the terminal do.
 type writerSink struct {
 	w  io.Writer
 	md *glamour.TermRenderer
 }
 
-func (s *writerSink) line(_ tui.EntryKind, text string) { fmt.Fprintln(s.w, visible(text)) }
-func (s *writerSink) markdown(text string)              { fmt.Fprintln(s.w, renderMarkdown(s.md, visible(text))) }
+func (s *writerSink) line(_ tui.EntryKind, text string) { fmt.Fprintln(s.w, safetext.Escape(text)) }
+func (s *writerSink) markdown(text string)              { fmt.Fprintln(s.w, renderMarkdown(s.md, text)) }
 
 // entrySink collects entries for the terminal UI, which wraps and renders
-// them at the terminal's width.
+// them at the terminal's width. Lines are escaped here; Markdown is escaped
+// for the renderer by the UI (tui.Config.Markdown) before it renders it.
 type entrySink struct {
 	entries []tui.Entry
 }
 
 func (s *entrySink) line(kind tui.EntryKind, text string) {
-	s.entries = append(s.entries, tui.Entry{Kind: kind, Text: visible(text)})
+	s.entries = append(s.entries, tui.Entry{Kind: kind, Text: safetext.Escape(text)})
 }
 func (s *entrySink) markdown(text string) {
-	s.entries = append(s.entries, tui.Entry{Kind: tui.KindMarkdown, Text: visible(text)})
+	s.entries = append(s.entries, tui.Entry{Kind: tui.KindMarkdown, Text: text})
 }
 
 func (s *entrySink) take() []tui.Entry {
@@ -235,7 +240,7 @@ func (p *printer) card(c host.Card) {
 // collapsible entry; in a transcript on one line, clipped.
 func (p *printer) reasoning(text string) {
 	if es, ok := p.out.(*entrySink); ok {
-		es.entries = append(es.entries, tui.Entry{Kind: tui.KindReasoning, Text: visible(text)})
+		es.entries = append(es.entries, tui.Entry{Kind: tui.KindReasoning, Text: safetext.Escape(text)})
 		return
 	}
 	p.println(fmt.Sprintf(lineReasoning, clipText(oneLine(text), maxResult)))
@@ -243,11 +248,15 @@ func (p *printer) reasoning(text string) {
 
 // renderMarkdown renders text for the terminal, without trailing spaces or
 // surrounding blank lines; text that does not render is shown as it is.
+// The text is escaped before it is rendered (so the renderer never sees a
+// control character, nor a character reference that decodes to one), and
+// what the renderer made is checked again: only its colour sequences pass.
 func renderMarkdown(md *glamour.TermRenderer, text string) string {
-	out, err := md.Render(text)
+	out, err := md.Render(safetext.Markdown(text))
 	if err != nil {
-		out = text
+		out = safetext.Escape(text)
 	}
+	out = safetext.EscapeExceptSGR(out)
 	lines := strings.Split(out, "\n")
 	for i, l := range lines {
 		lines[i] = strings.TrimRight(l, " ")

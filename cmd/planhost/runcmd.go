@@ -5,7 +5,6 @@ import (
 	"errors"
 	"flag"
 	"fmt"
-	"os"
 	"path/filepath"
 	"strings"
 
@@ -30,7 +29,7 @@ const (
 const (
 	appDirName      = "planhost"
 	sessionsDirName = "sessions"
-	stateDirPerm    = 0o700
+	historyFileName = "history"
 )
 
 // runFlags are the flags of "planhost run".
@@ -44,21 +43,23 @@ type runFlags struct {
 func (p *program) run(args []string) int {
 	fs := flag.NewFlagSet("run", flag.ContinueOnError)
 	env := openaimodel.FromEnv(p.getenv)
-	stateDir := p.stateDir()
+	stateDir, stateErr := p.stateDir()
+	shownState := stateDir
+	if stateErr != nil {
+		shownState = filepath.Join("$HOME", ".local", "state")
+	}
 	var f runFlags
 	fs.StringVar(&f.config, "config", "", flagConfigHelp)
 	fs.StringVar(&f.session, "session", "", flagSessionHelp)
-	fs.StringVar(&f.sessions, "sessions", "", fmt.Sprintf(flagSessionsHelp, filepath.Join(stateDir, appDirName, sessionsDirName)))
+	fs.StringVar(&f.sessions, "sessions", "", fmt.Sprintf(flagSessionsHelp, filepath.Join(shownState, appDirName, sessionsDirName)))
 	fs.StringVar(&f.model, "model", modelOpenAI, flagModelHelp)
 	fs.StringVar(&f.workspace, "workspace", ".", flagWorkspaceHelp)
-	fs.StringVar(&f.openai.BaseURL, "openai-base-url", env.BaseURL, flagBaseURLHelp)
-	fs.StringVar(&f.openai.Model, "openai-model", env.Model, flagModelNameHelp)
-	fs.StringVar(&f.openai.APIKey, "openai-api-key", env.APIKey, flagAPIKeyHelp)
-	fs.IntVar(&f.openai.Retries, "openai-retries", defaultOpenAIRetry, flagRetriesHelp)
+	finishOpenAI := addOpenAIFlags(fs, &f.openai, env)
 	f.ui.define(fs)
 	if code, done := p.parseFlags(fs, usageRun, args); done {
 		return code
 	}
+	finishOpenAI()
 	if fs.NArg() > 0 {
 		return p.extraArgs("run", fs.Args())
 	}
@@ -66,13 +67,9 @@ func (p *program) run(args []string) int {
 		fmt.Fprintf(p.stderr, errNeedConfig, "run")
 		return exitUsage
 	}
-	if f.sessions == "" {
-		f.sessions = filepath.Join(stateDir, appDirName, sessionsDirName)
-	}
 	if err := f.resolveSession(); err != nil {
 		return p.usageError("run", err)
 	}
-
 	dep, err := deploy.Load(f.config, offeredPlugins()...)
 	if err != nil {
 		return p.configError("run", err)
@@ -83,20 +80,31 @@ func (p *program) run(args []string) int {
 	if err != nil {
 		return p.usageError("run", err)
 	}
-	ws, err := workspace.Open(f.workspace, workspace.Limits{})
+	forbidden, err := p.settleState(&f, stateDir, stateErr)
+	if err != nil {
+		return p.usageError("run", err)
+	}
+	if err := f.continueSession(); err != nil {
+		return p.usageError("run", err)
+	}
+	ws, err := workspace.Open(f.workspace, workspace.Limits{}, workspace.WithForbidden(forbidden...))
 	if err != nil {
 		return p.usageError("run", fmt.Errorf("-workspace: %w", err))
 	}
 	defer ws.Close()
-	sessions, err := store.OpenDir(f.sessions)
+	// Each repair the store makes on opening a session is shown in one line.
+	sessions, err := store.OpenDir(f.sessions, store.WithLogger(newRepairLogger(p.stderr, "run", "", nil)))
 	if err != nil {
 		return p.fail("run", err)
 	}
 	defer sessions.Close()
 
+	if stateErr != nil {
+		stateDir = ""
+	}
 	logger, closeLog, err := p.runLogger(stateDir)
 	if err != nil {
-		return p.fail("run", err)
+		return p.usageError("run", err)
 	}
 	defer closeLog()
 	app, parts := newHost(hostConfig{store: sessions, model: model, deployment: dep, tools: ws.Tools(), logger: logger})
@@ -137,14 +145,14 @@ func (p *program) run(args []string) int {
 			intro = append(intro, tui.Entry{Kind: tui.KindMeta, Text: fmt.Sprintf(lineRecap, sess.ID(), sess.Len())})
 			intro = append(intro, recap(sess.Events(), recapEntries)...)
 		}
-		return p.converseTUI(ctx, parts, agent, tuiSession{file: file, resumed: resumed, intro: intro, lang: f.ui.lang, relay: relay})
+		return p.converseTUI(ctx, parts, agent, tuiSession{file: file, intro: intro, lang: f.ui.lang, relay: relay})
 	}
-	return p.converse(ctx, parts, agent, file, resumed, stateDir)
+	return p.converse(ctx, parts, agent, file, resumed)
 }
 
 // converse runs the line console over pipes (stdin or stdout is not a
 // terminal): one input per line, no escape sequences.
-func (p *program) converse(ctx context.Context, parts *hostParts, agent *refhost.Agent, file string, resumed bool, _ string) int {
+func (p *program) converse(ctx context.Context, parts *hostParts, agent *refhost.Agent, file string, resumed bool) int {
 	out := p.stdout
 	var src lineSource = newPipeSource(p.stdin)
 	defer src.Close()
@@ -200,16 +208,14 @@ func (p *program) model(f runFlags) (refhost.Model, error) {
 }
 
 // stateDir is the user's state directory: $XDG_STATE_HOME, else
-// ~/.local/state, else the user's configuration directory.
-func (p *program) stateDir() string {
+// ~/.local/state. With neither variable set (to an absolute path) there is
+// none: planhost never falls back to a directory other users share.
+func (p *program) stateDir() (string, error) {
 	if d := p.getenv("XDG_STATE_HOME"); filepath.IsAbs(d) {
-		return d
+		return d, nil
 	}
 	if home := p.getenv("HOME"); filepath.IsAbs(home) {
-		return filepath.Join(home, ".local", "state")
+		return filepath.Join(home, ".local", "state"), nil
 	}
-	if d, err := os.UserConfigDir(); err == nil {
-		return d
-	}
-	return os.TempDir()
+	return "", errors.New(errNoStateDir)
 }

@@ -13,6 +13,35 @@ var (
 	// errNotJSONL means inspect was given a file that is not a session
 	// file (*.jsonl).
 	errNotJSONL = errors.New("not a session file: want a .jsonl file named after its session ID")
+	// errNotRegular means inspect was given something other than a
+	// regular file (a FIFO, a device, a directory).
+	errNotRegular = errors.New("not a regular file")
+)
+
+// Where the state and the workspace meet.
+const (
+	errStateInWorkspace = "the %s %s is inside the workspace %s, where the model's write_file could rewrite it; " +
+		"pass -sessions DIR outside the workspace, or -workspace DIR that does not contain it"
+	errWorkspaceInState = "the workspace %s is inside the %s %s, where planhost keeps its own files; " +
+		"pass -workspace DIR outside it"
+	stateWhatSessions = "sessions directory"
+	stateWhatState    = "state directory"
+)
+
+// The state directory and the history file.
+const (
+	errNoStateDir      = "no state directory: HOME and XDG_STATE_HOME are unset (set one, or pass -sessions DIR; the terminal needs one for its history)"
+	errHistory         = "history file: %s: %w"
+	errHistoryDirKind  = "history file: %s is not a directory"
+	errHistoryDirOwner = "history file: %s belongs to another user"
+	errHistoryDirMode  = "history file: %s has mode %#o, which lets other users in; run: chmod 700 %s"
+	errHistoryFileKind = "history file: %s is not a regular file"
+)
+
+// Repairs the session store made, one line each.
+const (
+	lineRepaired      = "planhost %s: repaired %s: %s"
+	noteInspectRepair = "; in inspect's private copy only, the file itself is unchanged"
 )
 
 // The system-prompt section planhost adds for the model.
@@ -93,20 +122,22 @@ Flags:
 
 // Flag descriptions.
 const (
-	flagConfigHelp    = "deployment `file` (YAML)"
-	flagSessionHelp   = "resume the session with this `ID` (default: start a new one)"
-	flagSessionsHelp  = "`directory` of session files (default: %s)"
-	flagModelHelp     = "`model`: scripted:FILE (a refhost/scripted YAML script) or openai"
-	flagWorkspaceHelp = "workspace `directory` the model's file tools are confined to"
-	flagBaseURLHelp   = "OpenAI-compatible API base `URL` (env " + "OPENAI_BASE_URL" + ")"
-	flagModelNameHelp = "model `name` for -model openai (env OPENAI_MODEL)"
-	flagAPIKeyHelp    = "API `key` for -model openai (env OPENAI_API_KEY; prefer the environment)"
-	flagRetriesHelp   = "`n` retries of a failed request for -model openai"
-	flagJSONHelp      = "print the timeline as JSON"
-	flagKeepHelp      = "keep the demo directory (session file and changed workspace) after the demo"
-	flagStreamHelp    = "stream answers from -model openai (text appears as it arrives; an endpoint that refuses gets one request)"
-	flagLangHelp      = "`language` of the terminal UI: en or zh (default: from LC_ALL, LC_MESSAGES, LANG)"
-	flagContinueHelp  = "resume the latest session in the sessions directory"
+	flagConfigHelp      = "deployment `file` (YAML)"
+	flagSessionHelp     = "resume the session with this `ID` (default: start a new one)"
+	flagSessionsHelp    = "`directory` of session files (default: %s)"
+	flagModelHelp       = "`model`: scripted:FILE (a refhost/scripted YAML script) or openai"
+	flagWorkspaceHelp   = "workspace `directory` the model's file tools are confined to"
+	flagBaseURLHelp     = "OpenAI-compatible API base `URL` (default $OPENAI_BASE_URL, else https://api.openai.com/v1)"
+	flagModelNameHelp   = "model `name` for -model openai (env OPENAI_MODEL)"
+	flagAPIKeyHelp      = "API `key` for -model openai (default $OPENAI_API_KEY; prefer the environment)"
+	flagRetriesHelp     = "`n` retries of a failed request for -model openai"
+	flagTimeoutHelp     = "`duration` bound on each request to the endpoint for -model openai"
+	flagMaxResponseHelp = "largest response body in `bytes` the endpoint may send for -model openai"
+	flagJSONHelp        = "print the timeline as JSON"
+	flagKeepHelp        = "keep the demo directory (session file and changed workspace) after the demo"
+	flagStreamHelp      = "stream answers from -model openai (text appears as it arrives; an endpoint that refuses gets one request)"
+	flagLangHelp        = "`language` of the terminal UI: en or zh (default: from LC_ALL, LC_MESSAGES, LANG)"
+	flagContinueHelp    = "resume the latest session in the sessions directory"
 )
 
 // Errors and notes printed by the program.
@@ -172,6 +203,7 @@ const (
 	lineReviewer         = "reviewer: %s"
 	lineReviewBad        = "  please answer one of %s"
 	lineReviewGone       = "  · review closed: %s"
+	lineTypedAhead       = "  · ignored %q: it was typed before the question appeared; answer again"
 	lineCancelling       = "  · cancelling the turn (Ctrl-C again to exit)"
 	lineInterruptIdle    = "  · nothing is running (Ctrl-C again or /quit to exit)"
 	lineSteerError       = "  could not send the message: %v"

@@ -11,6 +11,7 @@ import (
 	tea "charm.land/bubbletea/v2"
 
 	"github.com/dshgo/planmode"
+	"github.com/dshgo/planmode/cmd/planhost/internal/safetext"
 	"github.com/dshgo/planmode/cmd/planhost/openaimodel"
 	"github.com/dshgo/planmode/cmd/planhost/tui"
 	"github.com/dshgo/planmode/host"
@@ -126,7 +127,9 @@ func (p *program) converseTUI(ctx context.Context, parts *hostParts, agent *refh
 		Intro:        s.intro,
 		NoColor:      p.getenv("NO_COLOR") != "",
 		Editor:       editor,
-		Sanitize:     visible,
+		Sanitize:     safetext.Escape,
+		Markdown:     safetext.Markdown,
+		Rendered:     safetext.EscapeExceptSGR,
 		EditedAnswer: editedAnswer,
 	})
 	opts := []tea.ProgramOption{tea.WithContext(ctx), tea.WithInput(p.stdin), tea.WithOutput(p.stdout), tea.WithoutSignalHandler()}
@@ -224,12 +227,12 @@ func recap(events []host.Event, n int) []tui.Entry {
 			}
 			var m host.UserMessage
 			if json.Unmarshal(e.Data, &m) == nil {
-				out = append(out, tui.Entry{Kind: tui.KindUser, Text: visible(clipText(oneLine(blocksText(m.Content)), maxRecap))})
+				out = append(out, tui.Entry{Kind: tui.KindUser, Text: safetext.Escape(clipText(oneLine(blocksText(m.Content)), maxRecap))})
 			}
 		case host.TypeAssistantMessage:
 			var m host.AssistantMessage
 			if json.Unmarshal(e.Data, &m) == nil && strings.TrimSpace(m.Text) != "" {
-				out = append(out, tui.Entry{Kind: tui.KindAssistant, Text: visible(lineAssistant + clipText(oneLine(m.Text), maxRecap))})
+				out = append(out, tui.Entry{Kind: tui.KindAssistant, Text: safetext.Escape(lineAssistant + clipText(oneLine(m.Text), maxRecap))})
 			}
 		}
 	}

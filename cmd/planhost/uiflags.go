@@ -39,20 +39,13 @@ func (u *uiFlags) define(fs *flag.FlagSet) {
 }
 
 // resolveSession turns -session (an ID, or a session file's path ending in
-// .jsonl) and
-// -continue (the latest session) into the session ID and its directory.
+// .jsonl) into the session ID and its directory, and refuses -session with
+// -continue (see continueSession).
 func (f *runFlags) resolveSession() error {
 	switch {
 	case f.ui.cont && f.session != "":
 		return errors.New(errContinueAndSession)
-	case f.ui.cont:
-		id, err := latestSession(f.sessions)
-		if err != nil {
-			return fmt.Errorf("-continue: %w", err)
-		}
-		f.session = id
-		return nil
-	case f.session == "":
+	case f.ui.cont, f.session == "":
 		return nil
 	case strings.HasSuffix(f.session, store.FileExt):
 		dir, base := filepath.Split(f.session)
@@ -69,6 +62,20 @@ func (f *runFlags) resolveSession() error {
 	if err := store.ValidateID(f.session); err != nil {
 		return fmt.Errorf("-session: %w", err)
 	}
+	return nil
+}
+
+// continueSession finds the session -continue names, once the sessions
+// directory is settled.
+func (f *runFlags) continueSession() error {
+	if !f.ui.cont {
+		return nil
+	}
+	id, err := latestSession(f.sessions)
+	if err != nil {
+		return fmt.Errorf("-continue: %w", err)
+	}
+	f.session = id
 	return nil
 }
 
@@ -104,18 +111,24 @@ func latestSession(dir string) (string, error) {
 }
 
 // runLogger is the host's logger: warnings go to a log file in the state
-// directory when the terminal UI runs (so that they never break the
+// directory (which a terminal session needs; stateDir is "" when there is
+// none) when the terminal UI runs (so that they never break the
 // screen; the UI shows turn errors itself), to stderr over pipes.
 func (p *program) runLogger(stateDir string) (*slog.Logger, func(), error) {
 	opts := &slog.HandlerOptions{Level: slog.LevelWarn}
 	if !p.terminal() {
 		return slog.New(withoutTurnErrors{slog.NewTextHandler(p.stderr, opts)}), func() {}, nil
 	}
-	dir := filepath.Join(stateDir, appDirName)
-	if err := os.MkdirAll(dir, stateDirPerm); err != nil {
+	if stateDir == "" {
+		return nil, nil, errors.New(errNoStateDir)
+	}
+	// The history file's checks (a private directory of this user) hold
+	// for the log beside it.
+	history, err := openHistoryFile(stateDir)
+	if err != nil {
 		return nil, nil, err
 	}
-	f, err := os.OpenFile(filepath.Join(dir, logFileName), os.O_WRONLY|os.O_CREATE|os.O_APPEND, logFilePerm)
+	f, err := os.OpenFile(filepath.Join(filepath.Dir(history), logFileName), os.O_WRONLY|os.O_CREATE|os.O_APPEND|openNoFollow, logFilePerm)
 	if err != nil {
 		return nil, nil, err
 	}

@@ -33,6 +33,15 @@ const (
 // DefaultBaseURL is used when Config.BaseURL is empty.
 const DefaultBaseURL = "https://api.openai.com/v1"
 
+// Defaults of the bounds of Config.
+const (
+	// DefaultTimeout bounds each request attempt when Config.Timeout is 0.
+	DefaultTimeout = 10 * time.Minute
+	// DefaultMaxResponseBytes bounds a response body when
+	// Config.MaxResponseBytes is 0. It is above what a session line holds.
+	DefaultMaxResponseBytes = 16 << 20
+)
+
 // generatedCallID names a tool call the provider sent without an ID; %d is
 // its 1-based position in the response.
 const generatedCallID = "call_%d"
@@ -66,9 +75,12 @@ type Config struct {
 	// Retries is how many times the SDK retries a request that failed with
 	// a connection error, 408, 409, 429 or a 5xx status; 0 means none.
 	Retries int
-	// Timeout bounds each request attempt; 0 means no bound beyond the
-	// caller's context.
+	// Timeout bounds each request attempt; 0 means DefaultTimeout.
 	Timeout time.Duration
+	// MaxResponseBytes bounds the body of each response; a longer one
+	// fails the request with ErrResponseTooLarge without being read
+	// further. 0 means DefaultMaxResponseBytes.
+	MaxResponseBytes int64
 	// MaxTokens bounds the completion's length; 0 leaves it to the provider.
 	MaxTokens int64
 	// HTTPClient sends the requests; nil means a new client with the
@@ -105,7 +117,7 @@ func (c Config) Validate() error {
 	if c.BaseURL != "" {
 		u, err := url.Parse(c.BaseURL)
 		if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
-			return fmt.Errorf("%w: base URL: %q; want an absolute http or https URL (%s)", ErrConfig, c.BaseURL, EnvBaseURL)
+			return fmt.Errorf("%w: base URL: %q; want an absolute http or https URL (%s)", ErrConfig, RedactURL(c.BaseURL), EnvBaseURL)
 		}
 	}
 	if c.Retries < 0 {
@@ -113,6 +125,9 @@ func (c Config) Validate() error {
 	}
 	if c.Timeout < 0 {
 		return fmt.Errorf("%w: timeout: %s; want 0 or more", ErrConfig, c.Timeout)
+	}
+	if c.MaxResponseBytes < 0 {
+		return fmt.Errorf("%w: max response bytes: %d; want 0 or more", ErrConfig, c.MaxResponseBytes)
 	}
 	if c.MaxTokens < 0 {
 		return fmt.Errorf("%w: max tokens: %d; want 0 or more", ErrConfig, c.MaxTokens)
@@ -127,6 +142,8 @@ type Model struct {
 	model     string
 	maxTokens int64
 	stream    streamState
+	// cfg is kept for removing its secrets from error texts.
+	cfg Config
 }
 
 // New returns a Model for cfg. It reads no environment variables itself
@@ -139,23 +156,34 @@ func New(cfg Config) (*Model, error) {
 	if base == "" {
 		base = DefaultBaseURL
 	}
-	client := cfg.HTTPClient
-	if client == nil {
-		client = &http.Client{}
+	client := http.Client{}
+	if cfg.HTTPClient != nil {
+		client = *cfg.HTTPClient
+	}
+	next := client.Transport
+	if next == nil {
+		next = http.DefaultTransport
+	}
+	maxBody := cfg.MaxResponseBytes
+	if maxBody == 0 {
+		maxBody = DefaultMaxResponseBytes
+	}
+	client.Transport = &limitTransport{next: next, max: maxBody}
+	timeout := cfg.Timeout
+	if timeout == 0 {
+		timeout = DefaultTimeout
 	}
 	opts := []option.RequestOption{
-		option.WithHTTPClient(client),
+		option.WithHTTPClient(&client),
 		option.WithBaseURL(base),
 		option.WithMaxRetries(cfg.Retries),
 	}
 	if cfg.APIKey != "" {
 		opts = append(opts, option.WithAPIKey(cfg.APIKey))
 	}
-	if cfg.Timeout > 0 {
-		opts = append(opts, option.WithRequestTimeout(cfg.Timeout))
-	}
-	m := &Model{svc: openai.NewChatCompletionService(opts...), model: cfg.Model, maxTokens: cfg.MaxTokens}
-	m.stream.init(cfg)
+	opts = append(opts, option.WithRequestTimeout(timeout))
+	m := &Model{svc: openai.NewChatCompletionService(opts...), model: cfg.Model, maxTokens: cfg.MaxTokens, cfg: cfg}
+	m.stream.init(cfg, timeout)
 	return m, nil
 }
 
@@ -164,8 +192,14 @@ func New(cfg Config) (*Model, error) {
 // provider sent ("{}" when it sent none); arguments that are not a JSON
 // object are an [ErrBadResponse] error. A call without an ID gets
 // "call_<n>", its position in the response. An HTTP error is an [ErrAPI] error
-// naming the status and the provider's message.
+// naming the status and the provider's message. No error text holds the
+// API key or the base URL's user information (see [Config.Redact]).
 func (m *Model) Generate(ctx context.Context, req refhost.Request) (refhost.Response, error) {
+	resp, err := m.generate(ctx, req)
+	return resp, m.cfg.redactError(err)
+}
+
+func (m *Model) generate(ctx context.Context, req refhost.Request) (refhost.Response, error) {
 	params, err := m.params(req)
 	if err != nil {
 		return refhost.Response{}, fmt.Errorf("openaimodel: request: %w", err)

@@ -47,8 +47,8 @@ type streamState struct {
 	refused atomic.Bool
 }
 
-func (s *streamState) init(cfg Config) {
-	s.enabled, s.onDelta, s.timeout = cfg.Stream, cfg.OnDelta, cfg.Timeout
+func (s *streamState) init(cfg Config, timeout time.Duration) {
+	s.enabled, s.onDelta, s.timeout = cfg.Stream, cfg.OnDelta, timeout
 }
 
 // generateStream sends params as a streaming request and accumulates the

@@ -56,6 +56,9 @@ type Config struct {
 	TempDir string
 	// Sanitize makes model text safe to show (escapes control characters).
 	Sanitize func(string) string
+	// Markdown makes text safe to hand to the Markdown renderer, and
+	// Rendered checks what the renderer made (keeping its colours).
+	Markdown, Rendered func(string) string
 	// EditedAnswer is the review answer for a plan the user edited and
 	// then approved.
 	EditedAnswer func(questionID, plan string) host.Answer
@@ -109,8 +112,15 @@ func New(cfg Config) Model {
 	if cfg.Catalog == nil {
 		cfg.Catalog = English
 	}
+	same := func(s string) string { return s }
 	if cfg.Sanitize == nil {
-		cfg.Sanitize = func(s string) string { return s }
+		cfg.Sanitize = same
+	}
+	if cfg.Markdown == nil {
+		cfg.Markdown = cfg.Sanitize
+	}
+	if cfg.Rendered == nil {
+		cfg.Rendered = same
 	}
 	if cfg.Now == nil {
 		cfg.Now = time.Now
@@ -139,6 +149,10 @@ func newTextarea(placeholder string) textarea.Model {
 	t.MaxContentHeight = 0
 	t.CharLimit = 0
 	t.KeyMap.InsertNewline = key.NewBinding(key.WithKeys("alt+enter", "ctrl+j", "shift+enter"))
+	// A steady cursor: no redraw twice a second while the user reads.
+	st := t.Styles()
+	st.Cursor.Blink = false
+	t.SetStyles(st)
 	return t
 }
 

@@ -5,12 +5,12 @@ import (
 	"os"
 	"os/exec"
 	"strings"
-	"time"
 
 	"charm.land/bubbles/v2/key"
 	tea "charm.land/bubbletea/v2"
 	"github.com/pmezard/go-difflib/difflib"
 
+	"github.com/dshgo/planmode/cmd/planhost/internal/reviewgate"
 	"github.com/dshgo/planmode/host"
 )
 
@@ -50,8 +50,10 @@ type review struct {
 	// diff).
 	text, original, previous string
 	edited                   bool
-	shownAt                  time.Time
-	record                   int
+	// gate keeps keys typed before the review (or the edited plan)
+	// appeared from answering it.
+	gate   reviewgate.Gate
+	record int
 }
 
 // openReview shows an ask. A plan review gets the plan with what changed
@@ -61,7 +63,7 @@ func (m *Model) openReview(msg AskMsg) {
 	if m.review != nil { // a new ask replaces one the agent withdrew
 		m.closeReview(m.cat.OutcomeCancelled)
 	}
-	r := &review{id: msg.ID, req: msg.Request, reply: msg.Reply, plan: isPlanReview(msg.Request), shownAt: m.cfg.Now(), record: -1}
+	r := &review{id: msg.ID, req: msg.Request, reply: msg.Reply, plan: isPlanReview(msg.Request), gate: reviewgate.Open(m.cfg.Now()), record: -1}
 	if len(r.req.Questions) == 0 {
 		r.reply <- AskResult{}
 		return
@@ -148,7 +150,7 @@ func (m *Model) reviewKey(msg tea.KeyPressMsg) tea.Cmd {
 		m.feedback, cmd = m.feedback.Update(msg)
 		return cmd
 	}
-	if m.cfg.Now().Sub(r.shownAt) < reviewGrace {
+	if !r.gate.Accepts(m.cfg.Now()) {
 		return nil // typed before the review could be read
 	}
 	switch {
@@ -266,7 +268,7 @@ func (m *Model) onEdited(msg editedMsg) {
 		return
 	}
 	r.previous, r.text, r.edited = r.text, text, true
-	r.shownAt = m.cfg.Now()
+	r.gate = reviewgate.Open(m.cfg.Now())
 	if r.record >= 0 {
 		m.plans[r.record].text = text
 	}

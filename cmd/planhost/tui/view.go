@@ -264,14 +264,15 @@ func (m *Model) markdown(text string, width int) string {
 	if c.md == nil || c.mdKey != keyStr {
 		r, err := glamour.NewTermRenderer(glamour.WithStandardStyle(style), glamour.WithWordWrap(width))
 		if err != nil {
-			return wrapLines(text, width)
+			return wrapLines(m.cfg.Sanitize(text), width)
 		}
 		c.md, c.mdKey = r, keyStr
 	}
-	out, err := c.md.Render(text)
+	out, err := c.md.Render(m.cfg.Markdown(text))
 	if err != nil {
-		return wrapLines(text, width)
+		return wrapLines(m.cfg.Sanitize(text), width)
 	}
+	out = m.cfg.Rendered(out)
 	lines := strings.Split(out, "\n")
 	for i, l := range lines {
 		lines[i] = strings.TrimRight(l, " ")

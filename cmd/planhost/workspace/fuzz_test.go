@@ -77,3 +77,47 @@ func FuzzToolsStayInside(f *testing.F) {
 		}
 	})
 }
+
+// FuzzToolsSpareTheState calls every tool with any path on a workspace that
+// holds a forbidden state directory, and checks that nothing in it is read,
+// listed, searched or written.
+func FuzzToolsSpareTheState(f *testing.F) {
+	for _, s := range append(pathSeeds, "state", "state/sessions/s1.jsonl", "sneaky", "sneaky/s1.jsonl", "logfile",
+		"src/deep/s1.jsonl", "src/deep/../sessions/x", "state/./sessions//s2.jsonl", "src/dangling") {
+		f.Add(s)
+	}
+	dir, state := stateFixture(f)
+	w, err := workspace.Open(dir, workspace.Limits{}, workspace.WithForbidden(state))
+	if err != nil {
+		f.Fatal(err)
+	}
+	f.Cleanup(func() { w.Close() })
+	tools := w.Tools()
+	log := filepath.Join(state, "sessions", "s1.jsonl")
+	f.Fuzz(func(t *testing.T, p string) {
+		quoted, _ := json.Marshal(p)
+		for _, tl := range tools {
+			in := `{"path": ` + string(quoted) + `}`
+			switch tl.Definition().Name {
+			case workspace.SearchName:
+				in = `{"pattern": "seq", "path": ` + string(quoted) + `}`
+			case workspace.WriteFileName:
+				in = `{"path": ` + string(quoted) + `, "content": "forged"}`
+			case workspace.ListFilesName:
+				in = `{"recursive": true, "path": ` + string(quoted) + `}`
+			}
+			// The log's content, or an entry listed under the state (the
+			// fuzzer's own writes elsewhere may reuse its names).
+			if out, err := call(t, tl, in); err == nil && (strings.Contains(out, `"seq":1`) || strings.Contains(out, "state/sessions/")) {
+				t.Fatalf("%s %q reached the session log: %q", tl.Definition().Name, p, out)
+			}
+		}
+		entries, err := os.ReadDir(filepath.Join(state, "sessions"))
+		if err != nil || len(entries) != 1 {
+			t.Fatalf("the tools changed the sessions directory with %q: %v %v", p, entries, err)
+		}
+		if b, _ := os.ReadFile(log); string(b) != sessionLine {
+			t.Fatalf("the tools changed the session log with %q", p)
+		}
+	})
+}

@@ -40,6 +40,10 @@ func (t listFiles) Execute(ctx context.Context, _ host.CallContext, input json.R
 	if err != nil {
 		return "", err
 	}
+	if err := t.w.checkAllowed(rel); err != nil {
+		return "", err
+	}
+	forbidden := t.w.forbiddenDirs()
 	info, err := fs.Stat(t.w.fsys, rel)
 	if err != nil {
 		return "", fsError(rel, err)
@@ -62,6 +66,9 @@ func (t listFiles) Execute(ctx context.Context, _ host.CallContext, input json.R
 		}
 		if p == rel {
 			return nil
+		}
+		if d.IsDir() && skipForbidden(d, forbidden) {
+			return fs.SkipDir
 		}
 		if entries == t.w.limits.MaxEntries {
 			truncated = true

@@ -57,3 +57,6 @@ const (
 	msgInput      = "arguments: %s"
 	msgMissing    = "arguments: %q is required"
 )
+
+// Texts of paths the host keeps to itself.
+const msgForbidden = "path %q leads into the host's own state (session logs); the workspace tools never touch it"

@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"os"
 	"unicode/utf8"
 
 	"github.com/dshgo/planmode/host"
@@ -46,6 +47,9 @@ func (t readFile) Execute(ctx context.Context, _ host.CallContext, input json.Ra
 	if rel == "." {
 		return "", fmt.Errorf(msgIsDir, rel)
 	}
+	if err := t.w.checkAllowed(rel); err != nil {
+		return "", err
+	}
 	if err := ctx.Err(); err != nil {
 		return "", err
 	}
@@ -58,8 +62,10 @@ func (t readFile) Execute(ctx context.Context, _ host.CallContext, input json.Ra
 
 // readText reads the regular text file rel, refusing directories, files
 // over limit bytes and binary files.
+// The file is opened without blocking and checked to be regular before any
+// read, so a FIFO or a device never hangs the call.
 func (w *Workspace) readText(rel string, limit int64) ([]byte, error) {
-	f, err := w.fsys.Open(rel)
+	f, err := w.root.OpenFile(rel, os.O_RDONLY|openNonblock, 0)
 	if err != nil {
 		return nil, fsError(rel, err)
 	}

@@ -85,6 +85,10 @@ func (t search) Execute(ctx context.Context, _ host.CallContext, input json.RawM
 	if err != nil {
 		return "", err
 	}
+	if err := t.w.checkAllowed(rel); err != nil {
+		return "", err
+	}
+	forbidden := t.w.forbiddenDirs()
 	lim := t.w.limits
 	out := newBoundedWriter(lim.MaxOutputBytes)
 	matches, skipped := 0, 0
@@ -99,8 +103,14 @@ func (t search) Execute(ctx context.Context, _ host.CallContext, input json.RawM
 			}
 			return nil
 		}
+		if d.IsDir() && skipForbidden(d, forbidden) {
+			return fs.SkipDir
+		}
 		if d.IsDir() || d.Type()&fs.ModeSymlink != 0 && p != rel {
 			return nil
+		}
+		if p != rel && !d.Type().IsRegular() {
+			return nil // a FIFO, socket or device: nothing to search
 		}
 		data, err := t.w.readText(p, lim.MaxSearchFileBytes)
 		if err != nil {

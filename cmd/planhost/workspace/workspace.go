@@ -101,11 +101,17 @@ type Workspace struct {
 	// writeMu serializes writes so that two writes of one file never share
 	// a temporary file.
 	writeMu sync.Mutex
+	// forbidden are the absolute directories of WithForbidden.
+	forbidden []string
 }
 
 // Open opens dir as a workspace. Zero fields of lim take their defaults.
 // Close releases the directory handle.
-func Open(dir string, lim Limits) (*Workspace, error) {
+func Open(dir string, lim Limits, opts ...Option) (*Workspace, error) {
+	var o options
+	for _, opt := range opts {
+		opt(&o)
+	}
 	lim, err := lim.withDefaults()
 	if err != nil {
 		return nil, err
@@ -114,7 +120,7 @@ func Open(dir string, lim Limits) (*Workspace, error) {
 	if err != nil {
 		return nil, fmt.Errorf("workspace: %w", err)
 	}
-	return &Workspace{root: root, fsys: root.FS(), limits: lim}, nil
+	return &Workspace{root: root, fsys: root.FS(), limits: lim, forbidden: o.forbidden}, nil
 }
 
 // Close releases the workspace's directory handle.

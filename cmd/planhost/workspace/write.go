@@ -2,6 +2,8 @@ package workspace
 
 import (
 	"context"
+	"crypto/rand"
+	"encoding/hex"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -64,6 +66,9 @@ func (t writeFile) Execute(ctx context.Context, _ host.CallContext, input json.R
 	if err := ctx.Err(); err != nil {
 		return "", err
 	}
+	if err := t.w.checkAllowed(rel); err != nil {
+		return "", err
+	}
 	created, err := t.w.write(rel, []byte(*in.Content))
 	if err != nil {
 		return "", err
@@ -99,8 +104,7 @@ func (w *Workspace) write(rel string, data []byte) (created bool, err error) {
 			return false, fsError(dir, err)
 		}
 	}
-	tmp := path.Join(path.Dir(rel), "."+path.Base(rel)+".tmp")
-	f, err := w.root.OpenFile(tmp, os.O_WRONLY|os.O_CREATE|os.O_TRUNC, perm)
+	f, tmp, err := w.createTemp(rel, perm)
 	if err != nil {
 		return false, fsError(rel, err)
 	}
@@ -120,3 +124,27 @@ func (w *Workspace) write(rel string, data []byte) (created bool, err error) {
 }
 
 var _ host.Tool = writeFile{}
+
+// tempTries bounds the names createTemp tries.
+const tempTries = 16
+
+// createTemp creates a new temporary file beside rel, with a random name
+// and O_EXCL, so that nothing planted in the workspace (a hard link or a
+// symbolic link at a name a writer might use) is ever written through.
+func (w *Workspace) createTemp(rel string, perm os.FileMode) (*os.File, string, error) {
+	var err error
+	for range tempTries {
+		var rnd [8]byte
+		_, _ = rand.Read(rnd[:])
+		tmp := path.Join(path.Dir(rel), "."+path.Base(rel)+"."+hex.EncodeToString(rnd[:])+".tmp")
+		var f *os.File
+		f, err = w.root.OpenFile(tmp, os.O_WRONLY|os.O_CREATE|os.O_EXCL, perm)
+		if err == nil {
+			return f, tmp, nil
+		}
+		if !errors.Is(err, fs.ErrExist) {
+			return nil, "", err
+		}
+	}
+	return nil, "", err
+}
