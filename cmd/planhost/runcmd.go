@@ -145,7 +145,7 @@ func (p *program) run(args []string) int {
 			intro = append(intro, tui.Entry{Kind: tui.KindMeta, Text: fmt.Sprintf(lineRecap, sess.ID(), sess.Len())})
 			intro = append(intro, recap(sess.Events(), recapEntries)...)
 		}
-		return p.converseTUI(ctx, parts, agent, tuiSession{file: file, intro: intro, lang: f.ui.lang, relay: relay})
+		return p.converseTUI(ctx, parts, agent, tuiSession{file: file, stateDir: stateDir, intro: intro, lang: f.ui.lang, relay: relay})
 	}
 	return p.converse(ctx, parts, agent, file, resumed)
 }

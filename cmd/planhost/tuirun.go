@@ -98,11 +98,11 @@ func (a *tuiAsker) Ask(ctx context.Context, req host.AskRequest) ([]host.Answer,
 
 // tuiSession is what converseTUI needs besides the host parts.
 type tuiSession struct {
-	file    string
-	resumed bool
-	intro   []tui.Entry
-	lang    string
-	relay   *deltaRelay
+	file     string
+	stateDir string
+	intro    []tui.Entry
+	lang     string
+	relay    *deltaRelay
 }
 
 // converseTUI runs the session in the terminal UI until the user leaves.
@@ -119,7 +119,15 @@ func (p *program) converseTUI(ctx context.Context, parts *hostParts, agent *refh
 	if editor == "" {
 		editor = p.getenv("EDITOR")
 	}
+	var history []string
+	var saveHistory func(string)
+	if path, err := openHistoryFile(s.stateDir); err == nil {
+		history = loadHistory(path)
+		saveHistory = func(entry string) { _ = appendHistory(path, entry) }
+	}
 	model := tui.New(tui.Config{
+		History:      history,
+		SaveHistory:  saveHistory,
 		Backend:      backend,
 		Catalog:      cat,
 		Commands:     cmds,

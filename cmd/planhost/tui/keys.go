@@ -6,7 +6,7 @@ import "charm.land/bubbles/v2/key"
 // catalog in the same order.
 type keyMap struct {
 	Send, Newline, TogglePlan, Cancel, Interrupt, Exit, Reasoning, PageUp, PageDown key.Binding
-	Up, Down, Choose                                                                key.Binding
+	Up, Down, Choose, HistoryPrev, HistoryNext                                      key.Binding
 }
 
 func newKeyMap() keyMap {
@@ -23,5 +23,8 @@ func newKeyMap() keyMap {
 		Up:         key.NewBinding(key.WithKeys("up", "ctrl+p")),
 		Down:       key.NewBinding(key.WithKeys("down", "ctrl+n", "tab")),
 		Choose:     key.NewBinding(key.WithKeys("enter")),
+		// Up and down recall earlier inputs from the first and last line.
+		HistoryPrev: key.NewBinding(key.WithKeys("up")),
+		HistoryNext: key.NewBinding(key.WithKeys("down")),
 	}
 }

@@ -62,6 +62,10 @@ type Config struct {
 	// EditedAnswer is the review answer for a plan the user edited and
 	// then approved.
 	EditedAnswer func(questionID, plan string) host.Answer
+	// History holds the earlier inputs, oldest first (up and down recall
+	// them); SaveHistory keeps a new one (called from a command).
+	History     []string
+	SaveHistory func(entry string)
 	// Now is the clock (time.Now when nil); tests fix it.
 	Now func() time.Time
 }
@@ -100,6 +104,12 @@ type Model struct {
 
 	render *renderCache
 	quit   bool
+
+	// history is the inputs to recall; histPos is the one shown (len for
+	// the draft), draft what was typed before recalling.
+	history []string
+	histPos int
+	draft   string
 }
 
 // planRecord is a plan presented in this session, for /plans.
@@ -128,6 +138,8 @@ func New(cfg Config) Model {
 	m := Model{cfg: cfg, cat: cfg.Catalog, keys: newKeyMap(), dark: true, mode: cfg.Mode, follow: true, render: &renderCache{}}
 	m.st = newStyles(cfg.NoColor)
 	m.entries = append(m.entries, cfg.Intro...)
+	m.history = append([]string(nil), cfg.History...)
+	m.histPos = len(m.history)
 	m.input = newTextarea(cfg.Catalog.Placeholder)
 	m.feedback = newTextarea("")
 	m.vp = viewport.New()
@@ -324,11 +336,45 @@ func (m *Model) key(msg tea.KeyPressMsg) tea.Cmd {
 	case key.Matches(msg, m.keys.Send):
 		text := m.input.Value()
 		m.input.Reset()
-		return m.submit(text)
+		return tea.Batch(m.remember(text), m.submit(text))
+	case key.Matches(msg, m.keys.HistoryPrev) && m.input.Line() == 0 && m.histPos > 0:
+		if m.histPos == len(m.history) {
+			m.draft = m.input.Value()
+		}
+		m.histPos--
+		m.input.SetValue(m.history[m.histPos])
+		return nil
+	case key.Matches(msg, m.keys.HistoryNext) && m.input.Line() == m.input.LineCount()-1 && m.histPos < len(m.history):
+		m.histPos++
+		if m.histPos == len(m.history) {
+			m.input.SetValue(m.draft)
+		} else {
+			m.input.SetValue(m.history[m.histPos])
+		}
+		return nil
 	}
 	var cmd tea.Cmd
 	m.input, cmd = m.input.Update(msg)
 	return cmd
+}
+
+// remember adds a sent input to the history (and saves it).
+func (m *Model) remember(raw string) tea.Cmd {
+	text := strings.TrimRight(raw, "\n")
+	m.draft = ""
+	if strings.TrimSpace(text) == "" {
+		m.histPos = len(m.history)
+		return nil
+	}
+	if n := len(m.history); n == 0 || m.history[n-1] != text {
+		m.history = append(m.history, text)
+	}
+	m.histPos = len(m.history)
+	save := m.cfg.SaveHistory
+	if save == nil {
+		return nil
+	}
+	return func() tea.Msg { save(text); return nil }
 }
 
 // interrupt is Ctrl-C: the first cancels a running turn (or, idle, says how

@@ -9,6 +9,7 @@ import (
 	"time"
 
 	tea "charm.land/bubbletea/v2"
+	"github.com/charmbracelet/x/ansi"
 	"go.uber.org/goleak"
 
 	"github.com/dshgo/planmode"
@@ -138,7 +139,8 @@ func (h *harness) key(code rune, mod tea.KeyMod) {
 	h.send(tea.KeyPressMsg{Code: code, Mod: mod})
 }
 
-func (h *harness) view() string { return h.m.View().Content }
+// view is the screen's text, without styles.
+func (h *harness) view() string { return ansi.Strip(h.m.View().Content) }
 
 func planAsk(id int, plan string) (tui.AskMsg, chan tui.AskResult) {
 	reply := make(chan tui.AskResult, 1)
@@ -330,7 +332,32 @@ func TestEditedPlanIsApprovedAsEdited(t *testing.T) {
 func TestSanitizeAppliesToStreamedText(t *testing.T) {
 	h := newHarness(t, tui.Config{Sanitize: func(s string) string { return strings.ReplaceAll(s, "\x1b", "\\x1b") }})
 	h.send(tui.DeltaMsg{Text: "red \x1b[31mtext"})
-	if v := h.view(); strings.Contains(v, "\x1b[31m") || !strings.Contains(v, `\x1b[31mtext`) {
+	if v := h.m.View().Content; strings.Contains(v, "\x1b[31m") || !strings.Contains(v, `\x1b[31mtext`) {
 		t.Errorf("view = %q", v)
+	}
+}
+
+func TestHistoryRecallsEarlierInputs(t *testing.T) {
+	var saved []string
+	h := newHarness(t, tui.Config{History: []string{"first", "second\nline"}, SaveHistory: func(e string) { saved = append(saved, e) }})
+	h.keys("draft")
+	h.key(tea.KeyUp, 0)
+	if v := h.view(); !strings.Contains(v, "line") {
+		t.Fatalf("up did not recall the last input:\n%s", v)
+	}
+	h.key(tea.KeyUp, 0) // the cursor is on the entry's last line: up moves within it
+	h.key(tea.KeyUp, 0)
+	if v := h.view(); !strings.Contains(v, "› first") {
+		t.Fatalf("up did not recall the first input:\n%s", v)
+	}
+	h.key(tea.KeyDown, 0)
+	h.key(tea.KeyDown, 0)
+	h.key(tea.KeyDown, 0)
+	if v := h.view(); !strings.Contains(v, "› draft") {
+		t.Fatalf("down did not return to the draft:\n%s", v)
+	}
+	h.key(tea.KeyEnter, 0)
+	if len(saved) != 1 || saved[0] != "draft" || len(h.b.sent) != 1 {
+		t.Errorf("saved %q, sent %q", saved, h.b.sent)
 	}
 }
