@@ -131,7 +131,7 @@ const (
 	flagModelNameHelp   = "model `name` for -model openai (env OPENAI_MODEL)"
 	flagAPIKeyHelp      = "API `key` for -model openai (default $OPENAI_API_KEY; prefer the environment)"
 	flagRetriesHelp     = "`n` retries of a failed request for -model openai"
-	flagTimeoutHelp     = "`duration` bound on each request to the endpoint for -model openai"
+	flagTimeoutHelp     = "`duration` the endpoint may stay silent while an answer streams (the whole request with -stream=false) for -model openai"
 	flagMaxResponseHelp = "largest response body in `bytes` the endpoint may send for -model openai"
 	flagJSONHelp        = "print the timeline as JSON"
 	flagKeepHelp        = "keep the demo directory (session file and changed workspace) after the demo"

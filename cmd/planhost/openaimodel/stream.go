@@ -102,7 +102,7 @@ func (m *Model) generateStream(ctx context.Context, params openai.ChatCompletion
 	case err != nil && ctx.Err() != nil:
 		return refhost.Response{}, fmt.Errorf("openaimodel: %w", context.Cause(ctx))
 	case err != nil && errors.Is(context.Cause(sctx), ErrSilent):
-		return refhost.Response{}, fmt.Errorf("openaimodel: %w for %s (-timeout)", ErrSilent, m.stream.timeout)
+		return refhost.Response{}, fmt.Errorf("openaimodel: %w for %s", ErrSilent, m.stream.timeout)
 	case err != nil && chunks == 0 && refusesStreaming(err):
 		return m.fallback(ctx, params)
 	case err != nil && chunks == 0:
