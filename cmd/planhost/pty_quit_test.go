@@ -2,6 +2,7 @@ package main
 
 import (
 	"path/filepath"
+	"syscall"
 	"testing"
 	"time"
 )
@@ -33,6 +34,21 @@ func runArgsAbs(abs func(string) string, dir, script string, extra ...string) []
 	return args
 }
 
+// TestPTYTerminatedRestoresTheTerminal protects the terminal from a
+// SIGTERM: planhost leaves the alternate screen and shows the cursor.
+func TestPTYTerminatedRestoresTheTerminal(t *testing.T) {
+	s, _ := startPlanhost(t, 80, "block.yaml")
+	s.send("Hello\r")
+	s.waitScreen("working")
+	if err := s.cmd.Process.Signal(syscall.SIGTERM); err != nil {
+		t.Fatal(err)
+	}
+	if code := s.waitExit(5 * time.Second); code != exitOK {
+		t.Errorf("exit code %d", code)
+	}
+	s.checkRestored()
+}
+
 // TestPTYExitsPromptly protects against the hangs on leaving a terminal
 // session: /quit, Ctrl-C twice and Ctrl-D each end the process at once.
 func TestPTYExitsPromptly(t *testing.T) {
@@ -53,6 +69,7 @@ func TestPTYExitsPromptly(t *testing.T) {
 			if code := s.waitExit(5 * time.Second); code != exitOK {
 				t.Errorf("exit code %d; output:\n%s", code, s.text())
 			}
+			s.checkRestored()
 		})
 	}
 }

@@ -3,6 +3,7 @@ package main
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"strings"
 	"sync"
@@ -140,7 +141,9 @@ func (p *program) converseTUI(ctx context.Context, parts *hostParts, agent *refh
 		Rendered:     safetext.EscapeExceptSGR,
 		EditedAnswer: editedAnswer,
 	})
-	opts := []tea.ProgramOption{tea.WithContext(ctx), tea.WithInput(p.stdin), tea.WithOutput(p.stdout), tea.WithoutSignalHandler()}
+	// Bubble Tea's signal handler quits on SIGTERM (and SIGINT, which a
+	// terminal in raw mode sends as a key instead), restoring the terminal.
+	opts := []tea.ProgramOption{tea.WithContext(ctx), tea.WithInput(p.stdin), tea.WithOutput(p.stdout)}
 	prog := tea.NewProgram(model, opts...)
 
 	done := make(chan struct{})
@@ -164,7 +167,7 @@ func (p *program) converseTUI(ctx context.Context, parts *hostParts, agent *refh
 	unsubscribe()
 	agent.Cancel()
 	wg.Wait()
-	if runErr != nil && ctx.Err() == nil {
+	if runErr != nil && ctx.Err() == nil && !errors.Is(runErr, tea.ErrInterrupted) {
 		return p.fail("run", runErr)
 	}
 	fmt.Fprintf(p.stdout, lineSessionFile+"\n", s.file)
