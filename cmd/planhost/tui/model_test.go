@@ -361,3 +361,21 @@ func TestHistoryRecallsEarlierInputs(t *testing.T) {
 		t.Errorf("saved %q, sent %q", saved, h.b.sent)
 	}
 }
+
+// TestMarkdownHasNoPadding protects wrapped text from the renderer's
+// padding: no rendered line ends in spaces.
+func TestMarkdownHasNoPadding(t *testing.T) {
+	h := newHarness(t, tui.Config{})
+	h.send(tui.EventsMsg{Entries: []tui.Entry{{Kind: tui.KindMarkdown, Text: "# Title\n\n1. Short.\n2. A longer step that wraps at the width of the terminal when it is narrow.\n"}}, Mode: tui.Mode{Composed: true}})
+	h.send(tea.WindowSizeMsg{Width: 40, Height: 30})
+	for _, e := range tui.RenderedForTest(h.m) {
+		for _, l := range strings.Split(e, "\n") {
+			if s := ansi.Strip(l); strings.HasSuffix(s, " ") {
+				t.Errorf("line %q is padded", s)
+			}
+			if w := ansi.StringWidth(l); w > 40 {
+				t.Errorf("line %q is %d wide at 40 columns", ansi.Strip(l), w)
+			}
+		}
+	}
+}

@@ -8,6 +8,7 @@ import (
 	tea "charm.land/bubbletea/v2"
 	"charm.land/glamour/v2"
 	"charm.land/lipgloss/v2"
+	"github.com/charmbracelet/x/ansi"
 )
 
 // sideBySideWidth is the width from which a revised plan's diff is shown
@@ -275,7 +276,21 @@ func (m *Model) markdown(text string, width int) string {
 	out = m.cfg.Rendered(out)
 	lines := strings.Split(out, "\n")
 	for i, l := range lines {
-		lines[i] = strings.TrimRight(l, " ")
+		lines[i] = trimPadding(l)
 	}
 	return strings.Trim(strings.Join(lines, "\n"), "\n")
+}
+
+// trimPadding cuts the spaces a renderer padded a line with, styled or
+// not, so that wrapped text carries no padding.
+func trimPadding(l string) string {
+	plain := ansi.Strip(l)
+	trimmed := strings.TrimRight(plain, " ")
+	if len(trimmed) == len(plain) {
+		return l
+	}
+	if !strings.Contains(l, "\x1b") {
+		return trimmed
+	}
+	return ansi.Truncate(l, ansi.StringWidth(trimmed), "") + "\x1b[m"
 }
