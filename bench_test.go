@@ -101,7 +101,7 @@ func newBenchFixture(b *testing.B, n int) *benchFixture {
 	h := newFakeHost()
 	c := h.start(b, nil)
 	a := agentOn(sess)
-	f := &benchFixture{c: c, h: h, a: a, section: h.sections[0], preStep: h.listeners[0].l}
+	f := &benchFixture{c: c, h: h, a: a, section: h.Sections()[0], preStep: h.PreSteps()[0].Listener}
 	// The first request's section folds the log once; the benchmarks
 	// measure what follows.
 	if text := f.section.Text(host.AssembleContext{Agent: a}); text != policy {

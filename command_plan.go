@@ -2,17 +2,10 @@ package planmode
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"strings"
 
 	"github.com/dshgo/planmode/host"
-)
-
-// Errors of the /plan command, shown to the user.
-var (
-	errOffWithImages = errors.New(textOffWithImages)
-	errSteerFailed   = errors.New(textSteerFailed)
 )
 
 // planAction is what a /plan invocation does.
@@ -34,7 +27,7 @@ const (
 // (case-sensitive) leaves plan mode and is refused with attachments; empty
 // text with no attachments enters plan mode; anything else enters plan mode
 // and steers a message. text is the trimmed argument. The selection agrees
-// with [SelectionForArgs], which reads the same arguments back from the log.
+// with selectionForArgs, which reads the same arguments back from the log.
 func planArgs(args string, attachments bool) (action planAction, text string) {
 	text = strings.TrimSpace(args)
 	switch {
@@ -65,11 +58,13 @@ func (c *Controller) command() host.Command {
 // steers; with attachments it is refused before anything changes. Anything
 // else selects plan mode first and then, when there is text or there are
 // attachments, steers one user message: the attachments, then the trimmed
-// text. The reply names the outcome; a failed Set is the command's error.
+// text. The reply names the outcome ([PlanReply]); a failed Set is the
+// command's error, and the command's own failures are [ErrOffWithImages]
+// and [ErrSteerFailed].
 func (c *Controller) runPlan(_ context.Context, inv host.Invocation) (string, error) {
 	action, text := planArgs(inv.Args, len(inv.Attachments) > 0)
 	if action == planOffRefused {
-		return "", errOffWithImages
+		return "", ErrOffWithImages
 	}
 	active := action != planOff
 	outcome, err := c.set(inv.Agent, active, true)
@@ -86,7 +81,7 @@ func (c *Controller) runPlan(_ context.Context, inv host.Invocation) (string, er
 		content = append(content, host.TextBlock(text))
 	}
 	if err := inv.Agent.Steer(host.Message{Content: content}); err != nil {
-		return "", fmt.Errorf("%w (%s): %w", errSteerFailed, reply, err)
+		return "", fmt.Errorf("%w (%s): %w", ErrSteerFailed, reply, err)
 	}
 	return reply, nil
 }
@@ -97,22 +92,24 @@ func (c *Controller) planReply(agent host.Agent, active bool, o Outcome) string 
 	if o == Noop && c.Get(agent).Pending != SelectionNone {
 		o = Queued
 	}
+	var r PlanReply
 	switch {
 	case o == Committed && active:
-		return replyEntered
+		r = PlanEntered
 	case o == Committed:
-		return replyLeft
+		r = PlanLeft
 	case o == Queued && active:
-		return replyEntering
+		r = PlanEntering
 	case o == Queued:
-		return replyLeaving
+		r = PlanLeaving
 	case o == Cancelled && active:
-		return replyExitCancelled
+		r = PlanExitCancelled
 	case o == Cancelled:
-		return replyEntryCancelled
+		r = PlanEntryCancelled
 	case active:
-		return replyAlreadyActive
+		r = PlanAlreadyOn
 	default:
-		return replyAlreadyInactive
+		r = PlanAlreadyOff
 	}
+	return r.String()
 }

@@ -17,28 +17,17 @@ import (
 // planCommand returns the registered /plan command.
 func planCommand(t tb, h *fakeHost) host.Command {
 	t.Helper()
-	h.mu.Lock()
-	defer h.mu.Unlock()
-	for _, c := range h.commands {
-		if c.Name == planmode.CommandName {
-			return c
-		}
+	c, ok := h.Command(planmode.CommandName)
+	if !ok {
+		t.Fatalf("/%s is not registered", planmode.CommandName)
 	}
-	t.Fatalf("/%s is not registered", planmode.CommandName)
-	return host.Command{}
+	return c
 }
 
 // runPlan runs "/plan args" for agent a.
 func runPlan(t tb, h *fakeHost, a host.Agent, args string, attachments ...host.Block) (string, error) {
 	t.Helper()
 	return planCommand(t, h).Run(context.Background(), host.Invocation{Agent: a, Args: args, Attachments: attachments})
-}
-
-// steered returns the messages queued on the agent.
-func (a *fakeAgent) steered() []host.Message {
-	a.mu.Lock()
-	defer a.mu.Unlock()
-	return slices.Clone(a.queue)
 }
 
 func image(b byte) host.Block {
@@ -59,7 +48,7 @@ func TestPlanCommandIsRegisteredOnlyWithCommandRegistry(t *testing.T) {
 		if err := c.Stop(context.Background()); err != nil {
 			t.Fatal(err)
 		}
-		if len(h.commands) != 0 {
+		if len(h.Commands()) != 0 {
 			t.Fatal("the command is still registered after Stop")
 		}
 	})
@@ -75,7 +64,7 @@ func TestPlanCommandIsRegisteredOnlyWithCommandRegistry(t *testing.T) {
 			t.Fatal(err)
 		}
 		defer res.Controller.Stop(context.Background())
-		if len(h.commands) != 0 {
+		if len(h.Commands()) != 0 {
 			t.Fatal("a command was registered with no registry composed")
 		}
 		if findTool(h, planmode.ExitToolName) == nil {
@@ -171,14 +160,14 @@ func TestPlanCommandRepliesPerOutcome(t *testing.T) {
 			if tt.wantSteer != "" {
 				want = []host.Message{{Content: []host.Block{host.TextBlock(tt.wantSteer)}}}
 			}
-			if got := a.steered(); !equalMessages(got, want) {
+			if got := a.Queued(); !equalMessages(got, want) {
 				t.Fatalf("steered %+v, want %+v", got, want)
 			}
 		})
 	}
 }
 
-func openTurn(t *testing.T, _ *planmode.Controller, a *fakeAgent) { must(a.startTurn()) }
+func openTurn(t *testing.T, _ *planmode.Controller, a *fakeAgent) { must(a.StartTurn()) }
 func enter(t *testing.T, c *planmode.Controller, a *fakeAgent)    { set(t, c, a, true) }
 func leave(t *testing.T, c *planmode.Controller, a *fakeAgent)    { set(t, c, a, false) }
 
@@ -235,13 +224,13 @@ func TestPlanCommandSteersAttachmentsThenTrimmedText(t *testing.T) {
 				t.Fatal(err)
 			}
 			want := []host.Message{{Content: tt.want}}
-			if got := a.steered(); !equalMessages(got, want) {
+			if got := a.Queued(); !equalMessages(got, want) {
 				t.Fatalf("steered %+v, want %+v", got, want)
 			}
 			// Plan mode was selected before the message was steered: the
 			// idle agent committed it, then the steer opened the turn.
 			wantState(t, c, a, planmode.State{Active: true})
-			types := logTypes(a.sess, 0)
+			types := logTypes(a.Session(), 0)
 			if i, j := slices.Index(types, planmode.EventPlanMode), slices.Index(types, host.TypeTurnStart); i < 0 || j < 0 || i > j {
 				t.Fatalf("log = %v, want plan/mode before turn/start", types)
 			}
@@ -253,16 +242,16 @@ func TestPlanCommandRefusesOffWithImagesBeforeAnyChange(t *testing.T) {
 	h := newFakeHost()
 	c := h.start(t, nil)
 	a := h.newAgent(t)
-	must(a.startTurn())
+	must(a.StartTurn())
 	set(t, c, a, true) // an entry waiting for the next step
-	from := a.sess.Len()
+	from := a.Session().Len()
 	_, err := runPlan(t, h, a, "off", image(1))
 	if !errors.Is(err, planmode.ErrOffWithImages) {
 		t.Fatalf("error = %v, want the off-with-images refusal", err)
 	}
 	wantState(t, c, a, planmode.State{Pending: planmode.SelectionActive})
-	if a.sess.Len() != from || len(a.steered()) != 0 {
-		t.Fatalf("the refused command changed something: log %v, steered %+v", logTypes(a.sess, from), a.steered())
+	if a.Session().Len() != from || len(a.Queued()) != 0 {
+		t.Fatalf("the refused command changed something: log %v, steered %+v", logTypes(a.Session(), from), a.Queued())
 	}
 }
 
@@ -280,7 +269,7 @@ func TestPlanCommandReturnsSetErrors(t *testing.T) {
 	if _, err := cmd.Run(context.Background(), host.Invocation{Agent: a, Args: "look"}); !errors.Is(err, planmode.ErrNotRunning) {
 		t.Fatalf("stopped: error = %v, want ErrNotRunning", err)
 	}
-	if len(a.steered()) != 0 {
+	if len(a.Queued()) != 0 {
 		t.Fatal("a failed selection still steered the message")
 	}
 }

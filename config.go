@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"strings"
 	"sync"
+	"unicode"
 	"unicode/utf8"
 
 	"github.com/dshgo/planmode/deploy"
@@ -28,11 +29,14 @@ const keySection = "section"
 type Config struct {
 	// Section is the guidance shown to the model while plan mode is active,
 	// as the plan:policy section of the system prompt (at order 50). It is
-	// required and must be a YAML string with some non-space text, at most
-	// 65536 characters; it is used exactly as written, with no templating.
-	// Use a block scalar (section: |) for several lines; quote text that
-	// YAML would otherwise read as a number, a boolean or null.
-	Section string `yaml:"section" validate:"required,notblank,max=65536"`
+	// required and must be a YAML string with at least one visible
+	// character (white space, zero-width and other invisible characters
+	// alone are blank), at most 65536 characters, and no control character
+	// other than tab and line break, whether written as is or as an escape
+	// such as "\0". It is used exactly as written, with no templating. Use a
+	// block scalar (section: |) for several lines; quote text that YAML
+	// would otherwise read as a number, a boolean or null.
+	Section string `yaml:"section" validate:"required,visible,printable,sectionlen"`
 }
 
 // Validate checks the config the way the deployment loader does, for Go
@@ -57,23 +61,24 @@ func (c Config) Validate() error {
 // node's line and column; several are joined with errors.Join. The section
 // must be a YAML string: a number, a boolean, a list, a mapping, null, a
 // missing key and blank text are errors, and so is any other key. Nothing is
-// defaulted.
+// defaulted. The error wraps [ErrBadConfig], like [Config.Validate]'s.
 func DecodeConfig(node *yaml.Node) (Config, error) {
 	if node != nil && node.Kind == yaml.DocumentNode && len(node.Content) == 1 {
 		node = node.Content[0]
 	}
 	switch {
 	case node == nil:
-		return Config{}, &deploy.FieldError{Key: keySection, Problem: problemRequired}
+		return Config{}, &configError{errs: []error{&deploy.FieldError{Key: keySection, Problem: problemRequired}}}
 	case node.Kind == yaml.ScalarNode && node.ShortTag() == "!!null":
-		return Config{}, deploy.FieldErrorAt(node, keySection, problemRequired)
+		return Config{}, &configError{errs: []error{deploy.FieldErrorAt(node, keySection, problemRequired)}}
 	case node.Kind != yaml.MappingNode:
-		return Config{}, deploy.FieldErrorAt(node, "", fmt.Sprintf(problemNotMapping, deploy.Describe(node)))
+		return Config{}, &configError{errs: []error{deploy.FieldErrorAt(node, "", fmt.Sprintf(problemNotMapping, deploy.Describe(node)))}}
 	}
 
 	var (
 		cfg   Config
 		errs  []error
+		key   *yaml.Node // the first section key
 		value *yaml.Node
 	)
 	for i := 0; i+1 < len(node.Content); i += 2 {
@@ -83,17 +88,17 @@ func DecodeConfig(node *yaml.Node) (Config, error) {
 			errs = append(errs, deploy.FieldErrorAt(k, "", fmt.Sprintf(problemKeyNotString, deploy.Describe(k))))
 		case k.Value != keySection:
 			errs = append(errs, deploy.FieldErrorAt(k, k.Value, problemUnknownKey))
-		case value != nil:
-			errs = append(errs, deploy.FieldErrorAt(k, keySection, fmt.Sprintf(problemDuplicate, value.Line, value.Column)))
+		case key != nil:
+			errs = append(errs, deploy.FieldErrorAt(k, keySection, deploy.DuplicateKey(key)))
 		case v.Kind != yaml.ScalarNode || v.ShortTag() != "!!str":
-			value = v
+			key, value = k, v
 			format := problemNotString
 			if v.Kind == yaml.ScalarNode {
 				format = problemNotStringHint // text that YAML read as another type
 			}
 			errs = append(errs, deploy.FieldErrorAt(v, keySection, fmt.Sprintf(format, deploy.Describe(v))))
 		default:
-			value = v
+			key, value = k, v
 			cfg.Section = v.Value
 			for _, p := range cfg.problems(true) {
 				errs = append(errs, deploy.FieldErrorAt(v, p.key, p.text))
@@ -104,10 +109,19 @@ func DecodeConfig(node *yaml.Node) (Config, error) {
 		errs = append(errs, deploy.FieldErrorAt(node, keySection, problemRequired))
 	}
 	if len(errs) > 0 {
-		return Config{}, errors.Join(errs...)
+		return Config{}, &configError{errs: errs}
 	}
 	return cfg, nil
 }
+
+// configError is what DecodeConfig returns: its problems, each a
+// [*deploy.FieldError] that the deployment loader places in the file, and
+// [ErrBadConfig] for errors.Is, as Validate's errors are.
+type configError struct{ errs []error }
+
+func (e *configError) Error() string        { return errors.Join(e.errs...).Error() }
+func (e *configError) Unwrap() []error      { return e.errs }
+func (e *configError) Is(target error) bool { return target == ErrBadConfig }
 
 // problem is one failed field rule, in our words.
 type problem struct {
@@ -118,11 +132,50 @@ type problem struct {
 // for concurrent use and never changed after it is built.
 var configValidator = sync.OnceValues(func() (*validator.Validate, error) {
 	v := validator.New(validator.WithRequiredStructEnabled())
-	err := v.RegisterValidation("notblank", func(fl validator.FieldLevel) bool {
-		return strings.TrimSpace(fl.Field().String()) != ""
-	})
-	return v, err
+	rules := map[string]func(string) bool{
+		"visible":    func(s string) bool { return strings.IndexFunc(s, isVisible) >= 0 },
+		"printable":  func(s string) bool { _, _, bad := controlChar(s); return !bad },
+		"sectionlen": func(s string) bool { return utf8.RuneCountInString(s) <= MaxSectionLen },
+	}
+	for tag, ok := range rules {
+		if err := v.RegisterValidation(tag, func(fl validator.FieldLevel) bool { return ok(fl.Field().String()) }); err != nil {
+			return nil, err
+		}
+	}
+	return v, nil
 })
+
+// isVisible reports whether r shows as something: it is not white space, a
+// control or format character (zero-width space and joiners, the byte
+// order mark, bidi controls, the soft hyphen), a combining mark on its own
+// (variation selectors among them), or one of the blank letters (the
+// Hangul fillers, the braille blank). A section of only such characters
+// reads as blank to the reader of the prompt, so it counts as blank.
+func isVisible(r rune) bool {
+	switch {
+	case unicode.IsSpace(r), unicode.In(r, unicode.Cc, unicode.Cf, unicode.Mn, unicode.Me):
+		return false
+	case r == 0x115F, r == 0x1160, r == 0x3164, r == 0xFFA0, r == 0x2800:
+		return false
+	}
+	return r != utf8.RuneError
+}
+
+// controlChar finds the first control character other than tab and line
+// break in s: C0 controls (NUL included), DEL and C1 controls. YAML refuses
+// most of them written as is, but its escapes ("\0", "\e", "\x07") spell
+// any of them; the rule is the same either way. pos counts characters from
+// 1.
+func controlChar(s string) (r rune, pos int, found bool) {
+	pos = 0
+	for _, c := range s {
+		pos++
+		if c != '\t' && c != '\n' && unicode.Is(unicode.Cc, c) {
+			return c, pos, true
+		}
+	}
+	return 0, 0, false
+}
 
 // problems runs the field rules. present says the key was given, so an
 // empty value reads as blank rather than missing.
@@ -154,9 +207,12 @@ func describeRule(tag, value string, present bool) string {
 			return problemBlank
 		}
 		return problemRequired
-	case "notblank":
+	case "visible":
 		return problemBlank
-	case "max":
+	case "printable":
+		r, pos, _ := controlChar(value)
+		return fmt.Sprintf(problemControl, r, pos)
+	case "sectionlen":
 		return fmt.Sprintf(problemTooLong, MaxSectionLen, utf8.RuneCountInString(value))
 	default:
 		return problemInvalidText

@@ -132,6 +132,12 @@ func TestConfigValidate(t *testing.T) {
 		{"zero config needs a section", planmode.Config{}, "plan-mode: invalid config: section: is required"},
 		{"blank section is rejected", planmode.Config{Section: " \n\t"}, "section: must not be blank"},
 		{"too long section is rejected", planmode.Config{Section: strings.Repeat("x", planmode.MaxSectionLen+1)}, "section: must be at most"},
+		{"a section of the longest length is valid", planmode.Config{Section: strings.Repeat("é", planmode.MaxSectionLen)}, ""},
+		{"a section of zero-width characters is blank", planmode.Config{Section: "\u200b\u200c\u200d\u2060\ufeff"}, "section: must not be blank"},
+		{"a section of invisible letters and marks is blank", planmode.Config{Section: "\u3164 \u115f\u0301\ufe0f\u2800"}, "section: must not be blank"},
+		{"a NUL is rejected", planmode.Config{Section: "plan\x00mode"}, "section: contains the control character U+0000 at character 5"},
+		{"an escape sequence is rejected", planmode.Config{Section: "\x1b[2Jplan"}, "section: contains the control character U+001B at character 1"},
+		{"tabs and line breaks are valid", planmode.Config{Section: "plan:\n\t- read\n"}, ""},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -228,4 +234,42 @@ func FuzzDecodeConfig(f *testing.F) {
 			t.Fatal("decoded a blank section")
 		}
 	})
+}
+
+func TestDecodeConfigErrorsAreBadConfig(t *testing.T) {
+	for _, give := range []string{"section: 42\n", "sections: x\n", "~\n", "[a]\n"} {
+		var doc yaml.Node
+		if err := yaml.Unmarshal([]byte(give), &doc); err != nil {
+			t.Fatal(err)
+		}
+		if _, err := planmode.DecodeConfig(&doc); !errors.Is(err, planmode.ErrBadConfig) {
+			t.Errorf("DecodeConfig(%q) = %v, want ErrBadConfig", give, err)
+		}
+	}
+	if _, err := planmode.DecodeConfig(nil); !errors.Is(err, planmode.ErrBadConfig) {
+		t.Errorf("DecodeConfig(nil) = %v, want ErrBadConfig", err)
+	}
+}
+
+func TestDuplicateSectionReadsTheSameThroughLoaderAndDecodeConfig(t *testing.T) {
+	const file = "plugins:\n  plan-mode:\n    section: one\n    section: two\n"
+	_, err := deploy.Parse("deploy.yaml", []byte(file), planmode.DeployPlugin())
+	var viaLoader *deploy.Error
+	if !errors.As(err, &viaLoader) {
+		t.Fatalf("Parse = %v, want a *deploy.Error", err)
+	}
+	var doc yaml.Node
+	if err := yaml.Unmarshal([]byte(file), &doc); err != nil {
+		t.Fatal(err)
+	}
+	entry := doc.Content[0].Content[1].Content[1] // plugins → plan-mode
+	_, err = planmode.DecodeConfig(entry)
+	var viaDecode *deploy.FieldError
+	if !errors.As(err, &viaDecode) {
+		t.Fatalf("DecodeConfig = %v, want a *deploy.FieldError", err)
+	}
+	got := deploy.Error{File: "deploy.yaml", Line: viaDecode.Line, Column: viaDecode.Column, Plugin: planmode.PluginName, Key: viaDecode.Key, Problem: viaDecode.Problem}
+	if got.Error() != viaLoader.Error() {
+		t.Fatalf("DecodeConfig reads %q\nthe loader reads %q", got.Error(), viaLoader.Error())
+	}
 }

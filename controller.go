@@ -2,9 +2,9 @@ package planmode
 
 import (
 	"encoding/json"
+	"errors"
 	"fmt"
 	"log/slog"
-	"reflect"
 	"sync"
 	"sync/atomic"
 
@@ -148,8 +148,10 @@ func (c *Controller) Get(agent host.Agent) State {
 // the user took back. The marker withdraws every such selection made before
 // it, and leaves the logged state as it is.
 //
-// Set fails with [ErrNoAgent] for a nil agent and with [ErrNotRunning] when
-// the controller is not started.
+// Set fails with [ErrNoAgent] for a nil agent, with [ErrNotRunning] when
+// the controller is not started (or stops while Set runs), and with
+// [host.ErrClosed] when the session reported that it closed
+// ([host.SessionCloseNotifier]).
 func (c *Controller) Set(agent host.Agent, active bool) (Outcome, error) {
 	return c.set(agent, active, false)
 }
@@ -167,6 +169,9 @@ func (c *Controller) set(agent host.Agent, active, byCommand bool) (Outcome, err
 
 	want := selectionOf(active)
 	for {
+		if st.closed.Load() {
+			return 0, fmt.Errorf("%s: set: %w", PluginName, st.closedErr())
+		}
 		w := st.load()
 		logged := selectionOf(w.active())
 		pending := w.pending()
@@ -183,7 +188,7 @@ func (c *Controller) set(agent host.Agent, active, byCommand bool) (Outcome, err
 		case pending != SelectionNone && logged == want:
 			if projected, _ := w.projected(); projected != SelectionNone || st.recorded {
 				_, appended, err := st.sess.AppendIf(cancelEvent(pending), func() bool {
-					return st.load().active() == active
+					return !st.closed.Load() && st.load().active() == active
 				})
 				if err != nil {
 					return 0, fmt.Errorf("%s: set: append %s: %w", PluginName, EventPlanCancel, err)
@@ -204,6 +209,9 @@ func (c *Controller) set(agent host.Agent, active, byCommand bool) (Outcome, err
 
 	var seen word
 	_, appended, err := st.sess.AppendIf(modeEvent(active), func() bool {
+		if st.closed.Load() {
+			return false
+		}
 		seen = st.load()
 		return !seen.turnOpen() && seen.active() != active
 	})
@@ -211,6 +219,9 @@ func (c *Controller) set(agent host.Agent, active, byCommand bool) (Outcome, err
 		return 0, fmt.Errorf("%s: set: append %s: %w", PluginName, EventPlanMode, err)
 	}
 	if !appended {
+		if st.closed.Load() {
+			return 0, fmt.Errorf("%s: set: %w", PluginName, st.closedErr())
+		}
 		if seen.turnOpen() {
 			st.setPending(want, false)
 			st.recorded = byCommand
@@ -222,7 +233,7 @@ func (c *Controller) set(agent host.Agent, active, byCommand bool) (Outcome, err
 	}
 	st.setPending(SelectionNone, false)
 	if text, due := noticeFor(seen, want, false); due {
-		if _, err := st.sess.Append(noticeEvent(text)); err != nil {
+		if _, _, err := st.sess.AppendIf(noticeEvent(text), st.open); err != nil {
 			c.logger.Warn(warnNoticeFailed, "agent", agent.ID(), "session", st.sess.ID(), "error", err)
 		}
 	}
@@ -264,6 +275,9 @@ func (c *Controller) Enter(agent host.Agent) error {
 	}
 	st.mu.Lock()
 	defer st.mu.Unlock()
+	if st.closed.Load() {
+		return fmt.Errorf("%s: enter: %w", PluginName, st.closedErr())
+	}
 	if cur := st.current(); cur.Active || cur.Pending == SelectionActive {
 		return fmt.Errorf("%s: enter: %w", PluginName, ErrPlanMode)
 	}
@@ -280,19 +294,7 @@ func (c *Controller) queueExit(agent host.Agent) error {
 	if err != nil {
 		return err
 	}
-	st.queueExit()
-	return nil
-}
-
-// queueExit is [Controller.queueExit] on the session's state.
-func (s *sessionState) queueExit() {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	if !s.load().active() {
-		s.setPending(SelectionNone, false)
-		return
-	}
-	s.setPending(SelectionInactive, true)
+	return st.queueExit()
 }
 
 // applyPending lands the session's pending selection: it appends
@@ -305,12 +307,15 @@ func (c *Controller) applyPending(agent host.Agent, st *sessionState) (notice st
 	defer st.mu.Unlock()
 	w := st.load()
 	sel := w.pending()
-	if sel == SelectionNone {
+	if sel == SelectionNone || st.closed.Load() {
 		return "", false
 	}
 	active := sel == SelectionActive
 	var seen word
 	_, appended, err := st.sess.AppendIf(modeEvent(active), func() bool {
+		if st.closed.Load() {
+			return false
+		}
 		seen = st.load()
 		return seen.active() != active
 	})
@@ -322,10 +327,15 @@ func (c *Controller) applyPending(agent host.Agent, st *sessionState) (notice st
 		}
 		return "", false
 	}
-	st.setPending(SelectionNone, false)
 	if !appended {
+		if !st.closed.Load() {
+			// The log has the state already (another writer): the
+			// selection is stale, so it is dropped (SPEC §4).
+			st.setPending(SelectionNone, false)
+		}
 		return "", false
 	}
+	st.setPending(SelectionNone, false)
 	return noticeFor(seen, sel, w.pendingExit())
 }
 
@@ -338,7 +348,7 @@ func noticeFor(seen word, sel Selection, exit bool) (string, bool) {
 		return "", false
 	}
 	h := seen.header()
-	if h == HeaderUnknown || headerSelection(h) == sel || seen.announced() == sel {
+	if h == headerUnknown || headerSelection(h) == sel || seen.announced() == sel {
 		return "", false
 	}
 	if sel == SelectionActive {
@@ -347,11 +357,11 @@ func noticeFor(seen word, sel Selection, exit bool) (string, bool) {
 	return NoticeLeft, true
 }
 
-func headerSelection(h HeaderMode) Selection {
+func headerSelection(h headerMode) Selection {
 	switch h {
-	case HeaderActive:
+	case headerActive:
 		return SelectionActive
-	case HeaderInactive:
+	case headerInactive:
 		return SelectionInactive
 	default:
 		return SelectionNone
@@ -392,209 +402,18 @@ func noticeEvent(text string) host.Event {
 	return host.Event{Type: host.TypeUserMessage, Source: noticeSource(), Data: data}
 }
 
-// run is one Start..Stop period of a controller.
-type run struct {
-	done chan struct{} // closed by Stop
-	undo []func()      // registrations, in the order made
-
-	mu       sync.Mutex // serializes first sight of a session and closing
-	closed   bool
-	sessions sync.Map                     // host.Session → *sessionState
-	last     atomic.Pointer[sessionState] // the last session looked up
-}
-
-// lookup returns the session's state when the run already serves it.
-func (r *run) lookup(sess host.Session) (*sessionState, bool) {
-	// The last session looked up answers without hashing. Its type is
-	// comparable, so the comparison cannot panic: values of another type
-	// are simply unequal.
-	if st := r.last.Load(); st != nil && st.sess == sess {
-		return st, true
+// warnOnce logs err, which the section or the pre-step listener swallows
+// (they may not fail the request), the first time in the current run that
+// such an error happens. A stopped controller (a race with Stop) is not
+// worth a warning.
+func (c *Controller) warnOnce(msg string, agent host.Agent, err error) {
+	r := c.run.Load()
+	if r == nil || errors.Is(err, ErrNotRunning) || !r.warned.CompareAndSwap(false, true) {
+		return
 	}
-	if !reflect.TypeOf(sess).Comparable() {
-		return nil, false
+	id := ""
+	if agent != nil {
+		id = agent.ID()
 	}
-	if v, ok := r.sessions.Load(sess); ok {
-		st := v.(*sessionState)
-		r.last.Store(st)
-		return st, true
-	}
-	return nil, false
-}
-
-// state returns the session's state, creating and subscribing it on first
-// sight. It must not run inside a session callback (a subscriber or an
-// AppendIf condition): subscribing takes the session's append lock.
-func (r *run) state(sess host.Session) (*sessionState, error) {
-	if st, ok := r.lookup(sess); ok {
-		return st, nil
-	}
-	if t := reflect.TypeOf(sess); !t.Comparable() {
-		return nil, fmt.Errorf(textNotComparable, t)
-	}
-	r.mu.Lock()
-	defer r.mu.Unlock()
-	if r.closed {
-		return nil, ErrNotRunning
-	}
-	if st, ok := r.lookup(sess); ok {
-		return st, nil
-	}
-	st := &sessionState{sess: sess}
-	st.unsubscribe = sess.Subscribe(0, st.fold)
-	// Seed the pending selection from the log (a completed /plan or an
-	// approved exit whose plan/mode never landed). The state is not
-	// published yet, so only the fold can race with this.
-	if sel, exit := st.load().projected(); sel != SelectionNone {
-		st.setPending(sel, exit)
-	}
-	r.sessions.Store(sess, st)
-	return st, nil
-}
-
-// close drops every session state and stops their subscriptions. Pending
-// selections are dropped with them.
-func (r *run) close() {
-	r.mu.Lock()
-	defer r.mu.Unlock()
-	r.closed = true
-	r.sessions.Range(func(k, v any) bool {
-		v.(*sessionState).unsubscribe()
-		r.sessions.Delete(k)
-		return true
-	})
-}
-
-// sessionState is the controller's state for one session.
-//
-// The fold half (logged state, open turn, header, projection) is written by
-// the session subscription, which runs under the session's append lock; the
-// pending half is written under mu, which the subscription never takes, so
-// holding mu while appending cannot deadlock. Both halves share one atomic
-// word, so a reader sees a consistent pair without locking.
-type sessionState struct {
-	sess        host.Session
-	unsubscribe func()
-	w           atomic.Uint32
-	folded      atomic.Int64 // events folded into w; stored after w
-	v           view         // touched only by fold
-
-	mu       sync.Mutex // serializes changes to the pending selection
-	warned   bool       // the current pending selection's append failure was logged
-	recorded bool       // a "/plan" run the log shows queued or repeated the current pending selection
-}
-
-func (s *sessionState) load() word { return word(s.w.Load()) }
-
-// current returns the state for Get. Events already in the log but not yet
-// folded (Get called from a session subscriber that runs before the
-// controller's, or racing an append) are read from the log's tail, so Get
-// always reflects every event appended before it was called.
-func (s *sessionState) current() State {
-	folded := int(s.folded.Load()) // before the word: fold stores the word first
-	w := s.load()
-	active := w.active()
-	if n := s.sess.Len(); folded < n {
-		ev := s.sess.Events()
-		for i := min(n, len(ev)) - 1; i >= folded; i-- {
-			if ev[i].Type != EventPlanMode {
-				continue
-			}
-			if a, err := decodeMode(ev[i].Data); err == nil {
-				active = a
-				break
-			}
-		}
-	}
-	pending := w.rawPending()
-	if pending == selectionOf(active) {
-		pending = SelectionNone
-	}
-	return State{Active: active, Pending: pending}
-}
-
-// fold is the session subscription: it folds e into the view and publishes
-// the fold half of the word.
-func (s *sessionState) fold(e host.Event) {
-	s.v.apply(&e)
-	f := s.v.word()
-	for {
-		old := s.w.Load()
-		if s.w.CompareAndSwap(old, old&pendingMask|uint32(f)) {
-			break
-		}
-	}
-	s.folded.Add(1)
-}
-
-// setPending replaces the pending selection, which no logged "/plan" run
-// has made yet (callers that know otherwise set recorded after it); callers
-// hold mu.
-func (s *sessionState) setPending(sel Selection, exit bool) {
-	p := uint32(sel) << shiftPending
-	if exit && sel != SelectionNone {
-		p |= bitPendingExit
-	}
-	for {
-		old := s.w.Load()
-		if s.w.CompareAndSwap(old, old&^pendingMask|p) {
-			break
-		}
-	}
-	s.warned, s.recorded = false, false
-}
-
-// word packs a session's state into 32 bits.
-type word uint32
-
-const (
-	bitActive        = 1 << 0
-	bitTurnOpen      = 1 << 1
-	shiftHeader      = 2 // HeaderMode, 2 bits
-	shiftAnnounced   = 4 // Selection, 2 bits
-	shiftPending     = 6 // Selection, 2 bits
-	bitPendingExit   = 1 << 8
-	shiftProjected   = 9 // Selection, 2 bits
-	bitProjectedExit = 1 << 11
-
-	pendingMask = 3<<shiftPending | bitPendingExit
-)
-
-func (w word) active() bool          { return w&bitActive != 0 }
-func (w word) turnOpen() bool        { return w&bitTurnOpen != 0 }
-func (w word) header() HeaderMode    { return HeaderMode(w >> shiftHeader & 3) }
-func (w word) announced() Selection  { return Selection(w >> shiftAnnounced & 3) }
-func (w word) pendingExit() bool     { return w&bitPendingExit != 0 }
-func (w word) rawPending() Selection { return Selection(w >> shiftPending & 3) }
-
-// pending returns the pending selection, or SelectionNone when it equals the
-// logged state (a stale selection is never reported or applied).
-func (w word) pending() Selection {
-	p := w.rawPending()
-	if p == selectionOf(w.active()) {
-		return SelectionNone
-	}
-	return p
-}
-
-// projected returns the pending selection the log alone shows.
-func (w word) projected() (Selection, bool) {
-	return Selection(w >> shiftProjected & 3), w&bitProjectedExit != 0
-}
-
-// word returns the fold half of a session's word.
-func (v *view) word() word {
-	w := word(v.header)<<shiftHeader | word(v.announced)<<shiftAnnounced
-	if v.active {
-		w |= bitActive
-	}
-	if v.turnOpen {
-		w |= bitTurnOpen
-	}
-	sel, exit := v.pending()
-	w |= word(sel) << shiftProjected
-	if exit {
-		w |= bitProjectedExit
-	}
-	return w
+	c.logger.Warn(msg, "agent", id, "error", err)
 }

@@ -34,9 +34,9 @@ func wantState(t tb, c *planmode.Controller, a host.Agent, want planmode.State) 
 // withHeader plays one turn with one accepted step, so that a request header
 // describing the current state is on the log.
 func withHeader(h *fakeHost, a *fakeAgent) {
-	must(a.startTurn())
+	must(a.StartTurn())
 	h.runStep(a, accepted)
-	must(a.endTurn())
+	must(a.EndTurn())
 }
 
 func TestSetCommitsBetweenTurns(t *testing.T) {
@@ -48,7 +48,7 @@ func TestSetCommitsBetweenTurns(t *testing.T) {
 		t.Fatalf("Set(true) = %v, want committed", got)
 	}
 	wantState(t, c, a, planmode.State{Active: true})
-	if got := modes(t, a.sess, 0); !slices.Equal(got, []bool{true}) {
+	if got := modes(t, a.Session(), 0); !slices.Equal(got, []bool{true}) {
 		t.Fatalf("plan/mode events = %v, want [true]", got)
 	}
 	if got := set(t, c, a, false); got != planmode.Committed {
@@ -63,21 +63,21 @@ func TestCommitRecordsNoticeWhenHeaderDescribedOtherMode(t *testing.T) {
 	a := h.newAgent(t)
 	withHeader(h, a) // the header describes the default mode
 
-	from := a.sess.Len()
+	from := a.Session().Len()
 	if got := set(t, c, a, true); got != planmode.Committed {
 		t.Fatalf("Set(true) = %v, want committed", got)
 	}
-	if got, want := logTypes(a.sess, from), []string{planmode.EventPlanMode, host.TypeUserMessage}; !slices.Equal(got, want) {
+	if got, want := logTypes(a.Session(), from), []string{planmode.EventPlanMode, host.TypeUserMessage}; !slices.Equal(got, want) {
 		t.Fatalf("appended %v, want %v", got, want)
 	}
-	if got := notices(t, a.sess, from); !slices.Equal(got, []string{planmode.NoticeEntered}) {
+	if got := notices(t, a.Session(), from); !slices.Equal(got, []string{planmode.NoticeEntered}) {
 		t.Fatalf("notices = %q, want the entered notice", got)
 	}
 
 	withHeader(h, a) // now the header describes plan mode
-	from = a.sess.Len()
+	from = a.Session().Len()
 	set(t, c, a, false)
-	if got := notices(t, a.sess, from); !slices.Equal(got, []string{planmode.NoticeLeft}) {
+	if got := notices(t, a.Session(), from); !slices.Equal(got, []string{planmode.NoticeLeft}) {
 		t.Fatalf("notices = %q, want the left notice", got)
 	}
 }
@@ -88,10 +88,10 @@ func TestNoNoticeBeforeFirstHeader(t *testing.T) {
 	a := h.newAgent(t)
 
 	set(t, c, a, true)
-	must(a.startTurn())
+	must(a.StartTurn())
 	set(t, c, a, false)
 	h.runStep(a, accepted)
-	if got := notices(t, a.sess, 0); len(got) != 0 {
+	if got := notices(t, a.Session(), 0); len(got) != 0 {
 		t.Fatalf("notices = %q, want none before the first header", got)
 	}
 }
@@ -104,7 +104,7 @@ func TestNoNoticeWhenHeaderAlreadyDescribedTheState(t *testing.T) {
 
 	set(t, c, a, true)  // notice: entered
 	set(t, c, a, false) // back to what the header described: no notice
-	if got := notices(t, a.sess, 0); !slices.Equal(got, []string{planmode.NoticeEntered}) {
+	if got := notices(t, a.Session(), 0); !slices.Equal(got, []string{planmode.NoticeEntered}) {
 		t.Fatalf("notices = %q, want only the entered notice", got)
 	}
 }
@@ -120,20 +120,20 @@ func TestOneNoticePerChange(t *testing.T) {
 	set(t, c, a, true)
 	set(t, c, a, false)
 	set(t, c, a, true)
-	if got := notices(t, a.sess, 0); !slices.Equal(got, []string{planmode.NoticeEntered}) {
+	if got := notices(t, a.Session(), 0); !slices.Equal(got, []string{planmode.NoticeEntered}) {
 		t.Fatalf("notices = %q, want one entered notice", got)
 	}
 	// Steps after the change add no second notice, and the next header
 	// describes plan mode.
-	must(a.startTurn())
+	must(a.StartTurn())
 	for range 3 {
 		h.runStep(a, accepted)
 	}
-	must(a.endTurn())
-	if got := notices(t, a.sess, 0); len(got) != 1 {
+	must(a.EndTurn())
+	if got := notices(t, a.Session(), 0); len(got) != 1 {
 		t.Fatalf("notices = %q, want one", got)
 	}
-	if got := planmode.FoldHeaderMode(a.sess.Events(), a.sess.Len()); got != planmode.HeaderActive {
+	if got := planmode.FoldHeaderMode(a.Session().Events(), a.Session().Len()); got != planmode.HeaderActive {
 		t.Fatalf("header mode = %v, want active", got)
 	}
 }
@@ -143,14 +143,14 @@ func TestSetQueuesWhileTurnIsOpen(t *testing.T) {
 	c := h.start(t, nil)
 	a := h.newAgent(t)
 	withHeader(h, a)
-	must(a.startTurn())
+	must(a.StartTurn())
 
-	from := a.sess.Len()
+	from := a.Session().Len()
 	if got := set(t, c, a, true); got != planmode.Queued {
 		t.Fatalf("Set(true) = %v, want queued", got)
 	}
 	wantState(t, c, a, planmode.State{Active: false, Pending: planmode.SelectionActive})
-	if got := modes(t, a.sess, from); len(got) != 0 {
+	if got := modes(t, a.Session(), from); len(got) != 0 {
 		t.Fatalf("queued selection logged %v", got)
 	}
 
@@ -159,7 +159,7 @@ func TestSetQueuesWhileTurnIsOpen(t *testing.T) {
 	// plan/mode lands before step/start, the notice rides in the decision
 	// and the step's header already describes plan mode.
 	want := []string{planmode.EventPlanMode, host.TypeStepStart, host.TypeUserMessage, host.TypeRequestHeader, host.TypeStepEnd}
-	if got := logTypes(a.sess, from); !slices.Equal(got, want) {
+	if got := logTypes(a.Session(), from); !slices.Equal(got, want) {
 		t.Fatalf("appended %v, want %v", got, want)
 	}
 	if len(d.Messages) != 1 || d.Messages[0].Content[0].Text != planmode.NoticeEntered {
@@ -169,7 +169,7 @@ func TestSetQueuesWhileTurnIsOpen(t *testing.T) {
 	if src == nil || *src != (host.Source{Kind: host.SourcePlugin, Plugin: planmode.PluginName, Form: planmode.NoticeForm}) {
 		t.Fatalf("notice source = %+v", src)
 	}
-	if got := planmode.FoldHeaderMode(a.sess.Events(), a.sess.Len()); got != planmode.HeaderActive {
+	if got := planmode.FoldHeaderMode(a.Session().Events(), a.Session().Len()); got != planmode.HeaderActive {
 		t.Fatalf("header = %v, want active", got)
 	}
 }
@@ -179,7 +179,7 @@ func TestNoticeComesBeforeTheStepsMessages(t *testing.T) {
 	c := h.start(t, nil)
 	a := h.newAgent(t)
 	withHeader(h, a)
-	must(a.startTurn())
+	must(a.StartTurn())
 	set(t, c, a, true)
 	must(a.Inject(host.Message{Content: []host.Block{host.TextBlock("go on")}}))
 
@@ -244,7 +244,7 @@ func TestSetOutcomes(t *testing.T) {
 			c := h.start(t, nil)
 			a := h.newAgent(t)
 			if tt.open {
-				must(a.startTurn())
+				must(a.StartTurn())
 			}
 			var got []planmode.Outcome
 			for _, v := range tt.give {
@@ -263,16 +263,16 @@ func TestFlipSequenceLogsNothing(t *testing.T) {
 	c := h.start(t, nil)
 	a := h.newAgent(t)
 	withHeader(h, a)
-	must(a.startTurn())
-	from := a.sess.Len()
+	must(a.StartTurn())
+	from := a.Session().Len()
 	for _, v := range []bool{true, false, true, false} {
 		set(t, c, a, v)
 	}
 	d := h.runStep(a, accepted)
-	if got := modes(t, a.sess, from); len(got) != 0 {
+	if got := modes(t, a.Session(), from); len(got) != 0 {
 		t.Fatalf("plan/mode events = %v, want none", got)
 	}
-	if len(d.Messages) != 0 || len(notices(t, a.sess, from)) != 0 {
+	if len(d.Messages) != 0 || len(notices(t, a.Session(), from)) != 0 {
 		t.Fatal("a flip sequence recorded a notice")
 	}
 }
@@ -284,12 +284,12 @@ func TestRejectedAndCancelledStepsLeaveSelectionPending(t *testing.T) {
 			h := newFakeHost()
 			c := h.start(t, nil)
 			a := h.newAgent(t)
-			must(a.startTurn())
+			must(a.StartTurn())
 			set(t, c, a, true)
-			from := a.sess.Len()
+			from := a.Session().Len()
 			h.runStep(a, v)
-			if got := a.sess.Len(); got != from {
-				t.Fatalf("log grew by %v", logTypes(a.sess, from))
+			if got := a.Session().Len(); got != from {
+				t.Fatalf("log grew by %v", logTypes(a.Session(), from))
 			}
 			wantState(t, c, a, planmode.State{Pending: planmode.SelectionActive})
 			h.runStep(a, accepted)
@@ -302,12 +302,12 @@ func TestRetryPicksUpSelectionMadeAtErrorSettlement(t *testing.T) {
 	h := newFakeHost()
 	c := h.start(t, nil)
 	a := h.newAgent(t)
-	must(a.startTurn())
+	must(a.StartTurn())
 	h.runStep(a, accepted) // the request of this step fails...
 	set(t, c, a, true)     // ...and the user selects plan mode while it settles
-	from := a.sess.Len()
+	from := a.Session().Len()
 	h.runAttempt(a, accepted, true) // the retry passes through pre-step
-	if got := modes(t, a.sess, from); !slices.Equal(got, []bool{true}) {
+	if got := modes(t, a.Session(), from); !slices.Equal(got, []bool{true}) {
 		t.Fatalf("plan/mode events at the retry = %v, want [true]", got)
 	}
 	if got := h.render(a); !slices.Contains(got, planmode.SectionName) {
@@ -321,7 +321,7 @@ func TestAppendFailureIsContainedThenConverges(t *testing.T) {
 	c := h.start(t, slog.New(warns))
 	a := h.newAgent(t)
 	withHeader(h, a)
-	must(a.startTurn())
+	must(a.StartTurn())
 	set(t, c, a, true)
 
 	restore := rejectModes(t, h)
@@ -359,14 +359,14 @@ func TestCommitAppendFailureReturnsErrorAndChangesNothing(t *testing.T) {
 	restore := rejectModes(t, h)
 	defer restore()
 
-	from := a.sess.Len()
+	from := a.Session().Len()
 	got, err := c.Set(a, true)
 	if !errors.Is(err, errAppendRefused) || got != 0 {
 		t.Fatalf("Set = %v, %v; want the append error", got, err)
 	}
 	wantState(t, c, a, planmode.State{})
-	if a.sess.Len() != from {
-		t.Fatalf("log grew by %v", logTypes(a.sess, from))
+	if a.Session().Len() != from {
+		t.Fatalf("log grew by %v", logTypes(a.Session(), from))
 	}
 }
 
@@ -376,7 +376,7 @@ func TestApprovedExitRecordsNoNotice(t *testing.T) {
 	a := h.newAgent(t)
 	set(t, c, a, true)
 	withHeader(h, a) // plan mode described
-	must(a.startTurn())
+	must(a.StartTurn())
 	h.runStep(a, accepted)
 
 	if err := planmode.QueueExit(c, a); err != nil {
@@ -386,13 +386,13 @@ func TestApprovedExitRecordsNoNotice(t *testing.T) {
 	if got := h.render(a); !slices.Contains(got, planmode.SectionName) {
 		t.Fatal("the approved exit removed the guidance before the next step")
 	}
-	from := a.sess.Len()
+	from := a.Session().Len()
 	d := h.runStep(a, accepted)
 	wantState(t, c, a, planmode.State{})
-	if got := modes(t, a.sess, from); !slices.Equal(got, []bool{false}) {
+	if got := modes(t, a.Session(), from); !slices.Equal(got, []bool{false}) {
 		t.Fatalf("plan/mode events = %v, want [false]", got)
 	}
-	if len(d.Messages) != 0 || len(notices(t, a.sess, 0)) != 0 {
+	if len(d.Messages) != 0 || len(notices(t, a.Session(), 0)) != 0 {
 		t.Fatalf("the approved exit recorded a notice: %+v", d.Messages)
 	}
 }
@@ -402,7 +402,7 @@ func TestSetUserSelectionReplacesApprovedExit(t *testing.T) {
 	c := h.start(t, nil)
 	a := h.newAgent(t)
 	set(t, c, a, true)
-	must(a.startTurn())
+	must(a.StartTurn())
 	if err := planmode.QueueExit(c, a); err != nil {
 		t.Fatal(err)
 	}
@@ -418,9 +418,7 @@ func TestSectionRendersPolicyVerbatimOnlyWhileActive(t *testing.T) {
 	a := h.newAgent(t)
 	text := func(agent host.Agent) string {
 		t.Helper()
-		h.mu.Lock()
-		defer h.mu.Unlock()
-		for _, s := range h.sections {
+		for _, s := range h.Sections() {
 			if s.Name == planmode.SectionName {
 				if s.Order != planmode.SectionOrder {
 					t.Fatalf("order = %d, want %d", s.Order, planmode.SectionOrder)
@@ -441,7 +439,7 @@ func TestSectionRendersPolicyVerbatimOnlyWhileActive(t *testing.T) {
 	if got := text(nil); got != "" {
 		t.Fatalf("agent-less text = %q, want empty", got)
 	}
-	must(a.startTurn())
+	must(a.StartTurn())
 	set(t, c, a, false) // queued: the logged state still rules
 	if got := text(a); got != policy {
 		t.Fatalf("text with a pending exit = %q, want the policy", got)
@@ -453,15 +451,15 @@ func TestForkInheritsLoggedState(t *testing.T) {
 	c := h.start(t, nil)
 	a := h.newAgent(t)
 	set(t, c, a, true)
-	mark := a.sess.Len()
+	mark := a.Session().Len()
 	set(t, c, a, false)
 
-	atActive, err := a.sess.Fork(mark)
+	atActive, err := a.Session().Fork(mark)
 	if err != nil {
 		t.Fatal(err)
 	}
 	wantState(t, c, agentOn(atActive), planmode.State{Active: true})
-	atEnd, err := a.sess.Fork(a.sess.Len())
+	atEnd, err := a.Session().Fork(a.Session().Len())
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -480,7 +478,7 @@ func TestReopenAndRestartRestoreState(t *testing.T) {
 	}
 
 	c2 := h.start(t, nil)
-	sess, err := h.store.Open(a.sess.ID())
+	sess, err := h.store.Open(a.Session().ID())
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -493,10 +491,10 @@ func TestCompactionKeepsState(t *testing.T) {
 	a := h.newAgent(t)
 	set(t, c, a, true)
 	withHeader(h, a)
-	must(appendJSON(a.sess, host.TypeCompactionSummary, nil, host.CompactionSummary{Summary: "earlier work"}))
+	must(appendJSON(a.Session(), host.TypeCompactionSummary, nil, host.CompactionSummary{Summary: "earlier work"}))
 	withHeader(h, a)
 	wantState(t, c, a, planmode.State{Active: true})
-	if !planmode.FoldPlanMode(a.sess.Events(), a.sess.Len()) {
+	if !planmode.FoldPlanMode(a.Session().Events(), a.Session().Len()) {
 		t.Fatal("the fold lost the state after compaction")
 	}
 }
@@ -506,12 +504,12 @@ func TestRestartSeedsPendingFromCompletedPlanCommand(t *testing.T) {
 	c := h.start(t, nil)
 	a := h.newAgent(t)
 	withHeader(h, a)
-	must(a.startTurn())
+	must(a.StartTurn())
 	// "/plan" runs while the turn is open: the selection is queued and the
 	// command completes, then the process dies before the next step.
-	must(appendJSON(a.sess, host.TypeCommandRun, nil, host.CommandRun{ID: "r1", Name: planmode.CommandName}))
+	must(appendJSON(a.Session(), host.TypeCommandRun, nil, host.CommandRun{ID: "r1", Name: planmode.CommandName}))
 	set(t, c, a, true)
-	must(appendJSON(a.sess, host.TypeCommandDone, nil, host.CommandDone{ID: "r1", OK: true}))
+	must(appendJSON(a.Session(), host.TypeCommandDone, nil, host.CommandDone{ID: "r1", OK: true}))
 	if err := c.Stop(context.Background()); err != nil {
 		t.Fatal(err)
 	}
@@ -529,7 +527,7 @@ func TestStopDropsSetPendingButNotPlanCommand(t *testing.T) {
 	h := newFakeHost()
 	c := h.start(t, nil)
 	a := h.newAgent(t)
-	must(a.startTurn())
+	must(a.StartTurn())
 	set(t, c, a, true) // a direct Set leaves no trace in the log
 	if err := c.Stop(context.Background()); err != nil {
 		t.Fatal(err)
@@ -543,11 +541,11 @@ func TestStopDropsSetPendingButNotPlanCommand(t *testing.T) {
 // completion of an open run.
 func planRun(t *testing.T, h *fakeHost, a *fakeAgent, id, args string, open bool) (complete func()) {
 	t.Helper()
-	must(appendJSON(a.sess, host.TypeCommandRun, nil, host.CommandRun{ID: id, Name: planmode.CommandName, Args: args}))
+	must(appendJSON(a.Session(), host.TypeCommandRun, nil, host.CommandRun{ID: id, Name: planmode.CommandName, Args: args}))
 	if _, err := runPlan(t, h, a, args); err != nil {
 		t.Fatalf("/plan %s: %v", args, err)
 	}
-	complete = func() { must(appendJSON(a.sess, host.TypeCommandDone, nil, host.CommandDone{ID: id, OK: true})) }
+	complete = func() { must(appendJSON(a.Session(), host.TypeCommandDone, nil, host.CommandDone{ID: id, OK: true})) }
 	if !open {
 		complete()
 		complete = func() {}
@@ -587,7 +585,7 @@ func TestCancelIsLoggedOnlyForSelectionsTheLogRecords(t *testing.T) {
 		{
 			name: "a queued Set lives in memory: nothing is logged",
 			setup: func(t *testing.T, h *fakeHost, c *planmode.Controller, a *fakeAgent) func() {
-				must(a.startTurn())
+				must(a.StartTurn())
 				set(t, c, a, true)
 				return nil
 			},
@@ -595,7 +593,7 @@ func TestCancelIsLoggedOnlyForSelectionsTheLogRecords(t *testing.T) {
 		{
 			name: "a completed /plan is withdrawn by a marker",
 			setup: func(t *testing.T, h *fakeHost, c *planmode.Controller, a *fakeAgent) func() {
-				must(a.startTurn())
+				must(a.StartTurn())
 				return planRun(t, h, a, "r1", "", false)
 			},
 			want: cancelled(planmode.SelectionActive),
@@ -603,7 +601,7 @@ func TestCancelIsLoggedOnlyForSelectionsTheLogRecords(t *testing.T) {
 		{
 			name: "a /plan still running is withdrawn by a marker",
 			setup: func(t *testing.T, h *fakeHost, c *planmode.Controller, a *fakeAgent) func() {
-				must(a.startTurn())
+				must(a.StartTurn())
 				return planRun(t, h, a, "r1", "look at the cache", true)
 			},
 			want: cancelled(planmode.SelectionActive),
@@ -612,7 +610,7 @@ func TestCancelIsLoggedOnlyForSelectionsTheLogRecords(t *testing.T) {
 			name: "a completed /plan off is withdrawn by a marker",
 			setup: func(t *testing.T, h *fakeHost, c *planmode.Controller, a *fakeAgent) func() {
 				set(t, c, a, true)
-				must(a.startTurn())
+				must(a.StartTurn())
 				return planRun(t, h, a, "r1", "off", false)
 			},
 			active: true,
@@ -622,11 +620,11 @@ func TestCancelIsLoggedOnlyForSelectionsTheLogRecords(t *testing.T) {
 			name: "an approved exit is withdrawn by a marker",
 			setup: func(t *testing.T, h *fakeHost, c *planmode.Controller, a *fakeAgent) func() {
 				set(t, c, a, true)
-				must(a.startTurn())
+				must(a.StartTurn())
 				if err := planmode.QueueExit(c, a); err != nil {
 					t.Fatal(err)
 				}
-				must(appendJSON(a.sess, host.TypeToolResult, nil, host.ToolResult{CallID: "x1", Name: planmode.ExitToolName, Output: planmode.ExitResult}))
+				must(appendJSON(a.Session(), host.TypeToolResult, nil, host.ToolResult{CallID: "x1", Name: planmode.ExitToolName, Output: planmode.ExitResult}))
 				return nil
 			},
 			active: true,
@@ -635,7 +633,7 @@ func TestCancelIsLoggedOnlyForSelectionsTheLogRecords(t *testing.T) {
 		{
 			name: "a queued Set that a running /plan repeated is withdrawn by a marker",
 			setup: func(t *testing.T, h *fakeHost, c *planmode.Controller, a *fakeAgent) func() {
-				must(a.startTurn())
+				must(a.StartTurn())
 				set(t, c, a, true)
 				return planRun(t, h, a, "r1", "", true)
 			},
@@ -644,7 +642,7 @@ func TestCancelIsLoggedOnlyForSelectionsTheLogRecords(t *testing.T) {
 		{
 			name: "a later /plan queued after a marker is recorded again",
 			setup: func(t *testing.T, h *fakeHost, c *planmode.Controller, a *fakeAgent) func() {
-				must(a.startTurn())
+				must(a.StartTurn())
 				planRun(t, h, a, "r1", "", false)
 				set(t, c, a, false)
 				return planRun(t, h, a, "r2", "", false)
@@ -664,23 +662,23 @@ func TestCancelIsLoggedOnlyForSelectionsTheLogRecords(t *testing.T) {
 			if complete != nil {
 				complete()
 			}
-			if got := cancels(t, a.sess, 0); !slices.Equal(got, tt.want) {
+			if got := cancels(t, a.Session(), 0); !slices.Equal(got, tt.want) {
 				t.Fatalf("plan/cancel events = %+v, want %+v", got, tt.want)
 			}
 			want := planmode.State{Active: tt.active}
 			wantState(t, c, a, want)
-			if p := planmode.Project(a.sess.Events()); p != (planmode.Projection{Active: tt.active}) {
+			if p := planmode.Project(a.Session().Events()); p != (planmode.Projection{Active: tt.active}) {
 				t.Fatalf("Project = %+v, want the logged state with nothing pending", p)
 			}
-			if len(modes(t, a.sess, 0)) != map[bool]int{false: 0, true: 1}[tt.active] {
-				t.Fatalf("plan/mode events = %v: the cancel changed the logged state", modes(t, a.sess, 0))
+			if len(modes(t, a.Session(), 0)) != map[bool]int{false: 0, true: 1}[tt.active] {
+				t.Fatalf("plan/mode events = %v: the cancel changed the logged state", modes(t, a.Session(), 0))
 			}
 			if err := c.Stop(context.Background()); err != nil {
 				t.Fatal(err)
 			}
 			c2 := h.start(t, nil)
-			wantState(t, c2, agentOn(a.sess), want)
-			h.runStep(agentOn(a.sess), accepted)
+			wantState(t, c2, agentOn(a.Session()), want)
+			h.runStep(agentOn(a.Session()), accepted)
 			wantState(t, c2, a, want)
 		})
 	}
@@ -690,16 +688,16 @@ func TestCancelMarkerAppendFailureReturnsErrorAndChangesNothing(t *testing.T) {
 	h := newFakeHost()
 	c := h.start(t, nil)
 	a := h.newAgent(t)
-	must(a.startTurn())
+	must(a.StartTurn())
 	planRun(t, h, a, "r1", "", false)
 	restore := rejectType(t, h, planmode.EventPlanCancel)
-	from := a.sess.Len()
+	from := a.Session().Len()
 	got, err := c.Set(a, false)
 	if !errors.Is(err, errAppendRefused) || got != 0 || !strings.Contains(err.Error(), planmode.EventPlanCancel) {
 		t.Fatalf("Set = %v, %v; want the plan/cancel append error", got, err)
 	}
-	if a.sess.Len() != from {
-		t.Fatalf("log grew by %v", logTypes(a.sess, from))
+	if a.Session().Len() != from {
+		t.Fatalf("log grew by %v", logTypes(a.Session(), from))
 	}
 	wantState(t, c, a, planmode.State{Pending: planmode.SelectionActive})
 	restore()
@@ -746,11 +744,11 @@ func TestConcurrentSetAndGetWhileTurnsRun(t *testing.T) {
 				return
 			default:
 			}
-			must(a.startTurn())
+			must(a.StartTurn())
 			for range 3 {
 				h.runStep(a, accepted)
 			}
-			must(a.endTurn())
+			must(a.EndTurn())
 		}
 	}()
 	var setters sync.WaitGroup
@@ -781,13 +779,13 @@ func TestConcurrentSetAndGetWhileTurnsRun(t *testing.T) {
 	if final.Pending != planmode.SelectionNone {
 		target = final.Pending == planmode.SelectionActive
 	}
-	must(a.startTurn())
+	must(a.StartTurn())
 	h.runStep(a, accepted)
-	must(a.endTurn())
+	must(a.EndTurn())
 	if got := c.Get(a); got != (planmode.State{Active: target}) {
 		t.Fatalf("after the last step Get = %+v, want active=%v with nothing pending", got, target)
 	}
-	ms := modes(t, a.sess, 0)
+	ms := modes(t, a.Session(), 0)
 	for i := 1; i < len(ms); i++ {
 		if ms[i] == ms[i-1] {
 			t.Fatalf("plan/mode %d repeats the state %v: a selection was applied twice", i, ms[i])
@@ -803,13 +801,13 @@ func TestGetInsideSubscriberOfUnseenSessionDoesNotDeadlock(t *testing.T) {
 	c := h.start(t, nil)
 	a := h.newAgent(t)
 	var seen []planmode.State
-	unsubscribe := a.sess.Subscribe(0, func(host.Event) { seen = append(seen, c.Get(a)) })
+	unsubscribe := a.Session().Subscribe(0, func(host.Event) { seen = append(seen, c.Get(a)) })
 	defer unsubscribe()
 
 	done := make(chan struct{})
 	go func() {
 		defer close(done)
-		must(appendJSON(a.sess, host.TypeSessionCreated, nil, host.SessionCreated{}))
+		must(appendJSON(a.Session(), host.TypeSessionCreated, nil, host.SessionCreated{}))
 	}()
 	select {
 	case <-done:
@@ -830,7 +828,7 @@ func TestStateIsKeptPerSession(t *testing.T) {
 	h := newFakeHost()
 	c := h.start(t, nil)
 	agents := []*fakeAgent{h.newAgent(t), h.newAgent(t), h.newAgent(t)}
-	must(agents[1].startTurn())
+	must(agents[1].StartTurn())
 	set(t, c, agents[0], true) // committed
 	set(t, c, agents[1], true) // queued
 	want := []planmode.State{{Active: true}, {Pending: planmode.SelectionActive}, {}}

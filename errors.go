@@ -17,7 +17,8 @@ var (
 	// not a boolean, or a plan/cancel event's cancelled field is not "active"
 	// or "inactive".
 	ErrBadPayload = errors.New(textBadPayload)
-	// ErrBadConfig means a Config failed validation.
+	// ErrBadConfig means a Config failed validation ([Config.Validate],
+	// [New]) or a configuration node failed to decode ([DecodeConfig]).
 	ErrBadConfig = errors.New(textBadConfig)
 	// ErrMissingDependency means New was given no value for a required
 	// host registry.
@@ -29,3 +30,55 @@ var (
 	// Enter has nothing to do.
 	ErrPlanMode = errors.New(textAlreadyPlanMode)
 )
+
+// Outcomes of exit_plan_mode other than approval, and the errors of the
+// /plan command. The tool's errors are the tool results the model reads
+// (after [host.ToolErrorPrefix]); a host or UI that runs the tool tells
+// them apart with errors.Is, and one that reads logged results uses
+// [ExitOutcomeOf]. Errors with details (the feedback, a size) wrap them.
+var (
+	// ErrExitNoAgent means the tool was called outside an agent.
+	ErrExitNoAgent = errors.New(textExitNoAgent)
+	// ErrExitNotPlanMode means the calling session is not in plan mode.
+	ErrExitNotPlanMode = errors.New(textExitNotPlanMode)
+	// ErrExitBadInput means the input is not {"plan": string} (plus the
+	// properties of exit extensions).
+	ErrExitBadInput = errors.New(textExitBadInput)
+	// ErrExitNoHeading means the plan does not begin with a level-1
+	// Markdown heading.
+	ErrExitNoHeading = errors.New(textExitNoHeading)
+	// ErrExitNoChannel means the host has no user-question channel, or no
+	// user is attached to it: the plan was not reviewed.
+	ErrExitNoChannel = errors.New(textExitNoChannel)
+	// ErrExitTooLarge means the plan is over [MaxPlanSize].
+	ErrExitTooLarge = errors.New(textExitTooLargeSentinel)
+	// ErrExitDecided means an earlier call of the batch was approved (or
+	// abandoned) and its exit is pending: this plan was not shown.
+	ErrExitDecided = errors.New(textExitDecided)
+	// ErrExitReviewOpen means another call's review of the session is
+	// still open: this plan was not shown.
+	ErrExitReviewOpen = errors.New(textExitReviewOpen)
+	// ErrKeepPlanning means the user did not approve: the model revises the
+	// plan. Errors carrying the user's feedback wrap it.
+	ErrKeepPlanning = errors.New(textKeepPlanning)
+	// ErrReviewDismissed means the user dismissed the review to speak
+	// instead.
+	ErrReviewDismissed = errors.New(textReviewDismissed)
+	// ErrReviewReloaded means the controller stopped (fx stop, reload)
+	// while the review was open.
+	ErrReviewReloaded = errors.New(textReviewReloaded)
+	// ErrReviewFailed means the question channel failed; the channel's
+	// error is wrapped too.
+	ErrReviewFailed = errors.New(textReviewFailed)
+
+	// ErrOffWithImages means "/plan off" came with attachments and was
+	// refused before anything changed.
+	ErrOffWithImages = errors.New(textOffWithImages)
+	// ErrSteerFailed means "/plan <message>" selected plan mode but the
+	// message could not be sent; the agent's error is wrapped too.
+	ErrSteerFailed = errors.New(textSteerFailed)
+)
+
+// errNoSessionID is the error of a session whose ID is empty: a host bug,
+// logged once by the section and the pre-step listener.
+var errNoSessionID = errors.New(textNoSessionID)

@@ -128,7 +128,7 @@ func TestExitExtensionSuppliesAnOmittedPlanAndTheHeadingCheckStillApplies(t *tes
 func TestExitExtensionOptionsAreOfferedBetweenApproveAndKeepPlanning(t *testing.T) {
 	f := newReviewFixture(t, abandonExtension())
 	withHeader(f.h, f.a)
-	must(f.a.startTurn())
+	must(f.a.StartTurn())
 	f.h.runStep(f.a, accepted)
 	f.p.QueueAnswers(host.Answer{QuestionID: planmode.ReviewQuestionID, Selected: []string{abandonLabel}})
 	out, err := f.call(t, goodPlan)
@@ -143,9 +143,9 @@ func TestExitExtensionOptionsAreOfferedBetweenApproveAndKeepPlanning(t *testing.
 		t.Fatalf("options = %v, want %v", labels, want)
 	}
 	wantState(t, f.c, f.a, planmode.State{Active: true, Pending: planmode.SelectionInactive})
-	from := f.a.sess.Len()
+	from := f.a.Session().Len()
 	d := f.h.runStep(f.a, accepted)
-	if got := modes(t, f.a.sess, from); !slices.Equal(got, []bool{false}) || len(d.Messages) != 0 {
+	if got := modes(t, f.a.Session(), from); !slices.Equal(got, []bool{false}) || len(d.Messages) != 0 {
 		t.Fatalf("after the step: plan/mode %v, messages %v; want a silent exit", got, d.Messages)
 	}
 	card := f.tool(t).(host.Presenter).PresentResult(planInput(t, goodPlan), out, false)
@@ -223,7 +223,7 @@ func TestEnterQueuesASilentEntryForTheNextAcceptedStep(t *testing.T) {
 	c := h.start(t, nil)
 	a := h.newAgent(t)
 	withHeader(h, a)
-	must(a.startTurn())
+	must(a.StartTurn())
 	h.runStep(a, accepted)
 	if err := c.Enter(a); err != nil {
 		t.Fatal(err)
@@ -234,9 +234,9 @@ func TestEnterQueuesASilentEntryForTheNextAcceptedStep(t *testing.T) {
 	}
 	h.runStep(a, rejected)
 	wantState(t, c, a, planmode.State{Pending: planmode.SelectionActive})
-	from := a.sess.Len()
+	from := a.Session().Len()
 	d := h.runStep(a, accepted)
-	if got := modes(t, a.sess, from); !slices.Equal(got, []bool{true}) || len(d.Messages) != 0 || len(notices(t, a.sess, 0)) != 0 {
+	if got := modes(t, a.Session(), from); !slices.Equal(got, []bool{true}) || len(d.Messages) != 0 || len(notices(t, a.Session(), 0)) != 0 {
 		t.Fatalf("plan/mode %v, messages %v: want a silent entry", got, d.Messages)
 	}
 	if err := c.Enter(a); !errors.Is(err, planmode.ErrPlanMode) {

@@ -5,17 +5,6 @@ var (
 	HasPlanHeading = hasPlanHeading
 	PlanTitle      = planTitle
 	PlanArgs       = planArgs
-
-	ErrExitNoAgent     = errExitNoAgent
-	ErrExitNotPlanMode = errExitNotPlanMode
-	ErrExitBadInput    = errExitBadInput
-	ErrExitNoHeading   = errExitNoHeading
-	ErrExitNoChannel   = errExitNoChannel
-	ErrKeepPlanning    = errKeepPlanning
-	ErrReviewDismissed = errReviewDismissed
-	ErrReviewReloaded  = errReviewReloaded
-	ErrOffWithImages   = errOffWithImages
-	ErrSteerFailed     = errSteerFailed
 )
 
 // PlanAction is planAction, for the /plan argument tests.

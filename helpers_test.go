@@ -1,7 +1,6 @@
 package planmode_test
 
 import (
-	"cmp"
 	"context"
 	"encoding/json"
 	"errors"
@@ -9,7 +8,6 @@ import (
 	"fmt"
 	"log/slog"
 	"os"
-	"slices"
 	"sync"
 	"testing"
 
@@ -17,6 +15,7 @@ import (
 
 	"github.com/dshgo/planmode"
 	"github.com/dshgo/planmode/host"
+	"github.com/dshgo/planmode/host/hosttest"
 	"github.com/dshgo/planmode/store"
 )
 
@@ -53,113 +52,22 @@ type tb interface {
 // policy is the section text the tests configure.
 const policy = "PLAN POLICY: explore read-only, then present a plan.\n"
 
-// fakeHost is a minimal agent host for unit tests: registries, a memory
-// store, and a step driver with which a test plays turns and steps by hand.
+// fakeHost is the shared fake host of package hosttest with the memory
+// store it runs on and the helpers these tests use.
 type fakeHost struct {
+	*hosttest.Host
 	store *store.Memory
-
-	mu        sync.Mutex
-	sections  []host.Section
-	tools     []host.Tool
-	commands  []host.Command
-	listeners []namedListener // outermost first
-	types     map[string]host.EventKind
-}
-
-type namedListener struct {
-	name string
-	l    host.PreStepListener
 }
 
 func newFakeHost() *fakeHost {
-	return &fakeHost{store: store.NewMemory(), types: map[string]host.EventKind{}}
-}
-
-func (h *fakeHost) AddSection(s host.Section) (func(), error) {
-	h.mu.Lock()
-	defer h.mu.Unlock()
-	for _, x := range h.sections {
-		if x.Name == s.Name {
-			return nil, host.ErrDuplicate
-		}
-	}
-	h.sections = append(h.sections, s)
-	return h.remover(func() {
-		h.sections = slices.DeleteFunc(h.sections, func(x host.Section) bool { return x.Name == s.Name })
-	}), nil
-}
-
-func (h *fakeHost) AddTool(t host.Tool) (func(), error) {
-	h.mu.Lock()
-	defer h.mu.Unlock()
-	name := t.Definition().Name
-	h.tools = append(h.tools, t)
-	return h.remover(func() {
-		h.tools = slices.DeleteFunc(h.tools, func(x host.Tool) bool { return x.Definition().Name == name })
-	}), nil
-}
-
-func (h *fakeHost) AddCommand(c host.Command) (func(), error) {
-	h.mu.Lock()
-	defer h.mu.Unlock()
-	h.commands = append(h.commands, c)
-	return h.remover(func() {
-		h.commands = slices.DeleteFunc(h.commands, func(x host.Command) bool { return x.Name == c.Name })
-	}), nil
-}
-
-func (h *fakeHost) AddPreStep(name string, l host.PreStepListener, prepend bool) (func(), error) {
-	h.mu.Lock()
-	defer h.mu.Unlock()
-	for _, x := range h.listeners {
-		if x.name == name {
-			return nil, host.ErrDuplicate
-		}
-	}
-	nl := namedListener{name, l}
-	if prepend {
-		h.listeners = slices.Insert(h.listeners, 0, nl)
-	} else {
-		h.listeners = append(h.listeners, nl)
-	}
-	return h.remover(func() {
-		h.listeners = slices.DeleteFunc(h.listeners, func(x namedListener) bool { return x.name == name })
-	}), nil
-}
-
-func (h *fakeHost) DeclareEventType(t host.EventType) (func(), error) {
-	h.mu.Lock()
-	defer h.mu.Unlock()
-	if _, ok := h.types[t.Name]; ok {
-		return nil, host.ErrDuplicate
-	}
-	h.types[t.Name] = t.Kind
-	return h.remover(func() { delete(h.types, t.Name) }), nil
-}
-
-func (h *fakeHost) EventKind(name string) (host.EventKind, bool) {
-	h.mu.Lock()
-	defer h.mu.Unlock()
-	k, ok := h.types[name]
-	return k, ok
-}
-
-func (h *fakeHost) remover(f func()) func() {
-	var once sync.Once
-	return func() {
-		once.Do(func() {
-			h.mu.Lock()
-			defer h.mu.Unlock()
-			f()
-		})
-	}
+	st := store.NewMemory()
+	return &fakeHost{Host: hosttest.NewHost(st), store: st}
 }
 
 // registered counts what is registered with the host.
 func (h *fakeHost) registered() (sections, listeners, types int) {
-	h.mu.Lock()
-	defer h.mu.Unlock()
-	return len(h.sections), len(h.listeners), len(h.types)
+	s, _, _, l, ty := h.Registered()
+	return s, l, ty
 }
 
 // params returns plugin params wired to the host.
@@ -191,18 +99,8 @@ func (h *fakeHost) start(t tb, logger *slog.Logger) *planmode.Controller {
 	return c
 }
 
-// fakeAgent is an agent whose turns and steps the test drives.
-type fakeAgent struct {
-	id   string
-	sess host.Session
-
-	mu       sync.Mutex
-	queue    []host.Message
-	turn     int
-	step     int
-	open     bool
-	sections []string // sections of the last logged header; nil before the first
-}
+// fakeAgent is the driven agent of package hosttest.
+type fakeAgent = hosttest.Agent
 
 func (h *fakeHost) newAgent(t tb) *fakeAgent {
 	t.Helper()
@@ -210,160 +108,41 @@ func (h *fakeHost) newAgent(t tb) *fakeAgent {
 	if err != nil {
 		t.Fatal(err)
 	}
-	return &fakeAgent{id: "agent-" + sess.ID()[:6], sess: sess}
+	return agentOn(sess)
 }
 
 // agentOn returns an agent bound to an existing session, as after a restart
 // or a fork: it knows nothing of earlier headers until it logs its own.
 func agentOn(sess host.Session) *fakeAgent {
-	return &fakeAgent{id: "agent-" + sess.ID()[:6], sess: sess, open: planmode.FoldTurnOpen(sess.Events(), sess.Len())}
-}
-
-func (a *fakeAgent) ID() string            { return a.id }
-func (a *fakeAgent) Session() host.Session { return a.sess }
-func (a *fakeAgent) Status() host.AgentStatus {
-	a.mu.Lock()
-	defer a.mu.Unlock()
-	if a.open {
-		return host.StatusRunning
-	}
-	return host.StatusIdle
-}
-func (a *fakeAgent) Steer(m host.Message) error {
-	a.mu.Lock()
-	a.queue = append(a.queue, m)
-	idle := !a.open
-	a.mu.Unlock()
-	if idle {
-		return a.startTurn()
-	}
-	return nil
-}
-func (a *fakeAgent) Inject(m host.Message) error {
-	a.mu.Lock()
-	defer a.mu.Unlock()
-	a.queue = append(a.queue, m)
-	return nil
-}
-
-func (a *fakeAgent) startTurn() error {
-	a.mu.Lock()
-	defer a.mu.Unlock()
-	a.turn++
-	a.step = 0
-	a.open = true
-	return appendJSON(a.sess, host.TypeTurnStart, nil, host.TurnStart{Turn: a.turn})
-}
-
-func (a *fakeAgent) endTurn() error {
-	a.mu.Lock()
-	defer a.mu.Unlock()
-	a.open = false
-	return appendJSON(a.sess, host.TypeTurnEnd, nil, host.TurnEnd{Turn: a.turn, Reason: host.TurnCompleted})
+	return hosttest.NewAgent("agent-"+sess.ID()[:6], sess)
 }
 
 // verdict is how a driven step ends in the pre-step chain.
-type verdict int
+type verdict = hosttest.Verdict
 
 const (
-	accepted verdict = iota
-	rejected
-	cancelled
+	accepted  = hosttest.Accepted
+	rejected  = hosttest.Rejected
+	cancelled = hosttest.Cancelled
 )
 
-// runStep runs one step through the host's pre-step chain; when the step is
-// accepted (and not cancelled) it logs what a host logs: step/start, the
-// decision's messages, a request header when the sections changed, and
-// step/end. It returns the decision.
-func (h *fakeHost) runStep(a *fakeAgent, v verdict) host.Decision {
-	return h.runAttempt(a, v, false)
-}
+// runStep runs one step through the host's pre-step chain (see
+// hosttest.Host.RunStep) and returns the decision.
+func (h *fakeHost) runStep(a *fakeAgent, v verdict) host.Decision { return h.RunStep(a, v) }
 
 // runAttempt is runStep; retry makes it a retry of the previous step.
 func (h *fakeHost) runAttempt(a *fakeAgent, v verdict, retry bool) host.Decision {
-	ctx, cancel := context.WithCancel(context.Background())
-	defer cancel()
-	if v == cancelled {
-		cancel()
+	if retry {
+		return h.RetryStep(a, v)
 	}
-	a.mu.Lock()
-	if !retry {
-		a.step++
-	}
-	msgs := a.queue
-	a.queue = nil
-	s := host.Step{Agent: a, Turn: a.turn, Step: a.step, Attempt: 1, Messages: msgs}
-	a.mu.Unlock()
-
-	h.mu.Lock()
-	ls := slices.Clone(h.listeners)
-	h.mu.Unlock()
-	next := host.PreStepNext(func(_ context.Context, s host.Step) host.Decision {
-		if v == rejected {
-			return host.Reject("rejected by the test")
-		}
-		return host.Accept(s.Messages)
-	})
-	for _, nl := range slices.Backward(ls) {
-		inner := next
-		next = func(ctx context.Context, s host.Step) host.Decision { return nl.l(ctx, s, inner) }
-	}
-	d := next(ctx, s)
-	if !d.Accepted || ctx.Err() != nil {
-		a.mu.Lock()
-		a.queue = append(msgs, a.queue...)
-		a.mu.Unlock()
-		return d
-	}
-	must(appendJSON(a.sess, host.TypeStepStart, nil, host.StepStart{Turn: s.Turn, Step: s.Step, Attempt: 1}))
-	for _, m := range d.Messages {
-		must(appendJSON(a.sess, host.TypeUserMessage, m.Source, host.UserMessage{Content: m.Content}))
-	}
-	h.logHeader(a)
-	must(appendJSON(a.sess, host.TypeStepEnd, nil, host.StepEnd{Turn: s.Turn, Step: s.Step, Attempt: 1}))
-	return d
+	return h.RunStep(a, v)
 }
 
-// logHeader derives the prompt sections and logs a header when they differ
-// from the last one the agent logged.
-func (h *fakeHost) logHeader(a *fakeAgent) {
-	names := h.render(a)
-	a.mu.Lock()
-	defer a.mu.Unlock()
-	reason := host.HeaderChange
-	if a.sections == nil {
-		reason = host.HeaderInitial
-	} else if slices.Equal(a.sections, names) {
-		return
-	}
-	a.sections = names
-	must(appendJSON(a.sess, host.TypeRequestHeader, nil, host.RequestHeader{Reason: reason, Sections: names}))
-}
-
-// render returns the names of the sections that render text for ac.
-func (h *fakeHost) render(agent host.Agent) []string {
-	h.mu.Lock()
-	ss := slices.Clone(h.sections)
-	h.mu.Unlock()
-	slices.SortFunc(ss, func(x, y host.Section) int {
-		return cmp.Or(cmp.Compare(x.Order, y.Order), cmp.Compare(x.Name, y.Name))
-	})
-	names := []string{}
-	for _, s := range ss {
-		if s.Text(host.AssembleContext{Agent: agent}) != "" {
-			names = append(names, s.Name)
-		}
-	}
-	return names
-}
+// render returns the names of the sections that render text for agent.
+func (h *fakeHost) render(agent host.Agent) []string { return h.Render(agent) }
 
 func appendJSON(s host.Session, typ string, src *host.Source, payload any) error {
-	data, err := json.Marshal(payload)
-	if err != nil {
-		return err
-	}
-	_, err = s.Append(host.Event{Type: typ, Source: src, Data: data})
-	return err
+	return hosttest.Append(s, typ, src, payload)
 }
 
 // must panics on a harness error; the harness's own appends never fail in

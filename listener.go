@@ -12,14 +12,20 @@ import (
 // was not cancelled does it land the pending selection, so the request the
 // host derives next already reflects the new state. A rejected or cancelled
 // step leaves the selection pending. An append failure never fails the
-// step: the selection stays pending for a later accepted step.
+// step: the selection stays pending for a later accepted step. A step the
+// controller cannot serve (no agent, a session without an ID) passes
+// unchanged, and the first such error of a run is logged as a warning.
 func (c *Controller) preStep(ctx context.Context, s host.Step, next host.PreStepNext) host.Decision {
 	d := next(ctx, s)
 	if !d.Accepted || ctx.Err() != nil {
 		return d
 	}
 	st, err := c.state(s.Agent)
-	if err != nil || st.load().pending() == SelectionNone {
+	if err != nil {
+		c.warnOnce(warnPreStepFailed, s.Agent, err)
+		return d
+	}
+	if st.load().pending() == SelectionNone {
 		return d
 	}
 	if text, due := c.applyPending(s.Agent, st); due {

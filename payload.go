@@ -1,7 +1,11 @@
 package planmode
 
 import (
+	"bytes"
+	"encoding/json"
+	"errors"
 	"fmt"
+	"unicode/utf8"
 
 	"github.com/dshgo/planmode/host"
 )
@@ -41,4 +45,94 @@ func eventTypes() []host.EventType {
 		{Name: EventPlanMode, Kind: host.LogOnly},
 		{Name: EventPlanCancel, Kind: host.LogOnly},
 	}
+}
+
+// Canonical payloads, as encoding/json writes [ModePayload]; the folds
+// compare against them before falling back to a full JSON decode.
+const (
+	payloadActive   = `{"active":true}`
+	payloadInactive = `{"active":false}`
+)
+
+// Canonical payloads of [EventPlanCancel], as encoding/json writes
+// [CancelPayload].
+const (
+	payloadCancelActive   = `{"cancelled":"active"}`
+	payloadCancelInactive = `{"cancelled":"inactive"}`
+)
+
+// decodeMode reads a plan/mode payload. The error describes the problem
+// without naming the event; the payload check adds that.
+func decodeMode(data json.RawMessage) (bool, error) {
+	switch {
+	case string(data) == payloadActive:
+		return true, nil
+	case string(data) == payloadInactive:
+		return false, nil
+	}
+	if len(bytes.TrimSpace(data)) == 0 {
+		return false, errors.New(problemEmpty)
+	}
+	var fields map[string]json.RawMessage
+	if err := json.Unmarshal(data, &fields); err != nil || fields == nil {
+		return false, fmt.Errorf(problemNotObject, quoteJSON(data))
+	}
+	raw, ok := fields["active"]
+	if !ok {
+		return false, errors.New(problemActiveMissing)
+	}
+	switch string(bytes.TrimSpace(raw)) {
+	case "true":
+		return true, nil
+	case "false":
+		return false, nil
+	}
+	return false, fmt.Errorf(problemActiveNotBool, quoteJSON(raw))
+}
+
+// decodeCancel reads a plan/cancel payload: the selection it withdraws. The
+// error describes the problem without naming the event; the payload check
+// adds that.
+func decodeCancel(data json.RawMessage) (Selection, error) {
+	switch {
+	case string(data) == payloadCancelActive:
+		return SelectionActive, nil
+	case string(data) == payloadCancelInactive:
+		return SelectionInactive, nil
+	}
+	if len(bytes.TrimSpace(data)) == 0 {
+		return SelectionNone, errors.New(problemCancelEmpty)
+	}
+	var fields map[string]json.RawMessage
+	if err := json.Unmarshal(data, &fields); err != nil || fields == nil {
+		return SelectionNone, fmt.Errorf(problemCancelNotObject, quoteJSON(data))
+	}
+	raw, ok := fields["cancelled"]
+	if !ok {
+		return SelectionNone, errors.New(problemCancelMissing)
+	}
+	var name string
+	if json.Unmarshal(raw, &name) == nil {
+		switch name {
+		case SelectionActive.String():
+			return SelectionActive, nil
+		case SelectionInactive.String():
+			return SelectionInactive, nil
+		}
+	}
+	return SelectionNone, fmt.Errorf(problemCancelBad, quoteJSON(raw))
+}
+
+// quoteJSON renders raw JSON for an error message, shortened when long.
+func quoteJSON(raw []byte) string {
+	const limit = 64
+	s := string(bytes.TrimSpace(raw))
+	if len(s) > limit {
+		cut := limit
+		for cut > 0 && !utf8.RuneStart(s[cut]) {
+			cut--
+		}
+		s = s[:cut] + "…"
+	}
+	return s
 }

@@ -20,7 +20,9 @@
 // The controller keeps a small state per session it serves, folded from the
 // log once and then kept current by a session subscription, so that Get,
 // the section and the pre-step listener cost the same whatever the length of
-// the log. That state lives until the controller stops.
+// the log. That state is keyed by the session's ID and lives until the
+// session reports that it closed ([host.SessionCloseNotifier]) or the
+// controller stops.
 //
 // # Notices
 //

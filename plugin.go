@@ -14,16 +14,33 @@ import (
 )
 
 // Module is the plan-mode plugin as an fx module. It needs a [Config] and
-// the host's registries (see [Params]), provides the [*Controller], and
-// starts and stops it with the application.
-var Module = fx.Module(PluginName,
-	fx.Provide(New),
-	fx.Invoke(func(*Controller) {}),
-)
+// the host's registries (see [Params]) from the application, provides the
+// [*Controller], and starts and stops it with the application. To supply
+// the Config to the plugin alone, use [ModuleWith].
+var Module = fx.Module(PluginName, moduleOptions()...)
+
+// ModuleWith is [Module] with cfg supplied privately (fx.Private): only the
+// plugin sees it, so another module's Config, or none, never clashes with
+// it. [DeployPlugin] installs the plugin this way.
+func ModuleWith(cfg Config) fx.Option {
+	return fx.Module(PluginName, append([]fx.Option{fx.Supply(cfg, fx.Private)}, moduleOptions()...)...)
+}
+
+// moduleOptions is the body of the plugin's fx module.
+func moduleOptions() []fx.Option {
+	return []fx.Option{
+		fx.Provide(New),
+		// fx builds only what something asks for, and nothing in the host
+		// asks for the Controller: it registers itself with the host from
+		// its lifecycle hook. Asking for it here makes fx build it, so
+		// enabling the plugin is enough to run it.
+		fx.Invoke(func(*Controller) {}),
+	}
+}
 
 // DeployPlugin returns the plugin's entry for the deployment loader: it
 // decodes the "plan-mode" configuration with [DecodeConfig] and installs
-// [Module] with the decoded [Config].
+// the plugin with the decoded [Config], supplied privately ([ModuleWith]).
 func DeployPlugin() deploy.Plugin {
 	return deploy.Plugin{
 		Name: PluginName,
@@ -32,7 +49,7 @@ func DeployPlugin() deploy.Plugin {
 			if err != nil {
 				return nil, err
 			}
-			return fx.Options(fx.Supply(cfg), Module), nil
+			return ModuleWith(cfg), nil
 		},
 	}
 }
@@ -165,9 +182,11 @@ func (c *Controller) Start(ctx context.Context) error {
 
 // Stop undoes every registration Start made, drops the in-memory pending
 // selections (a completed /plan is seeded again from the log on the next
-// Start) and fails a plan review that is still open. Afterwards Set fails
-// with [ErrNotRunning] and Get folds the log directly. Stopping a stopped
-// controller does nothing.
+// Start) and fails a plan review that is still open. From the moment Stop
+// begins, the controller appends nothing more: a Set or pre-step already
+// past its checks finds its append condition false, and Set returns
+// [ErrNotRunning]. Afterwards Set fails with [ErrNotRunning] and Get folds
+// the log directly. Stopping a stopped controller does nothing.
 func (c *Controller) Stop(ctx context.Context) error {
 	c.lifecycle.Lock()
 	defer c.lifecycle.Unlock()
@@ -180,11 +199,11 @@ func (c *Controller) Stop(ctx context.Context) error {
 // stop ends run r; callers hold c.lifecycle.
 func (c *Controller) stop(r *run) {
 	c.run.Store(nil)
+	r.close() // first: a Set or pre-step in flight appends nothing from here on
 	for _, undo := range slices.Backward(r.undo) {
 		undo()
 	}
 	close(r.done)
-	r.close()
 }
 
 // registration is one thing Start adds to the host.

@@ -3,6 +3,7 @@ package planmode_test
 import (
 	"context"
 	"errors"
+	"slices"
 	"strings"
 	"testing"
 	"unicode/utf8"
@@ -32,7 +33,7 @@ func TestPayloadCheckRejectsMalformedPlanModeOnAppend(t *testing.T) {
 			h := newFakeHost()
 			h.start(t, nil)
 			a := h.newAgent(t)
-			_, err := a.sess.Append(ev(planmode.EventPlanMode, tt.give))
+			_, err := a.Session().Append(ev(planmode.EventPlanMode, tt.give))
 			if !errors.Is(err, planmode.ErrBadPayload) {
 				t.Fatalf("Append error = %v, want ErrBadPayload", err)
 			}
@@ -41,7 +42,7 @@ func TestPayloadCheckRejectsMalformedPlanModeOnAppend(t *testing.T) {
 					t.Errorf("error %q does not contain %q", err, part)
 				}
 			}
-			if a.sess.Len() != 0 {
+			if a.Session().Len() != 0 {
 				t.Fatal("the rejected event was appended")
 			}
 		})
@@ -67,7 +68,7 @@ func TestPayloadCheckRejectsMalformedPlanCancelOnAppend(t *testing.T) {
 			h := newFakeHost()
 			h.start(t, nil)
 			a := h.newAgent(t)
-			_, err := a.sess.Append(ev(planmode.EventPlanCancel, tt.give))
+			_, err := a.Session().Append(ev(planmode.EventPlanCancel, tt.give))
 			if !errors.Is(err, planmode.ErrBadPayload) {
 				t.Fatalf("Append error = %v, want ErrBadPayload", err)
 			}
@@ -76,7 +77,7 @@ func TestPayloadCheckRejectsMalformedPlanCancelOnAppend(t *testing.T) {
 					t.Errorf("error %q does not contain %q", err, part)
 				}
 			}
-			if a.sess.Len() != 0 {
+			if a.Session().Len() != 0 {
 				t.Fatal("the rejected event was appended")
 			}
 		})
@@ -94,12 +95,12 @@ func TestPayloadCheckRejectsMalformedPlanModeOnOpen(t *testing.T) {
 	h := newFakeHost()
 	a := h.newAgent(t)
 	// Written before the plugin ran, so nothing checked it.
-	must(appendJSON(a.sess, host.TypeTurnStart, nil, host.TurnStart{Turn: 1}))
-	if _, err := a.sess.Append(ev(planmode.EventPlanMode, `{"active":"on"}`)); err != nil {
+	must(appendJSON(a.Session(), host.TypeTurnStart, nil, host.TurnStart{Turn: 1}))
+	if _, err := a.Session().Append(ev(planmode.EventPlanMode, `{"active":"on"}`)); err != nil {
 		t.Fatal(err)
 	}
 	h.start(t, nil)
-	_, err := h.store.Open(a.sess.ID())
+	_, err := h.store.Open(a.Session().ID())
 	if !errors.Is(err, planmode.ErrBadPayload) {
 		t.Fatalf("Open error = %v, want ErrBadPayload", err)
 	}
@@ -115,10 +116,10 @@ func TestStandalonePlanModeBetweenTurnsIsValid(t *testing.T) {
 	c := h.start(t, nil)
 	a := h.newAgent(t)
 	withHeader(h, a)
-	if _, err := a.sess.Append(mode(true)); err != nil {
+	if _, err := a.Session().Append(mode(true)); err != nil {
 		t.Fatalf("a standalone plan/mode between turns was rejected: %v", err)
 	}
-	if _, err := h.store.Open(a.sess.ID()); err != nil {
+	if _, err := h.store.Open(a.Session().ID()); err != nil {
 		t.Fatal(err)
 	}
 	wantState(t, c, a, planmode.State{Active: true})
@@ -143,9 +144,7 @@ func TestListenerIsPrepended(t *testing.T) {
 		t.Fatal(err)
 	}
 	h.start(t, nil)
-	h.mu.Lock()
-	first := h.listeners[0].name
-	h.mu.Unlock()
+	first := h.PreSteps()[0].Name
 	if first != planmode.PluginName {
 		t.Fatalf("outermost listener = %q, want %q", first, planmode.PluginName)
 	}
@@ -155,7 +154,7 @@ func TestListenerActsOnlyAfterInnerListenersAccept(t *testing.T) {
 	h := newFakeHost()
 	c := h.start(t, nil)
 	a := h.newAgent(t)
-	must(a.startTurn())
+	must(a.StartTurn())
 	set(t, c, a, true)
 	// An inner listener that rejects: the plugin must see its verdict.
 	undo, err := h.AddPreStep("gate", func(ctx context.Context, s host.Step, next host.PreStepNext) host.Decision {
@@ -164,11 +163,11 @@ func TestListenerActsOnlyAfterInnerListenersAccept(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	from := a.sess.Len()
+	from := a.Session().Len()
 	if d := h.runStep(a, accepted); d.Accepted {
 		t.Fatal("the gate's rejection was overridden")
 	}
-	if len(modes(t, a.sess, from)) != 0 {
+	if len(modes(t, a.Session(), from)) != 0 {
 		t.Fatal("plan/mode appended for a rejected step")
 	}
 	undo()
@@ -190,7 +189,7 @@ func TestStopUnregistersEverything(t *testing.T) {
 	}
 	// The payload check is gone too.
 	a := h.newAgent(t)
-	if _, err := a.sess.Append(ev(planmode.EventPlanMode, `{"active":"yes"}`)); err != nil {
+	if _, err := a.Session().Append(ev(planmode.EventPlanMode, `{"active":"yes"}`)); err != nil {
 		t.Fatalf("payload check still registered after Stop: %v", err)
 	}
 	if err := c.Stop(context.Background()); err != nil {
@@ -285,4 +284,38 @@ func TestPayloadCheckShortensLongValuesOnRuneBoundaries(t *testing.T) {
 	if err == nil || !utf8.ValidString(err.Error()) || !strings.Contains(err.Error(), "…") {
 		t.Fatalf("error = %q, want a shortened, valid UTF-8 value", err)
 	}
+}
+
+func TestModuleWithSuppliesConfigPrivately(t *testing.T) {
+	h := newFakeHost()
+	registries := fx.Provide(
+		func() host.Sections { return h },
+		func() host.Tools { return h },
+		func() host.PreStepChain { return h },
+		func() host.EventTypes { return h },
+		func() host.Validators { return h.store },
+	)
+	t.Run("the plugin runs on its own config", func(t *testing.T) {
+		var c *planmode.Controller
+		app := fxtest.New(t, registries, planmode.ModuleWith(planmode.Config{Section: policy}), fx.Populate(&c))
+		app.RequireStart()
+		a := h.newAgent(t)
+		set(t, c, a, true)
+		if !slices.Contains(h.render(a), planmode.SectionName) {
+			t.Fatal("the section does not render")
+		}
+		app.RequireStop()
+	})
+	t.Run("the application cannot see the config", func(t *testing.T) {
+		err := fx.New(fx.NopLogger, registries, planmode.ModuleWith(planmode.Config{Section: policy}),
+			fx.Invoke(func(planmode.Config) {})).Err()
+		if err == nil {
+			t.Fatal("the application got the plugin's private Config")
+		}
+	})
+	t.Run("another Config in the application does not clash", func(t *testing.T) {
+		app := fxtest.New(t, registries, fx.Supply(planmode.Config{Section: "other"}),
+			planmode.ModuleWith(planmode.Config{Section: policy}))
+		app.RequireStart().RequireStop()
+	})
 }

@@ -40,10 +40,10 @@ func (s Selection) String() string {
 	}
 }
 
-// SelectionForArgs returns what "/plan" selects for the raw argument text:
+// selectionForArgs returns what "/plan" selects for the raw argument text:
 // [SelectionInactive] for exactly [CommandArgOff] after trimming white space,
 // [SelectionActive] for anything else (bare "/plan" included).
-func SelectionForArgs(args string) Selection {
+func selectionForArgs(args string) Selection {
 	if strings.TrimSpace(args) == CommandArgOff {
 		return SelectionInactive
 	}
@@ -68,12 +68,16 @@ type Projection struct {
 // arguments trimmed "off" select inactive, anything else active) completed
 // with an OK "command/done", no valid "plan/mode" or [EventPlanCancel] was
 // appended after that "command/run", and the selection differs from the
-// logged state. A successful (non-error) exit_plan_mode "tool/result" with
-// no later valid "plan/mode" or "plan/cancel" is a pending exit in the same
-// way. Of these, the one made last wins: a "/plan" counts from its
-// "command/run", since its selection is made while it runs, and an exit
-// from its "tool/result". So a "/plan" whose "command/done" reaches the log
-// after that of a "/plan" run later does not override it.
+// logged state. A successful (non-error) exit_plan_mode "tool/result" is a
+// pending exit in the same way, dated from the call's "tool/call" (the
+// approval happens while the call runs): a valid "plan/mode" or
+// "plan/cancel" appended after the "tool/call" withdraws it, even when it
+// came before the result. (A result whose "tool/call" is not in the log
+// counts from the result.) Of these selections, the one made last wins: a
+// "/plan" counts from its "command/run", since its selection is made while
+// it runs, and an exit from its "tool/result". So a "/plan" whose
+// "command/done" reaches the log after that of a "/plan" run later does not
+// override it.
 //
 // A restarted controller seeds its pending selection from this projection,
 // so a completed "/plan" whose "plan/mode" never landed is not lost, and a
@@ -95,7 +99,7 @@ func Project(events []host.Event) Projection {
 type view struct {
 	active    bool       // last valid plan/mode
 	turnOpen  bool       // latest of turn/start and turn/end is turn/start
-	header    HeaderMode // what the last request header described
+	header    headerMode // what the last request header described
 	announced Selection  // the state named by the last notice since that header
 	sel       Selection  // last made completed /plan or approved exit not yet followed by plan/mode or plan/cancel
 	selExit   bool       // sel comes from an approved exit
@@ -103,6 +107,7 @@ type view struct {
 	cut       uint64     // the position of the last valid plan/mode or plan/cancel
 	n         uint64     // events applied so far; an event's position is n after applying it
 	runs      map[string]planRun
+	calls     map[string]uint64 // exit_plan_mode tool/call ID → its position, until its tool/result
 }
 
 // planRun is a "/plan" command/run waiting for its command/done.
@@ -151,7 +156,7 @@ func (v *view) apply(e *host.Event) {
 		if v.runs == nil {
 			v.runs = map[string]planRun{}
 		}
-		v.runs[run.ID] = planRun{sel: SelectionForArgs(run.Args), at: v.n}
+		v.runs[run.ID] = planRun{sel: selectionForArgs(run.Args), at: v.n}
 	case host.TypeCommandDone:
 		if len(v.runs) == 0 {
 			return
@@ -170,12 +175,31 @@ func (v *view) apply(e *host.Event) {
 		if done.OK && r.at > v.cut && r.at > v.selAt {
 			v.sel, v.selExit, v.selAt = r.sel, false, r.at
 		}
+	case host.TypeToolCall:
+		if !bytes.Contains(e.Data, []byte(quotedExitTool)) {
+			return
+		}
+		var call host.ToolCall
+		if json.Unmarshal(e.Data, &call) != nil || call.Name != ExitToolName {
+			return
+		}
+		if v.calls == nil {
+			v.calls = map[string]uint64{}
+		}
+		v.calls[call.ID] = v.n
 	case host.TypeToolResult:
 		if !bytes.Contains(e.Data, []byte(quotedExitTool)) {
 			return
 		}
 		var res host.ToolResult
-		if json.Unmarshal(e.Data, &res) != nil || res.Name != ExitToolName || res.IsError {
+		if json.Unmarshal(e.Data, &res) != nil || res.Name != ExitToolName {
+			return
+		}
+		// The exit was approved while the call ran, after its tool/call:
+		// a plan/mode or plan/cancel logged since then withdrew it.
+		at, called := v.calls[res.CallID]
+		delete(v.calls, res.CallID)
+		if res.IsError || called && at <= v.cut {
 			return
 		}
 		v.sel, v.selExit, v.selAt = SelectionInactive, true, v.n

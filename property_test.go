@@ -2,10 +2,12 @@ package planmode_test
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"log/slog"
 	"slices"
+	"strconv"
 	"strings"
 
 	"testing"
@@ -53,6 +55,22 @@ type refModel struct {
 	clock    int // logical time: every logged run, exit, plan/mode and plan/cancel ticks it
 	cutAt    int // when the last plan/mode or plan/cancel was logged
 	runs     []modelRun
+	calls    []modelCall // approved exit calls whose result is not logged yet
+}
+
+// modelCall is an approved exit_plan_mode call whose tool/call is logged
+// and whose tool/result is not yet.
+type modelCall struct {
+	id  string
+	at  int    // when its tool/call was logged
+	out string // the tool's result
+}
+
+func btoi(b bool) int {
+	if b {
+		return 1
+	}
+	return 0
 }
 
 // modelRun is a logged /plan run whose completion is not logged yet.
@@ -172,12 +190,51 @@ func (m *refModel) completeRun(id string, ok bool) {
 	}
 }
 
-// approvedExit records an approved exit: pending in memory, and in the log
-// once its result is logged.
-func (m *refModel) approvedExit() {
-	m.setPending(planmode.SelectionInactive, true)
+// approvedExit records an exit call (its tool/call logged) that the user
+// approved: pending in memory, and recorded by the log from then on (a
+// cancel logs a marker, which withdraws the exit for the log once its result
+// is logged).
+func (m *refModel) approvedExit(id string) {
 	m.clock++
-	m.projSel, m.projExit, m.projAt = planmode.SelectionInactive, true, m.clock
+	m.calls = append(m.calls, modelCall{id: id, at: m.clock})
+	m.setPending(planmode.SelectionInactive, true)
+	m.recorded = true
+}
+
+// exitResult records the logged result of an approved call: the exit is
+// pending by the log unless a plan/mode or plan/cancel was logged after its
+// tool/call.
+func (m *refModel) exitResult(i int) {
+	c := m.calls[i]
+	m.calls = slices.Delete(m.calls, i, i+1)
+	m.clock++
+	if c.at > m.cutAt {
+		m.projSel, m.projExit, m.projAt = planmode.SelectionInactive, true, m.clock
+	}
+}
+
+// outsideMode records a plan/mode another writer logged: like any
+// plan/mode it withdraws the pending selection, in memory as in the log.
+func (m *refModel) outsideMode(active bool) {
+	m.logMode(active, false)
+	m.setPending(planmode.SelectionNone, false)
+}
+
+// appends reports whether set(active) would append (a commit or a cancel
+// marker), without changing the model.
+func (m *refModel) appends(active bool) bool {
+	target := sel(m.logged)
+	if m.pending != planmode.SelectionNone {
+		target = m.pending
+	}
+	switch {
+	case sel(active) == target:
+		return false
+	case m.pending != planmode.SelectionNone && m.logged == active:
+		return m.projected() != planmode.SelectionNone || m.recorded
+	default:
+		return !m.turnOpen
+	}
 }
 
 // reply is what /plan answers for the outcome of selecting active.
@@ -239,6 +296,7 @@ func (m *refModel) restart() {
 		m.setPending(p, m.projExit)
 	}
 	m.runs = nil
+	m.calls = nil
 	m.agentKnows = false
 }
 
@@ -249,7 +307,7 @@ func (m *refModel) state() planmode.State {
 // system is the plugin under test on the fake host.
 type system struct {
 	h             *fakeHost
-	sess          host.Session
+	sess          *hookSession
 	a             *fakeAgent
 	c             *planmode.Controller
 	warns         *warnCounter
@@ -257,6 +315,9 @@ type system struct {
 	restoreCancel func() // undoes the failing plan/cancel validator
 	runs          int
 	open          []openRun // /plan runs whose command/done is not logged yet
+	calls         int       // exit calls made so far
+	answer        host.Answer
+	asked         int // reviews the user was asked for
 }
 
 // openRun is a /plan run whose handler returned but whose command/done the
@@ -267,7 +328,12 @@ type openRun struct {
 }
 
 func (s *system) start(t *rapid.T) {
-	res, err := planmode.New(s.h.params(slog.New(s.warns)))
+	p := s.h.params(slog.New(s.warns))
+	p.Questions = questionsFunc(func(context.Context, host.AskRequest) ([]host.Answer, error) {
+		s.asked++
+		return []host.Answer{s.answer}, nil
+	})
+	res, err := planmode.New(p)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -294,10 +360,11 @@ func (s *system) complete(i int) {
 func TestControllerMatchesReferenceModel(t *testing.T) {
 	rapid.Check(t, func(t *rapid.T) {
 		h := newFakeHost()
-		sess, err := h.store.Create("")
+		inner, err := h.store.Create("")
 		if err != nil {
 			t.Fatal(err)
 		}
+		sess := &hookSession{Session: inner}
 		s := &system{h: h, sess: sess, warns: &warnCounter{}}
 		s.start(t)
 		defer func() { s.stop(t) }()
@@ -379,6 +446,9 @@ func TestControllerMatchesReferenceModel(t *testing.T) {
 				if !m.turnOpen {
 					t.Skip("no open turn")
 				}
+				if len(m.calls) > 0 {
+					t.Skip("a host logs every result of the batch before the next step")
+				}
 				v := rapid.SampledFrom([]verdict{accepted, rejected, cancelled}).Draw(t, "verdict")
 				d := s.h.runStep(s.a, v)
 				if v == accepted {
@@ -388,21 +458,120 @@ func TestControllerMatchesReferenceModel(t *testing.T) {
 					}
 				}
 			},
-			"approved exit": func(t *rapid.T) {
-				if !m.turnOpen || !m.logged {
-					t.Skip("the exit tool approves only in an open turn in plan mode")
+			// An exit call the user approves: the host logs its tool/call,
+			// the tool records the approval; its result is logged by a later
+			// action, so a Set, a /plan, another writer or a restart can
+			// come in between.
+			// The model calls exit_plan_mode, in plan mode or not, and the
+			// user answers Approve or Keep planning if asked. A second call
+			// after an approval in the same batch is refused unasked.
+			"exit call": func(t *rapid.T) {
+				if !m.turnOpen {
+					t.Skip("the model calls tools inside a turn")
 				}
-				if err := planmode.QueueExit(s.c, s.a); err != nil {
-					t.Fatal(err)
+				approved := rapid.Bool().Draw(t, "the user approves")
+				s.answer = keepPlanning("")
+				if approved {
+					s.answer = approve()
 				}
-				must(appendJSON(s.sess, host.TypeToolResult, nil, host.ToolResult{CallID: "c", Name: planmode.ExitToolName, Output: `{"approved":true}`}))
-				m.approvedExit()
+				s.calls++
+				id := fmt.Sprint("call-", s.calls)
+				input := json.RawMessage(`{"plan":` + strconv.Quote(goodPlan) + `}`)
+				must(appendJSON(s.sess, host.TypeToolCall, nil, host.ToolCall{ID: id, Name: planmode.ExitToolName, Input: input}))
+				asked := s.asked
+				out, err := findTool(s.h, planmode.ExitToolName).Execute(context.Background(), host.CallContext{Agent: s.a, CallID: id}, input)
+				var want error
+				switch {
+				case !m.logged:
+					want = planmode.ErrExitNotPlanMode
+				case m.pending == planmode.SelectionInactive && m.pendingExit:
+					want = planmode.ErrExitDecided
+				case !approved:
+					want = planmode.ErrKeepPlanning
+				}
+				if wantAsked := asked + btoi(m.logged && want != planmode.ErrExitDecided); s.asked != wantAsked {
+					t.Fatalf("the user was asked %d times, want %d", s.asked-asked, wantAsked-asked)
+				}
+				if want != nil {
+					if !errors.Is(err, want) {
+						t.Fatalf("exit call = %q, %v; want %v", out, err, want)
+					}
+					must(appendJSON(s.sess, host.TypeToolResult, nil, host.ToolResult{CallID: id, Name: planmode.ExitToolName, Output: host.ToolErrorPrefix + err.Error(), IsError: true}))
+					return
+				}
+				if err != nil {
+					t.Fatalf("exit call = %q, %v; want approved", out, err)
+				}
+				m.approvedExit(id)
+				m.calls[len(m.calls)-1].out = out
+			},
+			"log exit result": func(t *rapid.T) {
+				if len(m.calls) == 0 {
+					t.Skip("no approved call is waiting for its result")
+				}
+				i := rapid.IntRange(0, len(m.calls)-1).Draw(t, "call")
+				must(appendJSON(s.sess, host.TypeToolResult, nil, host.ToolResult{CallID: m.calls[i].id, Name: planmode.ExitToolName, Output: m.calls[i].out}))
+				m.exitResult(i)
+			},
+			// Another writer (a second process, a repair tool) logs a
+			// plan/mode directly.
+			"outside writer": func(t *rapid.T) {
+				active := rapid.Bool().Draw(t, "active")
+				err := appendJSON(s.sess, planmode.EventPlanMode, nil, planmode.ModePayload{Active: active})
+				if m.failing {
+					if !errors.Is(err, errAppendRefused) {
+						t.Fatalf("outside plan/mode append = %v; want the append error", err)
+					}
+					return
+				}
+				must(err)
+				m.outsideMode(active)
+			},
+			// Stop begins while a Set is between deciding and appending, and
+			// a turn may open at once; then the controller starts again. A
+			// Set that would append fails with ErrNotRunning and appends
+			// nothing; one that appends nothing was done before Stop.
+			"stop during set": func(t *rapid.T) {
+				active := rapid.Bool().Draw(t, "active")
+				steer := rapid.Bool().Draw(t, "a turn opens") && !m.turnOpen
+				checkProjection(t)
+				stopped := false
+				s.sess.arm(func() {
+					s.stop(t)
+					stopped = true
+					if steer {
+						must(s.a.Steer(host.Message{Content: []host.Block{host.TextBlock("more")}}))
+					}
+				})
+				appends := m.appends(active)
+				got, err := s.c.Set(s.a, active)
+				s.sess.arm(nil)
+				if appends {
+					if !errors.Is(err, planmode.ErrNotRunning) || !stopped {
+						t.Fatalf("Set(%v) across Stop = %v, %v; want ErrNotRunning", active, got, err)
+					}
+					if steer {
+						m.turnOpen = true
+					}
+				} else {
+					want, _ := m.set(active, false)
+					if err != nil || got != want || stopped {
+						t.Fatalf("Set(%v) = %v, %v; want %v before Stop", active, got, err, want)
+					}
+					s.stop(t)
+				}
+				s.open = nil
+				s.start(t)
+				m.restart()
 			},
 			"end turn": func(t *rapid.T) {
 				if !m.turnOpen {
 					t.Skip("no open turn")
 				}
-				must(s.a.endTurn())
+				if len(m.calls) > 0 {
+					t.Skip("a host logs every result of the batch first")
+				}
+				must(s.a.EndTurn())
 				m.turnOpen = false
 			},
 			"toggle append failure": func(t *rapid.T) {

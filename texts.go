@@ -26,7 +26,7 @@ const (
 	textMissingDependency = "missing host registry"
 	textBadExtension      = "bad exit extension"
 	textAlreadyPlanMode   = "already in plan mode or entering it"
-	textNotComparable     = "session type %v is not comparable; the controller keys its state by session value"
+	textNoSessionID       = "the agent's session has no ID; the plan-mode controller keeps its state by session ID"
 )
 
 // Payload-check problems; %s is the offending JSON value.
@@ -48,19 +48,23 @@ const (
 	problemNotString     = "must be a string, got %s"
 	problemNotStringHint = "must be a string, got %s (quote the text, or use a block scalar: section: |)"
 	problemRequired      = "is required: the guidance text shown to the model while plan mode is active"
-	problemBlank         = "must not be blank: give the guidance text shown to the model while plan mode is active"
+	problemBlank         = "must not be blank: give the guidance text shown to the model while plan mode is active (white space and invisible characters such as zero-width spaces alone are blank)"
+	problemControl       = "contains the control character %U at character %d; only tab and line break may appear, whether written as is or as an escape such as \\0"
 	problemTooLong       = "must be at most %d characters, got %d"
 	problemUnknownKey    = "unknown key (the only key is " + keySection + ")"
 	problemKeyNotString  = "keys must be strings, got %s"
-	problemDuplicate     = "is given twice (first at line %d, column %d)"
 	problemNotMapping    = "the configuration must be a mapping with the key " + keySection + ", got %s"
 	problemInvalidText   = "is not a valid section text"
 )
 
 // Warnings logged through the host's logger.
 const (
-	warnAppendFailed = "plan-mode: could not append the pending plan/mode selection; it stays pending for a later step"
-	warnNoticeFailed = "plan-mode: could not append the plan-mode notice"
+	warnAppendFailed  = "plan-mode: could not append the pending plan/mode selection; it stays pending for a later step"
+	warnNoticeFailed  = "plan-mode: could not append the plan-mode notice"
+	warnSectionFailed = "plan-mode: cannot serve the agent's session, so the plan:policy section is left out " +
+		"(logged once per run)"
+	warnPreStepFailed = "plan-mode: cannot serve the agent's session, so its pending selection is not applied " +
+		"(logged once per run)"
 )
 
 // ---- The exit tool and the /plan command (tool_exit.go, command_plan.go) ----
@@ -120,7 +124,13 @@ const (
 	textExitNoChannel = "this host has no way to put the plan to the user for review, so exit_plan_mode cannot " +
 		"leave plan mode: give the user the plan in your answer and ask them to switch back to the default mode " +
 		"themselves (for example with /plan off)"
-	textExitTooLarge = "the plan is %d bytes, more than the %d-byte (256 KiB) limit: shorten it and call exit_plan_mode again"
+	textExitDecided = "an earlier exit_plan_mode call already ended the plan review (the user approved or abandoned " +
+		"that plan), so plan mode ends before your next request. This plan was not shown to the user: do not present " +
+		"another plan now; go on as the result of the earlier call says"
+	textExitReviewOpen = "another exit_plan_mode call of this session is still under review; present one plan at a " +
+		"time and wait for its result before calling exit_plan_mode again"
+	textExitTooLargeSentinel = "the plan is larger than the 256 KiB limit"
+	textExitTooLarge         = "the plan is %d bytes, more than the %d-byte (256 KiB) limit: shorten it and call exit_plan_mode again"
 	// textKeepPlanning is the generic keep-planning failure, when the user
 	// gave no feedback.
 	textKeepPlanning = "the user did not approve the plan and wants you to keep planning: " +

@@ -53,18 +53,6 @@ const (
 	argPlan = "plan"
 )
 
-// Tool errors of exit_plan_mode. Their messages are written for the model.
-var (
-	errExitNoAgent     = errors.New(textExitNoAgent)
-	errExitNotPlanMode = errors.New(textExitNotPlanMode)
-	errExitBadInput    = errors.New(textExitBadInput)
-	errExitNoHeading   = errors.New(textExitNoHeading)
-	errExitNoChannel   = errors.New(textExitNoChannel)
-	errKeepPlanning    = errors.New(textKeepPlanning)
-	errReviewDismissed = errors.New(textReviewDismissed)
-	errReviewReloaded  = errors.New(textReviewReloaded)
-)
-
 // exitTool is exit_plan_mode: the model presents its plan, the user reviews
 // it, and an approval leaves plan mode at the next accepted step. It is
 // registered for the whole run of its controller, in both states, so that
@@ -101,10 +89,16 @@ func (t *exitTool) Definition() host.ToolDefinition { return t.def }
 // dismissed review, a missing channel, the controller stopping (reload) and
 // any other failure of the question channel fail the call too; plan mode is
 // never left without consent.
+//
+// One plan at a time: while another call's review of the same session is
+// open, a call fails before its review; and once a call was approved (or
+// abandoned) and the exit is pending, every later call of the batch fails
+// with a tool error saying so, before the user is asked. So a second plan's
+// answer can never contradict the first one's.
 func (t *exitTool) Execute(ctx context.Context, call host.CallContext, input json.RawMessage) (string, error) {
 	agent := call.Agent
 	if agent == nil || agent.Session() == nil {
-		return "", errExitNoAgent
+		return "", ErrExitNoAgent
 	}
 	r := t.c.run.Load()
 	if r == nil {
@@ -115,7 +109,13 @@ func (t *exitTool) Execute(ctx context.Context, call host.CallContext, input jso
 		return "", fmt.Errorf("%s: %w", ExitToolName, err)
 	}
 	if !st.load().active() {
-		return "", errExitNotPlanMode
+		return "", ErrExitNotPlanMode
+	}
+	if w := st.load(); w.pending() == SelectionInactive && w.pendingExit() {
+		// One approved (or abandoned) plan per batch: a later call must not
+		// put a second plan to the user, whose answer could not undo the
+		// first (SPEC §7; docs/plan-mode.md, "Two exit calls").
+		return "", ErrExitDecided
 	}
 	x, err := t.decodeCall(call, input)
 	if err != nil {
@@ -126,30 +126,38 @@ func (t *exitTool) Execute(ctx context.Context, call host.CallContext, input jso
 	}
 	plan := x.Plan
 	if !hasPlanHeading(plan) {
-		return "", errExitNoHeading
+		return "", ErrExitNoHeading
 	}
 	if t.c.questions == nil {
-		return "", errExitNoChannel
+		return "", ErrExitNoChannel
 	}
 	if len(plan) > MaxPlanSize {
-		return "", fmt.Errorf(textExitTooLarge, len(plan), MaxPlanSize)
+		return "", &planTooLargeError{size: len(plan)}
+	}
+
+	if !st.reviewing.CompareAndSwap(false, true) {
+		return "", ErrExitReviewOpen
+	}
+	defer st.reviewing.Store(false)
+	if w := st.load(); w.pending() == SelectionInactive && w.pendingExit() {
+		return "", ErrExitDecided // decided while this call was being checked
 	}
 
 	var v ExitVerdict
 	answers, err := t.review(ctx, r.done, agent, plan)
 	switch {
-	case errors.Is(err, errReviewReloaded):
-		return "", errReviewReloaded
+	case errors.Is(err, ErrReviewReloaded):
+		return "", ErrReviewReloaded
 	case errors.Is(err, host.ErrDismissed):
-		return "", errReviewDismissed
+		return "", ErrReviewDismissed
 	case errors.Is(err, host.ErrNoProvider):
 		uv, ok := t.c.exits.unattended(ctx, x)
 		if !ok {
-			return "", fmt.Errorf("%w (%w)", errExitNoChannel, err)
+			return "", fmt.Errorf("%w (%w)", ErrExitNoChannel, err)
 		}
 		v = uv
 	case err != nil:
-		return "", fmt.Errorf("%s: %w", textReviewFailed, err)
+		return "", fmt.Errorf("%w: %w", ErrReviewFailed, err)
 	default:
 		v = t.c.exits.decide(x, answers)
 	}
@@ -160,53 +168,64 @@ func (t *exitTool) Execute(ctx context.Context, call host.CallContext, input jso
 	case len(v.Feedback) > MaxFeedbackSize:
 		return "", &feedbackTooLargeError{size: len(v.Feedback)}
 	case v.Feedback == "":
-		return "", errKeepPlanning
+		return "", ErrKeepPlanning
 	default:
 		return "", &feedbackError{feedback: v.Feedback}
 	}
 	if err := t.c.exits.finish(ctx, x, v); err != nil {
 		return "", err
 	}
-	st.queueExit()
+	if err := st.queueExit(); err != nil {
+		return "", ErrReviewReloaded // stopped just as the review was answered
+	}
 	return exitSuccess(v, x.Result), nil
 }
 
+// planTooLargeError is the failure of a plan over MaxPlanSize: it names the
+// size and the limit. It is ErrExitTooLarge for errors.Is.
+type planTooLargeError struct{ size int }
+
+func (e *planTooLargeError) Error() string {
+	return fmt.Sprintf(textExitTooLarge, e.size, MaxPlanSize)
+}
+func (e *planTooLargeError) Is(target error) bool { return target == ErrExitTooLarge }
+
 // feedbackError is the keep-planning failure that carries the user's
-// feedback, verbatim, after textKeepPlanningFeedback. It is errKeepPlanning
+// feedback, verbatim, after textKeepPlanningFeedback. It is ErrKeepPlanning
 // for errors.Is.
 type feedbackError struct{ feedback string }
 
 func (e *feedbackError) Error() string        { return textKeepPlanningFeedback + e.feedback }
-func (e *feedbackError) Is(target error) bool { return target == errKeepPlanning }
+func (e *feedbackError) Is(target error) bool { return target == ErrKeepPlanning }
 
 // feedbackTooLargeError is the keep-planning failure for feedback over
 // MaxFeedbackSize: it names the size and the limit, never the text. It is
-// errKeepPlanning for errors.Is.
+// ErrKeepPlanning for errors.Is.
 type feedbackTooLargeError struct{ size int }
 
 func (e *feedbackTooLargeError) Error() string {
 	return fmt.Sprintf(textFeedbackTooLarge, e.size, MaxFeedbackSize)
 }
-func (e *feedbackTooLargeError) Is(target error) bool { return target == errKeepPlanning }
+func (e *feedbackTooLargeError) Is(target error) bool { return target == ErrKeepPlanning }
 
 // review asks the user to review plan. The question's context is the call's,
 // also cancelled when the controller run that done belongs to stops; a
 // review still open at that moment, or answered just as it happened, fails
-// with errReviewReloaded.
+// with ErrReviewReloaded.
 func (t *exitTool) review(ctx context.Context, done <-chan struct{}, agent host.Agent, plan string) ([]host.Answer, error) {
 	ctx, cancel := context.WithCancelCause(ctx)
 	defer cancel(nil)
 	go func() {
 		select {
 		case <-done:
-			cancel(errReviewReloaded)
+			cancel(ErrReviewReloaded)
 		case <-ctx.Done():
 		}
 	}()
 	answers, err := t.c.questions.Ask(ctx, reviewRequest(agent, plan, t.c.exits.options()))
 	select {
 	case <-done:
-		return nil, errReviewReloaded
+		return nil, ErrReviewReloaded
 	default:
 		return answers, err
 	}
@@ -269,7 +288,7 @@ func (t *exitTool) decodeCall(call host.CallContext, input json.RawMessage) (*Ex
 	}
 	var fields map[string]json.RawMessage
 	if err := json.Unmarshal(input, &fields); err != nil || fields == nil {
-		return nil, fmt.Errorf("%w; got %s", errExitBadInput, quoteJSON(input))
+		return nil, fmt.Errorf("%w; got %s", ErrExitBadInput, quoteJSON(input))
 	}
 	var extra []string
 	for k := range fields {
@@ -279,18 +298,18 @@ func (t *exitTool) decodeCall(call host.CallContext, input json.RawMessage) (*Ex
 	}
 	if len(extra) > 0 {
 		slices.Sort(extra)
-		return nil, fmt.Errorf("%w; unknown fields %s", errExitBadInput, strings.Join(extra, ", "))
+		return nil, fmt.Errorf("%w; unknown fields %s", ErrExitBadInput, strings.Join(extra, ", "))
 	}
 	x := &ExitCall{Agent: call.Agent, CallID: call.CallID, Input: fields, Result: map[string]any{}}
 	raw, ok := fields[argPlan]
 	switch {
 	case ok:
 		if bytes.Equal(bytes.TrimSpace(raw), []byte("null")) || json.Unmarshal(raw, &x.Plan) != nil {
-			return nil, fmt.Errorf("%w; %q is %s, not a string", errExitBadInput, argPlan, quoteJSON(raw))
+			return nil, fmt.Errorf("%w; %q is %s, not a string", ErrExitBadInput, argPlan, quoteJSON(raw))
 		}
 		x.PlanGiven = true
 	case !t.c.exits.planOptional():
-		return nil, fmt.Errorf("%w; %q is missing", errExitBadInput, argPlan)
+		return nil, fmt.Errorf("%w; %q is missing", ErrExitBadInput, argPlan)
 	}
 	return x, nil
 }
@@ -302,7 +321,7 @@ func (t *exitTool) decodeCall(call host.CallContext, input json.RawMessage) (*Ex
 func decodePlan(input json.RawMessage) (string, error) {
 	var fields map[string]json.RawMessage
 	if err := json.Unmarshal(input, &fields); err != nil || fields == nil {
-		return "", fmt.Errorf("%w; got %s", errExitBadInput, quoteJSON(input))
+		return "", fmt.Errorf("%w; got %s", ErrExitBadInput, quoteJSON(input))
 	}
 	var extra []string
 	for k := range fields {
@@ -312,88 +331,17 @@ func decodePlan(input json.RawMessage) (string, error) {
 	}
 	if len(extra) > 0 {
 		slices.Sort(extra)
-		return "", fmt.Errorf("%w; unknown fields %s", errExitBadInput, strings.Join(extra, ", "))
+		return "", fmt.Errorf("%w; unknown fields %s", ErrExitBadInput, strings.Join(extra, ", "))
 	}
 	raw, ok := fields[argPlan]
 	if !ok {
-		return "", fmt.Errorf("%w; %q is missing", errExitBadInput, argPlan)
+		return "", fmt.Errorf("%w; %q is missing", ErrExitBadInput, argPlan)
 	}
 	var plan string
 	if bytes.Equal(bytes.TrimSpace(raw), []byte("null")) || json.Unmarshal(raw, &plan) != nil {
-		return "", fmt.Errorf("%w; %q is %s, not a string", errExitBadInput, argPlan, quoteJSON(raw))
+		return "", fmt.Errorf("%w; %q is %s, not a string", ErrExitBadInput, argPlan, quoteJSON(raw))
 	}
 	return plan, nil
-}
-
-// hasPlanHeading reports whether plan, trimmed, begins with a level-1
-// Markdown heading that names it: a first line of "#", then at least one
-// space or tab, then a title with some non-space text. "## Title",
-// "#Title", "#", "# " and a plan without a heading do not.
-func hasPlanHeading(plan string) bool {
-	first, _, _ := strings.Cut(strings.TrimSpace(plan), "\n")
-	level, title := atxHeading(first)
-	return level == 1 && title != ""
-}
-
-// atxHeading reads line as a Markdown ATX heading: 1 to 6 "#", then a
-// space, a tab or the end of the line. It returns the level and the trimmed
-// text after the "#"s, and level 0 when line is no heading.
-func atxHeading(line string) (level int, title string) {
-	n := 0
-	for n < len(line) && line[n] == '#' {
-		n++
-	}
-	if n == 0 || n > 6 {
-		return 0, ""
-	}
-	rest := line[n:]
-	if rest != "" && rest[0] != ' ' && rest[0] != '\t' {
-		return 0, ""
-	}
-	return n, strings.TrimSpace(rest)
-}
-
-// planTitle returns the text of the plan's first Markdown heading of any
-// level with a non-empty text, outside fenced code blocks and indented at
-// most three spaces; "Plan" when there is none.
-func planTitle(plan string) string {
-	var fence string // the opening fence while inside a fenced block
-	for line := range strings.Lines(plan) {
-		line = strings.TrimRight(line, "\r\n")
-		body := strings.TrimLeft(line, " ")
-		if len(line)-len(body) > 3 {
-			continue
-		}
-		if fence != "" {
-			if strings.HasPrefix(body, fence) && strings.TrimRight(body, fence[:1]+" \t") == "" {
-				fence = ""
-			}
-			continue
-		}
-		if f := fenceOpening(body); f != "" {
-			fence = f
-			continue
-		}
-		if level, title := atxHeading(body); level > 0 && title != "" {
-			return title
-		}
-	}
-	return cardTitleDefault
-}
-
-// fenceOpening returns the run of backticks or tildes (three or more) that
-// opens a fenced code block on line, or "".
-func fenceOpening(line string) string {
-	for _, c := range []byte{'`', '~'} {
-		n := 0
-		for n < len(line) && line[n] == c {
-			n++
-		}
-		if n >= 3 {
-			return line[:n]
-		}
-	}
-	return ""
 }
 
 // PresentCall implements [host.Presenter]: a card of kind [CardKindPlan]

@@ -83,14 +83,8 @@ func (f *exitFixture) tool(t *testing.T) host.Tool {
 }
 
 func findTool(h *fakeHost, name string) host.Tool {
-	h.mu.Lock()
-	defer h.mu.Unlock()
-	for _, tool := range h.tools {
-		if tool.Definition().Name == name {
-			return tool
-		}
-	}
-	return nil
+	tool, _ := h.Tool(name)
+	return tool
 }
 
 // call runs the exit tool for the fixture's agent with a {"plan": plan}
@@ -389,7 +383,7 @@ func TestExitToolPassesTheCallsCancellationToTheReview(t *testing.T) {
 func TestExitToolApprovalRecordsSilentPendingExit(t *testing.T) {
 	f := newReviewFixture(t)
 	withHeader(f.h, f.a) // the last header described plan mode
-	must(f.a.startTurn())
+	must(f.a.StartTurn())
 	f.h.runStep(f.a, accepted)
 	f.p.QueueAnswers(approve())
 
@@ -402,12 +396,12 @@ func TestExitToolApprovalRecordsSilentPendingExit(t *testing.T) {
 	if !slices.Contains(f.h.render(f.a), planmode.SectionName) {
 		t.Fatal("the section is gone before the next step")
 	}
-	from := f.a.sess.Len()
+	from := f.a.Session().Len()
 	d := f.h.runStep(f.a, accepted)
-	if got := modes(t, f.a.sess, from); !slices.Equal(got, []bool{false}) {
+	if got := modes(t, f.a.Session(), from); !slices.Equal(got, []bool{false}) {
 		t.Fatalf("plan/mode events = %v, want [false]", got)
 	}
-	if len(d.Messages) != 0 || len(notices(t, f.a.sess, 0)) != 0 {
+	if len(d.Messages) != 0 || len(notices(t, f.a.Session(), 0)) != 0 {
 		t.Fatalf("the approved exit recorded a notice: %+v", d.Messages)
 	}
 	if slices.Contains(f.h.render(f.a), planmode.SectionName) {
@@ -479,7 +473,7 @@ func TestExitToolConsentIsExactlyOneApproveWithoutText(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			f := newReviewFixture(t)
-			must(f.a.startTurn())
+			must(f.a.StartTurn())
 			f.p.QueueReply(tt.reply)
 			plan := cmpOr(tt.plan, goodPlan)
 			out, err := f.call(t, plan)
@@ -529,7 +523,7 @@ func TestExitToolBoundsFeedback(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			f := newReviewFixture(t)
-			must(f.a.startTurn())
+			must(f.a.StartTurn())
 			f.p.QueueReply(scripted.Reply{Answers: tt.give})
 			out, err := f.call(t, goodPlan)
 			if !errors.Is(err, planmode.ErrKeepPlanning) {
@@ -660,7 +654,7 @@ func restartAndWantNoExit(t *testing.T, f *exitFixture) {
 		t.Fatal(err)
 	}
 	wantState(t, f.c, f.a, planmode.State{Active: true})
-	if got := modes(t, f.a.sess, 0); !slices.Equal(got, []bool{true}) {
+	if got := modes(t, f.a.Session(), 0); !slices.Equal(got, []bool{true}) {
 		t.Fatalf("plan/mode events = %v, want only the entry", got)
 	}
 }
@@ -684,15 +678,15 @@ func TestExitToolApprovalAfterPlanModeWasLeftDuringReview(t *testing.T) {
 			return []host.Answer{approve()}, nil
 		}))
 		withHeader(f.h, f.a)
-		must(f.a.startTurn())
+		must(f.a.StartTurn())
 		out, err := f.call(t, goodPlan)
 		if err != nil || out != planmode.ExitResult {
 			t.Fatalf("Execute = %q, %v", out, err)
 		}
 		wantState(t, f.c, f.a, planmode.State{Active: true, Pending: planmode.SelectionInactive})
-		from := f.a.sess.Len()
+		from := f.a.Session().Len()
 		d := f.h.runStep(f.a, accepted)
-		if got := modes(t, f.a.sess, from); !slices.Equal(got, []bool{false}) || len(d.Messages) != 0 {
+		if got := modes(t, f.a.Session(), from); !slices.Equal(got, []bool{false}) || len(d.Messages) != 0 {
 			t.Fatalf("plan/mode events = %v, messages %+v; want one silent exit", got, d.Messages)
 		}
 	})
@@ -709,10 +703,10 @@ func TestExitToolApprovalAfterPlanModeWasLeftDuringReview(t *testing.T) {
 			t.Fatalf("Execute = %q, %v", out, err)
 		}
 		wantState(t, f.c, f.a, planmode.State{})
-		must(f.a.startTurn())
-		from := f.a.sess.Len()
+		must(f.a.StartTurn())
+		from := f.a.Session().Len()
 		f.h.runStep(f.a, accepted)
-		if got := modes(t, f.a.sess, from); len(got) != 0 {
+		if got := modes(t, f.a.Session(), from); len(got) != 0 {
 			t.Fatalf("plan/mode events = %v, want none", got)
 		}
 	})
@@ -1161,5 +1155,73 @@ func BenchmarkExitToolApproval(b *testing.B) {
 		if out, err := tool.Execute(context.Background(), cc, input); err != nil || out != planmode.ExitResult {
 			b.Fatal(out, err)
 		}
+	}
+}
+
+func TestSecondExitCallAfterApprovalIsRefused(t *testing.T) {
+	tests := []struct {
+		name   string
+		second host.Answer // what the user would answer to a second review
+	}{
+		{name: "the user would keep planning", second: keepPlanning("")},
+		{name: "the user would give feedback", second: keepPlanning("no, drop step 2")},
+		{name: "the user would approve again", second: approve()},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			f := newReviewFixture(t)
+			must(f.a.StartTurn())
+			f.h.runStep(f.a, accepted)
+			f.p.QueueAnswers(approve())
+			f.p.QueueAnswers(tt.second)
+			if out, err := f.call(t, goodPlan); err != nil || out != planmode.ExitResult {
+				t.Fatalf("first call = %q, %v; want approved", out, err)
+			}
+			out, err := f.call(t, "# Another plan\n\n1. Something else.\n")
+			if !errors.Is(err, planmode.ErrExitDecided) {
+				t.Fatalf("second call = %q, %v; want ErrExitDecided", out, err)
+			}
+			if got := f.asked(); got != 1 {
+				t.Fatalf("the user was asked %d times, want once", got)
+			}
+			from := f.a.Session().Len()
+			f.h.runStep(f.a, accepted)
+			if got := modes(t, f.a.Session(), from); !slices.Equal(got, []bool{false}) {
+				t.Fatalf("plan/mode after the batch = %v, want the approved exit [false]", got)
+			}
+		})
+	}
+}
+
+func TestExitCallWhileAnotherReviewIsOpenIsRefused(t *testing.T) {
+	asked := make(chan struct{})
+	answer := make(chan []host.Answer)
+	f := newExitFixture(t, questionsFunc(func(ctx context.Context, req host.AskRequest) ([]host.Answer, error) {
+		asked <- struct{}{}
+		return <-answer, nil
+	}))
+	must(f.a.StartTurn())
+	f.h.runStep(f.a, accepted)
+	type result struct {
+		out string
+		err error
+	}
+	first := make(chan result, 1)
+	go func() {
+		out, err := f.tool(t).Execute(context.Background(), host.CallContext{Agent: f.a, CallID: "x1"}, planInput(t, goodPlan))
+		first <- result{out, err}
+	}()
+	<-asked
+	if out, err := f.tool(t).Execute(context.Background(), host.CallContext{Agent: f.a, CallID: "x2"}, planInput(t, goodPlan)); !errors.Is(err, planmode.ErrExitReviewOpen) {
+		t.Fatalf("call during an open review = %q, %v; want ErrExitReviewOpen", out, err)
+	}
+	answer <- []host.Answer{keepPlanning("")}
+	if r := <-first; !errors.Is(r.err, planmode.ErrKeepPlanning) {
+		t.Fatalf("first call = %q, %v; want keep planning", r.out, r.err)
+	}
+	// The review is over: the next call is reviewed again.
+	go func() { <-asked; answer <- []host.Answer{approve()} }()
+	if out, err := f.tool(t).Execute(context.Background(), host.CallContext{Agent: f.a, CallID: "x3"}, planInput(t, goodPlan)); err != nil {
+		t.Fatalf("call after the review ended = %q, %v; want approved", out, err)
 	}
 }

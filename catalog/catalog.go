@@ -121,6 +121,9 @@ func Required() []Item {
 type Catalog struct {
 	// Package is the package's name.
 	Package string
+	// Wiring is how a host installs the plugin: the fx module, the
+	// constructor and their inputs ([Wiring]).
+	Wiring Wiring
 	// Service is the controller type, the ctx.planMode service.
 	Service Service
 	// Events are the log events: plan/mode, then plan/cancel.
@@ -133,6 +136,14 @@ type Catalog struct {
 	Section Section
 	// Config is the plugin's configuration.
 	Config Config
+}
+
+// Wiring holds the declarations a host uses to install the plugin, in the
+// order the catalog shows them: the fx module (Module and, when declared,
+// ModuleWith), the constructor New, its input Params, and Config.
+type Wiring struct {
+	// Decls are the declarations, doc comments included.
+	Decls []Decl
 }
 
 // Decl is one declaration as it reads in the source.
@@ -256,6 +267,7 @@ func Load(dir string) (Catalog, error) {
 		return Catalog{}, err
 	}
 	c := Catalog{Package: pkgName}
+	c.Wiring = l.wiring()
 	c.Service = l.service()
 	c.Events = []Event{
 		{Name: l.str(nameEvent), Const: nameEvent, Payload: l.typeDecl(l.typ(namePayload))},
@@ -413,6 +425,50 @@ func (l *loader) json(name string) string {
 }
 
 // service extracts the controller, its methods and the types they name.
+// Names of the wiring declarations; nameConfig is shared with the config
+// table.
+const (
+	nameModule     = "Module"
+	nameModuleWith = "ModuleWith"
+	nameNew        = "New"
+	nameParams     = "Params"
+)
+
+// wiring extracts Module, ModuleWith, New, Params and Config, each when the
+// package declares it (a package that declares none of the first four, such
+// as a test fixture, gets no wiring part).
+func (l *loader) wiring() Wiring {
+	var w Wiring
+	for _, v := range l.pkg.Vars {
+		if slices.Contains(v.Names, nameModule) {
+			w.Decls = append(w.Decls, Decl{Name: nameModule, File: l.file(v.Decl.Pos()),
+				Doc: l.rawDoc("var "+nameModule, v.Decl.Doc), Code: l.print(withoutDoc(v.Decl), nil)})
+		}
+	}
+	funcs := slices.Clone(l.pkg.Funcs)
+	for _, t := range l.pkg.Types {
+		funcs = append(funcs, t.Funcs...) // go/doc files constructors under their result type
+	}
+	for _, name := range []string{nameModuleWith, nameNew} {
+		i := slices.IndexFunc(funcs, func(f *doc.Func) bool { return f.Name == name })
+		if i < 0 {
+			continue
+		}
+		fd := *funcs[i].Decl
+		fd.Doc, fd.Body = nil, nil
+		w.Decls = append(w.Decls, Decl{Name: name, File: l.file(fd.Pos()),
+			Doc: l.rawDoc("func "+name, funcs[i].Decl.Doc), Code: l.print(&fd, nil)})
+	}
+	if t := l.typ(nameParams); t != nil {
+		w.Decls = append(w.Decls, l.typeDecl(t).Decl)
+	}
+	if len(w.Decls) == 0 {
+		return w
+	}
+	w.Decls = append(w.Decls, l.typeDecl(l.typ(nameConfig)).Decl)
+	return w
+}
+
 func (l *loader) service() Service {
 	t := l.typ(nameController)
 	s := Service{TypeDecl: l.typeDecl(t)}

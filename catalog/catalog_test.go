@@ -5,6 +5,7 @@ import (
 	"errors"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
@@ -358,5 +359,25 @@ func TestMarkdownKeepsDocCommentsInsideTheirBlock(t *testing.T) {
 	}
 	if !bytes.Equal(once, twice) {
 		t.Error("injecting the catalog twice changed the page")
+	}
+}
+
+func TestThePluginsCatalogListsItsWiring(t *testing.T) {
+	c, err := catalog.Load("..")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var names []string
+	for _, d := range c.Wiring.Decls {
+		names = append(names, d.Name)
+	}
+	if want := []string{"Module", "ModuleWith", "New", "Params", "Config"}; !slices.Equal(names, want) {
+		t.Fatalf("wiring = %v, want %v", names, want)
+	}
+	md := string(c.Markdown())
+	for _, want := range []string{"### Installing the plugin", "the `Controller` service (`ctx.planMode` in Cordis terms)"} {
+		if !strings.Contains(md, want) {
+			t.Errorf("the catalog lacks %q", want)
+		}
 	}
 }

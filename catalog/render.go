@@ -20,8 +20,19 @@ func (c Catalog) Markdown() []byte {
 	w.line("<!-- Source: package %s. Regenerate with: go run ./scripts/gen-catalog -->", c.Package)
 	w.line("")
 
+	if len(c.Wiring.Decls) > 0 {
+		w.heading(3, "Installing the plugin")
+		w.line("The plugin is the `%s` service (`%s` in Cordis terms). An fx application installs it with `Module`;", c.Service.Name, serviceName)
+		w.line("without fx, a host calls `New` with `Params`, then `Start` and `Stop` on the `%s`.", c.Service.Name)
+		w.line("")
+		for _, d := range c.Wiring.Decls {
+			w.heading(4, "%s", d.Name)
+			w.code("go", d.Doc, d.Code)
+		}
+	}
+
 	s := c.Service
-	w.heading(3, "Service `%s`", serviceName)
+	w.heading(3, "Service: the `%s` service (`%s` in Cordis terms)", s.Name, serviceName)
 	w.line("Type `%s` (`%s`), with %d exported %s:", s.Name, s.File, len(s.Methods), plural(len(s.Methods), "method", "methods"))
 	for _, m := range s.Methods {
 		w.line("[`%s`](#%s),", shortName(m.Name), anchor(shortName(m.Name)))

@@ -286,7 +286,10 @@ func (l *loader) plugins(d *Deployment, v *yaml.Node) {
 		return
 	}
 	if v.Kind == yaml.ScalarNode && v.ShortTag() == "!!null" {
-		return // "plugins:" with nothing under it enables no plugins
+		// Like an empty file: more likely a truncated file or a lost
+		// indentation than a wish for no plugins, which "plugins: {}" says.
+		l.addAt(v, "", key, msgPluginsNull)
+		return
 	}
 	if v.Kind != yaml.MappingNode {
 		l.addAt(v, "", key, fmt.Sprintf(msgPluginsKind, Describe(v)))
@@ -386,7 +389,7 @@ func (l *loader) check(n *yaml.Node, plugin string, path *keyPath) bool {
 			kp := path.child(k)
 			if k.Kind == yaml.ScalarNode && seen != nil {
 				if first, dup := seen[k.Value]; dup {
-					l.addAt(k, plugin, kp.String(), fmt.Sprintf(msgDuplicateKey, first.Line, first.Column))
+					l.addAt(k, plugin, kp.String(), DuplicateKey(first))
 					ok = false
 				} else {
 					seen[k.Value] = k

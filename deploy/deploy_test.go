@@ -442,3 +442,38 @@ func TestParseAcceptsCRLF(t *testing.T) {
 		t.Errorf("Parse error = %v, want %q", err, want)
 	}
 }
+
+func TestTooDeepValueIsReportedAtTheBracketPastTheLimit(t *testing.T) {
+	const limit = 10000 // yaml.v3's nesting limit
+	tests := []struct {
+		name     string
+		give     string
+		wantLine int
+		wantCol  int
+	}{
+		{
+			name:     "on the key's line",
+			give:     "plugins:\n  plain:\n    d: " + strings.Repeat("[", limit+1) + "1" + strings.Repeat("]", limit+1) + "\n",
+			wantLine: 3,
+			wantCol:  len("    d: ") + limit + 1,
+		},
+		{
+			name:     "on a later line",
+			give:     "plugins:\n  plain:\n    d:\n      - ok\n      - " + strings.Repeat("{a: ", 20) + "\n        " + strings.Repeat("[", limit) + "\n",
+			wantLine: 6,
+			wantCol:  len("        ") + limit - 20 + 1,
+		},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			_, err := deploy.Parse("deep.yaml", []byte(tt.give), offered()...)
+			var de *deploy.Error
+			if !errors.As(err, &de) {
+				t.Fatalf("Parse error = %v, want a *deploy.Error", err)
+			}
+			if de.Line != tt.wantLine || de.Column != tt.wantCol {
+				t.Fatalf("error at %d:%d (%v), want %d:%d", de.Line, de.Column, de.Problem, tt.wantLine, tt.wantCol)
+			}
+		})
+	}
+}

@@ -16,10 +16,11 @@
 // Listing a plugin enables it; plugins are enabled in the order they appear.
 // A plugin's value is a mapping of its own settings, or empty (nothing, ~ or
 // null) to enable it without settings; whether a plugin accepts an empty value
-// is up to that plugin. "plugins: {}" (or "plugins:" with nothing under it)
-// enables no plugins. An empty file, or one holding only comments, is an
-// error: it is far more likely a wrong path or a truncated file than a wish
-// for no plugins, so write "plugins: {}" to say that.
+// is up to that plugin. "plugins: {}" enables no plugins. An empty file, one
+// holding only comments, and "plugins:" with nothing under it (or ~, or
+// null) are errors: each is far more likely a wrong path, a truncated file
+// or lost indentation than a wish for no plugins, so write "plugins: {}" to
+// say that.
 //
 // The loader rejects, each with its own message:
 //   - top-level keys other than plugins, and a file without plugins;

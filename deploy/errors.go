@@ -2,6 +2,7 @@ package deploy
 
 import (
 	"errors"
+	"fmt"
 	"strconv"
 	"strings"
 
@@ -21,6 +22,7 @@ const (
 	msgTooLarge          = "file is larger than the 1 MiB limit"
 	msgEmpty             = "no plugins mapping: the file is empty (write \"plugins: {}\" to enable no plugins)"
 	msgNoPlugins         = "no plugins mapping: the top level needs the key \"plugins\""
+	msgPluginsNull       = "is empty: list the plugins to enable under it, or write \"plugins: {}\" to enable no plugins"
 	msgTopLevelKind      = "the top level must be a mapping with the key \"plugins\", not %s"
 	msgUnknownTopKey     = "unknown top-level key %q (the only key is \"plugins\")"
 	msgTopKeyKind        = "top-level keys must be plain strings, not %s"
@@ -157,6 +159,14 @@ func (e *FieldError) Error() string {
 	}
 	b.WriteString(e.Problem)
 	return b.String()
+}
+
+// DuplicateKey is the problem text for a key given a second time in one
+// mapping, naming where the first one is. The loader reports duplicates in
+// these words, and plugins that decode their own node use it too, so a
+// duplicate reads the same whichever finds it.
+func DuplicateKey(first *yaml.Node) string {
+	return fmt.Sprintf(msgDuplicateKey, first.Line, first.Column)
 }
 
 // FieldErrorAt returns a FieldError positioned at node (which may be nil for

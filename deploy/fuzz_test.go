@@ -59,7 +59,19 @@ func FuzzParse(f *testing.F) {
 		if len(leaves) > deploy.MaxErrors+1 {
 			t.Fatalf("%d errors, more than the cap", len(leaves))
 		}
+		// YAML breaks lines at LF, CR, NEL, LS and PS; counting every one
+		// of them (a CRLF twice) bounds the number of lines.
+		lines := 1
+		for _, r := range string(data) {
+			switch r {
+			case '\n', '\r', 0x85, 0x2028, 0x2029:
+				lines++
+			}
+		}
 		for i, e := range leaves {
+			if e.Line < 1 || e.Line > lines+1 || e.Column < 1 {
+				t.Fatalf("error %v points outside the file (%d lines)", e, lines)
+			}
 			if i > 0 && (e.Line < leaves[i-1].Line || e.Line == leaves[i-1].Line && e.Column < leaves[i-1].Column) {
 				t.Fatalf("errors out of file order: %v then %v", leaves[i-1], e)
 			}

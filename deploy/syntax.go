@@ -2,7 +2,9 @@ package deploy
 
 import (
 	"bytes"
+	"errors"
 	"fmt"
+	"io"
 	"strconv"
 	"strings"
 	"unicode/utf8"
@@ -76,15 +78,7 @@ func isParserProblem(problem string) bool {
 // The library gives at most a line number; the column is that of the first
 // non-blank character on the line, or of the tab for indentation tabs.
 func syntaxError(data []byte, err error) (line, col int, problem string) {
-	msg := strings.TrimPrefix(err.Error(), "yaml: ")
-	line = 0
-	if rest, ok := strings.CutPrefix(msg, "line "); ok {
-		if n, after, ok := strings.Cut(rest, ": "); ok {
-			if v, perr := strconv.Atoi(n); perr == nil {
-				line, msg = v, after
-			}
-		}
-	}
+	line, msg := splitLine(err)
 	if isParserProblem(msg) {
 		line++ // the parser's lines are 0-based; none given means the first line
 	} else if line == 0 {
@@ -96,6 +90,15 @@ func syntaxError(data []byte, err error) (line, col int, problem string) {
 		name = strings.TrimSuffix(name, "' referenced")
 		l, c := positionOf(data, "*"+name)
 		return l, c, fmt.Sprintf(msgAlias, name)
+	}
+	if depth(msg) {
+		if l, c, ok := tooDeep(data); ok && l >= line {
+			return l, c, msgSyntax + syntaxMessage(msg)
+		}
+	} else if locatable(msg) {
+		if l, c, ok := locate(data, msg, line); ok {
+			return l, c, msgSyntax + syntaxMessage(msg)
+		}
 	}
 	switch msg {
 	case "found a tab character where an indentation space is expected",
@@ -110,6 +113,195 @@ func syntaxError(data []byte, err error) (line, col int, problem string) {
 		}
 	}
 	return line, firstNonBlank(data, line), msgSyntax + syntaxMessage(msg)
+}
+
+// locatable reports whether the YAML library places problem msg at the
+// start of the enclosing construct (a block mapping or list whose
+// indentation broke) rather than at the offending character, so that
+// [locate] has to find it.
+func locatable(msg string) bool {
+	switch msg {
+	case "did not find expected key",
+		"did not find expected '-' indicator",
+		"did not find expected node content":
+		return true
+	}
+	return false
+}
+
+// maxFlowDepth is the YAML library's nesting limit for flow collections.
+const maxFlowDepth = 10000
+
+// depth reports whether msg is the library's nesting limit, which it places
+// at the key whose value nests too deeply.
+func depth(msg string) bool { return strings.HasPrefix(msg, "exceeded max depth of ") }
+
+// tooDeep returns the position of the first "[" or "{" that opens a flow
+// collection nested deeper than maxFlowDepth. It reads just enough YAML to
+// tell indicators from text: quoted scalars, comments, and brackets inside
+// plain scalars (which open nothing). Parsing prefixes, as [locate] does,
+// would cost seconds here: the library's time grows with the square of the
+// depth.
+func tooDeep(data []byte) (line, col int, ok bool) {
+	var (
+		flow  int
+		quote rune // the open quote while inside a quoted scalar
+		prev  rune = '\n'
+	)
+	line, col = 1, 0
+	for i := 0; i < len(data); {
+		r, size := utf8.DecodeRune(data[i:])
+		i += size
+		col++
+		if r == '\n' {
+			line, col = line+1, 0
+		}
+		switch {
+		case quote == '"' && r == '\\':
+			_, size := utf8.DecodeRune(data[i:]) // the escaped character
+			i += size
+			col++
+			r = 'x'
+		case quote != 0 && r == quote:
+			if quote == '\'' && i < len(data) && data[i] == '\'' {
+				i++ // '' is a quote inside a single-quoted scalar
+				col++
+			} else {
+				quote = 0
+			}
+		case quote != 0:
+		case r == '#' && isSpace(prev):
+			j := bytes.IndexByte(data[i:], '\n')
+			if j < 0 {
+				return 0, 0, false
+			}
+			i += j
+			col += utf8.RuneCount(data[i-j : i])
+		case !tokenStart(prev, flow):
+		case r == '"' || r == '\'':
+			quote = r
+		case r == '[' || r == '{':
+			if flow++; flow > maxFlowDepth {
+				return line, col, true
+			}
+		}
+		if flow > 0 && (r == ']' || r == '}') && quote == 0 {
+			flow--
+		}
+		prev = r
+	}
+	return 0, 0, false
+}
+
+// isSpace reports whether r separates tokens.
+func isSpace(r rune) bool { return r == ' ' || r == '\t' || r == '\n' || r == '\r' }
+
+// tokenStart reports whether a character after prev begins a token, so that
+// a quote or a bracket there is an indicator rather than text.
+func tokenStart(prev rune, flow int) bool {
+	switch prev {
+	case ' ', '\t', '\n', '\r', '[', '{', ',':
+		return true
+	case ':':
+		return flow > 0 // {"a":[1]}; in block context "a:[" is text
+	}
+	return false
+}
+
+// locate finds where the YAML library meets problem msg: the shortest
+// prefix of data that fails with msg ends at the offending character. It
+// searches whole lines from line from on, then the characters of the line
+// found, by bisection (each step parses a prefix), and reports the
+// 1-based line and column. ok is false when no prefix fails with msg.
+//
+// This runs only for a file that failed to load, at most a few dozen
+// parses of at most [MaxFileSize] bytes.
+func locate(data []byte, msg string, from int) (line, col int, ok bool) {
+	var starts []int // byte offset of each line
+	for off := 0; off < len(data); {
+		starts = append(starts, off)
+		j := bytes.IndexByte(data[off:], '\n')
+		if j < 0 {
+			break
+		}
+		off += j + 1
+	}
+	n := len(starts)
+	end := func(k int) int { // the end of line k (1-based), line break included
+		if k < n {
+			return starts[k]
+		}
+		return len(data)
+	}
+	from = min(max(from, 1), n)
+	if n == 0 || !failsWith(data[:end(n)], msg) {
+		return 0, 0, false
+	}
+	lo, hi := from, n // the first failing line is in [lo, hi]
+	for lo < hi {
+		mid := lo + (hi-lo)/2
+		if failsWith(data[:end(mid)], msg) {
+			hi = mid
+		} else {
+			lo = mid + 1
+		}
+	}
+	line = lo
+	text := data[starts[line-1]:end(line)]
+	var cuts []int // byte offset in text after each character
+	for i := 0; i < len(text); {
+		_, size := utf8.DecodeRune(text[i:])
+		i += size
+		cuts = append(cuts, i)
+	}
+	before := data[:starts[line-1]]
+	lo, hi = 1, len(cuts)
+	for lo < hi {
+		mid := lo + (hi-lo)/2
+		if failsWith(append(before[:len(before):len(before)], text[:cuts[mid-1]]...), msg) {
+			hi = mid
+		} else {
+			lo = mid + 1
+		}
+	}
+	if !depth(msg) && len(bytes.TrimSpace(data[len(before)+cuts[lo-1]:])) == 0 {
+		// Only the end of the file follows: the prefix failed for its end,
+		// which the library already places well.
+		return 0, 0, false
+	}
+	return line, lo, true
+}
+
+// failsWith reports whether decoding every document of data fails with
+// problem msg (the library's text, without its "yaml: line N: " prefix).
+func failsWith(data []byte, msg string) bool {
+	dec := yaml.NewDecoder(bytes.NewReader(data))
+	for {
+		var n yaml.Node
+		err := dec.Decode(&n)
+		if err == nil {
+			continue
+		}
+		if errors.Is(err, io.EOF) {
+			return false
+		}
+		_, got := splitLine(err)
+		return got == msg
+	}
+}
+
+// splitLine splits a YAML library error into the line it names (0 when
+// none) and its message.
+func splitLine(err error) (line int, msg string) {
+	msg = strings.TrimPrefix(err.Error(), "yaml: ")
+	if rest, ok := strings.CutPrefix(msg, "line "); ok {
+		if n, after, ok := strings.Cut(rest, ": "); ok {
+			if v, perr := strconv.Atoi(n); perr == nil {
+				return v, after
+			}
+		}
+	}
+	return 0, msg
 }
 
 // lineOffset returns the byte offset of line n (1-based) of data, and

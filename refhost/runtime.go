@@ -223,6 +223,18 @@ func (r *Runtime) AddTool(t host.Tool) (func(), error) {
 	return r.tools.add(def.Name, toolEntry{tool: t, def: def, js: js}, false)
 }
 
+// Tool returns the registered tool with that name, and false when none is
+// registered. A UI uses it to reach what a tool offers besides running,
+// such as the exit tool's [host.Presenter] cards:
+//
+//	if t, ok := rt.Tool(planmode.ExitToolName); ok {
+//		if p, ok := t.(host.Presenter); ok { card := p.PresentCall(input) ... }
+//	}
+func (r *Runtime) Tool(name string) (host.Tool, bool) {
+	t, ok := r.tools.load().byName[name]
+	return t, ok
+}
+
 // Commands.
 
 type commandSnap struct {

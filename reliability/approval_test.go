@@ -219,7 +219,7 @@ func TestApprovalNeedsTheReviewersConsent(t *testing.T) {
 	if reqs := model.Requests(); slices.Contains(reqs[1].Sections, planmode.SectionName) {
 		t.Errorf("the request after the approval still carries plan guidance: %q", reqs[1].Sections)
 	}
-	asked := h.reviewer.asked[0]
+	asked := h.reviewer.Requests()[0]
 	if len(asked.Questions) != 1 || asked.Questions[0].ID != planmode.ReviewQuestionID || asked.Questions[0].Detail != goodPlan ||
 		asked.Intent == nil || asked.Intent.Kind != planmode.ReviewIntentKind || asked.Intent.ApproveOption != planmode.ReviewApprove {
 		t.Errorf("review request = %+v", asked)

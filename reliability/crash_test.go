@@ -155,7 +155,7 @@ func (c *crashChild) command(ctx context.Context, a host.Agent, args string) (st
 		return "", fmt.Errorf("/%s%s: handled %v: %w", planmode.CommandName, args, handled, err)
 	}
 	name := "plan" + strings.ReplaceAll(args, " ", "-")
-	c.point(crashPoint{Name: name, Want: planmode.SelectionForArgs(args) == planmode.SelectionActive, Reply: reply, Before: before, After: a.Session().Len()})
+	c.point(crashPoint{Name: name, Want: strings.TrimSpace(args) != planmode.CommandArgOff, Reply: reply, Before: before, After: a.Session().Len()})
 	return reply, nil
 }
 

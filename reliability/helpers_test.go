@@ -5,12 +5,12 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"sync"
 	"testing"
 	"time"
 
 	"github.com/dshgo/planmode"
 	"github.com/dshgo/planmode/host"
+	"github.com/dshgo/planmode/host/hosttest"
 	"github.com/dshgo/planmode/refhost"
 	"github.com/dshgo/planmode/refhost/scripted"
 )
@@ -147,41 +147,18 @@ func lastTurnEnd(t testing.TB, events []host.Event) host.TurnEnd {
 	return host.TurnEnd{}
 }
 
-// reviewer is the user behind the question channel: each Ask takes the
-// next queued decision.
-type reviewer struct {
-	mu     sync.Mutex
-	decide []func(req host.AskRequest) ([]host.Answer, error)
-	asked  []host.AskRequest
-}
-
-// errNoDecision is what the reviewer answers when nothing is queued.
-var errNoDecision = errors.New("reviewer: no decision queued")
+// reviewer is the user behind the question channel, the question stub of
+// package hosttest: each Ask takes the next queued decision.
+type reviewer struct{ hosttest.Questions }
 
 func (r *reviewer) queue(ds ...func(req host.AskRequest) ([]host.Answer, error)) {
-	r.mu.Lock()
-	defer r.mu.Unlock()
-	r.decide = append(r.decide, ds...)
-}
-
-func (r *reviewer) Ask(_ context.Context, req host.AskRequest) ([]host.Answer, error) {
-	r.mu.Lock()
-	defer r.mu.Unlock()
-	r.asked = append(r.asked, req)
-	if len(r.decide) == 0 {
-		return nil, fmt.Errorf("ask %d: %w", len(r.asked), errNoDecision)
+	for _, d := range ds {
+		r.Reply(func(_ context.Context, req host.AskRequest) ([]host.Answer, error) { return d(req) })
 	}
-	d := r.decide[0]
-	r.decide = r.decide[1:]
-	return d(req)
 }
 
 // asks returns how many requests the reviewer got.
-func (r *reviewer) asks() int {
-	r.mu.Lock()
-	defer r.mu.Unlock()
-	return len(r.asked)
-}
+func (r *reviewer) asks() int { return len(r.Requests()) }
 
 // logAgent is a host.Agent over a session that never runs a turn: it lets
 // a test ask the controller about a session before any loop touches it.

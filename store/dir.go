@@ -65,7 +65,8 @@ func OpenDir(dir string, opts ...Option) (*Dir, error) {
 		return nil, fmt.Errorf("store: sessions directory %s: not a directory", dir)
 	}
 	if perm := fi.Mode().Perm(); checkModes && perm&0o077 != 0 {
-		return nil, fmt.Errorf("store: sessions directory %s: mode %#o, want 0700: %w", dir, perm, ErrInsecureDir)
+		return nil, fmt.Errorf("store: sessions directory %s: mode %#o, want 0700 (run: chmod 700 %s, "+
+			"or name a directory that does not exist yet: OpenDir creates it with mode 0700): %w", dir, perm, dir, ErrInsecureDir)
 	}
 	return &Dir{
 		path:       dir,

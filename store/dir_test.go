@@ -401,6 +401,9 @@ func TestDirPermissions(t *testing.T) {
 		if !strings.Contains(err.Error(), "0755") || !strings.Contains(err.Error(), open) {
 			t.Errorf("error %q does not name the directory and its mode", err)
 		}
+		if !strings.Contains(err.Error(), "chmod 700 "+open) || !strings.Contains(err.Error(), "does not exist yet") {
+			t.Errorf("error %q does not say what to do", err)
+		}
 		wantMode(open, 0o755)
 	})
 

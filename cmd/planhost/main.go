@@ -92,6 +92,8 @@ func (p *program) main(args []string) int {
 		return p.validate(args[1:])
 	case "inspect":
 		return p.inspect(args[1:])
+	case "acp":
+		return p.acp(args[1:])
 	case "help", "-h", "-help", "--help":
 		fmt.Fprint(p.stdout, usageMain)
 		return exitOK

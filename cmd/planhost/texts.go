@@ -62,6 +62,7 @@ Usage:
   planhost run -config FILE        an interactive session in the terminal
   planhost validate -config FILE   check a deployment file and build the host without running it
   planhost inspect SESSION_FILE    show a session's plan-mode timeline
+  planhost acp                     serve the Agent Client Protocol on stdin/stdout (editors)
 
 Run "planhost COMMAND -h" for a command's flags.
 Exit codes: 0 success, 1 runtime failure, 2 usage or configuration error.
@@ -250,4 +251,22 @@ const (
 	inspectNo         = "no"
 	reviewApproved    = "approved"
 	reviewFailed      = "not approved"
+)
+
+// Texts of "planhost acp" (acpcmd.go).
+const (
+	usageACP = `Usage: planhost acp [-config FILE] [-sessions DIR] [-model scripted:FILE|openai] [-log FILE]
+
+Runs planhost as an Agent Client Protocol (ACP) agent on stdin and stdout,
+for editors such as Zed: JSON-RPC messages only on stdout, diagnostics on
+stderr (or -log FILE). Each ACP session is a session file in -sessions; its
+workspace is the cwd the editor sends. Without -config the demo's deployment
+(plan mode with its guidance) is used. The model flags are those of run.
+See docs/acp.md.
+
+Flags:
+`
+	flagLogHelp        = "append diagnostics to this `file` instead of stderr"
+	flagLogLevelHelp   = "diagnostics `level`: debug, info, warn or error"
+	acpDefaultDeployID = "planhost acp (built-in deployment)"
 )

@@ -9,6 +9,7 @@ import (
 	"github.com/dshgo/planmode/deploy"
 	"github.com/dshgo/planmode/refhost"
 	"github.com/dshgo/planmode/store"
+	"go.uber.org/dig"
 )
 
 // validate is "planhost validate": load the deployment and build the whole
@@ -32,7 +33,7 @@ func (p *program) validate(args []string) int {
 	}
 	app, _ := newHost(hostConfig{store: store.NewMemory(), model: unusedModel{}, deployment: dep})
 	if err := app.Err(); err != nil {
-		return p.configError("validate", fmt.Errorf(lineGraphError, *config, err))
+		return p.configError("validate", fmt.Errorf(lineGraphError, *config, graphCause(err)))
 	}
 	// Starting registers every plugin with the host (names, sections,
 	// tools, commands), which catches conflicts the graph cannot show.
@@ -51,6 +52,12 @@ func (p *program) validate(args []string) int {
 	fmt.Fprintf(p.stdout, lineValid+"\n", *config, plugins)
 	return exitOK
 }
+
+// graphCause reduces an fx graph failure to the error that caused it: fx
+// wraps it in the chain of constructors that needed the failed value, which
+// reads as a page of Go function names; the cause alone ("plan-mode:
+// invalid config: ...", "missing type: host.Tools") says what to fix.
+func graphCause(err error) error { return dig.RootCause(err) }
 
 // unusedModel is the model of the graph validate builds: validate starts no
 // session, so it is never asked.

@@ -59,6 +59,8 @@ func newHost(cfg hostConfig) (*fx.App, *hostParts) {
 		fx.Decorate(func(p *presenters, t host.Tools) host.Tools { return presentingTools{next: t, p: p} }),
 		refhost.Module,
 		cfg.deployment.Option(),
+		// planhost's own section and tools are registered with the host's
+		// lifecycle, like a plugin's; nothing else would ask for them.
 		fx.Invoke(func(lc fx.Lifecycle, sections host.Sections, tools host.Tools) {
 			register(lc, sections, tools, cfg.tools)
 		}),

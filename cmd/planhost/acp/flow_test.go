@@ -1,0 +1,451 @@
+package acp_test
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+
+	sdk "github.com/coder/acp-go-sdk"
+	"go.uber.org/fx"
+
+	"github.com/dshgo/planmode/host"
+	"github.com/dshgo/planmode/refhost"
+	"github.com/dshgo/planmode/refhost/scripted"
+)
+
+const testPlan = "# Add Goodbye\n\n1. Add `Goodbye` to greeter.go.\n2. Test it."
+
+func call(id, name string, input any) host.ToolCall {
+	b, _ := json.Marshal(input)
+	return host.ToolCall{ID: id, Name: name, Input: b}
+}
+
+// planSteps is a model that explores, presents testPlan and, once the
+// call returns, carries on with the given steps.
+func planSteps(after ...scripted.Step) *scripted.Model {
+	steps := []scripted.Step{
+		{Text: "Let me look.", ToolCalls: []host.ToolCall{
+			call("c1", "read_file", map[string]string{"path": "greeter.go"}),
+			call("c2", "search", map[string]string{"pattern": "Hello", "path": "."}),
+		}},
+		{Text: "Here is my plan.", ToolCalls: []host.ToolCall{call("c3", "exit_plan_mode", map[string]string{"plan": testPlan})}},
+	}
+	return scripted.NewModel(append(steps, after...)...)
+}
+
+func TestPlanReviewApproveLeavesPlanModeAndWorks(t *testing.T) {
+	st := newStore(t)
+	model := planSteps(
+		scripted.Step{Text: "Approved; writing.", ToolCalls: []host.ToolCall{
+			call("c4", "write_file", map[string]string{"path": "greeter.go", "content": "package greeter\n"}),
+		}},
+		scripted.Step{Text: "Done."},
+	)
+	h := newHostParts(t, st, model)
+	k := connect(t, h, st)
+	k.c.setAnswer(approve)
+	init := k.initialize()
+	if !init.AgentCapabilities.LoadSession || !init.AgentCapabilities.PromptCapabilities.Image {
+		t.Errorf("capabilities = %+v, want loadSession and image prompts", init.AgentCapabilities)
+	}
+	dir := workspaceDir(t)
+	sess := k.newSession(dir)
+	if sess.Modes == nil || sess.Modes.CurrentModeId != "default" || len(sess.Modes.AvailableModes) != 2 {
+		t.Fatalf("session/new modes = %+v, want default of [default plan]", sess.Modes)
+	}
+	if len(sess.ConfigOptions) != 1 || sess.ConfigOptions[0].Select == nil || sess.ConfigOptions[0].Select.CurrentValue != "default" {
+		t.Errorf("session/new config options = %+v, want mode=default", sess.ConfigOptions)
+	}
+	k.setMode(sess.SessionId, "plan")
+	k.c.waitFor(t, "current_mode_update plan", func(us []sdk.SessionNotification, _ []sdk.RequestPermissionRequest) bool {
+		return slices.Equal(modeUpdates(us), []string{"plan"})
+	})
+	resp, err := k.prompt(sess.SessionId, "Add a Goodbye function.")
+	if err != nil {
+		t.Fatalf("prompt: %v", err)
+	}
+	if resp.StopReason != sdk.StopReasonEndTurn {
+		t.Errorf("stop reason = %s, want end_turn", resp.StopReason)
+	}
+	us, asks := k.c.snapshot()
+	if got := modeUpdates(us); !slices.Equal(got, []string{"plan", "default"}) {
+		t.Errorf("mode updates = %v, want [plan default]", got)
+	}
+	if len(asks) != 1 {
+		t.Fatalf("permission requests = %d, want 1", len(asks))
+	}
+	ask := asks[0]
+	if ask.ToolCall.ToolCallId != "c3" {
+		t.Errorf("permission asked on tool call %q, want the exit_plan_mode call c3", ask.ToolCall.ToolCallId)
+	}
+	if !contentHas(ask.ToolCall.Content, "# Add Goodbye") {
+		t.Errorf("permission request content does not hold the plan: %+v", ask.ToolCall.Content)
+	}
+	var kinds []string
+	for _, o := range ask.Options {
+		kinds = append(kinds, o.Name+"="+string(o.Kind))
+	}
+	if want := []string{"Approve=allow_once", "Keep planning=reject_once"}; !slices.Equal(kinds, want) {
+		t.Errorf("options = %v, want %v", kinds, want)
+	}
+	calls := map[string]*sdk.SessionUpdateToolCall{}
+	results := map[string]*sdk.SessionToolCallUpdate{}
+	for _, u := range us {
+		if c := u.Update.ToolCall; c != nil {
+			calls[string(c.ToolCallId)] = c
+		}
+		if r := u.Update.ToolCallUpdate; r != nil && r.Status != nil {
+			results[string(r.ToolCallId)] = r
+		}
+	}
+	for id, want := range map[string]sdk.ToolKind{"c1": "read", "c2": "search", "c3": "switch_mode", "c4": "edit"} {
+		c, ok := calls[id]
+		switch {
+		case !ok:
+			t.Errorf("no tool_call for %s", id)
+		case c.Kind != want:
+			t.Errorf("tool_call %s kind = %s, want %s", id, c.Kind, want)
+		case results[id] == nil || *results[id].Status != sdk.ToolCallStatusCompleted:
+			t.Errorf("tool_call %s did not complete: %+v", id, results[id])
+		}
+	}
+	if c := calls["c1"]; c != nil && (len(c.Locations) != 1 || c.Locations[0].Path != filepath.Join(dir, "greeter.go")) {
+		t.Errorf("read_file locations = %+v, want %s", c.Locations, filepath.Join(dir, "greeter.go"))
+	}
+	if c := calls["c4"]; c != nil {
+		if len(c.Content) != 1 || c.Content[0].Diff == nil || c.Content[0].Diff.OldText == nil || !strings.Contains(*c.Content[0].Diff.OldText, "Hello") {
+			t.Errorf("write_file content = %+v, want a diff from the old file", c.Content)
+		}
+	}
+	if got, _ := os.ReadFile(filepath.Join(dir, "greeter.go")); string(got) != "package greeter\n" {
+		t.Errorf("greeter.go = %q, want the approved change written", got)
+	}
+	if text := agentText(us); !strings.Contains(text, "Here is my plan.") || !strings.Contains(text, "Done.") {
+		t.Errorf("agent messages = %q", text)
+	}
+	// The mode update back to default comes after the review was
+	// answered and before the write.
+	order := describeUpdates(us)
+	if i, j := strings.Index(order, "current_mode_update(default)"), strings.Index(order, "tool_call(edit)"); i < 0 || j < i {
+		t.Errorf("update order %s: want the switch to default before the edit", order)
+	}
+	k.close()
+	if n := checkTraffic(t, goSDKSchema(t), k.fromSide.all(), k.toSide.all()); n < 10 {
+		t.Errorf("checked %d messages against the schema, want the whole exchange", n)
+	}
+}
+
+func contentHas(content []sdk.ToolCallContent, s string) bool {
+	for _, c := range content {
+		if c.Content != nil && c.Content.Content.Text != nil && strings.Contains(c.Content.Content.Text.Text, s) {
+			return true
+		}
+	}
+	return false
+}
+
+func TestPlanReviewKeepPlanningStaysInPlanModeAndTakesFeedbackAsNextPrompt(t *testing.T) {
+	st := newStore(t)
+	model := planSteps(
+		scripted.Step{Text: "What should I change?"},
+		scripted.Step{Text: "Revised.", ToolCalls: []host.ToolCall{call("c5", "exit_plan_mode", map[string]string{"plan": testPlan + "\n3. Update the README."})}},
+		scripted.Step{Text: "Approved."},
+	)
+	h := newHostParts(t, st, model)
+	k := connect(t, h, st)
+	k.c.setAnswer(keepPlanning)
+	k.initialize()
+	sess := k.newSession(workspaceDir(t))
+	k.setMode(sess.SessionId, "plan")
+	resp, err := k.prompt(sess.SessionId, "Add a Goodbye function.")
+	if err != nil || resp.StopReason != sdk.StopReasonEndTurn {
+		t.Fatalf("prompt = %v, %v; want end_turn", resp.StopReason, err)
+	}
+	us, _ := k.c.snapshot()
+	var failed *sdk.SessionToolCallUpdate
+	for _, u := range us {
+		if r := u.Update.ToolCallUpdate; r != nil && r.ToolCallId == "c3" && r.Status != nil {
+			failed = r
+		}
+	}
+	if failed == nil || *failed.Status != sdk.ToolCallStatusFailed {
+		t.Fatalf("exit_plan_mode result = %+v, want failed (keep planning)", failed)
+	}
+	if got := modeUpdates(us); !slices.Equal(got, []string{"plan"}) {
+		t.Errorf("mode updates = %v, want only [plan]: keep planning stays in plan mode", got)
+	}
+	// The feedback is the next prompt; this time the plan is approved.
+	k.c.setAnswer(approve)
+	if resp, err := k.prompt(sess.SessionId, "Also update the README."); err != nil || resp.StopReason != sdk.StopReasonEndTurn {
+		t.Fatalf("second prompt = %v, %v", resp.StopReason, err)
+	}
+	reqs := model.Requests()
+	last := reqs[len(reqs)-2] // the request that produced the revised plan
+	if !transcriptHas(last, "Also update the README.") {
+		t.Errorf("the model did not get the feedback prompt")
+	}
+	us, _ = k.c.snapshot()
+	if got := modeUpdates(us); !slices.Equal(got, []string{"plan", "default"}) {
+		t.Errorf("mode updates = %v, want [plan default] after the second review", got)
+	}
+}
+
+func transcriptHas(req refhost.Request, s string) bool {
+	for _, m := range req.Messages {
+		for _, b := range m.Content {
+			if strings.Contains(b.Text, s) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+func TestPlanReviewCancelledRequestIsADismissal(t *testing.T) {
+	st := newStore(t)
+	model := planSteps(scripted.Step{Text: "Waiting for you."})
+	h := newHostParts(t, st, model)
+	k := connect(t, h, st)
+	// No answer func: the client answers every request "cancelled".
+	k.initialize()
+	sess := k.newSession(workspaceDir(t))
+	k.setMode(sess.SessionId, "plan")
+	if resp, err := k.prompt(sess.SessionId, "Plan it."); err != nil || resp.StopReason != sdk.StopReasonEndTurn {
+		t.Fatalf("prompt = %v, %v", resp.StopReason, err)
+	}
+	reqs := model.Requests()
+	msgs := reqs[len(reqs)-1].Messages
+	result := msgs[len(msgs)-1]
+	if result.Role != refhost.RoleTool || !result.IsError || !strings.Contains(strings.ToLower(result.Text), "dismiss") {
+		t.Errorf("exit_plan_mode result = %+v, want the dismissal error", result)
+	}
+	us, _ := k.c.snapshot()
+	if got := modeUpdates(us); !slices.Equal(got, []string{"plan"}) {
+		t.Errorf("mode updates = %v, want [plan]", got)
+	}
+}
+
+func TestCancelMidTurnEndsThePromptCancelled(t *testing.T) {
+	st := newStore(t)
+	model := scripted.NewModel(scripted.Step{Block: true}, scripted.Step{Text: "After."})
+	h := newHostParts(t, st, model)
+	k := connect(t, h, st)
+	k.initialize()
+	sess := k.newSession(workspaceDir(t))
+	type result struct {
+		resp sdk.PromptResponse
+		err  error
+	}
+	done := make(chan result, 1)
+	go func() {
+		r, err := k.prompt(sess.SessionId, "Do something slow.")
+		done <- result{r, err}
+	}()
+	if err := model.WaitCalls(ctxT(t), 1); err != nil {
+		t.Fatal(err)
+	}
+	if err := k.cs.Cancel(ctxT(t), sdk.CancelNotification{SessionId: sess.SessionId}); err != nil {
+		t.Fatal(err)
+	}
+	r := <-done
+	if r.err != nil || r.resp.StopReason != sdk.StopReasonCancelled {
+		t.Fatalf("prompt = %v, %v; want cancelled", r.resp.StopReason, r.err)
+	}
+	// The session goes on.
+	if resp, err := k.prompt(sess.SessionId, "Again."); err != nil || resp.StopReason != sdk.StopReasonEndTurn {
+		t.Fatalf("prompt after cancel = %v, %v", resp.StopReason, err)
+	}
+}
+
+func TestModeChangeMidTurnIsSentWhenLogged(t *testing.T) {
+	st := newStore(t)
+	release := make(chan struct{})
+	entered := make(chan struct{})
+	model := scripted.NewModel(
+		scripted.Step{Respond: func(ctx context.Context, _ refhost.Request) (refhost.Response, error) {
+			close(entered)
+			select {
+			case <-release:
+			case <-ctx.Done():
+				return refhost.Response{}, ctx.Err()
+			}
+			return refhost.Response{Text: "Reading.", ToolCalls: []host.ToolCall{call("r1", "read_file", map[string]string{"path": "greeter.go"})}}, nil
+		}},
+		scripted.Step{Text: "Done."},
+	)
+	h := newHostParts(t, st, model)
+	k := connect(t, h, st)
+	k.initialize()
+	sess := k.newSession(workspaceDir(t))
+	done := make(chan error, 1)
+	go func() {
+		_, err := k.prompt(sess.SessionId, "Go.")
+		done <- err
+	}()
+	<-entered
+	k.setMode(sess.SessionId, "plan")
+	if us, _ := k.c.snapshot(); len(modeUpdates(us)) != 0 {
+		t.Fatalf("mode update sent while the turn is open: %v; want it when the next step logs it", modeUpdates(us))
+	}
+	close(release)
+	if err := <-done; err != nil {
+		t.Fatal(err)
+	}
+	us, _ := k.c.snapshot()
+	order := describeUpdates(us)
+	if i, j := strings.Index(order, "tool_call(read)"), strings.Index(order, "current_mode_update(plan)"); i < 0 || j < i {
+		t.Errorf("updates %s: want the plan mode update after the tool call, at the next step", order)
+	}
+	// At idle the change is logged at once.
+	k.setMode(sess.SessionId, "default")
+	k.c.waitFor(t, "current_mode_update default", func(us []sdk.SessionNotification, _ []sdk.RequestPermissionRequest) bool {
+		return slices.Equal(modeUpdates(us), []string{"plan", "default"})
+	})
+}
+
+func TestCancelDuringThePlanReviewAbortsIt(t *testing.T) {
+	st := newStore(t)
+	model := planSteps(scripted.Step{Text: "unused"})
+	h := newHostParts(t, st, model)
+	k := connect(t, h, st)
+	asked := make(chan struct{})
+	// The client holds the request until the agent withdraws it
+	// ($/cancel_request cancels the handler's context).
+	k.c.setAnswer(func(ctx context.Context, _ sdk.RequestPermissionRequest) (sdk.RequestPermissionResponse, error) {
+		close(asked)
+		<-ctx.Done()
+		return sdk.RequestPermissionResponse{Outcome: sdk.RequestPermissionOutcome{Cancelled: &sdk.RequestPermissionOutcomeCancelled{}}}, nil
+	})
+	k.initialize()
+	sess := k.newSession(workspaceDir(t))
+	k.setMode(sess.SessionId, "plan")
+	done := make(chan sdk.PromptResponse, 1)
+	go func() {
+		r, err := k.prompt(sess.SessionId, "Plan it.")
+		if err != nil {
+			t.Errorf("prompt: %v", err)
+		}
+		done <- r
+	}()
+	<-asked
+	if err := k.cs.Cancel(ctxT(t), sdk.CancelNotification{SessionId: sess.SessionId}); err != nil {
+		t.Fatal(err)
+	}
+	if r := <-done; r.StopReason != sdk.StopReasonCancelled {
+		t.Errorf("stop reason = %s, want cancelled", r.StopReason)
+	}
+	if got := modeUpdates(mustSnapshot(k)); !slices.Equal(got, []string{"plan"}) {
+		t.Errorf("mode updates = %v, want [plan]: a cancelled review approves nothing", got)
+	}
+	if h.plan.Get(agentOf(t, st, sess.SessionId)).Active != true {
+		t.Error("plan mode was left without approval")
+	}
+}
+
+// agentOf returns a host.Agent view of a stored session, for Controller.Get.
+func agentOf(t *testing.T, st host.Store, id sdk.SessionId) host.Agent {
+	t.Helper()
+	s, err := st.Open(string(id))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return asker{s}
+}
+
+func TestANewPromptCancelsTheRunningOneAndRunsAfterIt(t *testing.T) {
+	st := newStore(t)
+	model := scripted.NewModel(scripted.Step{Block: true}, scripted.Step{Text: "Second answer."})
+	h := newHostParts(t, st, model)
+	k := connect(t, h, st)
+	k.initialize()
+	sess := k.newSession(workspaceDir(t))
+	first := make(chan sdk.PromptResponse, 1)
+	go func() {
+		r, err := k.prompt(sess.SessionId, "First.")
+		if err != nil {
+			t.Errorf("first prompt: %v", err)
+		}
+		first <- r
+	}()
+	if err := model.WaitCalls(ctxT(t), 1); err != nil {
+		t.Fatal(err)
+	}
+	r, err := k.prompt(sess.SessionId, "Second.")
+	if err != nil || r.StopReason != sdk.StopReasonEndTurn {
+		t.Fatalf("second prompt = %v, %v", r.StopReason, err)
+	}
+	if r := <-first; r.StopReason != sdk.StopReasonCancelled {
+		t.Errorf("first prompt stop reason = %s, want cancelled", r.StopReason)
+	}
+	if !strings.Contains(agentText(mustSnapshot(k)), "Second answer.") {
+		t.Errorf("no answer to the second prompt")
+	}
+}
+
+func TestLoadingAnOpenSessionReplaysItAgain(t *testing.T) {
+	st := newStore(t)
+	h := newHostParts(t, st, scripted.NewModel(scripted.Step{Text: "Hi there."}))
+	k := connect(t, h, st)
+	k.initialize()
+	dir := workspaceDir(t)
+	sess := k.newSession(dir)
+	if _, err := k.prompt(sess.SessionId, "Hello."); err != nil {
+		t.Fatal(err)
+	}
+	before := len(mustSnapshot(k))
+	if _, err := k.cs.LoadSession(ctxT(t), sdk.LoadSessionRequest{SessionId: sess.SessionId, Cwd: dir, McpServers: []sdk.McpServer{}}); err != nil {
+		t.Fatal(err)
+	}
+	var users []string
+	for _, u := range mustSnapshot(k)[before:] {
+		if m := u.Update.UserMessageChunk; m != nil {
+			users = append(users, m.Content.Text.Text)
+		}
+	}
+	if !slices.Equal(users, []string{"Hello."}) {
+		t.Errorf("replayed user messages = %q", users)
+	}
+}
+
+func TestStopReasonsFollowTheTurnsEnd(t *testing.T) {
+	loop := scripted.Step{Text: "Again.", ToolCalls: []host.ToolCall{call("", "read_file", map[string]string{"path": "greeter.go"})}}
+	tests := []struct {
+		name    string
+		steps   []scripted.Step
+		opts    []fx.Option
+		want    sdk.StopReason
+		wantErr string
+	}{
+		{"completed", []scripted.Step{{Text: "Done."}}, nil, sdk.StopReasonEndTurn, ""},
+		{"step limit", []scripted.Step{loop, loop, loop}, []fx.Option{fx.Supply(&refhost.Settings{MaxSteps: 2})}, sdk.StopReasonMaxTurnRequests, ""},
+		{"blocked by a pre-step listener", nil, []fx.Option{fx.Invoke(func(chain host.PreStepChain) {
+			_, _ = chain.AddPreStep("test-gate", func(context.Context, host.Step, host.PreStepNext) host.Decision {
+				return host.Reject("the gate is closed")
+			}, true)
+		})}, sdk.StopReasonRefusal, ""},
+		{"model failed", []scripted.Step{{Err: errors.New("the model is down")}}, nil, "", "the model is down"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			st := newStore(t)
+			h := newHostParts(t, st, scripted.NewModel(tt.steps...), tt.opts...)
+			k := connect(t, h, st)
+			k.initialize()
+			sess := k.newSession(workspaceDir(t))
+			resp, err := k.prompt(sess.SessionId, "Go.")
+			switch {
+			case tt.wantErr != "":
+				if err == nil || !strings.Contains(err.Error(), tt.wantErr) {
+					t.Errorf("prompt = %v, %v; want an error naming %q", resp.StopReason, err, tt.wantErr)
+				}
+			case err != nil || resp.StopReason != tt.want:
+				t.Errorf("prompt = %v, %v; want %s", resp.StopReason, err, tt.want)
+			}
+		})
+	}
+}

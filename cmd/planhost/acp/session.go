@@ -1,0 +1,299 @@
+package acp
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"sync"
+
+	sdk "github.com/coder/acp-go-sdk"
+
+	"github.com/dshgo/planmode"
+	"github.com/dshgo/planmode/cmd/planhost/workspace"
+	"github.com/dshgo/planmode/host"
+	"github.com/dshgo/planmode/refhost"
+)
+
+func jsonUnmarshal(data []byte, v any) error { return json.Unmarshal(data, v) }
+
+// session is one ACP session: a store session bound to an agent of the
+// runtime, a workspace and the queue of updates for the client.
+type session struct {
+	a     *Agent
+	id    string
+	agent *refhost.Agent
+	q     *queue
+	done  chan struct{} // closed by close: stops the sender
+	once  sync.Once
+
+	// prompt serializes prompts (and a reload).
+	prompt sync.Mutex
+
+	// Written by the log's subscriber (under the session's append lock) and
+	// read by Ask and the handlers.
+	mu       sync.Mutex
+	unsub    func()
+	active   bool                     // the logged mode
+	calls    map[string]host.ToolCall // tool calls without a result yet, by ID
+	open     string                   // the tool call without a result yet
+	commands map[string]string        // command names by run ID
+	plans    func(host.Event) ([]sdk.PlanEntry, bool)
+	asked    int // synthetic tool calls for questions outside a tool call
+}
+
+func newSession(a *Agent, id string, agent *refhost.Agent) *session {
+	s := &session{
+		a: a, id: id, agent: agent, q: newQueue(), done: make(chan struct{}),
+		calls: map[string]host.ToolCall{}, commands: map[string]string{},
+	}
+	if a.cfg.Plan != nil {
+		s.active = a.cfg.Plan.Get(agent).Active
+	}
+	return s
+}
+
+// send is the sender's way out to the client.
+func (s *session) send(u sdk.SessionUpdate) {
+	ctx, cancel := context.WithTimeout(context.Background(), stopTimeout)
+	defer cancel()
+	if err := s.a.conn.SessionUpdate(ctx, sdk.SessionNotification{SessionId: sdk.SessionId(s.id), Update: u}); err != nil {
+		s.a.log.Warn("acp: update not sent", "session", s.id, "err", err)
+	}
+}
+
+// loggedMode returns the mode the log records.
+func (s *session) loggedMode() bool {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.active
+}
+
+// follow replays the log as it stands and then subscribes to what is
+// appended after it.
+func (s *session) follow() {
+	events := s.agent.Session().Events()
+	s.mu.Lock()
+	if s.a.cfg.Plans != nil {
+		s.plans = s.a.cfg.Plans.Follow(s.id)
+	}
+	for _, e := range events {
+		s.translate(e, true)
+	}
+	s.mu.Unlock()
+	unsub := s.agent.Session().Subscribe(len(events), func(e host.Event) {
+		s.mu.Lock()
+		defer s.mu.Unlock()
+		s.translate(e, false)
+	})
+	s.mu.Lock()
+	s.unsub = unsub
+	s.mu.Unlock()
+}
+
+// replayAll replays the whole log again (a second session/load of an open
+// session); the plan feed is not consulted twice, so it sends the entries
+// it last reported.
+func (s *session) replayAll() {
+	events := s.agent.Session().Events()
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	plans := s.plans
+	s.plans = nil
+	var last []sdk.PlanEntry
+	if s.a.cfg.Plans != nil {
+		follow := s.a.cfg.Plans.Follow(s.id)
+		for _, e := range events {
+			if entries, ok := follow(e); ok {
+				last = entries
+			}
+		}
+	}
+	for _, e := range events {
+		s.translateReplayOnly(e)
+	}
+	if last != nil {
+		s.q.push(sdk.SessionUpdate{Plan: &sdk.SessionUpdatePlan{Entries: last}})
+	}
+	s.plans = plans
+}
+
+// translateReplayOnly translates e as history without touching the
+// session's live state.
+func (s *session) translateReplayOnly(e host.Event) {
+	saved := struct {
+		active bool
+		open   string
+	}{s.active, s.open}
+	s.translate(e, true)
+	s.active, s.open = saved.active, saved.open
+}
+
+// pushCommands advertises the host's commands.
+func (s *session) pushCommands(cmds []host.Command) {
+	list := make([]sdk.AvailableCommand, 0, len(cmds))
+	for _, c := range cmds {
+		ac := sdk.AvailableCommand{Name: c.Name, Description: c.Description}
+		if c.Hint != "" {
+			ac.Input = &sdk.AvailableCommandInput{Unstructured: &sdk.UnstructuredCommandInput{Hint: c.Hint}}
+		}
+		list = append(list, ac)
+	}
+	s.q.push(sdk.SessionUpdate{AvailableCommandsUpdate: &sdk.SessionAvailableCommandsUpdate{AvailableCommands: list}})
+}
+
+// translate turns one logged event into updates; replay is true for the
+// history sent on load (and at session start). Callers hold s.mu.
+func (s *session) translate(e host.Event, replay bool) {
+	if s.plans != nil {
+		if entries, ok := s.plans(e); ok {
+			if entries == nil {
+				entries = []sdk.PlanEntry{}
+			}
+			s.q.push(sdk.SessionUpdate{Plan: &sdk.SessionUpdatePlan{Entries: entries}})
+		}
+	}
+	switch e.Type {
+	case host.TypeUserMessage:
+		// The client shows what it sent; on load it gets the user's
+		// messages back. Plugin notices are for the model.
+		if !replay || (e.Source != nil && e.Source.Kind != host.SourceUser) {
+			return
+		}
+		var m host.UserMessage
+		if json.Unmarshal(e.Data, &m) != nil {
+			return
+		}
+		for _, b := range blocks(m.Content) {
+			s.q.push(sdk.UpdateUserMessage(b))
+		}
+	case host.TypeAssistantMessage:
+		var m struct {
+			host.AssistantMessage
+			// Reasoning is the model's reasoning, when the host logs it.
+			Reasoning string `json:"reasoning,omitempty"`
+		}
+		if json.Unmarshal(e.Data, &m) != nil {
+			return
+		}
+		if m.Reasoning != "" {
+			s.q.push(sdk.SessionUpdate{AgentThoughtChunk: &sdk.SessionUpdateAgentThoughtChunk{Content: sdk.TextBlock(m.Reasoning)}})
+		}
+		if m.Text != "" {
+			s.q.push(sdk.UpdateAgentMessageText(m.Text))
+		}
+	case host.TypeToolCall:
+		var c host.ToolCall
+		if json.Unmarshal(e.Data, &c) != nil {
+			return
+		}
+		s.calls[c.ID], s.open = c, c.ID
+		root, _ := s.a.cfg.Workspaces.Root(s.id)
+		var old *string
+		if !replay && c.Name == workspace.WriteFileName {
+			old = s.a.cfg.Workspaces.current(s.id, c.Input)
+		}
+		title, locs, content := describe(c, root, old)
+		kind, ok := s.a.kinds[c.Name]
+		if !ok {
+			kind = sdk.ToolKindOther
+		}
+		s.q.push(sdk.SessionUpdate{ToolCall: &sdk.SessionUpdateToolCall{
+			ToolCallId: sdk.ToolCallId(c.ID),
+			Title:      title,
+			Kind:       kind,
+			Status:     sdk.ToolCallStatusInProgress,
+			Locations:  locs,
+			Content:    content,
+			RawInput:   c.Input,
+		}})
+	case host.TypeToolResult:
+		var r host.ToolResult
+		if json.Unmarshal(e.Data, &r) != nil {
+			return
+		}
+		if s.open == r.CallID {
+			s.open = ""
+		}
+		status := sdk.ToolCallStatusCompleted
+		if r.IsError {
+			status = sdk.ToolCallStatusFailed
+		}
+		u := &sdk.SessionToolCallUpdate{
+			ToolCallId: sdk.ToolCallId(r.CallID),
+			Status:     &status,
+			RawOutput:  map[string]any{"output": r.Output, "isError": r.IsError},
+		}
+		if r.Output != "" {
+			u.Content = []sdk.ToolCallContent{sdk.ToolContent(sdk.TextBlock(r.Output))}
+		}
+		if r.IsError {
+			if c, ok := s.calls[r.CallID]; ok {
+				u.Title = sdk.Ptr(fmt.Sprintf(textToolFailed, c.Name))
+			}
+		}
+		delete(s.calls, r.CallID)
+		s.q.push(sdk.SessionUpdate{ToolCallUpdate: u})
+	case host.TypeCommandRun:
+		var c host.CommandRun
+		if json.Unmarshal(e.Data, &c) != nil {
+			return
+		}
+		s.commands[c.ID] = c.Name
+		if replay {
+			line := "/" + c.Name
+			if c.Args != "" {
+				line += " " + c.Args
+			}
+			s.q.push(sdk.UpdateUserMessageText(line))
+		}
+	case host.TypeCommandDone:
+		var d host.CommandDone
+		if json.Unmarshal(e.Data, &d) != nil {
+			return
+		}
+		name := s.commands[d.ID]
+		delete(s.commands, d.ID)
+		switch {
+		case !d.OK:
+			s.q.push(sdk.UpdateAgentMessageText(fmt.Sprintf(textCommandFailed, name, d.Text)))
+		case d.Text != "":
+			s.q.push(sdk.UpdateAgentMessageText(d.Text))
+		}
+	case planmode.EventPlanMode:
+		var m planmode.ModePayload
+		if json.Unmarshal(e.Data, &m) != nil || s.a.cfg.Plan == nil {
+			return
+		}
+		changed := m.Active != s.active
+		s.active = m.Active
+		if changed && !replay {
+			s.q.push(sdk.SessionUpdate{CurrentModeUpdate: &sdk.SessionCurrentModeUpdate{CurrentModeId: modeID(m.Active)}})
+			s.q.push(sdk.SessionUpdate{ConfigOptionUpdate: &sdk.SessionConfigOptionUpdate{ConfigOptions: configOptions(m.Active)}})
+		}
+	}
+}
+
+// openCall returns the tool call waiting for its result, if any.
+func (s *session) openCall() (host.ToolCall, bool) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	c, ok := s.calls[s.open]
+	return c, ok && s.open != ""
+}
+
+// close stops the session's agent, subscription and sender.
+func (s *session) close(ctx context.Context) {
+	s.once.Do(func() {
+		s.agent.Cancel()
+		if err := s.agent.Stop(ctx); err != nil {
+			s.a.log.Warn("acp: agent did not stop", "session", s.id, "err", err)
+		}
+		s.mu.Lock()
+		unsub := s.unsub
+		s.mu.Unlock()
+		if unsub != nil {
+			unsub()
+		}
+		close(s.done)
+	})
+}

@@ -1,0 +1,173 @@
+// Interop test client for `planhost acp`, written with the official ACP
+// TypeScript SDK. The Go test TestNodeClientInterop runs it:
+//
+//   node client.mjs PLANHOST SESSIONS_DIR WORKSPACE SCRIPT SCRIPT2 TRANSCRIPT
+//
+// It spawns `PLANHOST acp` twice, with the scripted models SCRIPT and
+// SCRIPT2, and walks:
+// initialize, session/new, session/set_mode plan, a prompt whose plan review
+// arrives as session/request_permission (approved with the allow_once
+// option), the current_mode_update back to default, and then, in a second
+// agent process, session/load of the same session. Every line either side
+// wrote is appended to TRANSCRIPT as {"conn": 1|2, "from": "client"|"agent",
+// "line": ...}
+// so that the Go test can check it against the protocol's JSON schema.
+// Diagnostics go to stderr; the exit code is 0 only when every check held.
+import { spawn } from "node:child_process";
+import { appendFileSync } from "node:fs";
+import { Readable, Writable } from "node:stream";
+import * as acp from "@agentclientprotocol/sdk";
+
+const [planhost, sessionsDir, workspace, script, script2, transcript] = process.argv.slice(2);
+if (!transcript) {
+  console.error("usage: node client.mjs PLANHOST SESSIONS_DIR WORKSPACE SCRIPT SCRIPT2 TRANSCRIPT");
+  process.exit(2);
+}
+
+function check(ok, what) {
+  if (!ok) {
+    throw new Error(`check failed: ${what}`);
+  }
+  console.error(`ok: ${what}`);
+}
+
+// record returns a TransformStream that appends every line passing through
+// it to the transcript.
+function record(conn, from) {
+  const decoder = new TextDecoder();
+  let pending = "";
+  return new TransformStream({
+    transform(chunk, controller) {
+      pending += decoder.decode(chunk, { stream: true });
+      let i;
+      while ((i = pending.indexOf("\n")) >= 0) {
+        const line = pending.slice(0, i).trim();
+        pending = pending.slice(i + 1);
+        if (line) appendFileSync(transcript, JSON.stringify({ conn, from, line }) + "\n");
+      }
+      controller.enqueue(chunk);
+    },
+  });
+}
+
+// startAgent spawns planhost acp and returns its process and an ACP stream.
+let connections = 0;
+
+function startAgent(script) {
+  const conn = ++connections;
+  const child = spawn(planhost, ["acp", "-model", `scripted:${script}`, "-sessions", sessionsDir, "-log-level", "info"], {
+    stdio: ["pipe", "pipe", "inherit"],
+  });
+  const toAgent = record(conn, "client");
+  toAgent.readable.pipeTo(Writable.toWeb(child.stdin)).catch(() => {});
+  const fromAgent = Readable.toWeb(child.stdout).pipeThrough(record(conn, "agent"));
+  return { child, stream: acp.ndJsonStream(toAgent.writable, fromAgent) };
+}
+
+// session collects what the agent sends.
+const updates = [];
+const permissionRequests = [];
+let onUpdate = () => {};
+
+function newClient() {
+  return acp
+    .client({ name: "planhost-interop-test" })
+    .onNotification(acp.methods.client.session.update, ({ params }) => {
+      updates.push(params);
+      onUpdate(params);
+    })
+    .onRequest(acp.methods.client.session.requestPermission, ({ params }) => {
+      permissionRequests.push(params);
+      const allow = params.options.find((o) => o.kind === "allow_once");
+      return { outcome: { outcome: "selected", optionId: allow.optionId } };
+    });
+}
+
+function waitForUpdate(pred, what) {
+  const found = updates.find((n) => pred(n.update));
+  if (found) return Promise.resolve(found);
+  return new Promise((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error(`timed out waiting for ${what}`)), 20000);
+    onUpdate = (n) => {
+      if (pred(n.update)) {
+        clearTimeout(timer);
+        onUpdate = () => {};
+        resolve(n);
+      }
+    };
+  });
+}
+
+async function stopAgent(child) {
+  child.stdin.end();
+  await new Promise((resolve) => (child.exitCode !== null ? resolve() : child.on("exit", resolve)));
+  check(child.exitCode === 0, `planhost acp exited 0 (got ${child.exitCode})`);
+}
+
+const initParams = {
+  protocolVersion: acp.PROTOCOL_VERSION,
+  clientCapabilities: { fs: { readTextFile: false, writeTextFile: false }, terminal: false },
+  clientInfo: { name: "planhost-interop-test", version: "1.0.0" },
+};
+
+let sessionId;
+
+// First agent process: a plan-mode session with an approved plan.
+{
+  const { child, stream } = startAgent(script);
+  await newClient().connectWith(stream, async (ctx) => {
+    const init = await ctx.request(acp.methods.agent.initialize, initParams);
+    check(init.protocolVersion === acp.PROTOCOL_VERSION, `protocol version ${init.protocolVersion}`);
+    check(init.agentCapabilities?.loadSession === true, "agent can load sessions");
+    check(init.agentCapabilities?.promptCapabilities?.image === true, "agent takes images");
+
+    const created = await ctx.request(acp.methods.agent.session.new, { cwd: workspace, mcpServers: [] });
+    sessionId = created.sessionId;
+    check(typeof sessionId === "string" && sessionId.length > 0, `session ${sessionId}`);
+    check(created.modes?.currentModeId === "default", "new session starts in the default mode");
+    check(created.modes?.availableModes.map((m) => m.id).join(",") === "default,plan", "modes default and plan offered");
+    await waitForUpdate((u) => u.sessionUpdate === "available_commands_update" && u.availableCommands.some((c) => c.name === "plan"), "/plan advertised");
+    check(true, "/plan advertised with available_commands_update");
+
+    await ctx.request(acp.methods.agent.session.setMode, { sessionId, modeId: "plan" });
+    await waitForUpdate((u) => u.sessionUpdate === "current_mode_update" && u.currentModeId === "plan", "mode update to plan");
+    check(true, "current_mode_update plan after session/set_mode");
+
+    const resp = await ctx.request(acp.methods.agent.session.prompt, {
+      sessionId,
+      prompt: [{ type: "text", text: "Add a Goodbye function." }],
+    });
+    check(resp.stopReason === "end_turn", `prompt stop reason ${resp.stopReason}`);
+    check(permissionRequests.length === 1, "one permission request (the plan review)");
+    const review = permissionRequests[0];
+    const text = (review.toolCall.content ?? []).map((c) => c.content?.text ?? "").join("\n");
+    check(text.includes("# Add Goodbye"), "the plan is in the tool call's content");
+    check(review.options.map((o) => o.kind).join(",") === "allow_once,reject_once", "Approve is allow_once, Keep planning reject_once");
+    const exitCall = updates.find((n) => n.update.sessionUpdate === "tool_call" && n.update.toolCallId === review.toolCall.toolCallId);
+    check(exitCall?.update.kind === "switch_mode", "the review is on the exit_plan_mode tool call (kind switch_mode)");
+    const modes = updates.filter((n) => n.update.sessionUpdate === "current_mode_update").map((n) => n.update.currentModeId);
+    check(modes.join(",") === "plan,default", `mode updates ${modes}`);
+    const kinds = updates.filter((n) => n.update.sessionUpdate === "tool_call").map((n) => n.update.kind);
+    check(kinds.join(",") === "read,search,switch_mode,edit", `tool call kinds ${kinds}`);
+  });
+  await stopAgent(child);
+}
+
+// Second agent process: load the session again.
+{
+  updates.length = 0;
+  const { child, stream } = startAgent(script2);
+  await newClient().connectWith(stream, async (ctx) => {
+    await ctx.request(acp.methods.agent.initialize, initParams);
+    const loaded = await ctx.request(acp.methods.agent.session.load, { sessionId, cwd: workspace, mcpServers: [] });
+    check(loaded.modes?.currentModeId === "default", "loaded session is in the default mode");
+    const users = updates.filter((n) => n.update.sessionUpdate === "user_message_chunk").map((n) => n.update.content.text);
+    check(users.join("|") === "Add a Goodbye function.", `history replayed before the load response (${users})`);
+    const agentText = updates.filter((n) => n.update.sessionUpdate === "agent_message_chunk").map((n) => n.update.content.text).join("\n");
+    check(agentText.includes("Here is my plan."), "agent messages replayed");
+    const resp = await ctx.request(acp.methods.agent.session.prompt, { sessionId, prompt: [{ type: "text", text: "Thanks." }] });
+    check(resp.stopReason === "end_turn", "the loaded session goes on");
+  });
+  await stopAgent(child);
+}
+console.error("node client: all checks passed");

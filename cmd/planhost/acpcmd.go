@@ -1,0 +1,136 @@
+package main
+
+import (
+	"context"
+	"flag"
+	"fmt"
+	"log/slog"
+	"os"
+	"path/filepath"
+
+	"github.com/dshgo/planmode/cmd/planhost/acp"
+	"github.com/dshgo/planmode/cmd/planhost/openaimodel"
+	"github.com/dshgo/planmode/cmd/planhost/workspace"
+	"github.com/dshgo/planmode/deploy"
+	"github.com/dshgo/planmode/store"
+)
+
+// version is the planhost version the ACP agent reports.
+var version = "devel"
+
+// acpFlags are the flags of "planhost acp".
+type acpFlags struct {
+	config, sessions, model, logFile, logLevel string
+	openai                                     openaimodel.Config
+}
+
+// acp is "planhost acp": an Agent Client Protocol agent on stdin/stdout.
+func (p *program) acp(args []string) int {
+	fs := flag.NewFlagSet("acp", flag.ContinueOnError)
+	env := openaimodel.FromEnv(p.getenv)
+	stateDir, stateErr := p.stateDir()
+	shownState := stateDir
+	if stateErr != nil {
+		shownState = filepath.Join("$HOME", ".local", "state")
+	}
+	var f acpFlags
+	fs.StringVar(&f.config, "config", "", flagConfigHelp)
+	fs.StringVar(&f.sessions, "sessions", "", fmt.Sprintf(flagSessionsHelp, filepath.Join(shownState, appDirName, sessionsDirName)))
+	fs.StringVar(&f.model, "model", modelOpenAI, flagModelHelp)
+	fs.StringVar(&f.logFile, "log", "", flagLogHelp)
+	fs.StringVar(&f.logLevel, "log-level", "warn", flagLogLevelHelp)
+	finishOpenAI := addOpenAIFlags(fs, &f.openai, env)
+	if code, done := p.parseFlags(fs, usageACP, args); done {
+		return code
+	}
+	finishOpenAI()
+	if fs.NArg() > 0 {
+		fmt.Fprintf(p.stderr, errExtraArgs, "acp", fs.Args())
+		return exitUsage
+	}
+	var level slog.Level
+	if err := level.UnmarshalText([]byte(f.logLevel)); err != nil {
+		return p.usageError("acp", fmt.Errorf("-log-level: %w", err))
+	}
+	logOut := p.stderr
+	if f.logFile != "" {
+		lf, err := os.OpenFile(f.logFile, os.O_CREATE|os.O_APPEND|os.O_WRONLY, 0o600)
+		if err != nil {
+			return p.usageError("acp", fmt.Errorf("-log: %w", err))
+		}
+		defer lf.Close()
+		logOut = lf
+	}
+	logger := slog.New(slog.NewTextHandler(logOut, &slog.HandlerOptions{Level: level}))
+
+	var dep *deploy.Deployment
+	var err error
+	if f.config != "" {
+		dep, err = deploy.Load(f.config, offeredPlugins()...)
+	} else {
+		dep, err = deploy.Parse(acpDefaultDeployID, demoDeployment, offeredPlugins()...)
+	}
+	if err != nil {
+		fmt.Fprintln(p.stderr, err)
+		return exitUsage
+	}
+	model, err := p.model(runFlags{model: f.model, openai: f.openai})
+	if err != nil {
+		return p.usageError("acp", err)
+	}
+	if f.sessions == "" {
+		if stateErr != nil {
+			return p.usageError("acp", stateErr)
+		}
+		f.sessions = filepath.Join(stateDir, appDirName, sessionsDirName)
+	}
+	// The tools never touch where planhost keeps its state, whatever cwd
+	// the editor sends.
+	forbidden := []string{f.sessions}
+	if stateErr == nil {
+		forbidden = append(forbidden, filepath.Join(stateDir, appDirName))
+	}
+	// Each repair the store makes on opening a session is logged.
+	sessions, err := store.OpenDir(f.sessions, store.WithLogger(newRepairLogger(logOut, "acp", "", nil)))
+	if err != nil {
+		return p.fail("acp", err)
+	}
+	defer sessions.Close()
+	workspaces := acp.NewWorkspaces(workspace.Limits{}, workspace.WithForbidden(forbidden...))
+	defer workspaces.Close()
+
+	app, parts := newHost(hostConfig{store: sessions, model: model, deployment: dep, tools: workspaces.Tools(), logger: logger})
+	if err := app.Err(); err != nil {
+		return p.usageError("acp", err)
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	if err := app.Start(ctx); err != nil {
+		return p.fail("acp", err)
+	}
+	defer stopApp(app)
+	// Ctrl-C ends the connection: running turns are cancelled and logged
+	// as such before the program exits.
+	sigs, stopSigs := p.notifyInterrupt()
+	defer stopSigs()
+	go func() {
+		select {
+		case <-sigs:
+			logger.Info("planhost acp: interrupted; stopping")
+			cancel()
+		case <-ctx.Done():
+		}
+	}()
+	err = acp.Serve(ctx, acp.Config{
+		Runtime:    parts.Runtime,
+		Plan:       parts.Plan,
+		Store:      sessions,
+		Workspaces: workspaces,
+		Logger:     logger,
+		Version:    version,
+	}, p.stdin, p.stdout)
+	if err != nil {
+		return p.fail("acp", err)
+	}
+	return exitOK
+}

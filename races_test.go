@@ -1,0 +1,234 @@
+package planmode_test
+
+import (
+	"context"
+	"errors"
+	"slices"
+	"sync"
+	"testing"
+
+	"github.com/dshgo/planmode"
+	"github.com/dshgo/planmode/host"
+)
+
+// hookSession is a session that runs a hook once, at the next AppendIf,
+// before the append takes the session's lock: a test uses it to make
+// something happen while a controller call is between deciding and
+// appending.
+type hookSession struct {
+	host.Session
+
+	mu   sync.Mutex
+	hook func()
+}
+
+// arm sets the hook that the next AppendIf runs.
+func (s *hookSession) arm(hook func()) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.hook = hook
+}
+
+func (s *hookSession) AppendIf(e host.Event, cond func() bool) (host.Event, bool, error) {
+	s.mu.Lock()
+	hook := s.hook
+	s.hook = nil
+	s.mu.Unlock()
+	if hook != nil {
+		hook()
+	}
+	return s.Session.AppendIf(e, cond)
+}
+
+func TestCancelledApprovedExitStaysCancelledAfterRestart(t *testing.T) {
+	f := newReviewFixture(t)
+	must(f.a.StartTurn())
+	f.h.runStep(f.a, accepted)
+	// The host logs the call, runs the tool (the user approves), and logs
+	// the result only after the user took the approval back.
+	must(appendJSON(f.a.Session(), host.TypeToolCall, nil, host.ToolCall{ID: "x1", Name: planmode.ExitToolName, Input: planInput(t, goodPlan)}))
+	f.p.QueueAnswers(approve())
+	out, err := f.call(t, goodPlan)
+	if err != nil || out != planmode.ExitResult {
+		t.Fatalf("Execute = %q, %v; want %s", out, err, planmode.ExitResult)
+	}
+	from := f.a.Session().Len()
+	if got := set(t, f.c, f.a, true); got != planmode.Cancelled {
+		t.Fatalf("Set(true) = %v, want cancelled", got)
+	}
+	if got := cancels(t, f.a.Session(), from); len(got) != 1 || got[0].Cancelled != planmode.SelectionInactive.String() {
+		t.Fatalf("plan/cancel markers = %+v; want one withdrawing the exit", got)
+	}
+	must(appendJSON(f.a.Session(), host.TypeToolResult, nil, host.ToolResult{CallID: "x1", Name: planmode.ExitToolName, Output: out}))
+
+	if got := planmode.Project(f.a.Session().Events()); got != (planmode.Projection{Active: true}) {
+		t.Fatalf("Project = %+v; the cancelled exit is pending by the log", got)
+	}
+	if err := f.c.Stop(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	c2 := f.h.start(t, nil)
+	wantState(t, c2, f.a, planmode.State{Active: true})
+	from = f.a.Session().Len()
+	f.h.runStep(f.a, accepted)
+	if got := modes(t, f.a.Session(), from); len(got) != 0 {
+		t.Fatalf("a restarted controller applied the cancelled exit: plan/mode %v", got)
+	}
+}
+
+func TestApprovedExitIsWithdrawnOnlyByMarkersAfterItsCall(t *testing.T) {
+	tests := []struct {
+		name string
+		// events are logged around the exit: before its tool/call, or
+		// between the call and the result.
+		before, between []host.Event
+		want            planmode.Projection
+	}{
+		{
+			name: "a marker before the call leaves the exit pending",
+			before: []host.Event{
+				{Type: planmode.EventPlanCancel, Data: []byte(`{"cancelled":"active"}`)},
+			},
+			want: planmode.Projection{Active: true, Pending: planmode.SelectionInactive, Exit: true},
+		},
+		{
+			name: "a marker after the call withdraws the exit",
+			between: []host.Event{
+				{Type: planmode.EventPlanCancel, Data: []byte(`{"cancelled":"inactive"}`)},
+			},
+			want: planmode.Projection{Active: true},
+		},
+		{
+			name: "a plan/mode after the call withdraws the exit",
+			between: []host.Event{
+				{Type: planmode.EventPlanMode, Data: []byte(`{"active":true}`)},
+			},
+			want: planmode.Projection{Active: true},
+		},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			events := []host.Event{
+				{Type: planmode.EventPlanMode, Data: []byte(`{"active":true}`)},
+				{Type: host.TypeTurnStart, Data: []byte(`{"turn":1}`)},
+			}
+			events = append(events, tt.before...)
+			events = append(events, host.Event{Type: host.TypeToolCall, Data: []byte(`{"id":"x1","name":"exit_plan_mode","input":{}}`)})
+			events = append(events, tt.between...)
+			events = append(events, host.Event{Type: host.TypeToolResult, Data: []byte(`{"callId":"x1","name":"exit_plan_mode","output":"{\"approved\":true}"}`)})
+			if got := planmode.Project(events); got != tt.want {
+				t.Fatalf("Project = %+v, want %+v", got, tt.want)
+			}
+		})
+	}
+}
+
+func TestSetInFlightAcrossStopAppendsNothing(t *testing.T) {
+	tests := []struct {
+		name string
+		// setup leaves the session where the Set below appends.
+		setup  func(t *testing.T, h *fakeHost, c *planmode.Controller, a *fakeAgent)
+		active bool
+	}{
+		{
+			name:   "a commit between turns",
+			setup:  func(*testing.T, *fakeHost, *planmode.Controller, *fakeAgent) {},
+			active: true,
+		},
+		{
+			name: "a cancel that logs its marker",
+			setup: func(t *testing.T, h *fakeHost, c *planmode.Controller, a *fakeAgent) {
+				must(a.StartTurn())
+				planRun(t, h, a, "r1", "", false)
+				must(a.EndTurn())
+			},
+			active: false,
+		},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			h := newFakeHost()
+			c := h.start(t, nil)
+			sess, err := h.store.Create("")
+			if err != nil {
+				t.Fatal(err)
+			}
+			hs := &hookSession{Session: sess}
+			a := agentOn(hs)
+			tt.setup(t, h, c, a)
+			from := sess.Len()
+			// Stop begins while Set is between deciding and appending, and a
+			// turn opens at once.
+			hs.arm(func() {
+				if err := c.Stop(context.Background()); err != nil {
+					t.Error(err)
+				}
+				must(a.StartTurn())
+			})
+			got, err := c.Set(a, tt.active)
+			if !errors.Is(err, planmode.ErrNotRunning) {
+				t.Fatalf("Set = %v, %v; want ErrNotRunning", got, err)
+			}
+			if types := logTypes(sess, from); !slices.Equal(types, []string{host.TypeTurnStart}) {
+				t.Fatalf("log after Stop = %v; want only the turn/start", types)
+			}
+		})
+	}
+}
+
+func TestPreStepInFlightAcrossStopAppendsNothing(t *testing.T) {
+	h := newFakeHost()
+	c := h.start(t, nil)
+	sess, err := h.store.Create("")
+	if err != nil {
+		t.Fatal(err)
+	}
+	hs := &hookSession{Session: sess}
+	a := agentOn(hs)
+	must(a.StartTurn())
+	set(t, c, a, true) // queued
+	from := sess.Len()
+	hs.arm(func() {
+		if err := c.Stop(context.Background()); err != nil {
+			t.Error(err)
+		}
+	})
+	h.runStep(a, accepted)
+	if got := modes(t, sess, from); len(got) != 0 {
+		t.Fatalf("a pre-step running across Stop appended plan/mode %v", got)
+	}
+}
+
+func TestStaleSelectionIsDroppedNotHidden(t *testing.T) {
+	tests := []struct {
+		name string
+		// between runs after another writer logged the pending selection
+		// and before it logs the opposite state.
+		between func(h *fakeHost, a *fakeAgent)
+	}{
+		{name: "with no step in between", between: func(*fakeHost, *fakeAgent) {}},
+		{name: "across the next accepted step", between: func(h *fakeHost, a *fakeAgent) { h.runStep(a, accepted) }},
+		{name: "across a rejected step", between: func(h *fakeHost, a *fakeAgent) { h.runStep(a, rejected) }},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			h := newFakeHost()
+			c := h.start(t, nil)
+			a := h.newAgent(t)
+			must(a.StartTurn())
+			if got := set(t, c, a, true); got != planmode.Queued {
+				t.Fatalf("Set(true) = %v, want queued", got)
+			}
+			must(appendJSON(a.Session(), planmode.EventPlanMode, nil, planmode.ModePayload{Active: true})) // another writer
+			wantState(t, c, a, planmode.State{Active: true})
+			tt.between(h, a)
+			must(appendJSON(a.Session(), planmode.EventPlanMode, nil, planmode.ModePayload{Active: false})) // and back
+			wantState(t, c, a, planmode.State{})
+			from := a.Session().Len()
+			h.runStep(a, accepted)
+			if got := modes(t, a.Session(), from); len(got) != 0 {
+				t.Fatalf("the stale selection came back and landed: plan/mode %v", got)
+			}
+		})
+	}
+}

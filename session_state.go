@@ -1,0 +1,312 @@
+package planmode
+
+import (
+	"sync"
+	"sync/atomic"
+
+	"github.com/dshgo/planmode/host"
+)
+
+// queueExit is [Controller.queueExit] on the session's state. It fails with
+// ErrNotRunning once the controller run that serves the session stops.
+//
+// The exit counts as recorded by the log from the approval on: the host
+// logs the call's "tool/call" before the tool runs and its result after,
+// and [Project] dates the exit from that "tool/call". So cancelling it,
+// even before the result is logged, appends the [EventPlanCancel] marker,
+// which then withdraws the exit for the log as well.
+func (s *sessionState) queueExit() error {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.closed.Load() {
+		return s.closedErr()
+	}
+	if !s.load().active() {
+		s.setPending(SelectionNone, false)
+		return nil
+	}
+	s.setPending(SelectionInactive, true)
+	s.recorded = true
+	return nil
+}
+
+// run is one Start..Stop period of a controller.
+type run struct {
+	done chan struct{} // closed by Stop
+	undo []func()      // registrations, in the order made
+
+	mu       sync.Mutex // serializes first sight of a session, its release and closing
+	closed   bool
+	sessions sync.Map                     // session ID → *sessionState
+	last     atomic.Pointer[sessionState] // the last session looked up
+	warned   atomic.Bool                  // a swallowed error was logged
+}
+
+// lookup returns the session's state when the run already serves it. The
+// state is keyed by the session's ID, not by the Session value, so a host
+// whose Session type is not comparable, or that wraps one session in a new
+// value per call, is served like any other.
+func (r *run) lookup(sess host.Session) (*sessionState, bool) {
+	id := sess.ID()
+	if st := r.last.Load(); st != nil && st.id == id {
+		return st, true // the last session looked up answers without hashing
+	}
+	if v, ok := r.sessions.Load(id); ok {
+		st := v.(*sessionState)
+		r.last.Store(st)
+		return st, true
+	}
+	return nil, false
+}
+
+// state returns the session's state, creating and subscribing it on first
+// sight. It must not run inside a session callback (a subscriber or an
+// AppendIf condition): subscribing takes the session's append lock.
+func (r *run) state(sess host.Session) (*sessionState, error) {
+	if st, ok := r.lookup(sess); ok {
+		return st, nil
+	}
+	id := sess.ID()
+	if id == "" {
+		return nil, errNoSessionID
+	}
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	if r.closed {
+		return nil, ErrNotRunning
+	}
+	if st, ok := r.lookup(sess); ok {
+		return st, nil
+	}
+	st := &sessionState{id: id, sess: sess}
+	st.unsubscribe = sess.Subscribe(0, st.fold)
+	// Seed the pending selection from the log (a completed /plan or an
+	// approved exit whose plan/mode never landed). The state is not
+	// published yet, so only the fold can race with this.
+	if sel, exit := st.load().projected(); sel != SelectionNone {
+		st.setPending(sel, exit)
+	}
+	if n, ok := sess.(host.SessionCloseNotifier); ok {
+		st.stopClose = n.AfterClose(func() { r.release(st) })
+	}
+	r.sessions.Store(id, st)
+	return st, nil
+}
+
+// release drops the state of a session that was closed: its pending
+// selection is dropped (a selection the log records is seeded again if the
+// session is opened and served anew) and its subscription stops.
+func (r *run) release(st *sessionState) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	if v, ok := r.sessions.Load(st.id); ok && v == st {
+		r.sessions.Delete(st.id)
+	}
+	r.last.CompareAndSwap(st, nil)
+	st.released.Store(true)
+	st.closed.Store(true)
+	st.unsubscribe()
+}
+
+// served counts the sessions the run keeps state for.
+func (r *run) served() int {
+	n := 0
+	r.sessions.Range(func(any, any) bool { n++; return true })
+	return n
+}
+
+// close drops every session state and stops their subscriptions. Pending
+// selections are dropped with them. Each state is marked closed before its
+// subscription stops, so from then on every append condition the
+// controller passes fails: a Set or pre-step still holding the state never
+// appends on a view that no longer follows the log.
+func (r *run) close() {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	r.closed = true
+	r.sessions.Range(func(k, v any) bool {
+		st := v.(*sessionState)
+		st.closed.Store(true)
+		if st.stopClose != nil {
+			st.stopClose()
+		}
+		st.unsubscribe()
+		r.sessions.Delete(k)
+		return true
+	})
+	r.last.Store(nil)
+}
+
+// sessionState is the controller's state for one session.
+//
+// The fold half (logged state, open turn, header, projection) is written by
+// the session subscription, which runs under the session's append lock; the
+// pending half is written under mu, which the subscription never takes, so
+// holding mu while appending cannot deadlock. Both halves share one atomic
+// word, so a reader sees a consistent pair without locking.
+type sessionState struct {
+	id          string
+	sess        host.Session // the value first seen; appends go through it
+	unsubscribe func()
+	stopClose   func() bool // unregisters the close notification; nil without one
+	w           atomic.Uint32
+	folded      atomic.Int64 // events folded into w; stored after w
+	v           view         // touched only by fold
+
+	closed    atomic.Bool // the run stopped or the session closed: every append condition fails
+	released  atomic.Bool // the session closed (stored before closed)
+	reviewing atomic.Bool // an exit_plan_mode review of the session is open
+
+	mu       sync.Mutex // serializes changes to the pending selection
+	warned   bool       // the current pending selection's append failure was logged
+	recorded bool       // a "/plan" run the log shows queued or repeated the current pending selection
+}
+
+func (s *sessionState) load() word { return word(s.w.Load()) }
+
+// closedErr is the error of a call on a closed state: host.ErrClosed when
+// the session closed, ErrNotRunning when the controller stopped.
+func (s *sessionState) closedErr() error {
+	if s.released.Load() {
+		return host.ErrClosed
+	}
+	return ErrNotRunning
+}
+
+// open is the condition of the appends that need nothing but a running
+// controller (a notice): false once the run stopped.
+func (s *sessionState) open() bool { return !s.closed.Load() }
+
+// current returns the state for Get. Events already in the log but not yet
+// folded (Get called from a session subscriber that runs before the
+// controller's, or racing an append) are read from the log's tail, so Get
+// always reflects every event appended before it was called.
+func (s *sessionState) current() State {
+	folded := int(s.folded.Load()) // before the word: fold stores the word first
+	w := s.load()
+	active := w.active()
+	if n := s.sess.Len(); folded < n {
+		ev := s.sess.Events()
+		for i := min(n, len(ev)) - 1; i >= folded; i-- {
+			if ev[i].Type != EventPlanMode {
+				continue
+			}
+			if a, err := decodeMode(ev[i].Data); err == nil {
+				active = a
+				break
+			}
+		}
+	}
+	pending := w.rawPending()
+	if pending == selectionOf(active) {
+		pending = SelectionNone
+	}
+	return State{Active: active, Pending: pending}
+}
+
+// fold is the session subscription: it folds e into the view and publishes
+// the fold half of the word. A valid "plan/mode" or "plan/cancel" withdraws
+// the pending selection in the same step, as it withdraws every selection
+// made before it in [Project]: whoever logged it (this controller landing
+// or cancelling the selection, or another writer), the selection is over.
+// So a selection the log reached by another writer is dropped, never just
+// hidden, and cannot come back when the opposite state is logged later.
+func (s *sessionState) fold(e host.Event) {
+	s.v.apply(&e)
+	f := s.v.word()
+	withdrawn := s.v.cut == s.v.n
+	for {
+		old := s.w.Load()
+		p := old & pendingMask
+		if withdrawn || word(old).rawPending() == selectionOf(f.active()) {
+			p = 0
+		}
+		if s.w.CompareAndSwap(old, p|uint32(f)) {
+			break
+		}
+	}
+	s.folded.Add(1)
+}
+
+// setPending replaces the pending selection, which no logged "/plan" run
+// has made yet (callers that know otherwise set recorded after it); callers
+// hold mu. A selection equal to the logged state at the moment it is
+// stored is not stored (it would be stale at once), so together with fold
+// the word never holds a pending selection equal to its logged state.
+func (s *sessionState) setPending(sel Selection, exit bool) {
+	p := uint32(sel) << shiftPending
+	if exit && sel != SelectionNone {
+		p |= bitPendingExit
+	}
+	for {
+		old := s.w.Load()
+		q := p
+		if sel == selectionOf(word(old).active()) {
+			q = 0
+		}
+		if s.w.CompareAndSwap(old, old&^pendingMask|q) {
+			break
+		}
+	}
+	s.warned, s.recorded = false, false
+}
+
+// word packs a session's state into 32 bits.
+type word uint32
+
+const (
+	bitActive        = 1 << 0
+	bitTurnOpen      = 1 << 1
+	shiftHeader      = 2 // headerMode, 2 bits
+	shiftAnnounced   = 4 // Selection, 2 bits
+	shiftPending     = 6 // Selection, 2 bits
+	bitPendingExit   = 1 << 8
+	shiftProjected   = 9 // Selection, 2 bits
+	bitProjectedExit = 1 << 11
+
+	pendingMask = 3<<shiftPending | bitPendingExit
+)
+
+func (w word) active() bool { return w&bitActive != 0 }
+
+func (w word) turnOpen() bool { return w&bitTurnOpen != 0 }
+
+func (w word) header() headerMode { return headerMode(w >> shiftHeader & 3) }
+
+func (w word) announced() Selection { return Selection(w >> shiftAnnounced & 3) }
+
+func (w word) pendingExit() bool { return w&bitPendingExit != 0 }
+
+func (w word) rawPending() Selection { return Selection(w >> shiftPending & 3) }
+
+// pending returns the pending selection, or SelectionNone when it equals the
+// logged state (a stale selection is never reported or applied).
+func (w word) pending() Selection {
+	p := w.rawPending()
+	if p == selectionOf(w.active()) {
+		return SelectionNone
+	}
+	return p
+}
+
+// projected returns the pending selection the log alone shows.
+func (w word) projected() (Selection, bool) {
+	return Selection(w >> shiftProjected & 3), w&bitProjectedExit != 0
+}
+
+// word returns the fold half of a session's word.
+func (v *view) word() word {
+	w := word(v.header)<<shiftHeader | word(v.announced)<<shiftAnnounced
+	if v.active {
+		w |= bitActive
+	}
+	if v.turnOpen {
+		w |= bitTurnOpen
+	}
+	sel, exit := v.pending()
+	w |= word(sel) << shiftProjected
+	if exit {
+		w |= bitProjectedExit
+	}
+	return w
+}
