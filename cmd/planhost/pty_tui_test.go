@@ -166,7 +166,7 @@ func TestPTYEditInEditor(t *testing.T) {
 	}
 	time.Sleep(reviewGraceWait)
 	s.send("a")
-	s.waitScreen("Plan edited and sent back.")
+	s.waitScreen("Plan approved as you edited it.")
 	s.waitScreen("Working on it.")
 	s.quit()
 	res := exitResults(t, sessionEvents(t, dir))
@@ -179,6 +179,15 @@ func TestPTYEditInEditor(t *testing.T) {
 	}
 	if out["approved"] != true || out[resultEdited] != true || !strings.Contains(out[resultEditedPlan].(string), "2. Edited step from the editor.") {
 		t.Errorf("result = %v", out)
+	}
+	// inspect tells the same story in the same words.
+	files, _ := filepath.Glob(filepath.Join(dir, "sessions", "*.jsonl"))
+	p, stdout, stderr, _ := testProgram(t, "")
+	if code := p.main([]string{"inspect", files[0]}); code != exitOK {
+		t.Fatalf("inspect: %d\n%s", code, stderr)
+	}
+	if !strings.Contains(stdout.String(), `review of "Add Goodbye": approved as you edited it`) {
+		t.Errorf("inspect:\n%s", stdout)
 	}
 }
 

@@ -216,8 +216,11 @@ func (p *printer) toolResult(r host.ToolResult) {
 		in := p.calls[r.CallID].Input
 		card := pr.PresentResult(in, r.Output, r.IsError)
 		p.println(fmt.Sprintf(lineToolResult, card.Title))
-		if p.userWords && r.IsError && card.Title == cardTitleNotApproved {
-			return // the body is for the model; the UI says how a review ended in its own words
+		if p.userWords && r.IsError && r.Name == planmode.ExitToolName {
+			switch planmode.ExitOutcomeOf(r.Output, r.IsError) {
+			case planmode.ExitDismissed, planmode.ExitReviewFailed, planmode.ExitReloaded:
+				return // the body is for the model; the UI says how the review ended in its own words
+			}
 		}
 		if body := strings.TrimSpace(card.Body); body != "" {
 			p.println(indentText("    ", body))

@@ -75,7 +75,7 @@ func TestRunThroughPipes(t *testing.T) {
 	if code := p2.main([]string{"inspect", file}); code != exitOK {
 		t.Fatalf("inspect: %d\n%s", code, errOut2)
 	}
-	if got := strings.Count(out2.String(), "review: "); got != 2 {
+	if got := strings.Count(out2.String(), " review of "); got != 2 {
 		t.Errorf("inspect shows %d reviews, want 2:\n%s", got, out2)
 	}
 }

@@ -46,6 +46,9 @@ type Catalog struct {
 
 	// Outcomes of a plan review, as /plans and the transcript say them.
 	OutcomeApproved, OutcomeKeepPlanning, OutcomeEdited, OutcomeDismissed, OutcomeCancelled, OutcomeOpen string
+	// Outcomes only the log shows (inspect): abandoned by an extension,
+	// refused before the user saw it, closed when plan mode restarted.
+	OutcomeAbandoned, OutcomeRefused, OutcomeReloaded string
 	// ReviewAnswered reports the answer: "%s" is the outcome.
 	ReviewAnswered string
 	// ReviewCancelled says the review closed without an answer (the turn
@@ -107,10 +110,13 @@ var English = &Catalog{
 
 	OutcomeApproved:     "approved",
 	OutcomeKeepPlanning: "sent back with feedback",
-	OutcomeEdited:       "edited and sent back",
+	OutcomeEdited:       "approved as you edited it",
 	OutcomeDismissed:    "dismissed",
 	OutcomeCancelled:    "closed when the turn was cancelled",
 	OutcomeOpen:         "waiting for your review",
+	OutcomeAbandoned:    "abandoned",
+	OutcomeRefused:      "refused before the review",
+	OutcomeReloaded:     "closed when plan mode restarted",
 	ReviewAnswered:      "Plan %s.",
 	ReviewCancelled:     "The plan review closed: the turn was cancelled.",
 	EditorFailed:        "The editor failed: %v",
@@ -182,10 +188,13 @@ var Chinese = &Catalog{
 
 	OutcomeApproved:     "已批准",
 	OutcomeKeepPlanning: "已附反馈退回",
-	OutcomeEdited:       "已编辑并退回",
+	OutcomeEdited:       "已按你的编辑批准",
 	OutcomeDismissed:    "已关闭",
 	OutcomeCancelled:    "回合取消，审阅已关闭",
 	OutcomeOpen:         "等待你审阅",
+	OutcomeAbandoned:    "已放弃",
+	OutcomeRefused:      "审阅前即被拒绝",
+	OutcomeReloaded:     "计划模式重启时关闭",
 	ReviewAnswered:      "计划%s。",
 	ReviewCancelled:     "计划审阅已关闭：回合被取消。",
 	EditorFailed:        "编辑器出错：%v",
@@ -241,6 +250,32 @@ func CatalogFor(lang string, env ...string) *Catalog {
 	}
 	return English
 }
+
+// ExitOutcome is the catalog's words for how an exit_plan_mode call
+// ended; edited reports a plan the user edited before approving it.
+func (c *Catalog) ExitOutcome(o planmode.ExitOutcome, edited bool) string {
+	switch o {
+	case planmode.ExitApproved:
+		if edited {
+			return c.OutcomeEdited
+		}
+		return c.OutcomeApproved
+	case planmode.ExitAbandoned:
+		return c.OutcomeAbandoned
+	case planmode.ExitKeepPlanning:
+		return c.OutcomeKeepPlanning
+	case planmode.ExitDismissed:
+		return c.OutcomeDismissed
+	case planmode.ExitReloaded:
+		return c.OutcomeReloaded
+	case planmode.ExitReviewFailed:
+		return c.OutcomeCancelled
+	}
+	return c.OutcomeRefused
+}
+
+// PlanTitle is a plan's first heading, or its first line.
+func PlanTitle(plan string) string { return planTitle(plan) }
 
 // optionLabel is the catalog's word for a plan review option (the
 // protocol's label otherwise).
