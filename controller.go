@@ -148,6 +148,12 @@ func (c *Controller) Get(agent host.Agent) State {
 // the user took back. The marker withdraws every such selection made before
 // it, and leaves the logged state as it is.
 //
+// Whatever Set appends is durable before it returns: on a session whose
+// store makes appends durable in groups ([host.Syncer]), Committed and a
+// logged cancellation call [host.Sync] first, since a UI shows the outcome
+// at once. A failed sync is returned as the error; the store then takes no
+// more appends to the session.
+//
 // Set fails with [ErrNoAgent] for a nil agent, with [ErrNotRunning] when
 // the controller is not started (or stops while Set runs), and with
 // [host.ErrClosed] when the session reported that it closed
@@ -198,6 +204,9 @@ func (c *Controller) set(agent host.Agent, active, byCommand bool) (Outcome, err
 				}
 			}
 			st.setPending(SelectionNone, false)
+			if err := host.Sync(st.sess); err != nil {
+				return 0, fmt.Errorf("%s: set: %w", PluginName, err)
+			}
 			return Cancelled, nil
 		case w.turnOpen():
 			st.setPending(want, false)
@@ -236,6 +245,10 @@ func (c *Controller) set(agent host.Agent, active, byCommand bool) (Outcome, err
 		if _, _, err := st.sess.AppendIf(noticeEvent(text), st.open); err != nil {
 			c.logger.Warn(warnNoticeFailed, "agent", agent.ID(), "session", st.sess.ID(), "error", err)
 		}
+	}
+	// A UI shows the outcome at once: make what it reports durable first.
+	if err := host.Sync(st.sess); err != nil {
+		return 0, fmt.Errorf("%s: set: %w", PluginName, err)
 	}
 	return Committed, nil
 }

@@ -74,7 +74,11 @@ func (r *Runtime) Execute(ctx context.Context, a host.Agent, line string, attach
 		done.Text = runErr.Error()
 		runErr = fmt.Errorf("/%s: %w", name, runErr)
 	}
-	if _, err := appendJSON(a.Session(), host.TypeCommandDone, nil, done); err != nil {
+	_, err = appendJSON(a.Session(), host.TypeCommandDone, nil, done)
+	if err == nil {
+		err = host.Sync(a.Session()) // a durability point: the reply is shown
+	}
+	if err != nil {
 		if runErr != nil {
 			return true, "", fmt.Errorf("%w; %w", runErr, err)
 		}

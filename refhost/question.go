@@ -63,6 +63,12 @@ func (q *Questions) Ask(ctx context.Context, req host.AskRequest) ([]host.Answer
 	if p == nil {
 		return nil, fmt.Errorf("refhost: ask: %w", host.ErrNoProvider)
 	}
+	if req.Agent != nil {
+		// A durability point: what led to the question is shown with it.
+		if err := host.Sync(req.Agent.Session()); err != nil {
+			return nil, fmt.Errorf("refhost: ask: %w", err)
+		}
+	}
 	return (*p).Ask(ctx, req)
 }
 

@@ -64,7 +64,7 @@ func TestCrashChild(t *testing.T) {
 		t.Skip("runs only as the child process of TestCrash")
 	}
 	c := &crashChild{pause: os.Getenv(envCrashPause)}
-	st, err := store.OpenDir(dir) // sync after every append (the default)
+	st, err := store.OpenDir(dir) // group commit (the default): durable at the host's sync points
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -77,7 +77,7 @@ func TestCrashChild(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer sess.Subscribe(0, c.event)()
-	a := h.agentOn(t, sess)
+	a := h.agentOn(t, &syncReporter{Session: sess, c: c})
 	c.script(t, h, a)
 	if model.Remaining() != 0 {
 		t.Fatalf("the script left %d model steps unused", model.Remaining())
@@ -113,6 +113,27 @@ func (c *crashChild) event(e host.Event) {
 	}
 }
 
+// syncReporter reports every durability point the host reaches: the log
+// length whose events a Sync made durable. A kill point "s<n>" stops the
+// child in the Sync of n events, after their lines were written and before
+// the fsync.
+type syncReporter struct {
+	host.Session
+	c *crashChild
+}
+
+func (s *syncReporter) Sync() error {
+	n := s.Len()
+	if s.c.pause == "s"+strconv.Itoa(n) {
+		s.c.hang()
+	}
+	if err := host.Sync(s.Session); err != nil {
+		return err
+	}
+	s.c.say("synced %d", n)
+	return nil
+}
+
 // point reports a named point of the script with the outcome of what just
 // happened there, and the log length before and after it.
 func (c *crashChild) point(p crashPoint) {
@@ -141,6 +162,10 @@ func (c *crashChild) set(a host.Agent, active bool) (string, error) {
 	before := a.Session().Len()
 	out, err := c.ctl.Set(a, active)
 	if err != nil {
+		return "", err
+	}
+	// A UI makes the selection durable before it shows the outcome.
+	if err := host.Sync(a.Session()); err != nil {
 		return "", err
 	}
 	c.point(crashPoint{Name: fmt.Sprintf("set-%t", active), Want: active, Outcome: out.String(), Before: before, After: a.Session().Len()})
@@ -262,11 +287,16 @@ type crashPoint struct {
 
 // childRun is what the parent saw of one child process.
 type childRun struct {
-	events []host.Event // reported durable, in order
+	events []host.Event // reported written, in order
 	points []crashPoint
-	paused bool
-	done   bool
-	other  strings.Builder // every other line, for diagnostics
+	// durable[i] is how many events the child had reported synced when it
+	// reported points[i]; synced is the last such count.
+	durable []int
+	synced  int
+	syncs   []int // every distinct synced count, in order
+	paused  bool
+	done    bool
+	other   strings.Builder // every other line, for diagnostics
 }
 
 // runChild runs the child with the kill point pause and kills it with
@@ -325,6 +355,16 @@ func runChild(dir, pause string, after int, delay time.Duration) (*childRun, err
 				bad = fmt.Errorf("child point line %q: %w", body, err)
 			}
 			r.points = append(r.points, p)
+			r.durable = append(r.durable, r.synced)
+		case "synced":
+			n, err := strconv.Atoi(body)
+			if err != nil && bad == nil {
+				bad = fmt.Errorf("child synced line %q: %w", body, err)
+			}
+			if n > r.synced {
+				r.syncs = append(r.syncs, n)
+			}
+			r.synced = max(r.synced, n)
 		case "paused":
 			r.paused = true
 			killChild()
@@ -391,6 +431,7 @@ func TestCrash(t *testing.T) {
 	}
 	classify(t, ref.points, replies)
 	checkLog(t, ref.events, ref.points)
+	checkAcknowledgedDurable(t, ref)
 
 	points, random := chooseKillPoints(t, killPoints(ref))
 	seed := uint64(time.Now().UnixNano())
@@ -425,10 +466,12 @@ func TestCrash(t *testing.T) {
 			if p.seq > 0 && len(r.events) != p.seq {
 				t.Fatalf("the child paused after event %d, but reported %d events", p.seq, len(r.events))
 			}
+			checkAcknowledgedDurable(t, r)
 			var torn []tornVariant
 			if p.torn {
 				torn = tornVariants(t, j.dir, r.events) // before the reopen appends
 			}
+			lost := powerLoss(t, j.dir, r) // before the reopen appends
 			// Paused in a subscriber, the child holds the append lock: the
 			// log is exactly what it reported. Paused at a named point, a
 			// turn may still be running and append until the kill.
@@ -442,6 +485,9 @@ func TestCrash(t *testing.T) {
 					seen[verifyRecovery(t, v.dir, v.events, r.points, v.log)]++
 				})
 			}
+			t.Run(lost.name, func(t *testing.T) {
+				seen[verifyRecovery(t, lost.dir, lost.events, lost.points, lost.log)]++
+			})
 		})
 	}
 	for _, j := range jobs[len(points):] {
@@ -498,7 +544,65 @@ func killPoints(ref *childRun) []killPoint {
 	for _, np := range ref.points {
 		out = append(out, killPoint{label: "point " + np.Name, pause: "p" + np.Name, key: true})
 	}
+	for _, n := range ref.syncs {
+		// Written, not yet synced: the process dies before the fsync.
+		out = append(out, killPoint{label: fmt.Sprintf("sync of %d events, before the fsync", n), pause: fmt.Sprintf("s%d", n)})
+	}
 	return out
+}
+
+// checkAcknowledgedDurable checks that every named point was reported
+// only after a Sync made durable what it acknowledges: the plan/mode a Set
+// between turns appended, the command/run and command/done of a /plan.
+// (A /plan that starts a turn returns while the turn appends; those events
+// are the turn's, made durable at its own points.)
+func checkAcknowledgedDurable(t *testing.T, r *childRun) {
+	t.Helper()
+	for i, p := range r.points {
+		acks := []string{planmode.EventPlanMode}
+		if p.Outcome == "" {
+			acks = []string{host.TypeCommandRun, host.TypeCommandDone}
+		}
+		for _, e := range r.events[p.Before:min(p.After, len(r.events))] {
+			if slices.Contains(acks, e.Type) && int(e.Seq) > r.durable[i] {
+				t.Errorf("point %s was acknowledged with its event %d %s written but only %d events synced", p.Name, e.Seq, e.Type, r.durable[i])
+			}
+		}
+	}
+}
+
+// powerLoss returns a copy of the killed child's session that keeps only
+// the events it reported synced, as a machine crash that loses every write
+// not yet synced would leave it, and the points acknowledged within it.
+func powerLoss(t *testing.T, dir string, r *childRun) tornVariant {
+	t.Helper()
+	data, err := os.ReadFile(filepath.Join(dir, crashSession+store.FileExt))
+	if err != nil {
+		t.Fatal(err)
+	}
+	keep := 0
+	for range r.synced {
+		keep += bytes.IndexByte(data[keep:], '\n') + 1
+	}
+	vdir := filepath.Join(t.TempDir(), "sessions")
+	if err := os.MkdirAll(vdir, 0o700); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(vdir, crashSession+store.FileExt), data[:keep], 0o600); err != nil {
+		t.Fatal(err)
+	}
+	var points []crashPoint
+	for _, p := range r.points {
+		if p.After <= r.synced {
+			points = append(points, p)
+		}
+	}
+	return tornVariant{
+		name:   fmt.Sprintf("power loss keeps the %d synced events", r.synced),
+		dir:    vdir,
+		events: r.events[:r.synced],
+		points: points,
+	}
 }
 
 // chooseKillPoints picks the points of this run: every key point and an
@@ -541,6 +645,7 @@ type tornVariant struct {
 	name   string
 	dir    string
 	events []host.Event // what must survive
+	points []crashPoint // the points acknowledged within events (powerLoss)
 	log    string       // the repair the store must log
 }
 

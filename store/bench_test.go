@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"os"
+	"slices"
 	"testing"
 	"time"
 
@@ -71,15 +72,71 @@ func BenchmarkAppendFile(b *testing.B) {
 	}
 }
 
+// BenchmarkOpen opens a session file of typical events in a new Dir (which
+// reads, decodes and checks every line) side by side with reading the same
+// file (read-file), the floor an open can approach. 100k events always;
+// 1M with PLANMODE_BENCH_LARGE=1. SetBytes makes MB/s the read rate.
 func BenchmarkOpen(b *testing.B) {
-	const n = 100_000
-	dir := sessionsDir(b)
+	sizes := []int{100_000}
+	if largeBench() {
+		sizes = append(sizes, 1_000_000)
+	}
+	for _, n := range sizes {
+		dir, path, size := openBenchFile(b, n)
+		b.Run(fmt.Sprintf("events=%s/read-file", count(n)), func(b *testing.B) {
+			b.SetBytes(size)
+			b.ReportAllocs()
+			cpu := cpuTime()
+			for b.Loop() {
+				if _, err := os.ReadFile(path); err != nil {
+					b.Fatal(err)
+				}
+			}
+			reportCPU(b, cpu)
+		})
+		b.Run(fmt.Sprintf("events=%s/open", count(n)), func(b *testing.B) {
+			b.SetBytes(size)
+			b.ReportAllocs()
+			cpu := cpuTime()
+			for b.Loop() {
+				d, err := store.OpenDir(dir)
+				if err != nil {
+					b.Fatal(err)
+				}
+				s, err := d.Open("big")
+				if err != nil {
+					b.Fatal(err)
+				}
+				if s.Len() != n {
+					b.Fatalf("Len = %d, want %d", s.Len(), n)
+				}
+				if err := d.Close(); err != nil {
+					b.Fatal(err)
+				}
+			}
+			reportCPU(b, cpu)
+		})
+	}
+}
+
+// reportCPU reports the process's CPU time per op since start, which a
+// machine shared with other work disturbs less than the wall time.
+func reportCPU(b *testing.B, start time.Duration) {
+	b.ReportMetric(float64((cpuTime()-start).Nanoseconds())/float64(b.N), "cpu-ns/op")
+}
+
+// openBenchFile writes a session file of n typical events, a quarter user
+// messages and the rest assistant messages, and returns its directory,
+// path and size.
+func openBenchFile(b *testing.B, n int) (dir, path string, size int64) {
+	b.Helper()
+	dir = sessionsDir(b)
 	d := openDir(b, dir)
 	mustCreate(b, d, "big")
 	if err := d.Close(); err != nil {
 		b.Fatal(err)
 	}
-	// Write the file directly: 100k appends would dominate a -benchtime=1x run.
+	// Write the file directly: n appends would dominate a -benchtime=1x run.
 	var buf bytes.Buffer
 	src := &host.Source{Kind: host.SourceUser}
 	t0 := time.Date(2025, 1, 2, 3, 4, 5, 0, time.UTC)
@@ -88,34 +145,118 @@ func BenchmarkOpen(b *testing.B) {
 		if i%4 == 0 {
 			e = host.Event{Type: host.TypeUserMessage, Source: src, Data: json.RawMessage(`{"content":[{"type":"text","text":"please continue with the next step"}]}`)}
 		}
-		e.Seq, e.Time = uint64(i)+1, t0.Add(time.Duration(i)*time.Millisecond)
+		e.Seq, e.Time = uint64(i)+1, t0.Add(time.Duration(i)*time.Millisecond+time.Duration(i%1000)*time.Microsecond)
 		line, err := store.EncodeLine(e)
 		if err != nil {
 			b.Fatal(err)
 		}
 		buf.Write(line)
 	}
-	if err := os.WriteFile(d.Path("big"), buf.Bytes(), 0o600); err != nil {
+	path = d.Path("big")
+	if err := os.WriteFile(path, buf.Bytes(), 0o600); err != nil {
 		b.Fatal(err)
 	}
-	b.Logf("file: %d events, %d bytes", n, buf.Len())
-	b.Run(fmt.Sprintf("events=%dk", n/1000), func(b *testing.B) {
-		b.ReportAllocs()
-		for b.Loop() {
-			d, err := store.OpenDir(dir)
-			if err != nil {
-				b.Fatal(err)
+	return dir, path, int64(buf.Len())
+}
+
+// largeBench reports whether the large benchmark sizes run; CI runs every
+// benchmark once and keeps to the small sizes.
+func largeBench() bool { return os.Getenv("PLANMODE_BENCH_LARGE") != "" }
+
+// BenchmarkAppendLatency grows a memory session from one size to another
+// and reports the distribution of single-append times: p50, p99 and p100
+// (the longest append of the run). A log that copies itself under the
+// append lock when it grows shows it in p100. The 1M to 10M run needs
+// PLANMODE_BENCH_LARGE=1 (and about 3 GB of memory).
+func BenchmarkAppendLatency(b *testing.B) {
+	sizes := []struct{ from, to int }{{0, 1_000}, {0, 100_000}}
+	if largeBench() {
+		sizes = append(sizes, struct{ from, to int }{1_000_000, 10_000_000})
+	}
+	for _, sz := range sizes {
+		b.Run(fmt.Sprintf("from=%s/to=%s", count(sz.from), count(sz.to)), func(b *testing.B) {
+			e := benchEvent(b)
+			lat := make([]time.Duration, 0, sz.to-sz.from)
+			var all []time.Duration
+			b.ReportAllocs()
+			for range b.N {
+				b.StopTimer()
+				s := mustCreate(b, store.NewMemory(), "")
+				for range sz.from {
+					if _, err := s.Append(e); err != nil {
+						b.Fatal(err)
+					}
+				}
+				lat = lat[:0]
+				b.StartTimer()
+				for range sz.to - sz.from {
+					t0 := time.Now()
+					if _, err := s.Append(e); err != nil {
+						b.Fatal(err)
+					}
+					lat = append(lat, time.Since(t0))
+				}
+				all = append(all, lat...)
 			}
-			s, err := d.Open("big")
-			if err != nil {
-				b.Fatal(err)
+			slices.Sort(all)
+			q := func(p float64) float64 { return float64(all[min(len(all)-1, int(p*float64(len(all))))].Nanoseconds()) }
+			b.ReportMetric(q(0.50), "p50-ns")
+			b.ReportMetric(q(0.99), "p99-ns")
+			b.ReportMetric(float64(all[len(all)-1].Nanoseconds()), "p100-ns")
+		})
+	}
+}
+
+// count formats n as 1k, 1M and so on.
+func count(n int) string {
+	switch {
+	case n >= 1_000_000 && n%1_000_000 == 0:
+		return fmt.Sprintf("%dM", n/1_000_000)
+	case n >= 1_000 && n%1_000 == 0:
+		return fmt.Sprintf("%dk", n/1_000)
+	}
+	return fmt.Sprint(n)
+}
+
+// BenchmarkDurableStep appends a realistic step of six events (step/start,
+// request/header, assistant/message with a tool call, tool/call,
+// tool/result, step/end) to a file session, each one durable per policy:
+// every-append syncs each event; group syncs once, at the step's one
+// visible point (the next model request), as refhost does. It reports
+// durable events per second.
+func BenchmarkDurableStep(b *testing.B) {
+	step := []host.Event{
+		{Type: host.TypeStepStart, Data: json.RawMessage(`{"turn":1,"step":1,"attempt":1}`)},
+		{Type: host.TypeRequestHeader, Data: json.RawMessage(`{"reason":"change","sections":["plan:policy"],"systemDigest":"0f1e2d3c4b5a69788796a5b4c3d2e1f00f1e2d3c4b5a69788796a5b4c3d2e1f0","toolsDigest":"a1b2c3d4e5f60718293a4b5c6d7e8f90a1b2c3d4e5f60718293a4b5c6d7e8f90"}`)},
+		{Type: host.TypeAssistantMessage, Data: json.RawMessage(`{"toolCalls":[{"id":"call_1","name":"read_file","input":{"path":"store/dir.go"}}]}`)},
+		{Type: host.TypeToolCall, Data: json.RawMessage(`{"id":"call_1","name":"read_file","input":{"path":"store/dir.go"}}`)},
+		{Type: host.TypeToolResult, Data: json.RawMessage(`{"callId":"call_1","name":"read_file","output":"package store\n\nimport (\n\t\"bufio\"\n\t\"bytes\"\n)\n"}`)},
+		{Type: host.TypeStepEnd, Data: json.RawMessage(`{"turn":1,"step":1,"attempt":1}`)},
+	}
+	for _, bc := range []struct {
+		name   string
+		policy store.SyncPolicy
+	}{
+		{"policy=every-append", store.SyncEveryAppend},
+		{"policy=group", store.SyncGroup},
+	} {
+		b.Run(bc.name, func(b *testing.B) {
+			d := openDir(b, sessionsDir(b), store.WithSyncPolicy(bc.policy))
+			s := mustCreate(b, d, "")
+			b.ReportAllocs()
+			events := 0
+			for b.Loop() {
+				for _, e := range step {
+					if _, err := s.Append(e); err != nil {
+						b.Fatal(err)
+					}
+				}
+				if err := host.Sync(s); err != nil {
+					b.Fatal(err)
+				}
+				events += len(step)
 			}
-			if s.Len() != n {
-				b.Fatalf("Len = %d, want %d", s.Len(), n)
-			}
-			if err := d.Close(); err != nil {
-				b.Fatal(err)
-			}
-		}
-	})
+			b.ReportMetric(float64(events)/b.Elapsed().Seconds(), "events/s")
+		})
+	}
 }

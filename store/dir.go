@@ -10,8 +10,8 @@ import (
 	"os"
 	"path/filepath"
 	"runtime"
-	"slices"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/dshgo/planmode/host"
@@ -112,7 +112,11 @@ func (d *Dir) Create(id string) (host.Session, error) {
 	if err != nil {
 		return nil, err
 	}
-	return d.register(id, f, 0, nil), nil
+	s, err := d.register(id, f, 0, nil)
+	if err != nil {
+		return nil, err
+	}
+	return s, nil
 }
 
 // createFile creates, locks and (per policy) syncs the new file of id.
@@ -129,6 +133,7 @@ func (d *Dir) createFile(id string) (*os.File, error) {
 	if err == nil && d.opts.sync != SyncNever {
 		err = syncDir(d.path)
 	}
+
 	if err != nil {
 		_ = f.Close()
 		_ = os.Remove(path)
@@ -161,7 +166,11 @@ func (d *Dir) Open(id string) (host.Session, error) {
 		}
 		return s, nil
 	}
-	return d.load(id)
+	s, err := d.load(id)
+	if err != nil {
+		return nil, err
+	}
+	return s, nil
 }
 
 // load opens and replays the file of id; d.mu is held.
@@ -193,6 +202,9 @@ func (d *Dir) load(id string) (_ *session, err error) {
 	if !os.SameFile(lst, fi) {
 		return nil, fmt.Errorf("store: %s: replaced while being opened", path)
 	}
+	if n := linkCount(fi); n > 1 {
+		return nil, fmt.Errorf("store: %s: %d links: %w (remove the other links, or copy the file)", path, n, ErrHardLinked)
+	}
 	if err := lockFile(f); err != nil {
 		return nil, fmt.Errorf("store: %s: %w", path, err)
 	}
@@ -206,36 +218,37 @@ func (d *Dir) load(id string) (_ *session, err error) {
 	if err != nil {
 		return nil, err
 	}
-	return d.register(id, f, size, events), nil
+	return d.register(id, f, size, events)
 }
 
 // replay reads every event of the file at path (size bytes long),
 // repairing a torn tail. It returns the events and the size of the file
-// after repair.
+// after repair. The file is read into one buffer, which the events' data
+// then share.
 func (d *Dir) replay(path string, f *os.File, size int64) ([]host.Event, int64, error) {
 	maxLine := d.opts.maxLine
-	buf := make([]byte, min(64<<10, maxLine+1))
-	// A first pass counts the lines so that the log is allocated once; the
-	// file is in the page cache for the second.
-	lines, err := countLines(io.NewSectionReader(f, 0, size), buf)
-	if err != nil {
+	buf := make([]byte, size)
+	if _, err := io.ReadFull(io.NewSectionReader(f, 0, size), buf); err != nil {
 		return nil, 0, fmt.Errorf("store: %s: %w", path, err)
 	}
-	sc := bufio.NewScanner(io.NewSectionReader(f, 0, size))
-	sc.Buffer(buf[:0], maxLine+1)
-	sc.Split(splitLines)
+	lines := bytes.Count(buf, []byte{'\n'})
 	var (
-		events = make([]host.Event, 0, lines+1)
-		dec    lineDecoder
+		vals   = d.validators.snapshot()
+		events = make([]host.Event, 0, lines+lines/2+16) // room to grow, see reserve
+		dec    fastDecoder
 		off    int64 // start of the current line
 		n      int   // current line number
 	)
-	for sc.Scan() {
-		tok := sc.Bytes()
+	for rest := buf; len(rest) > 0; {
 		n++
-		body, terminated := bytes.CutSuffix(tok, []byte{'\n'})
+		body, tail, terminated := bytes.Cut(rest, []byte{'\n'})
+		tok := len(body)
+		if terminated {
+			tok++
+		}
+		rest = tail
 		if len(body) > maxLine {
-			return nil, 0, fmt.Errorf("store: %s:%d: %d bytes, limit %d: %w", path, n, len(body), maxLine, ErrLineTooLong)
+			return nil, 0, fmt.Errorf("store: %s:%d: longer than %d bytes: %w", path, n, maxLine, ErrLineTooLong)
 		}
 		e, err := dec.decode(body)
 		if !terminated && errors.Is(err, errNoValue) {
@@ -256,11 +269,11 @@ func (d *Dir) replay(path string, f *os.File, size int64) ([]host.Event, int64, 
 		if want := uint64(len(events)) + 1; e.Seq != want {
 			return nil, 0, fmt.Errorf("store: %s:%d: %w: event %d %q: seq %d, want %d", path, n, ErrCorrupt, e.Seq, e.Type, e.Seq, want)
 		}
-		if err := d.validators.check(e); err != nil {
+		if err := checkEach(vals, e); err != nil {
 			return nil, 0, fmt.Errorf("store: %s:%d: event %d %q: %w", path, n, e.Seq, e.Type, err)
 		}
 		events = append(events, e)
-		off += int64(len(tok))
+		off += int64(tok)
 		if !terminated {
 			// A complete event whose newline was not written: keep it.
 			if _, err := f.Write([]byte{'\n'}); err != nil {
@@ -273,11 +286,6 @@ func (d *Dir) replay(path string, f *os.File, size int64) ([]host.Event, int64, 
 			d.opts.logger.Warn(LogMissingNewline, "file", path, "line", n)
 		}
 	}
-	if err := sc.Err(); errors.Is(err, bufio.ErrTooLong) {
-		return nil, 0, fmt.Errorf("store: %s:%d: longer than %d bytes: %w", path, n+1, maxLine, ErrLineTooLong)
-	} else if err != nil {
-		return nil, 0, fmt.Errorf("store: %s:%d: %w", path, n+1, err)
-	}
 	return events, off, nil
 }
 
@@ -288,37 +296,16 @@ func (d *Dir) syncRepair(f *os.File) error {
 	return f.Sync()
 }
 
-// countLines counts the '\n' bytes r yields, reading through buf.
-func countLines(r io.Reader, buf []byte) (int, error) {
-	n := 0
-	for {
-		k, err := r.Read(buf)
-		n += bytes.Count(buf[:k], []byte{'\n'})
-		if err == io.EOF {
-			return n, nil
-		}
-		if err != nil {
-			return n, err
-		}
-	}
-}
-
-// splitLines is a bufio.SplitFunc returning lines with their '\n', and a
-// final unterminated line as it is.
-func splitLines(data []byte, atEOF bool) (int, []byte, error) {
-	if i := bytes.IndexByte(data, '\n'); i >= 0 {
-		return i + 1, data[:i+1], nil
-	}
-	if atEOF && len(data) > 0 {
-		return len(data), data, nil
-	}
-	return 0, nil, nil
-}
-
 // register makes a session of the open, locked file f; d.mu is held.
-func (d *Dir) register(id string, f *os.File, size int64, events []host.Event) *session {
+func (d *Dir) register(id string, f *os.File, size int64, events []host.Event) (*session, error) {
+	fi, err := f.Stat()
+	if err != nil {
+		_ = f.Close()
+		return nil, fmt.Errorf("store: %s: %w", d.Path(id), err)
+	}
 	fl := &fileLog{
 		path:    d.Path(id),
+		ident:   fi,
 		f:       d.wrap(f),
 		size:    size,
 		policy:  d.opts.sync,
@@ -327,7 +314,7 @@ func (d *Dir) register(id string, f *os.File, size int64, events []host.Event) *
 	s := newSession(id, d.validators, d.now, fl, events)
 	s.fork = func(end int) (host.Session, error) { return d.forkSession(s, end) }
 	d.sessions[id] = s
-	return s
+	return s, nil
 }
 
 // forkSession writes the first end events of src to a new session file.
@@ -338,7 +325,7 @@ func (d *Dir) forkSession(src *session, end int) (host.Session, error) {
 	if d.closed {
 		return nil, fmt.Errorf("store: session %q: fork: %w", src.id, host.ErrClosed)
 	}
-	prefix := slices.Clone(src.Events()[:end])
+	prefix := withRoom(src.Events()[:end])
 	id := NewID()
 	f, err := d.createFile(id)
 	if err != nil {
@@ -350,7 +337,11 @@ func (d *Dir) forkSession(src *session, end int) (host.Session, error) {
 		_ = os.Remove(d.Path(id))
 		return nil, fmt.Errorf("store: session %q: fork to %s: %w", src.id, d.Path(id), err)
 	}
-	return d.register(id, f, size, prefix), nil
+	s, err := d.register(id, f, size, prefix)
+	if err != nil {
+		return nil, err
+	}
+	return s, nil
 }
 
 func (d *Dir) writePrefix(f *os.File, events []host.Event) (int64, error) {
@@ -437,16 +428,46 @@ type file interface {
 	Close() error
 }
 
-// fileLog is the durable backend of a Dir session. Its methods run with
-// the session's append lock held.
+// fileLog is the durable backend of a Dir session. write and close run
+// with the session's append lock held; sync runs without it, so that
+// appends go on while a group of them is being flushed.
 type fileLog struct {
 	path    string
+	ident   os.FileInfo // the open file, to compare with what path names
 	f       file
 	size    int64 // length of the committed lines
 	policy  SyncPolicy
 	maxLine int
 	enc     lineEncoder
-	failed  error // set when the file may no longer match the log
+
+	written atomic.Int64 // size, for sync to read without the append lock
+
+	syncMu sync.Mutex // one fsync at a time; waiting callers share the next
+	synced int64      // bytes known durable; guarded by syncMu
+	closed bool       // guarded by syncMu
+
+	failMu sync.Mutex
+	failed error // set when the file may no longer match the log
+}
+
+func (fl *fileLog) failure() error {
+	fl.failMu.Lock()
+	defer fl.failMu.Unlock()
+	if fl.failed == nil {
+		return nil
+	}
+	return fmt.Errorf("%s: %w: %w", fl.path, ErrSessionFailed, fl.failed)
+}
+
+// fail marks the session failed with cause and returns the error to
+// report.
+func (fl *fileLog) fail(cause error) error {
+	fl.failMu.Lock()
+	if fl.failed == nil {
+		fl.failed = cause
+	}
+	fl.failMu.Unlock()
+	return fmt.Errorf("%s: %w: %w", fl.path, ErrSessionFailed, cause)
 }
 
 // write appends e as one line with one write call, then syncs per policy.
@@ -455,8 +476,11 @@ type fileLog struct {
 // which the kernel's page cache is no longer trusted), the session is
 // marked failed.
 func (fl *fileLog) write(e host.Event) error {
-	if fl.failed != nil {
-		return fmt.Errorf("%s: %w: %w", fl.path, ErrSessionFailed, fl.failed)
+	if err := fl.failure(); err != nil {
+		return err
+	}
+	if err := fl.checkPath(); err != nil {
+		return fl.fail(err)
 	}
 	line, err := fl.enc.encode(e)
 	if err != nil {
@@ -471,27 +495,85 @@ func (fl *fileLog) write(e host.Event) error {
 	}
 	if err != nil {
 		if terr := fl.f.Truncate(fl.size); terr != nil {
-			fl.failed = fmt.Errorf("write: %w; cut back to %d bytes: %w", err, fl.size, terr)
-			return fmt.Errorf("%s: %w: %w", fl.path, ErrSessionFailed, fl.failed)
+			return fl.fail(fmt.Errorf("write: %w; cut back to %d bytes: %w", err, fl.size, terr))
 		}
 		return fmt.Errorf("%s: write: %w", fl.path, err)
 	}
-	if fl.policy == SyncEveryAppend || fl.policy == SyncTurnEnd && e.Type == host.TypeTurnEnd {
+	switch {
+	case fl.policy == SyncEveryAppend:
 		if err := fl.f.Sync(); err != nil {
-			fl.failed = fmt.Errorf("sync: %w", err)
 			if terr := fl.f.Truncate(fl.size); terr != nil {
-				fl.failed = fmt.Errorf("sync: %w; cut back to %d bytes: %w", err, fl.size, terr)
+				return fl.fail(fmt.Errorf("sync: %w; cut back to %d bytes: %w", err, fl.size, terr))
 			}
-			return fmt.Errorf("%s: %w: %w", fl.path, ErrSessionFailed, fl.failed)
+			return fl.fail(fmt.Errorf("sync: %w", err))
+		}
+	case fl.policy == SyncTurnEnd && e.Type == host.TypeTurnEnd:
+		if err := fl.f.Sync(); err != nil {
+			if terr := fl.f.Truncate(fl.size); terr != nil {
+				return fl.fail(fmt.Errorf("sync: %w; cut back to %d bytes: %w", err, fl.size, terr))
+			}
+			return fl.fail(fmt.Errorf("sync: %w", err))
 		}
 	}
 	fl.size += int64(len(line))
+	fl.written.Store(fl.size)
+	if fl.policy == SyncGroup && e.Type == host.TypeTurnEnd {
+		// The event is committed; a failed flush fails the session, and
+		// the append reports it.
+		return fl.sync()
+	}
+	return nil
+}
+
+// sync makes every line written before the call durable. A caller that
+// finds a flush running waits for it and then flushes only if its lines
+// are not yet covered, so concurrent callers share fsyncs.
+func (fl *fileLog) sync() error {
+	target := fl.written.Load()
+	fl.syncMu.Lock()
+	defer fl.syncMu.Unlock()
+	if err := fl.failure(); err != nil {
+		return err
+	}
+	if fl.synced >= target || fl.policy == SyncNever || fl.closed {
+		return nil
+	}
+	if err := fl.checkPath(); err != nil {
+		return fl.fail(err)
+	}
+	end := fl.written.Load() // everything written so far is covered
+	if err := fl.f.Sync(); err != nil {
+		return fl.fail(fmt.Errorf("sync: %w", err))
+	}
+	fl.synced = end
+	return nil
+}
+
+// checkPath reports whether the path still names the open file, with no
+// other link: an append to a file that was replaced or removed would be
+// lost, and one to a file with another link could be changed through it.
+func (fl *fileLog) checkPath() error {
+	fi, err := os.Lstat(fl.path)
+	switch {
+	case errors.Is(err, fs.ErrNotExist):
+		return fmt.Errorf("%w: the file is gone; the events appended so far are in memory only", ErrFileReplaced)
+	case err != nil:
+		return fmt.Errorf("check the session file: %w", err)
+	case !os.SameFile(fl.ident, fi):
+		return fmt.Errorf("%w: another file is now at its path; it is left as it is", ErrFileReplaced)
+	}
+	if n := linkCount(fi); n > 1 {
+		return fmt.Errorf("%d links: %w", n, ErrHardLinked)
+	}
 	return nil
 }
 
 func (fl *fileLog) close() error {
+	fl.syncMu.Lock()
+	defer fl.syncMu.Unlock()
+	fl.closed = true
 	var err error
-	if fl.policy != SyncNever && fl.failed == nil {
+	if fl.policy != SyncNever && fl.failure() == nil {
 		err = fl.f.Sync()
 	}
 	return errors.Join(err, fl.f.Close())

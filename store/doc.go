@@ -22,17 +22,28 @@
 // around and inside a line's value, and ignores unknown keys. A line is at
 // most [DefaultMaxLineSize] bytes, its newline not counted (see
 // [WithMaxLineSize]); Memory has no such limit.
+// Every string in a line is valid UTF-8 and no object has two equal keys;
+// the data of an appended event nests at most [MaxDataDepth] deep. Append
+// refuses an event that breaks one of these ([ErrBadEvent]), so the store
+// never writes a line that it would refuse to read back.
 // The directory is created with mode 0700 and an existing one that lets
 // group or other users in is refused; files are created 0600, and a file
 // found with a broader mode is set to 0600 when it is opened.
 //
 // # Durability
 //
-// Append encodes the event, writes its line with a single write call on a
-// file opened with O_APPEND, then syncs according to the [SyncPolicy]
-// (by default after every append), all before it updates the in-memory log
-// and returns. So under [SyncEveryAppend] an event that Append returned is
-// on stable storage. If the write fails, the file is truncated back to the
+// Append encodes the event and writes its line with a single write call on
+// a file opened with O_APPEND, all before it updates the in-memory log and
+// returns, so a crash of the process never loses an appended event. When
+// the line reaches stable storage depends on the [SyncPolicy]. Under the
+// default, [SyncGroup] (group commit), the session's Sync method
+// (host.Syncer, called through host.Sync) makes every event appended
+// before it durable with one fsync, shared by concurrent callers and run
+// without the append lock; a "turn/end" and closing the session sync too.
+// A host calls Sync at each point where something is shown: before a
+// model request, before a reply, command result or question reaches the
+// user. Under [SyncEveryAppend] each event is on stable storage before
+// Append returns. If the write fails, the file is truncated back to the
 // last committed line and the append fails with nothing changed; if that
 // truncation or an fsync fails, the session is marked failed
 // ([ErrSessionFailed]) and takes no more appends, since its file and its
@@ -46,6 +57,14 @@
 // Opening a session replays its file and checks it: every line must decode
 // to an event, seq must count up from 1 with no gap, every line must fit
 // the size limit, and every event must pass the store's validators.
+// The file is read into one buffer, and lines in the store's own form are
+// decoded without encoding/json: the events' data are slices of that
+// buffer (capped, read-only like every event), and equal types and sources
+// are shared. Any other line is decoded by encoding/json, so a file edited
+// by hand (whitespace, keys in another case, escapes, unknown keys) reads the
+// same as before.
+// Invalid UTF-8 and duplicate keys anywhere in a line are corruption too
+// (encoding/json would silently replace the one and drop the other).
 // Failures are errors of the form "store: FILE:LINE: ..." ([ErrCorrupt],
 // [ErrLineTooLong], or the validator's error). The one repair is at the
 // very end of the file. A final line with no newline that does not start
@@ -64,6 +83,12 @@
 // the same session, nor the store's methods: it should record the event
 // and return. Once unsubscribe returns, the subscriber is not running and
 // is never called again.
+//
+// Before each write, a Dir checks that the session's path still names the
+// file it holds open with a single link: a file that was replaced, removed
+// or renamed ([ErrFileReplaced]) or that gained another hard link
+// ([ErrHardLinked]) takes no more appends, and a file with more than one
+// link is not opened, as a symlink is not.
 //
 // A Dir returns one session object per ID, so all writers in a process
 // share one append lock. Each open session file carries an exclusive

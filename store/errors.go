@@ -26,6 +26,13 @@ var (
 	// ErrInsecureDir means the sessions directory grants group or other
 	// users access.
 	ErrInsecureDir = errors.New("sessions directory is accessible to other users")
+	// ErrFileReplaced means the file at an open session's path was
+	// replaced or removed by someone else; the session takes no more
+	// appends, since they would go to a file nobody can find.
+	ErrFileReplaced = errors.New("session file was replaced or removed")
+	// ErrHardLinked means a session file has more than one hard link, so
+	// another path can change it; it is neither opened nor appended to.
+	ErrHardLinked = errors.New("session file has more than one link")
 	// ErrBadOption means an option passed to OpenDir has an invalid value.
 	ErrBadOption = errors.New("bad option")
 )

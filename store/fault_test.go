@@ -124,7 +124,7 @@ func TestFailedCutBackFailsTheSession(t *testing.T) {
 }
 
 func TestFailedSyncFailsTheSession(t *testing.T) {
-	d, ff := faultyDir(t)
+	d, ff := faultyDir(t, WithSyncPolicy(SyncEveryAppend))
 	s, err := d.Create("w")
 	if err != nil {
 		t.Fatal(err)
@@ -154,6 +154,7 @@ func TestSyncPolicyCounts(t *testing.T) {
 		{SyncEveryAppend, 4 + 1},
 		{SyncTurnEnd, 1 + 1},
 		{SyncNever, 0},
+		{SyncGroup, 1 + 1},
 	}
 	for _, tt := range tests {
 		t.Run(tt.give.String(), func(t *testing.T) {
@@ -197,5 +198,53 @@ func assertReopens(t *testing.T, d *Dir, id string, want []host.Event) {
 		if got[i].Seq != want[i].Seq || got[i].Type != want[i].Type || !got[i].Time.Equal(want[i].Time) {
 			t.Fatalf("reopened event %d = %+v, want %+v", i, got[i], want[i])
 		}
+	}
+}
+
+// TestFailedGroupSyncFailsTheSession checks that under group commit a
+// failed Sync is reported to its caller and fails the session, whose
+// events stay as they were.
+func TestFailedGroupSyncFailsTheSession(t *testing.T) {
+	d, ff := faultyDir(t)
+	s, err := d.Create("g")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := s.Append(host.Event{Type: "one"}); err != nil {
+		t.Fatal(err)
+	}
+	ff.syncErr = errIO
+	if err := host.Sync(s); !errors.Is(err, ErrSessionFailed) || !errors.Is(err, errIO) {
+		t.Fatalf("Sync = %v, want ErrSessionFailed wrapping the sync error", err)
+	}
+	if _, err := s.Append(host.Event{Type: "two"}); !errors.Is(err, ErrSessionFailed) || s.Len() != 1 {
+		t.Fatalf("Append after a failed Sync = %v (Len %d), want ErrSessionFailed and Len 1", err, s.Len())
+	}
+}
+
+// TestGroupSyncIsShared checks that Sync flushes only what is new: a
+// second Sync with no append between does no fsync, and appends alone do
+// none.
+func TestGroupSyncIsShared(t *testing.T) {
+	d, ff := faultyDir(t)
+	s, err := d.Create("g")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for range 6 {
+		if _, err := s.Append(host.Event{Type: "step/x"}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if ff.syncs != 0 {
+		t.Fatalf("%d fsyncs for 6 appends under group commit, want 0", ff.syncs)
+	}
+	for range 3 {
+		if err := host.Sync(s); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if ff.syncs != 1 {
+		t.Fatalf("%d fsyncs for three Syncs with nothing appended between, want 1", ff.syncs)
 	}
 }

@@ -37,6 +37,14 @@ func canonicalize(e *host.Event, own bool) error {
 	if y := e.Time.Year(); y < 0 || y > 9999 {
 		return fmt.Errorf("type %q: time %s: year outside 0..9999: %w", e.Type, e.Time, ErrBadEvent)
 	}
+	if own && len(e.Data) > 0 && json.Valid(e.Data) {
+		// Refuse what the reader of a session file refuses (invalid
+		// UTF-8, duplicate keys, deep nesting), so that an event once
+		// appended can always be read back.
+		if err := checkJSON(e.Data, MaxDataDepth); err != nil {
+			return fmt.Errorf("type %q: data: %w: %w", e.Type, err, ErrBadEvent)
+		}
+	}
 	switch {
 	case len(e.Data) == 0:
 		e.Data = nil
@@ -192,6 +200,11 @@ func (d *lineDecoder) decodeJSON(line []byte) (host.Event, error) {
 		if !isSpace(held) || !isSpace(unread) {
 			return host.Event{}, fmt.Errorf("%w: data after the JSON value", ErrCorrupt)
 		}
+	}
+	// encoding/json replaces invalid UTF-8 and keeps the last of two equal
+	// keys; a file this store wrote has neither, so either is corruption.
+	if err := checkJSON(line, maxLineDepth); err != nil {
+		return host.Event{}, fmt.Errorf("%w: %w", ErrCorrupt, err)
 	}
 	return d.e, nil
 }

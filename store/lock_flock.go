@@ -26,3 +26,11 @@ func lockFile(f *os.File) error {
 	}
 	return ferr
 }
+
+// linkCount returns the number of hard links of the file fi describes.
+func linkCount(fi os.FileInfo) uint64 {
+	if st, ok := fi.Sys().(*syscall.Stat_t); ok {
+		return uint64(st.Nlink)
+	}
+	return 1
+}

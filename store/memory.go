@@ -2,7 +2,6 @@ package store
 
 import (
 	"fmt"
-	"slices"
 	"sync"
 	"time"
 
@@ -48,7 +47,7 @@ func (m *Memory) createLocked(id string, prefix []host.Event) (*session, error) 
 	if _, ok := m.sessions[id]; ok {
 		return nil, fmt.Errorf("store: session %q: %w", id, host.ErrSessionExists)
 	}
-	s := newSession(id, m.validators, m.now, nil, slices.Clone(prefix))
+	s := newSession(id, m.validators, m.now, nil, withRoom(prefix))
 	s.fork = func(end int) (host.Session, error) {
 		m.mu.Lock()
 		defer m.mu.Unlock()

@@ -14,7 +14,7 @@ type SyncPolicy int
 
 const (
 	// SyncEveryAppend syncs after every append: an event is on stable
-	// storage before Append returns. It is the default.
+	// storage before Append returns.
 	SyncEveryAppend SyncPolicy = iota
 	// SyncTurnEnd syncs when a "turn/end" event is appended, which also
 	// makes every earlier event of the session durable. A crash can lose
@@ -24,9 +24,16 @@ const (
 	// process loses nothing (each append is one write to the kernel); a
 	// crash of the machine can lose recent events.
 	SyncNever
+	// SyncGroup, the default, is group commit: each append is written to
+	// the file at once (so a crash of the process loses nothing), and
+	// events are made durable together when the host calls the session's
+	// Sync (host.Syncer) at a point where something is shown, when a
+	// "turn/end" is appended, and when the session is closed. Concurrent
+	// Sync calls share one fsync.
+	SyncGroup
 )
 
-// String returns "every-append", "turn-end" or "never".
+// String returns "every-append", "turn-end", "never" or "group".
 func (p SyncPolicy) String() string {
 	switch p {
 	case SyncEveryAppend:
@@ -35,6 +42,8 @@ func (p SyncPolicy) String() string {
 		return "turn-end"
 	case SyncNever:
 		return "never"
+	case SyncGroup:
+		return "group"
 	}
 	return fmt.Sprintf("SyncPolicy(%d)", int(p))
 }
@@ -49,14 +58,14 @@ type options struct {
 }
 
 func defaultOptions() options {
-	return options{sync: SyncEveryAppend, logger: slog.New(slog.DiscardHandler), maxLine: DefaultMaxLineSize}
+	return options{sync: SyncGroup, logger: slog.New(slog.DiscardHandler), maxLine: DefaultMaxLineSize}
 }
 
 func (o options) validate() error {
 	switch o.sync {
-	case SyncEveryAppend, SyncTurnEnd, SyncNever:
+	case SyncEveryAppend, SyncTurnEnd, SyncNever, SyncGroup:
 	default:
-		return fmt.Errorf("store: sync policy %d: want SyncEveryAppend, SyncTurnEnd or SyncNever: %w", int(o.sync), ErrBadOption)
+		return fmt.Errorf("store: sync policy %d: want SyncGroup, SyncEveryAppend, SyncTurnEnd or SyncNever: %w", int(o.sync), ErrBadOption)
 	}
 	if o.maxLine < 1 {
 		return fmt.Errorf("store: max line size %d: want at least 1: %w", o.maxLine, ErrBadOption)
@@ -65,7 +74,7 @@ func (o options) validate() error {
 }
 
 // WithSyncPolicy sets when session files are synced; the default is
-// [SyncEveryAppend].
+// [SyncGroup].
 func WithSyncPolicy(p SyncPolicy) Option { return func(o *options) { o.sync = p } }
 
 // WithLogger sets the logger that receives the warnings a [Dir] emits when

@@ -39,6 +39,34 @@ func (vs *validatorSet) add(name string, v host.Validator) (func(), error) {
 	}, nil
 }
 
+// namedValidator is a validator with its registration name.
+type namedValidator struct {
+	name string
+	fn   host.Validator
+}
+
+// snapshot returns the validators in registration order, for checking
+// many events without taking the lock for each.
+func (vs *validatorSet) snapshot() []namedValidator {
+	vs.mu.RLock()
+	defer vs.mu.RUnlock()
+	out := make([]namedValidator, len(vs.names))
+	for i, n := range vs.names {
+		out[i] = namedValidator{n, vs.funcs[n]}
+	}
+	return out
+}
+
+// checkEach runs the validators of a snapshot on e, as check does.
+func checkEach(vals []namedValidator, e host.Event) error {
+	for _, v := range vals {
+		if err := v.fn(e); err != nil {
+			return fmt.Errorf("validator %q: %w", v.name, err)
+		}
+	}
+	return nil
+}
+
 // check runs every validator on e; the first error wins and is wrapped with
 // the validator's name.
 func (vs *validatorSet) check(e host.Event) error {

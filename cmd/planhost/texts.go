@@ -67,7 +67,7 @@ Usage:
 Run "planhost COMMAND -h" for a command's flags.
 Exit codes: 0 success, 1 runtime failure, 2 usage or configuration error.
 `
-	usageDemo = `Usage: planhost demo [-keep=false]
+	usageDemo = `Usage: planhost demo [-keep=false] [-scene entry]
 
 Plays a complete plan-mode session with an embedded deployment, a scripted
 model and a scripted reviewer, on a sample workspace copied to a temporary

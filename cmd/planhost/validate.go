@@ -31,7 +31,12 @@ func (p *program) validate(args []string) int {
 	if err != nil {
 		return p.configError("validate", err)
 	}
-	app, _ := newHost(hostConfig{store: store.NewMemory(), model: unusedModel{}, deployment: dep})
+	tools, closeTools, err := servingTools()
+	if err != nil {
+		return p.fail("validate", err)
+	}
+	defer closeTools()
+	app, parts := newHost(hostConfig{store: store.NewMemory(), model: unusedModel{}, deployment: dep, tools: tools})
 	if err := app.Err(); err != nil {
 		return p.configError("validate", fmt.Errorf(lineGraphError, *config, graphCause(err)))
 	}
@@ -41,6 +46,13 @@ func (p *program) validate(args []string) int {
 	defer cancel()
 	if err := app.Start(ctx); err != nil {
 		return p.configError("validate", fmt.Errorf(lineGraphError, *config, err))
+	}
+	if problems := servingProblems(*config, dep, parts.Runtime); len(problems) > 0 {
+		for _, line := range problems {
+			fmt.Fprintf(p.stderr, errPrefix, "validate", line)
+		}
+		_ = app.Stop(ctx)
+		return exitUsage
 	}
 	if err := app.Stop(ctx); err != nil {
 		return p.fail("validate", err)

@@ -35,7 +35,7 @@ type hostParts struct {
 
 // offeredPlugins are the plugins a deployment file may enable.
 func offeredPlugins() []deploy.Plugin {
-	return []deploy.Plugin{planmode.DeployPlugin()}
+	return append([]deploy.Plugin{planmode.DeployPlugin()}, companionPlugins()...)
 }
 
 // newHost builds (but does not start) the fx application: the reference

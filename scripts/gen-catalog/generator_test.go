@@ -22,11 +22,12 @@ const repoRoot = "../.."
 func TestGenerated(t *testing.T) {
 	var out bytes.Buffer
 	g := &generator{
-		root:    repoRoot,
-		pkg:     defaultPkg,
-		pages:   splitList(defaultPages),
-		command: baseCommand,
-		out:     &out,
+		root:       repoRoot,
+		pkg:        defaultPkg,
+		pages:      splitList(defaultPages),
+		companions: splitList(defaultCompanions),
+		command:    baseCommand,
+		out:        &out,
 	}
 	upToDate, err := g.run(false)
 	if err != nil {

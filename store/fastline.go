@@ -1,0 +1,337 @@
+package store
+
+import (
+	"bytes"
+	"fmt"
+	"time"
+	"unicode/utf8"
+
+	"github.com/dshgo/planmode/host"
+)
+
+// fastDecoder decodes the lines a store writes without encoding/json: it
+// checks the line with checkJSON (syntax, UTF-8, duplicate keys, depth),
+// then reads the envelope's fields directly, keeping the data as a slice
+// of the line and sharing type strings and sources between events. Any
+// line that is not in the exact form the store writes (an unknown or
+// differently cased key, an escape in the type or time, a number seq
+// written another way, a null data or source, a time in another layout)
+// goes to the encoding/json decoder, so both accept and reject the same
+// lines and give the same events (FuzzFastDecoder checks this).
+//
+// The events it returns alias line: callers must not reuse its memory.
+// It is not safe for concurrent use.
+type fastDecoder struct {
+	check   jsonChecker
+	slow    lineDecoder
+	types   map[string]string
+	sources map[string]*host.Source
+	fast    int // lines decoded by the fast path, for tests
+}
+
+// maxInterned bounds the distinct types and sources a decoder shares.
+const maxInterned = 256
+
+func (d *fastDecoder) decode(line []byte) (host.Event, error) {
+	e, ok, err := d.envelope(line)
+	switch {
+	case err != nil:
+		return host.Event{}, fmt.Errorf("%w: %w", ErrCorrupt, err)
+	case ok:
+		d.fast++
+		return e, nil
+	}
+	if err := d.check.check(line, maxLineDepth); err != nil {
+		if je, ok := err.(*jsonError); ok && (je.Syntax || je.Deep) {
+			// Malformed: let encoding/json say how, as it always did
+			// (and tell a torn line from a complete one).
+			return d.slow.decode(line)
+		}
+		return host.Event{}, fmt.Errorf("%w: %w", ErrCorrupt, err)
+	}
+	return d.slow.decode(line)
+}
+
+// envelope decodes a line in the store's own form in one pass that also
+// checks it as checkJSON does: the values of "source" and "data" go
+// through the checker, the other fields are read strictly. ok is false
+// when the line is not in that form (the caller then checks it and
+// decodes it with encoding/json); err is a refusal of a well-formed line
+// in that form (invalid UTF-8, a duplicate key inside source or data).
+func (d *fastDecoder) envelope(line []byte) (e host.Event, ok bool, err error) {
+	c := &d.check
+	keys := c.keys[:0]
+	*c = jsonChecker{b: line, maxDepth: maxLineDepth, keys: keys}
+	c.skipSpace()
+	if c.i >= len(line) || line[c.i] != '{' {
+		return e, false, nil
+	}
+	c.i++
+	const (
+		haveSeq = 1 << iota
+		haveType
+		haveTime
+		haveSource
+		haveData
+	)
+	have := 0
+	for {
+		c.skipSpace()
+		key, ok := c.plainString()
+		if !ok {
+			return e, false, nil
+		}
+		c.skipSpace()
+		if c.i >= len(line) || line[c.i] != ':' {
+			return e, false, nil
+		}
+		c.i++
+		c.skipSpace()
+		var bit int
+		switch string(key) {
+		case "seq":
+			bit = haveSeq
+			if e.Seq, ok = c.uint(); !ok {
+				return e, false, nil
+			}
+		case "type":
+			bit = haveType
+			s, ok := c.plainString()
+			if !ok || len(s) == 0 || !utf8.Valid(s) {
+				return e, false, nil
+			}
+			e.Type = d.intern(s)
+		case "time":
+			bit = haveTime
+			s, ok := c.plainString()
+			if !ok {
+				return e, false, nil
+			}
+			if e.Time, ok = parseTime(s); !ok || e.Time.IsZero() {
+				return e, false, nil
+			}
+		case "source":
+			bit = haveSource
+			start := c.i
+			if c.i >= len(line) || line[c.i] != '{' || c.value(1) != nil {
+				return e, false, nil
+			}
+			if e.Source = d.source(line[start:c.i]); e.Source == nil {
+				return e, false, nil
+			}
+		case "data":
+			bit = haveData
+			start, spaces := c.i, c.spaces
+			if c.value(1) != nil {
+				return e, false, nil
+			}
+			e.Data = line[start:c.i:c.i] // capped: an append to it must not reach the next line
+			if c.spaces != spaces || bytes.Equal(e.Data, []byte("null")) {
+				return e, false, nil // not compact, or null: encoding/json decides
+			}
+		default:
+			return e, false, nil
+		}
+		if have&bit != 0 {
+			return e, false, nil // a repeated key: checkJSON refuses it
+		}
+		have |= bit
+		c.skipSpace()
+		if c.i >= len(line) {
+			return e, false, nil
+		}
+		if line[c.i] == '}' {
+			c.i++
+			break
+		}
+		if line[c.i] != ',' {
+			return e, false, nil
+		}
+		c.i++
+	}
+	c.skipSpace()
+	if c.i != len(line) || have&(haveSeq|haveType|haveTime) != haveSeq|haveType|haveTime || e.Seq == 0 {
+		return e, false, nil
+	}
+	if c.refused != nil {
+		return host.Event{}, false, c.refused
+	}
+	return e, true, nil
+}
+
+// plainString reads a string of printable ASCII without escapes at c.i
+// and returns its contents; ok is false (and c.i is unspecified) for
+// anything else. The fast path's keys, time and (after a UTF-8 check)
+// type are such strings.
+func (c *jsonChecker) plainString() ([]byte, bool) {
+	if c.i >= len(c.b) || c.b[c.i] != '"' {
+		return nil, false
+	}
+	start := c.i + 1
+	end := skipPlain(c.b, start)
+	if end < len(c.b) && c.b[end] >= utf8.RuneSelf {
+		// Non-ASCII text: the type may hold it; checked by the caller.
+		end = bytes.IndexByte(c.b[start:], '"')
+		if end < 0 {
+			return nil, false
+		}
+		end += start
+		for _, ch := range c.b[start:end] {
+			if ch < 0x20 || ch == '\\' {
+				return nil, false
+			}
+		}
+	}
+	if end >= len(c.b) || c.b[end] != '"' {
+		return nil, false
+	}
+	c.i = end + 1
+	return c.b[start:end], true
+}
+
+// uint reads a plain decimal number that fits a uint64 and is followed by
+// a delimiter.
+func (c *jsonChecker) uint() (uint64, bool) {
+	start := c.i
+	var n uint64
+	for c.i < len(c.b) && isDigit(c.b[c.i]) {
+		if c.i-start >= 19 {
+			return 0, false // might overflow: let encoding/json decide
+		}
+		n = n*10 + uint64(c.b[c.i]-'0')
+		c.i++
+	}
+	if c.i == start || c.b[start] == '0' && c.i-start > 1 || c.i < len(c.b) && !isDelim(c.b[c.i]) {
+		return 0, false
+	}
+	return n, true
+}
+
+func (d *fastDecoder) intern(b []byte) string {
+	if s, ok := d.types[string(b)]; ok {
+		return s
+	}
+	s := string(b)
+	if d.types == nil {
+		d.types = map[string]string{}
+	}
+	if len(d.types) < maxInterned {
+		d.types[s] = s
+	}
+	return s
+}
+
+// source decodes a source object in the store's form ({"kind":...} with
+// optional "plugin" and "form", plain strings), sharing equal ones; nil
+// means the slow decoder must decide.
+func (d *fastDecoder) source(raw []byte) *host.Source {
+	if src, ok := d.sources[string(raw)]; ok {
+		return src
+	}
+	r := jsonChecker{b: raw, i: 1} // after '{'
+	var src host.Source
+	for {
+		r.skipSpace()
+		key, ok := r.plainString()
+		if !ok {
+			return nil // also {}: encoding/json decides
+		}
+		r.skipSpace()
+		r.i++ // ':', as checked
+		r.skipSpace()
+		val, ok := r.plainString()
+		if !ok {
+			return nil
+		}
+		switch string(key) {
+		case "kind":
+			src.Kind = host.SourceKind(val)
+		case "plugin":
+			src.Plugin = string(val)
+		case "form":
+			src.Form = string(val)
+		default:
+			return nil
+		}
+		r.skipSpace()
+		if r.i < len(raw) && raw[r.i] == '}' {
+			break
+		}
+		r.i++ // ',', as checked
+	}
+	p := &src
+	if d.sources == nil {
+		d.sources = map[string]*host.Source{}
+	}
+	if len(d.sources) < maxInterned {
+		d.sources[string(raw)] = p
+	}
+	return p
+}
+
+func isDelim(c byte) bool {
+	switch c {
+	case ',', '}', ']', ' ', '\t', '\r', '\n':
+		return true
+	}
+	return false
+}
+
+// parseTime parses the layout the store writes, RFC 3339 in UTC with 0
+// to 9 fraction digits ("2006-01-02T15:04:05.999999999Z"), checking what
+// time.Parse checks; ok is false for anything else.
+func parseTime(s []byte) (time.Time, bool) {
+	if len(s) < 20 || s[4] != '-' || s[7] != '-' || s[10] != 'T' || s[13] != ':' || s[16] != ':' || s[len(s)-1] != 'Z' {
+		return time.Time{}, false
+	}
+	num := func(b []byte) (int, bool) {
+		n := 0
+		for _, c := range b {
+			if c < '0' || c > '9' {
+				return 0, false
+			}
+			n = n*10 + int(c-'0')
+		}
+		return n, true
+	}
+	year, ok1 := num(s[0:4])
+	month, ok2 := num(s[5:7])
+	day, ok3 := num(s[8:10])
+	hour, ok4 := num(s[11:13])
+	minute, ok5 := num(s[14:16])
+	sec, ok6 := num(s[17:19])
+	if !ok1 || !ok2 || !ok3 || !ok4 || !ok5 || !ok6 {
+		return time.Time{}, false
+	}
+	if month < 1 || month > 12 || day < 1 || day > daysIn(month, year) || hour > 23 || minute > 59 || sec > 59 {
+		return time.Time{}, false
+	}
+	nsec := 0
+	if frac := s[19 : len(s)-1]; len(frac) > 0 {
+		if frac[0] != '.' || len(frac) < 2 || len(frac) > 10 {
+			return time.Time{}, false
+		}
+		n, ok := num(frac[1:])
+		if !ok {
+			return time.Time{}, false
+		}
+		for k := len(frac) - 1; k < 9; k++ {
+			n *= 10
+		}
+		nsec = n
+	}
+	return time.Date(year, time.Month(month), day, hour, minute, sec, nsec, time.UTC), true
+}
+
+func daysIn(month, year int) int {
+	switch month {
+	case 2:
+		if year%4 == 0 && (year%100 != 0 || year%400 == 0) {
+			return 29
+		}
+		return 28
+	case 4, 6, 9, 11:
+		return 30
+	}
+	return 31
+}
