@@ -8,8 +8,6 @@ import (
 	"path/filepath"
 	"strings"
 
-	"github.com/chzyer/readline"
-
 	"github.com/dshgo/planmode/cmd/planhost/workspace"
 	"github.com/dshgo/planmode/deploy"
 	"github.com/dshgo/planmode/host"
@@ -174,14 +172,20 @@ func stripSGR(s string) string {
 // showCompanions prints the companions' display after e, if any. On first
 // use it folds the log before e (a resumed session's earlier plan).
 func (p *printer) showCompanions(e host.Event, events func() []host.Event) {
+	ui, styled := p.out.(*entrySink)
 	if !p.companions.set {
-		f, ok := p.w.(*os.File)
-		p.companions.plain, p.companions.set = !ok || !readline.IsTerminal(int(f.Fd())), true
+		// Styles go only to the terminal UI; the writer sink (pipes, the
+		// demo) prints no escape sequences.
+		p.companions.plain, p.companions.set = !styled, true
 		if log := events(); e.Seq > 0 && int(e.Seq) <= len(log) {
 			p.companions.steps = plansteps.Fold(log[:e.Seq-1])
 		}
 	}
 	if s := p.companions.Show(e); s != "" {
+		if styled {
+			ui.styledLine(s)
+			return
+		}
 		p.println(s)
 	}
 }
