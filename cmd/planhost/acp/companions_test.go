@@ -50,7 +50,6 @@ func TestCompanionPlansSendTodoListAndPlanSteps(t *testing.T) {
 		{ID: 2, Description: "Test Goodbye", DependsOn: []int{1}},
 	}}
 	type step struct {
-		name   string
 		events []host.Event
 		want   []sdk.PlanEntry
 	}
