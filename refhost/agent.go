@@ -393,8 +393,8 @@ func (a *Agent) runStep(ctx context.Context, n, step, attempt int, msgs []host.M
 		return stepRetry, nil
 	}
 	bad := sanitizeCalls(resp.ToolCalls)
-	if err := a.emitSeeded(host.TypeAssistantMessage, nil, host.AssistantMessage{Text: resp.Text, ToolCalls: resp.ToolCalls},
-		Message{Role: RoleAssistant, Text: resp.Text, ToolCalls: resp.ToolCalls}); err != nil {
+	if err := a.emitSeeded(host.TypeAssistantMessage, nil, host.AssistantMessage{Text: resp.Text, ToolCalls: resp.ToolCalls, Reasoning: resp.Reasoning},
+		Message{Role: RoleAssistant, Text: resp.Text, ToolCalls: resp.ToolCalls, Reasoning: resp.Reasoning}); err != nil {
 		endErr = err.Error()
 		return stepFailed, err
 	}

@@ -21,7 +21,7 @@ import (
 	"os"
 	"os/signal"
 
-	"github.com/chzyer/readline"
+	"github.com/charmbracelet/x/term"
 
 	"github.com/dshgo/planmode/cmd/planhost/internal/safetext"
 )
@@ -67,7 +67,7 @@ func newProgram(stdin io.Reader, stdout, stderr io.Writer) *program {
 		terminal: func() bool {
 			in, ok1 := stdin.(*os.File)
 			out, ok2 := stdout.(*os.File)
-			return ok1 && ok2 && readline.IsTerminal(int(in.Fd())) && readline.IsTerminal(int(out.Fd()))
+			return ok1 && ok2 && term.IsTerminal(in.Fd()) && term.IsTerminal(out.Fd())
 		},
 		notifyInterrupt: func() (<-chan os.Signal, func()) {
 			c := make(chan os.Signal, 1)
@@ -111,7 +111,7 @@ func (p *program) main(args []string) int {
 func (p *program) parseFlags(fs *flag.FlagSet, usage string, args []string) (code int, done bool) {
 	fs.SetOutput(io.Discard)
 	fs.Usage = func() {}
-	err := fs.Parse(args)
+	err := parseInterspersed(fs, args)
 	printUsage := func(w io.Writer) {
 		fs.SetOutput(w)
 		fmt.Fprint(w, usage)

@@ -21,8 +21,7 @@ func (p *program) validate(args []string) int {
 		return code
 	}
 	if fs.NArg() > 0 {
-		fmt.Fprintf(p.stderr, errExtraArgs, "validate", fs.Args())
-		return exitUsage
+		return p.extraArgs("validate", fs.Args())
 	}
 	if *config == "" {
 		fmt.Fprintf(p.stderr, errNeedConfig, "validate")
@@ -30,8 +29,7 @@ func (p *program) validate(args []string) int {
 	}
 	dep, err := deploy.Load(*config, offeredPlugins()...)
 	if err != nil {
-		fmt.Fprintln(p.stderr, err)
-		return exitUsage
+		return p.configError("validate", err)
 	}
 	tools, closeTools, err := servingTools()
 	if err != nil {
@@ -40,20 +38,18 @@ func (p *program) validate(args []string) int {
 	defer closeTools()
 	app, parts := newHost(hostConfig{store: store.NewMemory(), model: unusedModel{}, deployment: dep, tools: tools})
 	if err := app.Err(); err != nil {
-		fmt.Fprintf(p.stderr, lineGraphError+"\n", *config, graphCause(err))
-		return exitUsage
+		return p.configError("validate", fmt.Errorf(lineGraphError, *config, graphCause(err)))
 	}
 	// Starting registers every plugin with the host (names, sections,
 	// tools, commands), which catches conflicts the graph cannot show.
 	ctx, cancel := context.WithTimeout(context.Background(), stopTimeout)
 	defer cancel()
 	if err := app.Start(ctx); err != nil {
-		fmt.Fprintf(p.stderr, lineGraphError+"\n", *config, err)
-		return exitUsage
+		return p.configError("validate", fmt.Errorf(lineGraphError, *config, err))
 	}
 	if problems := servingProblems(*config, dep, parts.Runtime); len(problems) > 0 {
 		for _, line := range problems {
-			fmt.Fprintln(p.stderr, line)
+			fmt.Fprintf(p.stderr, errPrefix, "validate", line)
 		}
 		_ = app.Stop(ctx)
 		return exitUsage

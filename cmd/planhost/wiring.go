@@ -59,6 +59,7 @@ func newHost(cfg hostConfig) (*fx.App, *hostParts) {
 			logger,
 		),
 		fx.Provide(newPresenters),
+		fx.Supply(fx.Annotated{Group: planmode.ExitExtensionGroup, Target: editExtension()}),
 		fx.Decorate(func(p *presenters, t host.Tools) host.Tools { return presentingTools{next: t, p: p} }),
 		refhost.Module,
 		cfg.deployment.Option(),
