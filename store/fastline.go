@@ -2,6 +2,7 @@ package store
 
 import (
 	"bytes"
+	"encoding/binary"
 	"fmt"
 	"time"
 	"unicode/utf8"
@@ -26,12 +27,29 @@ type fastDecoder struct {
 	slow    lineDecoder
 	types   map[string]string       // checked types, shared
 	sources map[string]*host.Source // checked sources by their text, shared
-	day     [10]byte                // the date of the last time parsed ("2006-01-02"), if dayOK
-	dayUnix int64                   // its midnight in Unix seconds
+	// The last types and sources seen, by a hash of their text: a
+	// cheaper look-up than the maps, which stay the reference.
+	typeSlot [16]string
+	srcSlot  [16]sourceText
+	// The date of the last time parsed ("2006-01-02"), if dayOK, as
+	// its first eight bytes and last two, and its midnight in Unix
+	// seconds.
+	dayLo   uint64
+	dayHi   uint16
+	dayUnix int64
 	dayOK   bool
 	fast    int // lines decoded by the fast path, for tests
 	exact   int // of those, lines decoded by canonical, for tests
 }
+
+// sourceText is a shared source and the text it was decoded from.
+type sourceText struct {
+	text string
+	src  *host.Source
+}
+
+// slot picks the place of a non-empty text in the recent types or sources.
+func slot(b []byte) int { return (len(b)*7 + int(b[len(b)/2])) & 15 }
 
 // maxInterned bounds the distinct types and sources a decoder shares.
 const maxInterned = 256
@@ -68,8 +86,7 @@ func (d *fastDecoder) envelope(line []byte) (e host.Event, ok bool, err error) {
 		return e, true, nil
 	}
 	c := &d.check
-	keys := c.keys[:0]
-	*c = jsonChecker{b: line, maxDepth: maxLineDepth, keys: keys}
+	c.reset(line, 0, maxLineDepth)
 	c.skipSpace()
 	if c.i >= len(line) || line[c.i] != '{' {
 		return e, false, nil
@@ -241,7 +258,12 @@ func (d *fastDecoder) canonical(line []byte) (e host.Event, n int, ok bool) {
 		end += i + 1
 		// A source object's first '}' is its end, unless a string in it
 		// holds one; then it is not a shared source's text.
-		if e.Source, ok = d.sources[string(line[i:end])]; !ok {
+		raw := line[i:end]
+		if r := &d.srcSlot[slot(raw)]; r.text == string(raw) {
+			e.Source = r.src
+		} else if e.Source, ok = d.sources[string(raw)]; ok {
+			*r = sourceText{text: string(raw), src: e.Source}
+		} else {
 			return e, 0, false
 		}
 		i = end
@@ -249,7 +271,7 @@ func (d *fastDecoder) canonical(line []byte) (e host.Event, n int, ok bool) {
 	if hasAt(line, i, dataKey) {
 		i += len(dataKey)
 		c := &d.check
-		*c = jsonChecker{b: line, i: i, maxDepth: maxLineDepth, keys: c.keys[:0]}
+		c.reset(line, i, maxLineDepth)
 		if c.value(1) != nil || c.refused != nil || c.spaces != 0 {
 			return e, 0, false
 		}
@@ -321,11 +343,19 @@ func (c *jsonChecker) uint() (uint64, bool) {
 	return n, true
 }
 
+// intern returns b, a non-empty checked type, as a string equal ones
+// share.
 func (d *fastDecoder) intern(b []byte) string {
+	r := &d.typeSlot[slot(b)]
+	if *r == string(b) {
+		return *r
+	}
 	if s, ok := d.types[string(b)]; ok {
+		*r = s
 		return s
 	}
 	s := string(b)
+	*r = s
 	if d.types == nil {
 		d.types = map[string]string{}
 	}
@@ -399,7 +429,8 @@ func (d *fastDecoder) parseTime(s []byte) (time.Time, bool) {
 	if len(s) < 20 || s[10] != 'T' || s[13] != ':' || s[16] != ':' || s[len(s)-1] != 'Z' {
 		return time.Time{}, false
 	}
-	if !d.dayOK || string(s[:10]) != string(d.day[:]) {
+	lo, hi := binary.LittleEndian.Uint64(s), binary.LittleEndian.Uint16(s[8:])
+	if !d.dayOK || lo != d.dayLo || hi != d.dayHi {
 		if s[4] != '-' || s[7] != '-' {
 			return time.Time{}, false
 		}
@@ -409,7 +440,7 @@ func (d *fastDecoder) parseTime(s []byte) (time.Time, bool) {
 		if !ok1 || !ok2 || !ok3 || month < 1 || month > 12 || day < 1 || day > daysIn(month, year) {
 			return time.Time{}, false
 		}
-		copy(d.day[:], s[:10])
+		d.dayLo, d.dayHi = lo, hi
 		d.dayUnix = time.Date(year, time.Month(month), day, 0, 0, 0, 0, time.UTC).Unix()
 		d.dayOK = true
 	}
