@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"slices"
 	"unicode/utf8"
 
 	"github.com/dshgo/planmode/host"
@@ -14,10 +15,9 @@ import (
 // canonicalize checks e and puts it in the form both stores keep: exactly
 // what encoding it as a line and decoding that line gives back. Time is in
 // UTC without a monotonic reading, empty Data is nil and other Data is
-// compact JSON. When mem is not nil the Data and Source memory is copied
-// into it, so the log never aliases the caller's buffers.
-func canonicalize(e *host.Event, mem *eventMemory) error {
-	own := mem != nil
+// compact JSON. When own is true the Data and Source memory is copied, so
+// the log never aliases the caller's buffers.
+func canonicalize(e *host.Event, own bool) error {
 	if e.Type == "" {
 		return fmt.Errorf("type is empty: %w", ErrBadEvent)
 	}
@@ -29,7 +29,8 @@ func canonicalize(e *host.Event, mem *eventMemory) error {
 			return fmt.Errorf("type %q: source %+v is not UTF-8: %w", e.Type, *src, ErrBadEvent)
 		}
 		if own {
-			e.Source = mem.cloneSource(src)
+			c := *src
+			e.Source = &c
 		}
 	}
 	e.Time = e.Time.UTC()
@@ -57,7 +58,7 @@ func canonicalize(e *host.Event, mem *eventMemory) error {
 		}
 		e.Data = b.Bytes()
 	case own:
-		e.Data = mem.cloneData(e.Data)
+		e.Data = slices.Clone(e.Data)
 	}
 	return nil
 }
@@ -171,7 +172,7 @@ func (d *lineDecoder) decode(line []byte) (host.Event, error) {
 	case e.Time.IsZero():
 		return host.Event{}, fmt.Errorf("%w: event %d %q: time is missing", ErrCorrupt, e.Seq, e.Type)
 	}
-	if err := canonicalize(&e, nil); err != nil {
+	if err := canonicalize(&e, false); err != nil {
 		return host.Event{}, fmt.Errorf("%w: event %d: %w", ErrCorrupt, e.Seq, err)
 	}
 	return e, nil

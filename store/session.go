@@ -40,8 +40,7 @@ type session struct {
 
 	snap   sync.RWMutex // guards the events slice header for readers
 	events []host.Event
-	grow   *growth     // a bigger copy of events being made; guarded by mu
-	mem    eventMemory // the events' data and sources; guarded by mu
+	grow   *growth // a bigger copy of events being made; guarded by mu
 }
 
 // growAsync is the capacity from which a session grows its log in the
@@ -196,7 +195,7 @@ func (s *session) AppendIf(e host.Event, cond func() bool) (host.Event, bool, er
 	if e.Time.IsZero() {
 		e.Time = s.now()
 	}
-	if err := canonicalize(&e, &s.mem); err != nil {
+	if err := canonicalize(&e, true); err != nil {
 		return host.Event{}, false, fmt.Errorf("store: session %q: append: %w", s.id, err)
 	}
 	if err := s.validators.check(e); err != nil {
