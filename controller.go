@@ -148,6 +148,10 @@ func (c *Controller) Get(agent host.Agent) State {
 // the user took back. The marker withdraws every such selection made before
 // it, and leaves the logged state as it is.
 //
+// On a session that other processes append to as well ([host.Refresher]),
+// Set first catches the session up, so it never queues a selection for a
+// turn that another process already ended, nor misses one it opened.
+//
 // Whatever Set appends is durable before it returns: on a session whose
 // store makes appends durable in groups ([host.Syncer]), Committed and a
 // logged cancellation call [host.Sync] first, since a UI shows the outcome
@@ -172,6 +176,11 @@ func (c *Controller) set(agent host.Agent, active, byCommand bool) (Outcome, err
 	}
 	st.mu.Lock()
 	defer st.mu.Unlock()
+	// Another process may have opened or closed a turn, or logged a mode,
+	// that this one has not seen yet: decide on a caught-up view.
+	if err := host.Refresh(st.sess); err != nil {
+		return 0, fmt.Errorf("%s: set: %w", PluginName, err)
+	}
 
 	want := selectionOf(active)
 	for {

@@ -1,5 +1,11 @@
 package planmode
 
+import (
+	"fmt"
+
+	"github.com/dshgo/planmode/host"
+)
+
 // QueueExit is the hook the exit tool uses to record an approved exit,
 // exposed to the external tests.
 var QueueExit = (*Controller).queueExit
@@ -28,4 +34,23 @@ func ServedSessions(c *Controller) int {
 		return 0
 	}
 	return r.served()
+}
+
+// MentionsExitTool is the exit-tool filter of the folds.
+var MentionsExitTool = mentionsExitTool
+
+// FoldViews folds events into two views and returns them printed: one
+// event at a time, as the session subscription does, and events[:split] in
+// one pass (as the controller's first sight and Project do) followed by the
+// rest one at a time. The two must be equal.
+func FoldViews(events []host.Event, split int) (stepwise, bulk string) {
+	var s, b view
+	for i := range events {
+		s.apply(&events[i])
+	}
+	b.applyAll(events[:split])
+	for i := split; i < len(events); i++ {
+		b.apply(&events[i])
+	}
+	return fmt.Sprintf("%+v word=%#x", s, s.word()), fmt.Sprintf("%+v word=%#x", b, b.word())
 }

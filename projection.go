@@ -87,9 +87,7 @@ type Projection struct {
 // log until it lands, so it cannot be projected.
 func Project(events []host.Event) Projection {
 	var v view
-	for i := range events {
-		v.apply(&events[i])
-	}
+	v.applyAll(events)
 	return v.projection()
 }
 
@@ -116,39 +114,175 @@ type planRun struct {
 	at  uint64 // the position of the command/run
 }
 
-// quotedExitTool is a cheap filter for tool results: encoding/json never
-// escapes the plain ASCII of the tool name, so a result of the exit tool
-// always contains it verbatim.
+// quotedExitTool is a cheap filter for tool calls and results:
+// encoding/json never escapes the plain ASCII of the tool name, so a call or
+// result of the exit tool always contains it verbatim.
 const quotedExitTool = `"` + ExitToolName + `"`
+
+// exitToolAnchor is the index in quotedExitTool of its 'x', the byte
+// mentionsExitTool looks for.
+const exitToolAnchor = 2
+
+// mentionsExitTool reports whether data contains quotedExitTool, as
+// bytes.Contains does. It looks for the name's 'x', a rare byte in JSON and
+// in prose, with the vectorised IndexByte and compares around each one:
+// bytes.Contains starts from the quote, which JSON is full of, and on a
+// log's tool calls and results costs several times more.
+func mentionsExitTool(data []byte) bool {
+	for i := exitToolAnchor; i < len(data); i++ {
+		j := bytes.IndexByte(data[i:], quotedExitTool[exitToolAnchor])
+		if j < 0 {
+			return false
+		}
+		i += j
+		if s := i - exitToolAnchor; s+len(quotedExitTool) <= len(data) && string(data[s:s+len(quotedExitTool)]) == quotedExitTool {
+			return true
+		}
+	}
+	return false
+}
+
+// eventKind is an event type the view folds; kindOther for the rest.
+type eventKind uint8
+
+const (
+	kindOther eventKind = iota
+	kindMode
+	kindCancel
+	kindTurnStart
+	kindTurnEnd
+	kindHeader
+	kindUser
+	kindRun
+	kindDone
+	kindCall
+	kindResult
+)
+
+// kindOf classifies an event type by its length first, so that most types
+// the view ignores cost one comparison of lengths and at most two of short
+// constant strings, which the compiler makes a few word compares.
+func kindOf(t string) eventKind {
+	switch len(t) {
+	case len(host.TypeTurnEnd): // 8, as step/end
+		if t == host.TypeTurnEnd {
+			return kindTurnEnd
+		}
+	case len(EventPlanMode): // 9, as tool/call
+		if t == EventPlanMode {
+			return kindMode
+		}
+		if t == host.TypeToolCall {
+			return kindCall
+		}
+	case len(host.TypeTurnStart): // 10, as step/start
+		if t == host.TypeTurnStart {
+			return kindTurnStart
+		}
+	case len(EventPlanCancel): // 11, as tool/result and command/run
+		if t == host.TypeToolResult {
+			return kindResult
+		}
+		if t == EventPlanCancel {
+			return kindCancel
+		}
+		if t == host.TypeCommandRun {
+			return kindRun
+		}
+	case len(host.TypeUserMessage): // 12, as command/done
+		if t == host.TypeUserMessage {
+			return kindUser
+		}
+		if t == host.TypeCommandDone {
+			return kindDone
+		}
+	case len(host.TypeRequestHeader): // 14
+		if t == host.TypeRequestHeader {
+			return kindHeader
+		}
+	}
+	return kindOther
+}
 
 func (v *view) apply(e *host.Event) {
 	v.n++
-	switch e.Type {
-	case EventPlanMode:
+	v.applyKind(e, kindOf(e.Type))
+}
+
+// applyAll applies every event in order. It gives the result of apply on
+// each, but decodes request headers only at the end, from the last one
+// back to the first that decodes: only that header, and the notices after
+// it, decide what the view keeps of them. So a long log costs a type
+// check per event and a decode of the few events that can change plan
+// mode, not one of every header.
+func (v *view) applyAll(events []host.Event) {
+	var (
+		header       = -1 // index of the last request/header, not decoded yet
+		notice       = -1 // index of the last notice
+		noticeActive bool // the logged state when it was recorded
+	)
+	for i := range events {
+		e := &events[i]
+		v.n++
+		switch k := kindOf(e.Type); k {
+		case kindOther:
+		case kindHeader:
+			header = i
+		case kindUser:
+			if isNotice(e) {
+				notice, noticeActive = i, v.active
+			}
+		default:
+			v.applyKind(e, k)
+		}
+	}
+	for i := header; i >= 0; i-- {
+		if kindOf(events[i].Type) != kindHeader {
+			continue
+		}
+		if h, ok := decodeHeader(events[i].Data); ok {
+			v.header, v.announced = h, SelectionNone
+			if notice > i {
+				v.announced = selectionOf(noticeActive)
+			}
+			return
+		}
+	}
+	// No header in events decodes: the view's header stands, and the last
+	// notice, if any, names the state since.
+	if notice >= 0 {
+		v.announced = selectionOf(noticeActive)
+	}
+}
+
+// applyKind folds e, of kind k, into the view; v.n already counts it.
+func (v *view) applyKind(e *host.Event, k eventKind) {
+	switch k {
+	case kindMode:
 		active, err := decodeMode(e.Data)
 		if err != nil {
 			return
 		}
 		v.active = active
 		v.withdraw()
-	case EventPlanCancel:
+	case kindCancel:
 		if _, err := decodeCancel(e.Data); err != nil {
 			return
 		}
 		v.withdraw()
-	case host.TypeTurnStart:
+	case kindTurnStart:
 		v.turnOpen = true
-	case host.TypeTurnEnd:
+	case kindTurnEnd:
 		v.turnOpen = false
-	case host.TypeRequestHeader:
+	case kindHeader:
 		if h, ok := decodeHeader(e.Data); ok {
 			v.header, v.announced = h, SelectionNone
 		}
-	case host.TypeUserMessage:
+	case kindUser:
 		if isNotice(e) {
 			v.announced = selectionOf(v.active)
 		}
-	case host.TypeCommandRun:
+	case kindRun:
 		var run host.CommandRun
 		if json.Unmarshal(e.Data, &run) != nil || run.Name != CommandName {
 			return
@@ -157,7 +291,7 @@ func (v *view) apply(e *host.Event) {
 			v.runs = map[string]planRun{}
 		}
 		v.runs[run.ID] = planRun{sel: selectionForArgs(run.Args), at: v.n}
-	case host.TypeCommandDone:
+	case kindDone:
 		if len(v.runs) == 0 {
 			return
 		}
@@ -175,8 +309,8 @@ func (v *view) apply(e *host.Event) {
 		if done.OK && r.at > v.cut && r.at > v.selAt {
 			v.sel, v.selExit, v.selAt = r.sel, false, r.at
 		}
-	case host.TypeToolCall:
-		if !bytes.Contains(e.Data, []byte(quotedExitTool)) {
+	case kindCall:
+		if !mentionsExitTool(e.Data) {
 			return
 		}
 		var call host.ToolCall
@@ -187,8 +321,8 @@ func (v *view) apply(e *host.Event) {
 			v.calls = map[string]uint64{}
 		}
 		v.calls[call.ID] = v.n
-	case host.TypeToolResult:
-		if !bytes.Contains(e.Data, []byte(quotedExitTool)) {
+	case kindResult:
+		if !mentionsExitTool(e.Data) {
 			return
 		}
 		var res host.ToolResult

@@ -37,7 +37,7 @@ type run struct {
 
 	mu       sync.Mutex // serializes first sight of a session, its release and closing
 	closed   bool
-	sessions sync.Map                     // session ID → *sessionState
+	sessions atomic.Pointer[sessionTable] // session ID → *sessionState; nil until the first
 	last     atomic.Pointer[sessionState] // the last session looked up
 	warned   atomic.Bool                  // a swallowed error was logged
 }
@@ -51,8 +51,11 @@ func (r *run) lookup(sess host.Session) (*sessionState, bool) {
 	if st := r.last.Load(); st != nil && st.id == id {
 		return st, true // the last session looked up answers without hashing
 	}
-	if v, ok := r.sessions.Load(id); ok {
-		st := v.(*sessionState)
+	t := r.sessions.Load()
+	if t == nil {
+		return nil, false
+	}
+	if st := t.find(id, hashID(id)); st != nil {
 		r.last.Store(st)
 		return st, true
 	}
@@ -78,8 +81,17 @@ func (r *run) state(sess host.Session) (*sessionState, error) {
 	if st, ok := r.lookup(sess); ok {
 		return st, nil
 	}
-	st := &sessionState{id: id, sess: sess}
-	st.unsubscribe = sess.Subscribe(0, st.fold)
+	st := &sessionState{id: id, hash: hashID(id), sess: sess}
+	// Fold the log as it is now in one pass (Project's), publish the
+	// result once, and subscribe from where the pass ended: the store
+	// replays what was appended meanwhile, so the fold has no gap and no
+	// double delivery, and the long first fold pays neither a call nor an
+	// atomic store per event.
+	ev := sess.Events()
+	st.v.applyAll(ev)
+	st.w.Store(uint32(st.v.word()))
+	st.folded.Store(int64(len(ev)))
+	st.unsubscribe = sess.Subscribe(len(ev), st.fold)
 	// Seed the pending selection from the log (a completed /plan or an
 	// approved exit whose plan/mode never landed). The state is not
 	// published yet, so only the fold can race with this.
@@ -89,7 +101,7 @@ func (r *run) state(sess host.Session) (*sessionState, error) {
 	if n, ok := sess.(host.SessionCloseNotifier); ok {
 		st.stopClose = n.AfterClose(func() { r.release(st) })
 	}
-	r.sessions.Store(id, st)
+	r.sessions.Store(r.sessions.Load().insert(st))
 	return st, nil
 }
 
@@ -99,9 +111,7 @@ func (r *run) state(sess host.Session) (*sessionState, error) {
 func (r *run) release(st *sessionState) {
 	r.mu.Lock()
 	defer r.mu.Unlock()
-	if v, ok := r.sessions.Load(st.id); ok && v == st {
-		r.sessions.Delete(st.id)
-	}
+	r.sessions.Load().remove(st)
 	r.last.CompareAndSwap(st, nil)
 	st.released.Store(true)
 	st.closed.Store(true)
@@ -110,9 +120,12 @@ func (r *run) release(st *sessionState) {
 
 // served counts the sessions the run keeps state for.
 func (r *run) served() int {
-	n := 0
-	r.sessions.Range(func(any, any) bool { n++; return true })
-	return n
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	if t := r.sessions.Load(); t != nil {
+		return t.live
+	}
+	return 0
 }
 
 // close drops every session state and stops their subscriptions. Pending
@@ -124,16 +137,14 @@ func (r *run) close() {
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	r.closed = true
-	r.sessions.Range(func(k, v any) bool {
-		st := v.(*sessionState)
+	r.sessions.Load().each(func(st *sessionState) {
 		st.closed.Store(true)
 		if st.stopClose != nil {
 			st.stopClose()
 		}
 		st.unsubscribe()
-		r.sessions.Delete(k)
-		return true
 	})
+	r.sessions.Store(nil)
 	r.last.Store(nil)
 }
 
@@ -145,13 +156,15 @@ func (r *run) close() {
 // holding mu while appending cannot deadlock. Both halves share one atomic
 // word, so a reader sees a consistent pair without locking.
 type sessionState struct {
+	// What a read touches comes first, to share a cache line.
+	hash        uint64 // of id, for the run's session table
 	id          string
+	folded      atomic.Int64 // events folded into w; stored after w
+	w           atomic.Uint32
 	sess        host.Session // the value first seen; appends go through it
 	unsubscribe func()
 	stopClose   func() bool // unregisters the close notification; nil without one
-	w           atomic.Uint32
-	folded      atomic.Int64 // events folded into w; stored after w
-	v           view         // touched only by fold
+	v           view        // touched only by fold
 
 	closed    atomic.Bool // the run stopped or the session closed: every append condition fails
 	released  atomic.Bool // the session closed (stored before closed)

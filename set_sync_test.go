@@ -43,3 +43,34 @@ func TestSetMakesACommittedSelectionDurableBeforeReturning(t *testing.T) {
 		t.Fatalf("Set with a failing sync = %v, want the sync error", err)
 	}
 }
+
+// behindSession stands for a session of a shared store that has not yet
+// seen the events another process committed: they land on Refresh.
+type behindSession struct {
+	host.Session
+	unseen []host.Event
+}
+
+func (s *behindSession) Refresh() error {
+	for _, e := range s.unseen {
+		if _, err := s.Session.Append(e); err != nil {
+			return err
+		}
+	}
+	s.unseen = nil
+	return nil
+}
+
+func TestSetCatchesUpWithOtherProcessesBeforeDeciding(t *testing.T) {
+	h := newFakeHost()
+	c := h.start(t, nil)
+	base := h.newAgent(t)
+	must(base.StartTurn()) // another process's turn, which it has since ended
+	sess := &behindSession{Session: base.Session(), unseen: []host.Event{
+		{Type: host.TypeTurnEnd, Data: []byte(`{"reason":"completed"}`)},
+	}}
+	a := agentOn(sess)
+	if out, err := c.Set(a, true); err != nil || out != planmode.Committed {
+		t.Fatalf("Set on a session behind another process = %v, %v; want committed (the turn had ended)", out, err)
+	}
+}

@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"runtime"
+	"strconv"
 	"sync"
 	"testing"
 
@@ -107,8 +108,12 @@ func BenchmarkRetainedState(b *testing.B) {
 
 			b.ReportAllocs()
 			var text string
+			id := 0
 			for b.Loop() {
-				a := &benchAgent{sess: newViewSession("view", events)}
+				// A new session ID each time: the controller keys its
+				// state by it, so a repeated ID would be served already.
+				id++
+				a := &benchAgent{sess: newViewSession("more-"+strconv.Itoa(id), events)}
 				text = p.SectionText(host.AssembleContext{Agent: a})
 			}
 			if text != policy {

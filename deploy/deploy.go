@@ -29,6 +29,14 @@ type Plugin struct {
 	// Load may run even when the file has other errors, so it must not have
 	// side effects; a nil option means the plugin adds nothing.
 	Load func(node *yaml.Node) (fx.Option, error)
+	// LoadFile, when set, is used instead of Load: it also gets the name of
+	// the deployment file, for plugins that resolve relative paths against
+	// the file's directory. The same rules as for Load apply.
+	LoadFile func(file string, node *yaml.Node) (fx.Option, error)
+	// Requires names the plugins this one needs enabled in the same file
+	// (a companion needs the plugin it extends). The loader reports each
+	// one that is missing at this plugin's entry, saying which to enable.
+	Requires []string
 }
 
 // Deployment is a loaded deployment file.
@@ -38,7 +46,16 @@ type Deployment struct {
 	// Plugins holds the names of the enabled plugins, in file order.
 	Plugins []string
 
-	options []fx.Option
+	options   []fx.Option
+	positions map[string][2]int
+}
+
+// Position returns the line and column of an enabled plugin's name in the
+// file, for problems found after loading (when the host starts) that belong
+// to that plugin. ok is false for a plugin that is not enabled.
+func (d *Deployment) Position(plugin string) (line, col int, ok bool) {
+	p, ok := d.positions[plugin]
+	return p[0], p[1], ok
 }
 
 // Option returns the options of all enabled plugins, in file order.
@@ -86,7 +103,7 @@ func offer(plugins []Plugin) (map[string]Plugin, error) {
 		switch {
 		case p.Name == "":
 			return nil, fmt.Errorf("deploy: "+msgBadPluginName+": %w", i, ErrBadPlugin)
-		case p.Load == nil:
+		case p.Load == nil && p.LoadFile == nil:
 			return nil, fmt.Errorf("deploy: "+msgBadPluginLoad+": %w", p.Name, ErrBadPlugin)
 		}
 		if _, dup := offered[p.Name]; dup {
@@ -296,7 +313,9 @@ func (l *loader) plugins(d *Deployment, v *yaml.Node) {
 		return
 	}
 	seen := map[string]*yaml.Node{}
+	defer l.requires(seen)
 	for i := 0; i+1 < len(v.Content); i += 2 {
+		var err error
 		name, conf := v.Content[i], v.Content[i+1]
 		if !l.checkAnchor(name, "", pluginsPath) {
 			continue
@@ -325,7 +344,12 @@ func (l *loader) plugins(d *Deployment, v *yaml.Node) {
 		if !l.check(conf, p.Name, nil) {
 			continue
 		}
-		opt, err := p.Load(conf)
+		var opt fx.Option
+		if p.LoadFile != nil {
+			opt, err = p.LoadFile(l.file, conf)
+		} else {
+			opt, err = p.Load(conf)
+		}
 		if err != nil {
 			l.pluginError(p.Name, name, err)
 			continue
@@ -335,6 +359,26 @@ func (l *loader) plugins(d *Deployment, v *yaml.Node) {
 		}
 		d.Plugins = append(d.Plugins, p.Name)
 		d.options = append(d.options, opt)
+		if d.positions == nil {
+			d.positions = map[string][2]int{}
+		}
+		d.positions[p.Name] = [2]int{name.Line, name.Column}
+	}
+}
+
+// requires reports, for every listed plugin, each plugin it requires that
+// the file does not list.
+func (l *loader) requires(listed map[string]*yaml.Node) {
+	for name, node := range listed {
+		p, ok := l.offered[name]
+		if !ok {
+			continue
+		}
+		for _, need := range p.Requires {
+			if _, ok := listed[need]; !ok {
+				l.addAt(node, name, "", fmt.Sprintf(msgRequires, need, need))
+			}
+		}
 	}
 }
 

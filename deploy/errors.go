@@ -47,6 +47,7 @@ const (
 	msgBadPluginName     = "plugin %d has no name"
 	msgBadPluginLoad     = "plugin %q has no Load func"
 	msgDuplicateRegister = "plugin %q is offered twice"
+	msgRequires          = "needs the plugin %q: enable it under plugins (add \"%s:\" with its configuration)"
 )
 
 // Translations of the YAML library's syntax messages, keyed by its text.

@@ -225,6 +225,12 @@ type UserMessage struct {
 type AssistantMessage struct {
 	Text      string     `json:"text,omitempty"`
 	ToolCalls []ToolCall `json:"toolCalls,omitempty"`
+	// Reasoning is the model's reasoning text (chain of thought) when the
+	// provider returns it separately, as DeepSeek's thinking mode does
+	// with reasoning_content. Some providers require it to be sent back
+	// with the message's tool calls on later requests; empty when the
+	// model gave none.
+	Reasoning string `json:"reasoning,omitempty"`
 }
 
 // ToolCall is one tool call the model asked for; also the payload of

@@ -31,6 +31,7 @@ type Agent struct {
 	turn       int
 	cancelTurn context.CancelFunc
 	idle       chan struct{} // closed while not running
+	compaction *string       // a summary to append before the next request
 
 	// Owned by the loop goroutine (only one runs at a time).
 	resume    bool // the next header is the first since the agent was created on a non-empty session
@@ -347,6 +348,13 @@ func (a *Agent) runStep(ctx context.Context, n, step, attempt int, msgs []host.M
 			res, err = stepFailed, e
 		}
 	}()
+	if s := a.takeCompaction(); s != nil {
+		if err := a.emit(host.TypeCompactionSummary, nil, host.CompactionSummary{Summary: *s}); err != nil {
+			a.restoreCompaction(s)
+			endErr = err.Error()
+			return stepFailed, err
+		}
+	}
 	for _, m := range msgs {
 		if err := a.emitSeeded(host.TypeUserMessage, m.Source, host.UserMessage{Content: m.Content}, Message{Role: RoleUser, Content: m.Content}); err != nil {
 			endErr = err.Error()
@@ -385,8 +393,8 @@ func (a *Agent) runStep(ctx context.Context, n, step, attempt int, msgs []host.M
 		return stepRetry, nil
 	}
 	bad := sanitizeCalls(resp.ToolCalls)
-	if err := a.emitSeeded(host.TypeAssistantMessage, nil, host.AssistantMessage{Text: resp.Text, ToolCalls: resp.ToolCalls},
-		Message{Role: RoleAssistant, Text: resp.Text, ToolCalls: resp.ToolCalls}); err != nil {
+	if err := a.emitSeeded(host.TypeAssistantMessage, nil, host.AssistantMessage{Text: resp.Text, ToolCalls: resp.ToolCalls, Reasoning: resp.Reasoning},
+		Message{Role: RoleAssistant, Text: resp.Text, ToolCalls: resp.ToolCalls, Reasoning: resp.Reasoning}); err != nil {
 		endErr = err.Error()
 		return stepFailed, err
 	}
@@ -477,12 +485,17 @@ func (a *Agent) callTool(ctx context.Context, call host.ToolCall) host.ToolResul
 		res.Output, res.IsError = TextToolCancelled, true
 		return res
 	}
+	cc := host.CallContext{Agent: a, CallID: call.ID}
+	if err := a.rt.guard(ctx, cc, call.Name, call.Input); err != nil {
+		res.Output, res.IsError = ToolErrorPrefix+err.Error(), true
+		return res
+	}
 	t, ok := a.rt.tools.load().byName[call.Name]
 	if !ok {
 		res.Output, res.IsError = fmt.Sprintf(TextUnknownTool, call.Name), true
 		return res
 	}
-	out, err := execute(ctx, t, host.CallContext{Agent: a, CallID: call.ID}, call.Input)
+	out, err := execute(ctx, t, cc, call.Input)
 	if err != nil {
 		res.Output, res.IsError = ToolErrorPrefix+err.Error(), true
 		return res

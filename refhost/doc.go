@@ -26,8 +26,10 @@
 //     accepts with the claimed messages. A rejection puts the messages back
 //     at the front of the queue and ends the turn "blocked"; so does a
 //     cancellation, with "cancelled".
-//  3. Log the input: "step/start", then each of the decision's messages as
-//     "user/message" (the event's Source is the message's).
+//  3. Log the input: "step/start", then a "compaction/summary" when one was
+//     scheduled ([Runtime.CompactBeforeNextRequest]), then each of the
+//     decision's messages as "user/message" (the event's Source is the
+//     message's).
 //  4. Derive the request, only now, so that everything appended so far
 //     (including a plugin's appends from its pre-step listener) is in it.
 //     The system prompt is the sections sorted by (Order, Name), empty
@@ -45,9 +47,10 @@
 //     chain, with a freshly derived request. Otherwise the turn ends
 //     "error".
 //  7. Log "assistant/message", then run each tool call in order, logging
-//     "tool/call" and "tool/result" (an execute error reads "Error:
-//     <message>"; an unknown tool, a panic, or a call skipped by
-//     cancellation is an is-error result too).
+//     "tool/call" and "tool/result": the tool-guard chain runs first
+//     ([Runtime.AddToolGuard]) and a refusal is the call's is-error result;
+//     an execute error reads "Error: <message>"; an unknown tool, a panic,
+//     or a call skipped by cancellation is an is-error result too.
 //  8. "step/end" closes every "step/start", with an error text when the
 //     request failed or the step was cancelled. Tool calls lead to the next
 //     step (Step + 1, Attempt 1); an answer without them completes the turn.

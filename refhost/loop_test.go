@@ -276,3 +276,34 @@ func TestNegativeMaxStepsIsRefused(t *testing.T) {
 		t.Fatalf("New with MaxSteps -1: err = %v, want ErrBadRegistration", err)
 	}
 }
+
+// TestReasoningKeptAndSentBack protects the reasoning text of thinking
+// models: it is kept in the assistant message and is part of the next
+// request's transcript, as providers that require it back expect.
+func TestReasoningKeptAndSentBack(t *testing.T) {
+	f := newFixture(t,
+		scripted.Step{Reasoning: "Check with echo.", ToolCalls: []host.ToolCall{call("c1", "echo", `{"text":"one"}`)}},
+		scripted.Step{Text: "done"},
+	)
+	must[func()](t)(f.rt.AddTool(echoTool{name: "echo"}))
+	a := f.agent()
+	f.steer(a, "hi")
+
+	msgs := payloads[host.AssistantMessage](t, a.Session(), host.TypeAssistantMessage)
+	if len(msgs) != 2 || msgs[0].Reasoning != "Check with echo." || msgs[1].Reasoning != "" {
+		t.Fatalf("assistant messages = %+v", msgs)
+	}
+	reqs := f.model.Requests()
+	if len(reqs) != 2 {
+		t.Fatalf("model got %d requests, want 2", len(reqs))
+	}
+	var got []string
+	for _, m := range reqs[1].Messages {
+		if m.Role == refhost.RoleAssistant {
+			got = append(got, m.Reasoning)
+		}
+	}
+	if !slices.Equal(got, []string{"Check with echo."}) {
+		t.Errorf("second request's assistant reasoning = %q", got)
+	}
+}

@@ -50,13 +50,21 @@ type Message struct {
 	Text string
 	// ToolCalls are the assistant's tool calls.
 	ToolCalls []host.ToolCall
+	// Reasoning is the assistant's reasoning text, as the model returned
+	// it (empty when it returned none); a model adapter sends it back
+	// where the provider requires it.
+	Reasoning string
 	// ToolCallID and IsError are set for tool results.
 	ToolCallID string
 	IsError    bool
 }
 
-// Response is the model's answer: text, tool calls, or both.
+// Response is the model's answer: text, tool calls, or both, and the
+// reasoning text of a model that returns it separately.
 type Response struct {
 	Text      string
 	ToolCalls []host.ToolCall
+	// Reasoning is kept in the assistant message and handed back in
+	// later requests' transcripts; empty when the model gave none.
+	Reasoning string
 }

@@ -61,6 +61,10 @@ type ModuleResult struct {
 	// Validators is the store's validator registry, for plugins that check
 	// their events' payloads.
 	Validators host.Validators
+	// ToolGuards is the runtime's tool-guard chain.
+	ToolGuards host.ToolGuards
+	// Compactor is the runtime's compaction seam.
+	Compactor host.Compactor
 }
 
 // NewModule builds the runtime for [Module] and stops its agents when the
@@ -84,5 +88,7 @@ func NewModule(p ModuleParams) (ModuleResult, error) {
 		PreStepChain:  r,
 		UserQuestions: r.questions,
 		Validators:    p.Store,
+		ToolGuards:    r,
+		Compactor:     r,
 	}, nil
 }

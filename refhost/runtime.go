@@ -48,7 +48,8 @@ type Options struct {
 
 // Runtime is the reference agent host: it keeps the registries plugins add
 // to, runs agents and executes commands. It implements [host.EventTypes],
-// [host.Sections], [host.Tools], [host.Commands] and [host.PreStepChain].
+// [host.Sections], [host.Tools], [host.Commands], [host.PreStepChain],
+// [host.ToolGuards] and [host.Compactor].
 // All methods are safe for concurrent use.
 type Runtime struct {
 	store       host.Store
@@ -64,6 +65,7 @@ type Runtime struct {
 	commands  *registry[host.Command, commandSnap]
 	preSteps  *registry[host.PreStepListener, chainSnap]
 	reqErrs   *registry[RequestErrorListener, []RequestErrorListener]
+	guards    *registry[host.Guard, guardSnap]
 	questions *Questions
 
 	mu     sync.Mutex
@@ -95,6 +97,7 @@ func New(o Options) (*Runtime, error) {
 		commands:    newRegistry("command", buildCommands),
 		preSteps:    newRegistry("pre-step listener", buildChain),
 		reqErrs:     newRegistry("request-error listener", buildListeners),
+		guards:      newRegistry("tool guard", buildGuards),
 		questions:   &Questions{},
 		agents:      map[string]*Agent{},
 	}
@@ -361,6 +364,9 @@ func (r *Runtime) NewAgent(id string, s host.Session) (*Agent, error) {
 		return nil, fmt.Errorf("refhost: agent %q: session is nil: %w", id, ErrBadRegistration)
 	}
 	id = cmp.Or(id, s.ID())
+	if err := r.CheckGuards(); err != nil {
+		return nil, err
+	}
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	for _, a := range r.agents {

@@ -23,6 +23,9 @@ const (
 	// TextToolPanicked is the error of a tool whose Execute panicked; %v is
 	// the panic value.
 	TextToolPanicked = "the tool crashed: %v"
+	// TextGuardPanicked is the refusal of a tool call whose guard panicked;
+	// %v is the panic value. A broken guard fails closed.
+	TextGuardPanicked = "the tool guard crashed, so the call was not run: %v"
 	// TextStepCancelled is the "step/end" error of a step cut short by
 	// cancellation.
 	TextStepCancelled = "cancelled"
@@ -54,6 +57,9 @@ var (
 	// ErrStepsExhausted means a turn reached the runtime's step bound while
 	// the model kept calling tools.
 	ErrStepsExhausted = errors.New("step limit of the turn reached")
+	// ErrNotMyAgent means an agent passed to the runtime is not one of its
+	// own.
+	ErrNotMyAgent = errors.New("not an agent of this runtime")
 	// ErrBadQuestion means a user question has an empty or repeated ID.
 	ErrBadQuestion = errors.New("bad question")
 )

@@ -84,7 +84,7 @@ func (t *transcript) fold(e host.Event) error {
 		if err := json.Unmarshal(e.Data, &p); err != nil {
 			return err
 		}
-		t.msgs = append(t.msgs, Message{Role: RoleAssistant, Text: p.Text, ToolCalls: p.ToolCalls})
+		t.msgs = append(t.msgs, Message{Role: RoleAssistant, Text: p.Text, ToolCalls: p.ToolCalls, Reasoning: p.Reasoning})
 	case host.TypeToolCall:
 	case host.TypeToolResult:
 		var p host.ToolResult

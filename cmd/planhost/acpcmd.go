@@ -20,8 +20,8 @@ var version = "devel"
 
 // acpFlags are the flags of "planhost acp".
 type acpFlags struct {
-	config, sessions, model, logFile, logLevel string
-	openai                                     openaimodel.Config
+	config, sessions, store, model, logFile, logLevel string
+	openai                                            openaimodel.Config
 }
 
 // acp is "planhost acp": an Agent Client Protocol agent on stdin/stdout.
@@ -36,6 +36,7 @@ func (p *program) acp(args []string) int {
 	var f acpFlags
 	fs.StringVar(&f.config, "config", "", flagConfigHelp)
 	fs.StringVar(&f.sessions, "sessions", "", fmt.Sprintf(flagSessionsHelp, filepath.Join(shownState, appDirName, sessionsDirName)))
+	fs.StringVar(&f.store, "store", storeFile, flagStoreHelp)
 	fs.StringVar(&f.model, "model", modelOpenAI, flagModelHelp)
 	fs.StringVar(&f.logFile, "log", "", flagLogHelp)
 	fs.StringVar(&f.logLevel, "log-level", "warn", flagLogLevelHelp)
@@ -90,9 +91,11 @@ func (p *program) acp(args []string) int {
 	if stateErr == nil {
 		forbidden = append(forbidden, filepath.Join(stateDir, appDirName))
 	}
-	// Each repair the store makes on opening a session is logged.
-	sessions, err := store.OpenDir(f.sessions, store.WithLogger(newRepairLogger(logOut, "acp", "", nil)))
-	if err != nil {
+	// Each repair the file store makes on opening a session is logged.
+	sessions, usage, err := p.openStore(f.store, f.sessions, store.WithLogger(newRepairLogger(logOut, "acp", "", nil)))
+	if usage {
+		return p.usageError("acp", err)
+	} else if err != nil {
 		return p.fail("acp", err)
 	}
 	defer sessions.Close()

@@ -15,34 +15,23 @@ import (
 	"github.com/dshgo/planmode/refhost"
 )
 
-// spinnerFrames animate the prompt while the model works (terminals only).
-const spinnerFrames = "⠋⠙⠹⠸⠼⠴⠦⠧⠇⠏"
-
-// spinnerInterval is how often the progress indicator moves.
-const spinnerInterval = 120 * time.Millisecond
-
 // reviewerFunc answers a question request instead of the user (the demo's
 // scripted reviewer). It prints what it decided.
 type reviewerFunc func(req host.AskRequest) ([]host.Answer, error)
 
-// console runs one agent session in a terminal or over pipes. Everything it
+// console runs one agent session over pipes (and the demo). Everything it
 // prints is printed from the goroutine running serve, in log order: session
 // events are queued by the subscription and printed there, so the
 // transcript is the same on every run for the same input.
 type console struct {
-	out      io.Writer
-	rt       *refhost.Runtime
-	agent    *refhost.Agent
-	plan     *planmode.Controller
-	view     *printer
-	src      lineSource
-	reviewer reviewerFunc
-	// interactive: a terminal. Lines are taken while a turn runs, the
-	// prompt animates and typed lines are not echoed. Otherwise (pipes) a
-	// line is taken only when the agent is idle or a question waits, and
-	// echoed after its prompt.
-	interactive bool
-	interrupts  <-chan os.Signal
+	out        io.Writer
+	rt         *refhost.Runtime
+	agent      *refhost.Agent
+	plan       *planmode.Controller
+	view       *printer
+	src        lineSource
+	reviewer   reviewerFunc
+	interrupts <-chan os.Signal
 
 	events eventQueue
 	asks   chan *pendingAsk
@@ -162,22 +151,10 @@ func (c *console) serve(ctx context.Context) serveResult {
 			}
 		})
 	}
-	var ticker *time.Ticker
-	var tick <-chan time.Time
-	frame := 0
-	frames := []rune(spinnerFrames)
-	if c.interactive {
-		ticker = time.NewTicker(spinnerInterval)
-		defer ticker.Stop()
-		tick = ticker.C
-	}
 
 	for {
 		c.drain()
 		prompt := c.prompt(cur)
-		if c.interactive && busy && cur == nil {
-			prompt = fmt.Sprintf(promptWorking, strings.TrimSuffix(prompt, " › "), string(frames[frame%len(frames)]))
-		}
 		c.src.SetPrompt(prompt)
 		ready := !busy || cur != nil
 		if eof && ready {
@@ -189,7 +166,7 @@ func (c *console) serve(ctx context.Context) serveResult {
 			return endInput
 		}
 		var lines <-chan inputEvent
-		if !eof && (c.interactive || ready) {
+		if !eof && ready {
 			lines = c.src.Lines()
 		}
 		var askDone <-chan struct{}
@@ -207,8 +184,6 @@ func (c *console) serve(ctx context.Context) serveResult {
 			cur = nil
 		case <-idle:
 			busy, watching, cancelling = false, false, false
-		case <-tick:
-			frame++
 		case <-c.interrupts:
 			if c.interrupt(&interrupts, busy, &cancelling) {
 				return endInterrupted
@@ -225,9 +200,7 @@ func (c *console) serve(ctx context.Context) serveResult {
 				continue
 			}
 			interrupts = 0
-			if !c.interactive {
-				c.view.println(prompt + ev.line)
-			}
+			c.view.println(prompt + ev.line)
 			if cur != nil {
 				if !cur.gate.Accepts(ev.at) {
 					c.view.println(fmt.Sprintf(lineTypedAhead, ev.line))

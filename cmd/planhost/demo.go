@@ -77,6 +77,7 @@ func parseStory(data []byte) (demoStory, error) {
 func (p *program) demo(args []string) int {
 	fs := flag.NewFlagSet("demo", flag.ContinueOnError)
 	keep := fs.Bool("keep", true, flagKeepHelp)
+	scene := fs.String("scene", "", flagSceneHelp)
 	if code, done := p.parseFlags(fs, usageDemo, args); done {
 		return code
 	}
@@ -84,11 +85,20 @@ func (p *program) demo(args []string) int {
 		fmt.Fprintf(p.stderr, errExtraArgs, "demo", fs.Args())
 		return exitUsage
 	}
+	play := p.playDemo
+	switch *scene {
+	case "":
+	case sceneEntry:
+		play = p.playEntryDemo
+	default:
+		fmt.Fprintf(p.stderr, errUnknownScene, *scene)
+		return exitUsage
+	}
 	dir, err := os.MkdirTemp(p.tempDir, demoDirPattern)
 	if err != nil {
 		return p.fail("demo", err)
 	}
-	code := p.playDemo(dir, *keep)
+	code := play(dir, *keep)
 	if !*keep {
 		if err := os.RemoveAll(dir); err != nil {
 			return p.fail("demo", err)

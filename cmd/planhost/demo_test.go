@@ -44,7 +44,7 @@ func TestDemoGolden(t *testing.T) {
 		t.Fatalf("inspect: exit code = %d\n%s", code, errOut2)
 	}
 	for _, want := range []string{
-		"plan/mode active=true", "review: not approved", "review: approved", "plan/mode active=false",
+		"plan/mode active=true", `review of "Add Goodbye": sent back with feedback`, `review of "Add Goodbye": approved`, "plan/mode active=false",
 		"turn 1 ended completed", "projection: {active: false, pending: none}",
 	} {
 		if !strings.Contains(out2.String(), want) {

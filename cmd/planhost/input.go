@@ -2,12 +2,9 @@ package main
 
 import (
 	"bufio"
-	"errors"
 	"io"
 	"sync"
 	"time"
-
-	"github.com/chzyer/readline"
 )
 
 // maxLineBytes bounds one input line read from a pipe.
@@ -74,85 +71,4 @@ func (s *pipeSource) Close() error {
 	return nil
 }
 
-// ttySource reads lines with line editing and history from a terminal.
-type ttySource struct {
-	rl     *readline.Instance
-	ch     chan inputEvent
-	done   chan struct{}
-	once   sync.Once
-	prompt string
-	mu     sync.Mutex
-}
-
-// newTTYSource starts reading from the terminal. history is the history
-// file ("" for none).
-func newTTYSource(stdin io.ReadCloser, stdout, stderr io.Writer, history string) (*ttySource, error) {
-	rl, err := readline.NewEx(&readline.Config{
-		Prompt:          promptNoMode,
-		HistoryFile:     history,
-		InterruptPrompt: "^C",
-		EOFPrompt:       cmdQuit,
-		Stdin:           stdin,
-		Stdout:          stdout,
-		Stderr:          stderr,
-	})
-	if err != nil {
-		return nil, err
-	}
-	s := &ttySource{rl: rl, ch: make(chan inputEvent), done: make(chan struct{})}
-	go s.read()
-	return s, nil
-}
-
-func (s *ttySource) read() {
-	for {
-		line, err := s.rl.Readline()
-		var ev inputEvent
-		switch {
-		case errors.Is(err, readline.ErrInterrupt):
-			ev = inputEvent{interrupt: true}
-		case err != nil:
-			ev = inputEvent{eof: true}
-		default:
-			ev = inputEvent{line: line, at: time.Now()}
-		}
-		select {
-		case s.ch <- ev:
-		case <-s.done:
-			return
-		}
-		if ev.eof {
-			return
-		}
-	}
-}
-
-// Stdout is the writer that prints above the prompt line.
-func (s *ttySource) Stdout() io.Writer { return s.rl.Stdout() }
-
-func (s *ttySource) Lines() <-chan inputEvent { return s.ch }
-
-func (s *ttySource) SetPrompt(p string) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	if p == s.prompt {
-		return
-	}
-	s.prompt = p
-	s.rl.SetPrompt(p)
-	s.rl.Refresh()
-}
-
-func (s *ttySource) Close() error {
-	var err error
-	s.once.Do(func() {
-		close(s.done)
-		err = s.rl.Close()
-	})
-	return err
-}
-
-var (
-	_ lineSource = (*pipeSource)(nil)
-	_ lineSource = (*ttySource)(nil)
-)
+var _ lineSource = (*pipeSource)(nil)

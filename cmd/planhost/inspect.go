@@ -14,7 +14,9 @@ import (
 
 	"github.com/dshgo/planmode"
 	"github.com/dshgo/planmode/cmd/planhost/internal/safetext"
+	"github.com/dshgo/planmode/cmd/planhost/tui"
 	"github.com/dshgo/planmode/host"
+	"github.com/dshgo/planmode/plansteps"
 	"github.com/dshgo/planmode/refhost"
 	"github.com/dshgo/planmode/store"
 )
@@ -41,6 +43,8 @@ type inspection struct {
 	Events     int             `json:"events"`
 	Timeline   []timelineEntry `json:"timeline"`
 	Projection projectionView  `json:"projection"`
+	// Companions is the companion plugins' part (inspect_companions.go).
+	Companions *companionInspection `json:"companions,omitempty"`
 }
 
 // timelineEntry is one event of the timeline. Only the fields of its kind
@@ -61,7 +65,10 @@ type timelineEntry struct {
 	Args *string `json:"args,omitempty"`
 	// OK is a /plan command's success.
 	OK *bool `json:"ok,omitempty"`
-	// Outcome is a review's: approved or not approved.
+	// Title is the reviewed plan's title (its first heading).
+	Title string `json:"title,omitempty"`
+	// Outcome is how a review ended, in the words the terminal UI uses
+	// ("approved", "sent back with feedback", "dismissed", …).
 	Outcome string `json:"outcome,omitempty"`
 	// Text is a notice, a command reply, a review's message or a turn's
 	// error.
@@ -79,6 +86,7 @@ type projectionView struct {
 func (p *program) inspect(args []string) int {
 	fs := flag.NewFlagSet("inspect", flag.ContinueOnError)
 	asJSON := fs.Bool("json", false, flagJSONHelp)
+	htmlFile := fs.String("html", "", flagHTMLHelp)
 	if code, done := p.parseFlags(fs, usageInspect, args); done {
 		return code
 	}
@@ -100,6 +108,14 @@ func (p *program) inspect(args []string) int {
 		return p.fail("inspect", err)
 	}
 	ins := inspect(id, events)
+	if ci := inspectCompanions(events); !ci.empty() {
+		ins.Companions = &ci
+	}
+	if *htmlFile != "" {
+		if err := writeHTMLFile(*htmlFile, id, inspectCompanions(events)); err != nil {
+			return p.fail("inspect", err)
+		}
+	}
 	if *asJSON {
 		var b bytes.Buffer
 		enc := json.NewEncoder(&b)
@@ -114,6 +130,9 @@ func (p *program) inspect(args []string) int {
 		return exitOK
 	}
 	writeInspection(p.stdout, ins)
+	if ins.Companions != nil {
+		writeCompanions(p.stdout, *ins.Companions)
+	}
 	return exitOK
 }
 
@@ -150,6 +169,9 @@ func readSession(file string, stderr io.Writer) (id string, events []host.Event,
 		return "", nil, err
 	}
 	if _, err := dir.AddValidator(planmode.PluginName, planmode.CheckPayload); err != nil {
+		return "", nil, err
+	}
+	if _, err := dir.AddValidator(plansteps.PluginName, plansteps.CheckPayload); err != nil {
 		return "", nil, err
 	}
 	sess, err := dir.Open(id)
@@ -192,9 +214,19 @@ func copyFile(src, dst string) error {
 func inspect(id string, events []host.Event) inspection {
 	ins := inspection{Session: id, Events: len(events), Timeline: []timelineEntry{}}
 	planRuns := map[string]bool{} // command/run IDs of /plan
+	titles := map[string]string{} // exit_plan_mode call ID → plan title
 	for _, e := range events {
 		entry := timelineEntry{Seq: e.Seq}
 		switch e.Type {
+		case host.TypeToolCall:
+			var c host.ToolCall
+			var in struct {
+				Plan string `json:"plan"`
+			}
+			if json.Unmarshal(e.Data, &c) == nil && c.Name == planmode.ExitToolName && json.Unmarshal(c.Input, &in) == nil {
+				titles[c.ID] = tui.PlanTitle(in.Plan)
+			}
+			continue
 		case host.TypeTurnStart:
 			var t host.TurnStart
 			if json.Unmarshal(e.Data, &t) != nil {
@@ -248,13 +280,14 @@ func inspect(id string, events []host.Event) inspection {
 			if json.Unmarshal(e.Data, &r) != nil || r.Name != planmode.ExitToolName {
 				continue
 			}
-			entry.Kind = entryReview
+			entry.Kind, entry.Title = entryReview, titles[r.CallID]
+			var res map[string]any
+			edited := !r.IsError && json.Unmarshal([]byte(r.Output), &res) == nil && res[resultEdited] == true
+			entry.Outcome = tui.English.ExitOutcome(planmode.ExitOutcomeOf(r.Output, r.IsError), edited)
 			if r.IsError {
-				// The whole message: a keep-planning result ends with the
-				// user's feedback.
-				entry.Outcome, entry.Text = reviewFailed, oneLine(strings.TrimPrefix(r.Output, refhost.ToolErrorPrefix))
-			} else {
-				entry.Outcome = reviewApproved
+				// The whole message, as the log has it: a keep-planning
+				// result ends with the user's feedback.
+				entry.Text = oneLine(strings.TrimPrefix(r.Output, refhost.ToolErrorPrefix))
 			}
 		default:
 			continue
@@ -294,7 +327,7 @@ func writeInspection(w io.Writer, ins inspection) {
 		case entryCommandDone:
 			line = fmt.Sprintf(inspectCommandRes, e.Seq, *e.OK, e.Text)
 		case entryReview:
-			line = fmt.Sprintf(inspectReview, e.Seq, e.Outcome)
+			line = fmt.Sprintf(inspectReview, e.Seq, e.Title, e.Outcome)
 			if e.Text != "" {
 				line += ": " + e.Text
 			}

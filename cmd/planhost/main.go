@@ -6,7 +6,7 @@
 // Usage:
 //
 //	planhost demo
-//	planhost run -config FILE [-session ID] [-sessions DIR] [-model scripted:FILE|openai]
+//	planhost run -config FILE [-session ID] [-sessions DIR] [-store file|postgres|URL] [-model scripted:FILE|openai]
 //	planhost validate -config FILE
 //	planhost inspect [-json] SESSION_FILE
 //
@@ -21,7 +21,7 @@ import (
 	"os"
 	"os/signal"
 
-	"github.com/chzyer/readline"
+	"github.com/charmbracelet/x/term"
 
 	"github.com/dshgo/planmode/cmd/planhost/internal/safetext"
 )
@@ -67,7 +67,7 @@ func newProgram(stdin io.Reader, stdout, stderr io.Writer) *program {
 		terminal: func() bool {
 			in, ok1 := stdin.(*os.File)
 			out, ok2 := stdout.(*os.File)
-			return ok1 && ok2 && readline.IsTerminal(int(in.Fd())) && readline.IsTerminal(int(out.Fd()))
+			return ok1 && ok2 && term.IsTerminal(in.Fd()) && term.IsTerminal(out.Fd())
 		},
 		notifyInterrupt: func() (<-chan os.Signal, func()) {
 			c := make(chan os.Signal, 1)
@@ -86,6 +86,8 @@ func (p *program) main(args []string) int {
 	switch args[0] {
 	case "demo":
 		return p.demo(args[1:])
+	case "demo-companions":
+		return p.demoCompanions(args[1:])
 	case "run":
 		return p.run(args[1:])
 	case "validate":
@@ -109,7 +111,7 @@ func (p *program) main(args []string) int {
 func (p *program) parseFlags(fs *flag.FlagSet, usage string, args []string) (code int, done bool) {
 	fs.SetOutput(io.Discard)
 	fs.Usage = func() {}
-	err := fs.Parse(args)
+	err := parseInterspersed(fs, args)
 	printUsage := func(w io.Writer) {
 		fs.SetOutput(w)
 		fmt.Fprint(w, usage)

@@ -136,6 +136,13 @@ func TestUsage(t *testing.T) {
 		{name: "run with a missing script", args: []string{"run", "-config", "testdata/run/deploy.yaml", "-model", "scripted:nope.yaml"}, wantCode: exitUsage, wantErr: "-model scripted:nope.yaml"},
 		{name: "run with a bad session ID", args: []string{"run", "-config", "testdata/run/deploy.yaml", "-session", "../x"}, wantCode: exitUsage, wantErr: "-session: "},
 		{name: "run with a bad config", args: []string{"run", "-config", "testdata/run/bad-deploy.yaml"}, wantCode: exitUsage, wantErr: `testdata/run/bad-deploy.yaml:2:3: plugins: unknown plugin "plan-mod"`},
+		{name: "validate with the file as an argument", args: []string{"validate", "deploy.yaml"}, wantCode: exitUsage, wantErr: "planhost validate -config deploy.yaml"},
+		{name: "run with the file as an argument", args: []string{"run", "deploy.yaml"}, wantCode: exitUsage, wantErr: "planhost run -config deploy.yaml"},
+		{name: "inspect with a flag after the file", args: []string{"inspect", "missing.jsonl", "-json"}, wantCode: exitFailure, wantErr: "planhost inspect: "},
+		{name: "inspect with an unknown flag after the file", args: []string{"inspect", "x.jsonl", "-yaml"}, wantCode: exitUsage, wantErr: "flag provided but not defined: -yaml"},
+		{name: "inspect with -- before a file named like a flag", args: []string{"inspect", "--", "-x.jsonl"}, wantCode: exitUsage, wantErr: "bad session id"},
+		{name: "run -continue with -session", args: []string{"run", "-config", "testdata/run/deploy.yaml", "-continue", "-session", "abc"}, wantCode: exitUsage, wantErr: "planhost run: -continue and -session"},
+		{name: "run -continue with no session", args: []string{"run", "-config", "testdata/run/deploy.yaml", "-model", "scripted:testdata/run/script.yaml", "-workspace", "testdata/run", "-continue", "-sessions", "testdata/nope"}, wantCode: exitUsage, wantErr: "planhost run: -continue: "},
 		{name: "run with a missing workspace", args: []string{"run", "-config", "testdata/run/deploy.yaml", "-model", "scripted:testdata/run/script.yaml", "-workspace", "testdata/nope", "-sessions", "testdata/nope-sessions"}, wantCode: exitUsage, wantErr: "-workspace: "},
 	}
 	for _, tt := range tests {
@@ -150,6 +157,11 @@ func TestUsage(t *testing.T) {
 			}
 			if !strings.Contains(errOut.String(), tt.wantErr) {
 				t.Errorf("stderr = %q, want it to contain %q", errOut, tt.wantErr)
+			}
+			// An error comes first and names the program (and the
+			// subcommand when there is one); usage text may follow.
+			if first, _, _ := strings.Cut(errOut.String(), "\n"); code != exitOK && !strings.HasPrefix(first, "planhost") {
+				t.Errorf("stderr starts with %q, want planhost", first)
 			}
 		})
 	}

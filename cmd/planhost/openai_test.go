@@ -2,6 +2,7 @@ package main
 
 import (
 	"encoding/json"
+	"fmt"
 	"io"
 	"net/http"
 	"net/http/httptest"
@@ -10,6 +11,8 @@ import (
 	"strings"
 	"sync"
 	"testing"
+
+	"github.com/dshgo/planmode/cmd/planhost/internal/fakeopenai"
 )
 
 // TestRunWithOpenAIModel runs "planhost run -model openai" against a local
@@ -74,5 +77,47 @@ func TestRunWithOpenAIModel(t *testing.T) {
 	second, _ := json.Marshal(bodies[1])
 	if !strings.Contains(string(second), `"tool_call_id":"call_1"`) {
 		t.Errorf("second request lacks the tool result: %s", second)
+	}
+}
+
+// TestRunWithDeepSeekThinking protects sessions with a thinking model that
+// requires its reasoning back with tool calls: the second request carries
+// it (the endpoint refuses it otherwise), the log keeps it, and the
+// transcript shows it on one line.
+func TestRunWithDeepSeekThinking(t *testing.T) {
+	for _, stream := range []bool{true, false} {
+		t.Run(fmt.Sprintf("stream=%t", stream), func(t *testing.T) {
+			srv := fakeopenai.New(fakeopenai.Options{Flavour: fakeopenai.DeepSeek, APIKey: "k"},
+				fakeopenai.Reply{Reasoning: "List the files first.", Text: "Looking.", Calls: []fakeopenai.Call{{ID: "call_1", Name: "list_files", Arguments: "{}"}}},
+				fakeopenai.Reply{Reasoning: "One file.", Text: "One file; nothing to plan."},
+			)
+			defer srv.Close()
+			dir := newRunDir(t)
+			env := map[string]string{"OPENAI_BASE_URL": srv.BaseURL(), "OPENAI_MODEL": "deepseek-thinking", "OPENAI_API_KEY": "k"}
+			p, out, errOut, _ := testProgram(t, "/plan What is here?\n")
+			p.getenv = func(k string) string { return env[k] }
+			args := []string{
+				"run", "-config", filepath.Join("testdata", "run", "deploy.yaml"), "-model", "openai", fmt.Sprintf("-stream=%t", stream),
+				"-workspace", filepath.Join(dir, "ws"), "-sessions", filepath.Join(dir, "sessions"),
+			}
+			if code := p.main(args); code != exitOK {
+				t.Fatalf("exit code = %d\n%s", code, errOut)
+			}
+			for _, want := range []string{"· reasoning: List the files first.", "assistant: One file; nothing to plan."} {
+				if !strings.Contains(out.String(), want) {
+					t.Errorf("output lacks %q:\n%s", want, out)
+				}
+			}
+			reqs := srv.Requests()
+			if len(reqs) != 2 || reqs[0].Stream != stream {
+				t.Fatalf("requests = %d (stream %v)", len(reqs), reqs)
+			}
+			if !strings.Contains(reqs[1].Raw, `"reasoning_content":"List the files first."`) {
+				t.Errorf("second request lacks the reasoning:\n%s", reqs[1].Raw)
+			}
+			if strings.Contains(out.String(), "ended: error") {
+				t.Errorf("the turn failed:\n%s", out)
+			}
+		})
 	}
 }

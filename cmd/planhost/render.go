@@ -14,6 +14,7 @@ import (
 
 	"github.com/dshgo/planmode"
 	"github.com/dshgo/planmode/cmd/planhost/internal/safetext"
+	"github.com/dshgo/planmode/cmd/planhost/tui"
 	"github.com/dshgo/planmode/host"
 )
 
@@ -41,9 +42,12 @@ func newMarkdown(style string) (*glamour.TermRenderer, error) {
 // needs across events (tool call inputs for the result cards, the last card
 // shown) and is used from one goroutine.
 type printer struct {
-	w          io.Writer
-	md         *glamour.TermRenderer
+	out        sink
 	presenters *presenters
+	// userWords shows the user plain words where the log holds text for
+	// the model: plugin notices and the reasons a review did not happen
+	// are left out (the terminal UI says what happened itself).
+	userWords bool
 	// plan says whether plan mode is composed (otherwise no mode lines).
 	plan bool
 	// calls maps a tool call ID to its call, for the result card.
@@ -53,24 +57,67 @@ type printer struct {
 	lastCard string
 	// pending is the switch last reported as pending.
 	pending planmode.Selection
+	// companions draws the companion plugins' displays (companions.go).
+	companions companionView
 }
 
 func newPrinter(w io.Writer, md *glamour.TermRenderer, p *presenters, plan bool) *printer {
-	return &printer{w: w, md: md, presenters: p, plan: plan, calls: map[string]host.ToolCall{}}
+	return &printer{out: &writerSink{w: w, md: md}, presenters: p, plan: plan, calls: map[string]host.ToolCall{}}
 }
 
-// println prints one line of text with every control and invisible
-// formatting character made visible (see safetext): the transcript shows
-// what the model, a tool or the log said, never what it would make the
-// terminal do.
-func (p *printer) println(s string) { fmt.Fprintln(p.w, safetext.Escape(s)) }
+// sink receives what the printer shows: lines of a kind, and Markdown.
+type sink interface {
+	line(kind tui.EntryKind, s string)
+	markdown(s string)
+}
 
-// printRendered prints what markdown returned, which is escaped already.
-func (p *printer) printRendered(s string) { fmt.Fprintln(p.w, s) }
+// writerSink prints to a writer (pipes, the demo); Markdown is rendered at
+// the fixed width. Every control and invisible formatting character of the
+// text is made visible (see safetext): the transcript shows what the model,
+// a tool or the log said, never what it would make the terminal do.
+type writerSink struct {
+	w  io.Writer
+	md *glamour.TermRenderer
+}
+
+func (s *writerSink) line(_ tui.EntryKind, text string) { fmt.Fprintln(s.w, safetext.Escape(text)) }
+func (s *writerSink) markdown(text string)              { fmt.Fprintln(s.w, renderMarkdown(s.md, text)) }
+
+// entrySink collects entries for the terminal UI, which wraps and renders
+// them at the terminal's width. Lines are escaped here; Markdown is escaped
+// for the renderer by the UI (tui.Config.Markdown) before it renders it.
+type entrySink struct {
+	entries []tui.Entry
+}
+
+func (s *entrySink) line(kind tui.EntryKind, text string) {
+	s.entries = append(s.entries, tui.Entry{Kind: kind, Text: safetext.Escape(text)})
+}
+
+// styledLine adds a line our own renderers styled (the companions' boxes,
+// which escape the model's text themselves): their colours stay, every
+// other control sequence is made visible.
+func (s *entrySink) styledLine(text string) {
+	s.entries = append(s.entries, tui.Entry{Kind: tui.KindLine, Text: safetext.EscapeExceptSGR(text)})
+}
+
+func (s *entrySink) markdown(text string) {
+	s.entries = append(s.entries, tui.Entry{Kind: tui.KindMarkdown, Text: text})
+}
+
+func (s *entrySink) take() []tui.Entry {
+	e := s.entries
+	s.entries = nil
+	return e
+}
+
+func (p *printer) println(s string)                       { p.out.line(tui.KindLine, s) }
+func (p *printer) printKind(kind tui.EntryKind, s string) { p.out.line(kind, s) }
 
 // event prints e. events is the session's log snapshot holding e, for the
 // pending-switch check.
 func (p *printer) event(e host.Event, events func() []host.Event) {
+	defer p.showCompanions(e, events)
 	switch e.Type {
 	case planmode.EventPlanMode:
 		var m planmode.ModePayload
@@ -79,16 +126,16 @@ func (p *printer) event(e host.Event, events func() []host.Event) {
 		}
 		p.pending = planmode.SelectionNone
 		if m.Active {
-			p.println(lineModeOn)
+			p.printKind(tui.KindMeta, lineModeOn)
 		} else {
-			p.println(lineModeOff)
+			p.printKind(tui.KindMeta, lineModeOff)
 		}
 	case host.TypeUserMessage:
 		if e.Source == nil || e.Source.Kind != host.SourcePlugin {
 			return // the user's own lines are on screen already
 		}
 		var m host.UserMessage
-		if json.Unmarshal(e.Data, &m) != nil {
+		if json.Unmarshal(e.Data, &m) != nil || p.userWords {
 			return
 		}
 		p.println(indentText(fmt.Sprintf(lineNotice, e.Source.Plugin), blocksText(m.Content)))
@@ -97,13 +144,18 @@ func (p *printer) event(e host.Event, events func() []host.Event) {
 		if json.Unmarshal(e.Data, &h) != nil {
 			return
 		}
-		p.println(fmt.Sprintf(lineHeader, h.Reason, sectionList(h.Sections)))
+		p.printKind(tui.KindMeta, fmt.Sprintf(lineHeader, h.Reason, sectionList(h.Sections)))
 	case host.TypeAssistantMessage:
 		var m host.AssistantMessage
-		if json.Unmarshal(e.Data, &m) != nil || strings.TrimSpace(m.Text) == "" {
+		if json.Unmarshal(e.Data, &m) != nil {
 			return
 		}
-		p.println(indentText(lineAssistant, m.Text))
+		if strings.TrimSpace(m.Reasoning) != "" {
+			p.reasoning(m.Reasoning)
+		}
+		if strings.TrimSpace(m.Text) != "" {
+			p.printKind(tui.KindAssistant, indentText(lineAssistant, m.Text))
+		}
 	case host.TypeToolCall:
 		var c host.ToolCall
 		if json.Unmarshal(e.Data, &c) != nil {
@@ -132,7 +184,7 @@ func (p *printer) event(e host.Event, events func() []host.Event) {
 			if t.Error != "" {
 				reason += ": " + firstLine(t.Error)
 			}
-			p.println(fmt.Sprintf(lineTurnEnd, t.Turn, reason))
+			p.printKind(tui.KindError, fmt.Sprintf(lineTurnEnd, t.Turn, reason))
 		}
 	case host.TypeCompactionSummary:
 		p.println(lineCompacted)
@@ -154,9 +206,9 @@ func (p *printer) checkPending(e host.Event, events func() []host.Event) {
 	p.pending = proj.Pending
 	switch proj.Pending {
 	case planmode.SelectionActive:
-		p.println(fmt.Sprintf(linePending, modePlan))
+		p.printKind(tui.KindMeta, fmt.Sprintf(linePending, modePlan))
 	case planmode.SelectionInactive:
-		p.println(fmt.Sprintf(linePending, modeDefault))
+		p.printKind(tui.KindMeta, fmt.Sprintf(linePending, modeDefault))
 	}
 }
 
@@ -175,6 +227,12 @@ func (p *printer) toolResult(r host.ToolResult) {
 		in := p.calls[r.CallID].Input
 		card := pr.PresentResult(in, r.Output, r.IsError)
 		p.println(fmt.Sprintf(lineToolResult, card.Title))
+		if p.userWords && r.IsError && r.Name == planmode.ExitToolName {
+			switch planmode.ExitOutcomeOf(r.Output, r.IsError) {
+			case planmode.ExitDismissed, planmode.ExitReviewFailed, planmode.ExitReloaded:
+				return // the body is for the model; the UI says how the review ended in its own words
+			}
+		}
 		if body := strings.TrimSpace(card.Body); body != "" {
 			p.println(indentText("    ", body))
 		}
@@ -187,18 +245,28 @@ func (p *printer) toolResult(r host.ToolResult) {
 func (p *printer) card(c host.Card) {
 	p.println(fmt.Sprintf(lineCard, c.Kind, c.Title))
 	if strings.TrimSpace(c.Body) != "" {
-		p.printRendered(p.markdown(c.Body))
+		p.out.markdown(c.Body)
 		p.lastCard = c.Body
 	}
 }
 
-// markdown renders text for the terminal, without trailing spaces or
+// reasoning shows the model's reasoning: in the terminal UI as a dimmed,
+// collapsible entry; in a transcript on one line, clipped.
+func (p *printer) reasoning(text string) {
+	if es, ok := p.out.(*entrySink); ok {
+		es.entries = append(es.entries, tui.Entry{Kind: tui.KindReasoning, Text: safetext.Escape(text)})
+		return
+	}
+	p.println(fmt.Sprintf(lineReasoning, clipText(oneLine(text), maxResult)))
+}
+
+// renderMarkdown renders text for the terminal, without trailing spaces or
 // surrounding blank lines; text that does not render is shown as it is.
 // The text is escaped before it is rendered (so the renderer never sees a
 // control character, nor a character reference that decodes to one), and
 // what the renderer made is checked again: only its colour sequences pass.
-func (p *printer) markdown(text string) string {
-	out, err := p.md.Render(safetext.Markdown(text))
+func renderMarkdown(md *glamour.TermRenderer, text string) string {
+	out, err := md.Render(safetext.Markdown(text))
 	if err != nil {
 		out = safetext.Escape(text)
 	}
@@ -220,7 +288,7 @@ func (p *printer) markdown(text string) string {
 // card just shown), the question and the options with their keys.
 func (p *printer) question(q host.Question, keys []string) {
 	if d := strings.TrimSpace(q.Detail); d != "" && q.Detail != p.lastCard {
-		p.printRendered(p.markdown(q.Detail))
+		p.out.markdown(q.Detail)
 	}
 	header := q.Header
 	if header == "" {

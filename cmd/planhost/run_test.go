@@ -75,7 +75,7 @@ func TestRunThroughPipes(t *testing.T) {
 	if code := p2.main([]string{"inspect", file}); code != exitOK {
 		t.Fatalf("inspect: %d\n%s", code, errOut2)
 	}
-	if got := strings.Count(out2.String(), "review: "); got != 2 {
+	if got := strings.Count(out2.String(), " review of "); got != 2 {
 		t.Errorf("inspect shows %d reviews, want 2:\n%s", got, out2)
 	}
 }
@@ -207,5 +207,20 @@ func TestRunCtrlC(t *testing.T) {
 			}
 			waitFor(t, out, lineBye)
 		})
+	}
+}
+
+// TestRunTurnErrorShownOnce protects piped output from showing a failed
+// turn twice (once from the log, once from the transcript).
+func TestRunTurnErrorShownOnce(t *testing.T) {
+	dir := newRunDir(t)
+	script := writeScript(t, dir, "err.yaml", "steps:\n  - error: boom from the model\n")
+	p, out, errOut, _ := testProgram(t, "hi\n")
+	if code := p.main(runArgs(dir, script)); code != exitOK {
+		t.Fatalf("exit code = %d\n%s", code, errOut)
+	}
+	all := out.String() + errOut.String()
+	if n := strings.Count(all, "boom from the model"); n != 1 {
+		t.Errorf("the error is shown %d times:\n%s", n, all)
 	}
 }

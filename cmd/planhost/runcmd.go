@@ -5,12 +5,11 @@ import (
 	"errors"
 	"flag"
 	"fmt"
-	"github.com/chzyer/readline"
-	"log/slog"
 	"path/filepath"
 	"strings"
 
 	"github.com/dshgo/planmode/cmd/planhost/openaimodel"
+	"github.com/dshgo/planmode/cmd/planhost/tui"
 	"github.com/dshgo/planmode/cmd/planhost/workspace"
 	"github.com/dshgo/planmode/deploy"
 	"github.com/dshgo/planmode/host"
@@ -35,8 +34,10 @@ const (
 
 // runFlags are the flags of "planhost run".
 type runFlags struct {
-	config, session, sessions, model, workspace string
-	openai                                      openaimodel.Config
+	config, session, sessions, store, model, workspace string
+	agent, documents                                   string
+	openai                                             openaimodel.Config
+	ui                                                 uiFlags
 }
 
 // run is "planhost run": an interactive session.
@@ -52,32 +53,33 @@ func (p *program) run(args []string) int {
 	fs.StringVar(&f.config, "config", "", flagConfigHelp)
 	fs.StringVar(&f.session, "session", "", flagSessionHelp)
 	fs.StringVar(&f.sessions, "sessions", "", fmt.Sprintf(flagSessionsHelp, filepath.Join(shownState, appDirName, sessionsDirName)))
+	fs.StringVar(&f.store, "store", storeFile, flagStoreHelp)
 	fs.StringVar(&f.model, "model", modelOpenAI, flagModelHelp)
 	fs.StringVar(&f.workspace, "workspace", ".", flagWorkspaceHelp)
+	fs.StringVar(&f.agent, "agent", defaultAgentID, flagAgentHelp)
+	fs.StringVar(&f.documents, "documents", "", fmt.Sprintf(flagDocumentsHelp, filepath.Join(shownState, appDirName, documentsDirName)))
 	finishOpenAI := addOpenAIFlags(fs, &f.openai, env)
+	f.ui.define(fs)
 	if code, done := p.parseFlags(fs, usageRun, args); done {
 		return code
 	}
 	finishOpenAI()
 	if fs.NArg() > 0 {
-		fmt.Fprintf(p.stderr, errExtraArgs, "run", fs.Args())
-		return exitUsage
+		return p.extraArgs("run", fs.Args())
 	}
 	if f.config == "" {
 		fmt.Fprintf(p.stderr, errNeedConfig, "run")
 		return exitUsage
 	}
-	if f.session != "" {
-		if err := store.ValidateID(f.session); err != nil {
-			return p.usageError("run", fmt.Errorf("-session: %w", err))
-		}
+	if err := f.resolveSession(); err != nil {
+		return p.usageError("run", err)
 	}
-
 	dep, err := deploy.Load(f.config, offeredPlugins()...)
 	if err != nil {
-		fmt.Fprintln(p.stderr, err)
-		return exitUsage
+		return p.configError("run", err)
 	}
+	relay := &deltaRelay{}
+	f.openai.Stream, f.openai.OnDelta = f.ui.stream, relay.send
 	model, err := p.model(f)
 	if err != nil {
 		return p.usageError("run", err)
@@ -86,20 +88,39 @@ func (p *program) run(args []string) int {
 	if err != nil {
 		return p.usageError("run", err)
 	}
+	if forbidden, err = settleDocuments(&f, stateDir, stateErr, forbidden); err != nil {
+		return p.usageError("run", err)
+	}
+	if err := f.continueSession(); err != nil {
+		return p.usageError("run", err)
+	}
 	ws, err := workspace.Open(f.workspace, workspace.Limits{}, workspace.WithForbidden(forbidden...))
 	if err != nil {
 		return p.usageError("run", fmt.Errorf("-workspace: %w", err))
 	}
 	defer ws.Close()
-	// Each repair the store makes on opening a session is shown in one line.
-	sessions, err := store.OpenDir(f.sessions, store.WithLogger(newRepairLogger(p.stderr, "run", "", nil)))
-	if err != nil {
+	// Each repair the file store makes on opening a session is shown in one line.
+	sessions, usage, err := p.openStore(f.store, f.sessions, store.WithLogger(newRepairLogger(p.stderr, "run", "", nil)))
+	if usage {
+		return p.usageError("run", err)
+	} else if err != nil {
 		return p.fail("run", err)
 	}
 	defer sessions.Close()
 
-	logger := slog.New(slog.NewTextHandler(p.stderr, &slog.HandlerOptions{Level: slog.LevelWarn}))
-	app, parts := newHost(hostConfig{store: sessions, model: model, deployment: dep, tools: ws.Tools(), logger: logger})
+	docs, err := openDocuments(f.documents)
+	if err != nil {
+		return p.fail("run", err)
+	}
+	if stateErr != nil {
+		stateDir = ""
+	}
+	logger, closeLog, err := p.runLogger(stateDir)
+	if err != nil {
+		return p.usageError("run", err)
+	}
+	defer closeLog()
+	app, parts := newHost(hostConfig{store: sessions, model: model, deployment: dep, tools: ws.Tools(), logger: logger, documents: docs})
 	if err := app.Err(); err != nil {
 		return p.usageError("run", err)
 	}
@@ -114,7 +135,7 @@ func (p *program) run(args []string) int {
 	if resumed {
 		sess, err = sessions.Open(f.session)
 		if errors.Is(err, host.ErrSessionNotFound) {
-			return p.usageError("run", fmt.Errorf("-session %s: %w in %s", f.session, err, f.sessions))
+			return p.usageError("run", fmt.Errorf("-session %s: %w in %s", f.session, err, sessions.where("")))
 		}
 	} else {
 		sess, err = sessions.Create("")
@@ -122,56 +143,46 @@ func (p *program) run(args []string) int {
 	if err != nil {
 		return p.fail("run", err)
 	}
-	agent, err := parts.Runtime.NewAgent("", sess)
+	agent, err := parts.Runtime.NewAgent(f.agent, sess)
 	if err != nil {
 		return p.fail("run", err)
 	}
 	defer stopAgent(agent)
-	if stateErr != nil {
-		stateDir = ""
+	file := sessions.where(sess.ID())
+	if p.terminal() {
+		intro := []tui.Entry{{Kind: tui.KindMeta, Text: fmt.Sprintf(lineSession, sess.ID(), file)}}
+		if f.model == modelOpenAI {
+			intro = append(intro, tui.Entry{Kind: tui.KindMeta, Text: fmt.Sprintf(lineModelAt, f.openai.Model, endpointShown(f.openai.BaseURL))})
+		}
+		if resumed {
+			intro = append(intro, tui.Entry{Kind: tui.KindMeta, Text: fmt.Sprintf(lineRecap, sess.ID(), sess.Len())})
+			intro = append(intro, recap(sess.Events(), recapEntries)...)
+		}
+		return p.converseTUI(ctx, parts, agent, tuiSession{file: file, stateDir: stateDir, intro: intro, lang: f.ui.lang, relay: relay})
 	}
-	return p.converse(ctx, parts, agent, sessions.Path(sess.ID()), resumed, stateDir)
+	return p.converse(ctx, parts, agent, file, resumed)
 }
 
-// converse runs the console on the terminal or the pipes. stateDir is ""
-// when there is none (the terminal then refuses to start).
-func (p *program) converse(ctx context.Context, parts *hostParts, agent *refhost.Agent, file string, resumed bool, stateDir string) int {
-	interactive := p.terminal()
+// converse runs the line console over pipes (stdin or stdout is not a
+// terminal): one input per line, no escape sequences.
+func (p *program) converse(ctx context.Context, parts *hostParts, agent *refhost.Agent, file string, resumed bool) int {
 	out := p.stdout
-	style := styleNoTTY
-	var src lineSource
-	if interactive {
-		if stateDir == "" {
-			return p.usageError("run", errors.New(errNoStateDir))
-		}
-		history, err := openHistoryFile(stateDir)
-		if err != nil {
-			return p.fail("run", err)
-		}
-		tty, err := newTTYSource(readline.NewCancelableStdin(p.stdin), p.stdout, p.stderr, history)
-		if err != nil {
-			return p.fail("run", err)
-		}
-		src, out, style = tty, tty.Stdout(), styleTerminal
-	} else {
-		src = newPipeSource(p.stdin)
-	}
+	var src lineSource = newPipeSource(p.stdin)
 	defer src.Close()
-	md, err := newMarkdown(style)
+	md, err := newMarkdown(styleNoTTY)
 	if err != nil {
 		return p.fail("run", err)
 	}
 	sigs, stop := p.notifyInterrupt()
 	defer stop()
 	c := &console{
-		out:         out,
-		rt:          parts.Runtime,
-		agent:       agent,
-		plan:        parts.Plan,
-		view:        newPrinter(out, md, parts.Presenters, parts.Plan != nil),
-		src:         src,
-		interactive: interactive,
-		interrupts:  sigs,
+		out:        out,
+		rt:         parts.Runtime,
+		agent:      agent,
+		plan:       parts.Plan,
+		view:       newPrinter(out, md, parts.Presenters, parts.Plan != nil),
+		src:        src,
+		interrupts: sigs,
 	}
 	unset, err := parts.Runtime.Questions().SetProvider(c)
 	if err != nil {

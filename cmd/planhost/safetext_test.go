@@ -171,10 +171,9 @@ func TestRenderedPlanShowsNoEscapeNoise(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	pr := newPrinter(new(bytes.Buffer), md, newPresenters(), false)
 	plan := "# Title\n\n1. See [the docs](https://docs.example/a?b=c) and `code` **bold**\n\n```go\nfunc main() {}\n```\n\n" +
 		"> quote\n\n| a | b |\n|---|---|\n| 1 | 2 |\n\n- [ ] task\n\n---\n\n![img](http://x/y.png) café 计划 👩‍💻 &amp; &#233;\n"
-	got := pr.markdown(plan)
+	got := renderMarkdown(md, plan)
 	if strings.Contains(got, `\x`) || strings.Contains(got, `\u`) || strings.Contains(got, `\a`) {
 		t.Errorf("the rendered plan shows escapes:\n%q", got)
 	}

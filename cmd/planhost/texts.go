@@ -67,7 +67,7 @@ Usage:
 Run "planhost COMMAND -h" for a command's flags.
 Exit codes: 0 success, 1 runtime failure, 2 usage or configuration error.
 `
-	usageDemo = `Usage: planhost demo [-keep=false]
+	usageDemo = `Usage: planhost demo [-keep=false] [-scene entry]
 
 Plays a complete plan-mode session with an embedded deployment, a scripted
 model and a scripted reviewer, on a sample workspace copied to a temporary
@@ -78,17 +78,28 @@ durable session file whose path is printed at the end.
 
 Flags:
 `
-	usageRun = `Usage: planhost run -config FILE [-session ID] [-sessions DIR] [-model scripted:FILE|openai] [-workspace DIR]
+	usageRun = `Usage: planhost run -config FILE [-session ID|FILE.jsonl | -continue] [-sessions DIR] [-store file|postgres|URL] [-model scripted:FILE|openai] [-workspace DIR]
 
 An interactive session. Type a message to send it to the model, or:
   /plan            enter plan mode
   /plan <message>  enter plan mode and send the message
   /plan off        leave plan mode
-  /help            list the commands
+  /plans [N]       list the plans of this session (terminal), or show plan N
+  /help            list the keys and commands
   /quit            leave (so does Ctrl-D)
-When the model presents a plan you choose Approve, Keep planning (and type
-feedback) or dismiss. Ctrl-C cancels the running turn; a second Ctrl-C exits.
-The prompt shows the mode, and an arrow when a switch waits for the next step.
+In a terminal: enter sends, alt+enter adds a line, shift+tab switches plan
+mode (queued while the model works), esc cancels the running turn, ctrl+o
+shows the model's thinking, pgup/pgdown scroll. When the model presents a
+plan you choose Approve, Keep planning (and write feedback), Edit (in
+$VISUAL or $EDITOR) or Dismiss, with the key in brackets or the arrows and
+enter. Ctrl-C cancels the running turn; a second Ctrl-C exits. The status
+line shows the mode, with an arrow when a switch waits for the next step.
+When stdin or stdout is not a terminal, planhost reads one input per line
+and review answers as lines (a, k then the feedback line, d).
+
+With -store postgres (the URL in DATABASE_URL) or -store postgres://...
+sessions live in PostgreSQL, where host processes on many machines can
+share them; the file store in -sessions is the default.
 
 With -model openai the flags below, or OPENAI_BASE_URL, OPENAI_MODEL and
 OPENAI_API_KEY, configure any OpenAI-compatible chat-completions endpoint.
@@ -119,28 +130,42 @@ const (
 	flagConfigHelp      = "deployment `file` (YAML)"
 	flagSessionHelp     = "resume the session with this `ID` (default: start a new one)"
 	flagSessionsHelp    = "`directory` of session files (default: %s)"
+	flagStoreHelp       = "where sessions live: file (in -sessions), postgres (the database in $DATABASE_URL) or a postgres:// `URL`"
 	flagModelHelp       = "`model`: scripted:FILE (a refhost/scripted YAML script) or openai"
 	flagWorkspaceHelp   = "workspace `directory` the model's file tools are confined to"
 	flagBaseURLHelp     = "OpenAI-compatible API base `URL` (default $OPENAI_BASE_URL, else https://api.openai.com/v1)"
 	flagModelNameHelp   = "model `name` for -model openai (env OPENAI_MODEL)"
 	flagAPIKeyHelp      = "API `key` for -model openai (default $OPENAI_API_KEY; prefer the environment)"
 	flagRetriesHelp     = "`n` retries of a failed request for -model openai"
-	flagTimeoutHelp     = "`duration` bound on each request to the endpoint for -model openai"
+	flagTimeoutHelp     = "`duration` the endpoint may stay silent while an answer streams (the whole request with -stream=false) for -model openai"
 	flagMaxResponseHelp = "largest response body in `bytes` the endpoint may send for -model openai"
 	flagJSONHelp        = "print the timeline as JSON"
 	flagKeepHelp        = "keep the demo directory (session file and changed workspace) after the demo"
+	flagStreamHelp      = "stream answers from -model openai (text appears as it arrives; an endpoint that refuses gets one request)"
+	flagLangHelp        = "`language` of the terminal UI: en or zh (default: from LC_ALL, LC_MESSAGES, LANG)"
+	flagContinueHelp    = "resume the latest session in the sessions directory"
+)
+
+// Texts of -store.
+const (
+	errStoreValue         = "-store %q: want file, postgres or a postgres:// URL"
+	errStoreNoDatabaseURL = "-store postgres: %s is not set"
+	lineStorePostgres     = "PostgreSQL database %s on %s"
 )
 
 // Errors and notes printed by the program.
 const (
-	errUnknownCommand = "planhost: unknown command %q\n\n"
-	errNoCommand      = "planhost: no command given\n\n"
-	errExtraArgs      = "planhost %s: unexpected arguments: %q\n"
-	errNeedConfig     = "planhost %s: -config FILE is required\n"
-	errNeedFile       = "planhost inspect: SESSION_FILE is required\n"
-	errBadModel       = "planhost run: -model %q: want scripted:FILE or openai\n"
-	errPrefix         = "planhost %s: %v\n"
-	errTurnFailed     = "planhost demo: the story did not end as scripted: %s\n"
+	errUnknownCommand     = "planhost: unknown command %q\n\n"
+	errNoCommand          = "planhost: no command given\n\n"
+	errExtraArgs          = "planhost %s: unexpected arguments: %q\n"
+	errConfigAsArg        = "planhost %s: unexpected argument %q; a deployment file is given with -config: planhost %s -config %s\n"
+	errNeedConfig         = "planhost %s: -config FILE is required\n"
+	errNeedFile           = "planhost inspect: SESSION_FILE is required\n"
+	errBadModel           = "planhost run: -model %q: want scripted:FILE or openai\n"
+	errPrefix             = "planhost %s: %v\n"
+	errContinueAndSession = "-continue and -session both name a session; use one"
+	errNoSessions         = "no session in %s"
+	errTurnFailed         = "planhost demo: the story did not end as scripted: %s\n"
 )
 
 // Transcript texts of the console.
@@ -151,7 +176,6 @@ const (
 	promptPendingFmt = "[%s → %s] › "
 	promptReview     = "review [a]pprove/[k]eep planning/[d]ismiss › "
 	promptFeedback   = "feedback (empty for none) › "
-	promptWorking    = "%s %s working… "
 	promptAnswer     = "answer [%s] › "
 
 	cmdQuit    = "/quit"
@@ -162,11 +186,16 @@ const (
 	modeDefault = "default"
 	modePlan    = "plan"
 
-	lineModeOn        = "── plan mode on ──"
-	lineModeOff       = "── plan mode off: default mode ──"
-	lineHeader        = "  · request %s: sections %s"
-	linePending       = "  · switch pending: %s mode from the next step"
-	lineAssistant     = "assistant: "
+	lineModeOn    = "── plan mode on ──"
+	lineModeOff   = "── plan mode off: default mode ──"
+	lineHeader    = "  · request %s: sections %s"
+	linePending   = "  · switch pending: %s mode from the next step"
+	lineAssistant = "assistant: "
+	lineReasoning = "  · reasoning: %s"
+	lineRecap     = "Resumed session %s (%d events). The last exchanges:"
+	lineModelAt   = "model %s at %s"
+	maxRecap      = 200
+
 	lineNotice        = "notice (%s): "
 	lineToolCall      = "  → %s"
 	lineToolResult    = "  ← %s"
@@ -223,18 +252,16 @@ const (
 	inspectHeader     = "#%d request/header %s: plan:policy %s (sections: %s)"
 	inspectCommand    = "#%d /plan %s"
 	inspectCommandRes = "#%d /plan done ok=%t: %s"
-	inspectReview     = "#%d review: %s"
+	inspectReview     = "#%d review of %q: %s"
 	inspectTurnEnd    = "#%d turn %d ended %s"
 	inspectProjection = "projection: {active: %t, pending: %s}"
 	inspectYes        = "yes"
 	inspectNo         = "no"
-	reviewApproved    = "approved"
-	reviewFailed      = "not approved"
 )
 
 // Texts of "planhost acp" (acpcmd.go).
 const (
-	usageACP = `Usage: planhost acp [-config FILE] [-sessions DIR] [-model scripted:FILE|openai] [-log FILE]
+	usageACP = `Usage: planhost acp [-config FILE] [-sessions DIR] [-store file|postgres|URL] [-model scripted:FILE|openai] [-log FILE]
 
 Runs planhost as an Agent Client Protocol (ACP) agent on stdin and stdout,
 for editors such as Zed: JSON-RPC messages only on stdout, diagnostics on

@@ -59,7 +59,7 @@ func TestTypeAheadDoesNotAnswerTheReview(t *testing.T) {
 	term := &fakeTerminal{ch: make(chan inputEvent)}
 	c := &console{
 		out: &out, rt: parts.Runtime, agent: agent, plan: parts.Plan,
-		view: newPrinter(&out, md, parts.Presenters, true), src: term, interactive: true,
+		view: newPrinter(&out, md, parts.Presenters, true), src: term,
 	}
 	unset, err := parts.Runtime.Questions().SetProvider(c)
 	if err != nil {

@@ -21,8 +21,7 @@ func (p *program) validate(args []string) int {
 		return code
 	}
 	if fs.NArg() > 0 {
-		fmt.Fprintf(p.stderr, errExtraArgs, "validate", fs.Args())
-		return exitUsage
+		return p.extraArgs("validate", fs.Args())
 	}
 	if *config == "" {
 		fmt.Fprintf(p.stderr, errNeedConfig, "validate")
@@ -30,20 +29,29 @@ func (p *program) validate(args []string) int {
 	}
 	dep, err := deploy.Load(*config, offeredPlugins()...)
 	if err != nil {
-		fmt.Fprintln(p.stderr, err)
-		return exitUsage
+		return p.configError("validate", err)
 	}
-	app, _ := newHost(hostConfig{store: store.NewMemory(), model: unusedModel{}, deployment: dep})
+	tools, closeTools, err := servingTools()
+	if err != nil {
+		return p.fail("validate", err)
+	}
+	defer closeTools()
+	app, parts := newHost(hostConfig{store: store.NewMemory(), model: unusedModel{}, deployment: dep, tools: tools})
 	if err := app.Err(); err != nil {
-		fmt.Fprintf(p.stderr, lineGraphError+"\n", *config, graphCause(err))
-		return exitUsage
+		return p.configError("validate", fmt.Errorf(lineGraphError, *config, graphCause(err)))
 	}
 	// Starting registers every plugin with the host (names, sections,
 	// tools, commands), which catches conflicts the graph cannot show.
 	ctx, cancel := context.WithTimeout(context.Background(), stopTimeout)
 	defer cancel()
 	if err := app.Start(ctx); err != nil {
-		fmt.Fprintf(p.stderr, lineGraphError+"\n", *config, err)
+		return p.configError("validate", fmt.Errorf(lineGraphError, *config, err))
+	}
+	if problems := servingProblems(*config, dep, parts.Runtime); len(problems) > 0 {
+		for _, line := range problems {
+			fmt.Fprintf(p.stderr, errPrefix, "validate", line)
+		}
+		_ = app.Stop(ctx)
 		return exitUsage
 	}
 	if err := app.Stop(ctx); err != nil {

@@ -67,7 +67,12 @@ func checkErrorLines(t *testing.T, name, out string) {
 	t.Helper()
 	sc := bufio.NewScanner(strings.NewReader(out))
 	for sc.Scan() {
-		parts := strings.SplitN(sc.Text(), ":", 4)
+		line, ok := strings.CutPrefix(sc.Text(), "planhost validate: ")
+		if !ok {
+			t.Errorf("line %q does not start with planhost validate:", sc.Text())
+			continue
+		}
+		parts := strings.SplitN(line, ":", 4)
 		if len(parts) < 4 || parts[0] != name {
 			t.Errorf("line %q is not FILE:LINE:COL: problem", sc.Text())
 			continue

@@ -21,6 +21,9 @@ type hostConfig struct {
 	// tools are registered while the app runs; validate has none.
 	tools  []host.Tool
 	logger *slog.Logger
+	// documents keeps agent-scoped documents (the todo list); nil means
+	// an in-memory store.
+	documents host.Documents
 }
 
 // hostParts are the pieces of a built host the program drives.
@@ -35,7 +38,7 @@ type hostParts struct {
 
 // offeredPlugins are the plugins a deployment file may enable.
 func offeredPlugins() []deploy.Plugin {
-	return []deploy.Plugin{planmode.DeployPlugin()}
+	return append([]deploy.Plugin{planmode.DeployPlugin()}, companionPlugins()...)
 }
 
 // newHost builds (but does not start) the fx application: the reference
@@ -52,9 +55,11 @@ func newHost(cfg hostConfig) (*fx.App, *hostParts) {
 		fx.Supply(
 			fx.Annotate(cfg.store, fx.As(new(host.Store))),
 			fx.Annotate(cfg.model, fx.As(new(refhost.Model))),
+			fx.Annotate(documentsOrMemory(cfg.documents), fx.As(new(host.Documents))),
 			logger,
 		),
 		fx.Provide(newPresenters),
+		fx.Supply(fx.Annotated{Group: planmode.ExitExtensionGroup, Target: editExtension()}),
 		fx.Decorate(func(p *presenters, t host.Tools) host.Tools { return presentingTools{next: t, p: p} }),
 		refhost.Module,
 		cfg.deployment.Option(),

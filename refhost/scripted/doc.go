@@ -10,6 +10,7 @@
 //
 //	steps:
 //	  - text: Let me look.          # assistant text ...
+//	    reasoning: Check a.go first. # optional reasoning text (as thinking models return)
 //	    toolCalls:                  # ... and/or tool calls
 //	      - id: c1                  # optional; default "call-<step>-<n>"
 //	        name: read              # required

@@ -21,6 +21,8 @@ var ErrScriptExhausted = errors.New("script exhausted")
 type Step struct {
 	// Text is the assistant text.
 	Text string
+	// Reasoning is the model's reasoning text, returned with the response.
+	Reasoning string
 	// ToolCalls are the tool calls the model asks for.
 	ToolCalls []host.ToolCall
 	// Err makes the call a request error.
@@ -81,7 +83,7 @@ func (m *Model) Generate(ctx context.Context, req refhost.Request) (refhost.Resp
 	case s.Err != nil:
 		return refhost.Response{}, s.Err
 	}
-	return refhost.Response{Text: s.Text, ToolCalls: cloneCalls(s.ToolCalls)}, nil
+	return refhost.Response{Text: s.Text, ToolCalls: cloneCalls(s.ToolCalls), Reasoning: s.Reasoning}, nil
 }
 
 // Requests returns copies of the requests received so far, in order.

@@ -79,13 +79,18 @@ func NewModelYAML(data []byte) (*Model, error) {
 
 func parseStep(n *yaml.Node, num int) (Step, error) {
 	where := fmt.Sprintf("steps[%d]", num)
-	fields, err := mapping(n, where, "text", "toolCalls", "error", "block")
+	fields, err := mapping(n, where, "text", "reasoning", "toolCalls", "error", "block")
 	if err != nil {
 		return Step{}, err
 	}
 	var s Step
 	if v, ok := fields["text"]; ok {
 		if s.Text, err = str(v, where+".text"); err != nil {
+			return Step{}, err
+		}
+	}
+	if v, ok := fields["reasoning"]; ok {
+		if s.Reasoning, err = str(v, where+".reasoning"); err != nil {
 			return Step{}, err
 		}
 	}
@@ -113,10 +118,11 @@ func parseStep(n *yaml.Node, num int) (Step, error) {
 		}
 	}
 	_, hasText := fields["text"]
+	_, hasReasoning := fields["reasoning"]
 	_, hasCalls := fields["toolCalls"]
 	_, hasErr := fields["error"]
 	_, hasBlock := fields["block"]
-	switch response := hasText || hasCalls; {
+	switch response := hasText || hasCalls || hasReasoning; {
 	case !response && !hasErr && !hasBlock:
 		return Step{}, bad(n, where, "empty; want text, toolCalls, error or block")
 	case hasErr && (response || hasBlock), hasBlock && response:

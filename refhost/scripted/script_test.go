@@ -16,6 +16,7 @@ import (
 // wantStep is a step in the fixtures' expected form.
 type wantStep struct {
 	Text      string          `json:"text,omitempty"`
+	Reasoning string          `json:"reasoning,omitempty"`
 	ToolCalls []host.ToolCall `json:"toolCalls,omitempty"`
 	Error     string          `json:"error,omitempty"`
 	Block     bool            `json:"block,omitempty"`
@@ -24,7 +25,7 @@ type wantStep struct {
 func normalize(steps []scripted.Step) []wantStep {
 	out := make([]wantStep, len(steps))
 	for i, s := range steps {
-		out[i] = wantStep{Text: s.Text, ToolCalls: s.ToolCalls, Block: s.Block}
+		out[i] = wantStep{Text: s.Text, Reasoning: s.Reasoning, ToolCalls: s.ToolCalls, Block: s.Block}
 		if s.Err != nil {
 			out[i].Error = s.Err.Error()
 		}

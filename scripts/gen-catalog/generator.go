@@ -23,6 +23,9 @@ type generator struct {
 	pkg string
 	// pages are the doc pages that carry the generated region.
 	pages []string
+	// companions are the companion plugins' package directories; their
+	// surface follows the plugin's in the region.
+	companions []string
 	// record, in write mode, records every translation pair as reviewed.
 	record bool
 	// command is what the user runs to regenerate the docs.
@@ -47,6 +50,13 @@ func (g *generator) run(write bool) (upToDate bool, err error) {
 		return false, err
 	}
 	content := c.Markdown()
+	for _, dir := range g.companions {
+		comp, err := catalog.LoadCompanion(g.path(dir))
+		if err != nil {
+			return false, err
+		}
+		content = append(content, comp.Markdown()...)
+	}
 
 	// Every page is read and checked before any is written, so a page with
 	// broken markers leaves all of them as they were.

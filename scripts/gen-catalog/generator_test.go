@@ -22,11 +22,12 @@ const repoRoot = "../.."
 func TestGenerated(t *testing.T) {
 	var out bytes.Buffer
 	g := &generator{
-		root:    repoRoot,
-		pkg:     defaultPkg,
-		pages:   splitList(defaultPages),
-		command: baseCommand,
-		out:     &out,
+		root:       repoRoot,
+		pkg:        defaultPkg,
+		pages:      splitList(defaultPages),
+		companions: splitList(defaultCompanions),
+		command:    baseCommand,
+		out:        &out,
 	}
 	upToDate, err := g.run(false)
 	if err != nil {
@@ -122,7 +123,7 @@ func newGenerator(root string, out *bytes.Buffer) *generator {
 		root:    root,
 		pkg:     "pkg",
 		pages:   splitList(pages),
-		command: fixCommand("pkg", pages),
+		command: fixCommand("pkg", pages, defaultCompanions),
 		out:     out,
 	}
 }
@@ -468,20 +469,21 @@ func TestHeadingDifference(t *testing.T) {
 
 func TestFixCommand(t *testing.T) {
 	tests := []struct {
-		name       string
-		pkg, pages string
-		want       string
+		name                   string
+		pkg, pages, companions string
+		want                   string
 	}{
-		{"defaults", defaultPkg, defaultPages, "go run ./scripts/gen-catalog"},
-		{"another package", "./plugin", defaultPages, "go run ./scripts/gen-catalog -pkg ./plugin"},
-		{"other pages", defaultPkg, "a.md,a.zh.md", "go run ./scripts/gen-catalog -pages a.md,a.zh.md"},
-		{"a path with a space", "my plugin", defaultPages, "go run ./scripts/gen-catalog -pkg 'my plugin'"},
-		{"a path with a quote", "it's", defaultPages, `go run ./scripts/gen-catalog -pkg 'it'\''s'`},
+		{"defaults", defaultPkg, defaultPages, defaultCompanions, "go run ./scripts/gen-catalog"},
+		{"another package", "./plugin", defaultPages, defaultCompanions, "go run ./scripts/gen-catalog -pkg ./plugin"},
+		{"other pages", defaultPkg, "a.md,a.zh.md", defaultCompanions, "go run ./scripts/gen-catalog -pages a.md,a.zh.md"},
+		{"a path with a space", "my plugin", defaultPages, defaultCompanions, "go run ./scripts/gen-catalog -pkg 'my plugin'"},
+		{"a path with a quote", "it's", defaultPages, defaultCompanions, `go run ./scripts/gen-catalog -pkg 'it'\''s'`},
+		{"other companions", defaultPkg, defaultPages, "todo", "go run ./scripts/gen-catalog -companions todo"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			if got := fixCommand(tt.pkg, tt.pages); got != tt.want {
-				t.Errorf("fixCommand(%q, %q) = %q, want %q", tt.pkg, tt.pages, got, tt.want)
+			if got := fixCommand(tt.pkg, tt.pages, tt.companions); got != tt.want {
+				t.Errorf("fixCommand(%q, %q, %q) = %q, want %q", tt.pkg, tt.pages, tt.companions, got, tt.want)
 			}
 		})
 	}

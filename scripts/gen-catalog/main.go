@@ -8,9 +8,11 @@
 //	go run ./scripts/gen-catalog -record  # write, then record both sides of every
 //	                                      # translation pair as reviewed
 //
-// The catalog is extracted from the package in -pkg (see package catalog) and
-// written between the marker lines of each page in -pages; the region is the
-// same bytes on every page. Every page pair NAME.md / NAME.zh.md in the
+// The catalog is extracted from the package in -pkg (see package catalog),
+// followed by the surface of each companion plugin package in -companions
+// (catalog.LoadCompanion: found by naming convention), and written between
+// the marker lines of each page in -pages; the region is the same bytes on
+// every page. Every page pair NAME.md / NAME.zh.md in the
 // pages' directories has a translation record NAME.i18n.yaml holding a digest
 // of each side's hand-written text, so that a change to one side without the
 // other fails the check.
@@ -27,6 +29,9 @@ import (
 const (
 	defaultPkg   = "."
 	defaultPages = "docs/plan-mode.md,docs/plan-mode.zh.md"
+	// defaultCompanions are the companion plugins' package directories,
+	// whose surface follows the plugin's in the same region.
+	defaultCompanions = "planfile,planentry,planreview,plangate,plansteps,todo"
 	// baseCommand is how this repository runs the generator.
 	baseCommand = "go run ./scripts/gen-catalog"
 )
@@ -34,6 +39,7 @@ const (
 func main() {
 	pkg := flag.String("pkg", defaultPkg, "directory of the plugin `package`")
 	pages := flag.String("pages", defaultPages, "comma-separated doc `pages` that carry the generated region")
+	companions := flag.String("companions", defaultCompanions, "comma-separated `directories` of companion plugin packages")
 	check := flag.Bool("check", false, "write nothing; exit 1 with a diff when the docs are stale")
 	record := flag.Bool("record", false, "after writing, record every translation pair as reviewed")
 	flag.Parse()
@@ -47,12 +53,13 @@ func main() {
 		os.Exit(2)
 	}
 	g := &generator{
-		root:    ".",
-		pkg:     *pkg,
-		pages:   splitList(*pages),
-		record:  *record,
-		command: fixCommand(*pkg, *pages),
-		out:     os.Stdout,
+		root:       ".",
+		pkg:        *pkg,
+		pages:      splitList(*pages),
+		companions: splitList(*companions),
+		record:     *record,
+		command:    fixCommand(*pkg, *pages, *companions),
+		out:        os.Stdout,
 	}
 	upToDate, err := g.run(!*check)
 	if err != nil {
@@ -80,13 +87,16 @@ func splitList(s string) []string {
 
 // fixCommand returns the command that regenerates the docs with the flags
 // that differ from the defaults.
-func fixCommand(pkg, pages string) string {
+func fixCommand(pkg, pages, companions string) string {
 	cmd := baseCommand
 	if pkg != defaultPkg {
 		cmd += " -pkg " + shellQuote(pkg)
 	}
 	if pages != defaultPages {
 		cmd += " -pages " + shellQuote(pages)
+	}
+	if companions != defaultCompanions {
+		cmd += " -companions " + shellQuote(companions)
 	}
 	return cmd
 }

@@ -28,7 +28,19 @@ func TestNodeClientInterop(t *testing.T) {
 	}
 	npmSchema := filepath.Join(nodeClientDir, "node_modules", "@agentclientprotocol", "sdk", "schema", "v1", "schema.json")
 	if _, err := os.Stat(npmSchema); err != nil {
-		t.Fatalf("the node client's dependencies are missing (run npm ci in cmd/planhost/acp/%s): %v", nodeClientDir, err)
+		// A fresh clone: install the locked dependencies, as .ci/run does.
+		npm, err := exec.LookPath("npm")
+		if err != nil {
+			t.Fatalf("npm is required to install the ACP interop client's dependencies: %v", err)
+		}
+		install := exec.Command(npm, "ci", "--no-audit", "--no-fund")
+		install.Dir = nodeClientDir
+		if out, err := install.CombinedOutput(); err != nil {
+			t.Fatalf("npm ci in cmd/planhost/acp/%s: %v\n%s", nodeClientDir, err, out)
+		}
+	}
+	if _, err := os.Stat(npmSchema); err != nil {
+		t.Fatalf("the node client's dependencies are missing after npm ci (cmd/planhost/acp/%s): %v", nodeClientDir, err)
 	}
 	tmp := t.TempDir()
 	bin := filepath.Join(tmp, "planhost")

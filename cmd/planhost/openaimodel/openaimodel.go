@@ -86,6 +86,15 @@ type Config struct {
 	// HTTPClient sends the requests; nil means a new client with the
 	// standard transport.
 	HTTPClient *http.Client
+	// Stream asks for the answer as server-sent events (see stream.go):
+	// text and reasoning reach OnDelta as they arrive, and an endpoint
+	// that refuses streaming gets one plain request instead. With Stream,
+	// Timeout bounds each silence (until the first event and between
+	// events) rather than the whole answer.
+	Stream bool
+	// OnDelta, when set, is called with each piece of a streamed answer,
+	// on the goroutine that called Generate.
+	OnDelta func(Delta)
 }
 
 // FromEnv returns a Config with BaseURL, Model and APIKey taken from the
@@ -132,6 +141,7 @@ type Model struct {
 	svc       openai.ChatCompletionService
 	model     string
 	maxTokens int64
+	stream    streamState
 	// cfg is kept for removing its secrets from error texts.
 	cfg Config
 }
@@ -172,7 +182,9 @@ func New(cfg Config) (*Model, error) {
 		opts = append(opts, option.WithAPIKey(cfg.APIKey))
 	}
 	opts = append(opts, option.WithRequestTimeout(timeout))
-	return &Model{svc: openai.NewChatCompletionService(opts...), model: cfg.Model, maxTokens: cfg.MaxTokens, cfg: cfg}, nil
+	m := &Model{svc: openai.NewChatCompletionService(opts...), model: cfg.Model, maxTokens: cfg.MaxTokens, cfg: cfg}
+	m.stream.init(cfg, timeout)
+	return m, nil
 }
 
 // Generate sends req as one chat completion and returns the first choice's
@@ -192,6 +204,15 @@ func (m *Model) generate(ctx context.Context, req refhost.Request) (refhost.Resp
 	if err != nil {
 		return refhost.Response{}, fmt.Errorf("openaimodel: request: %w", err)
 	}
+	if m.stream.enabled {
+		return m.generateStream(ctx, params)
+	}
+	return m.generateOnce(ctx, params)
+}
+
+// generateOnce sends params as one request with the whole answer in the
+// response.
+func (m *Model) generateOnce(ctx context.Context, params openai.ChatCompletionNewParams) (refhost.Response, error) {
 	completion, err := m.svc.New(ctx, params)
 	if err != nil {
 		return refhost.Response{}, apiError(err)
@@ -251,6 +272,7 @@ func message(msg refhost.Message) (openai.ChatCompletionMessageParamUnion, error
 				},
 			})
 		}
+		setReasoning(&a, msg)
 		return openai.ChatCompletionMessageParamUnion{OfAssistant: &a}, nil
 	case refhost.RoleTool:
 		return openai.ToolMessage(msg.Text, msg.ToolCallID), nil
@@ -325,7 +347,7 @@ func response(c *openai.ChatCompletion) (refhost.Response, error) {
 		return refhost.Response{}, fmt.Errorf("%w: no choices", ErrBadResponse)
 	}
 	msg := c.Choices[0].Message
-	resp := refhost.Response{Text: msg.Content}
+	resp := refhost.Response{Text: msg.Content, Reasoning: messageReasoning(msg)}
 	if resp.Text == "" && msg.Refusal != "" {
 		resp.Text = msg.Refusal
 	}

@@ -1,0 +1,192 @@
+package main
+
+import (
+	"context"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/chromedp/chromedp"
+
+	"github.com/dshgo/planmode/plansteps"
+	"github.com/dshgo/planmode/todo"
+)
+
+// TestDemoCompanions plays the companions scene, then inspects its two
+// session files, writes the HTML page of the first and opens it in
+// headless Chromium.
+func TestDemoCompanions(t *testing.T) {
+	p, out, errOut, _ := testProgram(t, "")
+	if code := p.main([]string{"demo-companions"}); code != exitOK {
+		t.Fatalf("exit code = %d\nstderr:\n%s\nstdout:\n%s", code, errOut, out)
+	}
+	goldenFile(t, "demo-companions.golden", mask(out.String()))
+	files := regexp.MustCompile(`(?m)^session file: (.*)$`).FindAllStringSubmatch(out.String(), -1)
+	if len(files) != 2 {
+		t.Fatalf("%d session files, want 2:\n%s", len(files), out)
+	}
+
+	t.Run("inspect prints the steps and the todo list", func(t *testing.T) {
+		p, out, errOut, _ := testProgram(t, "")
+		if code := p.main([]string{"inspect", files[0][1]}); code != exitOK {
+			t.Fatalf("inspect: %d\n%s", code, errOut)
+		}
+		for _, want := range []string{"plan approved: Add Goodbye", "╭─ Add Goodbye", "✓ 2. Add a table test", "Completed: 3 of 3 steps done, 1 deviations", "╭─ Todo", "▶ Write a release note"} {
+			if !strings.Contains(out.String(), want) {
+				t.Errorf("inspect output lacks %q:\n%s", want, out)
+			}
+		}
+		if strings.Contains(out.String(), "\x1b[") {
+			t.Error("inspect printed terminal escapes")
+		}
+	})
+
+	page := filepath.Join(t.TempDir(), "session.html")
+	t.Run("inspect -html writes a self-contained page", func(t *testing.T) {
+		p, _, errOut, _ := testProgram(t, "")
+		if code := p.main([]string{"inspect", "-html", page, files[0][1]}); code != exitOK {
+			t.Fatalf("inspect -html: %d\n%s", code, errOut)
+		}
+		b, err := os.ReadFile(page)
+		if err != nil {
+			t.Fatal(err)
+		}
+		html := string(b)
+		for _, want := range []string{"<!DOCTYPE html>", "<style>", plansteps.ClassCompleted, todo.ClassPending, "Add Goodbye", "tested like Hello.", "Deviation (step 2):", "A table test instead of TestGoodbye"} {
+			if !strings.Contains(html, want) {
+				t.Errorf("page lacks %q", want)
+			}
+		}
+		for _, bad := range []string{"<script", "src=", "href="} {
+			if strings.Contains(html, bad) {
+				t.Errorf("page is not self-contained: it has %q", bad)
+			}
+		}
+	})
+
+	t.Run("the page renders in headless Chromium with the three status classes", func(t *testing.T) {
+		chromium := findChromium(t)
+		// The first session's page has completed steps and a todo list
+		// with an item of each status.
+		counts, shot := renderInChromium(t, chromium, page)
+		if len(shot) < 1000 {
+			t.Fatalf("screenshot is %d bytes", len(shot))
+		}
+		for _, class := range []string{plansteps.ClassCompleted, plansteps.ClassInProgress, plansteps.ClassPending} {
+			if counts[class] == 0 {
+				t.Errorf("no element of class %s in the rendered page (counts %v)", class, counts)
+			}
+		}
+	})
+}
+
+// envRequireChromium makes a missing Chromium a failure (CI installs it).
+const envRequireChromium = "PLANMODE_REQUIRE_CHROMIUM"
+
+// findChromium returns Chromium's path; without one the test is skipped,
+// saying so, unless envRequireChromium is set.
+func findChromium(t *testing.T) string {
+	t.Helper()
+	for _, name := range []string{"chromium", "chromium-browser", "google-chrome", "google-chrome-stable"} {
+		if path, err := exec.LookPath(name); err == nil {
+			return path
+		}
+	}
+	if os.Getenv(envRequireChromium) != "" {
+		t.Fatalf("no Chromium on PATH and %s is set (apt-get install chromium)", envRequireChromium)
+	}
+	t.Skipf("no Chromium on PATH (apt-get install chromium; .ci/run does); set %s to make this a failure", envRequireChromium)
+	return ""
+}
+
+// renderInChromium opens page in a fresh headless Chromium and returns how
+// many elements carry each status class and a full-page screenshot (PNG).
+func renderInChromium(t *testing.T, chromium, page string) (counts map[string]int, shot []byte) {
+	t.Helper()
+	opts := []chromedp.ExecAllocatorOption{
+		chromedp.ExecPath(chromium),
+		chromedp.Headless,
+		chromedp.NoSandbox,
+		chromedp.DisableGPU,
+		chromedp.NoFirstRun,
+		chromedp.NoDefaultBrowserCheck,
+		chromedp.Flag("disable-background-networking", true),
+		chromedp.Flag("disable-component-update", true),
+		chromedp.Flag("disable-sync", true),
+		chromedp.UserDataDir(t.TempDir()),
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 90*time.Second)
+	defer cancel()
+	allocCtx, cancelAlloc := chromedp.NewExecAllocator(ctx, opts...)
+	defer cancelAlloc()
+	browser, cancelBrowser := chromedp.NewContext(allocCtx)
+	defer cancelBrowser()
+	if _, err := chromedp.Run(browser, chromedp.Navigate("file://"+page)); err != nil {
+		t.Fatalf("chromium: navigate: %v", err)
+	}
+	if _, err := chromedp.Run(browser, chromedp.WaitVisible(chromedp.CSS("body"))); err != nil {
+		t.Fatalf("chromium: wait: %v", err)
+	}
+	counts = map[string]int{}
+	for _, class := range []string{plansteps.ClassCompleted, plansteps.ClassInProgress, plansteps.ClassPending} {
+		n, err := chromedp.Run(browser, chromedp.Evaluate[int](`document.querySelectorAll(".`+class+`").length`))
+		if err != nil {
+			t.Fatalf("chromium: query %s: %v", class, err)
+		}
+		counts[class] = n
+	}
+	shot, err := chromedp.Run(browser, chromedp.FullScreenshot(100))
+	if len(shot) > 8 && string(shot[1:4]) != "PNG" {
+		t.Errorf("the screenshot is not a PNG")
+	}
+	if err != nil {
+		t.Fatalf("chromium: screenshot: %v", err)
+	}
+	return counts, shot
+}
+
+// TestRunRefusesDocumentsInsideWorkspace protects the agent's documents
+// (its todo list) from the model's write_file, like the session logs.
+func TestRunRefusesDocumentsInsideWorkspace(t *testing.T) {
+	dir := newRunDir(t)
+	script := filepath.Join("testdata", "run", "script.yaml")
+	p, out, errOut, _ := testProgram(t, "hello\n")
+	if code := p.main(runArgs(dir, script, "-documents", filepath.Join(dir, "ws", "docs"))); code != exitUsage {
+		t.Fatalf("exit code = %d, want %d\nstdout:\n%s\nstderr:\n%s", code, exitUsage, out, errOut)
+	}
+	if msg := errOut.String(); !strings.Contains(msg, "documents directory") || !strings.Contains(msg, "is inside the workspace") {
+		t.Fatalf("stderr = %q", msg)
+	}
+}
+
+// TestRunKeepsTheTodoListAcrossSessions runs two sessions of the default
+// agent over one documents directory: the second reads what the first
+// wrote.
+func TestRunKeepsTheTodoListAcrossSessions(t *testing.T) {
+	dir := newRunDir(t)
+	cfg := filepath.Join(dir, "deploy.yaml")
+	if err := os.WriteFile(cfg, []byte("plugins:\n  todo:\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	docs := filepath.Join(dir, "docs")
+	write := writeScript(t, dir, "w.yaml", "steps:\n  - toolCalls:\n      - name: todo_write\n        input: {todos: [{id: a, content: carry me over, status: in_progress, priority: high}]}\n  - text: noted\n")
+	read := writeScript(t, dir, "r.yaml", "steps:\n  - toolCalls:\n      - name: todo_read\n        input: {}\n  - text: read\n")
+	for i, script := range []string{write, read} {
+		p, out, errOut, _ := testProgram(t, "go\n")
+		args := []string{"run", "-config", cfg, "-model", "scripted:" + script, "-workspace", filepath.Join(dir, "ws"),
+			"-sessions", filepath.Join(dir, "sessions"), "-documents", docs}
+		if code := p.main(args); code != exitOK {
+			t.Fatalf("session %d: exit code %d\n%s", i+1, code, errOut)
+		}
+		if !strings.Contains(out.String(), "▶ [high] carry me over") && i == 0 {
+			t.Fatalf("session 1 shows no todo box:\n%s", out)
+		}
+		if i == 1 && !strings.Contains(out.String(), `"content":"carry me over"`) {
+			t.Fatalf("session 2 did not read the list:\n%s", out)
+		}
+	}
+}

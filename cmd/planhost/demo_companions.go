@@ -1,0 +1,223 @@
+package main
+
+import (
+	"context"
+	_ "embed"
+	"errors"
+	"flag"
+	"fmt"
+	"log/slog"
+	"os"
+	"path/filepath"
+	"strings"
+
+	"github.com/dshgo/planmode"
+	"github.com/dshgo/planmode/cmd/planhost/workspace"
+	"github.com/dshgo/planmode/deploy"
+	"github.com/dshgo/planmode/host"
+	"github.com/dshgo/planmode/plansteps"
+	"github.com/dshgo/planmode/refhost/scripted"
+	"github.com/dshgo/planmode/store"
+	"github.com/dshgo/planmode/todo"
+)
+
+// The companions demo's embedded inputs.
+var (
+	//go:embed demo/companions/deploy.yaml
+	companionsDeployment []byte
+	//go:embed demo/companions/script.yaml
+	companionsScript []byte
+)
+
+// The companions demo's fixed names.
+const (
+	companionsDeploymentName = "demo/companions/deploy.yaml"
+	companionsAgentID        = "demo-agent"
+	companionsDirPattern     = "planhost-companions-"
+	companionsDocumentsDir   = "documents"
+)
+
+// The companions demo's user: what they type in each session.
+var companionsUser = [][]string{
+	{"/plan Add a Goodbye function next to Hello, with a test."},
+	{"Anything left on your list from last time?"},
+}
+
+// demoCompanions is "planhost demo-companions": a scripted scene of the
+// companion plugins. In session 1 a plan is approved with steps, executed
+// with verifications, one step is changed with the user's approval and the
+// plan is completed; in session 2 the same agent picks up its todo list.
+func (p *program) demoCompanions(args []string) int {
+	fs := flag.NewFlagSet("demo-companions", flag.ContinueOnError)
+	keep := fs.Bool("keep", true, flagKeepHelp)
+	if code, done := p.parseFlags(fs, usageDemoCompanions, args); done {
+		return code
+	}
+	if fs.NArg() > 0 {
+		fmt.Fprintf(p.stderr, errExtraArgs, "demo-companions", fs.Args())
+		return exitUsage
+	}
+	dir, err := os.MkdirTemp(p.tempDir, companionsDirPattern)
+	if err != nil {
+		return p.fail("demo-companions", err)
+	}
+	code := p.playCompanions(dir)
+	if !*keep {
+		if err := os.RemoveAll(dir); err != nil {
+			return p.fail("demo-companions", err)
+		}
+		fmt.Fprintln(p.stdout, lineDemoRemoved)
+	}
+	return code
+}
+
+func (p *program) playCompanions(dir string) int {
+	steps, err := scripted.ParseScript(companionsScript)
+	if err != nil {
+		return p.fail("demo-companions", err)
+	}
+	model := scripted.NewModel(steps...)
+	dep, err := deploy.Parse(companionsDeploymentName, companionsDeployment, offeredPlugins()...)
+	if err != nil {
+		return p.fail("demo-companions", err)
+	}
+	wsDir := filepath.Join(dir, demoWorkspaceDir)
+	if err := copyEmbedded(demoFiles, demoWorkspaceRoot, wsDir); err != nil {
+		return p.fail("demo-companions", err)
+	}
+	ws, err := workspace.Open(wsDir, workspace.Limits{})
+	if err != nil {
+		return p.fail("demo-companions", err)
+	}
+	defer ws.Close()
+	sessions, err := store.OpenDir(filepath.Join(dir, demoSessionsDir))
+	if err != nil {
+		return p.fail("demo-companions", err)
+	}
+	defer sessions.Close()
+	docs, err := store.OpenDirDocuments(filepath.Join(dir, companionsDocumentsDir))
+	if err != nil {
+		return p.fail("demo-companions", err)
+	}
+
+	logger := slog.New(slog.NewTextHandler(p.stderr, &slog.HandlerOptions{Level: slog.LevelWarn}))
+	app, parts := newHost(hostConfig{store: sessions, model: model, deployment: dep, tools: ws.Tools(), logger: logger, documents: docs})
+	ctx := context.Background()
+	if err := app.Start(ctx); err != nil {
+		return p.fail("demo-companions", err)
+	}
+	defer stopApp(app)
+	md, err := newMarkdown(styleNoTTY)
+	if err != nil {
+		return p.fail("demo-companions", err)
+	}
+
+	fmt.Fprintln(p.stdout, lineCompanionsStart)
+	var files []string
+	var last host.Session
+	for i, lines := range companionsUser {
+		fmt.Fprintf(p.stdout, "\n"+lineCompanionsSession+"\n\n", i+1, companionsAgentID)
+		sess, err := sessions.Create("")
+		if err != nil {
+			return p.fail("demo-companions", err)
+		}
+		agent, err := parts.Runtime.NewAgent(companionsAgentID, sess)
+		if err != nil {
+			return p.fail("demo-companions", err)
+		}
+		src := newPipeSource(strings.NewReader(strings.Join(lines, "\n") + "\n"))
+		c := &console{
+			out:      p.stdout,
+			rt:       parts.Runtime,
+			agent:    agent,
+			plan:     parts.Plan,
+			view:     newPrinter(p.stdout, md, parts.Presenters, parts.Plan != nil),
+			src:      src,
+			reviewer: companionsReviewer(p),
+		}
+		unset, err := parts.Runtime.Questions().SetProvider(c)
+		if err != nil {
+			return p.fail("demo-companions", err)
+		}
+		c.serve(ctx)
+		unset()
+		src.Close()
+		stopAgent(agent)
+		files = append(files, sessions.Path(sess.ID()))
+		last = sess
+		if i == 0 {
+			if err := checkCompanionsPlan(sess); err != nil {
+				fmt.Fprintf(p.stderr, errTurnFailed, err)
+				return exitFailure
+			}
+		}
+	}
+	if err := checkCompanionsEnd(ctx, model, docs, last); err != nil {
+		fmt.Fprintf(p.stderr, errTurnFailed, err)
+		return exitFailure
+	}
+	fmt.Fprintln(p.stdout)
+	for _, f := range files {
+		fmt.Fprintf(p.stdout, lineSessionFile+"\n", f)
+	}
+	return exitOK
+}
+
+// companionsReviewer approves every plan and every step change, printing
+// each answer.
+func companionsReviewer(p *program) func(host.AskRequest) ([]host.Answer, error) {
+	return func(req host.AskRequest) ([]host.Answer, error) {
+		if req.Intent == nil || len(req.Questions) != 1 {
+			return nil, errNoReview
+		}
+		var choice string
+		switch req.Intent.Kind {
+		case planmode.ReviewIntentKind:
+			choice = planmode.ReviewApprove
+		case plansteps.ModifyIntentKind:
+			choice = plansteps.ModifyApprove
+		default:
+			return nil, errNoReview
+		}
+		fmt.Fprintf(p.stdout, lineReviewer+"\n", choice)
+		return []host.Answer{{QuestionID: req.Questions[0].ID, Selected: []string{choice}}}, nil
+	}
+}
+
+// checkCompanionsPlan confirms session 1 ran as scripted: the plan's three
+// steps done, one changed, the plan completed.
+func checkCompanionsPlan(sess host.Session) error {
+	s := plansteps.Fold(sess.Events())
+	switch {
+	case s.Plan == nil:
+		return errors.New("no plan/steps")
+	case !s.Plan.Done || s.Plan.Completed() != len(s.Plan.Steps) || len(s.Plan.Steps) != 3:
+		return fmt.Errorf("plan not completed: %+v", s.Plan)
+	case s.Plan.Steps[1].Modified != 1:
+		return errors.New("step 2 was not changed")
+	}
+	return nil
+}
+
+// checkCompanionsEnd confirms every model step ran and the agent's list
+// ended as a clean slate of the two items written completed.
+func checkCompanionsEnd(ctx context.Context, model *scripted.Model, docs host.Documents, last host.Session) error {
+	if n := model.Remaining(); n != 0 {
+		return fmt.Errorf("%d model steps unused", n)
+	}
+	doc, err := docs.Get(ctx, companionsAgentID, todo.DocumentName)
+	if err != nil {
+		return err
+	}
+	l, err := todo.ParseList(doc.Data)
+	if err != nil {
+		return err
+	}
+	if len(l.Todos) != 2 || l.Todos[0].Status != todo.StatusCompleted || l.Todos[1].Status != todo.StatusCompleted {
+		return fmt.Errorf("todo list %+v", l.Todos)
+	}
+	if last == nil || last.Len() == 0 {
+		return errors.New("no second session")
+	}
+	return nil
+}

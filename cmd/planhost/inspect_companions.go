@@ -1,0 +1,162 @@
+package main
+
+import (
+	"encoding/json"
+	"fmt"
+	"html"
+	"io"
+	"os"
+	"strings"
+
+	"github.com/dshgo/planmode"
+	"github.com/dshgo/planmode/host"
+	"github.com/dshgo/planmode/plansteps"
+	"github.com/dshgo/planmode/todo"
+)
+
+// companionInspection is what inspect shows of the companion plugins: the
+// approved plans, each plan's steps and the todo list as of the session's
+// last todo_write.
+type companionInspection struct {
+	// Plans are the plans the user approved, in log order.
+	Plans []approvedPlan `json:"plans,omitempty"`
+	// Steps are the executions plan-steps logged, in log order.
+	Steps []*plansteps.Execution `json:"steps,omitempty"`
+	// Todo is the list the last successful todo_write stored; nil when the
+	// session wrote none.
+	Todo []todo.Item `json:"todo,omitempty"`
+}
+
+// approvedPlan is one approved exit_plan_mode call.
+type approvedPlan struct {
+	Seq   uint64 `json:"seq"`
+	Title string `json:"title"`
+	Plan  string `json:"plan"`
+}
+
+// empty reports whether no companion plugin left anything in the log (the
+// approved plans alone are plan-mode's, which the timeline shows).
+func (c companionInspection) empty() bool {
+	return len(c.Steps) == 0 && c.Todo == nil
+}
+
+// inspectCompanions reads the companions' part of a session's log.
+func inspectCompanions(events []host.Event) companionInspection {
+	var ci companionInspection
+	var s plansteps.State
+	calls := map[string]string{} // exit_plan_mode call ID → plan
+	for _, e := range events {
+		if e.Type == plansteps.EventSteps && s.Plan != nil {
+			ci.Steps = append(ci.Steps, s.Plan)
+		}
+		s = plansteps.Apply(s, e)
+		switch e.Type {
+		case host.TypeToolCall:
+			var c host.ToolCall
+			if json.Unmarshal(e.Data, &c) != nil || c.Name != planmode.ExitToolName {
+				continue
+			}
+			var in struct {
+				Plan string `json:"plan"`
+			}
+			_ = json.Unmarshal(c.Input, &in)
+			calls[c.ID] = in.Plan
+		case host.TypeToolResult:
+			var r host.ToolResult
+			if json.Unmarshal(e.Data, &r) != nil || r.IsError {
+				continue
+			}
+			switch r.Name {
+			case planmode.ExitToolName:
+				var out struct {
+					Approved bool `json:"approved"`
+				}
+				if json.Unmarshal([]byte(r.Output), &out) == nil && out.Approved {
+					plan := calls[r.CallID]
+					ci.Plans = append(ci.Plans, approvedPlan{Seq: e.Seq, Title: plansteps.PlanTitle(plan), Plan: plan})
+				}
+			case todo.WriteToolName:
+				if l, err := todo.ParseList([]byte(r.Output)); err == nil {
+					ci.Todo = l.Todos
+				}
+			}
+		}
+	}
+	if s.Plan != nil {
+		ci.Steps = append(ci.Steps, s.Plan)
+	}
+	return ci
+}
+
+// writeCompanions prints the companions' part as text boxes.
+func writeCompanions(w io.Writer, ci companionInspection) {
+	for _, p := range ci.Plans {
+		fmt.Fprintf(w, inspectPlanApproved+"\n", p.Seq, oneLine(p.Title))
+	}
+	for _, x := range ci.Steps {
+		fmt.Fprint(w, stripSGR(plansteps.RenderANSI(x, companionWidth)))
+	}
+	if ci.Todo != nil {
+		fmt.Fprint(w, stripSGR(todo.RenderANSI(ci.Todo, companionWidth)))
+	}
+}
+
+// writeHTMLFile writes the page to path (0600, replacing a file there).
+func writeHTMLFile(path, session string, ci companionInspection) error {
+	f, err := os.OpenFile(path, os.O_WRONLY|os.O_CREATE|os.O_TRUNC, 0o600)
+	if err != nil {
+		return err
+	}
+	writeHTMLPage(f, session, ci)
+	return f.Close()
+}
+
+// writeHTMLPage writes a self-contained HTML page (no scripts, no external
+// resources) of the session's approved plans, steps and todo list. Every
+// text from the log is escaped.
+func writeHTMLPage(w io.Writer, session string, ci companionInspection) {
+	title := html.EscapeString(fmt.Sprintf(htmlTitle, session))
+	var b strings.Builder
+	b.WriteString("<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n")
+	b.WriteString("<meta http-equiv=\"Content-Security-Policy\" content=\"default-src 'none'; style-src 'unsafe-inline'\">\n")
+	b.WriteString("<title>" + title + "</title>\n<style>\n" + htmlPageStyle + todo.Stylesheet + "</style>\n</head>\n<body>\n")
+	b.WriteString("<h1>" + title + "</h1>\n")
+	b.WriteString("<h2>" + htmlPlans + "</h2>\n")
+	if len(ci.Plans) == 0 {
+		b.WriteString("<p class=\"empty\">" + htmlNoPlans + "</p>\n")
+	}
+	for _, p := range ci.Plans {
+		fmt.Fprintf(&b, "<section class=\"plan\">\n<h3>%s</h3>\n<pre>%s</pre>\n</section>\n",
+			html.EscapeString(p.Title), html.EscapeString(p.Plan))
+	}
+	b.WriteString("<h2>" + htmlSteps + "</h2>\n")
+	if len(ci.Steps) == 0 {
+		b.WriteString("<p class=\"empty\">" + htmlNoSteps + "</p>\n")
+	}
+	for _, x := range ci.Steps {
+		b.WriteString(plansteps.RenderHTML(x))
+		if !x.Done {
+			continue
+		}
+		fmt.Fprintf(&b, "<p class=\"summary\"><strong>%s</strong> %s</p>\n", htmlSummary, html.EscapeString(x.Summary))
+		if len(x.Deviations) > 0 {
+			b.WriteString("<ul class=\"deviations\">\n")
+			for _, d := range x.Deviations {
+				label := htmlDeviation
+				if d.StepID > 0 {
+					label = fmt.Sprintf(htmlDeviationStep, d.StepID)
+				}
+				fmt.Fprintf(&b, "<li><strong>%s</strong> %s</li>\n", label, html.EscapeString(d.Description))
+			}
+			b.WriteString("</ul>\n")
+		}
+	}
+	b.WriteString("<h2>" + htmlTodo + "</h2>\n")
+	if ci.Todo == nil {
+		b.WriteString("<p class=\"empty\">" + htmlNoTodo + "</p>\n")
+	} else {
+		b.WriteString(todo.RenderHTML(ci.Todo))
+	}
+	b.WriteString("</body>\n</html>\n")
+	io.WriteString(w, b.String())
+}

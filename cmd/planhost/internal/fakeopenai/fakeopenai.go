@@ -1,0 +1,279 @@
+// Package fakeopenai is a local chat-completions endpoint for tests: it
+// answers from a queue of replies, streams them as server-sent events when
+// asked, and can behave like DeepSeek's thinking mode (reasoning_content in
+// every answer, and a request refused when an earlier assistant message
+// with tool calls lacks it), like a plain OpenAI endpoint, or like an
+// endpoint that is slow, rate limited, cut off or refuses streaming.
+package fakeopenai
+
+import (
+	"encoding/json"
+	"fmt"
+	"io"
+	"net/http"
+	"net/http/httptest"
+	"sync"
+	"time"
+)
+
+// Flavour is how the endpoint treats reasoning.
+type Flavour int
+
+const (
+	// OpenAI sends no reasoning and refuses a request that carries
+	// reasoning_content, as a strict endpoint would.
+	OpenAI Flavour = iota
+	// DeepSeek sends reasoning_content and refuses a request whose
+	// assistant message with tool calls lacks it (HTTP 400).
+	DeepSeek
+)
+
+// TextMissingReasoning is DeepSeek's complaint (in substance) about a
+// request without the reasoning it requires.
+const TextMissingReasoning = "Missing `reasoning_content` field in the assistant message"
+
+// Call is a tool call of a reply.
+type Call struct {
+	ID, Name, Arguments string
+}
+
+// Reply is one queued answer.
+type Reply struct {
+	Reasoning string
+	Text      string
+	Calls     []Call
+	// Status, when not 0 or 200, is sent instead of an answer (with Header
+	// and an error body) and the reply is consumed.
+	Status int
+	Header map[string]string
+	// CutAfter, when positive, streams that many events and then breaks
+	// the connection.
+	CutAfter int
+	// Gate, when set, is waited on after the first event of a stream.
+	Gate <-chan struct{}
+}
+
+// Options configure the server.
+type Options struct {
+	Flavour Flavour
+	// RefuseStream answers a streaming request with 400.
+	RefuseStream bool
+	// IgnoreStream answers a streaming request with one JSON body.
+	IgnoreStream bool
+	// Delay is waited before each streamed event.
+	Delay time.Duration
+	// APIKey, when set, is required as the bearer token.
+	APIKey string
+}
+
+// Request is a request the server received.
+type Request struct {
+	Raw    string
+	Stream bool
+	Body   map[string]any
+}
+
+// Server is the fake endpoint.
+type Server struct {
+	*httptest.Server
+	opts    Options
+	mu      sync.Mutex
+	replies []Reply
+	got     []Request
+}
+
+// New starts a server answering with replies in order; Close it when done.
+func New(opts Options, replies ...Reply) *Server {
+	s := &Server{opts: opts, replies: replies}
+	s.Server = httptest.NewServer(http.HandlerFunc(s.serve))
+	return s
+}
+
+// BaseURL is the API root to configure ("…/v1").
+func (s *Server) BaseURL() string { return s.URL + "/v1" }
+
+// Requests returns the requests received so far.
+func (s *Server) Requests() []Request {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return append([]Request(nil), s.got...)
+}
+
+// Close stops the server and closes its client's idle connections.
+func (s *Server) Close() {
+	s.Server.CloseClientConnections()
+	s.Server.Close()
+}
+
+func (s *Server) serve(w http.ResponseWriter, r *http.Request) {
+	raw, _ := io.ReadAll(r.Body)
+	var body map[string]any
+	if err := json.Unmarshal(raw, &body); err != nil || r.URL.Path != "/v1/chat/completions" {
+		fail(w, http.StatusBadRequest, "unexpected request")
+		return
+	}
+	if s.opts.APIKey != "" && r.Header.Get("Authorization") != "Bearer "+s.opts.APIKey {
+		fail(w, http.StatusUnauthorized, "bad key")
+		return
+	}
+	stream, _ := body["stream"].(bool)
+	s.mu.Lock()
+	s.got = append(s.got, Request{Raw: string(raw), Stream: stream, Body: body})
+	s.mu.Unlock()
+	if stream && s.opts.RefuseStream {
+		fail(w, http.StatusBadRequest, "stream is not supported")
+		return
+	}
+	if msg := s.check(body); msg != "" {
+		fail(w, http.StatusBadRequest, msg)
+		return
+	}
+	s.mu.Lock()
+	if len(s.replies) == 0 {
+		s.mu.Unlock()
+		fail(w, http.StatusTeapot, "no reply queued")
+		return
+	}
+	rep := s.replies[0]
+	s.replies = s.replies[1:]
+	s.mu.Unlock()
+	if rep.Status != 0 && rep.Status != http.StatusOK {
+		for k, v := range rep.Header {
+			w.Header().Set(k, v)
+		}
+		fail(w, rep.Status, http.StatusText(rep.Status))
+		return
+	}
+	if stream && !s.opts.IgnoreStream {
+		s.stream(w, r, rep)
+		return
+	}
+	w.Header().Set("Content-Type", "application/json")
+	io.WriteString(w, `{"id":"fake","object":"chat.completion","created":1,"model":"fake","choices":[{"index":0,"finish_reason":"`+
+		finish(rep)+`","message":`+s.message(rep)+`}]}`)
+}
+
+// check returns why the request is refused, or "".
+func (s *Server) check(body map[string]any) string {
+	msgs, _ := body["messages"].([]any)
+	for _, m := range msgs {
+		msg, _ := m.(map[string]any)
+		if msg["role"] != "assistant" {
+			continue
+		}
+		r, has := msg["reasoning_content"].(string)
+		switch s.opts.Flavour {
+		case OpenAI:
+			if has {
+				return "unknown field reasoning_content"
+			}
+		case DeepSeek:
+			if calls, _ := msg["tool_calls"].([]any); len(calls) > 0 && r == "" {
+				return TextMissingReasoning
+			}
+		}
+	}
+	return ""
+}
+
+func (s *Server) message(rep Reply) string {
+	m := map[string]any{"role": "assistant", "content": rep.Text}
+	if s.opts.Flavour == DeepSeek {
+		m["reasoning_content"] = rep.Reasoning
+	}
+	if len(rep.Calls) > 0 {
+		var calls []map[string]any
+		for _, c := range rep.Calls {
+			calls = append(calls, map[string]any{"id": c.ID, "type": "function", "function": map[string]any{"name": c.Name, "arguments": c.Arguments}})
+		}
+		m["tool_calls"] = calls
+	}
+	b, _ := json.Marshal(m)
+	return string(b)
+}
+
+// stream sends rep as events: reasoning and text in pieces of a few
+// characters, each tool call's name first and its arguments in two halves.
+func (s *Server) stream(w http.ResponseWriter, r *http.Request, rep Reply) {
+	w.Header().Set("Content-Type", "text/event-stream")
+	flusher, _ := w.(http.Flusher)
+	var deltas []map[string]any
+	deltas = append(deltas, map[string]any{"role": "assistant", "content": ""})
+	if s.opts.Flavour == DeepSeek {
+		for _, p := range pieces(rep.Reasoning) {
+			deltas = append(deltas, map[string]any{"reasoning_content": p, "content": nil})
+		}
+	}
+	for _, p := range pieces(rep.Text) {
+		deltas = append(deltas, map[string]any{"content": p})
+	}
+	for i, c := range rep.Calls {
+		half := len(c.Arguments) / 2
+		deltas = append(deltas,
+			map[string]any{"tool_calls": []any{map[string]any{"index": i, "id": c.ID, "type": "function", "function": map[string]any{"name": c.Name, "arguments": c.Arguments[:half]}}}},
+			map[string]any{"tool_calls": []any{map[string]any{"index": i, "function": map[string]any{"arguments": c.Arguments[half:]}}}},
+		)
+	}
+	send := func(choice map[string]any) bool {
+		if s.opts.Delay > 0 {
+			select {
+			case <-time.After(s.opts.Delay):
+			case <-r.Context().Done():
+				return false
+			}
+		}
+		b, _ := json.Marshal(map[string]any{"id": "fake", "object": "chat.completion.chunk", "created": 1, "model": "fake", "choices": []any{choice}})
+		if _, err := fmt.Fprintf(w, "data: %s\n\n", b); err != nil {
+			return false
+		}
+		if flusher != nil {
+			flusher.Flush()
+		}
+		return true
+	}
+	for i, d := range deltas {
+		if rep.CutAfter > 0 && i == rep.CutAfter {
+			panic(http.ErrAbortHandler) // the connection breaks mid-answer
+		}
+		if !send(map[string]any{"index": 0, "delta": d}) {
+			return
+		}
+		if i == 0 && rep.Gate != nil {
+			select {
+			case <-rep.Gate:
+			case <-r.Context().Done():
+				return
+			}
+		}
+	}
+	if !send(map[string]any{"index": 0, "delta": map[string]any{}, "finish_reason": finish(rep)}) {
+		return
+	}
+	io.WriteString(w, "data: [DONE]\n\n")
+}
+
+func finish(rep Reply) string {
+	if len(rep.Calls) > 0 {
+		return "tool_calls"
+	}
+	return "stop"
+}
+
+// pieces cuts s into pieces of up to four runes.
+func pieces(s string) []string {
+	var out []string
+	r := []rune(s)
+	for len(r) > 0 {
+		n := min(4, len(r))
+		out = append(out, string(r[:n]))
+		r = r[n:]
+	}
+	return out
+}
+
+func fail(w http.ResponseWriter, status int, msg string) {
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(status)
+	b, _ := json.Marshal(map[string]any{"error": map[string]any{"message": msg, "type": "invalid_request_error"}})
+	w.Write(b)
+}

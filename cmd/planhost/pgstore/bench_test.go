@@ -1,0 +1,235 @@
+package pgstore_test
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"os"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/jackc/pgx/v5"
+
+	"github.com/dshgo/planmode/cmd/planhost/pgstore/pgtest"
+	"github.com/dshgo/planmode/host"
+	"github.com/dshgo/planmode/store"
+)
+
+// The benchmarks compare the PostgreSQL store with the file store (one
+// fsync per append, the default, and none) side by side. The server runs
+// with fsync=off unless PLANMODE_PGTEST_FSYNC=1; compare fsync=on with
+// fsync=on. The PostgreSQL pool has 32 connections, one per session of
+// the concurrent benchmark (pgxpool's default is 4). The 100k-event cold
+// open runs when PLANMODE_BENCH_BIG=1; a 1000-event one always runs.
+
+// benchEvent is a typical small transcript event.
+func benchEvent(b *testing.B) host.Event {
+	data, err := json.Marshal(host.AssistantMessage{Text: "I will read the file and then summarise what the function does for you."})
+	if err != nil {
+		b.Fatal(err)
+	}
+	return host.Event{Type: host.TypeAssistantMessage, Data: data}
+}
+
+// benchStore is one store under test.
+type benchStore struct {
+	name string
+	open func(b *testing.B) host.Store
+}
+
+func benchStores() []benchStore {
+	return []benchStore{
+		{"postgres", func(b *testing.B) host.Store { return open(b, pgtest.NewDB(b)+"&pool_max_conns=32") }},
+		{"file-fsync=on", func(b *testing.B) host.Store { return openDir(b, store.SyncEveryAppend) }},
+		{"file-fsync=off", func(b *testing.B) host.Store { return openDir(b, store.SyncNever) }},
+	}
+}
+
+func openDir(b *testing.B, p store.SyncPolicy) *store.Dir {
+	d, err := store.OpenDir(b.TempDir()+"/sessions", store.WithSyncPolicy(p))
+	if err != nil {
+		b.Fatal(err)
+	}
+	b.Cleanup(func() { _ = d.Close() })
+	return d
+}
+
+// BenchmarkAppend measures appends per second with 1 and 32 sessions
+// appended to concurrently (one goroutine each).
+func BenchmarkAppend(b *testing.B) {
+	for _, sessions := range []int{1, 32} {
+		for _, bs := range benchStores() {
+			b.Run(fmt.Sprintf("sessions=%d/%s", sessions, bs.name), func(b *testing.B) {
+				st := bs.open(b)
+				ss := make([]host.Session, sessions)
+				for i := range ss {
+					s, err := st.Create("")
+					if err != nil {
+						b.Fatal(err)
+					}
+					ss[i] = s
+				}
+				e := benchEvent(b)
+				b.ReportAllocs()
+				b.ResetTimer()
+				start := time.Now()
+				var wg sync.WaitGroup
+				for i, s := range ss {
+					n := b.N / sessions
+					if i < b.N%sessions {
+						n++
+					}
+					wg.Add(1)
+					go func() {
+						defer wg.Done()
+						for range n {
+							if _, err := s.Append(e); err != nil {
+								b.Error(err)
+								return
+							}
+						}
+					}()
+				}
+				wg.Wait()
+				b.ReportMetric(float64(b.N)/time.Since(start).Seconds(), "appends/s")
+			})
+		}
+	}
+}
+
+// BenchmarkAppendIf measures the latency of a conditional append (one
+// session, one writer).
+func BenchmarkAppendIf(b *testing.B) {
+	for _, bs := range benchStores() {
+		b.Run(bs.name, func(b *testing.B) {
+			s, err := bs.open(b).Create("")
+			if err != nil {
+				b.Fatal(err)
+			}
+			e := benchEvent(b)
+			b.ReportAllocs()
+			for b.Loop() {
+				if _, _, err := s.AppendIf(e, func() bool { return true }); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
+	}
+}
+
+// BenchmarkNotify measures the time from the start of an append until a
+// subscriber of the session gets the event: in another store (another
+// pool and listener, as another process) for PostgreSQL, in the same
+// process for the file store (which cannot share a session between
+// processes).
+func BenchmarkNotify(b *testing.B) {
+	b.Run("postgres-cross-process", func(b *testing.B) {
+		url := pgtest.NewDB(b)
+		benchNotify(b, open(b, url), open(b, url))
+	})
+	b.Run("file-fsync=on-in-process", func(b *testing.B) {
+		d := openDir(b, store.SyncEveryAppend)
+		benchNotify(b, d, d)
+	})
+}
+
+func benchNotify(b *testing.B, writer, reader host.Store) {
+	w, err := writer.Create("n")
+	if err != nil {
+		b.Fatal(err)
+	}
+	r, err := reader.Open("n")
+	if err != nil {
+		b.Fatal(err)
+	}
+	got := make(chan struct{}, 1)
+	defer r.Subscribe(r.Len(), func(host.Event) { got <- struct{}{} })()
+	e := benchEvent(b)
+	b.ReportAllocs()
+	for b.Loop() {
+		if _, err := w.Append(e); err != nil {
+			b.Fatal(err)
+		}
+		select {
+		case <-got:
+		case <-time.After(10 * time.Second):
+			b.Fatal("no notification within 10s")
+		}
+	}
+}
+
+// BenchmarkColdOpen measures opening a session of n events in a store
+// that has not seen it (reading and validating the whole log).
+func BenchmarkColdOpen(b *testing.B) {
+	sizes := []int{1000}
+	if os.Getenv("PLANMODE_BENCH_BIG") == "1" {
+		sizes = append(sizes, 100_000)
+	}
+	for _, n := range sizes {
+		b.Run(fmt.Sprintf("events=%d/postgres", n), func(b *testing.B) {
+			url := pgtest.NewDB(b)
+			st := open(b, url)
+			if _, err := st.Create("big"); err != nil {
+				b.Fatal(err)
+			}
+			fillPostgres(b, url, "big", n)
+			if err := st.CloseSession("big"); err != nil {
+				b.Fatal(err)
+			}
+			b.ReportAllocs()
+			for b.Loop() {
+				s, err := st.Open("big")
+				if err != nil || s.Len() != n {
+					b.Fatalf("open: %v (len %d)", err, s.Len())
+				}
+				if err := st.CloseSession("big"); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
+		b.Run(fmt.Sprintf("events=%d/file", n), func(b *testing.B) {
+			d := openDir(b, store.SyncNever)
+			s, err := d.Create("big")
+			if err != nil {
+				b.Fatal(err)
+			}
+			e := benchEvent(b)
+			for range n {
+				if _, err := s.Append(e); err != nil {
+					b.Fatal(err)
+				}
+			}
+			if err := d.CloseSession("big"); err != nil {
+				b.Fatal(err)
+			}
+			b.ReportAllocs()
+			for b.Loop() {
+				s, err := d.Open("big")
+				if err != nil || s.Len() != n {
+					b.Fatalf("open: %v", err)
+				}
+				if err := d.CloseSession("big"); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
+	}
+}
+
+// fillPostgres gives session id n copies of the benchmark event in one
+// statement.
+func fillPostgres(b *testing.B, url, id string, n int) {
+	ctx := context.Background()
+	conn, err := pgx.Connect(ctx, url)
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer conn.Close(ctx)
+	if _, err := conn.Exec(ctx, `WITH i AS (
+		INSERT INTO planmode_events (session_id, seq, type, at, at_ns, data)
+		SELECT $1, g, $3, now(), 0, $4::json FROM generate_series(1, $2::bigint) g
+	) UPDATE planmode_sessions SET len = $2 WHERE id = $1`, id, n, host.TypeAssistantMessage, string(benchEvent(b).Data)); err != nil {
+		b.Fatal(err)
+	}
+}

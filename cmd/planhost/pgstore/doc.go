@@ -1,0 +1,75 @@
+// Package pgstore is a [host.Store] keeping session logs in PostgreSQL, so
+// that many host processes (behind a load balancer, on many machines) can
+// share sessions: a session's next prompt may land on another process, and
+// a user's /plan may arrive while another process runs the turn.
+//
+// # Schema
+//
+// The schema is created and upgraded by numbered migrations embedded in
+// the package (migrations/NNNN_name.sql), applied at [Open] in one
+// transaction under an advisory lock; the applied versions are recorded in
+// planmode_migrations. Table planmode_sessions holds one row per session
+// with its length; planmode_events holds one row per event, keyed by
+// (session_id, seq). The payload and source are stored as json (not
+// jsonb), so an event reads back byte for byte as it was appended, and the
+// time is kept to the nanosecond.
+//
+// # Appends
+//
+// Append and AppendIf run one transaction: lock the session's row (SELECT
+// ... FOR UPDATE, which serializes the appends of a session across all
+// processes), read and deliver the events other processes committed since
+// this process last looked, run the condition, assign the next seq and the
+// time, run the validators, insert the event together with the new length,
+// commit. Only then is the event added to the process's copy of the log and
+// delivered to its subscribers, and a NOTIFY goes out (batched, in its own
+// statement: PostgreSQL serializes the commits of notifying transactions,
+// which would serialize every session's appends). A failed or rejected append
+// leaves nothing behind, and no reader anywhere sees part of one.
+//
+// AppendIf's condition therefore sees every event any process committed
+// before it: the plugin's fold, a subscriber, has folded them by then. A
+// process that was behind cannot commit "between turns" inside a turn
+// another process opened, and cannot apply a selection that is already in
+// the log.
+//
+// # Following other processes
+//
+// Each process's copy of a session (Events, Len, the subscribers) follows
+// the database: a listening connection receives a notification per commit
+// and wakes the session, which reads the events after its last seq and
+// delivers them in order. Notifications are only a wake-up; reading by
+// position means a lost notification, a restarted server or a reconnect
+// never causes a gap or a double delivery. After the listener reconnects it
+// catches up every open session, and every poll interval
+// ([WithPollInterval]) it compares the open sessions' lengths with the
+// database. So another process's plan/mode change reaches Get within one
+// notification round trip.
+//
+// Pending selections (plan mode's selections made while a turn is open)
+// live in the memory of the process that took them, as with every store:
+// they are not shared, and a selection made on one process is applied at
+// that process's next accepted pre-step. The log rebuilds them where the
+// specification says so (a /plan whose command completed but whose
+// plan/mode never reached the log).
+//
+// # Agent documents
+//
+// [Store.Documents] keeps the agent-scoped documents of host.Documents (a
+// todo list, say) in table planmode_documents, keyed by agent and name,
+// shared by every process on the database. A Put is one statement that
+// compares the version and writes (an insert that does nothing when the
+// row exists, or an update only while the row has the version named).
+//
+// # Failures
+//
+// Every call is bounded by the store's timeout ([WithTimeout]) and by the
+// server's statement_timeout when the connection string sets one. Errors
+// name the session and the statement's purpose ("lock session", "insert",
+// "commit", "read events") and never contain the password. While the
+// server is unreachable appends fail with such errors; the pool and the
+// listener reconnect when it returns, and sessions catch up. When the
+// connection breaks during a commit, the client cannot know whether it
+// happened: the append returns an error, and a commit that did happen
+// reaches every process through catching up, once, at its place.
+package pgstore

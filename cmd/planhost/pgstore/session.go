@@ -1,0 +1,278 @@
+package pgstore
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"sync"
+
+	"github.com/jackc/pgx/v5"
+
+	"github.com/dshgo/planmode/host"
+)
+
+// session is one log: a local copy of the committed events, kept current
+// by this process's appends and by catching up with the database.
+type session struct {
+	st   *Store
+	id   string
+	wake chan struct{} // a pending catch-up request (capacity 1)
+	done chan struct{} // closed by close
+
+	closedCtx context.Context // cancelled by close, for AfterClose
+	cancel    context.CancelFunc
+
+	mu     sync.Mutex // the local append lock: serializes appends and deliveries, guards subs and closed
+	subs   []*subscriber
+	closed bool
+
+	snap   sync.RWMutex // guards the events slice header for readers
+	events []host.Event
+}
+
+type subscriber struct {
+	fn     func(host.Event)
+	active bool
+}
+
+// ID implements [host.Session].
+func (s *session) ID() string { return s.id }
+
+// Events implements [host.Session]: the events this process has seen
+// committed, which include every event it appended itself and, within one
+// notification round trip, other processes' events.
+func (s *session) Events() []host.Event {
+	s.snap.RLock()
+	ev := s.events[:len(s.events):len(s.events)]
+	s.snap.RUnlock()
+	return ev
+}
+
+// Len implements [host.Session].
+func (s *session) Len() int {
+	s.snap.RLock()
+	n := len(s.events)
+	s.snap.RUnlock()
+	return n
+}
+
+// Append implements [host.Session].
+func (s *session) Append(e host.Event) (host.Event, error) {
+	e, _, err := s.AppendIf(e, nil)
+	return e, err
+}
+
+// AppendIf implements [host.Session]. In one transaction it locks the
+// session's row (which serializes appends across processes), reads the
+// events other processes committed since this process last looked and
+// delivers them to the subscribers, and only then runs cond, so cond sees
+// the whole log. The event then gets the next Seq and its Time, passes the
+// validators, and is inserted with the session's new length and a
+// notification; after the commit it is added to the local log and
+// delivered. Nothing of a failed or rejected append is visible anywhere.
+//
+// When the connection breaks during the commit, the outcome is unknown to
+// PostgreSQL's client: AppendIf returns the error, and if the commit did
+// happen the event reaches this and every process by catching up, once,
+// at its place in the log.
+func (s *session) AppendIf(e host.Event, cond func() bool) (host.Event, bool, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.closed {
+		return host.Event{}, false, fmt.Errorf("pgstore: session %q: append: %w", s.id, host.ErrClosed)
+	}
+	ctx, cancel := s.st.op()
+	defer cancel()
+	tx, err := begin(ctx, s.st.pool, pgx.TxOptions{})
+	if err != nil {
+		return host.Event{}, false, s.st.wrap(err, "pgstore: session %q: append: begin", s.id)
+	}
+	defer func() { _ = tx.Rollback(ctx) }()
+	var n int64
+	if err := tx.QueryRow(ctx, sqlLockSession, s.id).Scan(&n); errors.Is(err, pgx.ErrNoRows) {
+		return host.Event{}, false, fmt.Errorf("pgstore: session %q: append: %w", s.id, host.ErrSessionNotFound)
+	} else if err != nil {
+		return host.Event{}, false, s.st.wrap(err, "pgstore: session %q: append: lock session", s.id)
+	}
+	if have := int64(s.Len()); n < have {
+		// The database lost events this process saw committed (restored
+		// from an older backup, rows deleted): appending would fork the log.
+		return host.Event{}, false, fmt.Errorf("pgstore: session %q: append: %w: the database holds %d events, this process saw %d", s.id, ErrCorrupt, n, have)
+	}
+	if n > int64(s.Len()) {
+		if err := s.catchUpLocked(tx); err != nil {
+			return host.Event{}, false, fmt.Errorf("pgstore: session %q: append: catch up: %w", s.id, err)
+		}
+		if got := int64(s.Len()); got != n {
+			return host.Event{}, false, fmt.Errorf("pgstore: session %q: append: %w: length %d, %d events", s.id, ErrCorrupt, n, got)
+		}
+	}
+	if cond != nil && !cond() {
+		return host.Event{}, false, nil
+	}
+	e.Seq = uint64(n) + 1
+	if e.Time.IsZero() {
+		e.Time = s.st.now()
+	}
+	if err := canonicalize(&e); err != nil {
+		return host.Event{}, false, fmt.Errorf("pgstore: session %q: append: %w", s.id, err)
+	}
+	if err := s.st.vs.check(e); err != nil {
+		return host.Event{}, false, fmt.Errorf("pgstore: session %q: append event %d %q: %w", s.id, e.Seq, e.Type, err)
+	}
+	r, err := toRow(e)
+	if err != nil {
+		return host.Event{}, false, fmt.Errorf("pgstore: session %q: append: %w", s.id, err)
+	}
+	if _, err := tx.Exec(ctx, sqlInsertEvent, s.id, r.seq, r.typ, r.at, r.atNS, r.source, r.data); err != nil {
+		return host.Event{}, false, s.st.wrap(err, "pgstore: session %q: append event %d %q: insert", s.id, e.Seq, e.Type)
+	}
+	if err := tx.Commit(ctx); err != nil {
+		return host.Event{}, false, s.st.wrap(err, "pgstore: session %q: append event %d %q: commit", s.id, e.Seq, e.Type)
+	}
+	s.st.notify.add(s.id, r.seq)
+	s.addLocked(e)
+	return e, true, nil
+}
+
+// addLocked adds a committed event to the local log and delivers it; s.mu
+// is held.
+func (s *session) addLocked(e host.Event) {
+	s.snap.Lock()
+	s.events = append(s.events, e)
+	s.snap.Unlock()
+	for _, sub := range s.subs {
+		sub.fn(e)
+	}
+}
+
+// catchUpLocked reads the events after the local log's end and adds and
+// delivers each in order; s.mu is held. Events are immutable and a session
+// only grows by its next seq under the row lock, so reading by position
+// never skips or repeats one.
+func (s *session) catchUpLocked(q querier) error {
+	ctx, cancel := s.st.op()
+	defer cancel()
+	got, err := s.st.read(ctx, q, s.id, s.Len(), nil)
+	for _, e := range got {
+		s.addLocked(e)
+	}
+	return err
+}
+
+// sync catches up with the database now. A read that fails on a
+// connection the server ended is tried again on another; what it
+// delivered before failing stays delivered.
+func (s *session) sync() error {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.closed {
+		return fmt.Errorf("pgstore: session %q: %w", s.id, host.ErrClosed)
+	}
+	for i := 1; ; i++ {
+		err := s.catchUpLocked(s.st.pool)
+		if err == nil || !retry(s.st.ctx, s.st.pool, i, err) {
+			return err
+		}
+	}
+}
+
+// poke asks the follower to catch up.
+func (s *session) poke() {
+	select {
+	case s.wake <- struct{}{}:
+	default:
+	}
+}
+
+// follow catches up whenever poked, until the session is closed.
+func (s *session) follow() {
+	for {
+		select {
+		case <-s.done:
+			return
+		case <-s.wake:
+			if err := s.sync(); err != nil && !errors.Is(err, host.ErrClosed) && s.st.ctx.Err() == nil {
+				s.st.opts.logger.Warn(LogCatchUpFailed, "session", s.id, "err", err)
+			}
+		}
+	}
+}
+
+// Subscribe implements [host.Session]. Replay and deliveries run with the
+// local append lock held: fn must not call Append, AppendIf, Subscribe,
+// Fork or the returned unsubscribe func of the same session, nor the
+// store. Events other processes commit are delivered from the store's
+// follower, in log order, each once.
+func (s *session) Subscribe(from int, fn func(host.Event)) func() {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	for _, e := range s.events[min(max(from, 0), len(s.events)):] {
+		fn(e)
+	}
+	sub := &subscriber{fn: fn, active: true}
+	s.subs = append(s.subs, sub)
+	return func() {
+		s.mu.Lock()
+		defer s.mu.Unlock()
+		if !sub.active {
+			return
+		}
+		sub.active = false
+		for i, x := range s.subs {
+			if x == sub {
+				s.subs = append(s.subs[:i:i], s.subs[i+1:]...)
+				break
+			}
+		}
+	}
+}
+
+// Fork implements [host.Session]. The prefix is copied inside the
+// database, in one transaction, to a session with a fresh ID.
+func (s *session) Fork(end int) (host.Session, error) {
+	if n := s.Len(); end < 0 || end > n {
+		return nil, fmt.Errorf("pgstore: session %q: fork at %d of %d: %w", s.id, end, n, host.ErrBadFork)
+	}
+	return s.st.fork(s, end)
+}
+
+var _ host.SessionCloseNotifier = (*session)(nil)
+
+// Sync reports whether the session still takes appends: every append is
+// committed (and durable, per the server's settings) when it returns, so
+// there is nothing left to flush. It fails with host.ErrClosed once the
+// session or the store was closed.
+func (s *session) Sync() error {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.closed {
+		return fmt.Errorf("pgstore: session %q: sync: %w", s.id, host.ErrClosed)
+	}
+	return nil
+}
+
+// Refresh implements [host.Refresher]: it reads the events other processes
+// committed and delivers them before it returns, so a plugin that decides
+// on the log (the plan-mode controller's Set) never acts on a stale view.
+func (s *session) Refresh() error { return s.sync() }
+
+var _ host.Refresher = (*session)(nil)
+
+// close stops appends and the follower. It is idempotent.
+func (s *session) close() {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if !s.closed {
+		s.closed = true
+		close(s.done)
+		s.cancel()
+	}
+}
+
+// AfterClose implements [host.SessionCloseNotifier]: f runs once, in its
+// own goroutine, after the session is closed (by [Store.CloseSession] or
+// [Store.Close]); at once when it already is.
+func (s *session) AfterClose(f func()) (stop func() bool) {
+	return context.AfterFunc(s.closedCtx, f)
+}

@@ -1,0 +1,417 @@
+package pgstore
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"net/url"
+	"slices"
+	"sync"
+	"time"
+
+	"github.com/jackc/pgx/v5"
+	"github.com/jackc/pgx/v5/pgconn"
+	"github.com/jackc/pgx/v5/pgxpool"
+
+	"github.com/dshgo/planmode/host"
+	"github.com/dshgo/planmode/store"
+)
+
+// Store is a [host.Store] keeping session logs in PostgreSQL. See the
+// package documentation for the schema and the guarantees across
+// processes.
+//
+// A Store returns one session object per ID, so the writers of a process
+// share it; sessions stay open (and follow other processes' appends) until
+// [Store.CloseSession] or [Store.Close].
+type Store struct {
+	pool     *pgxpool.Pool
+	ownPool  bool
+	password string
+	opts     options
+	vs       validatorSet
+	now      func() time.Time
+	notify   *notifier
+
+	ctx    context.Context // cancelled by Close; every operation derives from it
+	cancel context.CancelFunc
+	wg     sync.WaitGroup // the listener, the notifier and the sessions' followers
+
+	mu       sync.Mutex // guards sessions and closed
+	sessions map[string]*session
+	closed   bool
+}
+
+// Open connects to the database at connString (a PostgreSQL URL or
+// keyword/value connection string, as pgx parses it; pool settings such as
+// pool_max_conns and server settings such as statement_timeout may be
+// given in it), applies the schema migrations the database lacks
+// and starts listening for other processes' appends. Close the store to
+// close the pool. Errors never contain the password.
+func Open(ctx context.Context, connString string, opts ...Option) (*Store, error) {
+	cfg, err := pgxpool.ParseConfig(connString)
+	if err != nil {
+		return nil, fmt.Errorf("pgstore: parse connection string: %w", redactURL(err, connString))
+	}
+	pool, err := pgxpool.NewWithConfig(ctx, cfg)
+	if err != nil {
+		return nil, redact(fmt.Errorf("pgstore: create pool: %w", err), cfg.ConnConfig.Password)
+	}
+	s, err := newStore(ctx, pool, true, opts)
+	if err != nil {
+		pool.Close()
+		return nil, err
+	}
+	return s, nil
+}
+
+// redactURL hides the password of a connection string that did not parse.
+// pgx's own messages mask it already; this also covers a URL whose
+// password pgx could not find.
+func redactURL(err error, connString string) error {
+	if u, perr := url.Parse(connString); perr == nil && u.User != nil {
+		if pw, ok := u.User.Password(); ok {
+			return redact(err, pw)
+		}
+	}
+	return err
+}
+
+// New returns a store on an existing pool, which the caller keeps and
+// closes after the store. It applies the migrations the database lacks and
+// starts listening, as [Open] does.
+func New(ctx context.Context, pool *pgxpool.Pool, opts ...Option) (*Store, error) {
+	return newStore(ctx, pool, false, opts)
+}
+
+func newStore(ctx context.Context, pool *pgxpool.Pool, own bool, opts []Option) (*Store, error) {
+	o := defaultOptions()
+	for _, opt := range opts {
+		opt(&o)
+	}
+	if err := o.validate(); err != nil {
+		return nil, err
+	}
+	password := pool.Config().ConnConfig.Password
+	mctx, cancel := context.WithTimeout(ctx, o.timeout)
+	defer cancel()
+	if err := migrate(mctx, pool); err != nil {
+		return nil, redact(err, password)
+	}
+	s := &Store{pool: pool, ownPool: own, password: password, opts: o, now: time.Now, sessions: map[string]*session{}}
+	s.ctx, s.cancel = context.WithCancel(context.Background())
+	l := &listener{st: s}
+	s.notify = newNotifier(s)
+	s.wg.Add(2)
+	go func() {
+		defer s.wg.Done()
+		l.run()
+	}()
+	go func() {
+		defer s.wg.Done()
+		s.notify.run()
+	}()
+	return s, nil
+}
+
+// Pool returns the store's connection pool.
+func (s *Store) Pool() *pgxpool.Pool { return s.pool }
+
+// op returns the context of one operation.
+func (s *Store) op() (context.Context, context.CancelFunc) {
+	return context.WithTimeout(s.ctx, s.opts.timeout)
+}
+
+// wrap adds the operation's purpose and hides the password.
+func (s *Store) wrap(err error, format string, args ...any) error {
+	return redact(fmt.Errorf(format+": %w", append(args, err)...), s.password)
+}
+
+// AddValidator implements [host.Validators]. Validators run on this
+// process's appends and on every event of a session being opened; events
+// other processes append were checked by their validators.
+func (s *Store) AddValidator(name string, v host.Validator) (func(), error) {
+	return s.vs.add(name, v)
+}
+
+// Create implements [host.Store]. The session row is inserted at once; an
+// ID taken by any process is host.ErrSessionExists.
+func (s *Store) Create(id string) (host.Session, error) {
+	if id == "" {
+		id = store.NewID()
+	}
+	if err := store.ValidateID(id); err != nil {
+		return nil, err
+	}
+	if err := s.check("create session", id); err != nil {
+		return nil, err
+	}
+	ctx, cancel := s.op()
+	defer cancel()
+	err := inTx(ctx, s.pool, pgx.TxOptions{}, fmt.Sprintf("pgstore: create session %q", id), func(tx pgx.Tx) error {
+		if _, err := tx.Exec(ctx, sqlCreateSession, id); err != nil {
+			if isUniqueViolation(err) {
+				return fmt.Errorf("pgstore: session %q: %w", id, host.ErrSessionExists)
+			}
+			return s.wrap(err, "pgstore: create session %q: insert session", id)
+		}
+		return nil
+	})
+	if err != nil {
+		return nil, redact(err, s.password)
+	}
+	return s.register(id, nil)
+}
+
+// check fails when the store is closed.
+func (s *Store) check(op, id string) error {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.closed {
+		return fmt.Errorf("pgstore: %s %q: %w", op, id, host.ErrClosed)
+	}
+	return nil
+}
+
+// lookup returns the open session id, if any.
+func (s *Store) lookup(id string) *session {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.sessions[id]
+}
+
+func isUniqueViolation(err error) bool {
+	var pe *pgconn.PgError
+	return errors.As(err, &pe) && pe.Code == "23505"
+}
+
+// Open implements [host.Store]. The first Open of an ID in this store reads
+// the whole log in one snapshot, checks that it counts 1, 2, 3, ... up to
+// the session's length and runs the validators on every event. A later
+// Open returns the same session object, caught up with the database, and
+// runs the validators over its events again.
+func (s *Store) Open(id string) (host.Session, error) {
+	if err := store.ValidateID(id); err != nil {
+		return nil, err
+	}
+	if err := s.check("open session", id); err != nil {
+		return nil, err
+	}
+	if ss := s.lookup(id); ss != nil {
+		if err := ss.sync(); err != nil {
+			return nil, err
+		}
+		for _, e := range ss.Events() {
+			if err := s.vs.check(e); err != nil {
+				return nil, fmt.Errorf("pgstore: session %q: open: event %d %q: %w", id, e.Seq, e.Type, err)
+			}
+		}
+		return ss, nil
+	}
+	events, err := s.load(id)
+	if err != nil {
+		return nil, err
+	}
+	return s.register(id, events)
+}
+
+// load reads the log of id in one repeatable-read snapshot.
+func (s *Store) load(id string) ([]host.Event, error) {
+	ctx, cancel := s.op()
+	defer cancel()
+	var events []host.Event
+	err := inTx(ctx, s.pool, pgx.TxOptions{IsoLevel: pgx.RepeatableRead, AccessMode: pgx.ReadOnly}, fmt.Sprintf("pgstore: open session %q", id), func(tx pgx.Tx) error {
+		var n int64
+		if err := tx.QueryRow(ctx, sqlSessionLen, id).Scan(&n); errors.Is(err, pgx.ErrNoRows) {
+			return fmt.Errorf("pgstore: session %q: %w", id, host.ErrSessionNotFound)
+		} else if err != nil {
+			return s.wrap(err, "pgstore: open session %q: read length", id)
+		}
+		events = make([]host.Event, 0, n+1)
+		var err error
+		events, err = s.read(ctx, tx, id, 0, events)
+		if err != nil {
+			return err
+		}
+		if int64(len(events)) != n {
+			return fmt.Errorf("pgstore: open session %q: %w: %d events, length %d", id, ErrCorrupt, len(events), n)
+		}
+		return nil
+	})
+	if err != nil {
+		return nil, redact(err, s.password)
+	}
+	for _, e := range events {
+		if err := s.vs.check(e); err != nil {
+			return nil, fmt.Errorf("pgstore: session %q: open: event %d %q: %w", id, e.Seq, e.Type, err)
+		}
+	}
+	return events, nil
+}
+
+// querier is a pool or a transaction.
+type querier interface {
+	Query(ctx context.Context, sql string, args ...any) (pgx.Rows, error)
+}
+
+// read appends to dst the events of id after seq after, checking that
+// they continue the log.
+func (s *Store) read(ctx context.Context, q querier, id string, after int, dst []host.Event) ([]host.Event, error) {
+	have := dst
+	rows, err := q.Query(ctx, sqlReadEvents, id, after)
+	if err != nil {
+		return have, s.wrap(err, "pgstore: session %q: read events", id)
+	}
+	defer rows.Close()
+	var r row
+	for rows.Next() {
+		r.source, r.data = nil, nil
+		if err := rows.Scan(&r.seq, &r.typ, &r.at, &r.atNS, &r.source, &r.data); err != nil {
+			return have, s.wrap(err, "pgstore: session %q: read events", id)
+		}
+		if want := int64(after+len(have)) + 1; r.seq != want {
+			return have, fmt.Errorf("pgstore: session %q: read events: %w: seq %d, want %d", id, ErrCorrupt, r.seq, want)
+		}
+		e, err := r.event()
+		if err != nil {
+			return have, fmt.Errorf("pgstore: session %q: %w", id, err)
+		}
+		have = append(have, e)
+	}
+	if err := rows.Err(); err != nil {
+		return have, s.wrap(err, "pgstore: session %q: read events", id)
+	}
+	return have, nil
+}
+
+// register makes the session object of id, holding events, and starts
+// its follower. When another call registered id meanwhile (two Opens
+// racing), that session is returned, caught up, and events are dropped.
+// The store's lock is never held across a round trip to the database.
+func (s *Store) register(id string, events []host.Event) (*session, error) {
+	s.mu.Lock()
+	if s.closed {
+		s.mu.Unlock()
+		return nil, fmt.Errorf("pgstore: open session %q: %w", id, host.ErrClosed)
+	}
+	if ss, ok := s.sessions[id]; ok {
+		s.mu.Unlock()
+		if err := ss.sync(); err != nil {
+			return nil, err
+		}
+		return ss, nil
+	}
+	ss := &session{st: s, id: id, events: events, wake: make(chan struct{}, 1), done: make(chan struct{})}
+	ss.closedCtx, ss.cancel = context.WithCancel(context.Background())
+	s.sessions[id] = ss
+	s.wg.Add(1)
+	s.mu.Unlock()
+	go func() {
+		defer s.wg.Done()
+		ss.follow()
+	}()
+	// Events committed between the read and the registration reach the
+	// session through this first catch-up.
+	ss.poke()
+	return ss, nil
+}
+
+// wakeAll asks every open session to catch up with the database.
+func (s *Store) wakeAll() {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	for _, ss := range s.sessions {
+		ss.poke()
+	}
+}
+
+// wakeBehind asks id to catch up when its log is shorter than n.
+func (s *Store) wakeBehind(id string, n int64) {
+	s.mu.Lock()
+	ss := s.sessions[id]
+	s.mu.Unlock()
+	if ss != nil && int64(ss.Len()) < n {
+		ss.poke()
+	}
+}
+
+// openIDs lists the open sessions.
+func (s *Store) openIDs() []string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	ids := make([]string, 0, len(s.sessions))
+	for id := range s.sessions {
+		ids = append(ids, id)
+	}
+	return ids
+}
+
+// CloseSession closes the open session id: its holders see later appends
+// fail with host.ErrClosed and it stops following the database; a later
+// Open reads it again. Closing a session that is not open is
+// host.ErrSessionNotFound.
+func (s *Store) CloseSession(id string) error {
+	s.mu.Lock()
+	ss, ok := s.sessions[id]
+	delete(s.sessions, id)
+	s.mu.Unlock()
+	if !ok {
+		return fmt.Errorf("pgstore: close session %q: not open: %w", id, host.ErrSessionNotFound)
+	}
+	ss.close()
+	return nil
+}
+
+// Close closes every open session, stops listening, makes later Create,
+// Open and Fork calls fail with host.ErrClosed and, when [Open] made the
+// pool, closes it. It is idempotent.
+func (s *Store) Close() error {
+	s.mu.Lock()
+	if s.closed {
+		s.mu.Unlock()
+		return nil
+	}
+	s.closed = true
+	sessions := s.sessions
+	s.sessions = map[string]*session{}
+	s.mu.Unlock()
+	s.cancel()
+	for _, ss := range sessions {
+		ss.close()
+	}
+	s.wg.Wait()
+	if s.ownPool {
+		s.pool.Close()
+	}
+	return nil
+}
+
+var _ host.Store = (*Store)(nil)
+
+// fork copies the first end events of src to a new session.
+func (s *Store) fork(src *session, end int) (host.Session, error) {
+	if err := s.check("fork session", src.id); err != nil {
+		return nil, err
+	}
+	prefix := src.Events()[:end]
+	id := store.NewID()
+	ctx, cancel := s.op()
+	defer cancel()
+	err := inTx(ctx, s.pool, pgx.TxOptions{}, fmt.Sprintf("pgstore: session %q: fork", src.id), func(tx pgx.Tx) error {
+		if _, err := tx.Exec(ctx, sqlForkSession, id, end); err != nil {
+			return s.wrap(err, "pgstore: session %q: fork: insert session %q", src.id, id)
+		}
+		tag, err := tx.Exec(ctx, sqlForkEvents, id, src.id, end)
+		if err != nil {
+			return s.wrap(err, "pgstore: session %q: fork: copy events to %q", src.id, id)
+		}
+		if tag.RowsAffected() != int64(end) {
+			return fmt.Errorf("pgstore: session %q: fork: %w: copied %d events, want %d", src.id, ErrCorrupt, tag.RowsAffected(), end)
+		}
+		return nil
+	})
+	if err != nil {
+		return nil, redact(err, s.password)
+	}
+	return s.register(id, slices.Clone(prefix))
+}

@@ -1,0 +1,368 @@
+package main
+
+import (
+	"bufio"
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/dshgo/planmode"
+	"github.com/dshgo/planmode/host"
+)
+
+// reviewGraceWait outlasts the UI's guard against keys typed just before a
+// review appeared.
+const reviewGraceWait = 400 * time.Millisecond
+
+// startPlanhost runs "planhost run" with a pty test script in a cols-wide
+// terminal.
+func startPlanhost(t *testing.T, cols uint16, script string, env ...string) (*ptySession, string) {
+	t.Helper()
+	dir := newRunDir(t)
+	s := startPTY(t, cols, 24, env, ptyRunArgs(t, dir, filepath.Join("testdata", "pty", script))...)
+	s.waitScreen("shift+tab")
+	return s, dir
+}
+
+// sessionEvents reads the session log of a run in dir.
+func sessionEvents(t *testing.T, dir string) []host.Event {
+	t.Helper()
+	files, err := filepath.Glob(filepath.Join(dir, "sessions", "*.jsonl"))
+	if err != nil || len(files) != 1 {
+		t.Fatalf("session files = %v, %v", files, err)
+	}
+	f, err := os.Open(files[0])
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	var events []host.Event
+	sc := bufio.NewScanner(f)
+	sc.Buffer(nil, 1<<20)
+	for sc.Scan() {
+		var e host.Event
+		if err := json.Unmarshal(sc.Bytes(), &e); err != nil {
+			t.Fatal(err)
+		}
+		events = append(events, e)
+	}
+	return events
+}
+
+// toolResults are the session's exit_plan_mode results.
+func exitResults(t *testing.T, events []host.Event) []host.ToolResult {
+	t.Helper()
+	var out []host.ToolResult
+	for _, e := range events {
+		if e.Type != host.TypeToolResult {
+			continue
+		}
+		var r host.ToolResult
+		if err := json.Unmarshal(e.Data, &r); err != nil {
+			t.Fatal(err)
+		}
+		if r.Name == planmode.ExitToolName {
+			out = append(out, r)
+		}
+	}
+	return out
+}
+
+// quit leaves the session with /quit and checks the terminal was restored.
+func (s *ptySession) quit() {
+	s.t.Helper()
+	s.send("\x15/quit\r") // Ctrl-U clears what the test may have left
+	if code := s.waitExit(5 * time.Second); code != exitOK {
+		s.t.Fatalf("exit code %d", code)
+	}
+	s.checkRestored()
+}
+
+// checkRestored checks the program left the alternate screen and showed
+// the cursor after it last entered it.
+func (s *ptySession) checkRestored() {
+	s.t.Helper()
+	raw := s.raw()
+	enter := strings.LastIndex(raw, "\x1b[?1049h")
+	leave := strings.LastIndex(raw, "\x1b[?1049l")
+	show := strings.LastIndex(raw, "\x1b[?25h")
+	if enter < 0 || leave < enter || show < leave {
+		s.t.Errorf("terminal not restored: alt screen entered at %d, left at %d, cursor shown at %d", enter, leave, show)
+	}
+}
+
+func TestPTYApprove(t *testing.T) {
+	s, dir := startPlanhost(t, 80, "approve.yaml")
+	s.send("/plan Add Goodbye\r")
+	s.waitScreen("What now?")
+	time.Sleep(reviewGraceWait)
+	s.send("a")
+	screen := s.waitScreen("Working on it.")
+	for _, want := range []string{"Plan approved.", "✻ thinking (2 lines) · ctrl+o to show", " default "} {
+		if !strings.Contains(screen, want) {
+			t.Errorf("screen lacks %q:\n%s", want, screen)
+		}
+	}
+	s.send("\x0f") // ctrl+o shows the thinking
+	s.waitScreen("One function is enough.")
+	s.quit()
+	res := exitResults(t, sessionEvents(t, dir))
+	if len(res) != 1 || res[0].IsError || !strings.Contains(res[0].Output, `"approved":true`) {
+		t.Errorf("exit results = %+v", res)
+	}
+}
+
+func TestPTYKeepPlanningWithPastedFeedbackThenDiff(t *testing.T) {
+	s, dir := startPlanhost(t, 80, "revise.yaml")
+	s.send("/plan Add Goodbye\r")
+	s.waitScreen("What now?")
+	time.Sleep(reviewGraceWait)
+	s.send("k")
+	s.waitScreen("Feedback for the model")
+	s.send("\x1b[200~Mention the README.\nAnd keep it short.\x1b[201~")
+	s.waitScreen("And keep it short.")
+	s.send("\r")
+	// The revised plan is reviewed with what changed beside the full text.
+	screen := s.waitScreen("What changed since the previous plan")
+	for _, want := range []string{"+2. Mention it in the README.", "The plan", "Mention it in the README."} {
+		if !strings.Contains(screen, want) {
+			t.Errorf("screen lacks %q:\n%s", want, screen)
+		}
+	}
+	time.Sleep(reviewGraceWait)
+	s.send("a")
+	s.waitScreen("Done.")
+	s.send("/plans\r")
+	screen = s.waitScreen("Plans presented in this session")
+	for _, want := range []string{"1. Add Goodbye — sent back with feedback", "2. Add Goodbye — approved"} {
+		if !strings.Contains(screen, want) {
+			t.Errorf("screen lacks %q:\n%s", want, screen)
+		}
+	}
+	s.quit()
+	res := exitResults(t, sessionEvents(t, dir))
+	if len(res) != 2 || !res[0].IsError || !strings.Contains(res[0].Output, "Mention the README.\nAnd keep it short.") || res[1].IsError {
+		t.Errorf("exit results = %+v", res)
+	}
+}
+
+func TestPTYEditInEditor(t *testing.T) {
+	editor, err := filepath.Abs(filepath.Join("testdata", "pty", "editor.sh"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	s, dir := startPlanhost(t, 80, "approve.yaml", "EDITOR="+editor)
+	s.send("/plan Add Goodbye\r")
+	s.waitScreen("What now?")
+	time.Sleep(reviewGraceWait)
+	s.send("e")
+	screen := s.waitScreen("You edited this plan")
+	if !strings.Contains(screen, "+2. Edited step from the editor.") {
+		t.Errorf("the edit's diff is not shown:\n%s", screen)
+	}
+	time.Sleep(reviewGraceWait)
+	s.send("a")
+	s.waitScreen("Plan approved as you edited it.")
+	s.waitScreen("Working on it.")
+	s.quit()
+	res := exitResults(t, sessionEvents(t, dir))
+	if len(res) != 1 || res[0].IsError {
+		t.Fatalf("exit results = %+v", res)
+	}
+	var out map[string]any
+	if err := json.Unmarshal([]byte(res[0].Output), &out); err != nil {
+		t.Fatalf("result %q: %v", res[0].Output, err)
+	}
+	if out["approved"] != true || out[resultEdited] != true || !strings.Contains(out[resultEditedPlan].(string), "2. Edited step from the editor.") {
+		t.Errorf("result = %v", out)
+	}
+	// inspect tells the same story in the same words.
+	files, _ := filepath.Glob(filepath.Join(dir, "sessions", "*.jsonl"))
+	p, stdout, stderr, _ := testProgram(t, "")
+	if code := p.main([]string{"inspect", files[0]}); code != exitOK {
+		t.Fatalf("inspect: %d\n%s", code, stderr)
+	}
+	if !strings.Contains(stdout.String(), `review of "Add Goodbye": approved as you edited it`) {
+		t.Errorf("inspect:\n%s", stdout)
+	}
+}
+
+func TestPTYDismiss(t *testing.T) {
+	s, dir := startPlanhost(t, 80, "approve.yaml")
+	s.send("/plan Add Goodbye\r")
+	s.waitScreen("What now?")
+	time.Sleep(reviewGraceWait)
+	s.send("d")
+	screen := s.waitScreen("Plan dismissed.")
+	if strings.Contains(screen, "dismissed the review") {
+		t.Errorf("the model-facing text is on screen:\n%s", screen)
+	}
+	s.quit()
+	res := exitResults(t, sessionEvents(t, dir))
+	if len(res) != 1 || !res[0].IsError {
+		t.Errorf("exit results = %+v", res)
+	}
+}
+
+// TestPTYTypeAheadIsNotTheAnswer protects the review from keys typed for
+// the chat just before it appeared.
+func TestPTYTypeAheadIsNotTheAnswer(t *testing.T) {
+	s, dir := startPlanhost(t, 80, "approve.yaml")
+	s.send("/plan Add Goodbye\r")
+	s.send("a") // typed at once: the review is not there yet, or just came up
+	s.waitScreen("What now?")
+	time.Sleep(reviewGraceWait)
+	if res := exitResults(t, sessionEvents(t, dir)); len(res) != 0 {
+		t.Fatalf("the type-ahead answered the review: %+v", res)
+	}
+	s.send("d")
+	s.waitScreen("Plan dismissed.")
+	s.quit()
+}
+
+func TestPTYShiftTabIdleAndRunningAndEscCancel(t *testing.T) {
+	s, dir := startPlanhost(t, 80, "block.yaml")
+	s.send("\x1b[Z") // shift+tab while idle: plan mode on now
+	s.waitScreen(" plan  shift+tab")
+	s.send("\x1b[Z") // and off again
+	s.waitScreen(" default  shift+tab")
+	s.send("Hello\r")
+	s.waitScreen("working")
+	s.send("\x1b[Z") // while running: queued
+	s.waitScreen("default → plan")
+	s.send("\x1b") // esc cancels the turn
+	s.waitScreen("cancelled")
+	s.quit()
+	var modes []bool
+	cancelled := false
+	for _, e := range sessionEvents(t, dir) {
+		switch e.Type {
+		case planmode.EventPlanMode:
+			var m planmode.ModePayload
+			json.Unmarshal(e.Data, &m)
+			modes = append(modes, m.Active)
+		case host.TypeTurnEnd:
+			var te host.TurnEnd
+			json.Unmarshal(e.Data, &te)
+			cancelled = te.Reason == host.TurnCancelled
+		}
+	}
+	if len(modes) < 2 || !modes[0] || modes[1] {
+		t.Errorf("plan/mode events = %v, want on then off", modes)
+	}
+	if !cancelled {
+		t.Error("the turn did not end cancelled")
+	}
+}
+
+func TestPTYCtrlCTwiceExits(t *testing.T) {
+	s, dir := startPlanhost(t, 80, "block.yaml")
+	s.send("Hello\r")
+	s.waitScreen("working")
+	s.send("\x03")
+	s.waitScreen("Ctrl-C again")
+	s.send("\x03")
+	if code := s.waitExit(5 * time.Second); code != exitOK {
+		t.Fatalf("exit code %d", code)
+	}
+	s.checkRestored()
+	if len(sessionEvents(t, dir)) == 0 {
+		t.Error("empty session log")
+	}
+}
+
+// TestPTYNarrowTerminalWraps protects the layout at 60 columns and on a
+// resize: the review wraps at word boundaries, with nothing cut off.
+func TestPTYNarrowTerminalWraps(t *testing.T) {
+	s, _ := startPlanhost(t, 60, "approve.yaml")
+	s.send("/plan Add Goodbye\r")
+	screen := s.waitScreen("What now?")
+	if !strings.Contains(screen, "[k] Keep planning — stay in plan mode and tell the model") || !regexp.MustCompile(`(?m)^      what to change$`).MatchString(screen) {
+		t.Errorf("the option is not wrapped at 60 columns:\n%s", screen)
+	}
+	s.resize(100, 30)
+	screen = s.waitScreen("[k] Keep planning — stay in plan mode and tell the model what to change")
+	_ = screen
+	time.Sleep(reviewGraceWait)
+	s.send("a")
+	s.waitScreen("Working on it.")
+	s.quit()
+}
+
+// sgrColour matches an SGR sequence that sets a colour.
+var sgrColour = regexp.MustCompile(`\x1b\[([0-9;]*;)?(3[0-9]|4[0-9]|9[0-7]|10[0-7])(;[0-9;]*)?m`)
+
+func TestPTYNoColor(t *testing.T) {
+	s, _ := startPlanhost(t, 80, "approve.yaml", "NO_COLOR=1")
+	s.send("/plan Add Goodbye\r")
+	s.waitScreen("What now?")
+	time.Sleep(reviewGraceWait)
+	s.send("a")
+	s.waitScreen("Working on it.")
+	s.quit()
+	if m := sgrColour.FindString(s.raw()); m != "" {
+		t.Errorf("colour sequence %q with NO_COLOR", m)
+	}
+}
+
+func TestPTYChineseCatalog(t *testing.T) {
+	s, dir := startPlanhost(t, 80, "approve.yaml", "LANG=zh_CN.UTF-8")
+	s.send("/plan Add Goodbye\r")
+	screen := s.waitScreen("计划审阅")
+	for _, want := range []string{"[a] 批准", "[k] 继续计划", "[d] 关闭"} {
+		if !strings.Contains(screen, want) {
+			t.Errorf("screen lacks %q:\n%s", want, screen)
+		}
+	}
+	time.Sleep(reviewGraceWait)
+	s.send("a")
+	s.waitScreen("计划已批准。")
+	s.quit()
+	// The protocol keeps the option's identifier.
+	res := exitResults(t, sessionEvents(t, dir))
+	if len(res) != 1 || res[0].IsError {
+		t.Errorf("exit results = %+v", res)
+	}
+}
+
+func jsonDecode(b []byte, v any) error { return json.Unmarshal(b, v) }
+
+// TestPTYMultiLinePromptAndContinue protects multi-line prompts (alt+enter)
+// and -continue, which reopens the latest session with a recap.
+func TestPTYMultiLinePromptAndContinue(t *testing.T) {
+	s, dir := startPlanhost(t, 80, "approve.yaml")
+	s.send("/plan First line")
+	s.send("\x1b\r") // alt+enter
+	s.send("second line\r")
+	s.waitScreen("What now?")
+	time.Sleep(reviewGraceWait)
+	s.send("d")
+	s.waitScreen("Plan dismissed.")
+	s.quit()
+	var texts []string
+	for _, e := range sessionEvents(t, dir) {
+		if e.Type == host.TypeUserMessage && (e.Source == nil || e.Source.Kind == host.SourceUser) {
+			var m host.UserMessage
+			jsonUnmarshal(t, e.Data, &m)
+			texts = append(texts, m.Content[0].Text)
+		}
+	}
+	if len(texts) != 1 || texts[0] != "First line\nsecond line" {
+		t.Errorf("user messages = %q", texts)
+	}
+
+	// The same state directory and sessions: -continue finds the session.
+	args := ptyRunArgs(t, dir, filepath.Join("testdata", "pty", "approve.yaml"), "-continue")
+	s2 := startPTYHome(t, 80, 30, s.home, nil, args...)
+	screen := s2.waitScreen("Resumed session")
+	for _, want := range []string{"› First line second line", "assistant: Here is the plan."} {
+		if !strings.Contains(screen, want) {
+			t.Errorf("recap lacks %q:\n%s", want, screen)
+		}
+	}
+	s2.quit()
+}

@@ -1,0 +1,94 @@
+package main
+
+import (
+	"context"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"testing"
+
+	"github.com/jackc/pgx/v5"
+
+	"github.com/dshgo/planmode/cmd/planhost/pgstore/pgtest"
+)
+
+// TestRunWithPostgresStore runs a session with -store URL and resumes it
+// from the database with -store postgres and DATABASE_URL.
+func TestRunWithPostgresStore(t *testing.T) {
+	srv := pgtest.NewServer(t)
+	url := pgtest.NewDBOn(t, srv)
+	dir := newRunDir(t)
+	first := writeScript(t, dir, "first.yaml", "steps:\n  - text: Planning.\n")
+	p, out, errOut, _ := testProgram(t, "/plan Think first\n")
+	if code := p.main(runArgs(dir, first, "-store", url)); code != exitOK {
+		t.Fatalf("exit code = %d\n%s", code, errOut)
+	}
+	id := regexp.MustCompile(`(?m)^session (\S+) \(PostgreSQL database postgres on `).FindStringSubmatch(out.String())
+	if id == nil {
+		t.Fatalf("no session line naming the database in:\n%s", out)
+	}
+	second := writeScript(t, dir, "second.yaml", "steps:\n  - text: Still planning.\n")
+	p2, out2, errOut2, _ := testProgram(t, "And now?\n")
+	p2.getenv = func(k string) string {
+		if k == envDatabase {
+			return url
+		}
+		return ""
+	}
+	if code := p2.main(runArgs(dir, second, "-store", storePostgres, "-session", id[1])); code != exitOK {
+		t.Fatalf("resume: exit code = %d\n%s", code, errOut2)
+	}
+	if !strings.Contains(out2.String(), "resumed session "+id[1]) {
+		t.Fatalf("resume output:\n%s", out2)
+	}
+}
+
+func TestRunStoreUsageErrors(t *testing.T) {
+	tests := []struct {
+		name, store, want string
+	}{
+		{"unknown value", "mysql://x", `-store "mysql://x": want file, postgres or a postgres:// URL`},
+		{"postgres without DATABASE_URL", "postgres", "-store postgres: DATABASE_URL is not set"},
+		{"bad URL hides the password", "postgres://u:hunter2@host:port/db", "-store: "},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			dir := newRunDir(t)
+			script := writeScript(t, dir, "s.yaml", "steps:\n  - text: x\n")
+			p, _, errOut, _ := testProgram(t, "")
+			if code := p.main(runArgs(dir, script, "-store", tt.store)); code != exitUsage {
+				t.Fatalf("exit code = %d, want %d\n%s", code, exitUsage, errOut)
+			}
+			if !strings.Contains(errOut.String(), tt.want) || strings.Contains(errOut.String(), "hunter2") {
+				t.Fatalf("stderr = %q, want %q and no password", errOut, tt.want)
+			}
+		})
+	}
+}
+
+// TestACPWithPostgresStore: "planhost acp -store URL" opens the database
+// (its schema is migrated) and serves until stdin ends.
+func TestACPWithPostgresStore(t *testing.T) {
+	srv := pgtest.NewServer(t)
+	url := pgtest.NewDBOn(t, srv)
+	dir := t.TempDir()
+	script := writeScript(t, dir, "s.yaml", "steps:\n  - text: x\n")
+	p, _, errOut, _ := testProgram(t, "")
+	if code := p.main([]string{"acp", "-model", "scripted:" + script, "-sessions", filepath.Join(dir, "sessions"), "-store", url}); code != exitOK {
+		t.Fatalf("exit code = %d\n%s", code, errOut)
+	}
+	ctx := context.Background()
+	conn, err := pgx.Connect(ctx, url)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer conn.Close(ctx)
+	var n int
+	if err := conn.QueryRow(ctx, "SELECT count(*) FROM planmode_migrations").Scan(&n); err != nil || n == 0 {
+		t.Fatalf("the acp run left no migrated schema: %d, %v", n, err)
+	}
+	p2, _, errOut2, _ := testProgram(t, "")
+	if code := p2.main([]string{"acp", "-model", "scripted:" + script, "-sessions", dir, "-store", "mysql://x"}); code != exitUsage || !strings.Contains(errOut2.String(), "-store") {
+		t.Fatalf("acp -store mysql://x: exit %d, stderr %q", code, errOut2)
+	}
+}

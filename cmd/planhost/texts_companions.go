@@ -1,0 +1,47 @@
+package main
+
+// Texts of the companion plugins' parts of planhost (companions.go,
+// inspect_companions.go, demo_companions.go).
+const (
+	flagAgentHelp     = "the agent's `ID`; its todo list carries over between its sessions"
+	flagDocumentsHelp = "`directory` of agent documents such as the todo list (default: %s; in memory when no state directory is known)"
+	// stateWhatDocuments names the documents directory in messages.
+	stateWhatDocuments = "documents directory"
+	flagHTMLHelp       = "also write a self-contained HTML page of the session's plans, steps and todo list to `FILE`"
+)
+
+// inspect's companion lines and the HTML page.
+const (
+	inspectPlanApproved = "#%d plan approved: %s"
+	htmlTitle           = "Session %s"
+	htmlPlans           = "Approved plans"
+	htmlSteps           = "Steps"
+	htmlTodo            = "Todo list"
+	htmlNoPlans         = "No plan was approved in this session."
+	htmlNoSteps         = "No steps were tracked in this session."
+	htmlNoTodo          = "The session wrote no todo list."
+	htmlSummary         = "Summary:"
+	htmlDeviation       = "Deviation:"
+	htmlDeviationStep   = "Deviation (step %d):"
+	htmlPageStyle       = `body{font-family:system-ui,sans-serif;max-width:60em;margin:2em auto;padding:0 1em;color:#24292f}
+pre{white-space:pre-wrap;background:#f6f8fa;padding:.75em;border-radius:6px}
+.empty{color:#57606a;font-style:italic}
+`
+)
+
+// The companions demo.
+const (
+	usageDemoCompanions = `Usage: planhost demo-companions [-keep=false]
+
+Plays a scripted scene of the companion plugins on a sample workspace: in a
+first session the model plans with steps, the user approves, the model runs
+the steps with their verifications, changes one step with the user's
+approval and completes the plan, keeping a todo list; in a second session
+the same agent reads its list and finishes it. With -keep (the default) the
+directory with the sessions, the documents and the workspace is kept.
+
+Flags:
+`
+	lineCompanionsStart   = "planhost companions demo: plan steps and the todo list, played by a scripted model and user"
+	lineCompanionsSession = "== session %d of agent %s =="
+)

@@ -1,0 +1,381 @@
+package tui_test
+
+import (
+	"errors"
+	"reflect"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	tea "charm.land/bubbletea/v2"
+	"github.com/charmbracelet/x/ansi"
+	"go.uber.org/goleak"
+
+	"github.com/dshgo/planmode"
+	"github.com/dshgo/planmode/cmd/planhost/tui"
+	"github.com/dshgo/planmode/host"
+)
+
+// fakeBackend records what the UI asked of the agent.
+type fakeBackend struct {
+	mu        sync.Mutex
+	sent      []string
+	commands  []string
+	cancelled int
+	mode      tui.Mode
+	sets      []bool
+}
+
+func (b *fakeBackend) Send(text string) error {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	b.sent = append(b.sent, text)
+	return nil
+}
+
+func (b *fakeBackend) Command(line string) (string, bool, error) {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	b.commands = append(b.commands, line)
+	return "ok", true, nil
+}
+
+func (b *fakeBackend) Cancel() {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	b.cancelled++
+}
+
+func (b *fakeBackend) SetPlan(active bool) (tui.Mode, error) {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	b.sets = append(b.sets, active)
+	b.mode.Active = active
+	return b.mode, nil
+}
+
+// clock is a settable time source.
+type clock struct{ t time.Time }
+
+func (c *clock) now() time.Time          { return c.t }
+func (c *clock) advance(d time.Duration) { c.t = c.t.Add(d) }
+
+// harness drives a Model like the program does: messages in, commands run
+// at once, their messages fed back.
+type harness struct {
+	t     *testing.T
+	m     tea.Model
+	clock *clock
+	b     *fakeBackend
+	quit  bool
+}
+
+func newHarness(t *testing.T, cfg tui.Config) *harness {
+	c := &clock{t: time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)}
+	b := &fakeBackend{mode: tui.Mode{Composed: true}}
+	if cfg.Backend == nil {
+		cfg.Backend = b
+	}
+	cfg.Now = c.now
+	cfg.Mode = tui.Mode{Composed: true}
+	h := &harness{t: t, m: tui.New(cfg), clock: c, b: b}
+	h.send(tea.WindowSizeMsg{Width: 80, Height: 30})
+	return h
+}
+
+// send delivers msg and runs the resulting commands (ticks are dropped).
+func (h *harness) send(msg tea.Msg) {
+	h.t.Helper()
+	queue := []tea.Msg{msg}
+	for len(queue) > 0 {
+		var cmd tea.Cmd
+		h.m, cmd = h.m.Update(queue[0])
+		queue = queue[1:]
+		queue = append(queue, h.run(cmd)...)
+	}
+}
+
+func (h *harness) run(cmd tea.Cmd) []tea.Msg {
+	if cmd == nil {
+		return nil
+	}
+	done := make(chan tea.Msg, 1)
+	go func() { done <- cmd() }()
+	var msg tea.Msg
+	select {
+	case msg = <-done:
+	case <-time.After(30 * time.Millisecond):
+		return nil // a tick or a blink: not driven here
+	}
+	switch msg := msg.(type) {
+	case nil:
+		return nil
+	case tea.BatchMsg:
+		var out []tea.Msg
+		for _, c := range msg {
+			out = append(out, h.run(c)...)
+		}
+		return out
+	case tea.QuitMsg:
+		h.quit = true
+		return nil
+	}
+	if _, ok := msg.(interface{ IsDark() bool }); ok {
+		return nil
+	}
+	return []tea.Msg{msg}
+}
+
+func (h *harness) keys(s string) {
+	h.t.Helper()
+	for _, r := range s {
+		h.send(tea.KeyPressMsg{Code: r, Text: string(r)})
+	}
+}
+
+func (h *harness) key(code rune, mod tea.KeyMod) {
+	h.t.Helper()
+	h.send(tea.KeyPressMsg{Code: code, Mod: mod})
+}
+
+// view is the screen's text, without styles.
+func (h *harness) view() string { return ansi.Strip(h.m.View().Content) }
+
+func planAsk(id int, plan string) (tui.AskMsg, chan tui.AskResult) {
+	reply := make(chan tui.AskResult, 1)
+	return tui.AskMsg{ID: id, Reply: reply, Request: host.AskRequest{
+		Questions: []host.Question{{ID: planmode.ReviewQuestionID, Header: "Plan review", Question: "Approve?", Detail: plan,
+			Options: []host.Option{{Label: planmode.ReviewApprove}, {Label: planmode.ReviewKeepPlanning}}}},
+		Intent: &host.Intent{Kind: planmode.ReviewIntentKind, ApproveOption: planmode.ReviewApprove},
+	}}, reply
+}
+
+func TestReviewKeepPlanningWithPastedFeedback(t *testing.T) {
+	h := newHarness(t, tui.Config{})
+	ask, reply := planAsk(1, "# Plan\n\n1. One.\n")
+	h.send(ask)
+	h.clock.advance(time.Second)
+	h.keys("k")
+	h.send(tea.PasteMsg{Content: "More tests.\nAnd docs."})
+	h.key(tea.KeyEnter, 0)
+	select {
+	case r := <-reply:
+		want := host.Answer{QuestionID: planmode.ReviewQuestionID, Selected: []string{planmode.ReviewKeepPlanning}, Custom: "More tests.\nAnd docs."}
+		if r.Err != nil || len(r.Answers) != 1 || r.Answers[0].Custom != want.Custom || r.Answers[0].Selected[0] != want.Selected[0] {
+			t.Fatalf("reply = %+v", r)
+		}
+	default:
+		t.Fatalf("no reply; view:\n%s", h.view())
+	}
+}
+
+func TestMain(m *testing.M) { goleak.VerifyTestMain(m) }
+
+func TestCatalogFor(t *testing.T) {
+	tests := []struct {
+		lang string
+		env  []string
+		want *tui.Catalog
+	}{
+		{"", nil, tui.English},
+		{"", []string{"", "", "zh_CN.UTF-8"}, tui.Chinese},
+		{"", []string{"en_US.UTF-8", "", "zh_CN.UTF-8"}, tui.English}, // LC_ALL wins
+		{"zh", []string{"en_US.UTF-8"}, tui.Chinese},                  // the flag wins
+		{"en", []string{"zh_TW.UTF-8"}, tui.English},
+		{"", []string{"C"}, tui.English},
+	}
+	for _, tt := range tests {
+		if got := tui.CatalogFor(tt.lang, tt.env...); got != tt.want {
+			t.Errorf("CatalogFor(%q, %q) = %s, want %s", tt.lang, tt.env, got.Lang, tt.want.Lang)
+		}
+	}
+}
+
+// TestCatalogsAreComplete protects the Chinese UI from English gaps.
+func TestCatalogsAreComplete(t *testing.T) {
+	en, zh := reflect.ValueOf(*tui.English), reflect.ValueOf(*tui.Chinese)
+	for i := range en.NumField() {
+		name := en.Type().Field(i).Name
+		switch v := zh.Field(i); v.Kind() {
+		case reflect.String:
+			if v.String() == "" {
+				t.Errorf("Chinese %s is empty", name)
+			}
+			if strings.Count(v.String(), "%") != strings.Count(en.Field(i).String(), "%") {
+				t.Errorf("%s: the catalogs have different verbs: %q, %q", name, en.Field(i).String(), v.String())
+			}
+		case reflect.Slice:
+			if v.Len() != en.Field(i).Len() {
+				t.Errorf("%s: %d lines in Chinese, %d in English", name, v.Len(), en.Field(i).Len())
+			}
+		}
+	}
+}
+
+func TestShiftTabTogglesAgainstThePendingSwitch(t *testing.T) {
+	h := newHarness(t, tui.Config{})
+	h.key(tea.KeyTab, tea.ModShift)
+	if got := h.b.sets; len(got) != 1 || !got[0] {
+		t.Fatalf("sets = %v, want [true]", got)
+	}
+	if !strings.Contains(h.view(), " plan ") {
+		t.Errorf("view lacks the plan badge:\n%s", h.view())
+	}
+	// A switch pending from plan back to default: the badge shows it, and
+	// the next Shift+Tab asks for plan again.
+	h.send(tui.EventsMsg{Mode: tui.Mode{Composed: true, Active: true, Pending: planmode.SelectionInactive}})
+	if !strings.Contains(h.view(), "plan → default") {
+		t.Errorf("view lacks the pending switch:\n%s", h.view())
+	}
+	h.key(tea.KeyTab, tea.ModShift)
+	if got := h.b.sets; len(got) != 2 || !got[1] {
+		t.Errorf("sets = %v, want [true true]", got)
+	}
+}
+
+func TestCtrlCCancelsThenExits(t *testing.T) {
+	h := newHarness(t, tui.Config{})
+	h.send(tui.EventsMsg{TurnStarted: true, Mode: tui.Mode{Composed: true}})
+	h.key('c', tea.ModCtrl)
+	if h.b.cancelled != 1 || h.quit {
+		t.Fatalf("after one Ctrl-C: cancelled %d, quit %t", h.b.cancelled, h.quit)
+	}
+	h.clock.advance(3 * time.Second) // too late to count as the second
+	h.key('c', tea.ModCtrl)
+	if h.quit {
+		t.Fatal("a Ctrl-C after the window exited")
+	}
+	h.key('c', tea.ModCtrl)
+	if !h.quit {
+		t.Fatal("two Ctrl-C in a row did not exit")
+	}
+}
+
+func TestEscCancelsOnlyARunningTurn(t *testing.T) {
+	h := newHarness(t, tui.Config{})
+	h.key(tea.KeyEscape, 0)
+	if h.b.cancelled != 0 {
+		t.Fatal("Esc cancelled with nothing running")
+	}
+	h.send(tui.EventsMsg{TurnStarted: true, Mode: tui.Mode{Composed: true}})
+	h.key(tea.KeyEscape, 0)
+	if h.b.cancelled != 1 {
+		t.Fatalf("cancelled %d, want 1", h.b.cancelled)
+	}
+}
+
+// TestReviewIgnoresKeysTypedAsItAppears protects the review from type-ahead.
+func TestReviewIgnoresKeysTypedAsItAppears(t *testing.T) {
+	h := newHarness(t, tui.Config{})
+	ask, reply := planAsk(1, "# Plan\n")
+	h.send(ask)
+	h.keys("a") // at once: not an answer
+	select {
+	case r := <-reply:
+		t.Fatalf("the key typed as the review appeared answered it: %+v", r)
+	default:
+	}
+	h.clock.advance(time.Second)
+	h.keys("a")
+	r := <-reply
+	if r.Err != nil || r.Answers[0].Selected[0] != planmode.ReviewApprove {
+		t.Fatalf("reply = %+v", r)
+	}
+}
+
+func TestReviewDismissAndWithdraw(t *testing.T) {
+	h := newHarness(t, tui.Config{})
+	ask, reply := planAsk(1, "# Plan\n")
+	h.send(ask)
+	h.clock.advance(time.Second)
+	h.keys("d")
+	if r := <-reply; !errors.Is(r.Err, host.ErrDismissed) {
+		t.Fatalf("dismiss reply = %+v", r)
+	}
+	ask2, _ := planAsk(2, "# Plan\n")
+	h.send(ask2)
+	h.send(tui.AskGoneMsg{ID: 2})
+	if v := h.view(); strings.Contains(v, "What now?") {
+		t.Errorf("a withdrawn review is still shown:\n%s", v)
+	}
+	h.send(tea.KeyPressMsg{Code: '/', Text: "/"})
+	h.keys("plans")
+	h.key(tea.KeyEnter, 0)
+	for _, want := range []string{"1. Plan — dismissed", "2. Plan — closed when the turn was cancelled"} {
+		if !strings.Contains(h.view(), want) {
+			t.Errorf("/plans lacks %q:\n%s", want, h.view())
+		}
+	}
+}
+
+func TestEditedPlanIsApprovedAsEdited(t *testing.T) {
+	var got []string
+	h := newHarness(t, tui.Config{EditedAnswer: func(qid, plan string) host.Answer {
+		got = append(got, plan)
+		return host.Answer{QuestionID: qid, Selected: []string{"Approve edited"}, Custom: plan}
+	}})
+	ask, reply := planAsk(1, "# Plan\n\n1. One.\n")
+	h.send(ask)
+	h.send(tui.EditedForTest("# Plan\n\n1. One.\n2. Two.\n"))
+	if v := h.view(); !strings.Contains(v, "+2. Two.") || !strings.Contains(v, "You edited this plan") {
+		t.Errorf("the edit is not shown as a diff:\n%s", v)
+	}
+	h.clock.advance(time.Second)
+	h.keys("a")
+	r := <-reply
+	if len(got) != 1 || r.Answers[0].Custom != "# Plan\n\n1. One.\n2. Two.\n" {
+		t.Fatalf("reply = %+v, edited answers %q", r, got)
+	}
+}
+
+func TestSanitizeAppliesToStreamedText(t *testing.T) {
+	h := newHarness(t, tui.Config{Sanitize: func(s string) string { return strings.ReplaceAll(s, "\x1b", "\\x1b") }})
+	h.send(tui.DeltaMsg{Text: "red \x1b[31mtext"})
+	if v := h.m.View().Content; strings.Contains(v, "\x1b[31m") || !strings.Contains(v, `\x1b[31mtext`) {
+		t.Errorf("view = %q", v)
+	}
+}
+
+func TestHistoryRecallsEarlierInputs(t *testing.T) {
+	var saved []string
+	h := newHarness(t, tui.Config{History: []string{"first", "second\nline"}, SaveHistory: func(e string) { saved = append(saved, e) }})
+	h.keys("draft")
+	h.key(tea.KeyUp, 0)
+	if v := h.view(); !strings.Contains(v, "line") {
+		t.Fatalf("up did not recall the last input:\n%s", v)
+	}
+	h.key(tea.KeyUp, 0) // the cursor is on the entry's last line: up moves within it
+	h.key(tea.KeyUp, 0)
+	if v := h.view(); !strings.Contains(v, "› first") {
+		t.Fatalf("up did not recall the first input:\n%s", v)
+	}
+	h.key(tea.KeyDown, 0)
+	h.key(tea.KeyDown, 0)
+	h.key(tea.KeyDown, 0)
+	if v := h.view(); !strings.Contains(v, "› draft") {
+		t.Fatalf("down did not return to the draft:\n%s", v)
+	}
+	h.key(tea.KeyEnter, 0)
+	if len(saved) != 1 || saved[0] != "draft" || len(h.b.sent) != 1 {
+		t.Errorf("saved %q, sent %q", saved, h.b.sent)
+	}
+}
+
+// TestMarkdownHasNoPadding protects wrapped text from the renderer's
+// padding: no rendered line ends in spaces.
+func TestMarkdownHasNoPadding(t *testing.T) {
+	h := newHarness(t, tui.Config{})
+	h.send(tui.EventsMsg{Entries: []tui.Entry{{Kind: tui.KindMarkdown, Text: "# Title\n\n1. Short.\n2. A longer step that wraps at the width of the terminal when it is narrow.\n"}}, Mode: tui.Mode{Composed: true}})
+	h.send(tea.WindowSizeMsg{Width: 40, Height: 30})
+	for _, e := range tui.RenderedForTest(h.m) {
+		for _, l := range strings.Split(e, "\n") {
+			if s := ansi.Strip(l); strings.HasSuffix(s, " ") {
+				t.Errorf("line %q is padded", s)
+			}
+			if w := ansi.StringWidth(l); w > 40 {
+				t.Errorf("line %q is %d wide at 40 columns", ansi.Strip(l), w)
+			}
+		}
+	}
+}

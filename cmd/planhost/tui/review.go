@@ -1,0 +1,316 @@
+package tui
+
+import (
+	"fmt"
+	"os"
+	"os/exec"
+	"strings"
+
+	"charm.land/bubbles/v2/key"
+	tea "charm.land/bubbletea/v2"
+	"github.com/pmezard/go-difflib/difflib"
+
+	"github.com/dshgo/planmode/cmd/planhost/internal/reviewgate"
+	"github.com/dshgo/planmode/host"
+)
+
+// optionKind is what choosing a review option does.
+type optionKind int
+
+const (
+	optAnswer   optionKind = iota // select the option
+	optFeedback                   // select it with feedback (keep planning)
+	optEdit                       // open the editor
+	optDismiss                    // dismiss the review
+)
+
+// option is one line of the review menu.
+type option struct {
+	key, label, desc string
+	// value is the protocol's option label.
+	value string
+	kind  optionKind
+}
+
+// review is the question request being answered.
+type review struct {
+	id      int
+	req     host.AskRequest
+	reply   chan<- AskResult
+	plan    bool
+	q       int
+	answers []host.Answer
+	options []option
+	cursor  int
+	// feedback is true while the feedback editor is open.
+	feedback bool
+	selected string
+	// text is the plan under review (edited when edited is set); original
+	// is the model's; previous is the plan of the review before (for the
+	// diff).
+	text, original, previous string
+	edited                   bool
+	// gate keeps keys typed before the review (or the edited plan)
+	// appeared from answering it.
+	gate   reviewgate.Gate
+	record int
+}
+
+// openReview shows an ask. A plan review gets the plan with what changed
+// since the previous plan, and the menu Approve / Keep planning / Edit /
+// Dismiss.
+func (m *Model) openReview(msg AskMsg) {
+	if m.review != nil { // a new ask replaces one the agent withdrew
+		m.closeReview(m.cat.OutcomeCancelled)
+	}
+	r := &review{id: msg.ID, req: msg.Request, reply: msg.Reply, plan: isPlanReview(msg.Request), gate: reviewgate.Open(m.cfg.Now()), record: -1}
+	if len(r.req.Questions) == 0 {
+		r.reply <- AskResult{}
+		return
+	}
+	if r.plan {
+		r.original = m.cfg.Sanitize(r.req.Questions[0].Detail)
+		r.text = r.original
+		if n := len(m.plans); n > 0 && (m.plans[n-1].outcome == m.cat.OutcomeKeepPlanning || m.plans[n-1].outcome == m.cat.OutcomeEdited) {
+			r.previous = m.plans[n-1].text
+		}
+		m.plans = append(m.plans, planRecord{title: planTitle(r.text), text: r.text, outcome: m.cat.OutcomeOpen})
+		r.record = len(m.plans) - 1
+	}
+	m.review = r
+	m.setOptions()
+	m.input.Blur()
+	m.vp.GotoTop()
+}
+
+// setOptions builds the menu of the current question.
+func (m *Model) setOptions() {
+	r := m.review
+	q := r.req.Questions[r.q]
+	r.options, r.cursor = nil, 0
+	if r.plan {
+		for _, o := range q.Options {
+			label, desc := m.cat.optionLabel(o.Label)
+			kind := optFeedback
+			if o.Label == r.req.Intent.ApproveOption {
+				kind = optAnswer
+			}
+			r.options = append(r.options, option{key: strings.ToLower(o.Label[:1]), label: label, desc: desc, value: o.Label, kind: kind})
+		}
+		r.options = append(r.options, option{key: "e", label: m.cat.OptEdit, desc: m.cat.OptEditDesc, kind: optEdit})
+	} else {
+		for i, o := range q.Options {
+			r.options = append(r.options, option{key: fmt.Sprint(i + 1), label: m.cfg.Sanitize(o.Label), desc: m.cfg.Sanitize(o.Description), value: o.Label, kind: optAnswer})
+		}
+	}
+	r.options = append(r.options, option{key: "d", label: m.cat.OptDismiss, desc: m.cat.OptDismissDesc, kind: optDismiss})
+	// Keys must be distinct; fall back to numbers.
+	seen := map[string]bool{}
+	for _, o := range r.options {
+		if seen[o.key] {
+			for i := range r.options[:len(r.options)-1] {
+				r.options[i].key = fmt.Sprint(i + 1)
+			}
+			break
+		}
+		seen[o.key] = true
+	}
+}
+
+// closeReview ends the review and records the outcome.
+func (m *Model) closeReview(outcome string) {
+	if r := m.review; r != nil && r.record >= 0 {
+		m.plans[r.record].outcome = outcome
+		m.plans[r.record].text = r.text
+	}
+	m.review = nil
+	m.feedback.Reset()
+	m.feedback.Blur()
+	m.input.Focus()
+	m.follow = true
+	m.render.invalidateFrom(len(m.entries))
+}
+
+// reviewKey handles a key while a review is open.
+func (m *Model) reviewKey(msg tea.KeyPressMsg) tea.Cmd {
+	r := m.review
+	if r.feedback {
+		switch {
+		case key.Matches(msg, m.keys.Cancel):
+			r.feedback = false
+			m.feedback.Blur()
+			return nil
+		case key.Matches(msg, m.keys.Send):
+			text := strings.TrimSpace(m.feedback.Value())
+			m.feedback.Reset()
+			r.feedback = false
+			return m.answer(host.Answer{QuestionID: r.req.Questions[r.q].ID, Selected: []string{r.selected}, Custom: text}, m.cat.OutcomeKeepPlanning)
+		}
+		var cmd tea.Cmd
+		m.feedback, cmd = m.feedback.Update(msg)
+		return cmd
+	}
+	if !r.gate.Accepts(m.cfg.Now()) {
+		return nil // typed before the review could be read
+	}
+	switch {
+	case key.Matches(msg, m.keys.Up):
+		r.cursor = (r.cursor + len(r.options) - 1) % len(r.options)
+		return nil
+	case key.Matches(msg, m.keys.Down):
+		r.cursor = (r.cursor + 1) % len(r.options)
+		return nil
+	case key.Matches(msg, m.keys.Choose):
+		return m.choose(r.options[r.cursor])
+	}
+	k := strings.ToLower(msg.String())
+	for i, o := range r.options {
+		if k == o.key {
+			r.cursor = i
+			return m.choose(o)
+		}
+	}
+	return nil
+}
+
+// choose acts on a menu option.
+func (m *Model) choose(o option) tea.Cmd {
+	r := m.review
+	qid := r.req.Questions[r.q].ID
+	switch o.kind {
+	case optDismiss:
+		reply := r.reply
+		m.closeReview(m.cat.OutcomeDismissed)
+		m.add(KindMeta, fmt.Sprintf(m.cat.ReviewAnswered, m.cat.OutcomeDismissed))
+		return func() tea.Msg { reply <- AskResult{Err: errDismissed}; return nil }
+	case optEdit:
+		text, dir := r.text, m.cfg.TempDir
+		return func() tea.Msg {
+			f, err := os.CreateTemp(dir, "planhost-plan-*.md")
+			if err != nil {
+				return editReadyMsg{err: err}
+			}
+			_, err = f.WriteString(text)
+			if cerr := f.Close(); err == nil {
+				err = cerr
+			}
+			return editReadyMsg{path: f.Name(), err: err}
+		}
+	case optFeedback:
+		r.feedback, r.selected = true, o.value
+		m.feedback.Reset()
+		return m.feedback.Focus()
+	}
+	if r.plan && r.edited && o.value == r.req.Intent.ApproveOption && m.cfg.EditedAnswer != nil {
+		return m.answer(m.cfg.EditedAnswer(qid, r.text), m.cat.OutcomeEdited)
+	}
+	outcome := m.cat.OutcomeApproved
+	if !r.plan {
+		outcome = o.label
+	}
+	return m.answer(host.Answer{QuestionID: qid, Selected: []string{o.value}}, outcome)
+}
+
+// answer records the answer to the current question and, after the last
+// one, sends all of them.
+func (m *Model) answer(a host.Answer, outcome string) tea.Cmd {
+	r := m.review
+	r.answers = append(r.answers, a)
+	r.q++
+	if r.q < len(r.req.Questions) {
+		m.setOptions()
+		return nil
+	}
+	reply, answers := r.reply, r.answers
+	if r.plan {
+		m.add(KindMeta, fmt.Sprintf(m.cat.ReviewAnswered, outcome))
+	}
+	m.closeReview(outcome)
+	return func() tea.Msg { reply <- AskResult{Answers: answers}; return nil }
+}
+
+// startEditor runs the editor on the plan file.
+func (m *Model) startEditor(msg editReadyMsg) tea.Cmd {
+	if msg.err != nil {
+		m.add(KindError, fmt.Sprintf(m.cat.EditorFailed, msg.err))
+		return nil
+	}
+	args := strings.Fields(m.cfg.Editor)
+	if len(args) == 0 {
+		args = []string{"vi"}
+	}
+	c := exec.Command(args[0], append(args[1:], msg.path)...)
+	path := msg.path
+	return tea.ExecProcess(c, func(err error) tea.Msg {
+		defer os.Remove(path)
+		if err != nil {
+			return editedMsg{err: err}
+		}
+		b, rerr := os.ReadFile(path)
+		return editedMsg{text: string(b), err: rerr}
+	})
+}
+
+// onEdited takes the saved plan: it is what the review now shows and what
+// an approval approves.
+func (m *Model) onEdited(msg editedMsg) {
+	r := m.review
+	switch {
+	case r == nil:
+		return
+	case msg.err != nil:
+		m.add(KindError, fmt.Sprintf(m.cat.EditorFailed, msg.err))
+		return
+	}
+	text := strings.TrimRight(m.cfg.Sanitize(msg.text), "\n") + "\n"
+	if strings.TrimSpace(text) == strings.TrimSpace(r.text) {
+		m.note = m.cat.EditorUnchanged
+		return
+	}
+	r.previous, r.text, r.edited = r.text, text, true
+	r.gate = reviewgate.Open(m.cfg.Now())
+	if r.record >= 0 {
+		m.plans[r.record].text = text
+	}
+	m.vp.GotoTop()
+}
+
+// planDiff is a unified diff of the plan against the previous one, without
+// file headers; "" when they are the same.
+func planDiff(previous, current string) string {
+	if previous == "" || strings.TrimSpace(previous) == strings.TrimSpace(current) {
+		return ""
+	}
+	d, err := difflib.GetUnifiedDiffString(difflib.UnifiedDiff{
+		A: difflib.SplitLines(strings.TrimRight(previous, "\n") + "\n"), B: difflib.SplitLines(strings.TrimRight(current, "\n") + "\n"), Context: 1,
+	})
+	if err != nil {
+		return ""
+	}
+	var out []string
+	for _, l := range strings.Split(strings.TrimRight(d, "\n"), "\n") {
+		if strings.HasPrefix(l, "---") || strings.HasPrefix(l, "+++") {
+			continue
+		}
+		out = append(out, l)
+	}
+	return strings.Join(out, "\n")
+}
+
+// planTitle is the plan's first heading, or its first line.
+func planTitle(plan string) string {
+	first := ""
+	for _, l := range strings.Split(plan, "\n") {
+		t := strings.TrimSpace(l)
+		if t == "" {
+			continue
+		}
+		if strings.HasPrefix(t, "#") {
+			return strings.TrimSpace(strings.TrimLeft(t, "#"))
+		}
+		if first == "" {
+			first = t
+		}
+	}
+	return first
+}

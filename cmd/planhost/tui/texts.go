@@ -1,0 +1,290 @@
+package tui
+
+import (
+	"strings"
+
+	"github.com/dshgo/planmode"
+)
+
+// Catalog holds the words of the control UI in one language: review labels,
+// key hints, status lines and replies to the user. Option identifiers in
+// the log and the protocol stay as the plugin names them; model-facing
+// text is never translated.
+type Catalog struct {
+	// Lang is the catalog's language tag ("en", "zh").
+	Lang string
+
+	ModeDefault, ModePlan string
+	// ModeSwitch shows a queued switch: "%s → %s".
+	ModeSwitch string
+	HintIdle   string
+	HintBusy   string
+	// Working is the spinner text: frame, elapsed time.
+	Working    string
+	Cancelling string
+	// InterruptAgain asks for a second Ctrl-C to exit.
+	InterruptAgain string
+	Placeholder    string
+
+	ReviewTitle      string
+	ReviewQuestion   string
+	ReviewChanged    string
+	ReviewFullPlan   string
+	ReviewEditedNote string
+	ReviewHint       string
+	FeedbackTitle    string
+	FeedbackHint     string
+	OptApprove       string
+	OptKeepPlanning  string
+	OptEdit          string
+	OptDismiss       string
+	OptApproveDesc   string
+	OptKeepDesc      string
+	OptEditDesc      string
+	OptDismissDesc   string
+	QuestionHint     string
+
+	// Outcomes of a plan review, as /plans and the transcript say them.
+	OutcomeApproved, OutcomeKeepPlanning, OutcomeEdited, OutcomeDismissed, OutcomeCancelled, OutcomeOpen string
+	// Outcomes only the log shows (inspect): abandoned by an extension,
+	// refused before the user saw it, closed when plan mode restarted.
+	OutcomeAbandoned, OutcomeRefused, OutcomeReloaded string
+	// ReviewAnswered reports the answer: "%s" is the outcome.
+	ReviewAnswered string
+	// ReviewCancelled says the review closed without an answer (the turn
+	// was cancelled).
+	ReviewCancelled string
+	EditorFailed    string
+	EditorUnchanged string
+
+	ReasoningCollapsed string
+	ReasoningExpanded  string
+	Thinking           string
+
+	PlansNone   string
+	PlansHeader string
+	PlansLine   string
+	PlansBad    string
+
+	HelpKeys     string
+	HelpCommands string
+	HelpLines    []string
+	UnknownCmd   string
+	CmdFailed    string
+	SendFailed   string
+	Queued       string
+	Bye          string
+	ModeFailed   string
+}
+
+// English is the English catalog.
+var English = &Catalog{
+	Lang:           "en",
+	ModeDefault:    "default",
+	ModePlan:       "plan",
+	ModeSwitch:     "%s → %s",
+	HintIdle:       "shift+tab plan mode · /help",
+	HintBusy:       "esc cancel · shift+tab plan mode",
+	Working:        "%s working %s",
+	Cancelling:     "cancelling…",
+	InterruptAgain: "Press Ctrl-C again to exit.",
+	Placeholder:    "Type a message (alt+enter for a new line, /help for keys)",
+
+	ReviewTitle:      "Plan review",
+	ReviewQuestion:   "The model presents this plan. What now?",
+	ReviewChanged:    "What changed since the previous plan",
+	ReviewFullPlan:   "The plan",
+	ReviewEditedNote: "You edited this plan; the edited text is what you approve.",
+	ReviewHint:       "↑/↓ and enter, or the key in brackets · pgup/pgdown scroll the plan",
+	FeedbackTitle:    "Feedback for the model (what to change)",
+	FeedbackHint:     "enter send · alt+enter new line · esc back to the choices",
+	OptApprove:       "Approve",
+	OptKeepPlanning:  "Keep planning",
+	OptEdit:          "Edit",
+	OptDismiss:       "Dismiss",
+	OptApproveDesc:   "leave plan mode and carry the plan out",
+	OptKeepDesc:      "stay in plan mode and tell the model what to change",
+	OptEditDesc:      "open the plan in your editor",
+	OptDismissDesc:   "close the review and talk to the model instead",
+	QuestionHint:     "↑/↓ and enter, or the key in brackets",
+
+	OutcomeApproved:     "approved",
+	OutcomeKeepPlanning: "sent back with feedback",
+	OutcomeEdited:       "approved as you edited it",
+	OutcomeDismissed:    "dismissed",
+	OutcomeCancelled:    "closed when the turn was cancelled",
+	OutcomeOpen:         "waiting for your review",
+	OutcomeAbandoned:    "abandoned",
+	OutcomeRefused:      "refused before the review",
+	OutcomeReloaded:     "closed when plan mode restarted",
+	ReviewAnswered:      "Plan %s.",
+	ReviewCancelled:     "The plan review closed: the turn was cancelled.",
+	EditorFailed:        "The editor failed: %v",
+	EditorUnchanged:     "The plan was not changed in the editor.",
+
+	ReasoningCollapsed: "✻ thinking (%d lines) · ctrl+o to show",
+	ReasoningExpanded:  "✻ thinking · ctrl+o to hide",
+	Thinking:           "✻ thinking…",
+
+	PlansNone:   "No plan was presented in this session yet.",
+	PlansHeader: "Plans presented in this session (/plans N shows one):",
+	PlansLine:   "  %d. %s — %s",
+	PlansBad:    "No plan %q; /plans lists them.",
+
+	HelpKeys:     "Keys:",
+	HelpCommands: "Commands:",
+	HelpLines: []string{
+		"  enter            send the message",
+		"  alt+enter        new line (ctrl+j too); a paste keeps its lines",
+		"  shift+tab        switch plan mode (queued while the model works)",
+		"  esc              cancel the running turn",
+		"  ctrl+c           cancel; twice to exit",
+		"  ctrl+d           exit (on an empty line)",
+		"  ctrl+o           show or hide the model's thinking",
+		"  up/down          earlier messages (from the first or last line)",
+		"  pgup/pgdown      scroll the transcript",
+		"  /plans [N]       list the plans of this session, or show plan N",
+		"  /help            this list",
+		"  /quit            exit",
+	},
+	UnknownCmd: "Unknown command %s; /help lists the commands.",
+	CmdFailed:  "/%s failed: %v",
+	SendFailed: "Could not send the message: %v",
+	Queued:     "Queued for the model's next step.",
+	Bye:        "bye",
+	ModeFailed: "Could not switch plan mode: %v",
+}
+
+// Chinese is the Chinese catalog.
+var Chinese = &Catalog{
+	Lang:           "zh",
+	ModeDefault:    "默认",
+	ModePlan:       "计划",
+	ModeSwitch:     "%s → %s",
+	HintIdle:       "shift+tab 计划模式 · /help",
+	HintBusy:       "esc 取消 · shift+tab 计划模式",
+	Working:        "%s 工作中 %s",
+	Cancelling:     "正在取消…",
+	InterruptAgain: "再按一次 Ctrl-C 退出。",
+	Placeholder:    "输入消息（alt+enter 换行，/help 查看按键）",
+
+	ReviewTitle:      "计划审阅",
+	ReviewQuestion:   "模型提交了这份计划。接下来？",
+	ReviewChanged:    "与上一版计划相比的改动",
+	ReviewFullPlan:   "计划全文",
+	ReviewEditedNote: "你编辑了这份计划；批准的是编辑后的文本。",
+	ReviewHint:       "↑/↓ 加回车，或按方括号里的键 · pgup/pgdown 滚动计划",
+	FeedbackTitle:    "给模型的反馈（要改什么）",
+	FeedbackHint:     "回车发送 · alt+enter 换行 · esc 返回选项",
+	OptApprove:       "批准",
+	OptKeepPlanning:  "继续计划",
+	OptEdit:          "编辑",
+	OptDismiss:       "关闭",
+	OptApproveDesc:   "退出计划模式并执行计划",
+	OptKeepDesc:      "留在计划模式，告诉模型要改什么",
+	OptEditDesc:      "在编辑器中打开计划",
+	OptDismissDesc:   "关闭审阅，改为直接和模型对话",
+	QuestionHint:     "↑/↓ 加回车，或按方括号里的键",
+
+	OutcomeApproved:     "已批准",
+	OutcomeKeepPlanning: "已附反馈退回",
+	OutcomeEdited:       "已按你的编辑批准",
+	OutcomeDismissed:    "已关闭",
+	OutcomeCancelled:    "回合取消，审阅已关闭",
+	OutcomeOpen:         "等待你审阅",
+	OutcomeAbandoned:    "已放弃",
+	OutcomeRefused:      "审阅前即被拒绝",
+	OutcomeReloaded:     "计划模式重启时关闭",
+	ReviewAnswered:      "计划%s。",
+	ReviewCancelled:     "计划审阅已关闭：回合被取消。",
+	EditorFailed:        "编辑器出错：%v",
+	EditorUnchanged:     "计划在编辑器中没有改动。",
+
+	ReasoningCollapsed: "✻ 思考（%d 行）· ctrl+o 展开",
+	ReasoningExpanded:  "✻ 思考 · ctrl+o 收起",
+	Thinking:           "✻ 思考中…",
+
+	PlansNone:   "本会话还没有提交过计划。",
+	PlansHeader: "本会话提交过的计划（/plans N 查看其中一份）：",
+	PlansLine:   "  %d. %s — %s",
+	PlansBad:    "没有计划 %q；/plans 列出全部。",
+
+	HelpKeys:     "按键：",
+	HelpCommands: "命令：",
+	HelpLines: []string{
+		"  enter            发送消息",
+		"  alt+enter        换行（也可用 ctrl+j）；粘贴保留换行",
+		"  shift+tab        切换计划模式（模型工作时排队）",
+		"  esc              取消正在运行的回合",
+		"  ctrl+c           取消；连按两次退出",
+		"  ctrl+d           退出（输入为空时）",
+		"  ctrl+o           显示或隐藏模型的思考",
+		"  up/down          之前的消息（在首行或末行时）",
+		"  pgup/pgdown      滚动记录",
+		"  /plans [N]       列出本会话的计划，或查看第 N 份",
+		"  /help            本列表",
+		"  /quit            退出",
+	},
+	UnknownCmd: "未知命令 %s；/help 列出全部命令。",
+	CmdFailed:  "/%s 失败：%v",
+	SendFailed: "消息发送失败：%v",
+	Queued:     "已排队，模型下一步时处理。",
+	Bye:        "再见",
+	ModeFailed: "无法切换计划模式：%v",
+}
+
+// CatalogFor picks the catalog for a language: lang is a flag value ("en",
+// "zh", or "" for the environment) and env the LC_ALL, LC_MESSAGES and LANG
+// values in that order of precedence.
+func CatalogFor(lang string, env ...string) *Catalog {
+	if lang == "" {
+		for _, v := range env {
+			if v != "" {
+				lang = v
+				break
+			}
+		}
+	}
+	if strings.HasPrefix(strings.ToLower(lang), "zh") {
+		return Chinese
+	}
+	return English
+}
+
+// ExitOutcome is the catalog's words for how an exit_plan_mode call
+// ended; edited reports a plan the user edited before approving it.
+func (c *Catalog) ExitOutcome(o planmode.ExitOutcome, edited bool) string {
+	switch o {
+	case planmode.ExitApproved:
+		if edited {
+			return c.OutcomeEdited
+		}
+		return c.OutcomeApproved
+	case planmode.ExitAbandoned:
+		return c.OutcomeAbandoned
+	case planmode.ExitKeepPlanning:
+		return c.OutcomeKeepPlanning
+	case planmode.ExitDismissed:
+		return c.OutcomeDismissed
+	case planmode.ExitReloaded:
+		return c.OutcomeReloaded
+	case planmode.ExitReviewFailed:
+		return c.OutcomeCancelled
+	}
+	return c.OutcomeRefused
+}
+
+// PlanTitle is a plan's first heading, or its first line.
+func PlanTitle(plan string) string { return planTitle(plan) }
+
+// optionLabel is the catalog's word for a plan review option (the
+// protocol's label otherwise).
+func (c *Catalog) optionLabel(label string) (string, string) {
+	switch label {
+	case planmode.ReviewApprove:
+		return c.OptApprove, c.OptApproveDesc
+	case planmode.ReviewKeepPlanning:
+		return c.OptKeepPlanning, c.OptKeepDesc
+	}
+	return label, ""
+}

@@ -1,0 +1,79 @@
+package render_test
+
+import (
+	"strings"
+	"testing"
+	"unicode/utf8"
+
+	"github.com/dshgo/planmode/internal/render"
+)
+
+// stripSGR removes the box's own escapes (ESC [ digits m).
+func stripSGR(s string) string {
+	var b strings.Builder
+	for i := 0; i < len(s); i++ {
+		if s[i] == 0x1b && i+1 < len(s) && s[i+1] == '[' {
+			j := i + 2
+			for j < len(s) && s[j] >= '0' && s[j] <= '9' {
+				j++
+			}
+			if j < len(s) && s[j] == 'm' {
+				i = j
+				continue
+			}
+		}
+		b.WriteByte(s[i])
+	}
+	return b.String()
+}
+
+func checkBox(t *testing.T, box string, width int) {
+	t.Helper()
+	width = min(max(width, render.MinWidth), render.MaxWidth)
+	plain := stripSGR(box)
+	if strings.ContainsFunc(plain, func(r rune) bool { return r < 0x20 && r != '\n' || r == 0x7f || r >= 0x80 && r < 0xa0 }) {
+		t.Fatalf("control character in the box:\n%q", box)
+	}
+	for _, line := range strings.Split(strings.TrimSuffix(plain, "\n"), "\n") {
+		if w := render.Width(line); w != width {
+			t.Fatalf("line is %d columns wide, want %d: %q", w, width, line)
+		}
+	}
+}
+
+func TestBoxLinesHaveTheBoxWidth(t *testing.T) {
+	tests := []struct {
+		name  string
+		text  string
+		width int
+	}{
+		{"short", "hello", 30},
+		{"wraps at spaces", strings.Repeat("word ", 30), 30},
+		{"breaks a long word", strings.Repeat("x", 100), 30},
+		{"wide characters", strings.Repeat("日本語", 20), 31},
+		{"narrowest", "a b c", 0},
+		{"escape sequences", "\x1b[2J\x1b]0;title\x07 text\r\nmore", 40},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			rows := []render.Row{{Status: render.Completed, Text: tt.text, Note: tt.text}, {Status: render.InProgress, Text: tt.text}, {Text: tt.text}}
+			checkBox(t, render.Box(tt.text, rows, tt.text, tt.width), tt.width)
+		})
+	}
+}
+
+func FuzzBox(f *testing.F) {
+	f.Add("title", "text with words", 40)
+	f.Add("\x1b[1m", strings.Repeat("日", 50), 24)
+	f.Add("", "", 300)
+	f.Fuzz(func(t *testing.T, title, text string, width int) {
+		if !utf8.ValidString(text) || !utf8.ValidString(title) {
+			text, title = strings.ToValidUTF8(text, "?"), strings.ToValidUTF8(title, "?")
+		}
+		checkBox(t, render.Box(title, []render.Row{{Status: render.InProgress, Text: text, Note: text}}, text, width), width)
+		html := render.HTML(title, "x", true, []render.Row{{Text: text}})
+		if strings.ContainsAny(strings.TrimPrefix(html, "<"), "\x00\x1b") {
+			t.Fatalf("control character in HTML %q", html)
+		}
+	})
+}

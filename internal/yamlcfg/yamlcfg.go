@@ -1,0 +1,220 @@
+// Package yamlcfg decodes the small, strict YAML configurations of the
+// companion plugins: a mapping of known keys whose values are checked one by
+// one, every problem a [*deploy.FieldError] carrying the offending node's
+// line and column.
+package yamlcfg
+
+import (
+	"fmt"
+	"strconv"
+	"strings"
+
+	"github.com/dshgo/planmode/deploy"
+	"gopkg.in/yaml.v3"
+)
+
+// Problem texts, for the YAML author.
+const (
+	problemNotMapping   = "the configuration must be a mapping with the keys %s, got %s"
+	problemNoKeys       = "the plugin takes no configuration: leave its entry empty, got %s"
+	problemKeyNotString = "keys must be strings, got %s"
+	problemUnknownKey   = "unknown key (the keys are %s)"
+	problemDuplicate    = "is given twice (first at line %d, column %d)"
+	problemRequired     = "is required: %s"
+	problemNotString    = "must be a string, got %s"
+	problemBlank        = "must not be blank"
+	problemNotInt       = "must be a whole number, got %s"
+	problemRange        = "must be between %d and %d, got %d"
+	problemNotList      = "must be a list, got %s"
+	problemEmptyList    = "must list at least one item"
+	problemNotOneOf     = "must be one of %s, got %q"
+	problemRepeated     = "lists %q twice"
+)
+
+// Mapping is a decoded configuration mapping: its values by key, with the
+// problems found so far.
+type Mapping struct {
+	node   *yaml.Node
+	values map[string]*yaml.Node
+	errs   []error
+}
+
+// Decode reads node (the value under the plugin's name: a mapping, null, or
+// a document wrapping one) as a mapping whose keys are among keys. Unknown,
+// non-string and repeated keys are problems. A null node is an empty
+// mapping.
+func Decode(node *yaml.Node, keys ...string) *Mapping {
+	if node != nil && node.Kind == yaml.DocumentNode && len(node.Content) == 1 {
+		node = node.Content[0]
+	}
+	m := &Mapping{node: node, values: map[string]*yaml.Node{}}
+	known := strings.Join(keys, ", ")
+	switch {
+	case node == nil, node.Kind == 0, node.Kind == yaml.ScalarNode && node.ShortTag() == "!!null":
+		return m
+	case node.Kind != yaml.MappingNode && len(keys) == 0:
+		m.errs = append(m.errs, deploy.FieldErrorAt(node, "", fmt.Sprintf(problemNoKeys, deploy.Describe(node))))
+		return m
+	case node.Kind != yaml.MappingNode:
+		m.errs = append(m.errs, deploy.FieldErrorAt(node, "", fmt.Sprintf(problemNotMapping, known, deploy.Describe(node))))
+		return m
+	}
+	for i := 0; i+1 < len(node.Content); i += 2 {
+		k, v := node.Content[i], node.Content[i+1]
+		switch {
+		case k.Kind != yaml.ScalarNode || k.ShortTag() != "!!str":
+			m.errs = append(m.errs, deploy.FieldErrorAt(k, "", fmt.Sprintf(problemKeyNotString, deploy.Describe(k))))
+		case len(keys) == 0:
+			m.errs = append(m.errs, deploy.FieldErrorAt(k, k.Value, fmt.Sprintf(problemNoKeys, "a key")))
+		case !contains(keys, k.Value):
+			m.errs = append(m.errs, deploy.FieldErrorAt(k, k.Value, fmt.Sprintf(problemUnknownKey, known)))
+		case m.values[k.Value] != nil:
+			first := m.values[k.Value]
+			m.errs = append(m.errs, deploy.FieldErrorAt(k, k.Value, fmt.Sprintf(problemDuplicate, first.Line, first.Column)))
+		default:
+			m.values[k.Value] = v
+		}
+	}
+	return m
+}
+
+func contains(list []string, s string) bool {
+	for _, x := range list {
+		if x == s {
+			return true
+		}
+	}
+	return false
+}
+
+// Has reports whether key was given.
+func (m *Mapping) Has(key string) bool { return m.values[key] != nil }
+
+// Fail records a problem at key's value (or at the mapping when the key is
+// missing).
+func (m *Mapping) Fail(key, problem string) {
+	n := m.values[key]
+	if n == nil {
+		n = m.node
+	}
+	if n == nil {
+		m.errs = append(m.errs, &deploy.FieldError{Key: key, Problem: problem})
+		return
+	}
+	m.errs = append(m.errs, deploy.FieldErrorAt(n, key, problem))
+}
+
+// FailAt records a problem at node n under key.
+func (m *Mapping) FailAt(n *yaml.Node, key, problem string) {
+	m.errs = append(m.errs, deploy.FieldErrorAt(n, key, problem))
+}
+
+// Require records a problem for key when it is missing; what says what
+// the key is for.
+func (m *Mapping) Require(key, what string) bool {
+	if m.Has(key) {
+		return true
+	}
+	m.Fail(key, fmt.Sprintf(problemRequired, what))
+	return false
+}
+
+// String returns key's value as a non-blank string. A missing key returns
+// "" with no problem.
+func (m *Mapping) String(key string) string {
+	v := m.values[key]
+	if v == nil {
+		return ""
+	}
+	if v.Kind != yaml.ScalarNode || v.ShortTag() != "!!str" {
+		m.FailAt(v, key, fmt.Sprintf(problemNotString, deploy.Describe(v)))
+		return ""
+	}
+	if strings.TrimSpace(v.Value) == "" {
+		m.FailAt(v, key, problemBlank)
+		return ""
+	}
+	return v.Value
+}
+
+// Int returns key's value as an integer between lo and hi; def when the key
+// is missing.
+func (m *Mapping) Int(key string, def, lo, hi int64) int64 {
+	v := m.values[key]
+	if v == nil {
+		return def
+	}
+	if v.Kind != yaml.ScalarNode || v.ShortTag() != "!!int" {
+		m.FailAt(v, key, fmt.Sprintf(problemNotInt, deploy.Describe(v)))
+		return def
+	}
+	n, err := strconv.ParseInt(strings.ReplaceAll(v.Value, "_", ""), 0, 64)
+	if err != nil {
+		m.FailAt(v, key, fmt.Sprintf(problemNotInt, strconv.Quote(v.Value)))
+		return def
+	}
+	if n < lo || n > hi {
+		m.FailAt(v, key, fmt.Sprintf(problemRange, lo, hi, n))
+		return def
+	}
+	return n
+}
+
+// Strings returns key's value as a non-empty list of distinct strings;
+// when allowed is not empty each must be one of them. A missing key
+// returns nil with no problem.
+func (m *Mapping) Strings(key string, allowed ...string) []string {
+	v := m.values[key]
+	if v == nil {
+		return nil
+	}
+	if v.Kind != yaml.SequenceNode {
+		m.FailAt(v, key, fmt.Sprintf(problemNotList, deploy.Describe(v)))
+		return nil
+	}
+	if len(v.Content) == 0 {
+		m.FailAt(v, key, problemEmptyList)
+		return nil
+	}
+	var out []string
+	ok := true
+	for i, item := range v.Content {
+		where := fmt.Sprintf("%s[%d]", key, i)
+		if item.Kind != yaml.ScalarNode || item.ShortTag() != "!!str" || strings.TrimSpace(item.Value) == "" {
+			m.FailAt(item, where, fmt.Sprintf(problemNotString, deploy.Describe(item)))
+			ok = false
+			continue
+		}
+		if len(allowed) > 0 && !contains(allowed, item.Value) {
+			m.FailAt(item, where, fmt.Sprintf(problemNotOneOf, strings.Join(allowed, ", "), item.Value))
+			ok = false
+			continue
+		}
+		if contains(out, item.Value) {
+			m.FailAt(item, where, fmt.Sprintf(problemRepeated, item.Value))
+			ok = false
+			continue
+		}
+		out = append(out, item.Value)
+	}
+	if !ok {
+		return nil
+	}
+	return out
+}
+
+// OneOf returns key's value, a string among allowed; "" when missing.
+func (m *Mapping) OneOf(key string, allowed ...string) string {
+	s := m.String(key)
+	if s != "" && !contains(allowed, s) {
+		m.FailAt(m.values[key], key, fmt.Sprintf(problemNotOneOf, strings.Join(allowed, ", "), s))
+		return ""
+	}
+	return s
+}
+
+// Node returns key's value node, nil when missing.
+func (m *Mapping) Node(key string) *yaml.Node { return m.values[key] }
+
+// Errs returns the problems found, nil when there are none.
+func (m *Mapping) Errs() []error { return m.errs }

@@ -1,0 +1,4 @@
+package planentry
+
+// DecodeInput exposes the tool's input decoder to the fuzz test.
+var DecodeInput = decodeInput

@@ -1,0 +1,180 @@
+// Package planfile is the plan-file companion of the plan-mode plugin: one
+// private plan file per session, which the model drafts with plan_write and
+// reads with plan_read, and which exit_plan_mode presents for review.
+//
+// The file lives at <dir>/<session id>/plan.md, outside the workspace, so
+// the workspace tools cannot reach it and the plan tools reach nothing else.
+// Every access goes through [os.Root] with the rules [Store] lists. With
+// this plugin, exit_plan_mode's plan is optional: omitted, the file is
+// presented; given, it is written to the file first. Either way the review
+// shows the file, and a host may let the user edit the file during the
+// review: the approved plan is the file's content at approval.
+//
+// Each approved plan is logged as a log-only [EventApproved] event (title,
+// SHA-256, content), the session's plan history. While plan mode is on,
+// the section [SectionName] tells the model how to use the file.
+//
+// A forked session gets a copy of its parent's plan file the first time the
+// plugin serves it; the log-only [EventFile] marker names the session whose
+// directory holds the file, which is how a fork finds its parent's.
+package planfile
+
+import (
+	"crypto/sha256"
+	"encoding/hex"
+	"encoding/json"
+	"fmt"
+
+	"github.com/dshgo/planmode"
+	"github.com/dshgo/planmode/host"
+)
+
+// Names the plugin registers with the host.
+const (
+	// PluginName names the plugin: its key under plugins, its fx module,
+	// its validator and its pre-step listener.
+	PluginName = "plan-file"
+	// EventApproved is the log-only event that records an approved plan;
+	// its payload is [ApprovedPayload].
+	EventApproved = "plan/approved"
+	// EventFile is the log-only marker that records which session's
+	// directory holds the session's plan file; its payload is
+	// [FilePayload]. A fork inherits its parent's marker, which names the
+	// parent.
+	EventFile = "plan/file"
+	// SectionName is the system-prompt section about the plan file, shown
+	// while plan mode is on.
+	SectionName = "plan:file"
+	// SectionOrder places [SectionName] right after plan:policy (50).
+	SectionOrder = 51
+	// ReadToolName reads the plan file (any time).
+	ReadToolName = "plan_read"
+	// WriteToolName replaces the plan file's content (plan mode only).
+	WriteToolName = "plan_write"
+)
+
+// Limits of max_bytes.
+const (
+	// DefaultMaxBytes is max_bytes when the key is missing (1 MiB).
+	DefaultMaxBytes = 1 << 20
+	// MinMaxBytes is the smallest max_bytes accepted (1 KiB).
+	MinMaxBytes = 1 << 10
+	// MaxMaxBytes is the largest max_bytes accepted (16 MiB).
+	MaxMaxBytes = 16 << 20
+)
+
+// ApprovedPayload is the payload of [EventApproved].
+type ApprovedPayload struct {
+	// Title is the plan's first heading ("Plan" when it has none).
+	Title string `json:"title"`
+	// SHA256 is the hex SHA-256 of Content.
+	SHA256 string `json:"sha256"`
+	// Content is the approved plan, as the file held it at approval.
+	Content string `json:"content"`
+}
+
+// FilePayload is the payload of [EventFile].
+type FilePayload struct {
+	// Session is the ID of the session whose plan directory holds the file.
+	Session string `json:"session"`
+}
+
+// Digest returns the hex SHA-256 of content, as [ApprovedPayload] records it.
+func Digest(content string) string {
+	sum := sha256.Sum256([]byte(content))
+	return hex.EncodeToString(sum[:])
+}
+
+// CheckPayload is the plugin's payload check, a [host.Validator]: a
+// plan/approved event needs a title, a content and the content's SHA-256;
+// a plan/file event needs a session. Other events pass.
+func CheckPayload(e host.Event) error {
+	var err error
+	switch e.Type {
+	case EventApproved:
+		_, err = decodeApproved(e.Data)
+	case EventFile:
+		_, err = decodeFile(e.Data)
+	default:
+		return nil
+	}
+	if err != nil {
+		return fmt.Errorf("%s: event %d %q: %w: %w", PluginName, e.Seq, e.Type, ErrBadPayload, err)
+	}
+	return nil
+}
+
+func decodeApproved(data json.RawMessage) (ApprovedPayload, error) {
+	var p struct {
+		Title   *string `json:"title"`
+		SHA256  *string `json:"sha256"`
+		Content *string `json:"content"`
+	}
+	if err := json.Unmarshal(data, &p); err != nil || p.Title == nil || p.SHA256 == nil || p.Content == nil || *p.Title == "" {
+		return ApprovedPayload{}, fmt.Errorf("%s", problemApprovedShape)
+	}
+	if *p.SHA256 != Digest(*p.Content) {
+		return ApprovedPayload{}, fmt.Errorf(problemApprovedDigest, *p.SHA256)
+	}
+	return ApprovedPayload{Title: *p.Title, SHA256: *p.SHA256, Content: *p.Content}, nil
+}
+
+func decodeFile(data json.RawMessage) (FilePayload, error) {
+	var p FilePayload
+	if err := json.Unmarshal(data, &p); err != nil || p.Session == "" {
+		return FilePayload{}, fmt.Errorf("%s", problemFileShape)
+	}
+	return p, nil
+}
+
+// eventTypes are the plugin's event declarations, both log-only.
+func eventTypes() []host.EventType {
+	return []host.EventType{
+		{Name: EventApproved, Kind: host.LogOnly},
+		{Name: EventFile, Kind: host.LogOnly},
+	}
+}
+
+// History is what the plugin folds from a session's log.
+type History struct {
+	// Owner is the session named by the latest plan/file marker ("" when
+	// there is none).
+	Owner string
+	// Approved counts the plan/approved events.
+	Approved int
+	// LastTitle is the title of the latest approved plan.
+	LastTitle string
+	// Left is true once plan mode was on and then off again: entering it
+	// once more is a return.
+	Left bool
+
+	active bool
+	served bool // in memory: the fork copy and the marker were handled
+}
+
+// Fold applies one event to h: the plugin's events and plan/mode. It is
+// pure and never fails; malformed payloads are skipped.
+func Fold(h History, e host.Event) History {
+	switch e.Type {
+	case EventApproved:
+		if p, err := decodeApproved(e.Data); err == nil {
+			h.Approved++
+			h.LastTitle = p.Title
+		}
+	case EventFile:
+		if p, err := decodeFile(e.Data); err == nil {
+			h.Owner = p.Session
+		}
+	case planmode.EventPlanMode:
+		var p struct {
+			Active *bool `json:"active"`
+		}
+		if json.Unmarshal(e.Data, &p) == nil && p.Active != nil {
+			if h.active && !*p.Active {
+				h.Left = true
+			}
+			h.active = *p.Active
+		}
+	}
+	return h
+}

@@ -1,0 +1,216 @@
+// Package plangate is the plan-gate companion of the plan-mode plugin: a
+// hard gate that refuses the listed tools while the session is in plan
+// mode.
+//
+// Plan mode itself is guidance: it never filters or blocks tools. This
+// gate is enforcement, a separate axis a deployment may add: it registers a
+// [host.Guard] in the host's tool-guard chain, armed while the logged state
+// is plan mode. A pending entry does not arm it; a pending exit (approved,
+// or selected while a turn runs) keeps it armed until it is applied. A
+// refused call never runs; the model gets an is-error result that names the
+// tool and says how to go on.
+package plangate
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"slices"
+	"strings"
+	"sync"
+
+	"github.com/dshgo/planmode"
+	"github.com/dshgo/planmode/deploy"
+	"github.com/dshgo/planmode/host"
+	"github.com/dshgo/planmode/internal/yamlcfg"
+	"go.uber.org/fx"
+	"gopkg.in/yaml.v3"
+)
+
+// PluginName names the plugin: its key under plugins, its fx module and its
+// guard.
+const PluginName = "plan-gate"
+
+// PlanModeTools are the tools of plan mode and its companions, which the
+// gate can never refuse: they are how the model leaves plan mode or works
+// on its plan.
+var PlanModeTools = []string{
+	"enter_plan_mode", "exit_plan_mode",
+	"plan_complete", "plan_modify", "plan_read", "plan_status", "plan_step_complete", "plan_write",
+}
+
+// keyTools is the config's one key.
+const keyTools = "tools"
+
+// Errors of the plugin.
+var (
+	// ErrNeedsPlanMode means the plan-mode plugin is not enabled.
+	ErrNeedsPlanMode = errors.New(textNeedsPlanMode)
+	// ErrNoGuards means the host has no tool-guard chain.
+	ErrNoGuards = errors.New(textNoGuards)
+	// ErrBadConfig means a Config failed validation.
+	ErrBadConfig = errors.New("invalid config")
+)
+
+// Config is the plugin's configuration:
+//
+//	plugins:
+//	  plan-gate:
+//	    tools: [write_file, run_command]
+type Config struct {
+	// Tools are the tools refused while plan mode is on: a non-empty list of
+	// distinct names, none of them a plan-mode tool ([PlanModeTools]). The
+	// host checks, when it starts serving, that every one is registered.
+	Tools []string `yaml:"tools"`
+}
+
+// Validate checks a Config built by hand.
+func (c Config) Validate() error {
+	if len(c.Tools) == 0 {
+		return fmt.Errorf("%s: %w: %s: %s", PluginName, ErrBadConfig, keyTools, textNoTools)
+	}
+	var bad []string
+	for _, t := range c.Tools {
+		if slices.Contains(PlanModeTools, t) {
+			bad = append(bad, fmt.Sprintf(problemPlanModeTool, t, strings.Join(PlanModeTools, ", ")))
+		}
+	}
+	if len(bad) > 0 {
+		return fmt.Errorf("%s: %w: %s: %s", PluginName, ErrBadConfig, keyTools, strings.Join(bad, "; "))
+	}
+	return nil
+}
+
+// DecodeConfig decodes the plugin's YAML node strictly: tools is a
+// required, non-empty list of distinct, non-blank strings naming no
+// plan-mode tool; any other key is an error.
+func DecodeConfig(node *yaml.Node) (Config, error) {
+	m := yamlcfg.Decode(node, keyTools)
+	var cfg Config
+	if m.Require(keyTools, whatTools) {
+		cfg.Tools = m.Strings(keyTools)
+		if n := m.Node(keyTools); n != nil && n.Kind == yaml.SequenceNode {
+			for i, item := range n.Content {
+				if slices.Contains(PlanModeTools, item.Value) {
+					m.FailAt(item, fmt.Sprintf("%s[%d]", keyTools, i), fmt.Sprintf(problemPlanModeTool, item.Value, strings.Join(PlanModeTools, ", ")))
+				}
+			}
+		}
+	}
+	if errs := m.Errs(); len(errs) > 0 {
+		return Config{}, errors.Join(errs...)
+	}
+	return cfg, nil
+}
+
+// Module is the plugin as an fx module.
+var Module = fx.Module(PluginName, fx.Provide(New), fx.Invoke(func(*Gate) {}))
+
+// DeployPlugin returns the plugin's entry for the deployment loader.
+func DeployPlugin() deploy.Plugin {
+	return deploy.Plugin{
+		Name:     PluginName,
+		Requires: []string{planmode.PluginName},
+		Load: func(node *yaml.Node) (fx.Option, error) {
+			cfg, err := DecodeConfig(node)
+			if err != nil {
+				return nil, err
+			}
+			return fx.Options(fx.Supply(cfg), Module), nil
+		},
+	}
+}
+
+// Params are the inputs of [New].
+type Params struct {
+	fx.In
+
+	// Config is the validated configuration.
+	Config Config
+	// Controller is the plan-mode service; without it New fails with
+	// [ErrNeedsPlanMode].
+	Controller *planmode.Controller `optional:"true"`
+	// Guards is the host's tool-guard chain; without it New fails with
+	// [ErrNoGuards].
+	Guards host.ToolGuards `optional:"true"`
+	// Lifecycle runs Start and Stop; without fx leave it nil.
+	Lifecycle fx.Lifecycle `optional:"true"`
+}
+
+// Gate is the plan-gate service.
+type Gate struct {
+	cfg    Config
+	ctl    *planmode.Controller
+	guards host.ToolGuards
+	tools  map[string]bool
+
+	mu   sync.Mutex
+	undo func()
+}
+
+// New builds the gate. It registers nothing until Start.
+func New(p Params) (*Gate, error) {
+	if err := p.Config.Validate(); err != nil {
+		return nil, err
+	}
+	if p.Controller == nil {
+		return nil, fmt.Errorf("%s: %w", PluginName, ErrNeedsPlanMode)
+	}
+	if p.Guards == nil {
+		return nil, fmt.Errorf("%s: %w", PluginName, ErrNoGuards)
+	}
+	g := &Gate{cfg: p.Config, ctl: p.Controller, guards: p.Guards, tools: map[string]bool{}}
+	for _, t := range p.Config.Tools {
+		g.tools[t] = true
+	}
+	if p.Lifecycle != nil {
+		p.Lifecycle.Append(fx.StartStopHook(g.Start, g.Stop))
+	}
+	return g, nil
+}
+
+// Start registers the guard. The host checks the guarded tools' names when
+// it starts serving.
+func (g *Gate) Start(context.Context) error {
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	if g.undo != nil {
+		return fmt.Errorf("%s: start: already running", PluginName)
+	}
+	undo, err := g.guards.AddToolGuard(host.Guard{Name: PluginName, Check: g.Check, Tools: slices.Clone(g.cfg.Tools)})
+	if err != nil {
+		return fmt.Errorf("%s: start: tool guard: %w", PluginName, err)
+	}
+	g.undo = undo
+	return nil
+}
+
+// Stop removes the guard.
+func (g *Gate) Stop(context.Context) error {
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	if g.undo != nil {
+		g.undo()
+		g.undo = nil
+	}
+	return nil
+}
+
+// Armed reports whether the gate refuses the listed tools for agent now:
+// while its logged state is plan mode, whatever is pending.
+func (g *Gate) Armed(agent host.Agent) bool {
+	if agent == nil || agent.Session() == nil {
+		return false
+	}
+	return g.ctl.Get(agent).Active
+}
+
+// Check is the gate's [host.ToolGuard]: it refuses a listed tool while the
+// gate is armed.
+func (g *Gate) Check(_ context.Context, call host.CallContext, name string, _ json.RawMessage) error {
+	if !g.tools[name] || !g.Armed(call.Agent) {
+		return nil
+	}
+	return fmt.Errorf(textRefused, name)
+}

@@ -1,0 +1,135 @@
+package plansteps
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"strings"
+
+	"github.com/dshgo/planmode"
+	"github.com/dshgo/planmode/host"
+)
+
+// ExitOrder places the plugin's exit extension among the others: after
+// extensions that supply the plan (a plan file), so that the steps are read
+// from the plan the user sees.
+const ExitOrder = 60
+
+// StepsSchema is the JSON Schema of the exit tool's "steps" property.
+const StepsSchema = `{"type":"array","maxItems":100,"description":` +
+	`"Optional: the plan's steps in order, numbered from 1. Without it the plan's first numbered Markdown list is used.",` +
+	`"items":{"type":"object","properties":{` +
+	`"description":{"type":"string","description":"What the step does."},` +
+	`"files":{"type":"array","items":{"type":"string"},"description":"Files the step touches."},` +
+	`"depends_on":{"type":"array","items":{"type":"integer","minimum":1},"description":"Numbers of earlier steps that must be completed first."},` +
+	`"verification":{"type":"string","description":"How to check the step (a command, a test); completing the step then needs its result."},` +
+	`"id":{"type":"integer","minimum":1,"description":"Optional; if given, the step's position (1 for the first)."}},` +
+	`"required":["description"],"additionalProperties":false}}`
+
+// stepsResultSchema is the "steps" property of a successful result.
+const stepsResultSchema = `{"type":"array","items":{"type":"object","properties":{` +
+	`"id":{"type":"integer"},"description":{"type":"string"}},"required":["id","description"]}}`
+
+// exitExtension is the plugin's part in exit_plan_mode: the "steps"
+// property, its check before the user is asked, and the plan/steps event
+// on approval.
+func (p *Plugin) exitExtension() planmode.ExitExtension {
+	return planmode.ExitExtension{
+		Name:             PluginName,
+		Order:            ExitOrder,
+		Properties:       map[string]json.RawMessage{StepsArg: json.RawMessage(StepsSchema)},
+		ResultProperties: map[string]json.RawMessage{StepsArg: json.RawMessage(stepsResultSchema)},
+		Prepare:          p.prepareExit,
+		Finish:           p.finishExit,
+	}
+}
+
+// prepareExit checks "steps" before the user is asked, or, without it, that
+// the plan's Markdown list fits the limit. Given steps are appended to the
+// plan under a "Steps" heading, so that the user reviews them too.
+func (p *Plugin) prepareExit(_ context.Context, x *planmode.ExitCall) error {
+	raw, given := x.Input[StepsArg]
+	if !given || isNull(raw) {
+		if _, ok := MarkdownSteps(x.Plan, p.cfg.MaxSteps); !ok {
+			return fmt.Errorf(textMarkdownTooMany, p.cfg.MaxSteps)
+		}
+		return nil
+	}
+	steps, err := DecodeSteps(raw, p.cfg.MaxSteps)
+	if err != nil {
+		return err
+	}
+	if len(steps) > 0 {
+		x.Plan = strings.TrimRight(x.Plan, "\n") + "\n\n" + StepsMarkdown(steps)
+	}
+	return nil
+}
+
+// finishExit logs plan/steps for an approved plan, which starts its
+// execution and replaces an earlier one, and adds the numbered steps to the
+// result. An abandoned plan logs nothing.
+func (p *Plugin) finishExit(_ context.Context, x *planmode.ExitCall, v planmode.ExitVerdict) error {
+	if v.Kind != planmode.VerdictApprove {
+		return nil
+	}
+	payload := StepsPayload{Title: PlanTitle(x.Plan), Source: SourceSteps}
+	if raw, given := x.Input[StepsArg]; given && !isNull(raw) {
+		steps, err := DecodeSteps(raw, p.cfg.MaxSteps)
+		if err != nil {
+			return err
+		}
+		payload.Steps = steps
+	} else {
+		payload.Source = SourceMarkdown
+		payload.Steps, _ = MarkdownSteps(x.Plan, p.cfg.MaxSteps)
+	}
+	if payload.Steps == nil {
+		payload.Steps = []Step{}
+	}
+	data, err := json.Marshal(payload)
+	if err != nil {
+		return fmt.Errorf("%s: %w", textLogFailed, err)
+	}
+	if _, err := x.Agent.Session().Append(host.Event{Type: EventSteps, Data: data}); err != nil {
+		return fmt.Errorf("%s: %w", textLogFailed, err)
+	}
+	brief := make([]map[string]any, len(payload.Steps))
+	for i, s := range payload.Steps {
+		brief[i] = map[string]any{"id": s.ID, "description": s.Description}
+	}
+	x.Result[StepsArg] = brief
+	return nil
+}
+
+// StepsMarkdown renders steps as the numbered Markdown list appended to a
+// plan for review.
+func StepsMarkdown(steps []Step) string {
+	var b strings.Builder
+	b.WriteString(stepsHeading + "\n\n")
+	for _, s := range steps {
+		fmt.Fprintf(&b, "%d. %s\n", s.ID, oneLine(s.Description))
+		if len(s.Files) > 0 {
+			fmt.Fprintf(&b, "   - "+mdFiles+"\n", oneLine(strings.Join(s.Files, ", ")))
+		}
+		if len(s.DependsOn) > 0 {
+			fmt.Fprintf(&b, "   - "+mdDependsOn+"\n", joinInts(s.DependsOn))
+		}
+		if s.Verification != "" {
+			fmt.Fprintf(&b, "   - "+mdVerification+"\n", oneLine(s.Verification))
+		}
+	}
+	return b.String()
+}
+
+// oneLine joins the lines of s with spaces.
+func oneLine(s string) string {
+	return strings.Join(strings.Fields(s), " ")
+}
+
+func joinInts(ns []int) string {
+	parts := make([]string, len(ns))
+	for i, n := range ns {
+		parts[i] = fmt.Sprint(n)
+	}
+	return strings.Join(parts, ", ")
+}

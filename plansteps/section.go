@@ -1,0 +1,71 @@
+package plansteps
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/dshgo/planmode/host"
+)
+
+// section is plan:progress: while a plan is executing, its title, each
+// step as ✓ / ▶ / ○ and the next step.
+func (p *Plugin) section() host.Section {
+	return host.Section{
+		Name:  SectionName,
+		Order: SectionOrder,
+		Text: func(ac host.AssembleContext) string {
+			if ac.Agent == nil || ac.Agent.Session() == nil {
+				return ""
+			}
+			r := p.run.Load()
+			if r == nil {
+				return ""
+			}
+			st, err := r.state(ac.Agent.Session())
+			if err != nil {
+				return ""
+			}
+			return ProgressText(st.load())
+		},
+	}
+}
+
+// ProgressText is the text of plan:progress for s: empty unless a plan is
+// executing.
+func ProgressText(s State) string {
+	if !s.Executing() {
+		return ""
+	}
+	x := s.Plan
+	var b strings.Builder
+	fmt.Fprintf(&b, sectionHead, oneLine(x.Title), x.Completed(), len(x.Steps))
+	cur := x.Current()
+	for _, st := range x.Steps {
+		icon := iconPending
+		switch {
+		case st.Completed:
+			icon = iconCompleted
+		case st.ID == cur:
+			icon = iconInProgress
+		}
+		fmt.Fprintf(&b, "%s %d. %s", icon, st.ID, oneLine(st.Description))
+		if len(st.DependsOn) > 0 && !st.Completed && !x.ready(st.Step) {
+			fmt.Fprintf(&b, sectionAfter, joinInts(st.DependsOn))
+		}
+		b.WriteByte('\n')
+	}
+	switch {
+	case cur != 0:
+		step := x.Steps[cur-1]
+		fmt.Fprintf(&b, sectionNext, cur, oneLine(step.Description))
+		if step.Verification != "" {
+			fmt.Fprintf(&b, sectionVerify, oneLine(step.Verification))
+		}
+		b.WriteString(sectionHowTo)
+	case x.Completed() == len(x.Steps):
+		b.WriteString(sectionAllDone)
+	default:
+		b.WriteString(sectionBlocked)
+	}
+	return b.String()
+}

@@ -1,0 +1,488 @@
+package plansteps
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"slices"
+	"strings"
+
+	"github.com/dshgo/planmode/host"
+)
+
+// tool is one of the plugin's tools.
+type tool struct {
+	def  host.ToolDefinition
+	exec func(ctx context.Context, call host.CallContext, input json.RawMessage) (string, error)
+}
+
+func (t *tool) Definition() host.ToolDefinition { return t.def }
+
+// Execute checks the agent and the plugin's run, then runs the tool.
+func (t *tool) Execute(ctx context.Context, call host.CallContext, input json.RawMessage) (string, error) {
+	if call.Agent == nil || call.Agent.Session() == nil {
+		return "", errors.New(textNoAgent)
+	}
+	return t.exec(ctx, call, input)
+}
+
+// newTools returns the four tools.
+func (p *Plugin) newTools() []host.Tool {
+	mk := func(name, desc, schema string, f func(context.Context, *run, *sessionState, host.CallContext, json.RawMessage) (string, error)) host.Tool {
+		return &tool{
+			def: host.ToolDefinition{Name: name, Description: desc, InputSchema: json.RawMessage(schema)},
+			exec: func(ctx context.Context, call host.CallContext, input json.RawMessage) (string, error) {
+				r := p.run.Load()
+				if r == nil {
+					return "", fmt.Errorf("%s: %w", name, ErrNotRunning)
+				}
+				st, err := r.state(call.Agent.Session())
+				if err != nil {
+					return "", fmt.Errorf("%s: %w", name, err)
+				}
+				return f(ctx, r, st, call, input)
+			},
+		}
+	}
+	return []host.Tool{
+		mk(StatusToolName, StatusToolDescription, StatusInputSchema, p.status),
+		mk(StepCompleteToolName, StepCompleteToolDescription, StepCompleteInputSchema, p.stepComplete),
+		mk(ModifyToolName, ModifyToolDescription, ModifyInputSchema, p.modify),
+		mk(CompleteToolName, CompleteToolDescription, CompleteInputSchema, p.complete),
+	}
+}
+
+// The tools' input schemas.
+const (
+	// StatusInputSchema is the JSON Schema of plan_status's input: nothing.
+	StatusInputSchema = `{"type":"object","properties":{},"additionalProperties":false}`
+	// StepCompleteInputSchema is the JSON Schema of plan_step_complete's input.
+	StepCompleteInputSchema = `{"type":"object","properties":{` +
+		`"step_id":{"type":"integer","minimum":1,"description":"The step's number."},` +
+		`"verification_result":{"type":"string","description":"What checking the step showed (the output of its verification); required when the step has a verification."}},` +
+		`"required":["step_id"],"additionalProperties":false}`
+	// ModifyInputSchema is the JSON Schema of plan_modify's input.
+	ModifyInputSchema = `{"type":"object","properties":{` +
+		`"step_id":{"type":"integer","minimum":1,"description":"The step to change."},` +
+		`"reason":{"type":"string","description":"Why the step must change."},` +
+		`"new_description":{"type":"string","description":"The step's new description."},` +
+		`"new_files":{"type":"array","items":{"type":"string"},"description":"Optional: the step's new files."},` +
+		`"new_verification":{"type":"string","description":"Optional: the step's new verification."}},` +
+		`"required":["step_id","reason","new_description"],"additionalProperties":false}`
+	// CompleteInputSchema is the JSON Schema of plan_complete's input.
+	CompleteInputSchema = `{"type":"object","properties":{` +
+		`"summary":{"type":"string","description":"What was achieved."},` +
+		`"deviations":{"type":"array","description":"Changes from the approved plan; every step not completed must be named here.",` +
+		`"items":{"type":"object","properties":{"step_id":{"type":"integer","minimum":1,"description":"The step concerned, if any."},` +
+		`"description":{"type":"string","description":"What changed and why."}},"required":["description"],"additionalProperties":false}}},` +
+		`"required":["summary"],"additionalProperties":false}`
+)
+
+// decodeInput decodes input into v strictly: a JSON object with no unknown
+// fields.
+func decodeInput(name string, input json.RawMessage, v any) error {
+	if len(strings.TrimSpace(string(input))) == 0 {
+		input = json.RawMessage("{}")
+	}
+	if err := strictJSON(input, v); err != nil {
+		return fmt.Errorf(textBadInput, name, err)
+	}
+	return nil
+}
+
+// StatusReport is the result of plan_status.
+type StatusReport struct {
+	// Mode is "plan" or "default".
+	Mode  string `json:"mode"`
+	Goal  string `json:"goal,omitempty"`
+	Scope string `json:"scope,omitempty"`
+	// Plan is the latest approved plan, absent before the first.
+	Plan *PlanReport `json:"plan,omitempty"`
+}
+
+// PlanReport describes an approved plan in [StatusReport].
+type PlanReport struct {
+	Title string `json:"title"`
+	// State is "executing" or "completed".
+	State string `json:"state"`
+	// Steps are the steps with their status.
+	Steps []StepReport `json:"steps"`
+	// CurrentStep is the step to work on, 0 when none.
+	CurrentStep int    `json:"current_step"`
+	Summary     string `json:"summary,omitempty"`
+}
+
+// StepReport is one step in [PlanReport].
+type StepReport struct {
+	Step
+	// Status is "completed", "in_progress" (the current step) or "pending".
+	Status string `json:"status"`
+}
+
+// Report builds the plan_status report of s.
+func Report(s State) StatusReport {
+	r := StatusReport{Mode: modeDefault, Goal: s.Goal, Scope: s.Scope}
+	if s.PlanMode {
+		r.Mode = modePlan
+	}
+	if x := s.Plan; x != nil {
+		pr := &PlanReport{Title: x.Title, State: stateExecuting, Steps: make([]StepReport, len(x.Steps)), CurrentStep: x.Current()}
+		if x.Done {
+			pr.State, pr.Summary, pr.CurrentStep = stateCompleted, x.Summary, 0
+		}
+		for i, st := range x.Steps {
+			pr.Steps[i] = StepReport{Step: st.Step, Status: stepStatus(st, pr.CurrentStep)}
+		}
+		r.Plan = pr
+	}
+	return r
+}
+
+func stepStatus(st StepState, current int) string {
+	switch {
+	case st.Completed:
+		return statusCompleted
+	case st.ID == current:
+		return statusInProgress
+	}
+	return statusPending
+}
+
+func (p *Plugin) status(_ context.Context, _ *run, st *sessionState, _ host.CallContext, input json.RawMessage) (string, error) {
+	var in struct{}
+	if err := decodeInput(StatusToolName, input, &in); err != nil {
+		return "", err
+	}
+	return marshal(Report(st.load()))
+}
+
+func marshal(v any) (string, error) {
+	b, err := json.Marshal(v)
+	return string(b), err
+}
+
+// stepCompleteInput is plan_step_complete's input.
+type stepCompleteInput struct {
+	StepID             *int   `json:"step_id"`
+	VerificationResult string `json:"verification_result"`
+}
+
+func (p *Plugin) stepComplete(_ context.Context, _ *run, st *sessionState, _ host.CallContext, input json.RawMessage) (string, error) {
+	var in stepCompleteInput
+	if err := decodeInput(StepCompleteToolName, input, &in); err != nil {
+		return "", err
+	}
+	if in.StepID == nil {
+		return "", fmt.Errorf(textFieldMissing, StepCompleteToolName, "step_id")
+	}
+	if len(in.VerificationResult) > MaxResultSize {
+		return "", fmt.Errorf(textResultTooLong, len(in.VerificationResult), MaxResultSize)
+	}
+	id := *in.StepID
+	var checkErr error
+	check := func(s State) error {
+		if !s.Executing() {
+			return errors.New(textNotExecuting)
+		}
+		x := s.Plan
+		if id < 1 || id > len(x.Steps) {
+			return fmt.Errorf(textNoSuchStep, id, len(x.Steps))
+		}
+		step := x.Steps[id-1]
+		if step.Completed {
+			return fmt.Errorf(textAlreadyCompleted, id)
+		}
+		var open []string
+		for _, d := range step.DependsOn {
+			if !x.Steps[d-1].Completed {
+				open = append(open, fmt.Sprint(d))
+			}
+		}
+		if len(open) > 0 {
+			return fmt.Errorf(textDependencies, id, strings.Join(open, ", "))
+		}
+		if step.Verification != "" && strings.TrimSpace(in.VerificationResult) == "" {
+			return fmt.Errorf(textNeedsVerification, id, oneLine(step.Verification))
+		}
+		return nil
+	}
+	if err := check(st.load()); err != nil {
+		return "", err
+	}
+	data, err := json.Marshal(StepCompletedPayload{Step: id, VerificationResult: in.VerificationResult})
+	if err != nil {
+		return "", err
+	}
+	_, ok, err := st.sess.AppendIf(host.Event{Type: EventStepCompleted, Data: data}, func() bool {
+		checkErr = check(st.load())
+		return checkErr == nil
+	})
+	switch {
+	case err != nil:
+		return "", fmt.Errorf("%s: %w", textLogFailed, err)
+	case !ok:
+		return "", checkErr
+	}
+	s := st.load()
+	x := s.Plan
+	next := x.Current()
+	if next == 0 {
+		if x.Completed() == len(x.Steps) {
+			return fmt.Sprintf(textStepDoneAll, id), nil
+		}
+		return fmt.Sprintf(textStepDoneBlocked, id), nil
+	}
+	return fmt.Sprintf(textStepDoneNext, id, x.Completed(), len(x.Steps), next, oneLine(x.Steps[next-1].Description)), nil
+}
+
+// modifyInput is plan_modify's input.
+type modifyInput struct {
+	StepID          *int      `json:"step_id"`
+	Reason          string    `json:"reason"`
+	NewDescription  string    `json:"new_description"`
+	NewFiles        *[]string `json:"new_files"`
+	NewVerification *string   `json:"new_verification"`
+}
+
+func (p *Plugin) modify(ctx context.Context, r *run, st *sessionState, call host.CallContext, input json.RawMessage) (string, error) {
+	var in modifyInput
+	if err := decodeInput(ModifyToolName, input, &in); err != nil {
+		return "", err
+	}
+	switch {
+	case in.StepID == nil:
+		return "", fmt.Errorf(textFieldMissing, ModifyToolName, "step_id")
+	case strings.TrimSpace(in.Reason) == "":
+		return "", fmt.Errorf(textFieldBlank, ModifyToolName, "reason")
+	case strings.TrimSpace(in.NewDescription) == "":
+		return "", fmt.Errorf(textFieldBlank, ModifyToolName, "new_description")
+	case len(in.Reason) > MaxTextSize:
+		return "", fmt.Errorf(textTextTooLong, "reason", len(in.Reason), MaxTextSize)
+	}
+	id := *in.StepID
+	check := func(s State) (Step, error) {
+		if !s.Executing() {
+			return Step{}, errors.New(textNotExecuting)
+		}
+		if id < 1 || id > len(s.Plan.Steps) {
+			return Step{}, fmt.Errorf(textNoSuchStep, id, len(s.Plan.Steps))
+		}
+		if s.Plan.Steps[id-1].Completed {
+			return Step{}, fmt.Errorf(textModifyCompleted, id)
+		}
+		return s.Plan.Steps[id-1].Step, nil
+	}
+	s0 := st.load()
+	before, err := check(s0)
+	if err != nil {
+		return "", err
+	}
+	after := before
+	after.Description = in.NewDescription
+	if in.NewFiles != nil {
+		after.Files = slices.Clone(*in.NewFiles)
+		if len(after.Files) == 0 {
+			after.Files = nil
+		}
+	}
+	if in.NewVerification != nil {
+		after.Verification = *in.NewVerification
+	}
+	if err := checkStep(after, id); err != nil {
+		return "", fmt.Errorf(textBadChange, err)
+	}
+	if p.questions == nil {
+		return "", errors.New(textModifyNoChannel)
+	}
+	answers, err := p.ask(ctx, r, modifyRequest(call.Agent, s0.Plan.Title, before, after, in.Reason))
+	switch {
+	case errors.Is(err, errReloaded):
+		return "", errReloaded
+	case errors.Is(err, host.ErrDismissed):
+		return "", errors.New(textModifyDismissed)
+	case errors.Is(err, host.ErrNoProvider), errors.Is(err, host.ErrDelegatedAgent):
+		return "", fmt.Errorf("%s (%w)", textModifyNoChannel, err)
+	case err != nil:
+		return "", fmt.Errorf("%s: %w", textModifyFailed, err)
+	}
+	if approved, words := modifyConsent(answers); !approved {
+		if words == "" {
+			return "", errors.New(textModifyRefused)
+		}
+		return "", errors.New(textModifyRefusedWords + words)
+	}
+	data, err := json.Marshal(StepModifiedPayload{Step: id, Reason: in.Reason, Before: before, After: after})
+	if err != nil {
+		return "", err
+	}
+	var checkErr error
+	_, ok, err := st.sess.AppendIf(host.Event{Type: EventStepModified, Data: data}, func() bool {
+		s := st.load()
+		var cur Step
+		cur, checkErr = check(s)
+		if checkErr == nil && (s.Plan.Seq != s0.Plan.Seq || !sameStep(cur, before)) {
+			checkErr = errors.New(textModifyStale)
+		}
+		return checkErr == nil
+	})
+	switch {
+	case err != nil:
+		return "", fmt.Errorf("%s: %w", textLogFailed, err)
+	case !ok:
+		return "", checkErr
+	}
+	return fmt.Sprintf(textModified, id, oneLine(after.Description)), nil
+}
+
+func sameStep(a, b Step) bool {
+	return a.ID == b.ID && a.Description == b.Description && a.Verification == b.Verification &&
+		slices.Equal(a.Files, b.Files) && slices.Equal(a.DependsOn, b.DependsOn)
+}
+
+// modifyRequest is the one question of a step change, with the step before
+// and after as its detail.
+func modifyRequest(agent host.Agent, title string, before, after Step, reason string) host.AskRequest {
+	var b strings.Builder
+	fmt.Fprintf(&b, modifyDetailHead, before.ID, title)
+	fmt.Fprintf(&b, modifyDetailReason, reason)
+	b.WriteString(modifyDetailBefore)
+	writeStep(&b, before)
+	b.WriteString(modifyDetailAfter)
+	writeStep(&b, after)
+	return host.AskRequest{
+		Agent: agent,
+		Questions: []host.Question{{
+			ID:       ModifyQuestionID,
+			Header:   modifyHeader,
+			Question: fmt.Sprintf(modifyQuestion, before.ID),
+			Detail:   b.String(),
+			Options: []host.Option{
+				{Label: ModifyApprove, Description: modifyApproveDetail},
+				{Label: ModifyKeep, Description: modifyKeepDetail},
+			},
+		}},
+		Intent: &host.Intent{Kind: ModifyIntentKind, ApproveOption: ModifyApprove},
+	}
+}
+
+func writeStep(b *strings.Builder, s Step) {
+	fmt.Fprintf(b, "- "+mdDescription+"\n", s.Description)
+	if len(s.Files) > 0 {
+		fmt.Fprintf(b, "- "+mdFiles+"\n", strings.Join(s.Files, ", "))
+	}
+	if s.Verification != "" {
+		fmt.Fprintf(b, "- "+mdVerification+"\n", s.Verification)
+	}
+}
+
+// modifyConsent reads the answers: approved only for exactly one answer to
+// the question selecting exactly ModifyApprove with no custom text; words
+// are the user's custom text.
+func modifyConsent(answers []host.Answer) (approved bool, words string) {
+	var texts []string
+	for _, a := range answers {
+		if a.QuestionID == ModifyQuestionID && strings.TrimSpace(a.Custom) != "" {
+			texts = append(texts, a.Custom)
+		}
+	}
+	words = strings.Join(texts, "\n\n")
+	if len(answers) != 1 {
+		return false, words
+	}
+	a := answers[0]
+	return a.QuestionID == ModifyQuestionID && slices.Equal(a.Selected, []string{ModifyApprove}) && words == "", words
+}
+
+// errReloaded fails a question open while the plugin stops.
+var errReloaded = errors.New(textModifyReloaded)
+
+// ask puts req to the user; the question is cancelled when the plugin's run
+// stops.
+func (p *Plugin) ask(ctx context.Context, r *run, req host.AskRequest) ([]host.Answer, error) {
+	ctx, cancel := context.WithCancelCause(ctx)
+	defer cancel(nil)
+	go func() {
+		select {
+		case <-r.done:
+			cancel(errReloaded)
+		case <-ctx.Done():
+		}
+	}()
+	answers, err := p.questions.Ask(ctx, req)
+	select {
+	case <-r.done:
+		return nil, errReloaded
+	default:
+		return answers, err
+	}
+}
+
+// completeInput is plan_complete's input.
+type completeInput struct {
+	Summary    string      `json:"summary"`
+	Deviations []Deviation `json:"deviations"`
+}
+
+func (p *Plugin) complete(_ context.Context, _ *run, st *sessionState, _ host.CallContext, input json.RawMessage) (string, error) {
+	var in completeInput
+	if err := decodeInput(CompleteToolName, input, &in); err != nil {
+		return "", err
+	}
+	switch {
+	case strings.TrimSpace(in.Summary) == "":
+		return "", fmt.Errorf(textFieldBlank, CompleteToolName, "summary")
+	case len(in.Summary) > MaxResultSize:
+		return "", fmt.Errorf(textTextTooLong, "summary", len(in.Summary), MaxResultSize)
+	case len(in.Deviations) > MaxSteps:
+		return "", fmt.Errorf(textTooManyDeviations, len(in.Deviations), MaxSteps)
+	}
+	for i, d := range in.Deviations {
+		if strings.TrimSpace(d.Description) == "" || len(d.Description) > MaxTextSize {
+			return "", fmt.Errorf(textBadDeviation, i+1, MaxTextSize)
+		}
+	}
+	check := func(s State) error {
+		if !s.Executing() {
+			return errors.New(textNotExecuting)
+		}
+		named := map[int]bool{}
+		for i, d := range in.Deviations {
+			if d.StepID < 0 || d.StepID > len(s.Plan.Steps) {
+				return fmt.Errorf(textDeviationStep, i+1, d.StepID, len(s.Plan.Steps))
+			}
+			named[d.StepID] = true
+		}
+		var open []string
+		for _, step := range s.Plan.Steps {
+			if !step.Completed && !named[step.ID] {
+				open = append(open, fmt.Sprint(step.ID))
+			}
+		}
+		if len(open) > 0 {
+			return fmt.Errorf(textStepsOpen, strings.Join(open, ", "))
+		}
+		return nil
+	}
+	if err := check(st.load()); err != nil {
+		return "", err
+	}
+	data, err := json.Marshal(CompletedPayload(in))
+	if err != nil {
+		return "", err
+	}
+	var checkErr error
+	_, ok, err := st.sess.AppendIf(host.Event{Type: EventCompleted, Data: data}, func() bool {
+		checkErr = check(st.load())
+		return checkErr == nil
+	})
+	switch {
+	case err != nil:
+		return "", fmt.Errorf("%s: %w", textLogFailed, err)
+	case !ok:
+		return "", checkErr
+	}
+	return textCompleted, nil
+}
+
+var _ host.Tool = (*tool)(nil)
