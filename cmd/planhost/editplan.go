@@ -7,8 +7,12 @@ import (
 	"slices"
 	"strings"
 
+	"go.uber.org/fx"
+
 	"github.com/dshgo/planmode"
+	"github.com/dshgo/planmode/deploy"
 	"github.com/dshgo/planmode/host"
+	"github.com/dshgo/planmode/planfile"
 )
 
 // The plan a user edited in the terminal UI's review is approved through
@@ -32,6 +36,18 @@ const (
 	schemaEditPlan = `{"type":"string","description":"the plan as the user edited and approved it; it replaces the presented plan"}`
 	schemaEditNote = `{"type":"string","description":"what the edit means for you"}`
 )
+
+// editExtensionOption registers the edit extension unless the deployment
+// enables plan-file: with it the terminal UI edits the plan file itself, and
+// plan-file's own exit extension approves the file as the user left it and
+// reports the edit. Both extensions applying an edit would report it twice
+// and race for the approved plan.
+func editExtensionOption(dep *deploy.Deployment) fx.Option {
+	if dep != nil && slices.Contains(dep.Plugins, planfile.PluginName) {
+		return fx.Options()
+	}
+	return fx.Supply(fx.Annotated{Group: planmode.ExitExtensionGroup, Target: editExtension()})
+}
 
 // editExtension is planhost's exit extension for edited plans.
 func editExtension() planmode.ExitExtension {
