@@ -95,6 +95,23 @@ func finishEdited(_ context.Context, x *planmode.ExitCall, v planmode.ExitVerdic
 	return nil
 }
 
+// plan-file's result fields for an approval: the plan file's path and
+// whether the user edited the file during the review.
+const (
+	planFileResultPath   = "planFile"
+	planFileResultEdited = "edited"
+)
+
+// userEdited reports whether an exit_plan_mode result says the user edited
+// the plan: through planhost-edit, or in the plan file (plan-file).
+func userEdited(res map[string]any) bool {
+	if res[resultEdited] == true {
+		return true
+	}
+	_, planFile := res[planFileResultPath].(string)
+	return planFile && res[planFileResultEdited] == true
+}
+
 // editedAnswer is the terminal UI's answer for a plan the user edited and
 // then approved.
 func editedAnswer(questionID, plan string) host.Answer {

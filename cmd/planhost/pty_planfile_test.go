@@ -74,6 +74,15 @@ func TestPTYEditThePlanFile(t *testing.T) {
 	if err != nil || !strings.Contains(string(b), step) {
 		t.Errorf("plan file = %q, %v; want the edit", b, err)
 	}
+	// inspect tells the same story.
+	files, _ := filepath.Glob(filepath.Join(dir, "sessions", "*.jsonl"))
+	p, stdout, stderr, _ := testProgram(t, "")
+	if code := p.main([]string{"inspect", files[0]}); code != exitOK {
+		t.Fatalf("inspect: %d\n%s", code, stderr)
+	}
+	if !strings.Contains(stdout.String(), `review of "Add Goodbye": approved as you edited it`) {
+		t.Errorf("inspect:\n%s", stdout)
+	}
 }
 
 // TestRunPlanFileAndExtraAnswersThroughPipes protects the line console's
