@@ -21,6 +21,7 @@ var version = "devel"
 // acpFlags are the flags of "planhost acp".
 type acpFlags struct {
 	config, sessions, store, model, logFile, logLevel string
+	documents                                         string
 	openai                                            openaimodel.Config
 }
 
@@ -37,6 +38,7 @@ func (p *program) acp(args []string) int {
 	fs.StringVar(&f.config, "config", "", flagConfigHelp)
 	fs.StringVar(&f.sessions, "sessions", "", fmt.Sprintf(flagSessionsHelp, filepath.Join(shownState, appDirName, sessionsDirName)))
 	fs.StringVar(&f.store, "store", storeFile, flagStoreHelp)
+	fs.StringVar(&f.documents, "documents", "", fmt.Sprintf(flagDocumentsHelp, filepath.Join(shownState, appDirName, documentsDirName)))
 	fs.StringVar(&f.model, "model", modelOpenAI, flagModelHelp)
 	fs.StringVar(&f.logFile, "log", "", flagLogHelp)
 	fs.StringVar(&f.logLevel, "log-level", "warn", flagLogLevelHelp)
@@ -91,6 +93,9 @@ func (p *program) acp(args []string) int {
 	if stateErr == nil {
 		forbidden = append(forbidden, filepath.Join(stateDir, appDirName))
 	}
+	if forbidden, err = settleDocumentsDir(f.store, &f.documents, "", stateDir, stateErr, forbidden); err != nil {
+		return p.usageError("acp", err)
+	}
 	// Each repair the file store makes on opening a session is logged.
 	sessions, usage, err := p.openStore(f.store, f.sessions, store.WithLogger(newRepairLogger(logOut, "acp", "", nil)))
 	if usage {
@@ -99,10 +104,16 @@ func (p *program) acp(args []string) int {
 		return p.fail("acp", err)
 	}
 	defer sessions.Close()
+	// The todo lists live with the sessions: in the database with a
+	// PostgreSQL store.
+	docs, err := sessions.documents(f.documents)
+	if err != nil {
+		return p.fail("acp", err)
+	}
 	workspaces := acp.NewWorkspaces(workspace.Limits{}, workspace.WithForbidden(forbidden...))
 	defer workspaces.Close()
 
-	app, parts := newHost(hostConfig{store: sessions, model: model, deployment: dep, tools: workspaces.Tools(), logger: logger})
+	app, parts := newHost(hostConfig{store: sessions, model: model, deployment: dep, tools: workspaces.Tools(), logger: logger, documents: docs})
 	if err := app.Err(); err != nil {
 		return p.usageError("acp", err)
 	}
@@ -131,6 +142,8 @@ func (p *program) acp(args []string) int {
 		Workspaces: workspaces,
 		Logger:     logger,
 		Version:    version,
+		ToolKinds:  acp.CompanionToolKinds(),
+		Plans:      acp.CompanionPlans{},
 	}, p.stdin, p.stdout)
 	if err != nil {
 		return p.fail("acp", err)

@@ -208,23 +208,41 @@ const (
 	documentsDirName = "documents"
 )
 
-// settleDocuments resolves the documents directory (the default one under
-// the state directory when -documents is not given; none, for documents in
-// memory, when no state directory is known either) and keeps it apart from
-// the workspace like the other state directories: the model's write_file
-// must never reach the agent's documents. It returns forbidden with the
-// documents directory added.
+// settleDocuments resolves the documents directory of "planhost run" and
+// keeps it apart from the workspace like the other state directories: the
+// model's write_file must never reach the agent's documents. It returns
+// forbidden with the documents directory added.
 func settleDocuments(f *runFlags, stateDir string, stateErr error, forbidden []string) ([]string, error) {
-	if f.documents == "" {
+	return settleDocumentsDir(f.store, &f.documents, f.workspace, stateDir, stateErr, forbidden)
+}
+
+// settleDocumentsDir resolves *documents for the session store storeValue
+// (-store): with the file store, the default directory under the state
+// directory when none is given (none, for documents in memory, when no
+// state directory is known either), kept apart from workspace unless that
+// is "" (the ACP agent's workspaces come with each session and are kept
+// out by forbidden); with PostgreSQL the documents live in the database,
+// so a directory is a usage error. It returns forbidden with the
+// directory added.
+func settleDocumentsDir(storeValue string, documents *string, workspace string, stateDir string, stateErr error, forbidden []string) ([]string, error) {
+	if storeValue != storeFile {
+		if *documents != "" {
+			return nil, fmt.Errorf(errDocumentsWithDatabase, *documents)
+		}
+		return forbidden, nil
+	}
+	if *documents == "" {
 		if stateErr != nil {
 			return forbidden, nil
 		}
-		f.documents = filepath.Join(stateDir, appDirName, documentsDirName)
+		*documents = filepath.Join(stateDir, appDirName, documentsDirName)
 	}
-	if err := checkApart(f.workspace, []stateLocation{{stateWhatDocuments, f.documents}}); err != nil {
-		return nil, err
+	if workspace != "" {
+		if err := checkApart(workspace, []stateLocation{{stateWhatDocuments, *documents}}); err != nil {
+			return nil, err
+		}
 	}
-	return append(forbidden, f.documents), nil
+	return append(forbidden, *documents), nil
 }
 
 // openDocuments opens the documents directory dir; "" keeps the documents

@@ -108,7 +108,7 @@ func (p *program) run(args []string) int {
 	}
 	defer sessions.Close()
 
-	docs, err := openDocuments(f.documents)
+	docs, err := sessions.documents(f.documents)
 	if err != nil {
 		return p.fail("run", err)
 	}

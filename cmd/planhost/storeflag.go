@@ -31,10 +31,16 @@ type sessionStore interface {
 	Close() error
 	// where names the place of session id for the user (never a password).
 	where(id string) string
+	// documents opens the agent documents (the todo list) that go with
+	// the sessions: the directory dir for the file store ("" keeps them in
+	// memory), the same database for PostgreSQL.
+	documents(dir string) (host.Documents, error)
 }
 
 // fileStore is the default store.
 type fileStore struct{ *store.Dir }
+
+func (fileStore) documents(dir string) (host.Documents, error) { return openDocuments(dir) }
 
 func (f fileStore) where(id string) string {
 	if id == "" {
@@ -50,6 +56,10 @@ type pgStore struct {
 }
 
 func (p pgStore) where(string) string { return p.label }
+
+// documents keeps the agent documents in the sessions' database, so that
+// every planhost sharing it shares the agents' todo lists too.
+func (p pgStore) documents(string) (host.Documents, error) { return p.Documents(), nil }
 
 // openStore opens the store -store names: "file" (the default) keeps
 // sessions in -sessions, opened with dirOpts; "postgres" connects to

@@ -2,6 +2,7 @@ package main
 
 import (
 	"context"
+	"os"
 	"path/filepath"
 	"regexp"
 	"strings"
@@ -90,5 +91,61 @@ func TestACPWithPostgresStore(t *testing.T) {
 	p2, _, errOut2, _ := testProgram(t, "")
 	if code := p2.main([]string{"acp", "-model", "scripted:" + script, "-sessions", dir, "-store", "mysql://x"}); code != exitUsage || !strings.Contains(errOut2.String(), "-store") {
 		t.Fatalf("acp -store mysql://x: exit %d, stderr %q", code, errOut2)
+	}
+}
+
+// TestRunKeepsTheTodoListInPostgres: with a PostgreSQL -store the agent's
+// todo list lives in the same database, so a second planhost process on it
+// reads what the first wrote, with no documents directory at all.
+func TestRunKeepsTheTodoListInPostgres(t *testing.T) {
+	srv := pgtest.NewServer(t)
+	url := pgtest.NewDBOn(t, srv)
+	dir := newRunDir(t)
+	cfg := filepath.Join(dir, "deploy.yaml")
+	if err := os.WriteFile(cfg, []byte("plugins:\n  todo:\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	write := writeScript(t, dir, "w.yaml", "steps:\n  - toolCalls:\n      - name: todo_write\n        input: {todos: [{id: a, content: kept in postgres, status: in_progress, priority: high}]}\n  - text: noted\n")
+	read := writeScript(t, dir, "r.yaml", "steps:\n  - toolCalls:\n      - name: todo_read\n        input: {}\n  - text: read\n")
+	for i, script := range []string{write, read} {
+		p, out, errOut, _ := testProgram(t, "go\n")
+		args := []string{"run", "-config", cfg, "-model", "scripted:" + script, "-workspace", filepath.Join(dir, "ws"),
+			"-sessions", filepath.Join(dir, "sessions"), "-store", url}
+		if code := p.main(args); code != exitOK {
+			t.Fatalf("session %d: exit code %d\n%s", i+1, code, errOut)
+		}
+		if i == 1 && !strings.Contains(out.String(), `"content":"kept in postgres"`) {
+			t.Fatalf("session 2 did not read the list from the database:\n%s", out)
+		}
+	}
+	ctx := context.Background()
+	conn, err := pgx.Connect(ctx, url)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer conn.Close(ctx)
+	var n int
+	if err := conn.QueryRow(ctx, "SELECT count(*) FROM planmode_documents WHERE agent_id = $1", defaultAgentID).Scan(&n); err != nil || n != 1 {
+		t.Fatalf("documents of %s in the database: %d, %v; want 1", defaultAgentID, n, err)
+	}
+}
+
+// TestDocumentsDirWithPostgresIsAUsageError: -documents names a directory
+// only the file store uses; with a database it would silently be ignored.
+func TestDocumentsDirWithPostgresIsAUsageError(t *testing.T) {
+	for _, cmd := range []string{"run", "acp"} {
+		t.Run(cmd, func(t *testing.T) {
+			dir := newRunDir(t)
+			script := writeScript(t, dir, "s.yaml", "steps:\n  - text: x\n")
+			p, _, errOut, _ := testProgram(t, "")
+			args := runArgs(dir, script, "-store", "postgres://u@127.0.0.1:1/db", "-documents", filepath.Join(dir, "docs"))
+			if cmd == "acp" {
+				args = []string{"acp", "-model", "scripted:" + script, "-sessions", filepath.Join(dir, "sessions"),
+					"-store", "postgres://u@127.0.0.1:1/db", "-documents", filepath.Join(dir, "docs")}
+			}
+			if code := p.main(args); code != exitUsage || !strings.Contains(errOut.String(), "leave -documents out") {
+				t.Fatalf("exit %d, stderr %q", code, errOut)
+			}
+		})
 	}
 }

@@ -4,10 +4,13 @@ package main
 // inspect_companions.go, demo_companions.go).
 const (
 	flagAgentHelp     = "the agent's `ID`; its todo list carries over between its sessions"
-	flagDocumentsHelp = "`directory` of agent documents such as the todo list (default: %s; in memory when no state directory is known)"
+	flagDocumentsHelp = "`directory` of agent documents such as the todo list (default: %s; in memory when no state directory is known; with a PostgreSQL -store, in its database)"
 	// stateWhatDocuments names the documents directory in messages.
 	stateWhatDocuments = "documents directory"
-	flagHTMLHelp       = "also write a self-contained HTML page of the session's plans, steps and todo list to `FILE`"
+	// errDocumentsWithDatabase refuses -documents with a database -store:
+	// the documents live in the database then.
+	errDocumentsWithDatabase = "-documents %s: the agent documents live in the -store database; leave -documents out"
+	flagHTMLHelp             = "also write a self-contained HTML page of the session's plans, steps and todo list to `FILE`"
 )
 
 // inspect's companion lines and the HTML page.

@@ -158,6 +158,7 @@ func (p *program) converseTUI(ctx context.Context, parts *hostParts, agent *refh
 		Commands:     cmds,
 		Mode:         backend.mode(),
 		Intro:        s.intro,
+		Plans:        presentedPlans(agent.Session().Events()),
 		NoColor:      p.getenv("NO_COLOR") != "",
 		Editor:       editor,
 		Sanitize:     safetext.Escape,
@@ -276,4 +277,43 @@ func recap(events []host.Event, n int) []tui.Entry {
 		out = out[len(out)-n:]
 	}
 	return out
+}
+
+// presentedPlans reads the plans the session's log shows presented with
+// exit_plan_mode, and how each review ended, for the UI's /plans.
+func presentedPlans(events []host.Event) []tui.PresentedPlan {
+	var plans []tui.PresentedPlan
+	index := map[string]int{} // call ID → position in plans
+	for _, e := range events {
+		switch e.Type {
+		case host.TypeToolCall:
+			var c host.ToolCall
+			var in struct {
+				Plan string `json:"plan"`
+			}
+			if json.Unmarshal(e.Data, &c) != nil || c.Name != planmode.ExitToolName || json.Unmarshal(c.Input, &in) != nil {
+				continue
+			}
+			index[c.ID] = len(plans)
+			plans = append(plans, tui.PresentedPlan{Title: tui.PlanTitle(in.Plan), Text: in.Plan})
+		case host.TypeToolResult:
+			var r host.ToolResult
+			if json.Unmarshal(e.Data, &r) != nil || r.Name != planmode.ExitToolName {
+				continue
+			}
+			i, ok := index[r.CallID]
+			if !ok {
+				continue
+			}
+			plans[i].Outcome = planmode.ExitOutcomeOf(r.Output, r.IsError)
+			var res map[string]any
+			if !r.IsError && json.Unmarshal([]byte(r.Output), &res) == nil && res[resultEdited] == true {
+				plans[i].Edited = true
+				if text, ok := res[resultEditedPlan].(string); ok {
+					plans[i].Text = text
+				}
+			}
+		}
+	}
+	return plans
 }

@@ -18,7 +18,8 @@ const nodeClientDir = "testdata/node-client"
 // TestNodeClientInterop builds planhost and lets the official TypeScript
 // ACP SDK drive it (testdata/node-client/client.mjs): initialize, a new
 // session, plan mode, the plan review as a permission request, approval,
-// the mode update back to default, and a load of the session in a second
+// the mode update back to default, a todo_write whose list arrives as a
+// plan update, and a load of the session in a second
 // process. Every message both sides sent is then checked against the JSON
 // schema of the Go SDK and of the npm package.
 func TestNodeClientInterop(t *testing.T) {
@@ -57,7 +58,8 @@ func TestNodeClientInterop(t *testing.T) {
 		return a
 	}
 	cmd := exec.Command(node, "client.mjs", bin, filepath.Join(tmp, "sessions"), ws,
-		abs("testdata/interop-script.yaml"), abs("testdata/interop-script-2.yaml"), transcript)
+		abs("testdata/interop-script.yaml"), abs("testdata/interop-script-2.yaml"), transcript,
+		abs("testdata/interop-deploy.yaml"))
 	cmd.Dir = nodeClientDir
 	cmd.Env = append(os.Environ(), "XDG_STATE_HOME="+filepath.Join(tmp, "state"))
 	var stderr bytes.Buffer

@@ -48,6 +48,9 @@ type Config struct {
 	// Intro is shown first: the session, the model and the endpoint, and
 	// a recap when the session was resumed.
 	Intro []Entry
+	// Plans are the plans a resumed session presented before the UI
+	// started, oldest first, so that /plans lists them too.
+	Plans []PresentedPlan
 	// NoColor draws without colours (NO_COLOR).
 	NoColor bool
 	// Editor is the editor's command line ($VISUAL, $EDITOR); "" is vi.
@@ -129,6 +132,14 @@ type Model struct {
 	draft   string
 }
 
+// PresentedPlan is a plan the session's log shows presented, with how its
+// review ended; Outcome 0 means the log holds no result for it.
+type PresentedPlan struct {
+	Title, Text string
+	Outcome     planmode.ExitOutcome
+	Edited      bool
+}
+
 // planRecord is a plan presented in this session, for /plans.
 type planRecord struct {
 	title, text, outcome string
@@ -155,6 +166,13 @@ func New(cfg Config) Model {
 	m := Model{cfg: cfg, cat: cfg.Catalog, keys: newKeyMap(), dark: true, mode: cfg.Mode, follow: true, render: &renderCache{}}
 	m.st = newStyles(cfg.NoColor)
 	m.entries = append(m.entries, cfg.Intro...)
+	for _, p := range cfg.Plans {
+		outcome := m.cat.OutcomeUnanswered
+		if p.Outcome != 0 {
+			outcome = m.cat.ExitOutcome(p.Outcome, p.Edited)
+		}
+		m.plans = append(m.plans, planRecord{title: p.Title, text: p.Text, outcome: outcome})
+	}
 	m.history = append([]string(nil), cfg.History...)
 	m.histPos = len(m.history)
 	m.input = newTextarea(cfg.Catalog.Placeholder)

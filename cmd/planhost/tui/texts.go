@@ -61,6 +61,9 @@ type Catalog struct {
 
 	// Outcomes of a plan review, as /plans and the transcript say them.
 	OutcomeApproved, OutcomeKeepPlanning, OutcomeEdited, OutcomeDismissed, OutcomeCancelled, OutcomeOpen string
+	// OutcomeUnanswered is a plan of a resumed session whose review the
+	// log shows no answer to (the program stopped during it).
+	OutcomeUnanswered string
 	// Outcomes only the log shows (inspect): abandoned by an extension,
 	// refused before the user saw it, closed when plan mode restarted.
 	OutcomeAbandoned, OutcomeRefused, OutcomeReloaded string
@@ -143,6 +146,7 @@ var English = &Catalog{
 	OutcomeDismissed:    "dismissed",
 	OutcomeCancelled:    "closed when the turn was cancelled",
 	OutcomeOpen:         "waiting for your review",
+	OutcomeUnanswered:   "not answered before the session stopped",
 	OutcomeAbandoned:    "abandoned",
 	OutcomeRefused:      "refused before the review",
 	OutcomeReloaded:     "closed when plan mode restarted",
@@ -236,6 +240,7 @@ var Chinese = &Catalog{
 	OutcomeDismissed:    "已关闭",
 	OutcomeCancelled:    "回合取消，审阅已关闭",
 	OutcomeOpen:         "等待你审阅",
+	OutcomeUnanswered:   "会话停止前未作答",
 	OutcomeAbandoned:    "已放弃",
 	OutcomeRefused:      "审阅前即被拒绝",
 	OutcomeReloaded:     "计划模式重启时关闭",

@@ -1,14 +1,16 @@
 // Interop test client for `planhost acp`, written with the official ACP
 // TypeScript SDK. The Go test TestNodeClientInterop runs it:
 //
-//   node client.mjs PLANHOST SESSIONS_DIR WORKSPACE SCRIPT SCRIPT2 TRANSCRIPT
+//   node client.mjs PLANHOST SESSIONS_DIR WORKSPACE SCRIPT SCRIPT2 TRANSCRIPT CONFIG
 //
 // It spawns `PLANHOST acp` twice, with the scripted models SCRIPT and
 // SCRIPT2, and walks:
 // initialize, session/new, session/set_mode plan, a prompt whose plan review
 // arrives as session/request_permission (approved with the allow_once
-// option), the current_mode_update back to default, and then, in a second
-// agent process, session/load of the same session. Every line either side
+// option), the current_mode_update back to default, a todo_write whose list
+// arrives as a plan update, and then, in a second agent process,
+// session/load of the same session (the plan sent again). CONFIG is the
+// deployment file (plan mode and the todo plugin). Every line either side
 // wrote is appended to TRANSCRIPT as {"conn": 1|2, "from": "client"|"agent",
 // "line": ...}
 // so that the Go test can check it against the protocol's JSON schema.
@@ -18,9 +20,9 @@ import { appendFileSync } from "node:fs";
 import { Readable, Writable } from "node:stream";
 import * as acp from "@agentclientprotocol/sdk";
 
-const [planhost, sessionsDir, workspace, script, script2, transcript] = process.argv.slice(2);
-if (!transcript) {
-  console.error("usage: node client.mjs PLANHOST SESSIONS_DIR WORKSPACE SCRIPT SCRIPT2 TRANSCRIPT");
+const [planhost, sessionsDir, workspace, script, script2, transcript, config] = process.argv.slice(2);
+if (!config) {
+  console.error("usage: node client.mjs PLANHOST SESSIONS_DIR WORKSPACE SCRIPT SCRIPT2 TRANSCRIPT CONFIG");
   process.exit(2);
 }
 
@@ -55,7 +57,7 @@ let connections = 0;
 
 function startAgent(script) {
   const conn = ++connections;
-  const child = spawn(planhost, ["acp", "-model", `scripted:${script}`, "-sessions", sessionsDir, "-log-level", "info"], {
+  const child = spawn(planhost, ["acp", "-config", config, "-model", `scripted:${script}`, "-sessions", sessionsDir, "-log-level", "info"], {
     stdio: ["pipe", "pipe", "inherit"],
   });
   const toAgent = record(conn, "client");
@@ -104,6 +106,14 @@ async function stopAgent(child) {
   check(child.exitCode === 0, `planhost acp exited 0 (got ${child.exitCode})`);
 }
 
+// checkTodoPlan checks that the last plan update is the scripted todo list.
+function checkTodoPlan(what) {
+  const plans = updates.filter((n) => n.update.sessionUpdate === "plan");
+  const entries = plans.at(-1)?.update.entries ?? [];
+  const got = entries.map((e) => `${e.content}/${e.priority}/${e.status}`).join(",");
+  check(got === "Add Goodbye/high/completed,Test Goodbye/medium/in_progress", `${what} (${got})`);
+}
+
 const initParams = {
   protocolVersion: acp.PROTOCOL_VERSION,
   clientCapabilities: { fs: { readTextFile: false, writeTextFile: false }, terminal: false },
@@ -148,7 +158,8 @@ let sessionId;
     const modes = updates.filter((n) => n.update.sessionUpdate === "current_mode_update").map((n) => n.update.currentModeId);
     check(modes.join(",") === "plan,default", `mode updates ${modes}`);
     const kinds = updates.filter((n) => n.update.sessionUpdate === "tool_call").map((n) => n.update.kind);
-    check(kinds.join(",") === "read,search,switch_mode,edit", `tool call kinds ${kinds}`);
+    check(kinds.join(",") === "read,search,switch_mode,edit,think", `tool call kinds ${kinds}`);
+    checkTodoPlan("the todo list arrives as a plan update");
   });
   await stopAgent(child);
 }
@@ -165,6 +176,7 @@ let sessionId;
     check(users.join("|") === "Add a Goodbye function.", `history replayed before the load response (${users})`);
     const agentText = updates.filter((n) => n.update.sessionUpdate === "agent_message_chunk").map((n) => n.update.content.text).join("\n");
     check(agentText.includes("Here is my plan."), "agent messages replayed");
+    checkTodoPlan("the todo list's plan is sent again on load");
     const resp = await ctx.request(acp.methods.agent.session.prompt, { sessionId, prompt: [{ type: "text", text: "Thanks." }] });
     check(resp.stopReason === "end_turn", "the loaded session goes on");
   });

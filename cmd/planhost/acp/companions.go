@@ -1,0 +1,129 @@
+package acp
+
+import (
+	"encoding/json"
+
+	sdk "github.com/coder/acp-go-sdk"
+
+	"github.com/dshgo/planmode/host"
+	"github.com/dshgo/planmode/planentry"
+	"github.com/dshgo/planmode/planfile"
+	"github.com/dshgo/planmode/plansteps"
+	"github.com/dshgo/planmode/todo"
+)
+
+// CompanionToolKinds are the protocol's tool kinds of the companion
+// plugins' tools, for [Config.ToolKinds]: the todo and plan-steps tools
+// are the agent's own bookkeeping (think), the plan file is read and
+// edited, and entering plan mode switches the mode.
+func CompanionToolKinds() map[string]sdk.ToolKind {
+	return map[string]sdk.ToolKind{
+		todo.ReadToolName:              sdk.ToolKindThink,
+		todo.WriteToolName:             sdk.ToolKindThink,
+		plansteps.StatusToolName:       sdk.ToolKindThink,
+		plansteps.StepCompleteToolName: sdk.ToolKindThink,
+		plansteps.ModifyToolName:       sdk.ToolKindThink,
+		plansteps.CompleteToolName:     sdk.ToolKindThink,
+		planfile.ReadToolName:          sdk.ToolKindRead,
+		planfile.WriteToolName:         sdk.ToolKindEdit,
+		planentry.ToolName:             sdk.ToolKindSwitchMode,
+	}
+}
+
+// CompanionPlans is the [PlanFeed] of the companion plugins: the plan a
+// client shows is the steps of the approved plan being executed
+// (plan-steps), followed by the agent's todo list (todo).
+//
+// The steps come from folding the plan-steps events ([plansteps.Apply]):
+// a completed step is completed, the step to work on
+// ([plansteps.Execution.Current]) is in progress and the others are
+// pending, all of high priority; once the execution is completed its steps
+// leave the plan. The todo list is the one the latest successful
+// todo_write or todo_read result in the log returned, each item with its
+// own status and priority. Both sources live in the log, so a loaded
+// session shows the state its log ends with.
+type CompanionPlans struct{}
+
+// Follow implements [PlanFeed].
+func (CompanionPlans) Follow(string) func(host.Event) ([]sdk.PlanEntry, bool) {
+	var (
+		steps plansteps.State
+		todos []todo.Item
+	)
+	return func(e host.Event) ([]sdk.PlanEntry, bool) {
+		switch e.Type {
+		case plansteps.EventSteps, plansteps.EventStepCompleted, plansteps.EventStepModified, plansteps.EventCompleted:
+			next := plansteps.Apply(steps, e)
+			changed := next.Plan != steps.Plan
+			steps = next
+			if !changed {
+				return nil, false
+			}
+		case host.TypeToolResult:
+			items, ok := todoResult(e)
+			if !ok {
+				return nil, false
+			}
+			todos = items
+		default:
+			return nil, false
+		}
+		return planEntries(steps.Plan, todos), true
+	}
+}
+
+// todoResult returns the list a successful todo tool result holds.
+func todoResult(e host.Event) ([]todo.Item, bool) {
+	var r host.ToolResult
+	if json.Unmarshal(e.Data, &r) != nil || r.IsError || (r.Name != todo.WriteToolName && r.Name != todo.ReadToolName) {
+		return nil, false
+	}
+	l, err := todo.ParseList([]byte(r.Output))
+	if err != nil {
+		return nil, false
+	}
+	return l.Todos, true
+}
+
+// planEntries returns the protocol's entries of an execution's steps and a
+// todo list; never nil.
+func planEntries(x *plansteps.Execution, todos []todo.Item) []sdk.PlanEntry {
+	entries := []sdk.PlanEntry{}
+	if x != nil && !x.Done {
+		current := x.Current()
+		for _, st := range x.Steps {
+			status := sdk.PlanEntryStatusPending
+			switch {
+			case st.Completed:
+				status = sdk.PlanEntryStatusCompleted
+			case st.ID == current:
+				status = sdk.PlanEntryStatusInProgress
+			}
+			entries = append(entries, sdk.PlanEntry{Content: st.Description, Priority: sdk.PlanEntryPriorityHigh, Status: status})
+		}
+	}
+	for _, it := range todos {
+		entries = append(entries, sdk.PlanEntry{Content: it.Content, Priority: entryPriority(it.Priority), Status: entryStatus(it.Status)})
+	}
+	return entries
+}
+
+func entryPriority(p todo.Priority) sdk.PlanEntryPriority {
+	switch p {
+	case todo.PriorityHigh:
+		return sdk.PlanEntryPriorityHigh
+	case todo.PriorityLow:
+		return sdk.PlanEntryPriorityLow
+	}
+	return sdk.PlanEntryPriorityMedium
+}
+
+func entryStatus(s todo.Status) sdk.PlanEntryStatus {
+	switch s {
+	case todo.StatusInProgress:
+		return sdk.PlanEntryStatusInProgress
+	case todo.StatusCompleted:
+		return sdk.PlanEntryStatusCompleted
+	}
+	return sdk.PlanEntryStatusPending
+}

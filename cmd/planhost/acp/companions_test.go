@@ -1,0 +1,159 @@
+package acp_test
+
+import (
+	"testing"
+
+	sdk "github.com/coder/acp-go-sdk"
+
+	"github.com/dshgo/planmode/cmd/planhost/acp"
+	"github.com/dshgo/planmode/host"
+	"github.com/dshgo/planmode/plansteps"
+	"github.com/dshgo/planmode/refhost/scripted"
+	"github.com/dshgo/planmode/todo"
+)
+
+// lastPlan returns the entries of the last plan update in us.
+func lastPlan(us []sdk.SessionNotification) ([]sdk.PlanEntry, bool) {
+	for i := len(us) - 1; i >= 0; i-- {
+		if p := us[i].Update.Plan; p != nil {
+			return p.Entries, true
+		}
+	}
+	return nil, false
+}
+
+func samePlan(got, want []sdk.PlanEntry) bool {
+	if len(got) != len(want) {
+		return false
+	}
+	for i := range got {
+		if got[i].Content != want[i].Content || got[i].Priority != want[i].Priority || got[i].Status != want[i].Status {
+			return false
+		}
+	}
+	return true
+}
+
+func TestCompanionPlansSendTodoListAndPlanSteps(t *testing.T) {
+	todoList := todo.List{Todos: []todo.Item{
+		{ID: "1", Content: "Add Goodbye", Status: todo.StatusCompleted, Priority: todo.PriorityHigh},
+		{ID: "2", Content: "Test it", Status: todo.StatusInProgress, Priority: todo.PriorityLow},
+		{ID: "3", Content: "Update docs", Status: todo.StatusPending, Priority: todo.PriorityMedium},
+	}}
+	todoEntries := []sdk.PlanEntry{
+		{Content: "Add Goodbye", Priority: "high", Status: "completed"},
+		{Content: "Test it", Priority: "low", Status: "in_progress"},
+		{Content: "Update docs", Priority: "medium", Status: "pending"},
+	}
+	steps := plansteps.StepsPayload{Title: "Greeter", Source: plansteps.SourceSteps, Steps: []plansteps.Step{
+		{ID: 1, Description: "Write Goodbye"},
+		{ID: 2, Description: "Test Goodbye", DependsOn: []int{1}},
+	}}
+	type step struct {
+		events []host.Event
+		want   []sdk.PlanEntry
+	}
+	tests := []struct {
+		name  string
+		steps []step
+	}{
+		{"todo_write result", []step{{
+			events: []host.Event{{Type: host.TypeToolResult, Data: mustJSON(t, host.ToolResult{CallID: "c1", Name: todo.WriteToolName, Output: string(mustJSON(t, todoList))})}},
+			want:   todoEntries,
+		}}},
+		{"plan steps then a completed step", []step{
+			{events: []host.Event{{Type: plansteps.EventSteps, Data: mustJSON(t, steps)}}, want: []sdk.PlanEntry{
+				{Content: "Write Goodbye", Priority: "high", Status: "in_progress"},
+				{Content: "Test Goodbye", Priority: "high", Status: "pending"},
+			}},
+			{events: []host.Event{{Type: plansteps.EventStepCompleted, Data: mustJSON(t, plansteps.StepCompletedPayload{Step: 1})}}, want: []sdk.PlanEntry{
+				{Content: "Write Goodbye", Priority: "high", Status: "completed"},
+				{Content: "Test Goodbye", Priority: "high", Status: "in_progress"},
+			}},
+		}},
+		{"steps first, then the todo list", []step{
+			{events: []host.Event{
+				{Type: plansteps.EventSteps, Data: mustJSON(t, steps)},
+				{Type: host.TypeToolResult, Data: mustJSON(t, host.ToolResult{CallID: "c1", Name: todo.ReadToolName, Output: string(mustJSON(t, todoList))})},
+			}, want: append([]sdk.PlanEntry{
+				{Content: "Write Goodbye", Priority: "high", Status: "in_progress"},
+				{Content: "Test Goodbye", Priority: "high", Status: "pending"},
+			}, todoEntries...)},
+		}},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			st := newStore(t)
+			h := newHostParts(t, st, scripted.NewModel())
+			dir := workspaceDir(t)
+			withFeed := func(c *acp.Config) { c.Plans = acp.CompanionPlans{}; c.ToolKinds = acp.CompanionToolKinds() }
+			k := connect(t, h, st, withFeed)
+			k.initialize()
+			sess := k.newSession(dir)
+			hs, err := st.Open(string(sess.SessionId))
+			if err != nil {
+				t.Fatal(err)
+			}
+			var want []sdk.PlanEntry
+			for _, s := range tc.steps {
+				for _, e := range s.events {
+					if _, err := hs.Append(e); err != nil {
+						t.Fatal(err)
+					}
+				}
+				want = s.want
+				k.c.waitFor(t, "plan update", func(us []sdk.SessionNotification, _ []sdk.RequestPermissionRequest) bool {
+					got, ok := lastPlan(us)
+					return ok && samePlan(got, want)
+				})
+			}
+			// A failed todo_write changes nothing.
+			if _, err := hs.Append(host.Event{Type: host.TypeToolResult, Data: mustJSON(t, host.ToolResult{CallID: "bad", Name: todo.WriteToolName, Output: "todo_write: bad", IsError: true})}); err != nil {
+				t.Fatal(err)
+			}
+			k.close()
+			if got, _ := lastPlan(mustSnapshot(k)); !samePlan(got, want) {
+				t.Errorf("after a failed write the plan is %+v, want %+v", got, want)
+			}
+			checkTraffic(t, goSDKSchema(t), k.fromSide.all(), k.toSide.all())
+
+			// session/load sends the state the log ends with.
+			again := connect(t, h, st, withFeed)
+			again.initialize()
+			if _, err := again.cs.LoadSession(ctxT(t), sdk.LoadSessionRequest{SessionId: sess.SessionId, Cwd: dir, McpServers: []sdk.McpServer{}}); err != nil {
+				t.Fatal(err)
+			}
+			if got, ok := lastPlan(mustSnapshot(again)); !ok || !samePlan(got, want) {
+				t.Errorf("plan on load = %+v, want %+v", got, want)
+			}
+		})
+	}
+}
+
+func TestCompanionPlansDropACompletedExecution(t *testing.T) {
+	follow := acp.CompanionPlans{}.Follow("s")
+	steps := plansteps.StepsPayload{Title: "T", Source: plansteps.SourceSteps, Steps: []plansteps.Step{{ID: 1, Description: "Only"}}}
+	if got, ok := follow(host.Event{Seq: 1, Type: plansteps.EventSteps, Data: mustJSON(t, steps)}); !ok || len(got) != 1 {
+		t.Fatalf("steps: %+v %v", got, ok)
+	}
+	got, ok := follow(host.Event{Seq: 2, Type: plansteps.EventCompleted, Data: mustJSON(t, plansteps.CompletedPayload{Summary: "done"})})
+	if !ok || got == nil || len(got) != 0 {
+		t.Errorf("after completion: %+v %v, want an empty plan", got, ok)
+	}
+	if _, ok := follow(host.Event{Seq: 3, Type: host.TypeAssistantMessage, Data: mustJSON(t, map[string]string{"text": "hi"})}); ok {
+		t.Error("an unrelated event reported a change")
+	}
+}
+
+func TestCompanionToolKinds(t *testing.T) {
+	kinds := acp.CompanionToolKinds()
+	for name, want := range map[string]sdk.ToolKind{
+		"todo_write": sdk.ToolKindThink, "todo_read": sdk.ToolKindThink, "plan_status": sdk.ToolKindThink,
+		"plan_step_complete": sdk.ToolKindThink, "plan_modify": sdk.ToolKindThink, "plan_complete": sdk.ToolKindThink,
+		"plan_write": sdk.ToolKindEdit, "plan_read": sdk.ToolKindRead, "enter_plan_mode": sdk.ToolKindSwitchMode,
+	} {
+		if kinds[name] != want {
+			t.Errorf("kind of %s = %q, want %q", name, kinds[name], want)
+		}
+	}
+}
