@@ -16,6 +16,7 @@ import (
 	"github.com/dshgo/planmode/cmd/planhost/openaimodel"
 	"github.com/dshgo/planmode/cmd/planhost/tui"
 	"github.com/dshgo/planmode/host"
+	"github.com/dshgo/planmode/planfile"
 	"github.com/dshgo/planmode/refhost"
 )
 
@@ -97,6 +98,29 @@ func (a *tuiAsker) Ask(ctx context.Context, req host.AskRequest) ([]host.Answer,
 	}
 }
 
+// tuiPlanFile is the session's plan file for the review, through the
+// plan-file companion's checks.
+type tuiPlanFile struct {
+	ctx   context.Context
+	pl    *planfile.Plugin
+	agent host.Agent
+}
+
+func (f tuiPlanFile) Path() string { return f.pl.Path(f.agent) }
+
+func (f tuiPlanFile) Read() (string, error) { return f.pl.Plan(f.ctx, f.agent) }
+
+func (f tuiPlanFile) Replace(content string) error { return f.pl.Edit(f.ctx, f.agent, content) }
+
+// reviewPlanFile is the plan file the review shows and edits; nil (and a
+// nil tui.PlanFile) when the deployment does not enable plan-file.
+func reviewPlanFile(ctx context.Context, parts *hostParts, agent host.Agent) tui.PlanFile {
+	if parts.PlanFile == nil {
+		return nil
+	}
+	return tuiPlanFile{ctx: ctx, pl: parts.PlanFile, agent: agent}
+}
+
 // tuiSession is what converseTUI needs besides the host parts.
 type tuiSession struct {
 	file     string
@@ -141,6 +165,7 @@ func (p *program) converseTUI(ctx context.Context, parts *hostParts, agent *refh
 		Markdown:     safetext.Markdown,
 		Rendered:     safetext.EscapeExceptSGR,
 		EditedAnswer: editedAnswer,
+		PlanFile:     reviewPlanFile(ctx, parts, agent),
 	})
 	// Bubble Tea's signal handler quits on SIGTERM (and SIGINT, which a
 	// terminal in raw mode sends as a key instead), restoring the terminal.
