@@ -115,6 +115,23 @@ func (pl *Plugin) Store() *Store { return pl.store }
 // Path returns the plan file's path for an agent's session.
 func (pl *Plugin) Path(agent host.Agent) string { return pl.store.Path(agent.Session().ID()) }
 
+// Plan returns the plan file's content for an agent's session, checked as
+// Store.Read checks it; a session without a plan file has the plan "".
+func (pl *Plugin) Plan(ctx context.Context, agent host.Agent) (string, error) {
+	doc, err := pl.store.Read(ctx, agent.Session().ID())
+	return doc.Content, err
+}
+
+// Edit replaces the plan file of an agent's session with the user's text,
+// under every rule of Store.Replace, as plan_write would. A host calls it
+// when the user edits the plan during the review: an approval then takes
+// the file's content and exit_plan_mode's result reports the edit.
+func (pl *Plugin) Edit(ctx context.Context, agent host.Agent, content string) error {
+	sess := agent.Session()
+	pl.serve(ctx, sess)
+	return pl.write(ctx, sess, content)
+}
+
 // Start registers the event types, the payload check, the section, the
 // pre-step listener and the tools.
 func (pl *Plugin) Start(context.Context) error {

@@ -153,6 +153,52 @@ func TestTheUsersEditsDuringTheReviewAreTheApprovedPlan(t *testing.T) {
 	}
 }
 
+func TestEditReplacesThePlanFileAndTheApprovalReportsIt(t *testing.T) {
+	h, pl := fileHost(t)
+	a := h.Agent()
+	h.EnterPlanMode(a)
+	release := h.User.Hold()
+	h.User.QueueAnswers(e2etest.Approve())
+	h.Model.Add(e2etest.Call("x", planmode.ExitToolName, map[string]string{"plan": plan}), e2etest.Say("working"))
+	if err := a.Steer(host.Message{Content: []host.Block{host.TextBlock("plan it")}}); err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+	if err := h.User.WaitRequests(ctx, 1); err != nil {
+		t.Fatal(err)
+	}
+	if got, err := pl.Plan(ctx, a); err != nil || got != plan {
+		t.Fatalf("Plan = %q, %v; want the presented plan", got, err)
+	}
+	for _, bad := range []string{"nul\x00byte", "\xff not utf-8", strings.Repeat("x", planfile.DefaultMaxBytes+1)} {
+		if err := pl.Edit(ctx, a, bad); err == nil {
+			t.Fatalf("Edit(%.20q) succeeded; want the store's refusal", bad)
+		}
+	}
+	if got, _ := pl.Plan(ctx, a); got != plan {
+		t.Fatalf("a refused edit changed the file to %q", got)
+	}
+	edited := plan + "3. Ship it behind a flag.\n"
+	if err := pl.Edit(ctx, a, edited); err != nil {
+		t.Fatal(err)
+	}
+	if fi, err := os.Stat(pl.Path(a)); err != nil || fi.Mode().Perm() != planfile.FileMode {
+		t.Fatalf("after Edit the file is %v, %v; want mode %v", fi, err, planfile.FileMode)
+	}
+	release()
+	if err := a.WaitIdle(ctx); err != nil {
+		t.Fatal(err)
+	}
+	var res map[string]any
+	if r := e2etest.Result(t, a, "x"); r.IsError || json.Unmarshal([]byte(r.Output), &res) != nil {
+		t.Fatalf("exit: %+v", r)
+	}
+	if res["edited"] != true || res["plan"] != edited {
+		t.Fatalf("result %v; want edited with the final text", res)
+	}
+}
+
 func TestPlanWriteWorksOnlyInPlanModeAndPlanReadAlways(t *testing.T) {
 	h, _ := fileHost(t)
 	a := h.Agent()

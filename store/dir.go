@@ -241,16 +241,27 @@ func (d *Dir) replay(path string, f *os.File, size int64) ([]host.Event, int64, 
 	)
 	for rest := buf; len(rest) > 0; {
 		n++
-		body, tail, terminated := bytes.Cut(rest, []byte{'\n'})
+		var (
+			body       []byte
+			terminated bool
+			e          host.Event
+			err        error
+		)
+		if ev, used, ok := dec.next(rest); ok && used <= maxLine {
+			// The store's own form, decoded where it stands.
+			e, body, terminated = ev, rest[:used], used < len(rest)
+			rest = rest[min(used+1, len(rest)):]
+		} else {
+			body, rest, terminated = bytes.Cut(rest, []byte{'\n'})
+			if len(body) > maxLine {
+				return nil, 0, fmt.Errorf("store: %s:%d: longer than %d bytes: %w", path, n, maxLine, ErrLineTooLong)
+			}
+			e, err = dec.decode(body)
+		}
 		tok := len(body)
 		if terminated {
 			tok++
 		}
-		rest = tail
-		if len(body) > maxLine {
-			return nil, 0, fmt.Errorf("store: %s:%d: longer than %d bytes: %w", path, n, maxLine, ErrLineTooLong)
-		}
-		e, err := dec.decode(body)
 		if !terminated && errors.Is(err, errNoValue) {
 			// The last append never finished: cut it off. A final line
 			// that starts with a complete value is never cut.

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"reflect"
 	"slices"
+	"strings"
 	"testing"
 )
 
@@ -74,6 +75,70 @@ func FuzzFastDecoder(f *testing.F) {
 			t.Fatalf("line %q:\nfast: %+v\njson: %+v", line, got, want)
 		}
 	})
+}
+
+// FuzzFastDecoderLines is FuzzFastDecoder over the lines of a file read
+// by one decoder, as a session file is: what the decoder keeps from line
+// to line (shared types and sources, the last date) must not change what
+// it accepts or what it gives.
+func FuzzFastDecoderLines(f *testing.F) {
+	f.Add([]byte(strings.Join(fastSeeds, "\n")))
+	f.Add([]byte(fastSeeds[0] + "\n" + fastSeeds[0] + "\n" + fastSeeds[2] + "\n" + fastSeeds[2]))
+	f.Add([]byte(`{"seq":4,"type":"t","time":"2025-01-02T03:04:05Z","source":{"kind":"a","kind":"b"}}` + "\n" +
+		`{"seq":4,"type":"t","time":"2025-01-02T03:04:05Z","source":{"kind":"a","kind":"b"}}`))
+	f.Add([]byte(`{"seq":4,"type":"t","time":"2025-01-02T03:04:05Z","data":"\xff","source":{"kind":"a"}}` + "\n" +
+		`{"seq":4,"type":"t","time":"2025-01-02T03:04:05Z","source":{"kind":"a"}}`))
+	f.Add([]byte(`{"seq":4,"type":"t","time":"2024-02-29T03:04:05Z"}` + "\n" +
+		`{"seq":4,"type":"t","time":"2024-02-29T23:59:60Z"}` + "\n" + `{"seq":4,"type":"t","time":"2024-02-29T00:00:00.000000001Z"}`))
+	f.Fuzz(func(t *testing.T, file []byte) {
+		var fast, inPlace fastDecoder
+		for rest := file; ; {
+			line, tail, more := bytes.Cut(rest, []byte{'\n'})
+			got, gotErr := fast.decode(bytes.Clone(line))
+			var slow lineDecoder
+			want, wantErr := slow.decode(line)
+			if (gotErr == nil) != (wantErr == nil) || errors.Is(gotErr, errNoValue) != errors.Is(wantErr, errNoValue) {
+				t.Fatalf("line %q:\nfast: %v\njson: %v", line, gotErr, wantErr)
+			}
+			if gotErr == nil && !sameDecoded(got, want) {
+				t.Fatalf("line %q:\nfast: %+v\njson: %+v", line, got, want)
+			}
+			// As Dir.Open reads a file: the line where it stands in the
+			// rest of the file.
+			if e, n, ok := inPlace.next(rest); ok && (n != len(line) || wantErr != nil || !sameDecoded(e, want)) {
+				t.Fatalf("line %q read in place: %d bytes, %+v\njson: %+v, %v", line, n, e, want, wantErr)
+			}
+			if !more {
+				break
+			}
+			rest = tail
+		}
+	})
+}
+
+// TestFastDecoderTakesCanonicalLinesExactly checks that the lines the
+// store writes take the exact-form path (else its speed-up is lost) once
+// their type and source have been seen, and give the same events as
+// encoding/json.
+func TestFastDecoderTakesCanonicalLinesExactly(t *testing.T) {
+	var d fastDecoder
+	for round := range 2 {
+		for i, line := range fastSeeds[:4] {
+			exact := d.exact
+			got, err := d.decode([]byte(line))
+			if err != nil {
+				t.Fatalf("line %q: %v", line, err)
+			}
+			want, err := decodeLine([]byte(line))
+			if err != nil || !sameDecoded(got, want) {
+				t.Fatalf("line %q:\nfast: %+v\njson: %+v (%v)", line, got, want, err)
+			}
+			wantExact := round == 1 || !strings.Contains(line, `"source"`)
+			if (d.exact > exact) != wantExact {
+				t.Errorf("round %d, line %d: exact path %v, want %v", round, i, d.exact > exact, wantExact)
+			}
+		}
+	}
 }
 
 func sameDecoded(a, b any) bool {

@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"math/bits"
 	"sync"
 	"unicode/utf8"
 )
@@ -60,7 +61,7 @@ var checkers = sync.Pool{New: func() any { return new(jsonChecker) }}
 
 // check is checkJSON reusing c's memory from earlier calls.
 func (c *jsonChecker) check(b []byte, maxDepth int) error {
-	*c = jsonChecker{b: b, maxDepth: maxDepth, keys: c.keys[:0]}
+	c.reset(b, 0, maxDepth)
 	c.skipSpace()
 	if err := c.value(0); err != nil {
 		return err
@@ -93,6 +94,16 @@ type jsonChecker struct {
 	// only when the whole text turns out well-formed, so that malformed
 	// text is always reported as such.
 	refused *jsonError
+}
+
+// reset readies c to check b from offset i, keeping its key buffer. It
+// sets the fields one by one: a composite literal is built on the stack
+// and then copied, which costs a cold open measurably.
+func (c *jsonChecker) reset(b []byte, i, maxDepth int) {
+	c.b, c.i, c.maxDepth = b, i, maxDepth
+	c.keys = c.keys[:0]
+	c.spaces, c.escapes, c.lastTop = 0, 0, 0
+	c.refused = nil
 }
 
 func (c *jsonChecker) refuse(off int, msg string) {
@@ -326,9 +337,9 @@ func skipPlain(b []byte, i int) int {
 		q, bs := x^(lo*'"'), x^(lo*'\\')
 		// Flags a byte below 0x20, a zero byte of q or bs (a '"' or a
 		// '\\'), or a byte with its high bit set; a false alarm can only
-		// follow a true one, and the byte loop below sorts it out.
-		if ((x-lo*0x20)&^x|(q-lo)&^q|(bs-lo)&^bs|x)&hi != 0 {
-			break
+		// follow a true one, so the lowest flag is the first such byte.
+		if m := ((x-lo*0x20)&^x | (q-lo)&^q | (bs-lo)&^bs | x) & hi; m != 0 {
+			return i + bits.TrailingZeros64(m)/8
 		}
 		i += 8
 	}

@@ -11,7 +11,9 @@ import (
 
 	"github.com/dshgo/planmode"
 	"github.com/dshgo/planmode/cmd/planhost/internal/reviewgate"
+	"github.com/dshgo/planmode/cmd/planhost/internal/safetext"
 	"github.com/dshgo/planmode/host"
+	"github.com/dshgo/planmode/planreview"
 	"github.com/dshgo/planmode/refhost"
 )
 
@@ -32,6 +34,9 @@ type console struct {
 	src        lineSource
 	reviewer   reviewerFunc
 	interrupts <-chan os.Signal
+	// planFile is the plan file's path, shown in the plan review, when
+	// the deployment enables plan-file; "" otherwise.
+	planFile string
 
 	events eventQueue
 	asks   chan *pendingAsk
@@ -344,6 +349,9 @@ func (c *console) showQuestion(st *askState) {
 	q := st.a.req.Questions[st.q]
 	st.keys = optionKeys(q)
 	c.view.question(q, st.keys)
+	if c.planFile != "" && isPlanReview(st.a.req) {
+		c.view.println(fmt.Sprintf(linePlanFile, safetext.Escape(c.planFile)))
+	}
 	st.gate = reviewgate.Open(time.Now())
 }
 
@@ -365,7 +373,7 @@ func (c *console) answer(st *askState, line string) (done bool) {
 		if choice != st.keys[i] && choice != strings.ToLower(o.Label) {
 			continue
 		}
-		if isPlanReview(st.a.req) && o.Label != st.a.req.Intent.ApproveOption {
+		if isPlanReview(st.a.req) && asksForText(o.Label, st.a.req.Intent.ApproveOption) {
 			st.feedback, st.selected = true, o.Label
 			st.gate = reviewgate.Open(time.Now())
 			return false
@@ -385,6 +393,13 @@ func (c *console) nextQuestion(st *askState) bool {
 	}
 	st.a.reply <- askReply{answers: st.answers}
 	return true
+}
+
+// asksForText reports whether a plan review option takes a line of text
+// (feedback, comments) before it is answered: every option but the
+// approval and plan-review's Approve and clear and Abandon, which take none.
+func asksForText(label, approve string) bool {
+	return label != approve && label != planreview.LabelApproveAndClear && label != planreview.LabelAbandon
 }
 
 // isPlanReview reports whether req is plan mode's review.

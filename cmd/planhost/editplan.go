@@ -7,8 +7,12 @@ import (
 	"slices"
 	"strings"
 
+	"go.uber.org/fx"
+
 	"github.com/dshgo/planmode"
+	"github.com/dshgo/planmode/deploy"
 	"github.com/dshgo/planmode/host"
+	"github.com/dshgo/planmode/planfile"
 )
 
 // The plan a user edited in the terminal UI's review is approved through
@@ -32,6 +36,18 @@ const (
 	schemaEditPlan = `{"type":"string","description":"the plan as the user edited and approved it; it replaces the presented plan"}`
 	schemaEditNote = `{"type":"string","description":"what the edit means for you"}`
 )
+
+// editExtensionOption registers the edit extension unless the deployment
+// enables plan-file: with it the terminal UI edits the plan file itself, and
+// plan-file's own exit extension approves the file as the user left it and
+// reports the edit. Both extensions applying an edit would report it twice
+// and race for the approved plan.
+func editExtensionOption(dep *deploy.Deployment) fx.Option {
+	if dep != nil && slices.Contains(dep.Plugins, planfile.PluginName) {
+		return fx.Options()
+	}
+	return fx.Supply(fx.Annotated{Group: planmode.ExitExtensionGroup, Target: editExtension()})
+}
 
 // editExtension is planhost's exit extension for edited plans.
 func editExtension() planmode.ExitExtension {
@@ -77,6 +93,23 @@ func finishEdited(_ context.Context, x *planmode.ExitCall, v planmode.ExitVerdic
 	x.Result[resultEdited] = true
 	x.Result[resultEditedNote] = textEditedNote
 	return nil
+}
+
+// plan-file's result fields for an approval: the plan file's path and
+// whether the user edited the file during the review.
+const (
+	planFileResultPath   = "planFile"
+	planFileResultEdited = "edited"
+)
+
+// userEdited reports whether an exit_plan_mode result says the user edited
+// the plan: through planhost-edit, or in the plan file (plan-file).
+func userEdited(res map[string]any) bool {
+	if res[resultEdited] == true {
+		return true
+	}
+	_, planFile := res[planFileResultPath].(string)
+	return planFile && res[planFileResultEdited] == true
 }
 
 // editedAnswer is the terminal UI's answer for a plan the user edited and

@@ -162,7 +162,7 @@ func (s *ptySession) screen() string {
 // waitScreen waits until the screen shows want.
 func (s *ptySession) waitScreen(want string) string {
 	s.t.Helper()
-	deadline := time.Now().Add(10 * time.Second)
+	deadline := time.Now().Add(ptyWait)
 	for time.Now().Before(deadline) {
 		if sc := s.screen(); strings.Contains(sc, want) {
 			return sc
@@ -176,7 +176,7 @@ func (s *ptySession) waitScreen(want string) string {
 // waitIdle waits until the status line shows no running turn.
 func (s *ptySession) waitIdle() {
 	s.t.Helper()
-	deadline := time.Now().Add(10 * time.Second)
+	deadline := time.Now().Add(ptyWait)
 	for time.Now().Before(deadline) {
 		if sc := s.screen(); strings.Contains(sc, "· /help") && !strings.Contains(sc, "esc cancel") {
 			return
@@ -208,7 +208,7 @@ func (s *ptySession) send(keys string) {
 // waitFor waits until the output shows want (escape sequences removed).
 func (s *ptySession) waitFor(want string) {
 	s.t.Helper()
-	deadline := time.Now().Add(10 * time.Second)
+	deadline := time.Now().Add(ptyWait)
 	for time.Now().Before(deadline) {
 		if strings.Contains(s.text(), want) {
 			return
@@ -242,3 +242,8 @@ func (s *ptySession) waitExit(d time.Duration) int {
 	}
 	return 0
 }
+
+// ptyWait bounds each wait for the screen. It is generous because CI runs
+// the race-enabled packages side by side on two cores; a real hang still
+// fails, just later.
+const ptyWait = 30 * time.Second

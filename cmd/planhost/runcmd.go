@@ -184,6 +184,9 @@ func (p *program) converse(ctx context.Context, parts *hostParts, agent *refhost
 		src:        src,
 		interrupts: sigs,
 	}
+	if parts.PlanFile != nil {
+		c.planFile = parts.PlanFile.Path(agent)
+	}
 	unset, err := parts.Runtime.Questions().SetProvider(c)
 	if err != nil {
 		return p.fail("run", err)

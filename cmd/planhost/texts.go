@@ -209,6 +209,7 @@ const (
 	lineReviewHead    = "┌─ %s: %s"
 	lineReviewOpt     = "│  [%s] %s — %s"
 	lineReviewEnd     = "└─"
+	linePlanFile      = "  plan file: %s"
 	lineReviewer      = "reviewer: %s"
 	lineReviewBad     = "  please answer one of %s"
 	lineReviewGone    = "  · review closed: %s"

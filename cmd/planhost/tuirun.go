@@ -16,6 +16,7 @@ import (
 	"github.com/dshgo/planmode/cmd/planhost/openaimodel"
 	"github.com/dshgo/planmode/cmd/planhost/tui"
 	"github.com/dshgo/planmode/host"
+	"github.com/dshgo/planmode/planfile"
 	"github.com/dshgo/planmode/refhost"
 )
 
@@ -97,6 +98,29 @@ func (a *tuiAsker) Ask(ctx context.Context, req host.AskRequest) ([]host.Answer,
 	}
 }
 
+// tuiPlanFile is the session's plan file for the review, through the
+// plan-file companion's checks.
+type tuiPlanFile struct {
+	ctx   context.Context
+	pl    *planfile.Plugin
+	agent host.Agent
+}
+
+func (f tuiPlanFile) Path() string { return f.pl.Path(f.agent) }
+
+func (f tuiPlanFile) Read() (string, error) { return f.pl.Plan(f.ctx, f.agent) }
+
+func (f tuiPlanFile) Replace(content string) error { return f.pl.Edit(f.ctx, f.agent, content) }
+
+// reviewPlanFile is the plan file the review shows and edits; nil (and a
+// nil tui.PlanFile) when the deployment does not enable plan-file.
+func reviewPlanFile(ctx context.Context, parts *hostParts, agent host.Agent) tui.PlanFile {
+	if parts.PlanFile == nil {
+		return nil
+	}
+	return tuiPlanFile{ctx: ctx, pl: parts.PlanFile, agent: agent}
+}
+
 // tuiSession is what converseTUI needs besides the host parts.
 type tuiSession struct {
 	file     string
@@ -134,12 +158,14 @@ func (p *program) converseTUI(ctx context.Context, parts *hostParts, agent *refh
 		Commands:     cmds,
 		Mode:         backend.mode(),
 		Intro:        s.intro,
+		Plans:        presentedPlans(agent.Session().Events()),
 		NoColor:      p.getenv("NO_COLOR") != "",
 		Editor:       editor,
 		Sanitize:     safetext.Escape,
 		Markdown:     safetext.Markdown,
 		Rendered:     safetext.EscapeExceptSGR,
 		EditedAnswer: editedAnswer,
+		PlanFile:     reviewPlanFile(ctx, parts, agent),
 	})
 	// Bubble Tea's signal handler quits on SIGTERM (and SIGINT, which a
 	// terminal in raw mode sends as a key instead), restoring the terminal.
@@ -251,4 +277,43 @@ func recap(events []host.Event, n int) []tui.Entry {
 		out = out[len(out)-n:]
 	}
 	return out
+}
+
+// presentedPlans reads the plans the session's log shows presented with
+// exit_plan_mode, and how each review ended, for the UI's /plans.
+func presentedPlans(events []host.Event) []tui.PresentedPlan {
+	var plans []tui.PresentedPlan
+	index := map[string]int{} // call ID → position in plans
+	for _, e := range events {
+		switch e.Type {
+		case host.TypeToolCall:
+			var c host.ToolCall
+			var in struct {
+				Plan string `json:"plan"`
+			}
+			if json.Unmarshal(e.Data, &c) != nil || c.Name != planmode.ExitToolName || json.Unmarshal(c.Input, &in) != nil {
+				continue
+			}
+			index[c.ID] = len(plans)
+			plans = append(plans, tui.PresentedPlan{Title: tui.PlanTitle(in.Plan), Text: in.Plan})
+		case host.TypeToolResult:
+			var r host.ToolResult
+			if json.Unmarshal(e.Data, &r) != nil || r.Name != planmode.ExitToolName {
+				continue
+			}
+			i, ok := index[r.CallID]
+			if !ok {
+				continue
+			}
+			plans[i].Outcome = planmode.ExitOutcomeOf(r.Output, r.IsError)
+			var res map[string]any
+			if !r.IsError && json.Unmarshal([]byte(r.Output), &res) == nil && res[resultEdited] == true {
+				plans[i].Edited = true
+				if text, ok := res[resultEditedPlan].(string); ok {
+					plans[i].Text = text
+				}
+			}
+		}
+	}
+	return plans
 }

@@ -10,6 +10,7 @@ import (
 	"github.com/dshgo/planmode"
 	"github.com/dshgo/planmode/deploy"
 	"github.com/dshgo/planmode/host"
+	"github.com/dshgo/planmode/planfile"
 	"github.com/dshgo/planmode/refhost"
 )
 
@@ -32,7 +33,9 @@ type hostParts struct {
 
 	Runtime *refhost.Runtime
 	// Plan is nil when the deployment does not enable plan-mode.
-	Plan       *planmode.Controller `optional:"true"`
+	Plan *planmode.Controller `optional:"true"`
+	// PlanFile is nil when the deployment does not enable plan-file.
+	PlanFile   *planfile.Plugin `optional:"true"`
 	Presenters *presenters
 }
 
@@ -59,7 +62,7 @@ func newHost(cfg hostConfig) (*fx.App, *hostParts) {
 			logger,
 		),
 		fx.Provide(newPresenters),
-		fx.Supply(fx.Annotated{Group: planmode.ExitExtensionGroup, Target: editExtension()}),
+		editExtensionOption(cfg.deployment),
 		fx.Decorate(func(p *presenters, t host.Tools) host.Tools { return presentingTools{next: t, p: p} }),
 		refhost.Module,
 		cfg.deployment.Option(),

@@ -48,6 +48,9 @@ type Config struct {
 	// Intro is shown first: the session, the model and the endpoint, and
 	// a recap when the session was resumed.
 	Intro []Entry
+	// Plans are the plans a resumed session presented before the UI
+	// started, oldest first, so that /plans lists them too.
+	Plans []PresentedPlan
 	// NoColor draws without colours (NO_COLOR).
 	NoColor bool
 	// Editor is the editor's command line ($VISUAL, $EDITOR); "" is vi.
@@ -60,14 +63,31 @@ type Config struct {
 	// Rendered checks what the renderer made (keeping its colours).
 	Markdown, Rendered func(string) string
 	// EditedAnswer is the review answer for a plan the user edited and
-	// then approved.
+	// then approved (not used with PlanFile).
 	EditedAnswer func(questionID, plan string) host.Answer
+	// PlanFile is the session's plan file when the plan-file companion is
+	// enabled, nil otherwise. With it the review shows the file's path,
+	// Edit edits the file, and an approval approves the file as the user
+	// left it (the companion reports the edit to the model).
+	PlanFile PlanFile
 	// History holds the earlier inputs, oldest first (up and down recall
 	// them); SaveHistory keeps a new one (called from a command).
 	History     []string
 	SaveHistory func(entry string)
 	// Now is the clock (time.Now when nil); tests fix it.
 	Now func() time.Time
+}
+
+// PlanFile is the session's private plan file (the plan-file companion).
+// Read and Replace go through the companion's checks; Replace refuses text
+// the file may not hold, leaving the file as it was.
+type PlanFile interface {
+	// Path is the file's path, for the user.
+	Path() string
+	// Read returns the file's content.
+	Read() (string, error)
+	// Replace replaces the file's content with the user's text.
+	Replace(content string) error
 }
 
 // Model is the UI's state.
@@ -112,6 +132,14 @@ type Model struct {
 	draft   string
 }
 
+// PresentedPlan is a plan the session's log shows presented, with how its
+// review ended; Outcome 0 means the log holds no result for it.
+type PresentedPlan struct {
+	Title, Text string
+	Outcome     planmode.ExitOutcome
+	Edited      bool
+}
+
 // planRecord is a plan presented in this session, for /plans.
 type planRecord struct {
 	title, text, outcome string
@@ -138,6 +166,13 @@ func New(cfg Config) Model {
 	m := Model{cfg: cfg, cat: cfg.Catalog, keys: newKeyMap(), dark: true, mode: cfg.Mode, follow: true, render: &renderCache{}}
 	m.st = newStyles(cfg.NoColor)
 	m.entries = append(m.entries, cfg.Intro...)
+	for _, p := range cfg.Plans {
+		outcome := m.cat.OutcomeUnanswered
+		if p.Outcome != 0 {
+			outcome = m.cat.ExitOutcome(p.Outcome, p.Edited)
+		}
+		m.plans = append(m.plans, planRecord{title: p.Title, text: p.Text, outcome: outcome})
+	}
 	m.history = append([]string(nil), cfg.History...)
 	m.histPos = len(m.history)
 	m.input = newTextarea(cfg.Catalog.Placeholder)
@@ -225,7 +260,9 @@ func (m Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	case editReadyMsg:
 		cmd = m.startEditor(msg)
 	case editedMsg:
-		m.onEdited(msg)
+		cmd = m.onEdited(msg)
+	case planSavedMsg:
+		m.onPlanSaved(msg)
 	case tea.PasteMsg:
 		cmd = m.paste(msg)
 	case tea.KeyPressMsg:

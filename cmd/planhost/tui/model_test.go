@@ -379,3 +379,19 @@ func TestMarkdownHasNoPadding(t *testing.T) {
 		}
 	}
 }
+
+func TestPlansOfAResumedSessionAreListed(t *testing.T) {
+	h := newHarness(t, tui.Config{Plans: []tui.PresentedPlan{
+		{Title: "Old plan", Text: "# Old plan\n", Outcome: planmode.ExitKeepPlanning},
+		{Title: "Second plan", Text: "# Second plan\n", Outcome: planmode.ExitApproved, Edited: true},
+		{Title: "Unanswered", Text: "# Unanswered\n"},
+	}})
+	h.send(tea.KeyPressMsg{Code: '/', Text: "/"})
+	h.keys("plans")
+	h.key(tea.KeyEnter, 0)
+	for _, want := range []string{"1. Old plan — sent back with feedback", "2. Second plan — approved as you edited it", "3. Unanswered — not answered before the session stopped"} {
+		if !strings.Contains(h.view(), want) {
+			t.Errorf("/plans lacks %q:\n%s", want, h.view())
+		}
+	}
+}

@@ -10,8 +10,10 @@ import (
 	tea "charm.land/bubbletea/v2"
 	"github.com/pmezard/go-difflib/difflib"
 
+	"github.com/dshgo/planmode"
 	"github.com/dshgo/planmode/cmd/planhost/internal/reviewgate"
 	"github.com/dshgo/planmode/host"
+	"github.com/dshgo/planmode/planreview"
 )
 
 // optionKind is what choosing a review option does.
@@ -20,8 +22,21 @@ type optionKind int
 const (
 	optAnswer   optionKind = iota // select the option
 	optFeedback                   // select it with feedback (keep planning)
+	optComments                   // select it with comments (approve)
 	optEdit                       // open the editor
 	optDismiss                    // dismiss the review
+)
+
+// Keys of the plan review's options; each has its own, so that the
+// companions' extra answers do not push the menu onto numbers.
+const (
+	keyApprove  = "a"
+	keyKeep     = "k"
+	keyComments = "w"
+	keyClear    = "c"
+	keyAbandon  = "x"
+	keyEdit     = "e"
+	keyDismiss  = "d"
 )
 
 // option is one line of the review menu.
@@ -30,6 +45,11 @@ type option struct {
 	// value is the protocol's option label.
 	value string
 	kind  optionKind
+	// outcome is what the transcript says after the answer; "" for the
+	// approval (approved, or approved as edited).
+	outcome string
+	// approves marks an answer that approves the plan.
+	approves bool
 }
 
 // review is the question request being answered.
@@ -42,9 +62,12 @@ type review struct {
 	answers []host.Answer
 	options []option
 	cursor  int
-	// feedback is true while the feedback editor is open.
-	feedback bool
-	selected string
+	// feedback is true while the feedback editor is open; comments when
+	// it takes the comments of Approve with comments.
+	feedback, comments bool
+	selected           string
+	// planFile is the plan file's path (plan-file enabled), "" otherwise.
+	planFile string
 	// text is the plan under review (edited when edited is set); original
 	// is the model's; previous is the plan of the review before (for the
 	// diff).
@@ -76,6 +99,9 @@ func (m *Model) openReview(msg AskMsg) {
 		}
 		m.plans = append(m.plans, planRecord{title: planTitle(r.text), text: r.text, outcome: m.cat.OutcomeOpen})
 		r.record = len(m.plans) - 1
+		if m.cfg.PlanFile != nil {
+			r.planFile = m.cfg.Sanitize(m.cfg.PlanFile.Path())
+		}
 	}
 	m.review = r
 	m.setOptions()
@@ -90,20 +116,15 @@ func (m *Model) setOptions() {
 	r.options, r.cursor = nil, 0
 	if r.plan {
 		for _, o := range q.Options {
-			label, desc := m.cat.optionLabel(o.Label)
-			kind := optFeedback
-			if o.Label == r.req.Intent.ApproveOption {
-				kind = optAnswer
-			}
-			r.options = append(r.options, option{key: strings.ToLower(o.Label[:1]), label: label, desc: desc, value: o.Label, kind: kind})
+			r.options = append(r.options, m.planOption(o, r.req.Intent.ApproveOption))
 		}
-		r.options = append(r.options, option{key: "e", label: m.cat.OptEdit, desc: m.cat.OptEditDesc, kind: optEdit})
+		r.options = append(r.options, option{key: keyEdit, label: m.cat.OptEdit, desc: m.cat.OptEditDesc, kind: optEdit})
 	} else {
 		for i, o := range q.Options {
 			r.options = append(r.options, option{key: fmt.Sprint(i + 1), label: m.cfg.Sanitize(o.Label), desc: m.cfg.Sanitize(o.Description), value: o.Label, kind: optAnswer})
 		}
 	}
-	r.options = append(r.options, option{key: "d", label: m.cat.OptDismiss, desc: m.cat.OptDismissDesc, kind: optDismiss})
+	r.options = append(r.options, option{key: keyDismiss, label: m.cat.OptDismiss, desc: m.cat.OptDismissDesc, kind: optDismiss})
 	// Keys must be distinct; fall back to numbers.
 	seen := map[string]bool{}
 	for _, o := range r.options {
@@ -115,6 +136,37 @@ func (m *Model) setOptions() {
 		}
 		seen[o.key] = true
 	}
+}
+
+// planOption is the menu line of a plan review option: plan mode's own
+// and plan-review's extra answers get their words, keys and behaviour;
+// another extension's option asks for text like Keep planning.
+func (m *Model) planOption(o host.Option, approve string) option {
+	label, desc := m.cat.optionLabel(o.Label)
+	opt := option{label: label, desc: desc, value: o.Label, kind: optFeedback}
+	switch o.Label {
+	case approve:
+		opt.key, opt.kind, opt.approves = keyApprove, optAnswer, true
+	case planmode.ReviewKeepPlanning:
+		opt.key, opt.outcome = keyKeep, m.cat.OutcomeKeepPlanning
+	case planreview.LabelApproveWithComments:
+		opt.key, opt.kind, opt.outcome, opt.approves = keyComments, optComments, m.cat.OutcomeApprovedComments, true
+	case planreview.LabelApproveAndClear:
+		opt.key, opt.kind, opt.outcome, opt.approves = keyClear, optAnswer, m.cat.OutcomeApprovedCleared, true
+	case planreview.LabelAbandon:
+		opt.key, opt.kind, opt.outcome = keyAbandon, optAnswer, m.cat.OutcomeAbandoned
+	default:
+		opt.label, opt.desc = m.cfg.Sanitize(o.Label), m.cfg.Sanitize(o.Description)
+		opt.key, opt.outcome = strings.ToLower(firstRune(o.Label)), m.cat.OutcomeKeepPlanning
+	}
+	return opt
+}
+
+func firstRune(s string) string {
+	for _, r := range s {
+		return string(r)
+	}
+	return ""
 }
 
 // closeReview ends the review and records the outcome.
@@ -137,14 +189,22 @@ func (m *Model) reviewKey(msg tea.KeyPressMsg) tea.Cmd {
 	if r.feedback {
 		switch {
 		case key.Matches(msg, m.keys.Cancel):
-			r.feedback = false
+			r.feedback, r.comments = false, false
 			m.feedback.Blur()
 			return nil
 		case key.Matches(msg, m.keys.Send):
 			text := strings.TrimSpace(m.feedback.Value())
+			outcome := m.cat.OutcomeKeepPlanning
+			if r.comments {
+				if text == "" {
+					m.note = m.cat.CommentsNeeded
+					return nil
+				}
+				outcome = m.cat.OutcomeApprovedComments
+			}
 			m.feedback.Reset()
-			r.feedback = false
-			return m.answer(host.Answer{QuestionID: r.req.Questions[r.q].ID, Selected: []string{r.selected}, Custom: text}, m.cat.OutcomeKeepPlanning)
+			r.feedback, r.comments = false, false
+			return m.answer(host.Answer{QuestionID: r.req.Questions[r.q].ID, Selected: []string{r.selected}, Custom: text}, outcome)
 		}
 		var cmd tea.Cmd
 		m.feedback, cmd = m.feedback.Update(msg)
@@ -184,8 +244,15 @@ func (m *Model) choose(o option) tea.Cmd {
 		m.add(KindMeta, fmt.Sprintf(m.cat.ReviewAnswered, m.cat.OutcomeDismissed))
 		return func() tea.Msg { reply <- AskResult{Err: errDismissed}; return nil }
 	case optEdit:
-		text, dir := r.text, m.cfg.TempDir
+		text, dir, pf := r.text, m.cfg.TempDir, m.cfg.PlanFile
 		return func() tea.Msg {
+			if pf != nil { // the editor starts from the file as it is now
+				t, err := pf.Read()
+				if err != nil {
+					return editReadyMsg{err: err}
+				}
+				text = t
+			}
 			f, err := os.CreateTemp(dir, "planhost-plan-*.md")
 			if err != nil {
 				return editReadyMsg{err: err}
@@ -196,17 +263,30 @@ func (m *Model) choose(o option) tea.Cmd {
 			}
 			return editReadyMsg{path: f.Name(), err: err}
 		}
-	case optFeedback:
-		r.feedback, r.selected = true, o.value
+	}
+	if r.plan && r.edited && o.approves && o.value != r.req.Intent.ApproveOption && m.cfg.PlanFile == nil {
+		// Without a plan file only Approve carries the edited text.
+		m.note = m.cat.EditNeedsApprove
+		return nil
+	}
+	switch o.kind {
+	case optFeedback, optComments:
+		r.feedback, r.comments, r.selected = true, o.kind == optComments, o.value
 		m.feedback.Reset()
 		return m.feedback.Focus()
 	}
-	if r.plan && r.edited && o.value == r.req.Intent.ApproveOption && m.cfg.EditedAnswer != nil {
+	if r.plan && r.edited && o.value == r.req.Intent.ApproveOption && m.cfg.EditedAnswer != nil && m.cfg.PlanFile == nil {
 		return m.answer(m.cfg.EditedAnswer(qid, r.text), m.cat.OutcomeEdited)
 	}
-	outcome := m.cat.OutcomeApproved
-	if !r.plan {
+	outcome := o.outcome
+	switch {
+	case !r.plan:
 		outcome = o.label
+	case outcome != "":
+	case r.edited: // the plan file holds the edit; plan-file reports it
+		outcome = m.cat.OutcomeEdited
+	default:
+		outcome = m.cat.OutcomeApproved
 	}
 	return m.answer(host.Answer{QuestionID: qid, Selected: []string{o.value}}, outcome)
 }
@@ -252,21 +332,46 @@ func (m *Model) startEditor(msg editReadyMsg) tea.Cmd {
 }
 
 // onEdited takes the saved plan: it is what the review now shows and what
-// an approval approves.
-func (m *Model) onEdited(msg editedMsg) {
+// an approval approves. With a plan file, the text is written to the file
+// first (by a command), and shown once it is there.
+func (m *Model) onEdited(msg editedMsg) tea.Cmd {
 	r := m.review
 	switch {
 	case r == nil:
-		return
+		return nil
 	case msg.err != nil:
 		m.add(KindError, fmt.Sprintf(m.cat.EditorFailed, msg.err))
-		return
+		return nil
 	}
 	text := strings.TrimRight(m.cfg.Sanitize(msg.text), "\n") + "\n"
 	if strings.TrimSpace(text) == strings.TrimSpace(r.text) {
 		m.note = m.cat.EditorUnchanged
+		return nil
+	}
+	if pf := m.cfg.PlanFile; pf != nil {
+		id, raw := r.id, msg.text
+		return func() tea.Msg { return planSavedMsg{id: id, text: text, err: pf.Replace(raw)} }
+	}
+	m.showEdited(text)
+	return nil
+}
+
+// onPlanSaved shows the edit once the plan file holds it.
+func (m *Model) onPlanSaved(msg planSavedMsg) {
+	switch {
+	case m.review == nil || m.review.id != msg.id:
+		return
+	case msg.err != nil:
+		m.add(KindError, fmt.Sprintf(m.cat.PlanFileFailed, msg.err))
+		m.note = fmt.Sprintf(m.cat.PlanFileFailed, msg.err)
 		return
 	}
+	m.showEdited(msg.text)
+}
+
+// showEdited makes text the plan under review.
+func (m *Model) showEdited(text string) {
+	r := m.review
 	r.previous, r.text, r.edited = r.text, text, true
 	r.gate = reviewgate.Open(m.cfg.Now())
 	if r.record >= 0 {

@@ -4,6 +4,7 @@ import (
 	"strings"
 
 	"github.com/dshgo/planmode"
+	"github.com/dshgo/planmode/planreview"
 )
 
 // Catalog holds the words of the control UI in one language: review labels,
@@ -43,12 +44,31 @@ type Catalog struct {
 	OptEditDesc      string
 	OptDismissDesc   string
 	QuestionHint     string
+	// The plan-review companion's extra answers.
+	OptApproveComments, OptApproveCommentsDesc string
+	OptApproveClear, OptApproveClearDesc       string
+	OptAbandon, OptAbandonDesc                 string
+	// CommentsTitle heads the editor of Approve with comments;
+	// CommentsNeeded says the comments are empty.
+	CommentsTitle, CommentsNeeded string
+	// ReviewPlanFile shows the plan file's path: "%s".
+	ReviewPlanFile string
+	// PlanFileFailed says the edit could not be saved to the plan file.
+	PlanFileFailed string
+	// EditNeedsApprove says an edited plan (without a plan file) is
+	// approved with Approve only.
+	EditNeedsApprove string
 
 	// Outcomes of a plan review, as /plans and the transcript say them.
 	OutcomeApproved, OutcomeKeepPlanning, OutcomeEdited, OutcomeDismissed, OutcomeCancelled, OutcomeOpen string
+	// OutcomeUnanswered is a plan of a resumed session whose review the
+	// log shows no answer to (the program stopped during it).
+	OutcomeUnanswered string
 	// Outcomes only the log shows (inspect): abandoned by an extension,
 	// refused before the user saw it, closed when plan mode restarted.
 	OutcomeAbandoned, OutcomeRefused, OutcomeReloaded string
+	// Outcomes of plan-review's approvals.
+	OutcomeApprovedComments, OutcomeApprovedCleared string
 	// ReviewAnswered reports the answer: "%s" is the outcome.
 	ReviewAnswered string
 	// ReviewCancelled says the review closed without an answer (the turn
@@ -108,19 +128,35 @@ var English = &Catalog{
 	OptDismissDesc:   "close the review and talk to the model instead",
 	QuestionHint:     "↑/↓ and enter, or the key in brackets",
 
+	OptApproveComments:     "Approve with comments",
+	OptApproveCommentsDesc: "carry the plan out, with your comments for the model",
+	OptApproveClear:        "Approve and clear",
+	OptApproveClearDesc:    "carry the plan out on a fresh context holding only the plan",
+	OptAbandon:             "Abandon",
+	OptAbandonDesc:         "drop the plan and leave plan mode",
+	CommentsTitle:          "Comments for the model (the plan is approved)",
+	CommentsNeeded:         "Write a comment, or press esc and choose Approve.",
+	ReviewPlanFile:         "Plan file: %s",
+	PlanFileFailed:         "The edit was not saved to the plan file: %v",
+	EditNeedsApprove:       "Only Approve keeps your edit; choose it, or edit again.",
+
 	OutcomeApproved:     "approved",
 	OutcomeKeepPlanning: "sent back with feedback",
 	OutcomeEdited:       "approved as you edited it",
 	OutcomeDismissed:    "dismissed",
 	OutcomeCancelled:    "closed when the turn was cancelled",
 	OutcomeOpen:         "waiting for your review",
+	OutcomeUnanswered:   "not answered before the session stopped",
 	OutcomeAbandoned:    "abandoned",
 	OutcomeRefused:      "refused before the review",
 	OutcomeReloaded:     "closed when plan mode restarted",
-	ReviewAnswered:      "Plan %s.",
-	ReviewCancelled:     "The plan review closed: the turn was cancelled.",
-	EditorFailed:        "The editor failed: %v",
-	EditorUnchanged:     "The plan was not changed in the editor.",
+
+	OutcomeApprovedComments: "approved with your comments",
+	OutcomeApprovedCleared:  "approved on a fresh context",
+	ReviewAnswered:          "Plan %s.",
+	ReviewCancelled:         "The plan review closed: the turn was cancelled.",
+	EditorFailed:            "The editor failed: %v",
+	EditorUnchanged:         "The plan was not changed in the editor.",
 
 	ReasoningCollapsed: "✻ thinking (%d lines) · ctrl+o to show",
 	ReasoningExpanded:  "✻ thinking · ctrl+o to hide",
@@ -186,19 +222,35 @@ var Chinese = &Catalog{
 	OptDismissDesc:   "关闭审阅，改为直接和模型对话",
 	QuestionHint:     "↑/↓ 加回车，或按方括号里的键",
 
+	OptApproveComments:     "附意见批准",
+	OptApproveCommentsDesc: "执行计划，并把你的意见交给模型",
+	OptApproveClear:        "批准并清空上下文",
+	OptApproveClearDesc:    "在只含计划的新上下文中执行计划",
+	OptAbandon:             "放弃",
+	OptAbandonDesc:         "丢弃计划并退出计划模式",
+	CommentsTitle:          "给模型的意见（计划已批准）",
+	CommentsNeeded:         "请写下意见，或按 esc 后选择批准。",
+	ReviewPlanFile:         "计划文件：%s",
+	PlanFileFailed:         "编辑未能保存到计划文件：%v",
+	EditNeedsApprove:       "只有批准会保留你的编辑；请选择它，或重新编辑。",
+
 	OutcomeApproved:     "已批准",
 	OutcomeKeepPlanning: "已附反馈退回",
 	OutcomeEdited:       "已按你的编辑批准",
 	OutcomeDismissed:    "已关闭",
 	OutcomeCancelled:    "回合取消，审阅已关闭",
 	OutcomeOpen:         "等待你审阅",
+	OutcomeUnanswered:   "会话停止前未作答",
 	OutcomeAbandoned:    "已放弃",
 	OutcomeRefused:      "审阅前即被拒绝",
 	OutcomeReloaded:     "计划模式重启时关闭",
-	ReviewAnswered:      "计划%s。",
-	ReviewCancelled:     "计划审阅已关闭：回合被取消。",
-	EditorFailed:        "编辑器出错：%v",
-	EditorUnchanged:     "计划在编辑器中没有改动。",
+
+	OutcomeApprovedComments: "已附意见批准",
+	OutcomeApprovedCleared:  "已批准并清空上下文",
+	ReviewAnswered:          "计划%s。",
+	ReviewCancelled:         "计划审阅已关闭：回合被取消。",
+	EditorFailed:            "编辑器出错：%v",
+	EditorUnchanged:         "计划在编辑器中没有改动。",
 
 	ReasoningCollapsed: "✻ 思考（%d 行）· ctrl+o 展开",
 	ReasoningExpanded:  "✻ 思考 · ctrl+o 收起",
@@ -285,6 +337,12 @@ func (c *Catalog) optionLabel(label string) (string, string) {
 		return c.OptApprove, c.OptApproveDesc
 	case planmode.ReviewKeepPlanning:
 		return c.OptKeepPlanning, c.OptKeepDesc
+	case planreview.LabelApproveWithComments:
+		return c.OptApproveComments, c.OptApproveCommentsDesc
+	case planreview.LabelApproveAndClear:
+		return c.OptApproveClear, c.OptApproveClearDesc
+	case planreview.LabelAbandon:
+		return c.OptAbandon, c.OptAbandonDesc
 	}
 	return label, ""
 }

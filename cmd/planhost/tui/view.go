@@ -56,7 +56,11 @@ func (m Model) bottomView() string {
 	parts = append(parts, m.statusLine())
 	switch {
 	case m.review != nil && m.review.feedback:
-		parts = append(parts, m.st.title.Render(m.cat.FeedbackTitle), m.feedback.View(), m.st.meta.Render(m.cat.FeedbackHint))
+		title := m.cat.FeedbackTitle
+		if m.review.comments {
+			title = m.cat.CommentsTitle
+		}
+		parts = append(parts, m.st.title.Render(title), m.feedback.View(), m.st.meta.Render(m.cat.FeedbackHint))
 	case m.review == nil:
 		parts = append(parts, m.input.View())
 	}
@@ -118,6 +122,9 @@ func (m Model) menuView(r *review) string {
 		}
 	}
 	lines = append(lines, m.st.title.Render(wrap(head, m.width)))
+	if r.planFile != "" {
+		lines = append(lines, m.st.meta.Render(wrap(fmt.Sprintf(m.cat.ReviewPlanFile, r.planFile), m.width)))
+	}
 	if r.edited {
 		lines = append(lines, m.st.meta.Render(wrap(m.cat.ReviewEditedNote, m.width)))
 	}

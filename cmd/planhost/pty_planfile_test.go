@@ -1,0 +1,106 @@
+package main
+
+import (
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+)
+
+// planFileDeploy writes a deployment with plan-mode, plan-file (plans under
+// dir) and plan-review with every extra answer, and returns its path.
+func planFileDeploy(t *testing.T, dir string) string {
+	t.Helper()
+	cfg := filepath.Join(dir, "deploy.yaml")
+	yaml := "plugins:\n  plan-mode:\n    section: Plan first, then present the plan with exit_plan_mode.\n  plan-file:\n    dir: plans\n  plan-review:\n    options: [approve-with-comments, approve-and-clear, abandon]\n"
+	if err := os.WriteFile(cfg, []byte(yaml), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	return cfg
+}
+
+// exitResult decodes the one exit_plan_mode result of the run in dir.
+func exitResult(t *testing.T, dir string) map[string]any {
+	t.Helper()
+	res := exitResults(t, sessionEvents(t, dir))
+	if len(res) != 1 || res[0].IsError {
+		t.Fatalf("exit results = %+v", res)
+	}
+	var out map[string]any
+	if err := json.Unmarshal([]byte(res[0].Output), &out); err != nil {
+		t.Fatalf("result %q: %v", res[0].Output, err)
+	}
+	return out
+}
+
+// TestPTYEditThePlanFile protects the review's edit with plan-file: the
+// path is shown, the editor's change lands in the plan file, and the
+// approval reports the edit once, through plan-file.
+func TestPTYEditThePlanFile(t *testing.T) {
+	editor, err := filepath.Abs(filepath.Join("testdata", "pty", "editor.sh"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	dir := newRunDir(t)
+	args := ptyRunArgs(t, dir, filepath.Join("testdata", "pty", "approve.yaml"), "-config", planFileDeploy(t, dir))
+	s := startPTY(t, 200, 30, []string{"EDITOR=" + editor}, args...)
+	s.waitScreen("shift+tab")
+	s.send("/plan Add Goodbye\r")
+	screen := s.waitScreen("What now?")
+	for _, want := range []string{"Plan file: " + filepath.Join(dir, "plans"), "[w] Approve with comments", "[c] Approve and clear", "[x] Abandon"} {
+		if !strings.Contains(screen, want) {
+			t.Errorf("review lacks %q:\n%s", want, screen)
+		}
+	}
+	time.Sleep(reviewGraceWait)
+	s.send("e")
+	s.waitScreen("You edited this plan")
+	time.Sleep(reviewGraceWait)
+	s.send("a")
+	s.waitScreen("Plan approved as you edited it.")
+	s.waitScreen("Working on it.")
+	s.quit()
+	out := exitResult(t, dir)
+	const step = "2. Edited step from the editor."
+	if out["approved"] != true || out["edited"] != true || !strings.Contains(out["plan"].(string), step) {
+		t.Errorf("result = %v; want plan-file's edited result", out)
+	}
+	if _, twice := out[resultEdited]; twice {
+		t.Errorf("result = %v; planhost-edit reported the edit too", out)
+	}
+	b, err := os.ReadFile(out["planFile"].(string))
+	if err != nil || !strings.Contains(string(b), step) {
+		t.Errorf("plan file = %q, %v; want the edit", b, err)
+	}
+	// inspect tells the same story.
+	files, _ := filepath.Glob(filepath.Join(dir, "sessions", "*.jsonl"))
+	p, stdout, stderr, _ := testProgram(t, "")
+	if code := p.main([]string{"inspect", files[0]}); code != exitOK {
+		t.Fatalf("inspect: %d\n%s", code, stderr)
+	}
+	if !strings.Contains(stdout.String(), `review of "Add Goodbye": approved as you edited it`) {
+		t.Errorf("inspect:\n%s", stdout)
+	}
+}
+
+// TestRunPlanFileAndExtraAnswersThroughPipes protects the line console's
+// review with the companions: the plan file's path is shown and Approve
+// with comments takes one line of comments.
+func TestRunPlanFileAndExtraAnswersThroughPipes(t *testing.T) {
+	dir := newRunDir(t)
+	args := runArgs(dir, filepath.Join("testdata", "pty", "approve.yaml"), "-config", planFileDeploy(t, dir))
+	p, stdout, stderr, _ := testProgram(t, "/plan Add Goodbye\n2\nUse a flag.\n")
+	if code := p.main(args); code != exitOK {
+		t.Fatalf("exit code %d\n%s", code, stderr)
+	}
+	for _, want := range []string{"plan file: " + filepath.Join(dir, "plans"), "[2] Approve with comments", "[4] Abandon"} {
+		if !strings.Contains(stdout.String(), want) {
+			t.Errorf("output lacks %q:\n%s", want, stdout)
+		}
+	}
+	if out := exitResult(t, dir); out["approved"] != true || out["comments"] != "Use a flag." || out["edited"] != false {
+		t.Errorf("result = %v", out)
+	}
+}

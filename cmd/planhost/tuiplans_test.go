@@ -1,0 +1,50 @@
+package main
+
+import (
+	"encoding/json"
+	"testing"
+
+	"github.com/dshgo/planmode"
+	"github.com/dshgo/planmode/cmd/planhost/tui"
+	"github.com/dshgo/planmode/host"
+)
+
+func TestPresentedPlansAreReadFromTheLog(t *testing.T) {
+	ev := func(typ string, v any) host.Event {
+		b, err := json.Marshal(v)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return host.Event{Type: typ, Data: b}
+	}
+	call := func(id, plan string) host.Event {
+		in, _ := json.Marshal(map[string]string{"plan": plan})
+		return ev(host.TypeToolCall, host.ToolCall{ID: id, Name: planmode.ExitToolName, Input: in})
+	}
+	result := func(id, out string, isErr bool) host.Event {
+		return ev(host.TypeToolResult, host.ToolResult{CallID: id, Name: planmode.ExitToolName, Output: out, IsError: isErr})
+	}
+	edited, _ := json.Marshal(map[string]any{"approved": true, resultEdited: true, resultEditedPlan: "# B, edited\n"})
+	events := []host.Event{
+		call("1", "# A\n"),
+		result("1", host.ToolErrorPrefix+planmode.ErrKeepPlanning.Error(), true),
+		ev(host.TypeToolCall, host.ToolCall{ID: "x", Name: "read_file", Input: json.RawMessage(`{"path":"a"}`)}),
+		call("2", "# B\n"),
+		result("2", string(edited), false),
+		call("3", "# C\n"),
+	}
+	got := presentedPlans(events)
+	want := []tui.PresentedPlan{
+		{Title: "A", Text: "# A\n", Outcome: planmode.ExitKeepPlanning},
+		{Title: "B", Text: "# B, edited\n", Outcome: planmode.ExitApproved, Edited: true},
+		{Title: "C", Text: "# C\n"},
+	}
+	if len(got) != len(want) {
+		t.Fatalf("presentedPlans = %+v, want %+v", got, want)
+	}
+	for i := range want {
+		if got[i] != want[i] {
+			t.Errorf("plan %d = %+v, want %+v", i+1, got[i], want[i])
+		}
+	}
+}
