@@ -9,7 +9,6 @@ import (
 	"fmt"
 	"io"
 	"io/fs"
-	"log/slog"
 	"os"
 	"path/filepath"
 	"strings"
@@ -18,12 +17,9 @@ import (
 	"gopkg.in/yaml.v3"
 
 	"github.com/dshgo/planmode"
-	"github.com/dshgo/planmode/cmd/planhost/workspace"
-	"github.com/dshgo/planmode/deploy"
 	"github.com/dshgo/planmode/host"
 	"github.com/dshgo/planmode/refhost"
 	"github.com/dshgo/planmode/refhost/scripted"
-	"github.com/dshgo/planmode/store"
 )
 
 // The demo's embedded inputs.
@@ -113,37 +109,13 @@ func (p *program) playDemo(dir string, keep bool) int {
 	if err != nil {
 		return p.fail("demo", err)
 	}
-	steps, err := scripted.ParseScript(demoScript)
+	h, err := p.startDemoHost(dir, demoScene{script: demoScript, deployName: demoDeploymentName, deployment: demoDeployment})
 	if err != nil {
 		return p.fail("demo", err)
 	}
-	model := scripted.NewModel(steps...)
-	dep, err := deploy.Parse(demoDeploymentName, demoDeployment, offeredPlugins()...)
-	if err != nil {
-		return p.fail("demo", err)
-	}
-	wsDir := filepath.Join(dir, demoWorkspaceDir)
-	if err := copyEmbedded(demoFiles, demoWorkspaceRoot, wsDir); err != nil {
-		return p.fail("demo", err)
-	}
-	ws, err := workspace.Open(wsDir, workspace.Limits{})
-	if err != nil {
-		return p.fail("demo", err)
-	}
-	defer ws.Close()
-	sessions, err := store.OpenDir(filepath.Join(dir, demoSessionsDir))
-	if err != nil {
-		return p.fail("demo", err)
-	}
-	defer sessions.Close()
-
-	logger := slog.New(slog.NewTextHandler(p.stderr, &slog.HandlerOptions{Level: slog.LevelWarn}))
-	app, parts := newHost(hostConfig{store: sessions, model: model, deployment: dep, tools: ws.Tools(), logger: logger})
+	defer h.close()
+	sessions, parts, model := h.sessions, h.parts, h.model
 	ctx := context.Background()
-	if err := app.Start(ctx); err != nil {
-		return p.fail("demo", err)
-	}
-	defer stopApp(app)
 	sess, err := sessions.Create("")
 	if err != nil {
 		return p.fail("demo", err)

@@ -6,14 +6,11 @@ import (
 	"errors"
 	"flag"
 	"fmt"
-	"log/slog"
 	"os"
 	"path/filepath"
 	"strings"
 
 	"github.com/dshgo/planmode"
-	"github.com/dshgo/planmode/cmd/planhost/workspace"
-	"github.com/dshgo/planmode/deploy"
 	"github.com/dshgo/planmode/host"
 	"github.com/dshgo/planmode/plansteps"
 	"github.com/dshgo/planmode/refhost/scripted"
@@ -72,41 +69,17 @@ func (p *program) demoCompanions(args []string) int {
 }
 
 func (p *program) playCompanions(dir string) int {
-	steps, err := scripted.ParseScript(companionsScript)
-	if err != nil {
-		return p.fail("demo-companions", err)
-	}
-	model := scripted.NewModel(steps...)
-	dep, err := deploy.Parse(companionsDeploymentName, companionsDeployment, offeredPlugins()...)
-	if err != nil {
-		return p.fail("demo-companions", err)
-	}
-	wsDir := filepath.Join(dir, demoWorkspaceDir)
-	if err := copyEmbedded(demoFiles, demoWorkspaceRoot, wsDir); err != nil {
-		return p.fail("demo-companions", err)
-	}
-	ws, err := workspace.Open(wsDir, workspace.Limits{})
-	if err != nil {
-		return p.fail("demo-companions", err)
-	}
-	defer ws.Close()
-	sessions, err := store.OpenDir(filepath.Join(dir, demoSessionsDir))
-	if err != nil {
-		return p.fail("demo-companions", err)
-	}
-	defer sessions.Close()
 	docs, err := store.OpenDirDocuments(filepath.Join(dir, companionsDocumentsDir))
 	if err != nil {
 		return p.fail("demo-companions", err)
 	}
-
-	logger := slog.New(slog.NewTextHandler(p.stderr, &slog.HandlerOptions{Level: slog.LevelWarn}))
-	app, parts := newHost(hostConfig{store: sessions, model: model, deployment: dep, tools: ws.Tools(), logger: logger, documents: docs})
-	ctx := context.Background()
-	if err := app.Start(ctx); err != nil {
+	h, err := p.startDemoHost(dir, demoScene{script: companionsScript, deployName: companionsDeploymentName, deployment: companionsDeployment, documents: docs})
+	if err != nil {
 		return p.fail("demo-companions", err)
 	}
-	defer stopApp(app)
+	defer h.close()
+	sessions, parts, model := h.sessions, h.parts, h.model
+	ctx := context.Background()
 	md, err := newMarkdown(styleNoTTY)
 	if err != nil {
 		return p.fail("demo-companions", err)

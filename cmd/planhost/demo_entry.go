@@ -7,20 +7,16 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"log/slog"
 	"path/filepath"
 	"strings"
 
 	"gopkg.in/yaml.v3"
 
 	"github.com/dshgo/planmode"
-	"github.com/dshgo/planmode/cmd/planhost/workspace"
-	"github.com/dshgo/planmode/deploy"
 	"github.com/dshgo/planmode/host"
 	"github.com/dshgo/planmode/planentry"
 	"github.com/dshgo/planmode/planfile"
 	"github.com/dshgo/planmode/refhost/scripted"
-	"github.com/dshgo/planmode/store"
 )
 
 // The second demo scene's embedded inputs.
@@ -73,39 +69,15 @@ func (p *program) playEntryDemo(dir string, keep bool) int {
 	if err != nil {
 		return p.fail("demo", err)
 	}
-	steps, err := scripted.ParseScript(entryScript)
-	if err != nil {
-		return p.fail("demo", err)
-	}
-	model := scripted.NewModel(steps...)
 	// The plan files live in the demo directory: the deployment's relative
 	// dir resolves against the file's directory.
-	dep, err := deploy.Parse(filepath.Join(dir, entryDeployName), entryDeployment, offeredPlugins()...)
+	h, err := p.startDemoHost(dir, demoScene{script: entryScript, deployName: filepath.Join(dir, entryDeployName), deployment: entryDeployment})
 	if err != nil {
 		return p.fail("demo", err)
 	}
-	wsDir := filepath.Join(dir, demoWorkspaceDir)
-	if err := copyEmbedded(demoFiles, demoWorkspaceRoot, wsDir); err != nil {
-		return p.fail("demo", err)
-	}
-	ws, err := workspace.Open(wsDir, workspace.Limits{})
-	if err != nil {
-		return p.fail("demo", err)
-	}
-	defer ws.Close()
-	sessions, err := store.OpenDir(filepath.Join(dir, demoSessionsDir))
-	if err != nil {
-		return p.fail("demo", err)
-	}
-	defer sessions.Close()
-
-	logger := slog.New(slog.NewTextHandler(p.stderr, &slog.HandlerOptions{Level: slog.LevelWarn}))
-	app, parts := newHost(hostConfig{store: sessions, model: model, deployment: dep, tools: ws.Tools(), logger: logger})
+	defer h.close()
+	sessions, parts, model := h.sessions, h.parts, h.model
 	ctx := context.Background()
-	if err := app.Start(ctx); err != nil {
-		return p.fail("demo", err)
-	}
-	defer stopApp(app)
 	sess, err := sessions.Create("")
 	if err != nil {
 		return p.fail("demo", err)

@@ -1,0 +1,75 @@
+package main
+
+import (
+	"context"
+	"log/slog"
+	"path/filepath"
+
+	"github.com/dshgo/planmode/cmd/planhost/workspace"
+	"github.com/dshgo/planmode/deploy"
+	"github.com/dshgo/planmode/host"
+	"github.com/dshgo/planmode/refhost/scripted"
+	"github.com/dshgo/planmode/store"
+	"go.uber.org/fx"
+)
+
+// demoHost is the host a demo scene plays on: a scripted model, the sample
+// workspace copied into the demo directory, and a file store there.
+type demoHost struct {
+	sessions *store.Dir
+	model    *scripted.Model
+	parts    *hostParts
+	app      *fx.App
+	ws       *workspace.Workspace
+}
+
+// demoScene is what tells the demo scenes apart.
+type demoScene struct {
+	script     []byte // the scripted model's steps
+	deployName string // the deployment's file name (relative dirs resolve against it)
+	deployment []byte
+	documents  host.Documents // nil: no agent documents
+}
+
+// startDemoHost builds and starts the host of scene s in dir. The caller
+// closes it.
+func (p *program) startDemoHost(dir string, s demoScene) (*demoHost, error) {
+	steps, err := scripted.ParseScript(s.script)
+	if err != nil {
+		return nil, err
+	}
+	dep, err := deploy.Parse(s.deployName, s.deployment, offeredPlugins()...)
+	if err != nil {
+		return nil, err
+	}
+	wsDir := filepath.Join(dir, demoWorkspaceDir)
+	if err := copyEmbedded(demoFiles, demoWorkspaceRoot, wsDir); err != nil {
+		return nil, err
+	}
+	ws, err := workspace.Open(wsDir, workspace.Limits{})
+	if err != nil {
+		return nil, err
+	}
+	sessions, err := store.OpenDir(filepath.Join(dir, demoSessionsDir))
+	if err != nil {
+		ws.Close()
+		return nil, err
+	}
+	model := scripted.NewModel(steps...)
+	logger := slog.New(slog.NewTextHandler(p.stderr, &slog.HandlerOptions{Level: slog.LevelWarn}))
+	app, parts := newHost(hostConfig{store: sessions, model: model, deployment: dep,
+		tools: ws.Tools(), logger: logger, documents: s.documents})
+	if err := app.Start(context.Background()); err != nil {
+		sessions.Close()
+		ws.Close()
+		return nil, err
+	}
+	return &demoHost{sessions: sessions, model: model, parts: parts, app: app, ws: ws}, nil
+}
+
+// close stops the host and closes its store and workspace.
+func (h *demoHost) close() {
+	stopApp(h.app)
+	h.sessions.Close()
+	h.ws.Close()
+}
