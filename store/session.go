@@ -41,6 +41,8 @@ type session struct {
 	snap   sync.RWMutex // guards the events slice header for readers
 	events []host.Event
 	grow   *growth // a bigger copy of events being made; guarded by mu
+
+	slots host.Slots // plugins' per-session values ([host.SlotHolder])
 }
 
 // growAsync is the capacity from which a session grows its log in the
@@ -305,3 +307,9 @@ var (
 	_ host.Syncer               = (*session)(nil)
 	_ host.SessionCloseNotifier = (*session)(nil)
 )
+
+// Slots implements [host.SlotHolder]. A fork is a new session, with empty
+// slots.
+func (s *session) Slots() *host.Slots { return &s.slots }
+
+var _ host.SlotHolder = (*session)(nil)
