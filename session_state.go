@@ -34,6 +34,7 @@ func (s *sessionState) queueExit() error {
 type run struct {
 	done chan struct{} // closed by Stop
 	undo []func()      // registrations, in the order made
+	key  *host.SlotKey // this run's slot in sessions that hold slots
 
 	mu       sync.Mutex // serializes first sight of a session, its release and closing
 	closed   bool
@@ -42,11 +43,27 @@ type run struct {
 	warned   atomic.Bool                  // a swallowed error was logged
 }
 
-// lookup returns the session's state when the run already serves it. The
-// state is keyed by the session's ID, not by the Session value, so a host
-// whose Session type is not comparable, or that wraps one session in a new
-// value per call, is served like any other.
+// newRun returns a run with its own slot key.
+func newRun() *run {
+	return &run{done: make(chan struct{}), key: host.NewSlotKey()}
+}
+
+// lookup returns the session's state when the run already serves it.
+//
+// A session that holds slots ([host.SlotHolder]) keeps its state in the
+// run's slot, where a read finds it without a lookup of its own. The key is
+// the run's, so a slot never yields another run's state, and only the
+// session value first seen, whose ID is the state's, gets it (the ID check
+// costs no byte comparison: both strings are that session's ID). Otherwise
+// the state is keyed by the session's ID, not by the Session value, so a
+// host whose Session type is not comparable, or that wraps one session in a
+// new value per call, is served like any other.
 func (r *run) lookup(sess host.Session) (*sessionState, bool) {
+	if h, ok := sess.(host.SlotHolder); ok {
+		if st, ok := h.Slots().Load(r.key).(*sessionState); ok && st.id == sess.ID() {
+			return st, true
+		}
+	}
 	id := sess.ID()
 	if st := r.last.Load(); st != nil && st.id == id {
 		return st, true // the last session looked up answers without hashing
@@ -102,6 +119,11 @@ func (r *run) state(sess host.Session) (*sessionState, error) {
 		st.stopClose = n.AfterClose(func() { r.release(st) })
 	}
 	r.sessions.Store(r.sessions.Load().insert(st))
+	if h, ok := sess.(host.SlotHolder); ok {
+		if st.slots = h.Slots(); st.slots != nil {
+			st.slots.Store(r.key, st)
+		}
+	}
 	return st, nil
 }
 
@@ -113,6 +135,7 @@ func (r *run) release(st *sessionState) {
 	defer r.mu.Unlock()
 	r.sessions.Load().remove(st)
 	r.last.CompareAndSwap(st, nil)
+	st.dropSlot(r.key)
 	st.released.Store(true)
 	st.closed.Store(true)
 	st.unsubscribe()
@@ -138,6 +161,7 @@ func (r *run) close() {
 	defer r.mu.Unlock()
 	r.closed = true
 	r.sessions.Load().each(func(st *sessionState) {
+		st.dropSlot(r.key) // the session no longer keeps the run's state alive
 		st.closed.Store(true)
 		if st.stopClose != nil {
 			st.stopClose()
@@ -164,6 +188,7 @@ type sessionState struct {
 	sess        host.Session // the value first seen; appends go through it
 	unsubscribe func()
 	stopClose   func() bool // unregisters the close notification; nil without one
+	slots       *host.Slots // the session's slots, holding this state; nil without them
 	v           view        // touched only by fold
 
 	closed    atomic.Bool // the run stopped or the session closed: every append condition fails
@@ -176,6 +201,13 @@ type sessionState struct {
 }
 
 func (s *sessionState) load() word { return word(s.w.Load()) }
+
+// dropSlot empties the session's slot under key when it still holds s.
+func (s *sessionState) dropSlot(key *host.SlotKey) {
+	if s.slots != nil {
+		s.slots.CompareAndDelete(key, s)
+	}
+}
 
 // closedErr is the error of a call on a closed state: host.ErrClosed when
 // the session closed, ErrNotRunning when the controller stopped.

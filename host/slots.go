@@ -60,8 +60,12 @@ type slotEntry struct {
 	val any
 }
 
-// Load returns the value stored under k, or nil when there is none.
+// Load returns the value stored under k, or nil when there is none. A nil
+// *Slots is empty.
 func (s *Slots) Load(k *SlotKey) any {
+	if s == nil {
+		return nil
+	}
 	t := s.p.Load()
 	if t == nil {
 		return nil
