@@ -32,9 +32,9 @@ func (s *sessionState) queueExit() error {
 
 // run is one Start..Stop period of a controller.
 type run struct {
-	done chan struct{} // closed by Stop
-	undo []func()      // registrations, in the order made
-	key  *host.SlotKey // this run's slot in sessions that hold slots
+	done chan struct{}               // closed by Stop
+	undo []func()                    // registrations, in the order made
+	key  *host.SlotKey[sessionState] // this run's slot in sessions that hold slots
 
 	mu       sync.Mutex // serializes first sight of a session, its release and closing
 	closed   bool
@@ -45,7 +45,7 @@ type run struct {
 
 // newRun returns a run with its own slot key.
 func newRun() *run {
-	return &run{done: make(chan struct{}), key: host.NewSlotKey()}
+	return &run{done: make(chan struct{}), key: host.NewSlotKey[sessionState]()}
 }
 
 // lookup returns the session's state when the run already serves it.
@@ -60,7 +60,7 @@ func newRun() *run {
 // new value per call, is served like any other.
 func (r *run) lookup(sess host.Session) (*sessionState, bool) {
 	if h, ok := sess.(host.SlotHolder); ok {
-		if st, ok := h.Slots().Load(r.key).(*sessionState); ok && st.id == sess.ID() {
+		if st := r.key.Load(h.Slots()); st != nil && st.id == sess.ID() {
 			return st, true
 		}
 	}
@@ -121,7 +121,7 @@ func (r *run) state(sess host.Session) (*sessionState, error) {
 	r.sessions.Store(r.sessions.Load().insert(st))
 	if h, ok := sess.(host.SlotHolder); ok {
 		if st.slots = h.Slots(); st.slots != nil {
-			st.slots.Store(r.key, st)
+			r.key.Store(st.slots, st)
 		}
 	}
 	return st, nil
@@ -203,9 +203,9 @@ type sessionState struct {
 func (s *sessionState) load() word { return word(s.w.Load()) }
 
 // dropSlot empties the session's slot under key when it still holds s.
-func (s *sessionState) dropSlot(key *host.SlotKey) {
+func (s *sessionState) dropSlot(key *host.SlotKey[sessionState]) {
 	if s.slots != nil {
-		s.slots.CompareAndDelete(key, s)
+		key.CompareAndDelete(s.slots, s)
 	}
 }
 

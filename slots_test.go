@@ -30,20 +30,20 @@ func TestRestartedControllerNeverSeesTheOldRunsStateThroughTheSlot(t *testing.T)
 	if got := set(t, c, a, true); got != planmode.Queued { // in memory only
 		t.Fatalf("Set(true) = %v, want queued", got)
 	}
-	old := planmode.RunSlotKey(c)
-	if slots.Load(old) == nil {
+	old := planmode.RunSlotOf(c)
+	if !old.Holds(slots) {
 		t.Fatal("the served session's slot is empty: reads would not find the state there")
 	}
 	if err := c.Stop(context.Background()); err != nil {
 		t.Fatal(err)
 	}
-	if v := slots.Load(old); v != nil {
-		t.Fatalf("after Stop the session's slot still holds %T: the session keeps the stopped run alive", v)
+	if old.Holds(slots) {
+		t.Fatal("after Stop the session's slot still holds the state: the session keeps the stopped run alive")
 	}
 	if err := c.Start(context.Background()); err != nil {
 		t.Fatal(err)
 	}
-	if planmode.RunSlotKey(c) == old {
+	if planmode.RunSlotOf(c) == old {
 		t.Fatal("the new run reuses the old run's slot key")
 	}
 	// The queued selection lived in the old run's memory and went with it;
@@ -53,7 +53,7 @@ func TestRestartedControllerNeverSeesTheOldRunsStateThroughTheSlot(t *testing.T)
 		t.Fatalf("Set(true) after the restart = %v, want queued", got)
 	}
 	wantState(t, c, a, planmode.State{Pending: planmode.SelectionActive})
-	if slots.Load(planmode.RunSlotKey(c)) == nil {
+	if !planmode.RunSlotOf(c).Holds(slots) {
 		t.Fatal("the new run did not store its state in the session's slot")
 	}
 }
@@ -78,8 +78,8 @@ func TestClosedSessionsSlotIsEmptied(t *testing.T) {
 	a := agentOn(cs)
 	must(a.StartTurn())
 	set(t, c, a, true)
-	key := planmode.RunSlotKey(c)
-	if slots.Load(key) == nil {
+	key := planmode.RunSlotOf(c)
+	if !key.Holds(slots) {
 		t.Fatal("the served session's slot is empty")
 	}
 	cs.close()
@@ -90,8 +90,8 @@ func TestClosedSessionsSlotIsEmptied(t *testing.T) {
 		}
 		time.Sleep(time.Millisecond)
 	}
-	if v := slots.Load(key); v != nil {
-		t.Fatalf("the closed session's slot still holds %T", v)
+	if key.Holds(slots) {
+		t.Fatal("the closed session's slot still holds its state")
 	}
 	wantState(t, c, a, planmode.State{})
 	// Served again (the host still holds the value), it gets a fresh state.
@@ -99,7 +99,7 @@ func TestClosedSessionsSlotIsEmptied(t *testing.T) {
 	if got := set(t, c, again, true); got != planmode.Queued {
 		t.Fatalf("Set on the session served again = %v, want queued", got)
 	}
-	if slots.Load(key) == nil {
+	if !key.Holds(slots) {
 		t.Fatal("the session served again did not get its slot back")
 	}
 }
@@ -144,7 +144,7 @@ func TestSlotsAcrossConcurrentRestarts(t *testing.T) {
 		slotsOf(t, agents[i].Session())
 	}
 	var mu sync.Mutex
-	keys := []*host.SlotKey{planmode.RunSlotKey(c)}
+	keys := []planmode.RunSlot{planmode.RunSlotOf(c)}
 	done := make(chan struct{})
 	var restarts sync.WaitGroup
 	restarts.Add(1)
@@ -161,7 +161,7 @@ func TestSlotsAcrossConcurrentRestarts(t *testing.T) {
 				return
 			}
 			mu.Lock()
-			keys = append(keys, planmode.RunSlotKey(c))
+			keys = append(keys, planmode.RunSlotOf(c))
 			mu.Unlock()
 		}
 	}()
@@ -190,11 +190,11 @@ func TestSlotsAcrossConcurrentRestarts(t *testing.T) {
 	}
 	restarts.Wait()
 	users.Wait()
-	live := planmode.RunSlotKey(c)
+	live := planmode.RunSlotOf(c)
 	for _, a := range agents {
 		slots := slotsOf(t, a.Session())
 		for n, k := range keys {
-			if k != live && slots.Load(k) != nil {
+			if k != live && k.Holds(slots) {
 				t.Fatalf("session %s: the slot of ended run %d still holds its state", a.Session().ID(), n)
 			}
 		}

@@ -687,8 +687,9 @@ var sessionCases = []sessionCase{
 		if again := h.Slots(); again != slots {
 			t.Fatalf("Slots() returned %p, then %p: want the same Slots on every call", slots, again)
 		}
-		k := host.NewSlotKey()
-		slots.Store(k, "parent")
+		k := host.NewSlotKey[string]()
+		parent, fork := "parent", "fork"
+		k.Store(slots, &parent)
 		stAppendN(t, s, 2)
 		f, err := s.Fork(1)
 		if err != nil {
@@ -702,15 +703,15 @@ var sessionCases = []sessionCase{
 		if fs == nil || fs == slots {
 			t.Fatalf("fork's Slots() = %p, parent's %p: want separate, non-nil Slots", fs, slots)
 		}
-		if v := fs.Load(k); v != nil {
-			t.Errorf("a fork's slots start with %v under the parent's key, want empty", v)
+		if v := k.Load(fs); v != nil {
+			t.Errorf("a fork's slots start with %q under the parent's key, want empty", *v)
 		}
-		fs.Store(k, "fork")
-		if v := slots.Load(k); v != "parent" {
-			t.Errorf("after the fork stored under the key, the parent's slot holds %v, want %q", v, "parent")
+		k.Store(fs, &fork)
+		if v := k.Load(slots); v != &parent {
+			t.Errorf("after the fork stored under the key, the parent's slot holds %v, want %q", v, parent)
 		}
-		if v := h.Slots().Load(k); v != "parent" {
-			t.Errorf("the parent's slot holds %v after an append and a fork, want %q", v, "parent")
+		if v := k.Load(h.Slots()); v != &parent {
+			t.Errorf("the parent's slot holds %v after an append and a fork, want %q", v, parent)
 		}
 	}},
 	{"Sync under concurrent appends keeps every event", func(t *testing.T, s host.Session) {
