@@ -3,6 +3,7 @@ package planmode
 import (
 	"sync"
 	"sync/atomic"
+	"unsafe"
 
 	"github.com/dshgo/planmode/host"
 )
@@ -43,6 +44,12 @@ type run struct {
 	warned   atomic.Bool                  // a swallowed error was logged
 }
 
+// sameString reports whether a and b are the same string in memory, which
+// makes them equal without reading their bytes.
+func sameString(a, b string) bool {
+	return len(a) == len(b) && unsafe.StringData(a) == unsafe.StringData(b)
+}
+
 // newRun returns a run with its own slot key.
 func newRun() *run {
 	return &run{done: make(chan struct{}), key: host.NewSlotKey[sessionState]()}
@@ -50,23 +57,29 @@ func newRun() *run {
 
 // lookup returns the session's state when the run already serves it.
 //
-// A session that holds slots ([host.SlotHolder]) keeps its state in the
-// run's slot, where a read finds it without a lookup of its own. The key is
-// the run's, so a slot never yields another run's state, and only the
-// session value first seen, whose ID is the state's, gets it (the ID check
-// costs no byte comparison: both strings are that session's ID). Otherwise
-// the state is keyed by the session's ID, not by the Session value, so a
-// host whose Session type is not comparable, or that wraps one session in a
-// new value per call, is served like any other.
+// The session the run looked up last answers first, when the session's ID
+// is the very string the state keeps (no byte of it is read, so the check
+// costs no cache miss when it fails). A session that holds slots
+// ([host.SlotHolder]) then finds its state in the run's slot without a
+// lookup of its own: the key is the run's, so a slot never yields another
+// run's state, and only the session value first seen, whose ID is the
+// state's, gets it (the ID check is one more guard, with no byte read when
+// the session returns its ID field). Otherwise the state is keyed by the
+// session's ID, not by the Session value, so a host whose Session type is
+// not comparable, or that wraps one session in a new value per call, is
+// served like any other.
 func (r *run) lookup(sess host.Session) (*sessionState, bool) {
+	id := sess.ID()
+	last := r.last.Load()
+	if last != nil && sameString(last.id, id) {
+		return last, true
+	}
 	if h, ok := sess.(host.SlotHolder); ok {
-		if st := r.key.Load(h.Slots()); st != nil && st.id == sess.ID() {
+		if st := r.key.Load(h.Slots()); st != nil && st.id == id {
 			return st, true
 		}
-	}
-	id := sess.ID()
-	if st := r.last.Load(); st != nil && st.id == id {
-		return st, true // the last session looked up answers without hashing
+	} else if last != nil && last.id == id {
+		return last, true // an ID built anew for each call
 	}
 	t := r.sessions.Load()
 	if t == nil {
@@ -119,6 +132,7 @@ func (r *run) state(sess host.Session) (*sessionState, error) {
 		st.stopClose = n.AfterClose(func() { r.release(st) })
 	}
 	r.sessions.Store(r.sessions.Load().insert(st))
+	r.last.Store(st)
 	if h, ok := sess.(host.SlotHolder); ok {
 		if st.slots = h.Slots(); st.slots != nil {
 			r.key.Store(st.slots, st)
