@@ -5,6 +5,7 @@ import (
 	"errors"
 	"log/slog"
 	"slices"
+	"strings"
 	"testing"
 	"time"
 
@@ -50,6 +51,29 @@ func (s *slotWrappedSession) Slots() *host.Slots {
 	return s.Session.(host.SlotHolder).Slots()
 }
 
+// freshIDAgent's session builds its ID anew on every call, as a host that
+// formats IDs does: equal strings, never the same one. With slots set it
+// forwards the wrapped session's slots.
+type freshIDAgent struct {
+	*fakeAgent
+	slots bool
+}
+
+type freshIDSession struct{ host.Session }
+
+func (s freshIDSession) ID() string { return strings.Clone(s.Session.ID()) }
+
+type freshIDSlotSession struct{ freshIDSession }
+
+func (s freshIDSlotSession) Slots() *host.Slots { return s.Session.(host.SlotHolder).Slots() }
+
+func (a freshIDAgent) Session() host.Session {
+	if a.slots {
+		return freshIDSlotSession{freshIDSession{a.fakeAgent.Session()}}
+	}
+	return freshIDSession{a.fakeAgent.Session()}
+}
+
 func (a slotWrappingAgent) Session() host.Session {
 	w := &slotWrappedSession{Session: a.fakeAgent.Session()}
 	if a.own {
@@ -76,6 +100,14 @@ func TestStateIsKeyedBySessionID(t *testing.T) {
 		{
 			name: "a new session value per call that forwards the slots",
 			wrap: func(a *fakeAgent) host.Agent { return slotWrappingAgent{a, false} },
+		},
+		{
+			name: "an ID built anew on every call",
+			wrap: func(a *fakeAgent) host.Agent { return freshIDAgent{a, true} },
+		},
+		{
+			name: "an ID built anew on every call, without slots",
+			wrap: func(a *fakeAgent) host.Agent { return freshIDAgent{a, false} },
 		},
 		{
 			name: "a new session value per call with slots of its own",
