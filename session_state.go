@@ -134,8 +134,8 @@ func (r *run) state(sess host.Session) (*sessionState, error) {
 	r.sessions.Store(r.sessions.Load().insert(st))
 	r.last.Store(st)
 	if h, ok := sess.(host.SlotHolder); ok {
-		if st.slots = h.Slots(); st.slots != nil {
-			r.key.Store(st.slots, st)
+		if slots := h.Slots(); slots != nil {
+			r.key.Store(slots, st)
 		}
 	}
 	return st, nil
@@ -202,7 +202,6 @@ type sessionState struct {
 	sess        host.Session // the value first seen; appends go through it
 	unsubscribe func()
 	stopClose   func() bool // unregisters the close notification; nil without one
-	slots       *host.Slots // the session's slots, holding this state; nil without them
 	v           view        // touched only by fold
 
 	closed    atomic.Bool // the run stopped or the session closed: every append condition fails
@@ -216,10 +215,14 @@ type sessionState struct {
 
 func (s *sessionState) load() word { return word(s.w.Load()) }
 
-// dropSlot empties the session's slot under key when it still holds s.
+// dropSlot empties the session's slot under key when it still holds s. The
+// slots are those of the session value first seen, which returns the same
+// on every call.
 func (s *sessionState) dropSlot(key *host.SlotKey[sessionState]) {
-	if s.slots != nil {
-		key.CompareAndDelete(s.slots, s)
+	if h, ok := s.sess.(host.SlotHolder); ok {
+		if slots := h.Slots(); slots != nil {
+			key.CompareAndDelete(slots, s)
+		}
 	}
 }
 
