@@ -27,7 +27,7 @@ import (
 // and the section text). Each session is a read-only view over the same
 // 1k-event log with plan mode active.
 func BenchmarkServedSessions(b *testing.B) {
-	events := logOf(shape{size1k.n, modeFirst})
+	events := host.LogOf(logOf(shape{size1k.n, modeFirst}))
 	ctx := context.Background()
 	reads := []struct {
 		name string
@@ -35,7 +35,7 @@ func BenchmarkServedSessions(b *testing.B) {
 	}{
 		{"read=host", func(_ plugin, a host.Agent) bool {
 			sess := a.Session()
-			return sess.ID() != "" && sess.Len() == len(events)
+			return sess.ID() != "" && sess.Len() == events.Len()
 		}},
 		{"read=state", func(p plugin, a host.Agent) bool {
 			return p.Get(a) == planmode.State{Active: true}

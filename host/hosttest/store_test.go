@@ -110,9 +110,9 @@ type brokenSession struct {
 	forkExtra, subscribeSkip, condEarly, eventsCopy, openCreates bool
 }
 
-func (b *brokenSession) Events() []host.Event {
+func (b *brokenSession) Events() host.Log {
 	if b.eventsCopy {
-		return slices.Clone(b.Session.Events())
+		return host.LogOf(slices.Clone(b.Session.Events().Slice()))
 	}
 	return b.Session.Events()
 }
