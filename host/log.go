@@ -176,6 +176,38 @@ func (l Log) Slice() []Event { return l.Copy(0, l.n) }
 type LogBuilder struct {
 	chunks [][]Event // every chunk's len is its capacity
 	n      int
+	spare  []Event // storage for the next chunk, from Provide
+}
+
+// NewChunk returns storage for one chunk of a log, for
+// [LogBuilder.Provide].
+func NewChunk() []Event { return make([]Event, chunkLen) }
+
+// Room returns how many more events fit in the storage the builder holds:
+// the append after them needs a new chunk (or, while the log has fewer
+// than 1,024 events, a bigger first one).
+func (b *LogBuilder) Room() int {
+	if k := b.n >> chunkShift; k < len(b.chunks) {
+		return len(b.chunks[k]) - b.n&chunkMask
+	}
+	return 0
+}
+
+// HasSpare reports whether the builder holds storage from Provide that no
+// append has used yet.
+func (b *LogBuilder) HasSpare() bool { return b.spare != nil }
+
+// Provide gives the builder storage for its next chunk, made by
+// [NewChunk] and referenced by nothing else, so that the append that
+// needs a new chunk takes it instead of allocating one. A session that
+// must not allocate while it appends (an allocation may have to start or
+// help a garbage collection first) provides chunks from another
+// goroutine ahead of need. It panics when chunk is not a chunk's size.
+func (b *LogBuilder) Provide(chunk []Event) {
+	if len(chunk) != chunkLen {
+		panic(fmt.Sprintf("host: LogBuilder.Provide of %d events, want a chunk of %d", len(chunk), chunkLen))
+	}
+	b.spare = chunk
 }
 
 // NewLogBuilder returns a builder whose log starts as prefix. It shares
@@ -230,7 +262,12 @@ func (b *LogBuilder) Append(e Event) {
 		// A new chunk goes past the end of every snapshot's directory;
 		// when the directory is full, append moves it (a few words per
 		// 1,024 events).
-		b.chunks = append(b.chunks, make([]Event, chunkLen))
+		c := b.spare
+		if c == nil {
+			c = NewChunk()
+		}
+		b.spare = nil
+		b.chunks = append(b.chunks, c)
 	}
 	b.chunks[k][j] = e
 	b.n++
