@@ -175,7 +175,8 @@ func largeBench() bool { return os.Getenv("PLANMODE_BENCH_LARGE") != "" }
 //
 // impl=clock is the machine's floor, run for as long as the appends ran:
 // the longest gap between two consecutive readings of the clocks by a loop
-// that does nothing else, in wall time (p100-ns) and in the thread's CPU
+// that does nothing else, in wall time (p100-ns, and over-1ms the gaps
+// longer than 1 ms) and in the thread's CPU
 // time (cpu-p100-ns: interrupts and, in a virtual machine, time the host
 // took are charged to whatever thread was running). No append can be
 // shorter than the longest time the machine takes from a running thread.
@@ -247,7 +248,7 @@ func BenchmarkAppendLatency(b *testing.B) {
 			runtime.LockOSThread()
 			defer runtime.UnlockOSThread()
 			var longest, longestCPU time.Duration
-			cpuOK := true
+			cpuOK, over := true, 0
 			for range b.N {
 				end := time.Now().Add(ran)
 				prev := time.Now()
@@ -256,12 +257,16 @@ func BenchmarkAppendLatency(b *testing.B) {
 				for prev.Before(end) {
 					t := time.Now()
 					c, _ := threadCPUTime()
+					if gap := t.Sub(prev); gap > time.Millisecond {
+						over++
+					}
 					longest = max(longest, t.Sub(prev))
 					longestCPU = max(longestCPU, c-prevCPU)
 					prev, prevCPU = t, c
 				}
 			}
 			b.ReportMetric(float64(longest.Nanoseconds()), "p100-ns")
+			b.ReportMetric(float64(over), "over-1ms")
 			if cpuOK {
 				b.ReportMetric(float64(longestCPU.Nanoseconds()), "cpu-p100-ns")
 			}

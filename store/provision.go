@@ -19,10 +19,6 @@ import (
 const (
 	// provisionFrom is the log length from which a session provisions.
 	provisionFrom = 1024
-	// provisionAhead is how much room is left when provisioning starts:
-	// events in the current chunk, bytes in the data block, sources in
-	// the source block.
-	provisionAhead = 256
 	// dataBlock is the size of a block of event data; data longer than
 	// dataDirect is allocated on its own.
 	dataBlock  = 64 << 10
@@ -117,12 +113,14 @@ func (s *session) provision() {
 	}
 }
 
-// short says what the session will soon need and holds no spare of.
+// short says what the session holds no spare of: a large session keeps
+// one of each ready, so that the goroutine has a whole chunk's or block's
+// worth of appends to be scheduled and allocate the next.
 func (s *session) short() needs {
 	return needs{
-		chunk:   s.log.Room() < provisionAhead && !s.log.HasSpare(),
-		data:    len(s.mem.data) < dataBlock/4 && s.mem.spareData == nil,
-		sources: s.mem.sourced && len(s.mem.sources) < sourceBlock/4 && s.mem.spareSources == nil,
+		chunk:   !s.log.HasSpare(),
+		data:    s.mem.spareData == nil,
+		sources: s.mem.sourced && s.mem.spareSources == nil,
 	}
 }
 
