@@ -168,12 +168,12 @@ func BenchmarkSectionText(b *testing.B) {
 func BenchmarkFoldPlanMode(b *testing.B) {
 	for _, n := range []int{1_000_000} {
 		b.Run(fmt.Sprintf("events=%dM", n/1_000_000), func(b *testing.B) {
-			events := benchEvents(n)
+			events := host.LogOf(benchEvents(n))
 			b.ReportAllocs()
 			b.ResetTimer()
 			var active bool
 			for b.Loop() {
-				active = planmode.FoldPlanMode(events, len(events))
+				active = planmode.FoldPlanMode(events, events.Len())
 			}
 			if !active {
 				b.Fatal("inactive")

@@ -102,7 +102,7 @@ func (c *Controller) Get(agent host.Agent) State {
 	r := c.run.Load()
 	if r == nil {
 		ev := sess.Events()
-		return State{Active: FoldPlanMode(ev, len(ev))}
+		return State{Active: FoldPlanMode(ev, ev.Len())}
 	}
 	if st, ok := r.lookup(sess); ok {
 		return st.current()

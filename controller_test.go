@@ -557,7 +557,7 @@ func planRun(t *testing.T, h *fakeHost, a *fakeAgent, id, args string, open bool
 func cancels(t *testing.T, s host.Session, from int) []planmode.CancelPayload {
 	t.Helper()
 	var out []planmode.CancelPayload
-	for _, e := range s.Events()[from:] {
+	for _, e := range s.Events().Slice()[from:] {
 		if e.Type != planmode.EventPlanCancel {
 			continue
 		}

@@ -154,7 +154,7 @@ func noticeTexts(r refhost.Request) []string {
 
 func lastTurnEnd(t *testing.T, s host.Session) host.TurnEnd {
 	t.Helper()
-	ev := s.Events()
+	ev := s.Events().Slice()
 	for i := len(ev) - 1; i >= 0; i-- {
 		if ev[i].Type == host.TypeTurnEnd {
 			var te host.TurnEnd

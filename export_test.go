@@ -48,7 +48,7 @@ func FoldViews(events []host.Event, split int) (stepwise, bulk string) {
 	for i := range events {
 		s.apply(&events[i])
 	}
-	b.applyAll(events[:split])
+	b.applyAll(host.LogOf(events[:split]))
 	for i := split; i < len(events); i++ {
 		b.apply(&events[i])
 	}

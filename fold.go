@@ -7,40 +7,49 @@ import (
 	"github.com/dshgo/planmode/host"
 )
 
-// FoldPlanMode returns the plan-mode state recorded in events[:end]: the
-// active flag of the last valid "plan/mode" event, false when there is none.
-// A malformed payload (active missing or not a boolean) is skipped, never
-// read as false; the payload check reports it. end is clamped to the slice.
+// FoldPlanMode returns the plan-mode state recorded in the first end events:
+// the active flag of the last valid "plan/mode" event, false when there is
+// none. A malformed payload (active missing or not a boolean) is skipped,
+// never read as false; the payload check reports it. end is clamped to the
+// log.
 //
 // It scans backwards and decodes only "plan/mode" events, so the cost is the
 // distance from end to the last such event.
-func FoldPlanMode(events []host.Event, end int) bool {
-	for i := clampEnd(events, end) - 1; i >= 0; i-- {
-		e := &events[i]
-		if e.Type != EventPlanMode {
-			continue
+func FoldPlanMode(events host.Log, end int) bool {
+	for i := clampEnd(events, end) - 1; i >= 0; {
+		chunk, first := events.ChunkAt(i)
+		for j := i - first; j >= 0; j-- {
+			e := &chunk[j]
+			if e.Type != EventPlanMode {
+				continue
+			}
+			if active, err := decodeMode(e.Data); err == nil {
+				return active
+			}
 		}
-		if active, err := decodeMode(e.Data); err == nil {
-			return active
-		}
+		i = first - 1
 	}
 	return false
 }
 
-// FoldTurnOpen reports whether a turn is open at events[:end]: the latest
-// of "turn/start" and "turn/end" is "turn/start". end is clamped to the
-// slice. It is the log's idle signal (a turn that is not open is idle, even
+// FoldTurnOpen reports whether a turn is open after the first end events:
+// the latest of "turn/start" and "turn/end" is "turn/start". end is clamped
+// to the log. It is the log's idle signal (a turn that is not open is idle, even
 // while an agent still reports running), exported for hosts and UIs that
 // read a log without a controller, as the benchmarks and the reliability
 // checks do.
-func FoldTurnOpen(events []host.Event, end int) bool {
-	for i := clampEnd(events, end) - 1; i >= 0; i-- {
-		switch events[i].Type {
-		case host.TypeTurnStart:
-			return true
-		case host.TypeTurnEnd:
-			return false
+func FoldTurnOpen(events host.Log, end int) bool {
+	for i := clampEnd(events, end) - 1; i >= 0; {
+		chunk, first := events.ChunkAt(i)
+		for j := i - first; j >= 0; j-- {
+			switch chunk[j].Type {
+			case host.TypeTurnStart:
+				return true
+			case host.TypeTurnEnd:
+				return false
+			}
 		}
+		i = first - 1
 	}
 	return false
 }
@@ -70,22 +79,23 @@ func (h headerMode) String() string {
 }
 
 // foldHeaderMode returns the state described by the last "request/header" in
-// events[:end]: active when its sections include [SectionName]. A header
-// whose payload does not decode is skipped. end is clamped to the slice.
-func foldHeaderMode(events []host.Event, end int) headerMode {
-	for i := clampEnd(events, end) - 1; i >= 0; i-- {
-		if events[i].Type != host.TypeRequestHeader {
+// the first end events: active when its sections include [SectionName]. A
+// header whose payload does not decode is skipped. end is clamped to the
+// log.
+func foldHeaderMode(events host.Log, end int) headerMode {
+	for _, e := range events.Backward(end) {
+		if e.Type != host.TypeRequestHeader {
 			continue
 		}
-		if h, ok := decodeHeader(events[i].Data); ok {
+		if h, ok := decodeHeader(e.Data); ok {
 			return h
 		}
 	}
 	return headerUnknown
 }
 
-func clampEnd(events []host.Event, end int) int {
-	return min(max(end, 0), len(events))
+func clampEnd(events host.Log, end int) int {
+	return min(max(end, 0), events.Len())
 }
 
 // decodeHeader reads the mode a request header described.

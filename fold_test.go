@@ -67,7 +67,7 @@ func TestFoldPlanMode(t *testing.T) {
 			if end == -1 {
 				end = len(tt.give)
 			}
-			if got := planmode.FoldPlanMode(tt.give, end); got != tt.want {
+			if got := planmode.FoldPlanMode(host.LogOf(tt.give), end); got != tt.want {
 				t.Fatalf("FoldPlanMode = %v, want %v", got, tt.want)
 			}
 		})
@@ -88,7 +88,7 @@ func TestFoldTurnOpen(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			if got := planmode.FoldTurnOpen(tt.give, len(tt.give)); got != tt.want {
+			if got := planmode.FoldTurnOpen(host.LogOf(tt.give), len(tt.give)); got != tt.want {
 				t.Fatalf("FoldTurnOpen = %v, want %v", got, tt.want)
 			}
 		})
@@ -111,7 +111,7 @@ func TestFoldHeaderMode(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			if got := planmode.FoldHeaderMode(tt.give, len(tt.give)); got != tt.want {
+			if got := planmode.FoldHeaderMode(host.LogOf(tt.give), len(tt.give)); got != tt.want {
 				t.Fatalf("FoldHeaderMode = %v, want %v", got, tt.want)
 			}
 		})
@@ -161,23 +161,23 @@ func TestFoldsHoldThePrefixProperty(t *testing.T) {
 		events := rapid.SliceOfN(genEvent(), 0, 40).Draw(t, "events")
 		for end := 0; end <= len(events); end++ {
 			prefix := events[:end]
-			if got, want := planmode.FoldPlanMode(events, end), forwardMode(prefix); got != want {
+			if got, want := planmode.FoldPlanMode(host.LogOf(events), end), forwardMode(prefix); got != want {
 				t.Fatalf("FoldPlanMode(events, %d) = %v, forward fold = %v", end, got, want)
 			}
-			if got, want := planmode.FoldPlanMode(prefix, len(prefix)), planmode.FoldPlanMode(events, end); got != want {
+			if got, want := planmode.FoldPlanMode(host.LogOf(prefix), len(prefix)), planmode.FoldPlanMode(host.LogOf(events), end); got != want {
 				t.Fatalf("fold of the prefix %v != fold with end %v", got, want)
 			}
-			p := planmode.Project(prefix)
-			if p.Active != planmode.FoldPlanMode(events, end) {
+			p := planmode.Project(host.LogOf(prefix))
+			if p.Active != planmode.FoldPlanMode(host.LogOf(events), end) {
 				t.Fatalf("Project(prefix %d).Active = %v disagrees with FoldPlanMode", end, p.Active)
 			}
 			if p.Pending != planmode.SelectionNone && (p.Pending == planmode.SelectionActive) == p.Active {
 				t.Fatalf("Project(prefix %d) = %+v: pending equals the logged state", end, p)
 			}
-			if planmode.FoldTurnOpen(events, end) != planmode.FoldTurnOpen(prefix, len(prefix)) {
+			if planmode.FoldTurnOpen(host.LogOf(events), end) != planmode.FoldTurnOpen(host.LogOf(prefix), len(prefix)) {
 				t.Fatalf("FoldTurnOpen differs at %d", end)
 			}
-			if planmode.FoldHeaderMode(events, end) != planmode.FoldHeaderMode(prefix, len(prefix)) {
+			if planmode.FoldHeaderMode(host.LogOf(events), end) != planmode.FoldHeaderMode(host.LogOf(prefix), len(prefix)) {
 				t.Fatalf("FoldHeaderMode differs at %d", end)
 			}
 		}
@@ -288,7 +288,7 @@ func TestProject(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			if got := planmode.Project(tt.give); got != tt.want {
+			if got := planmode.Project(host.LogOf(tt.give)); got != tt.want {
 				t.Fatalf("Project = %+v, want %+v", got, tt.want)
 			}
 		})
@@ -345,15 +345,15 @@ func FuzzFoldPlanMode(f *testing.F) {
 	f.Fuzz(func(t *testing.T, input string) {
 		events := fuzzLog(input)
 		for end := 0; end <= len(events); end++ {
-			got := planmode.FoldPlanMode(events, end)
+			got := planmode.FoldPlanMode(host.LogOf(events), end)
 			if want := forwardMode(events[:end]); got != want {
 				t.Fatalf("FoldPlanMode(events, %d) = %v, forward fold %v", end, got, want)
 			}
-			if p := planmode.Project(events[:end]); p.Active != got {
+			if p := planmode.Project(host.LogOf(events[:end])); p.Active != got {
 				t.Fatalf("Project(events[:%d]).Active = %v, fold %v", end, p.Active, got)
 			}
-			planmode.FoldTurnOpen(events, end)
-			planmode.FoldHeaderMode(events, end)
+			planmode.FoldTurnOpen(host.LogOf(events), end)
+			planmode.FoldHeaderMode(host.LogOf(events), end)
 		}
 		// A plan/mode passes the payload check exactly when the fold reads
 		// it: then it decides the state whatever came before it. A
@@ -363,13 +363,13 @@ func FuzzFoldPlanMode(f *testing.F) {
 		for i, e := range events {
 			switch e.Type {
 			case planmode.EventPlanMode:
-				afterFalse := planmode.FoldPlanMode([]host.Event{mode(false), e}, 2)
-				afterTrue := planmode.FoldPlanMode([]host.Event{mode(true), e}, 2)
+				afterFalse := planmode.FoldPlanMode(host.LogOf([]host.Event{mode(false), e}), 2)
+				afterTrue := planmode.FoldPlanMode(host.LogOf([]host.Event{mode(true), e}), 2)
 				if (planmode.CheckPayload(e) == nil) != (afterFalse == afterTrue) {
 					t.Fatalf("event %d %q: the payload check and the fold disagree", i, e.Data)
 				}
 			case planmode.EventPlanCancel:
-				p := planmode.Project(append(slices.Clone(pending), e))
+				p := planmode.Project(host.LogOf(append(slices.Clone(pending), e)))
 				if (planmode.CheckPayload(e) == nil) != (p.Pending == planmode.SelectionNone) || p.Active {
 					t.Fatalf("event %d %q: the payload check and the projection disagree (%+v)", i, e.Data, p)
 				}

@@ -156,7 +156,7 @@ func must(err error) {
 // logTypes returns the event types of the session's log from index from.
 func logTypes(s host.Session, from int) []string {
 	var out []string
-	for _, e := range s.Events()[from:] {
+	for _, e := range s.Events().Slice()[from:] {
 		out = append(out, e.Type)
 	}
 	return out
@@ -166,7 +166,7 @@ func logTypes(s host.Session, from int) []string {
 func modes(t tb, s host.Session, from int) []bool {
 	t.Helper()
 	var out []bool
-	for _, e := range s.Events()[from:] {
+	for _, e := range s.Events().Slice()[from:] {
 		if e.Type != planmode.EventPlanMode {
 			continue
 		}
@@ -183,7 +183,7 @@ func modes(t tb, s host.Session, from int) []bool {
 func notices(t tb, s host.Session, from int) []string {
 	t.Helper()
 	var out []string
-	for _, e := range s.Events()[from:] {
+	for _, e := range s.Events().Slice()[from:] {
 		if e.Type != host.TypeUserMessage || e.Source == nil || e.Source.Kind != host.SourcePlugin {
 			continue
 		}

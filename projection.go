@@ -85,7 +85,7 @@ type Projection struct {
 // "plan/cancel" marker when it cancels a selection the log records. A
 // selection made through [Controller.Set] directly leaves no trace in the
 // log until it lands, so it cannot be projected.
-func Project(events []host.Event) Projection {
+func Project(events host.Log) Projection {
 	var v view
 	v.applyAll(events)
 	return v.projection()
@@ -215,32 +215,36 @@ func (v *view) apply(e *host.Event) {
 // it, decide what the view keeps of them. So a long log costs a type
 // check per event and a decode of the few events that can change plan
 // mode, not one of every header.
-func (v *view) applyAll(events []host.Event) {
+func (v *view) applyAll(events host.Log) {
 	var (
 		header       = -1 // index of the last request/header, not decoded yet
 		notice       = -1 // index of the last notice
 		noticeActive bool // the logged state when it was recorded
 	)
-	for i := range events {
-		e := &events[i]
-		v.n++
-		switch k := kindOf(e.Type); k {
-		case kindOther:
-		case kindHeader:
-			header = i
-		case kindUser:
-			if isNotice(e) {
-				notice, noticeActive = i, v.active
+	for i := 0; i < events.Len(); {
+		chunk, first := events.ChunkAt(i)
+		for j := range chunk {
+			e := &chunk[j]
+			v.n++
+			switch k := kindOf(e.Type); k {
+			case kindOther:
+			case kindHeader:
+				header = first + j
+			case kindUser:
+				if isNotice(e) {
+					notice, noticeActive = first+j, v.active
+				}
+			default:
+				v.applyKind(e, k)
 			}
-		default:
-			v.applyKind(e, k)
 		}
+		i = first + len(chunk)
 	}
-	for i := header; i >= 0; i-- {
-		if kindOf(events[i].Type) != kindHeader {
+	for i, e := range events.Backward(header + 1) {
+		if kindOf(e.Type) != kindHeader {
 			continue
 		}
-		if h, ok := decodeHeader(events[i].Data); ok {
+		if h, ok := decodeHeader(e.Data); ok {
 			v.header, v.announced = h, SelectionNone
 			if notice > i {
 				v.announced = selectionOf(noticeActive)

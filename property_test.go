@@ -608,14 +608,14 @@ func TestControllerMatchesReferenceModel(t *testing.T) {
 				if got, want := s.c.Get(s.a), m.state(); got != want {
 					t.Fatalf("Get = %+v, model %+v", got, want)
 				}
-				ev := s.sess.Events()
-				if got := planmode.FoldPlanMode(ev, len(ev)); got != m.logged {
+				ev := s.sess.Events().Slice()
+				if got := planmode.FoldPlanMode(host.LogOf(ev), len(ev)); got != m.logged {
 					t.Fatalf("FoldPlanMode = %v, model %v", got, m.logged)
 				}
-				if got := planmode.FoldTurnOpen(ev, len(ev)); got != m.turnOpen {
+				if got := planmode.FoldTurnOpen(host.LogOf(ev), len(ev)); got != m.turnOpen {
 					t.Fatalf("FoldTurnOpen = %v, model %v", got, m.turnOpen)
 				}
-				if got := planmode.FoldHeaderMode(ev, len(ev)); got != m.header {
+				if got := planmode.FoldHeaderMode(host.LogOf(ev), len(ev)); got != m.header {
 					t.Fatalf("FoldHeaderMode = %v, model %v", got, m.header)
 				}
 				if got := notices(t, s.sess, 0); !slices.Equal(got, m.notices) {

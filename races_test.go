@@ -124,7 +124,7 @@ func TestApprovedExitIsWithdrawnOnlyByMarkersAfterItsCall(t *testing.T) {
 			events = append(events, host.Event{Type: host.TypeToolCall, Data: []byte(`{"id":"x1","name":"exit_plan_mode","input":{}}`)})
 			events = append(events, tt.between...)
 			events = append(events, host.Event{Type: host.TypeToolResult, Data: []byte(`{"callId":"x1","name":"exit_plan_mode","output":"{\"approved\":true}"}`)})
-			if got := planmode.Project(events); got != tt.want {
+			if got := planmode.Project(host.LogOf(events)); got != tt.want {
 				t.Fatalf("Project = %+v, want %+v", got, tt.want)
 			}
 		})

@@ -120,8 +120,8 @@ func (r *run) state(sess host.Session) (*sessionState, error) {
 	ev := sess.Events()
 	st.v.applyAll(ev)
 	st.w.Store(uint32(st.v.word()))
-	st.folded.Store(int64(len(ev)))
-	st.unsubscribe = sess.Subscribe(len(ev), st.fold)
+	st.folded.Store(int64(ev.Len()))
+	st.unsubscribe = sess.Subscribe(ev.Len(), st.fold)
 	// Seed the pending selection from the log (a completed /plan or an
 	// approved exit whose plan/mode never landed). The state is not
 	// published yet, so only the fold can race with this.
@@ -249,11 +249,14 @@ func (s *sessionState) current() State {
 	active := w.active()
 	if n := s.sess.Len(); folded < n {
 		ev := s.sess.Events()
-		for i := min(n, len(ev)) - 1; i >= folded; i-- {
-			if ev[i].Type != EventPlanMode {
+		for i, e := range ev.Backward(n) {
+			if i < folded {
+				break
+			}
+			if e.Type != EventPlanMode {
 				continue
 			}
-			if a, err := decodeMode(ev[i].Data); err == nil {
+			if a, err := decodeMode(e.Data); err == nil {
 				active = a
 				break
 			}

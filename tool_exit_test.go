@@ -850,7 +850,7 @@ func exitCall(t testing.TB, id, plan string) host.ToolCall {
 func toolResults(t *testing.T, s host.Session) map[string]host.ToolResult {
 	t.Helper()
 	out := map[string]host.ToolResult{}
-	for _, e := range s.Events() {
+	for _, e := range s.Events().Slice() {
 		if e.Type != host.TypeToolResult {
 			continue
 		}

@@ -28,7 +28,7 @@ var turnEvents = []host.Event{
 // whole share of such a step.
 func BenchmarkPerEvent(b *testing.B) {
 	p, reg := newPluginOn(b)
-	sess := newViewSession("view", logOf(shape{size1k.n, modeFirst}))
+	sess := newViewSession("view", host.LogOf(logOf(shape{size1k.n, modeFirst})))
 	a := &benchAgent{sess: sess}
 	if text := p.SectionText(host.AssembleContext{Agent: a}); text != policy {
 		b.Fatalf("section = %q, want the policy", text)

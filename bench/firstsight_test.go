@@ -14,12 +14,16 @@ import (
 // bringing the events into the cache.
 //
 //go:noinline
-func countTurns(events []host.Event) int {
+func countTurns(events host.Log) int {
 	n := 0
-	for i := range events {
-		if events[i].Type == host.TypeTurnStart {
-			n++
+	for i := 0; i < events.Len(); {
+		chunk, first := events.ChunkAt(i)
+		for j := range chunk {
+			if chunk[j].Type == host.TypeTurnStart {
+				n++
+			}
 		}
+		i = first + len(chunk)
 	}
 	return n
 }
@@ -39,7 +43,7 @@ func countTurns(events []host.Event) int {
 // block.
 func BenchmarkFirstSight(b *testing.B) {
 	for _, sz := range []size{size1k, size1M} {
-		events := logOf(shape{sz.n, modeFirst})
+		events := host.LogOf(logOf(shape{sz.n, modeFirst}))
 		turns := sz.n / blockLen * 3
 		b.Run(sz.name+"/impl=floor", func(b *testing.B) {
 			b.ReportAllocs()
@@ -98,7 +102,7 @@ type closableView struct {
 	close context.CancelFunc
 }
 
-func newClosableView(id string, events []host.Event) *closableView {
+func newClosableView(id string, events host.Log) *closableView {
 	ctx, cancel := context.WithCancel(context.Background())
 	return &closableView{viewSession: newViewSession(id, events), ctx: ctx, close: cancel}
 }

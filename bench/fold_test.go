@@ -4,6 +4,7 @@ import (
 	"testing"
 
 	"github.com/dshgo/planmode"
+	"github.com/dshgo/planmode/host"
 )
 
 // BenchmarkFoldPlanMode measures FoldPlanMode over a 1M-event log in memory,
@@ -24,11 +25,11 @@ func BenchmarkFoldPlanMode(b *testing.B) {
 	} {
 		b.Run(size1M.name+"/"+tt.name, func(b *testing.B) {
 			// Built here, not cached: only this benchmark reads these logs.
-			events := buildLog(shape{n, tt.mode})
+			events := host.LogOf(buildLog(shape{n, tt.mode}))
 			b.ReportAllocs()
 			var active bool
 			for b.Loop() {
-				active = planmode.FoldPlanMode(events, len(events))
+				active = planmode.FoldPlanMode(events, events.Len())
 			}
 			if active != tt.want {
 				b.Fatalf("FoldPlanMode = %v, want %v", active, tt.want)

@@ -11,14 +11,14 @@ import (
 	"github.com/dshgo/planmode/host"
 )
 
-// viewSession is a read-only host.Session over a shared event slice, so
+// viewSession is a read-only host.Session over a shared event log, so
 // that many sessions of a long log cost no copies. It keeps subscribers the
 // way the stores do (one small record per subscription, dropped by the
 // returned func), so what a subscription retains is counted as in a real
 // host, and holds slots for plugins as the stores do.
 type viewSession struct {
 	id     string
-	events []host.Event
+	events host.Log
 
 	mu   sync.Mutex
 	subs []*viewSub
@@ -33,13 +33,13 @@ type viewSub struct {
 
 var errReadOnly = errors.New("bench: view sessions are read-only")
 
-func newViewSession(id string, events []host.Event) *viewSession {
-	return &viewSession{id: id, events: events[:len(events):len(events)]}
+func newViewSession(id string, events host.Log) *viewSession {
+	return &viewSession{id: id, events: events}
 }
 
-func (s *viewSession) ID() string           { return s.id }
-func (s *viewSession) Events() []host.Event { return s.events }
-func (s *viewSession) Len() int             { return len(s.events) }
+func (s *viewSession) ID() string       { return s.id }
+func (s *viewSession) Events() host.Log { return s.events }
+func (s *viewSession) Len() int         { return s.events.Len() }
 
 func (s *viewSession) Append(host.Event) (host.Event, error) { return host.Event{}, errReadOnly }
 
@@ -54,7 +54,7 @@ func (s *viewSession) Slots() *host.Slots { return &s.slots }
 func (s *viewSession) Subscribe(from int, fn func(host.Event)) func() {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	for _, e := range s.events[min(max(from, 0), len(s.events)):] {
+	for _, e := range s.events.Range(from, s.events.Len()) {
 		fn(e)
 	}
 	sub := &viewSub{fn: fn, active: true}
@@ -91,7 +91,7 @@ const retainedSessions = 64
 func BenchmarkRetainedState(b *testing.B) {
 	for _, sz := range []size{size1k, size1M} {
 		b.Run(sz.name, func(b *testing.B) {
-			events := logOf(shape{sz.n, modeFirst})
+			events := host.LogOf(logOf(shape{sz.n, modeFirst}))
 			p := newPlugin(b)
 			agents := make([]host.Agent, retainedSessions)
 			for i := range agents {

@@ -22,7 +22,7 @@ type questions interface {
 
 // refold is the baseline: it answers the questions the way the reference
 // design does, by folding the session log again on every call (the
-// plan/mode fold and the open-turn fold over sess.Events()), so each answer
+// plan/mode fold and the open-turn fold over sess.Events().Slice()), so each answer
 // costs O(log) and a session O(log²). It keeps no state, and the benchmarks
 // make no selections, so nothing is ever pending.
 //
@@ -39,7 +39,7 @@ func (refold) fold(a host.Agent) (active, turnOpen bool) {
 		return false, false
 	}
 	ev := a.Session().Events()
-	return planmode.FoldPlanMode(ev, len(ev)), planmode.FoldTurnOpen(ev, len(ev))
+	return planmode.FoldPlanMode(ev, ev.Len()), planmode.FoldTurnOpen(ev, ev.Len())
 }
 
 func (r refold) Get(a host.Agent) planmode.State {

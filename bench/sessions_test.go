@@ -29,7 +29,7 @@ import (
 // stores' sessions do; read=state-by-id is Controller.Get on sessions that
 // do not, which the controller finds by ID.
 func BenchmarkServedSessions(b *testing.B) {
-	events := logOf(shape{size1k.n, modeFirst})
+	events := host.LogOf(logOf(shape{size1k.n, modeFirst}))
 	ctx := context.Background()
 	reads := []struct {
 		name    string
@@ -38,7 +38,7 @@ func BenchmarkServedSessions(b *testing.B) {
 	}{
 		{"read=host", func(_ plugin, a host.Agent) bool {
 			sess := a.Session()
-			return sess.ID() != "" && sess.Len() == len(events)
+			return sess.ID() != "" && sess.Len() == events.Len()
 		}, false},
 		{"read=state", func(p plugin, a host.Agent) bool {
 			return p.Get(a) == planmode.State{Active: true}

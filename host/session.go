@@ -11,11 +11,12 @@ type Session interface {
 	// ID returns the session's identifier.
 	ID() string
 
-	// Events returns a snapshot of the log. The slice aliases the session's
+	// Events returns a snapshot of the log. It aliases the session's
 	// storage and must be treated as read-only; later appends never change
-	// the elements it already holds or its length, so taking a snapshot is
-	// O(1) and allocation-free.
-	Events() []Event
+	// the events it already holds or its length, so taking a snapshot is
+	// O(1) and allocation-free. A session keeps its log in a
+	// [LogBuilder], whose appends never copy the log.
+	Events() Log
 
 	// Len returns the number of events in the log.
 	Len() int

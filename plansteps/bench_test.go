@@ -19,7 +19,7 @@ func BenchmarkApplyStepCompleted(b *testing.B) {
 			for i := range steps {
 				steps[i] = fmt.Sprintf(`{"id":%d,"description":"step %d"}`, i+1, i+1)
 			}
-			s := plansteps.Fold([]host.Event{ev(1, plansteps.EventSteps, `{"title":"T","source":"steps","steps":[`+strings.Join(steps, ",")+`]}`)})
+			s := plansteps.Fold(host.LogOf([]host.Event{ev(1, plansteps.EventSteps, `{"title":"T","source":"steps","steps":[`+strings.Join(steps, ",")+`]}`)}))
 			e := ev(2, plansteps.EventStepCompleted, `{"step":1,"verification_result":"ok"}`)
 			b.ReportAllocs()
 			for b.Loop() {

@@ -89,10 +89,10 @@ func (x *Execution) Completed() int {
 }
 
 // Fold folds events into a State, from the zero State.
-func Fold(events []host.Event) State {
+func Fold(events host.Log) State {
 	var s State
-	for i := range events {
-		s = Apply(s, events[i])
+	for _, e := range events.All() {
+		s = Apply(s, e)
 	}
 	return s
 }

@@ -56,7 +56,7 @@ func TestFoldTable(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			if s := plansteps.Fold(tt.give); !tt.want(s) {
+			if s := plansteps.Fold(host.LogOf(tt.give)); !tt.want(s) {
 				t.Fatalf("state %+v plan %+v", s, s.Plan)
 			}
 		})
@@ -75,7 +75,7 @@ func TestFoldPrefixAndImmutability(t *testing.T) {
 		states = append(states, s)
 		b, _ := json.Marshal(s)
 		snapshots = append(snapshots, string(b))
-		if got := plansteps.Fold(log[:i+1]); !reflect.DeepEqual(got, s) {
+		if got := plansteps.Fold(host.LogOf(log[:i+1])); !reflect.DeepEqual(got, s) {
 			t.Fatalf("prefix %d: Fold %+v, incremental %+v", i+1, got, s)
 		}
 	}
@@ -93,9 +93,9 @@ func FuzzFold(f *testing.F) {
 	f.Fuzz(func(t *testing.T, typ, data string) {
 		base := sampleLog()[:5]
 		e := host.Event{Seq: 99, Type: typ, Data: json.RawMessage(data)}
-		s := plansteps.Fold(append(base, e))
+		s := plansteps.Fold(host.LogOf(append(base, e)))
 		if plansteps.CheckPayload(e) != nil && strings.HasPrefix(typ, "plan/s") {
-			if !reflect.DeepEqual(s, plansteps.Fold(base)) && typ != planentry.EventGoal {
+			if !reflect.DeepEqual(s, plansteps.Fold(host.LogOf(base))) && typ != planentry.EventGoal {
 				t.Fatalf("a rejected %s event changed the state", typ)
 			}
 		}

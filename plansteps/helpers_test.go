@@ -170,7 +170,7 @@ func (e *env) state() plansteps.State { return e.steps.State(e.sess) }
 // events returns the events of type typ.
 func (e *env) events(typ string) []host.Event {
 	var out []host.Event
-	for _, ev := range e.sess.Events() {
+	for _, ev := range e.sess.Events().Slice() {
 		if ev.Type == typ {
 			out = append(out, ev)
 		}

@@ -19,13 +19,13 @@ func golden(t *testing.T, name, got string) {
 }
 
 func sampleExecution() *plansteps.Execution {
-	s := plansteps.Fold([]host.Event{
+	s := plansteps.Fold(host.LogOf([]host.Event{
 		ev(1, plansteps.EventSteps, `{"title":"Add retries <now>","source":"steps","steps":[`+
 			`{"id":1,"description":"Read the uploader"},`+
 			`{"id":2,"description":"Add the retry loop with exponential backoff","depends_on":[1],"verification":"go test ./upload"},`+
 			`{"id":3,"description":"Document the setting","depends_on":[2]}]}`),
 		ev(2, plansteps.EventStepCompleted, `{"step":1,"verification_result":"read"}`),
-	})
+	}))
 	return s.Plan
 }
 

@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"iter"
 	"log/slog"
 	"slices"
 	"sync"
@@ -66,10 +67,12 @@ func newAgent(r *Runtime, id string, s host.Session) (*Agent, error) {
 // it then closes.
 func (a *Agent) readLog() error {
 	events := a.sess.Events()
-	a.resume = len(events) > 0
+	a.resume = events.Len() > 0
 	lastStart, lastEnd := -1, -1
-	for i := len(events) - 1; i >= 0 && (lastStart < 0 || !a.hasHeader); i-- {
-		e := events[i]
+	for i, e := range events.Backward(events.Len()) {
+		if lastStart >= 0 && a.hasHeader {
+			break
+		}
 		switch {
 		case e.Type == host.TypeTurnStart && lastStart < 0:
 			var p host.TurnStart
@@ -90,13 +93,13 @@ func (a *Agent) readLog() error {
 	if lastStart < 0 || lastEnd > lastStart {
 		return nil
 	}
-	return a.closeInterrupted(events[lastStart+1:])
+	return a.closeInterrupted(events.Range(lastStart+1, events.Len()))
 }
 
 // closeInterrupted ends the open turn whose events (after its "turn/start")
 // are given: every tool call the model asked for gets a "tool/call" (when
 // missing) and an is-error "tool/result", then "turn/end" reads error.
-func (a *Agent) closeInterrupted(events []host.Event) error {
+func (a *Agent) closeInterrupted(events iter.Seq2[int, host.Event]) error {
 	var calls []host.ToolCall
 	called, answered := map[string]bool{}, map[string]bool{}
 	for _, e := range events {

@@ -33,7 +33,7 @@ func Example() {
 	_ = a.Steer(host.Message{Content: []host.Block{host.TextBlock("Say hello through the tool.")}})
 	_ = a.WaitIdle(context.Background())
 
-	for _, e := range s.Events() {
+	for _, e := range s.Events().Slice() {
 		fmt.Println(e.Seq, e.Type)
 	}
 	fmt.Printf("system prompt: %q\n", model.Requests()[0].System)

@@ -133,7 +133,7 @@ func TestCompactionLandsBeforeTheNextRequest(t *testing.T) {
 		t.Fatalf("second request's transcript %+v; want only the summary", second)
 	}
 	var types []string
-	for _, e := range sess.Events() {
+	for _, e := range sess.Events().Slice() {
 		types = append(types, e.Type)
 	}
 	got := strings.Join(types, " ")

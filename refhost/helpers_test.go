@@ -99,7 +99,7 @@ func userText(text string) host.Message {
 // types lists the event types of s's log.
 func types(s host.Session) []string {
 	var out []string
-	for _, e := range s.Events() {
+	for _, e := range s.Events().Slice() {
 		out = append(out, e.Type)
 	}
 	return out
@@ -109,7 +109,7 @@ func types(s host.Session) []string {
 func payloads[T any](t *testing.T, s host.Session, typ string) []T {
 	t.Helper()
 	var out []T
-	for _, e := range s.Events() {
+	for _, e := range s.Events().Slice() {
 		if e.Type != typ {
 			continue
 		}

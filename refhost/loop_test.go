@@ -151,7 +151,7 @@ func TestPreStepChangesMessages(t *testing.T) {
 	a := f.agent()
 	f.steer(a, "hi")
 	var sources []*host.Source
-	for _, e := range a.Session().Events() {
+	for _, e := range a.Session().Events().Slice() {
 		if e.Type == host.TypeUserMessage {
 			sources = append(sources, e.Source)
 		}

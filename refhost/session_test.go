@@ -233,7 +233,7 @@ func TestCheckpoint(t *testing.T) {
 	}
 	var got []seen
 	f := newFixtureOpts(t, refhost.Options{Checkpoint: func(_ context.Context, a *refhost.Agent) error {
-		ev := a.Session().Events()
+		ev := a.Session().Events().Slice()
 		got = append(got, seen{a.Status(), ev[len(ev)-1].Type})
 		return errors.New("checkpoint errors are only logged")
 	}}, scripted.Step{Text: "ok"})

@@ -73,7 +73,7 @@ func TestSteerCancelRace(t *testing.T) {
 
 	seen := map[string]int{}
 	open := map[string]int{}
-	for _, e := range a.Session().Events() {
+	for _, e := range a.Session().Events().Slice() {
 		switch e.Type {
 		case host.TypeUserMessage:
 			var m host.UserMessage

@@ -39,12 +39,12 @@ func (t *transcript) seed(seq uint64, msg Message) {
 
 // update folds the events appended since the last call and returns the
 // transcript (capacity clipped so a caller's append cannot reach ours).
-func (t *transcript) update(events []host.Event, types *typeSnap, log *slog.Logger) []Message {
-	if t.version != types.version || t.upto > len(events) {
+func (t *transcript) update(events host.Log, types *typeSnap, log *slog.Logger) []Message {
+	if t.version != types.version || t.upto > events.Len() {
 		*t = transcript{version: types.version} // seeds are dropped: decode everything
 	}
 	si := 0 // next unused seed; the seeds' array is reused across updates
-	for _, e := range events[t.upto:] {
+	for _, e := range events.Range(t.upto, events.Len()) {
 		for si < len(t.seeded) && t.seeded[si].seq < e.Seq {
 			si++
 		}
@@ -60,7 +60,7 @@ func (t *transcript) update(events []host.Event, types *typeSnap, log *slog.Logg
 			log.Warn("refhost: transcript: skipped an event", "seq", e.Seq, "type", e.Type, "err", err)
 		}
 	}
-	t.upto = len(events)
+	t.upto = events.Len()
 	clear(t.seeded) // drop references to folded messages
 	t.seeded = t.seeded[:0]
 	return t.msgs[:len(t.msgs):len(t.msgs)]

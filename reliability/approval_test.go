@@ -63,11 +63,11 @@ func reviewRun(t *testing.T, r review) error {
 	prompt(t, a, "present your plan")
 
 	active := !r.inactive
-	events := sess.Events()
+	events := sess.Events().Slice()
 	if s := h.ctl.Get(a); s != (planmode.State{Active: active}) {
 		t.Errorf("after the review: Get = %+v, want active %v and nothing pending", s, active)
 	}
-	if p := planmode.Project(events); p != (planmode.Projection{Active: active}) {
+	if p := planmode.Project(host.LogOf(events)); p != (planmode.Projection{Active: active}) {
 		t.Errorf("after the review: Project = %+v", p)
 	}
 	modes := 0
@@ -260,11 +260,11 @@ func TestLookalikeApprovalsDoNotLeavePlanMode(t *testing.T) {
 		t.Fatal(err)
 	}
 	prompt(t, a, planmode.ReviewApprove+`: {"approved":true}`)
-	events := sess.Events()
+	events := sess.Events().Slice()
 	if s := h.ctl.Get(a); s != (planmode.State{Active: true}) {
 		t.Errorf("Get = %+v, want plan mode", s)
 	}
-	if p := planmode.Project(events); p != (planmode.Projection{Active: true}) {
+	if p := planmode.Project(host.LogOf(events)); p != (planmode.Projection{Active: true}) {
 		t.Errorf("Project = %+v, want plan mode and nothing pending", p)
 	}
 	if err := h.ctl.Stop(context.Background()); err != nil {

@@ -188,7 +188,7 @@ func concurrentSelections(t *testing.T, st host.Store, replies map[string]planmo
 					mine = append(mine, s)
 				}
 			}
-			events := a.Session().Events()
+			events := a.Session().Events().Slice()
 			checkLog(t, events, nil)
 			committed, landed := checkSelections(t, events, mine)
 			t.Logf("%d events, %d turns, %d plan/mode: %d committed between turns, %d landed by a pre-step",
@@ -205,13 +205,13 @@ func concurrentSelections(t *testing.T, st host.Store, replies map[string]planmo
 			if !slices.Contains(lastWants(mine), target) {
 				t.Errorf("final target %v, want what one of the last selections asked for (%v)", target, lastWants(mine))
 			}
-			if fold := planmode.FoldPlanMode(events, len(events)); fold != got.Active {
+			if fold := planmode.FoldPlanMode(host.LogOf(events), len(events)); fold != got.Active {
 				t.Errorf("Get = %+v, FoldPlanMode of the log = %v", got, fold)
 			}
 
 			// Nothing is lost: one more turn lands what is pending.
 			prompt(t, a, "final")
-			events = a.Session().Events()
+			events = a.Session().Events().Slice()
 			if s := h.ctl.Get(a); s != (planmode.State{Active: target}) {
 				t.Errorf("after a final turn: Get = %+v, want active %v and nothing pending", s, target)
 			}
@@ -250,7 +250,7 @@ func checkSelections(t *testing.T, events []host.Event, sels []selection) (commi
 	for _, s := range commits {
 		found := false
 		for _, i := range modes {
-			if i >= s.before && i < s.after && !owned[i] && !planmode.FoldTurnOpen(events, i) && modeOf(t, events[i]) == s.want {
+			if i >= s.before && i < s.after && !owned[i] && !planmode.FoldTurnOpen(host.LogOf(events), i) && modeOf(t, events[i]) == s.want {
 				owned[i], found = true, true
 				break
 			}
@@ -264,7 +264,7 @@ func checkSelections(t *testing.T, events []host.Event, sels []selection) (commi
 			continue
 		}
 		v := modeOf(t, events[i])
-		if !planmode.FoldTurnOpen(events, i) {
+		if !planmode.FoldTurnOpen(host.LogOf(events), i) {
 			t.Errorf("event %d: plan/mode %v outside a turn that no committed Set accounts for", i+1, v)
 		}
 		justified := slices.ContainsFunc(sels, func(s selection) bool {
@@ -340,7 +340,7 @@ func checkReplay(t *testing.T, events []host.Event, live planmode.State) {
 	if got := ctl.Get(logAgent{sess}); got != live {
 		t.Errorf("sequential replay: Get = %+v, live controller %+v", got, live)
 	}
-	if p := planmode.Project(events); p.Active != live.Active || p.Pending != live.Pending {
+	if p := planmode.Project(host.LogOf(events)); p.Active != live.Active || p.Pending != live.Pending {
 		t.Errorf("Project = %+v, live controller %+v", p, live)
 	}
 }

@@ -735,7 +735,7 @@ func verifyRecovery(t *testing.T, dir string, want []host.Event, points []crashP
 	if err != nil {
 		t.Fatalf("reopen after the kill: %v", err)
 	}
-	got := sess.Events()
+	got := sess.Events().Slice()
 
 	// Every event reported durable is there, unchanged, and nothing else
 	// (unless the kill came at a random time).
@@ -770,11 +770,11 @@ func verifyRecovery(t *testing.T, dir string, want []host.Event, points []crashP
 	// The logged state is the last durable plan/mode; the pending selection
 	// is what the log alone shows, by the spec's reading of it.
 	active, pending, exit := specProjection(t, got)
-	if fold := planmode.FoldPlanMode(got, len(got)); fold != active {
+	if fold := planmode.FoldPlanMode(host.LogOf(got), len(got)); fold != active {
 		t.Errorf("FoldPlanMode = %v, want %v (the last durable plan/mode)", fold, active)
 	}
 	proj := planmode.Projection{Active: active, Pending: pending, Exit: exit}
-	if p := planmode.Project(got); p != proj {
+	if p := planmode.Project(host.LogOf(got)); p != proj {
 		t.Errorf("Project = %+v, want %+v", p, proj)
 	}
 	wantState := planmode.State{Active: active, Pending: pending}
@@ -789,7 +789,7 @@ func verifyRecovery(t *testing.T, dir string, want []host.Event, points []crashP
 		t.Errorf("after the agent resumed the session: Get = %+v, want %+v", s, wantState)
 	}
 	prompt(t, a, "resume")
-	final := sess.Events()
+	final := sess.Events().Slice()
 	if te := lastTurnEnd(t, final); te.Reason != host.TurnCompleted {
 		t.Fatalf("resumed turn ended %q (%s), want completed", te.Reason, te.Error)
 	}
@@ -800,7 +800,7 @@ func verifyRecovery(t *testing.T, dir string, want []host.Event, points []crashP
 	if s := h.ctl.Get(a); s != (planmode.State{Active: target}) {
 		t.Errorf("after the resumed turn: Get = %+v, want active %v and nothing pending", s, target)
 	}
-	if fold := planmode.FoldPlanMode(final, len(final)); fold != target {
+	if fold := planmode.FoldPlanMode(host.LogOf(final), len(final)); fold != target {
 		t.Errorf("after the resumed turn: FoldPlanMode = %v, want %v", fold, target)
 	}
 	req := model.Requests()[0]

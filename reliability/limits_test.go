@@ -308,13 +308,13 @@ func refusedCommand(t *testing.T, line string, images []host.Block, wantLogged b
 	if s := h.ctl.Get(a); s != (planmode.State{Active: true}) {
 		t.Errorf("after a refused /plan: Get = %+v, want plan mode and nothing pending", s)
 	}
-	events := a.Session().Events()
+	events := a.Session().Events().Slice()
 	for _, e := range events[n:] {
 		if e.Type == planmode.EventPlanMode {
 			t.Errorf("a refused /plan appended plan/mode %s", e.Data)
 		}
 	}
-	if p := planmode.Project(events); p != (planmode.Projection{Active: true}) {
+	if p := planmode.Project(host.LogOf(events)); p != (planmode.Projection{Active: true}) {
 		t.Errorf("after a refused /plan: Project = %+v", p)
 	}
 	if logged := len(events) > n; logged != wantLogged {

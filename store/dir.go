@@ -112,7 +112,7 @@ func (d *Dir) Create(id string) (host.Session, error) {
 	if err != nil {
 		return nil, err
 	}
-	s, err := d.register(id, f, 0, nil)
+	s, err := d.register(id, f, 0, host.Log{})
 	if err != nil {
 		return nil, err
 	}
@@ -158,7 +158,7 @@ func (d *Dir) Open(id string) (host.Session, error) {
 		return nil, fmt.Errorf("store: open session %q: %w", id, host.ErrClosed)
 	}
 	if s, ok := d.sessions[id]; ok {
-		for _, e := range s.Events() {
+		for _, e := range s.Events().All() {
 			if err := d.validators.Check(e); err != nil {
 				// Line n of a well-formed file holds event n.
 				return nil, fmt.Errorf("store: %s:%d: event %d %q: %w", d.Path(id), e.Seq, e.Seq, e.Type, err)
@@ -218,7 +218,7 @@ func (d *Dir) load(id string) (_ *session, err error) {
 	if err != nil {
 		return nil, err
 	}
-	return d.register(id, f, size, events)
+	return d.register(id, f, size, host.LogOf(events))
 }
 
 // replay reads every event of the file at path (size bytes long),
@@ -234,7 +234,7 @@ func (d *Dir) replay(path string, f *os.File, size int64) ([]host.Event, int64, 
 	lines := bytes.Count(buf, []byte{'\n'})
 	var (
 		vals   = d.validators.snapshot()
-		events = make([]host.Event, 0, lines+lines/2+16) // room to grow, see reserve
+		events = make([]host.Event, 0, lines)
 		dec    fastDecoder
 		off    int64 // start of the current line
 		n      int   // current line number
@@ -308,7 +308,7 @@ func (d *Dir) syncRepair(f *os.File) error {
 }
 
 // register makes a session of the open, locked file f; d.mu is held.
-func (d *Dir) register(id string, f *os.File, size int64, events []host.Event) (*session, error) {
+func (d *Dir) register(id string, f *os.File, size int64, events host.Log) (*session, error) {
 	fi, err := f.Stat()
 	if err != nil {
 		_ = f.Close()
@@ -336,7 +336,7 @@ func (d *Dir) forkSession(src *session, end int) (host.Session, error) {
 	if d.closed {
 		return nil, fmt.Errorf("store: session %q: fork: %w", src.id, host.ErrClosed)
 	}
-	prefix := withRoom(src.Events()[:end])
+	prefix := src.Events().Prefix(end)
 	id := NewID()
 	f, err := d.createFile(id)
 	if err != nil {
@@ -355,13 +355,13 @@ func (d *Dir) forkSession(src *session, end int) (host.Session, error) {
 	return s, nil
 }
 
-func (d *Dir) writePrefix(f *os.File, events []host.Event) (int64, error) {
+func (d *Dir) writePrefix(f *os.File, events host.Log) (int64, error) {
 	w := bufio.NewWriterSize(f, 64<<10)
 	var (
 		enc  lineEncoder
 		size int64
 	)
-	for _, e := range events {
+	for _, e := range events.All() {
 		line, err := enc.encode(e)
 		if err != nil {
 			return 0, err

@@ -53,7 +53,7 @@ func TestDirRoundTrip(t *testing.T) {
 	for _, e := range richEvents(t) {
 		appended = append(appended, mustAppend(t, s, e))
 	}
-	wantEvents(t, s.Events(), appended)
+	wantEvents(t, s.Events().Slice(), appended)
 	if err := d.Close(); err != nil {
 		t.Fatal(err)
 	}
@@ -75,7 +75,7 @@ func TestDirRoundTrip(t *testing.T) {
 	}
 
 	d2 := openDir(t, dir)
-	wantEvents(t, mustOpen(t, d2, "rt").Events(), appended)
+	wantEvents(t, mustOpen(t, d2, "rt").Events().Slice(), appended)
 }
 
 func TestDirTornTail(t *testing.T) {
@@ -118,7 +118,7 @@ func TestDirTornTail(t *testing.T) {
 			log, logs := logBuffer()
 			d := openDir(t, dir, store.WithLogger(log))
 			s := mustOpen(t, d, "torn")
-			wantEvents(t, s.Events(), complete)
+			wantEvents(t, s.Events().Slice(), complete)
 			if got, err := os.ReadFile(path); err != nil || !bytes.Equal(got, full[:lastStart]) {
 				t.Fatalf("file after open = %q (%v), want the complete lines only", got, err)
 			}
@@ -131,7 +131,7 @@ func TestDirTornTail(t *testing.T) {
 			if err := d.Close(); err != nil {
 				t.Fatal(err)
 			}
-			if n := len(mustOpen(t, openDir(t, dir), "torn").Events()); n != 4 {
+			if n := len(mustOpen(t, openDir(t, dir), "torn").Events().Slice()); n != 4 {
 				t.Errorf("reopened Len = %d, want 4", n)
 			}
 		})
@@ -164,7 +164,7 @@ func TestDirKeepsCompleteEventMissingItsNewline(t *testing.T) {
 	}
 	log, logs := logBuffer()
 	s := mustOpen(t, openDir(t, dir, store.WithLogger(log)), "nl")
-	wantEvents(t, s.Events(), want)
+	wantEvents(t, s.Events().Slice(), want)
 	if !strings.Contains(logs.String(), store.LogMissingNewline) {
 		t.Errorf("log = %s, want %q", logs, store.LogMissingNewline)
 	}
@@ -257,11 +257,11 @@ func TestDirReadsLooseJSON(t *testing.T) {
 			dir := sessionsDir(t)
 			writeLog(t, dir, "loose", 2, tt.give+"\n")
 			s := mustOpen(t, openDir(t, dir), "loose")
-			e := s.Events()[1]
+			e := s.Events().Slice()[1]
 			if string(e.Data) != tt.wantData || !e.Time.Equal(time.Date(2025, 1, 1, 0, 0, 0, 0, time.UTC)) || e.Time.Location() != time.UTC {
 				t.Errorf("event 2 = %s, want data %s and UTC time", fmtEvents([]host.Event{e}), tt.wantData)
 			}
-			if s.Len() != 3 || s.Events()[2].Seq != 3 {
+			if s.Len() != 3 || s.Events().Slice()[2].Seq != 3 {
 				t.Errorf("Len = %d, want 3", s.Len())
 			}
 		})
@@ -495,9 +495,9 @@ func TestDirCloseSession(t *testing.T) {
 	if again == s {
 		t.Error("Open after CloseSession returned the closed object")
 	}
-	wantEvents(t, again.Events(), want)
+	wantEvents(t, again.Events().Slice(), want)
 	// Reading a closed session still works.
-	wantEvents(t, s.Events(), want)
+	wantEvents(t, s.Events().Slice(), want)
 }
 
 func TestDirClose(t *testing.T) {
@@ -565,8 +565,8 @@ func TestDirSyncPolicies(t *testing.T) {
 				t.Fatal(err)
 			}
 			d2 := openDir(t, dir, store.WithSyncPolicy(p))
-			wantEvents(t, mustOpen(t, d2, "sync").Events(), want)
-			wantEvents(t, mustOpen(t, d2, f.ID()).Events(), want[:3])
+			wantEvents(t, mustOpen(t, d2, "sync").Events().Slice(), want)
+			wantEvents(t, mustOpen(t, d2, f.ID()).Events().Slice(), want[:3])
 		})
 	}
 	if got := store.SyncPolicy(7).String(); got != "SyncPolicy(7)" {

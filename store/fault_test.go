@@ -95,7 +95,7 @@ func TestFailedWriteIsCutBack(t *testing.T) {
 			if e, err := s.Append(host.Event{Type: "three"}); err != nil || e.Seq != 2 {
 				t.Fatalf("next Append = %+v, %v; want seq 2", e, err)
 			}
-			assertReopens(t, d, "w", s.Events())
+			assertReopens(t, d, "w", s.Events().Slice())
 		})
 	}
 }
@@ -143,7 +143,7 @@ func TestFailedSyncFailsTheSession(t *testing.T) {
 	if err := d.CloseSession("w"); err != nil {
 		t.Fatal(err)
 	}
-	assertReopens(t, d, "w", s.Events())
+	assertReopens(t, d, "w", s.Events().Slice())
 }
 
 func TestSyncPolicyCounts(t *testing.T) {
@@ -190,7 +190,7 @@ func assertReopens(t *testing.T, d *Dir, id string, want []host.Event) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	got := s.Events()
+	got := s.Events().Slice()
 	if len(got) != len(want) {
 		t.Fatalf("reopened %d events, want %d", len(got), len(want))
 	}

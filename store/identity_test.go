@@ -55,7 +55,7 @@ func TestReplacedSessionFileStopsAppends(t *testing.T) {
 					t.Errorf("error %q does not say the session file was replaced (%s)", err, tt.want)
 				}
 			}
-			wantEvents(t, s.Events(), want)
+			wantEvents(t, s.Events().Slice(), want)
 			if after, _ := os.ReadFile(path); string(after) != string(before) {
 				t.Errorf("the file now at the path changed:\nbefore %q\nafter  %q", before, after)
 			}

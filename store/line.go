@@ -6,7 +6,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"slices"
 	"unicode/utf8"
 
 	"github.com/dshgo/planmode/host"
@@ -15,9 +14,11 @@ import (
 // canonicalize checks e and puts it in the form both stores keep: exactly
 // what encoding it as a line and decoding that line gives back. Time is in
 // UTC without a monotonic reading, empty Data is nil and other Data is
-// compact JSON. When own is true the Data and Source memory is copied, so
-// the log never aliases the caller's buffers.
-func canonicalize(e *host.Event, own bool) error {
+// compact JSON. With mem, the Data and Source memory is copied into memory
+// the session owns, so the log never aliases the caller's buffers; without
+// it (events decoded from a file) nothing is copied.
+func canonicalize(e *host.Event, mem *eventMemory) error {
+	own := mem != nil
 	if e.Type == "" {
 		return fmt.Errorf("type is empty: %w", ErrBadEvent)
 	}
@@ -29,8 +30,7 @@ func canonicalize(e *host.Event, own bool) error {
 			return fmt.Errorf("type %q: source %+v is not UTF-8: %w", e.Type, *src, ErrBadEvent)
 		}
 		if own {
-			c := *src
-			e.Source = &c
+			e.Source = mem.source(src)
 		}
 	}
 	e.Time = e.Time.UTC()
@@ -58,7 +58,7 @@ func canonicalize(e *host.Event, own bool) error {
 		}
 		e.Data = b.Bytes()
 	case own:
-		e.Data = slices.Clone(e.Data)
+		e.Data = mem.bytes(e.Data)
 	}
 	return nil
 }
@@ -172,7 +172,7 @@ func (d *lineDecoder) decode(line []byte) (host.Event, error) {
 	case e.Time.IsZero():
 		return host.Event{}, fmt.Errorf("%w: event %d %q: time is missing", ErrCorrupt, e.Seq, e.Type)
 	}
-	if err := canonicalize(&e, false); err != nil {
+	if err := canonicalize(&e, nil); err != nil {
 		return host.Event{}, fmt.Errorf("%w: event %d: %w", ErrCorrupt, e.Seq, err)
 	}
 	return e, nil

@@ -122,13 +122,13 @@ func FuzzOpen(f *testing.F) {
 			}
 			return
 		}
-		want := s.Events()
+		want := s.Events().Slice()
 		if err := d.Close(); err != nil {
 			t.Fatal(err)
 		}
 		log, logs := logBuffer()
 		s2 := mustOpen(t, openDir(t, dir, store.WithLogger(log), store.WithSyncPolicy(store.SyncNever)), "f")
-		wantEvents(t, s2.Events(), want)
+		wantEvents(t, s2.Events().Slice(), want)
 		if logs.Len() > 0 {
 			t.Fatalf("second open repaired again: %s", logs)
 		}

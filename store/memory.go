@@ -34,10 +34,10 @@ func (m *Memory) AddValidator(name string, v host.Validator) (func(), error) {
 func (m *Memory) Create(id string) (host.Session, error) {
 	m.mu.Lock()
 	defer m.mu.Unlock()
-	return m.createLocked(id, nil)
+	return m.createLocked(id, host.Log{})
 }
 
-func (m *Memory) createLocked(id string, prefix []host.Event) (*session, error) {
+func (m *Memory) createLocked(id string, prefix host.Log) (*session, error) {
 	if id == "" {
 		id = NewID()
 	}
@@ -47,11 +47,11 @@ func (m *Memory) createLocked(id string, prefix []host.Event) (*session, error) 
 	if _, ok := m.sessions[id]; ok {
 		return nil, fmt.Errorf("store: session %q: %w", id, host.ErrSessionExists)
 	}
-	s := newSession(id, m.validators, m.now, nil, withRoom(prefix))
+	s := newSession(id, m.validators, m.now, nil, prefix)
 	s.fork = func(end int) (host.Session, error) {
 		m.mu.Lock()
 		defer m.mu.Unlock()
-		return m.createLocked("", s.Events()[:end])
+		return m.createLocked("", s.Events().Prefix(end))
 	}
 	m.sessions[id] = s
 	return s, nil

@@ -3,7 +3,6 @@ package store
 import (
 	"context"
 	"fmt"
-	"runtime"
 	"sync"
 	"time"
 
@@ -38,104 +37,12 @@ type session struct {
 	done     context.Context // cancelled when the session is closed
 	markDone context.CancelFunc
 
-	snap   sync.RWMutex // guards the events slice header for readers
-	events []host.Event
-	grow   *growth // a bigger copy of events being made; guarded by mu
+	snap sync.RWMutex // guards log for readers; appends hold mu too
+	log  *host.LogBuilder
+	mem  eventMemory // guarded by mu
+	prov provisioner
 
 	slots host.Slots // plugins' per-session values ([host.SlotHolder])
-}
-
-// growAsync is the capacity from which a session grows its log in the
-// background: the bigger array is allocated and the log copied into it by
-// a goroutine while appends go on into the spare room of the old one, so
-// that no append copies the whole log under the append lock. Below it,
-// append's own growth copies at most this many events.
-const growAsync = 1 << 14
-
-// growChunk is how many events the background growth copies at a time;
-// growCatchUp is how far behind the log it may stop, leaving the rest to
-// the append that takes the new array.
-const (
-	growChunk   = 8192
-	growCatchUp = 256
-)
-
-// growth is a bigger array for a session's log, filled by a goroutine with
-// a copy of the log's first len(buf) events.
-type growth struct {
-	done chan struct{} // closed when buf is ready
-	buf  []host.Event
-}
-
-// withRoom returns events in an array with room for about half as many
-// again, so that a session opened or forked large does not grow on its
-// first append.
-func withRoom(events []host.Event) []host.Event {
-	out := make([]host.Event, len(events), len(events)+len(events)/2+16)
-	copy(out, events)
-	return out
-}
-
-// reserve makes room for one more event; s.mu is held. When the log is
-// large and three quarters full it starts a goroutine that copies it into
-// an array twice the size, catching up with the appends made meanwhile;
-// the first append after the copy is done takes the new array, copying
-// only the last few events. Only when the old array fills before the copy
-// is done does an append wait for it.
-func (s *session) reserve() {
-	n, c := len(s.events), cap(s.events)
-	if c < growAsync {
-		return // append grows a small log cheaply enough
-	}
-	if s.grow == nil && n >= c-c/4 {
-		s.grow = s.startGrow(s.events, 2*c)
-	}
-	if s.grow == nil {
-		return
-	}
-	if n == c {
-		<-s.grow.done
-	}
-	select {
-	case <-s.grow.done:
-	default:
-		return
-	}
-	buf := append(s.grow.buf, s.events[len(s.grow.buf):]...)
-	s.grow = nil
-	s.snap.Lock()
-	s.events = buf
-	s.snap.Unlock()
-}
-
-// startGrow copies the log, whose backing array is old's, into a new
-// array of capacity c, in the background.
-func (s *session) startGrow(old []host.Event, c int) *growth {
-	g := &growth{done: make(chan struct{})}
-	go func() {
-		defer close(g.done)
-		buf := make([]host.Event, 0, c)
-		for {
-			// Events before n are never written again; appends after
-			// it go into old's array (never past its capacity) until
-			// reserve takes buf.
-			s.snap.RLock()
-			n := len(s.events)
-			s.snap.RUnlock()
-			if n-len(buf) <= growCatchUp {
-				break
-			}
-			// In pieces: one copy call cannot be preempted, and a long
-			// one would hold up the garbage collector's stop-the-world,
-			// and every append with it, until it ended.
-			for len(buf) < n {
-				buf = append(buf, old[len(buf):min(len(buf)+growChunk, n)]...)
-				runtime.Gosched()
-			}
-		}
-		g.buf = buf
-	}()
-	return g
 }
 
 type subscriber struct {
@@ -143,9 +50,9 @@ type subscriber struct {
 	active bool
 }
 
-func newSession(id string, vs *Validators, now func() time.Time, b backend, events []host.Event) *session {
+func newSession(id string, vs *Validators, now func() time.Time, b backend, prefix host.Log) *session {
 	done, markDone := context.WithCancel(context.Background())
-	return &session{id: id, validators: vs, now: now, backend: b, events: events, done: done, markDone: markDone}
+	return &session{id: id, validators: vs, now: now, backend: b, log: host.NewLogBuilder(prefix), done: done, markDone: markDone}
 }
 
 // AfterClose implements [host.SessionCloseNotifier]: f runs in its own
@@ -158,19 +65,19 @@ func (s *session) AfterClose(f func()) (stop func() bool) {
 // ID implements [host.Session].
 func (s *session) ID() string { return s.id }
 
-// Events implements [host.Session]: the snapshot aliases the log's storage
-// (elements are never rewritten, only appended past the snapshot's end).
-func (s *session) Events() []host.Event {
+// Events implements [host.Session]: the snapshot shares the log's chunks,
+// which are never moved or rewritten, only appended past its end.
+func (s *session) Events() host.Log {
 	s.snap.RLock()
-	ev := s.events[:len(s.events):len(s.events)]
+	l := s.log.Log()
 	s.snap.RUnlock()
-	return ev
+	return l
 }
 
 // Len implements [host.Session].
 func (s *session) Len() int {
 	s.snap.RLock()
-	n := len(s.events)
+	n := s.log.Len()
 	s.snap.RUnlock()
 	return n
 }
@@ -193,11 +100,11 @@ func (s *session) AppendIf(e host.Event, cond func() bool) (host.Event, bool, er
 	if cond != nil && !cond() {
 		return host.Event{}, false, nil
 	}
-	e.Seq = uint64(len(s.events)) + 1
+	e.Seq = uint64(s.log.Len()) + 1
 	if e.Time.IsZero() {
 		e.Time = s.now()
 	}
-	if err := canonicalize(&e, true); err != nil {
+	if err := canonicalize(&e, &s.mem); err != nil {
 		return host.Event{}, false, fmt.Errorf("store: session %q: append: %w", s.id, err)
 	}
 	if err := s.validators.Check(e); err != nil {
@@ -208,10 +115,10 @@ func (s *session) AppendIf(e host.Event, cond func() bool) (host.Event, bool, er
 			return host.Event{}, false, fmt.Errorf("store: session %q: append: %w", s.id, err)
 		}
 	}
-	s.reserve()
 	s.snap.Lock()
-	s.events = append(s.events, e)
+	s.log.Append(e)
 	s.snap.Unlock()
+	s.provision()
 	for _, sub := range s.subs {
 		sub.fn(e)
 	}
@@ -225,7 +132,7 @@ func (s *session) AppendIf(e host.Event, cond func() bool) (host.Event, bool, er
 func (s *session) Subscribe(from int, fn func(host.Event)) func() {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	for _, e := range s.events[min(max(from, 0), len(s.events)):] {
+	for _, e := range s.log.Log().Range(from, s.log.Len()) {
 		fn(e)
 	}
 	sub := &subscriber{fn: fn, active: true}
@@ -294,8 +201,8 @@ func (s *session) close() error {
 
 // checkAll runs the validators over events already in a log, naming the
 // first event that fails.
-func checkAll(vs *Validators, events []host.Event) error {
-	for _, e := range events {
+func checkAll(vs *Validators, events host.Log) error {
+	for _, e := range events.All() {
 		if err := vs.Check(e); err != nil {
 			return fmt.Errorf("event %d %q: %w", e.Seq, e.Type, err)
 		}

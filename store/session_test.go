@@ -34,7 +34,7 @@ func TestAppendAssignsSeqAndTime(t *testing.T) {
 			if got2.Seq != 2 || !got2.Time.Equal(given) || got2.Time.Location() != time.UTC {
 				t.Errorf("second event = seq %d time %v, want seq 2 time %v in UTC", got2.Seq, got2.Time, given)
 			}
-			wantEvents(t, s.Events(), []host.Event{got, got2})
+			wantEvents(t, s.Events().Slice(), []host.Event{got, got2})
 			if s.Len() != 2 {
 				t.Errorf("Len = %d, want 2", s.Len())
 			}
@@ -56,8 +56,8 @@ func TestAppendKeepsCanonicalForm(t *testing.T) {
 			// The log shares no memory with the caller.
 			src.Plugin = "changed"
 			copy(data, "XXXX")
-			if e := s.Events()[0]; e.Source.Plugin != "p" || string(e.Data) != `{"a":[1,2],"s":"x y <&>"}` {
-				t.Errorf("stored event changed with the caller's buffers: %s", fmtEvents(s.Events()))
+			if e := s.Events().Slice()[0]; e.Source.Plugin != "p" || string(e.Data) != `{"a":[1,2],"s":"x y <&>"}` {
+				t.Errorf("stored event changed with the caller's buffers: %s", fmtEvents(s.Events().Slice()))
 			}
 			empty := mustAppend(t, s, host.Event{Type: "t/empty", Data: json.RawMessage{}})
 			if empty.Data != nil {
@@ -206,7 +206,7 @@ func TestAppendIf(t *testing.T) {
 			mustAppend(t, s, host.Event{Type: host.TypeTurnStart})
 			var lenInCond int
 			_, ok, err := s.AppendIf(host.Event{Type: "plan/mode"}, func() bool {
-				lenInCond = len(s.Events())
+				lenInCond = len(s.Events().Slice())
 				return false
 			})
 			if err != nil || ok {
@@ -267,7 +267,7 @@ func TestEventsSnapshotIsStable(t *testing.T) {
 			st, _ := k.open(t)
 			s := mustCreate(t, st, "snap")
 			appendN(t, s, 3)
-			snap := s.Events()
+			snap := s.Events().Slice()
 			want := append([]host.Event(nil), snap...)
 			appendN(t, s, 100)
 			wantEvents(t, snap, want)
@@ -328,7 +328,7 @@ func TestFork(t *testing.T) {
 			src := &host.Source{Kind: host.SourceUser}
 			mustAppend(t, parent, host.Event{Type: host.TypeUserMessage, Source: src, Data: json.RawMessage(`{"content":[]}`)})
 			appendN(t, parent, 4)
-			all := parent.Events()
+			all := parent.Events().Slice()
 
 			for _, end := range []int{0, 2, 5} {
 				f, err := parent.Fork(end)
@@ -338,7 +338,7 @@ func TestFork(t *testing.T) {
 				if f.ID() == parent.ID() || store.ValidateID(f.ID()) != nil {
 					t.Fatalf("fork id %q: want a fresh valid id", f.ID())
 				}
-				wantEvents(t, f.Events(), all[:end])
+				wantEvents(t, f.Events().Slice(), all[:end])
 				got := mustAppend(t, f, host.Event{Type: "fork/only"})
 				if got.Seq != uint64(end)+1 {
 					t.Errorf("first fork append seq = %d, want %d", got.Seq, end+1)
@@ -347,7 +347,7 @@ func TestFork(t *testing.T) {
 					t.Errorf("Open(fork).Len = %d, want %d", o.Len(), end+1)
 				}
 			}
-			wantEvents(t, parent.Events(), all)
+			wantEvents(t, parent.Events().Slice(), all)
 
 			for _, end := range []int{-1, 6} {
 				_, err := parent.Fork(end)
@@ -362,12 +362,12 @@ func TestFork(t *testing.T) {
 			if err != nil {
 				t.Fatalf("fork of a fork: %v", err)
 			}
-			wantEvents(t, ff.Events(), all[:2])
+			wantEvents(t, ff.Events().Slice(), all[:2])
 
 			if reopen != nil {
 				id := f.ID()
 				st = reopen(t)
-				wantEvents(t, mustOpen(t, st, id).Events(), all[:3])
+				wantEvents(t, mustOpen(t, st, id).Events().Slice(), all[:3])
 			}
 		})
 	}
@@ -434,7 +434,7 @@ func TestConcurrentAppends(t *testing.T) {
 			close(writersDone)
 			<-joinerDone
 
-			all := s.Events()
+			all := s.Events().Slice()
 			if len(all) != workers*per {
 				t.Fatalf("Len = %d, want %d", len(all), workers*per)
 			}
@@ -479,7 +479,7 @@ func TestConcurrentAppends(t *testing.T) {
 
 			if reopen != nil {
 				st = reopen(t)
-				wantEvents(t, mustOpen(t, st, "busy").Events(), all)
+				wantEvents(t, mustOpen(t, st, "busy").Events().Slice(), all)
 			}
 		})
 	}

@@ -19,7 +19,8 @@ func BenchmarkPrinterToolCall(b *testing.B) {
 	call, _ := json.Marshal(host.ToolCall{ID: "c1", Name: "read_file", Input: json.RawMessage(`{"path":"greeter.go"}`)})
 	result, _ := json.Marshal(host.ToolResult{CallID: "c1", Name: "read_file", Output: "package greeter\n\nfunc Hello() {}\n"})
 	events := []host.Event{{Seq: 1, Type: host.TypeToolCall, Data: call}, {Seq: 2, Type: host.TypeToolResult, Data: result}}
-	log := func() []host.Event { return events }
+	logged := host.LogOf(events)
+	log := func() host.Log { return logged }
 	b.ReportAllocs()
 	for b.Loop() {
 		p.event(events[0], log)

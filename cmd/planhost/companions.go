@@ -171,14 +171,14 @@ func stripSGR(s string) string {
 
 // showCompanions prints the companions' display after e, if any. On first
 // use it folds the log before e (a resumed session's earlier plan).
-func (p *printer) showCompanions(e host.Event, events func() []host.Event) {
+func (p *printer) showCompanions(e host.Event, events func() host.Log) {
 	ui, styled := p.out.(*entrySink)
 	if !p.companions.set {
 		// Styles go only to the terminal UI; the writer sink (pipes, the
 		// demo) prints no escape sequences.
 		p.companions.plain, p.companions.set = !styled, true
-		if log := events(); e.Seq > 0 && int(e.Seq) <= len(log) {
-			p.companions.steps = plansteps.Fold(log[:e.Seq-1])
+		if log := events(); e.Seq > 0 && int(e.Seq) <= log.Len() {
+			p.companions.steps = plansteps.Fold(log.Prefix(int(e.Seq) - 1))
 		}
 	}
 	if s := p.companions.Show(e); s != "" {

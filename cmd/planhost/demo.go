@@ -179,12 +179,12 @@ func checkDemo(sess host.Session, model *scripted.Model, r *demoReviewer, plan *
 		return fmt.Errorf("plan mode still on (%+v)", st)
 	}
 	events := sess.Events()
-	for i := len(events) - 1; i >= 0; i-- {
-		if events[i].Type != host.TypeTurnEnd {
+	for _, e := range events.Backward(events.Len()) {
+		if e.Type != host.TypeTurnEnd {
 			continue
 		}
-		if !bytes.Contains(events[i].Data, []byte(`"reason":"completed"`)) {
-			return fmt.Errorf("last turn ended: %s", events[i].Data)
+		if !bytes.Contains(e.Data, []byte(`"reason":"completed"`)) {
+			return fmt.Errorf("last turn ended: %s", e.Data)
 		}
 		return nil
 	}

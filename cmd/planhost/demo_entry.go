@@ -136,7 +136,7 @@ func checkEntryDemo(sess host.Session, model *scripted.Model, u *entryUser, plan
 		return fmt.Errorf("%d answers unused", n)
 	}
 	var goal, approved, refused bool
-	for _, e := range sess.Events() {
+	for _, e := range sess.Events().All() {
 		switch e.Type {
 		case planentry.EventGoal:
 			goal = true

@@ -140,18 +140,18 @@ func (p *program) inspect(args []string) int {
 // copy so that the file itself is never changed (the store repairs a torn
 // tail and tightens file modes when it opens a session). The plan-mode
 // payload check runs on every event.
-func readSession(file string, stderr io.Writer) (id string, events []host.Event, err error) {
+func readSession(file string, stderr io.Writer) (id string, events host.Log, err error) {
 	base := filepath.Base(file)
 	id, ok := strings.CutSuffix(base, store.FileExt)
 	if !ok {
-		return "", nil, fmt.Errorf("%s: %w", file, errNotJSONL)
+		return "", host.Log{}, fmt.Errorf("%s: %w", file, errNotJSONL)
 	}
 	if err := store.ValidateID(id); err != nil {
-		return "", nil, fmt.Errorf("%s: %w", file, err)
+		return "", host.Log{}, fmt.Errorf("%s: %w", file, err)
 	}
 	tmp, err := os.MkdirTemp("", "planhost-inspect-")
 	if err != nil {
-		return "", nil, err
+		return "", host.Log{}, err
 	}
 	defer os.RemoveAll(tmp)
 	copyDir := filepath.Join(tmp, sessionsDirName)
@@ -162,22 +162,22 @@ func readSession(file string, stderr io.Writer) (id string, events []host.Event,
 	})
 	dir, err := store.OpenDir(copyDir, store.WithLogger(repairs))
 	if err != nil {
-		return "", nil, err
+		return "", host.Log{}, err
 	}
 	defer dir.Close()
 	if err := copyFile(file, dir.Path(id)); err != nil {
-		return "", nil, err
+		return "", host.Log{}, err
 	}
 	if _, err := dir.AddValidator(planmode.PluginName, planmode.CheckPayload); err != nil {
-		return "", nil, err
+		return "", host.Log{}, err
 	}
 	if _, err := dir.AddValidator(plansteps.PluginName, plansteps.CheckPayload); err != nil {
-		return "", nil, err
+		return "", host.Log{}, err
 	}
 	sess, err := dir.Open(id)
 	if err != nil {
 		// Name the file the user gave, not the private copy.
-		return "", nil, errors.New(strings.ReplaceAll(err.Error(), dir.Path(id), file))
+		return "", host.Log{}, errors.New(strings.ReplaceAll(err.Error(), dir.Path(id), file))
 	}
 	return id, sess.Events(), nil
 }
@@ -211,11 +211,11 @@ func copyFile(src, dst string) error {
 }
 
 // inspect builds the timeline of events.
-func inspect(id string, events []host.Event) inspection {
-	ins := inspection{Session: id, Events: len(events), Timeline: []timelineEntry{}}
+func inspect(id string, events host.Log) inspection {
+	ins := inspection{Session: id, Events: events.Len(), Timeline: []timelineEntry{}}
 	planRuns := map[string]bool{} // command/run IDs of /plan
 	titles := map[string]string{} // exit_plan_mode call ID → plan title
-	for _, e := range events {
+	for _, e := range events.All() {
 		entry := timelineEntry{Seq: e.Seq}
 		switch e.Type {
 		case host.TypeToolCall:

@@ -41,11 +41,11 @@ func (c companionInspection) empty() bool {
 }
 
 // inspectCompanions reads the companions' part of a session's log.
-func inspectCompanions(events []host.Event) companionInspection {
+func inspectCompanions(events host.Log) companionInspection {
 	var ci companionInspection
 	var s plansteps.State
 	calls := map[string]string{} // exit_plan_mode call ID → plan
-	for _, e := range events {
+	for _, e := range events.All() {
 		if e.Type == plansteps.EventSteps && s.Plan != nil {
 			ci.Steps = append(ci.Steps, s.Plan)
 		}

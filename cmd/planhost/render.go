@@ -116,7 +116,7 @@ func (p *printer) printKind(kind tui.EntryKind, s string) { p.out.line(kind, s) 
 
 // event prints e. events is the session's log snapshot holding e, for the
 // pending-switch check.
-func (p *printer) event(e host.Event, events func() []host.Event) {
+func (p *printer) event(e host.Event, events func() host.Log) {
 	defer p.showCompanions(e, events)
 	switch e.Type {
 	case planmode.EventPlanMode:
@@ -193,13 +193,13 @@ func (p *printer) event(e host.Event, events func() []host.Event) {
 
 // checkPending reports a mode switch that the log shows as pending after e
 // (an approved plan, or a /plan that landed inside a turn).
-func (p *printer) checkPending(e host.Event, events func() []host.Event) {
+func (p *printer) checkPending(e host.Event, events func() host.Log) {
 	if !p.plan {
 		return
 	}
 	log := events()
-	end := min(int(e.Seq), len(log))
-	proj := planmode.Project(log[:end])
+	end := min(int(e.Seq), log.Len())
+	proj := planmode.Project(log.Prefix(end))
 	if proj.Pending == p.pending {
 		return
 	}

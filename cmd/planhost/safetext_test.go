@@ -79,7 +79,7 @@ func TestModelTextCannotHideThePlan(t *testing.T) {
 			var out bytes.Buffer
 			pr := newPrinter(&out, md, pres, false)
 			for _, e := range hostileEvents(t) {
-				pr.event(e, func() []host.Event { return nil })
+				pr.event(e, func() host.Log { return host.Log{} })
 			}
 			pr.question(host.Question{
 				ID: "q", Header: "Plan\r\u202e", Question: "Approve?\x1b[2J", Detail: hostile + "\nmore",

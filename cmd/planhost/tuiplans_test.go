@@ -33,7 +33,7 @@ func TestPresentedPlansAreReadFromTheLog(t *testing.T) {
 		result("2", string(edited), false),
 		call("3", "# C\n"),
 	}
-	got := presentedPlans(events)
+	got := presentedPlans(host.LogOf(events))
 	want := []tui.PresentedPlan{
 		{Title: "A", Text: "# A\n", Outcome: planmode.ExitKeepPlanning},
 		{Title: "B", Text: "# B, edited\n", Outcome: planmode.ExitApproved, Edited: true},

@@ -254,9 +254,9 @@ func (f *eventForwarder) run(done <-chan struct{}) {
 }
 
 // recap is the last exchanges of a resumed session, for the UI's intro.
-func recap(events []host.Event, n int) []tui.Entry {
+func recap(events host.Log, n int) []tui.Entry {
 	var out []tui.Entry
-	for _, e := range events {
+	for _, e := range events.All() {
 		switch e.Type {
 		case host.TypeUserMessage:
 			if e.Source != nil && e.Source.Kind == host.SourcePlugin {
@@ -281,10 +281,10 @@ func recap(events []host.Event, n int) []tui.Entry {
 
 // presentedPlans reads the plans the session's log shows presented with
 // exit_plan_mode, and how each review ended, for the UI's /plans.
-func presentedPlans(events []host.Event) []tui.PresentedPlan {
+func presentedPlans(events host.Log) []tui.PresentedPlan {
 	var plans []tui.PresentedPlan
 	index := map[string]int{} // call ID → position in plans
-	for _, e := range events {
+	for _, e := range events.All() {
 		switch e.Type {
 		case host.TypeToolCall:
 			var c host.ToolCall

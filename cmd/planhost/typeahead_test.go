@@ -87,7 +87,7 @@ func TestTypeAheadDoesNotAnswerTheReview(t *testing.T) {
 		t.Fatal(err)
 	}
 	var results int
-	for _, e := range sess.Events() {
+	for _, e := range sess.Events().Slice() {
 		if e.Type != host.TypeToolResult {
 			continue
 		}

@@ -384,9 +384,9 @@ type Agent struct {
 func NewAgent(id string, sess host.Session) *Agent {
 	a := &Agent{id: id, sess: sess}
 	ev := sess.Events()
-	for i := len(ev) - 1; i >= 0; i-- {
-		if ev[i].Type == host.TypeTurnStart || ev[i].Type == host.TypeTurnEnd {
-			a.open = ev[i].Type == host.TypeTurnStart
+	for _, e := range ev.Backward(ev.Len()) {
+		if e.Type == host.TypeTurnStart || e.Type == host.TypeTurnEnd {
+			a.open = e.Type == host.TypeTurnStart
 			break
 		}
 	}

@@ -66,7 +66,7 @@ func TestHostRunsTheChainOutermostFirstAndLogsAcceptedSteps(t *testing.T) {
 		t.Fatalf("chain order = %v, want %v", order, want)
 	}
 	var types []string
-	for _, e := range a.Session().Events() {
+	for _, e := range a.Session().Events().Slice() {
 		types = append(types, e.Type)
 	}
 	want := []string{host.TypeTurnStart, host.TypeStepStart, host.TypeUserMessage, host.TypeRequestHeader, host.TypeStepEnd}
@@ -112,7 +112,7 @@ func TestHostLogsCommandsAndToolCallsAsAHostDoes(t *testing.T) {
 		t.Fatalf("failing CallTool = %q, %v", out, isErr)
 	}
 	var got []string
-	for _, e := range a.Session().Events() {
+	for _, e := range a.Session().Events().Slice() {
 		got = append(got, e.Type)
 	}
 	want := []string{host.TypeCommandRun, host.TypeCommandDone, host.TypeToolCall, host.TypeToolResult, host.TypeToolCall, host.TypeToolResult}
@@ -120,7 +120,7 @@ func TestHostLogsCommandsAndToolCallsAsAHostDoes(t *testing.T) {
 		t.Fatalf("log = %v, want %v", got, want)
 	}
 	var run host.CommandRun
-	if err := json.Unmarshal(a.Session().Events()[0].Data, &run); err != nil || run.Args != " you " {
+	if err := json.Unmarshal(a.Session().Events().Slice()[0].Data, &run); err != nil || run.Args != " you " {
 		t.Fatalf("command/run = %+v, %v; want the raw argument text", run, err)
 	}
 }

@@ -131,9 +131,9 @@ func (b *brokenSession) Slots() *host.Slots {
 	return b.Session.(host.SlotHolder).Slots()
 }
 
-func (b *brokenSession) Events() []host.Event {
+func (b *brokenSession) Events() host.Log {
 	if b.eventsCopy {
-		return slices.Clone(b.Session.Events())
+		return host.LogOf(slices.Clone(b.Session.Events().Slice()))
 	}
 	return b.Session.Events()
 }

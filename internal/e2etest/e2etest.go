@@ -125,7 +125,7 @@ func Say(text string) scripted.Step { return scripted.Step{Text: text} }
 // Results returns the tool results of a's session, by call ID.
 func Results(a host.Agent) map[string]host.ToolResult {
 	out := map[string]host.ToolResult{}
-	for _, e := range a.Session().Events() {
+	for _, e := range a.Session().Events().All() {
 		if e.Type != host.TypeToolResult {
 			continue
 		}
@@ -150,7 +150,7 @@ func Result(t testing.TB, a host.Agent, id string) host.ToolResult {
 // Events returns the events of type typ in a's session.
 func Events(a host.Agent, typ string) []host.Event {
 	var out []host.Event
-	for _, e := range a.Session().Events() {
+	for _, e := range a.Session().Events().All() {
 		if e.Type == typ {
 			out = append(out, e)
 		}
@@ -161,7 +161,7 @@ func Events(a host.Agent, typ string) []host.Event {
 // Types lists the event types of a's session, for failure messages.
 func Types(a host.Agent) string {
 	var b strings.Builder
-	for _, e := range a.Session().Events() {
+	for _, e := range a.Session().Events().All() {
 		fmt.Fprintf(&b, "%s ", e.Type)
 	}
 	return b.String()
@@ -170,7 +170,7 @@ func Types(a host.Agent) string {
 // Active reports a's logged plan-mode state.
 func Active(a host.Agent) bool {
 	ev := a.Session().Events()
-	return planmode.FoldPlanMode(ev, len(ev))
+	return planmode.FoldPlanMode(ev, ev.Len())
 }
 
 // Approve is the user's approving answer to a plan review.

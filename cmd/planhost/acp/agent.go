@@ -408,13 +408,15 @@ func (a *Agent) Prompt(ctx context.Context, p sdk.PromptRequest) (sdk.PromptResp
 	if ctx.Err() != nil {
 		return sdk.PromptResponse{StopReason: sdk.StopReasonCancelled}, nil
 	}
-	return stopReason(s.agent.Session().Events()[from:])
+	return stopReason(s.agent.Session().Events(), from)
 }
 
-// stopReason reads the last turn end among events.
-func stopReason(events []host.Event) (sdk.PromptResponse, error) {
-	for i := len(events) - 1; i >= 0; i-- {
-		e := events[i]
+// stopReason reads the last turn end among the events from index from on.
+func stopReason(events host.Log, from int) (sdk.PromptResponse, error) {
+	for i, e := range events.Backward(events.Len()) {
+		if i < from {
+			break
+		}
 		if e.Type != host.TypeTurnEnd {
 			continue
 		}

@@ -76,11 +76,11 @@ func (s *session) follow() {
 	if s.a.cfg.Plans != nil {
 		s.plans = s.a.cfg.Plans.Follow(s.id)
 	}
-	for _, e := range events {
+	for _, e := range events.All() {
 		s.translate(e, true)
 	}
 	s.mu.Unlock()
-	unsub := s.agent.Session().Subscribe(len(events), func(e host.Event) {
+	unsub := s.agent.Session().Subscribe(events.Len(), func(e host.Event) {
 		s.mu.Lock()
 		defer s.mu.Unlock()
 		s.translate(e, false)
@@ -102,13 +102,13 @@ func (s *session) replayAll() {
 	var last []sdk.PlanEntry
 	if s.a.cfg.Plans != nil {
 		follow := s.a.cfg.Plans.Follow(s.id)
-		for _, e := range events {
+		for _, e := range events.All() {
 			if entries, ok := follow(e); ok {
 				last = entries
 			}
 		}
 	}
-	for _, e := range events {
+	for _, e := range events.All() {
 		s.translateReplayOnly(e)
 	}
 	if last != nil {

@@ -84,7 +84,7 @@ func TestServerKilledMidAppend(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	stored := s2.Events()
+	stored := s2.Events().Slice()
 	checkSeqs(t, stored)
 	seen := map[int]bool{}
 	prev := 0
@@ -241,5 +241,5 @@ func TestAppendAfterTerminatedConnections(t *testing.T) {
 	if _, err := s.Append(ev("x", 5)); err != nil {
 		t.Fatal(err)
 	}
-	checkSeqs(t, s.Events())
+	checkSeqs(t, s.Events().Slice())
 }

@@ -189,7 +189,7 @@ func TestTwoHostsPlanCommandDuringOtherHostsTurn(t *testing.T) {
 	close(release)
 	waitIdle(t, agentA)
 	sessA, _ := a.st.Open("s")
-	if between, inside := modesByPlace(t, sessA.Events()); len(between)+len(inside) != 0 {
+	if between, inside := modesByPlace(t, sessA.Events().Slice()); len(between)+len(inside) != 0 {
 		t.Fatalf("plan/mode logged during or after A's turn: between %v, inside %v", between, inside)
 	}
 	// A third process that never saw the selection rebuilds it from the
@@ -209,7 +209,7 @@ func TestTwoHostsPlanCommandDuringOtherHostsTurn(t *testing.T) {
 		t.Fatalf("B's request carried no plan guidance")
 	}
 	sessB, _ := b.st.Open("s")
-	if bad := commitsInsideTurn(sessB.Events()); len(bad) > 0 {
+	if bad := commitsInsideTurn(sessB.Events().Slice()); len(bad) > 0 {
 		t.Fatalf("plan/mode committed inside a turn at seqs %v", bad)
 	}
 	// A sees B's change within a notification round trip.
@@ -255,7 +255,7 @@ func TestTwoHostsConcurrentSetAtIdle(t *testing.T) {
 		}
 	}
 	sess, _ := a.st.Open("s")
-	between, _ := modesByPlace(t, sess.Events())
+	between, _ := modesByPlace(t, sess.Events().Slice())
 	if len(between) != 20 {
 		t.Fatalf("%d plan/mode events for 20 changes", len(between))
 	}
@@ -302,7 +302,7 @@ func TestTwoHostsApprovedExitThenNextTurnOnOther(t *testing.T) {
 		t.Fatalf("B's state %+v, want inactive, nothing pending", got)
 	}
 	sess, _ := b.st.Open("s")
-	between, inside := modesByPlace(t, sess.Events())
+	between, inside := modesByPlace(t, sess.Events().Slice())
 	if !slices.Equal(between, []bool{true}) || !slices.Equal(inside, []bool{false}) {
 		t.Fatalf("plan/mode between turns %v, inside %v; want [true] and one exit [false]", between, inside)
 	}

@@ -175,7 +175,7 @@ func TestTwoControllersMatchReferenceModel(t *testing.T) {
 				}
 			}
 		}
-		if bad := commitsInsideTurn(agents[0].sess.Events()); len(bad) > 0 {
+		if bad := commitsInsideTurn(agents[0].sess.Events().Slice()); len(bad) > 0 {
 			rt.Fatalf("plan/mode committed inside a turn at seqs %v", bad)
 		}
 		for _, n := range nodes {

@@ -26,8 +26,8 @@ type session struct {
 	subs   []*subscriber
 	closed bool
 
-	snap   sync.RWMutex // guards the events slice header for readers
-	events []host.Event
+	snap sync.RWMutex // guards log for readers; writers hold mu too
+	log  *host.LogBuilder
 
 	slots host.Slots // plugins' per-session values in this process ([host.SlotHolder])
 }
@@ -43,17 +43,17 @@ func (s *session) ID() string { return s.id }
 // Events implements [host.Session]: the events this process has seen
 // committed, which include every event it appended itself and, within one
 // notification round trip, other processes' events.
-func (s *session) Events() []host.Event {
+func (s *session) Events() host.Log {
 	s.snap.RLock()
-	ev := s.events[:len(s.events):len(s.events)]
+	l := s.log.Log()
 	s.snap.RUnlock()
-	return ev
+	return l
 }
 
 // Len implements [host.Session].
 func (s *session) Len() int {
 	s.snap.RLock()
-	n := len(s.events)
+	n := s.log.Len()
 	s.snap.RUnlock()
 	return n
 }
@@ -141,7 +141,7 @@ func (s *session) AppendIf(e host.Event, cond func() bool) (host.Event, bool, er
 // is held.
 func (s *session) addLocked(e host.Event) {
 	s.snap.Lock()
-	s.events = append(s.events, e)
+	s.log.Append(e)
 	s.snap.Unlock()
 	for _, sub := range s.subs {
 		sub.fn(e)
@@ -209,7 +209,7 @@ func (s *session) follow() {
 func (s *session) Subscribe(from int, fn func(host.Event)) func() {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	for _, e := range s.events[min(max(from, 0), len(s.events)):] {
+	for _, e := range s.log.Log().Range(from, s.log.Len()) {
 		fn(e)
 	}
 	sub := &subscriber{fn: fn, active: true}

@@ -5,7 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"net/url"
-	"slices"
+
 	"sync"
 	"time"
 
@@ -160,7 +160,7 @@ func (s *Store) Create(id string) (host.Session, error) {
 	if err != nil {
 		return nil, redact(err, s.password)
 	}
-	return s.register(id, nil)
+	return s.register(id, host.Log{})
 }
 
 // check fails when the store is closed.
@@ -201,7 +201,7 @@ func (s *Store) Open(id string) (host.Session, error) {
 		if err := ss.sync(); err != nil {
 			return nil, err
 		}
-		for _, e := range ss.Events() {
+		for _, e := range ss.Events().All() {
 			if err := s.vs.Check(e); err != nil {
 				return nil, fmt.Errorf("pgstore: session %q: open: event %d %q: %w", id, e.Seq, e.Type, err)
 			}
@@ -212,7 +212,7 @@ func (s *Store) Open(id string) (host.Session, error) {
 	if err != nil {
 		return nil, err
 	}
-	return s.register(id, events)
+	return s.register(id, host.LogOf(events))
 }
 
 // load reads the log of id in one repeatable-read snapshot.
@@ -288,7 +288,7 @@ func (s *Store) read(ctx context.Context, q querier, id string, after int, dst [
 // its follower. When another call registered id meanwhile (two Opens
 // racing), that session is returned, caught up, and events are dropped.
 // The store's lock is never held across a round trip to the database.
-func (s *Store) register(id string, events []host.Event) (*session, error) {
+func (s *Store) register(id string, events host.Log) (*session, error) {
 	s.mu.Lock()
 	if s.closed {
 		s.mu.Unlock()
@@ -301,7 +301,7 @@ func (s *Store) register(id string, events []host.Event) (*session, error) {
 		}
 		return ss, nil
 	}
-	ss := &session{st: s, id: id, events: events, wake: make(chan struct{}, 1), done: make(chan struct{})}
+	ss := &session{st: s, id: id, log: host.NewLogBuilder(events), wake: make(chan struct{}, 1), done: make(chan struct{})}
 	ss.closedCtx, ss.cancel = context.WithCancel(context.Background())
 	s.sessions[id] = ss
 	s.wg.Add(1)
@@ -393,7 +393,7 @@ func (s *Store) fork(src *session, end int) (host.Session, error) {
 	if err := s.check("fork session", src.id); err != nil {
 		return nil, err
 	}
-	prefix := src.Events()[:end]
+	prefix := src.Events().Prefix(end)
 	id := store.NewID()
 	ctx, cancel := s.op()
 	defer cancel()
@@ -413,5 +413,5 @@ func (s *Store) fork(src *session, end int) (host.Session, error) {
 	if err != nil {
 		return nil, redact(err, s.password)
 	}
-	return s.register(id, slices.Clone(prefix))
+	return s.register(id, prefix)
 }

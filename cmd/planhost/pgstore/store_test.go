@@ -46,7 +46,7 @@ func TestEventsReadBackExactly(t *testing.T) {
 	if !appended[2].Time.Equal(when) || appended[2].Time.Location() != time.UTC {
 		t.Errorf("time %v, want %v in UTC", appended[2].Time, when)
 	}
-	if !reflect.DeepEqual(s.Events(), appended) {
+	if !reflect.DeepEqual(s.Events().Slice(), appended) {
 		t.Errorf("Events() differs from what Append returned")
 	}
 	b := open(t, url)
@@ -54,8 +54,8 @@ func TestEventsReadBackExactly(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if !reflect.DeepEqual(s2.Events(), appended) {
-		t.Errorf("reopened log differs:\n got %+v\nwant %+v", s2.Events(), appended)
+	if !reflect.DeepEqual(s2.Events().Slice(), appended) {
+		t.Errorf("reopened log differs:\n got %+v\nwant %+v", s2.Events().Slice(), appended)
 	}
 }
 
@@ -130,7 +130,7 @@ func TestRejectedAppendLeavesNothing(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	checkSeqs(t, s2.Events())
+	checkSeqs(t, s2.Events().Slice())
 	if s2.Len() != 2 {
 		t.Fatalf("other store sees %d events, want 2", s2.Len())
 	}
@@ -160,8 +160,8 @@ func TestForkCopiesPrefix(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if !reflect.DeepEqual(f.Events(), s.Events()[:3]) {
-		t.Fatalf("fork holds %+v", f.Events())
+	if !reflect.DeepEqual(f.Events().Slice(), s.Events().Slice()[:3]) {
+		t.Fatalf("fork holds %+v", f.Events().Slice())
 	}
 	if e, err := f.Append(ev("y", 9)); err != nil || e.Seq != 4 {
 		t.Fatalf("append to fork: %+v, %v", e, err)
@@ -170,8 +170,8 @@ func TestForkCopiesPrefix(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if !reflect.DeepEqual(f2.Events(), f.Events()) {
-		t.Fatalf("other store reads fork as %+v", f2.Events())
+	if !reflect.DeepEqual(f2.Events().Slice(), f.Events().Slice()) {
+		t.Fatalf("other store reads fork as %+v", f2.Events().Slice())
 	}
 	if s.Len() != 5 {
 		t.Fatalf("parent changed to %d events", s.Len())
