@@ -167,7 +167,7 @@ func (c *Controller) Start(ctx context.Context) error {
 	if c.run.Load() != nil {
 		return fmt.Errorf("%s: start: %w", PluginName, ErrAlreadyRunning)
 	}
-	r := &run{done: make(chan struct{})}
+	r := newRun()
 	c.run.Store(r)
 	for _, reg := range c.registrations() {
 		undo, err := reg.add()

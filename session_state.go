@@ -3,6 +3,7 @@ package planmode
 import (
 	"sync"
 	"sync/atomic"
+	"unsafe"
 
 	"github.com/dshgo/planmode/host"
 )
@@ -32,8 +33,9 @@ func (s *sessionState) queueExit() error {
 
 // run is one Start..Stop period of a controller.
 type run struct {
-	done chan struct{} // closed by Stop
-	undo []func()      // registrations, in the order made
+	done chan struct{}               // closed by Stop
+	undo []func()                    // registrations, in the order made
+	key  *host.SlotKey[sessionState] // this run's slot in sessions that hold slots
 
 	mu       sync.Mutex // serializes first sight of a session, its release and closing
 	closed   bool
@@ -42,14 +44,42 @@ type run struct {
 	warned   atomic.Bool                  // a swallowed error was logged
 }
 
-// lookup returns the session's state when the run already serves it. The
-// state is keyed by the session's ID, not by the Session value, so a host
-// whose Session type is not comparable, or that wraps one session in a new
-// value per call, is served like any other.
+// sameString reports whether a and b are the same string in memory, which
+// makes them equal without reading their bytes.
+func sameString(a, b string) bool {
+	return len(a) == len(b) && unsafe.StringData(a) == unsafe.StringData(b)
+}
+
+// newRun returns a run with its own slot key.
+func newRun() *run {
+	return &run{done: make(chan struct{}), key: host.NewSlotKey[sessionState]()}
+}
+
+// lookup returns the session's state when the run already serves it.
+//
+// The session the run looked up last answers first, when the session's ID
+// is the very string the state keeps (no byte of it is read, so the check
+// costs no cache miss when it fails). A session that holds slots
+// ([host.SlotHolder]) then finds its state in the run's slot without a
+// lookup of its own: the key is the run's, so a slot never yields another
+// run's state, and only the session value first seen, whose ID is the
+// state's, gets it (the ID check is one more guard, with no byte read when
+// the session returns its ID field). Otherwise the state is keyed by the
+// session's ID, not by the Session value, so a host whose Session type is
+// not comparable, or that wraps one session in a new value per call, is
+// served like any other.
 func (r *run) lookup(sess host.Session) (*sessionState, bool) {
 	id := sess.ID()
-	if st := r.last.Load(); st != nil && st.id == id {
-		return st, true // the last session looked up answers without hashing
+	last := r.last.Load()
+	if last != nil && sameString(last.id, id) {
+		return last, true
+	}
+	if h, ok := sess.(host.SlotHolder); ok {
+		if st := r.key.Load(h.Slots()); st != nil && st.id == id {
+			return st, true
+		}
+	} else if last != nil && last.id == id {
+		return last, true // an ID built anew for each call
 	}
 	t := r.sessions.Load()
 	if t == nil {
@@ -102,6 +132,12 @@ func (r *run) state(sess host.Session) (*sessionState, error) {
 		st.stopClose = n.AfterClose(func() { r.release(st) })
 	}
 	r.sessions.Store(r.sessions.Load().insert(st))
+	r.last.Store(st)
+	if h, ok := sess.(host.SlotHolder); ok {
+		if slots := h.Slots(); slots != nil {
+			r.key.Store(slots, st)
+		}
+	}
 	return st, nil
 }
 
@@ -113,6 +149,7 @@ func (r *run) release(st *sessionState) {
 	defer r.mu.Unlock()
 	r.sessions.Load().remove(st)
 	r.last.CompareAndSwap(st, nil)
+	st.dropSlot(r.key)
 	st.released.Store(true)
 	st.closed.Store(true)
 	st.unsubscribe()
@@ -138,6 +175,7 @@ func (r *run) close() {
 	defer r.mu.Unlock()
 	r.closed = true
 	r.sessions.Load().each(func(st *sessionState) {
+		st.dropSlot(r.key) // the session no longer keeps the run's state alive
 		st.closed.Store(true)
 		if st.stopClose != nil {
 			st.stopClose()
@@ -176,6 +214,17 @@ type sessionState struct {
 }
 
 func (s *sessionState) load() word { return word(s.w.Load()) }
+
+// dropSlot empties the session's slot under key when it still holds s. The
+// slots are those of the session value first seen, which returns the same
+// on every call.
+func (s *sessionState) dropSlot(key *host.SlotKey[sessionState]) {
+	if h, ok := s.sess.(host.SlotHolder); ok {
+		if slots := h.Slots(); slots != nil {
+			key.CompareAndDelete(slots, s)
+		}
+	}
+}
 
 // closedErr is the error of a call on a closed state: host.ErrClosed when
 // the session closed, ErrNotRunning when the controller stopped.

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"log/slog"
 	"slices"
+	"strings"
 	"testing"
 	"time"
 
@@ -30,6 +31,57 @@ type wrappedSession struct{ host.Session }
 
 func (a wrappingAgent) Session() host.Session { return &wrappedSession{a.fakeAgent.Session()} }
 
+// slotWrappingAgent wraps its session in a new value on every call that
+// forwards the wrapped session's slots (own false) or holds slots of its
+// own (own true), which the controller must not take for the session's.
+type slotWrappingAgent struct {
+	*fakeAgent
+	own bool
+}
+
+type slotWrappedSession struct {
+	host.Session
+	own *host.Slots
+}
+
+func (s *slotWrappedSession) Slots() *host.Slots {
+	if s.own != nil {
+		return s.own
+	}
+	return s.Session.(host.SlotHolder).Slots()
+}
+
+// freshIDAgent's session builds its ID anew on every call, as a host that
+// formats IDs does: equal strings, never the same one. With slots set it
+// forwards the wrapped session's slots.
+type freshIDAgent struct {
+	*fakeAgent
+	slots bool
+}
+
+type freshIDSession struct{ host.Session }
+
+func (s freshIDSession) ID() string { return strings.Clone(s.Session.ID()) }
+
+type freshIDSlotSession struct{ freshIDSession }
+
+func (s freshIDSlotSession) Slots() *host.Slots { return s.Session.(host.SlotHolder).Slots() }
+
+func (a freshIDAgent) Session() host.Session {
+	if a.slots {
+		return freshIDSlotSession{freshIDSession{a.fakeAgent.Session()}}
+	}
+	return freshIDSession{a.fakeAgent.Session()}
+}
+
+func (a slotWrappingAgent) Session() host.Session {
+	w := &slotWrappedSession{Session: a.fakeAgent.Session()}
+	if a.own {
+		w.own = new(host.Slots)
+	}
+	return w
+}
+
 func TestStateIsKeyedBySessionID(t *testing.T) {
 	tests := []struct {
 		name string
@@ -44,6 +96,22 @@ func TestStateIsKeyedBySessionID(t *testing.T) {
 		{
 			name: "a new session value per call",
 			wrap: func(a *fakeAgent) host.Agent { return wrappingAgent{a} },
+		},
+		{
+			name: "a new session value per call that forwards the slots",
+			wrap: func(a *fakeAgent) host.Agent { return slotWrappingAgent{a, false} },
+		},
+		{
+			name: "an ID built anew on every call",
+			wrap: func(a *fakeAgent) host.Agent { return freshIDAgent{a, true} },
+		},
+		{
+			name: "an ID built anew on every call, without slots",
+			wrap: func(a *fakeAgent) host.Agent { return freshIDAgent{a, false} },
+		},
+		{
+			name: "a new session value per call with slots of its own",
+			wrap: func(a *fakeAgent) host.Agent { return slotWrappingAgent{a, true} },
 		},
 	}
 	for _, tt := range tests {

@@ -15,13 +15,15 @@ import (
 // that many sessions of a long log cost no copies. It keeps subscribers the
 // way the stores do (one small record per subscription, dropped by the
 // returned func), so what a subscription retains is counted as in a real
-// host.
+// host, and holds slots for plugins as the stores do.
 type viewSession struct {
 	id     string
 	events host.Log
 
 	mu   sync.Mutex
 	subs []*viewSub
+
+	slots host.Slots // as the stores keep them (host.SlotHolder)
 }
 
 type viewSub struct {
@@ -46,6 +48,8 @@ func (s *viewSession) AppendIf(host.Event, func() bool) (host.Event, bool, error
 }
 
 func (s *viewSession) Fork(int) (host.Session, error) { return nil, errReadOnly }
+
+func (s *viewSession) Slots() *host.Slots { return &s.slots }
 
 func (s *viewSession) Subscribe(from int, fn func(host.Event)) func() {
 	s.mu.Lock()

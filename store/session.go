@@ -41,6 +41,8 @@ type session struct {
 	log  *host.LogBuilder
 	mem  eventMemory // guarded by mu
 	prov provisioner
+
+	slots host.Slots // plugins' per-session values ([host.SlotHolder])
 }
 
 type subscriber struct {
@@ -212,3 +214,9 @@ var (
 	_ host.Syncer               = (*session)(nil)
 	_ host.SessionCloseNotifier = (*session)(nil)
 )
+
+// Slots implements [host.SlotHolder]. A fork is a new session, with empty
+// slots.
+func (s *session) Slots() *host.Slots { return &s.slots }
+
+var _ host.SlotHolder = (*session)(nil)

@@ -28,6 +28,8 @@ type session struct {
 
 	snap sync.RWMutex // guards log for readers; writers hold mu too
 	log  *host.LogBuilder
+
+	slots host.Slots // plugins' per-session values in this process ([host.SlotHolder])
 }
 
 type subscriber struct {
@@ -276,3 +278,9 @@ func (s *session) close() {
 func (s *session) AfterClose(f func()) (stop func() bool) {
 	return context.AfterFunc(s.closedCtx, f)
 }
+
+// Slots implements [host.SlotHolder]: values a plugin keeps for the session
+// in this process. A fork is a new session, with empty slots.
+func (s *session) Slots() *host.Slots { return &s.slots }
+
+var _ host.SlotHolder = (*session)(nil)

@@ -1,0 +1,227 @@
+package host
+
+import (
+	"sync"
+	"sync/atomic"
+	"unsafe"
+)
+
+// SlotHolder is optionally implemented by a [Session] that keeps [Slots]
+// for plugins: a plugin that keeps state per session in memory stores it in
+// the session's slot under its own key, and a read then finds it there
+// instead of looking the session up by ID in a table of its own, which
+// costs cache misses once a host serves thousands of sessions.
+//
+// Slots returns the same non-nil *Slots on every call, and each session has
+// its own: a Fork gets fresh, empty slots. Slots live in memory only, for as
+// long as the session value: a session opened anew starts with empty slots.
+// A host that wraps sessions (for example a new wrapper value per call)
+// forwards Slots from the wrapped session. It is optional so that every
+// existing Session stays valid; plugins fall back to their own lookup.
+type SlotHolder interface {
+	Slots() *Slots
+}
+
+// Slots holds a few pointers for one session, each under a [SlotKey]. The
+// zero value is empty and ready to use; embed it in the session (it must
+// not be copied after first use). It is safe for concurrent use: a Load
+// takes no lock, does not allocate and, for the first few keys, reads
+// nothing but the Slots itself, so that a read costs no cache miss beyond
+// the session's; writes take a mutex, so it suits values that are stored
+// once and read very often.
+//
+// A value stored in a session's slots lives as long as the session value:
+// the owner deletes it when it stops serving the session.
+type Slots struct {
+	// seq is even when inline is stable and odd while a writer changes it:
+	// a reader that sees the same even seq before and after reading an
+	// entry read a key and value that were stored together.
+	seq    atomic.Uint64
+	inline [slotsInline]slotEntry
+	more   atomic.Pointer[[]moreEntry] // immutable; keys past the inline ones
+	mu     sync.Mutex                  // serializes writers
+}
+
+// slotsInline is how many keys Slots holds without an allocation.
+const slotsInline = 2
+
+// slotEntry is one inline key and its value; key is nil when it is free.
+type slotEntry struct {
+	key atomic.Pointer[slotID]
+	val atomic.Pointer[slotValue]
+}
+
+// moreEntry is an entry of more, which is never changed once
+// published.
+type moreEntry struct {
+	key *slotID
+	val *slotValue
+}
+
+// slotID is what identifies a key; slotValue stands for the T a key's
+// values point to.
+type (
+	slotID    struct{ _ byte } // not zero-sized, so that every key has its own address
+	slotValue struct{}
+)
+
+// SlotKey names one slot, holding a *T, in every session's [Slots]. Keys
+// compare by identity: each owner (a plugin, or one run of it) makes its
+// own with [NewSlotKey], and no one else can read or replace what it
+// stores.
+type SlotKey[T any] struct{ id slotID }
+
+// NewSlotKey returns a new key, distinct from every other.
+func NewSlotKey[T any]() *SlotKey[T] { return new(SlotKey[T]) }
+
+// Load returns the value stored under k in s, or nil when there is none or
+// s is nil.
+func (k *SlotKey[T]) Load(s *Slots) *T {
+	// A value under k was stored by Store[T] on k, so it points to a T.
+	return (*T)(unsafe.Pointer(s.load(&k.id)))
+}
+
+// Store sets the value under k in s to v, replacing any; a nil v deletes
+// it.
+func (k *SlotKey[T]) Store(s *Slots, v *T) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.put(&k.id, (*slotValue)(unsafe.Pointer(v)))
+}
+
+// Delete removes the value under k from s, if any.
+func (k *SlotKey[T]) Delete(s *Slots) { k.Store(s, nil) }
+
+// CompareAndDelete removes the value under k from s when it is old, and
+// reports whether it did.
+func (k *SlotKey[T]) CompareAndDelete(s *Slots, old *T) bool {
+	if old == nil {
+		return false
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.loadLocked(&k.id) != (*slotValue)(unsafe.Pointer(old)) {
+		return false
+	}
+	s.put(&k.id, nil)
+	return true
+}
+
+// load returns the value under id. The first inline entry, the usual
+// place of a session's only key, is read first, with nothing else.
+func (s *Slots) load(id *slotID) *slotValue {
+	if s == nil {
+		return nil
+	}
+	q := s.seq.Load()
+	if e := &s.inline[0]; q&1 == 0 && e.key.Load() == id {
+		if v := e.val.Load(); s.seq.Load() == q {
+			return v
+		}
+	}
+	return s.loadSlow(id)
+}
+
+// loadSlow is load past the first entry, or while a writer is busy.
+func (s *Slots) loadSlow(id *slotID) *slotValue {
+	if q := s.seq.Load(); q&1 == 0 {
+		for i := range s.inline {
+			e := &s.inline[i]
+			if e.key.Load() == id {
+				v := e.val.Load()
+				if s.seq.Load() != q {
+					break // a writer changed the entry meanwhile
+				}
+				return v
+			}
+		}
+		if s.seq.Load() == q {
+			// Not inline. A key is never moved between inline and more,
+			// so a miss there while inline was stable means it is absent.
+			return s.loadMore(id)
+		}
+	}
+	s.mu.Lock() // a writer is busy: read what it leaves
+	defer s.mu.Unlock()
+	return s.loadLocked(id)
+}
+
+// loadLocked is load for callers that hold mu.
+func (s *Slots) loadLocked(id *slotID) *slotValue {
+	for i := range s.inline {
+		if s.inline[i].key.Load() == id {
+			return s.inline[i].val.Load()
+		}
+	}
+	return s.loadMore(id)
+}
+
+func (s *Slots) loadMore(id *slotID) *slotValue {
+	if m := s.more.Load(); m != nil {
+		for _, e := range *m {
+			if e.key == id {
+				return e.val
+			}
+		}
+	}
+	return nil
+}
+
+// put sets the value under id to v (deletes it when v is nil); callers hold
+// mu. A key stays where it was first stored (inline, or in more when inline
+// was full) until it is deleted.
+func (s *Slots) put(id *slotID, v *slotValue) {
+	free := -1
+	for i := range s.inline {
+		e := &s.inline[i]
+		switch e.key.Load() {
+		case id:
+			s.seq.Add(1)
+			if v == nil {
+				e.key.Store(nil)
+			}
+			e.val.Store(v)
+			s.seq.Add(1)
+			return
+		case nil:
+			if free < 0 {
+				free = i
+			}
+		}
+	}
+	var more []moreEntry
+	if m := s.more.Load(); m != nil {
+		more = *m
+	}
+	for i, e := range more {
+		if e.key == id {
+			n := append([]moreEntry(nil), more...)
+			if v == nil {
+				n = append(n[:i], n[i+1:]...)
+			} else {
+				n[i].val = v
+			}
+			s.publishMore(n)
+			return
+		}
+	}
+	switch {
+	case v == nil: // deleting what is not there
+	case free >= 0:
+		e := &s.inline[free]
+		s.seq.Add(1)
+		e.val.Store(v)
+		e.key.Store(id)
+		s.seq.Add(1)
+	default:
+		s.publishMore(append(append([]moreEntry(nil), more...), moreEntry{id, v}))
+	}
+}
+
+func (s *Slots) publishMore(m []moreEntry) {
+	if len(m) == 0 {
+		s.more.Store(nil)
+		return
+	}
+	s.more.Store(&m)
+}
