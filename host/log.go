@@ -35,6 +35,7 @@ type Log struct {
 	// last chunk ends at n). Only the first n events are part of the Log.
 	chunks [][]Event
 	n      int
+	mem    *logMemory // keeps what the events of unscanned chunks point to; nil for LogOf
 }
 
 // LogOf returns a Log of events. The Log aliases events, which must not be
@@ -139,7 +140,7 @@ func (l Log) Prefix(n int) Log {
 		return Log{}
 	}
 	k := (n + chunkMask) >> chunkShift
-	return Log{chunks: l.chunks[:k:k], n: n}
+	return Log{chunks: l.chunks[:k:k], n: n, mem: l.mem}
 }
 
 // Copy returns the events [from, to) in a new slice that does not alias
@@ -168,7 +169,10 @@ func (l Log) Slice() []Event { return l.Copy(0, l.n) }
 // the last chunk, or in a new one when that is full; it never copies the
 // events already stored (only the first chunk, while the log has fewer
 // than 1,024 events, grows by copying), so its cost does not grow with the
-// log. Snapshots share the chunks.
+// log. Snapshots share the chunks. The chunks past the first are memory
+// the garbage collector does not scan: Append copies what the event points
+// to into memory the log keeps reachable itself (see logmem.go), so a log
+// of millions of events costs a collection almost nothing to mark.
 //
 // A LogBuilder is not safe for concurrent use: a session serializes its
 // appends and hands snapshots to readers under its own lock. A snapshot
@@ -177,11 +181,12 @@ type LogBuilder struct {
 	chunks [][]Event // every chunk's len is its capacity
 	n      int
 	spare  []Event // storage for the next chunk, from Provide
-}
 
-// NewChunk returns storage for one chunk of a log, for
-// [LogBuilder.Provide].
-func NewChunk() []Event { return make([]Event, chunkLen) }
+	mem                   *logMemory
+	data, spareData       []byte   // free room of the current data block; the next block
+	sources, spareSources []Source // free room of the current source block; the next block
+	sourced               bool     // an event with a source was appended
+}
 
 // Room returns how many more events fit in the storage the builder holds:
 // the append after them needs a new chunk (or, while the log has fewer
@@ -217,6 +222,9 @@ func NewLogBuilder(prefix Log) *LogBuilder {
 	if prefix.n == 0 {
 		return b
 	}
+	// The shared chunks, and the events copied from the last one, point
+	// into prefix's memory.
+	b.memory().parents = []Log{prefix}
 	k := (prefix.n + chunkMask) >> chunkShift
 	b.chunks = make([][]Event, k, k+k/2+1)
 	copy(b.chunks, prefix.chunks[:k])
@@ -240,8 +248,10 @@ func NewLogBuilder(prefix Log) *LogBuilder {
 // Len returns the number of events appended so far.
 func (b *LogBuilder) Len() int { return b.n }
 
-// Append adds e at the end of the log.
-func (b *LogBuilder) Append(e Event) {
+// Append adds e at the end of the log and returns it as stored: its data
+// and source are copies the log owns, so the caller may reuse its
+// buffers.
+func (b *LogBuilder) Append(e Event) Event {
 	k, j := b.n>>chunkShift, b.n&chunkMask
 	switch {
 	case k < len(b.chunks) && j < len(b.chunks[k]):
@@ -269,12 +279,14 @@ func (b *LogBuilder) Append(e Event) {
 		b.spare = nil
 		b.chunks = append(b.chunks, c)
 	}
+	e = b.own(e, k == 0)
 	b.chunks[k][j] = e
 	b.n++
+	return e
 }
 
 // Log returns a snapshot of the log: O(1), no allocation.
 func (b *LogBuilder) Log() Log {
 	k := (b.n + chunkMask) >> chunkShift
-	return Log{chunks: b.chunks[:k:k], n: b.n}
+	return Log{chunks: b.chunks[:k:k], n: b.n, mem: b.mem}
 }

@@ -14,11 +14,11 @@ import (
 // canonicalize checks e and puts it in the form both stores keep: exactly
 // what encoding it as a line and decoding that line gives back. Time is in
 // UTC without a monotonic reading, empty Data is nil and other Data is
-// compact JSON. With mem, the Data and Source memory is copied into memory
-// the session owns, so the log never aliases the caller's buffers; without
-// it (events decoded from a file) nothing is copied.
-func canonicalize(e *host.Event, mem *eventMemory) error {
-	own := mem != nil
+// compact JSON. With own (an event being appended) it also checks what
+// the reader of a session file refuses; the session's log then copies the
+// event's memory (host.LogBuilder.Append), so the log never aliases the
+// caller's buffers.
+func canonicalize(e *host.Event, own bool) error {
 	if e.Type == "" {
 		return fmt.Errorf("type is empty: %w", ErrBadEvent)
 	}
@@ -28,9 +28,6 @@ func canonicalize(e *host.Event, mem *eventMemory) error {
 	if src := e.Source; src != nil {
 		if !utf8.ValidString(string(src.Kind)) || !utf8.ValidString(src.Plugin) || !utf8.ValidString(src.Form) {
 			return fmt.Errorf("type %q: source %+v is not UTF-8: %w", e.Type, *src, ErrBadEvent)
-		}
-		if own {
-			e.Source = mem.source(src)
 		}
 	}
 	e.Time = e.Time.UTC()
@@ -57,8 +54,6 @@ func canonicalize(e *host.Event, mem *eventMemory) error {
 			return fmt.Errorf("type %q: data: %w: %w", e.Type, ErrBadEvent, err)
 		}
 		e.Data = b.Bytes()
-	case own:
-		e.Data = mem.bytes(e.Data)
 	}
 	return nil
 }
@@ -172,7 +167,7 @@ func (d *lineDecoder) decode(line []byte) (host.Event, error) {
 	case e.Time.IsZero():
 		return host.Event{}, fmt.Errorf("%w: event %d %q: time is missing", ErrCorrupt, e.Seq, e.Type)
 	}
-	if err := canonicalize(&e, nil); err != nil {
+	if err := canonicalize(&e, false); err != nil {
 		return host.Event{}, fmt.Errorf("%w: event %d: %w", ErrCorrupt, e.Seq, err)
 	}
 	return e, nil

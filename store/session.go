@@ -39,7 +39,6 @@ type session struct {
 
 	snap sync.RWMutex // guards log for readers; appends hold mu too
 	log  *host.LogBuilder
-	mem  eventMemory // guarded by mu
 	prov provisioner
 
 	slots host.Slots // plugins' per-session values ([host.SlotHolder])
@@ -104,7 +103,7 @@ func (s *session) AppendIf(e host.Event, cond func() bool) (host.Event, bool, er
 	if e.Time.IsZero() {
 		e.Time = s.now()
 	}
-	if err := canonicalize(&e, &s.mem); err != nil {
+	if err := canonicalize(&e, true); err != nil {
 		return host.Event{}, false, fmt.Errorf("store: session %q: append: %w", s.id, err)
 	}
 	if err := s.validators.Check(e); err != nil {
@@ -116,7 +115,7 @@ func (s *session) AppendIf(e host.Event, cond func() bool) (host.Event, bool, er
 		}
 	}
 	s.snap.Lock()
-	s.log.Append(e)
+	e = s.log.Append(e)
 	s.snap.Unlock()
 	s.provision()
 	for _, sub := range s.subs {

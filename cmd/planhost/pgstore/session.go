@@ -141,7 +141,7 @@ func (s *session) AppendIf(e host.Event, cond func() bool) (host.Event, bool, er
 // is held.
 func (s *session) addLocked(e host.Event) {
 	s.snap.Lock()
-	s.log.Append(e)
+	e = s.log.Append(e)
 	s.snap.Unlock()
 	for _, sub := range s.subs {
 		sub.fn(e)
