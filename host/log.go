@@ -188,20 +188,6 @@ type LogBuilder struct {
 	sourced               bool     // an event with a source was appended
 }
 
-// Room returns how many more events fit in the storage the builder holds:
-// the append after them needs a new chunk (or, while the log has fewer
-// than 1,024 events, a bigger first one).
-func (b *LogBuilder) Room() int {
-	if k := b.n >> chunkShift; k < len(b.chunks) {
-		return len(b.chunks[k]) - b.n&chunkMask
-	}
-	return 0
-}
-
-// HasSpare reports whether the builder holds storage from Provide that no
-// append has used yet.
-func (b *LogBuilder) HasSpare() bool { return b.spare != nil }
-
 // Provide gives the builder storage for its next chunk, made by
 // [NewChunk] and referenced by nothing else, so that the append that
 // needs a new chunk takes it instead of allocating one. A session that

@@ -345,23 +345,20 @@ func BenchmarkLogAt(b *testing.B) {
 
 func TestLogBuilderRoomAndProvide(t *testing.T) {
 	b := host.NewLogBuilder(host.Log{})
-	if b.Room() != 0 || b.HasSpare() {
-		t.Fatalf("new builder: Room %d, HasSpare %v; want 0, false", b.Room(), b.HasSpare())
+	if chunk, _, _ := b.Short(); !chunk {
+		t.Fatal("a new builder is not short of a chunk")
 	}
 	for i := range 1024 {
 		b.Append(host.Event{Seq: uint64(i + 1)})
 	}
-	if b.Room() != 0 {
-		t.Fatalf("Room = %d with the first chunk full, want 0", b.Room())
-	}
 	spare := host.NewChunk()
 	b.Provide(spare)
-	if !b.HasSpare() {
-		t.Fatal("HasSpare = false after Provide")
+	if chunk, _, _ := b.Short(); chunk {
+		t.Fatal("Short reports no spare chunk after Provide")
 	}
 	b.Append(host.Event{Seq: 1025})
-	if b.HasSpare() || b.Room() != 1023 {
-		t.Fatalf("after the append that took the spare: HasSpare %v, Room %d; want false, 1023", b.HasSpare(), b.Room())
+	if chunk, _, _ := b.Short(); !chunk {
+		t.Fatal("Short reports a spare chunk after the append that took it")
 	}
 	if chunk, first := b.Log().ChunkAt(1024); first != 1024 || &chunk[0] != &spare[0] {
 		t.Fatal("the append past a full chunk did not store into the provided chunk")

@@ -15,8 +15,9 @@ import (
 
 // canonicalize checks e and puts it in the form the stores keep (the same
 // as package store's): time in UTC without a monotonic reading, empty data
-// nil, other data compact JSON, and no memory shared with the caller.
-// PostgreSQL text cannot hold NUL, so a type or source holding one is
+// nil, other data compact JSON (the session's log then copies what the
+// event points to, so it shares no memory with the caller). PostgreSQL
+// text cannot hold NUL, so a type or source holding one is
 // refused too.
 func canonicalize(e *host.Event) error {
 	if e.Type == "" {
@@ -31,8 +32,6 @@ func canonicalize(e *host.Event) error {
 				return fmt.Errorf("type %q: source %+v is not UTF-8 text without NUL: %w", e.Type, *src, store.ErrBadEvent)
 			}
 		}
-		c := *src
-		e.Source = &c
 	}
 	e.Time = e.Time.UTC().Round(0)
 	if y := e.Time.Year(); y < 0 || y > 9999 {

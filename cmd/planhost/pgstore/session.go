@@ -133,19 +133,19 @@ func (s *session) AppendIf(e host.Event, cond func() bool) (host.Event, bool, er
 		return host.Event{}, false, s.st.wrap(err, "pgstore: session %q: append event %d %q: commit", s.id, e.Seq, e.Type)
 	}
 	s.st.notify.add(s.id, r.seq)
-	s.addLocked(e)
-	return e, true, nil
+	return s.addLocked(e), true, nil
 }
 
-// addLocked adds a committed event to the local log and delivers it; s.mu
-// is held.
-func (s *session) addLocked(e host.Event) {
+// addLocked adds a committed event to the local log, delivers it and
+// returns it as stored; s.mu is held.
+func (s *session) addLocked(e host.Event) host.Event {
 	s.snap.Lock()
 	e = s.log.Append(e)
 	s.snap.Unlock()
 	for _, sub := range s.subs {
 		sub.fn(e)
 	}
+	return e
 }
 
 // catchUpLocked reads the events after the local log's end and adds and
