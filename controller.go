@@ -104,8 +104,8 @@ func (c *Controller) Get(agent host.Agent) State {
 		ev := sess.Events()
 		return State{Active: FoldPlanMode(ev, ev.Len())}
 	}
-	if st, ok := r.lookup(sess); ok {
-		return st.current()
+	if _, c, ok := r.lookup(sess); ok {
+		return stateOf(c, sess)
 	}
 	p := Project(sess.Events())
 	return State{Active: p.Active, Pending: p.Pending}
@@ -265,16 +265,24 @@ func (c *Controller) set(agent host.Agent, active, byCommand bool) (Outcome, err
 // state returns the per-session state for the agent's session, creating it
 // (and folding the log once) the first time the session is seen.
 func (c *Controller) state(agent host.Agent) (*sessionState, error) {
+	st, _, err := c.stateCell(agent)
+	return st, err
+}
+
+// stateCell is [Controller.state] that also returns the session's cell as
+// it was found, for the reads that need nothing more: taking it from the
+// session's slot costs no access to the state itself.
+func (c *Controller) stateCell(agent host.Agent) (*sessionState, cell, error) {
 	if agent == nil {
-		return nil, ErrNoAgent
+		return nil, 0, ErrNoAgent
 	}
 	sess := agent.Session()
 	if sess == nil {
-		return nil, ErrNoAgent
+		return nil, 0, ErrNoAgent
 	}
 	r := c.run.Load()
 	if r == nil {
-		return nil, ErrNotRunning
+		return nil, 0, ErrNotRunning
 	}
 	return r.state(sess)
 }

@@ -20,12 +20,12 @@ func (c *Controller) preStep(ctx context.Context, s host.Step, next host.PreStep
 	if !d.Accepted || ctx.Err() != nil {
 		return d
 	}
-	st, err := c.state(s.Agent)
+	st, cell, err := c.stateCell(s.Agent)
 	if err != nil {
 		c.warnOnce(warnPreStepFailed, s.Agent, err)
 		return d
 	}
-	if st.load().pending() == SelectionNone {
+	if cell.word().pending() == SelectionNone {
 		return d
 	}
 	if text, due := c.applyPending(s.Agent, st); due {

@@ -19,12 +19,12 @@ func (c *Controller) sectionText(ac host.AssembleContext) string {
 	if ac.Agent == nil {
 		return ""
 	}
-	st, err := c.state(ac.Agent)
+	_, cell, err := c.stateCell(ac.Agent)
 	if err != nil {
 		c.warnOnce(warnSectionFailed, ac.Agent, err)
 		return ""
 	}
-	if !st.load().active() {
+	if !cell.word().active() {
 		return ""
 	}
 	return c.cfg.Section

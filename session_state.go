@@ -55,63 +55,88 @@ func newRun() *run {
 	return &run{done: make(chan struct{}), key: host.NewSlotKey[sessionState]()}
 }
 
-// lookup returns the session's state when the run already serves it.
+// lookup returns the session's state, and its cell as it is now, when the
+// run already serves the session.
 //
 // The session the run looked up last answers first, when the session's ID
 // is the very string the state keeps (no byte of it is read, so the check
 // costs no cache miss when it fails). A session that holds slots
 // ([host.SlotHolder]) then finds its state in the run's slot without a
 // lookup of its own: the key is the run's, so a slot never yields another
-// run's state, and only the session value first seen, whose ID is the
-// state's, gets it (the ID check is one more guard, with no byte read when
-// the session returns its ID field). Otherwise the state is keyed by the
+// run's state, and the slot's word holds the cell, so that the read
+// touches nothing but the session. Otherwise the state is keyed by the
 // session's ID, not by the Session value, so a host whose Session type is
 // not comparable, or that wraps one session in a new value per call, is
-// served like any other.
-func (r *run) lookup(sess host.Session) (*sessionState, bool) {
+// served like any other. A state whose first sight has not finished is
+// not found.
+func (r *run) lookup(sess host.Session) (*sessionState, cell, bool) {
 	id := sess.ID()
 	last := r.last.Load()
 	if last != nil && sameString(last.id, id) {
-		return last, true
+		if c := last.loadCell(); c.ready() {
+			return last, c, true
+		}
 	}
 	if h, ok := sess.(host.SlotHolder); ok {
-		if st := r.key.Load(h.Slots()); st != nil && st.id == id {
-			return st, true
+		if st, w, inline := r.key.LoadWord(h.Slots()); st != nil {
+			c := cell(w)
+			if !inline {
+				c = st.loadCell()
+			}
+			if c.ready() {
+				return st, c, true
+			}
 		}
 	} else if last != nil && last.id == id {
-		return last, true // an ID built anew for each call
+		if c := last.loadCell(); c.ready() {
+			return last, c, true // an ID built anew for each call
+		}
 	}
 	t := r.sessions.Load()
 	if t == nil {
-		return nil, false
+		return nil, 0, false
 	}
 	if st := t.find(id, hashID(id)); st != nil {
-		r.last.Store(st)
-		return st, true
+		if c := st.loadCell(); c.ready() {
+			r.last.Store(st)
+			return st, c, true
+		}
 	}
-	return nil, false
+	return nil, 0, false
 }
 
 // state returns the session's state, creating and subscribing it on first
 // sight. It must not run inside a session callback (a subscriber or an
 // AppendIf condition): subscribing takes the session's append lock.
-func (r *run) state(sess host.Session) (*sessionState, error) {
-	if st, ok := r.lookup(sess); ok {
-		return st, nil
+func (r *run) state(sess host.Session) (*sessionState, cell, error) {
+	if st, c, ok := r.lookup(sess); ok {
+		return st, c, nil
 	}
 	id := sess.ID()
 	if id == "" {
-		return nil, errNoSessionID
+		return nil, 0, errNoSessionID
 	}
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	if r.closed {
-		return nil, ErrNotRunning
+		return nil, 0, ErrNotRunning
 	}
-	if st, ok := r.lookup(sess); ok {
-		return st, nil
+	if st, c, ok := r.lookup(sess); ok {
+		return st, c, nil
 	}
 	st := &sessionState{id: id, hash: hashID(id), sess: sess}
+	st.cell.Store(&st.own)
+	// Keep the cell in the word of the session's slot when there is one:
+	// the slot (and its word, zero: not ready) takes the state before the
+	// subscription, so that the fold writes the cell where it stays.
+	if h, ok := sess.(host.SlotHolder); ok {
+		if slots := h.Slots(); slots != nil {
+			r.key.Store(slots, st)
+			if p := r.key.Word(slots); p != nil {
+				st.cell.Store(p)
+			}
+		}
+	}
 	// Fold the log as it is now in one pass (Project's), publish the
 	// result once, and subscribe from where the pass ended: the store
 	// replays what was appended meanwhile, so the fold has no gap and no
@@ -119,12 +144,11 @@ func (r *run) state(sess host.Session) (*sessionState, error) {
 	// atomic store per event.
 	ev := sess.Events()
 	st.v.applyAll(ev)
-	st.w.Store(uint32(st.v.word()))
-	st.folded.Store(int64(ev.Len()))
+	st.cell.Load().Store(uint64(newCell(st.v.word(), ev.Len())))
 	st.unsubscribe = sess.Subscribe(ev.Len(), st.fold)
 	// Seed the pending selection from the log (a completed /plan or an
-	// approved exit whose plan/mode never landed). The state is not
-	// published yet, so only the fold can race with this.
+	// approved exit whose plan/mode never landed). The state is not ready
+	// yet, so only the fold can race with this.
 	if sel, exit := st.load().projected(); sel != SelectionNone {
 		st.setPending(sel, exit)
 	}
@@ -133,12 +157,7 @@ func (r *run) state(sess host.Session) (*sessionState, error) {
 	}
 	r.sessions.Store(r.sessions.Load().insert(st))
 	r.last.Store(st)
-	if h, ok := sess.(host.SlotHolder); ok {
-		if slots := h.Slots(); slots != nil {
-			r.key.Store(slots, st)
-		}
-	}
-	return st, nil
+	return st, st.markReady(), nil
 }
 
 // release drops the state of a session that was closed: its pending
@@ -149,10 +168,10 @@ func (r *run) release(st *sessionState) {
 	defer r.mu.Unlock()
 	r.sessions.Load().remove(st)
 	r.last.CompareAndSwap(st, nil)
-	st.dropSlot(r.key)
 	st.released.Store(true)
 	st.closed.Store(true)
 	st.unsubscribe()
+	st.dropSlot(r.key)
 }
 
 // served counts the sessions the run keeps state for.
@@ -175,12 +194,12 @@ func (r *run) close() {
 	defer r.mu.Unlock()
 	r.closed = true
 	r.sessions.Load().each(func(st *sessionState) {
-		st.dropSlot(r.key) // the session no longer keeps the run's state alive
 		st.closed.Store(true)
 		if st.stopClose != nil {
 			st.stopClose()
 		}
 		st.unsubscribe()
+		st.dropSlot(r.key) // the session no longer keeps the run's state alive
 	})
 	r.sessions.Store(nil)
 	r.last.Store(nil)
@@ -197,9 +216,8 @@ type sessionState struct {
 	// What a read touches comes first, to share a cache line.
 	hash        uint64 // of id, for the run's session table
 	id          string
-	folded      atomic.Int64 // events folded into w; stored after w
-	w           atomic.Uint32
-	sess        host.Session // the value first seen; appends go through it
+	cell        atomic.Pointer[atomic.Uint64] // where the cell is: own, or the word of the session's slot
+	sess        host.Session                  // the value first seen; appends go through it
 	unsubscribe func()
 	stopClose   func() bool // unregisters the close notification; nil without one
 	v           view        // touched only by fold
@@ -211,14 +229,42 @@ type sessionState struct {
 	mu       sync.Mutex // serializes changes to the pending selection
 	warned   bool       // the current pending selection's append failure was logged
 	recorded bool       // a "/plan" run the log shows queued or repeated the current pending selection
+
+	own    atomic.Uint64 // the cell while the session's slot does not keep it
+	cellMu sync.Mutex    // held by setPending and while dropSlot moves the cell
 }
 
-func (s *sessionState) load() word { return word(s.w.Load()) }
+// loadCell returns the session's cell as it is now.
+func (s *sessionState) loadCell() cell { return cell(s.cell.Load().Load()) }
 
-// dropSlot empties the session's slot under key when it still holds s. The
-// slots are those of the session value first seen, which returns the same
-// on every call.
+// load returns the session's word as it is now.
+func (s *sessionState) load() word { return s.loadCell().word() }
+
+// markReady marks the cell ready, so that lookups find the state, and
+// returns it. The caller holds the run's mu, after the state's first sight.
+func (s *sessionState) markReady() cell {
+	p := s.cell.Load()
+	for {
+		old := p.Load()
+		if p.CompareAndSwap(old, old|cellReady) {
+			return cell(old | cellReady)
+		}
+	}
+}
+
+// dropSlot empties the session's slot under key when it still holds s,
+// after moving the cell out of the slot's word, which may hold another
+// value's word once this value is deleted. The caller holds the run's mu
+// (no first sight runs), the subscription has stopped (no fold runs), and
+// cellMu keeps setPending out while the cell moves. The slots are those of
+// the session value first seen, which returns the same on every call.
 func (s *sessionState) dropSlot(key *host.SlotKey[sessionState]) {
+	s.cellMu.Lock()
+	if p := s.cell.Load(); p != &s.own {
+		s.own.Store(p.Load())
+		s.cell.Store(&s.own)
+	}
+	s.cellMu.Unlock()
 	if h, ok := s.sess.(host.SlotHolder); ok {
 		if slots := h.Slots(); slots != nil {
 			key.CompareAndDelete(slots, s)
@@ -243,12 +289,15 @@ func (s *sessionState) open() bool { return !s.closed.Load() }
 // folded (Get called from a session subscriber that runs before the
 // controller's, or racing an append) are read from the log's tail, so Get
 // always reflects every event appended before it was called.
-func (s *sessionState) current() State {
-	folded := int(s.folded.Load()) // before the word: fold stores the word first
-	w := s.load()
+func (s *sessionState) current() State { return stateOf(s.loadCell(), s.sess) }
+
+// stateOf is the state for Get from the session's cell and its session:
+// see [sessionState.current].
+func stateOf(c cell, sess host.Session) State {
+	folded, w := c.folded(), c.word()
 	active := w.active()
-	if n := s.sess.Len(); folded < n {
-		ev := s.sess.Events()
+	if n := sess.Len(); folded < n {
+		ev := sess.Events()
 		for i, e := range ev.Backward(n) {
 			if i < folded {
 				break
@@ -280,41 +329,72 @@ func (s *sessionState) fold(e host.Event) {
 	s.v.apply(&e)
 	f := s.v.word()
 	withdrawn := s.v.cut == s.v.n
+	c := s.cell.Load() // moved only once the subscription stopped
 	for {
-		old := s.w.Load()
-		p := old & pendingMask
-		if withdrawn || word(old).rawPending() == selectionOf(f.active()) {
+		old := cell(c.Load())
+		p := old.word() & pendingMask
+		if withdrawn || old.word().rawPending() == selectionOf(f.active()) {
 			p = 0
 		}
-		if s.w.CompareAndSwap(old, p|uint32(f)) {
-			break
+		if c.CompareAndSwap(uint64(old), uint64(old.with(p|f).add(1))) {
+			return
 		}
 	}
-	s.folded.Add(1)
 }
 
 // setPending replaces the pending selection, which no logged "/plan" run
 // has made yet (callers that know otherwise set recorded after it); callers
-// hold mu. A selection equal to the logged state at the moment it is
+// hold mu, or the run's mu at first sight. A selection equal to the logged state at the moment it is
 // stored is not stored (it would be stale at once), so together with fold
 // the word never holds a pending selection equal to its logged state.
 func (s *sessionState) setPending(sel Selection, exit bool) {
-	p := uint32(sel) << shiftPending
+	p := word(sel) << shiftPending
 	if exit && sel != SelectionNone {
 		p |= bitPendingExit
 	}
+	s.cellMu.Lock()
+	defer s.cellMu.Unlock()
+	c := s.cell.Load()
 	for {
-		old := s.w.Load()
+		old := cell(c.Load())
 		q := p
-		if sel == selectionOf(word(old).active()) {
+		if sel == selectionOf(old.word().active()) {
 			q = 0
 		}
-		if s.w.CompareAndSwap(old, old&^pendingMask|q) {
+		if c.CompareAndSwap(uint64(old), uint64(old.with(old.word()&^pendingMask|q))) {
 			break
 		}
 	}
 	s.warned, s.recorded = false, false
 }
+
+// cell is a session's [word] together with the count of events folded into
+// it and whether its first sight finished, in one atomic 64-bit value, so
+// that a read takes all three in one load.
+type cell uint64
+
+const (
+	cellWordMask    = 1<<16 - 1 // the word
+	cellReady       = 1 << 16   // the first sight finished: lookups find the state
+	cellShiftFolded = 17        // the count of events folded, 47 bits
+)
+
+// newCell returns a cell, not ready, of w with folded events.
+func newCell(w word, folded int) cell {
+	return cell(w) | cell(folded)<<cellShiftFolded
+}
+
+func (c cell) word() word { return word(c & cellWordMask) }
+
+func (c cell) ready() bool { return c&cellReady != 0 }
+
+func (c cell) folded() int { return int(c >> cellShiftFolded) }
+
+// with returns c with its word replaced by w.
+func (c cell) with(w word) cell { return c&^cellWordMask | cell(w) }
+
+// add returns c with n more events folded.
+func (c cell) add(n int) cell { return c + cell(n)<<cellShiftFolded }
 
 // word packs a session's state into 32 bits.
 type word uint32

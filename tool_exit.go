@@ -103,7 +103,7 @@ func (t *exitTool) Execute(ctx context.Context, call host.CallContext, input jso
 	if r == nil {
 		return "", fmt.Errorf("%s: %w", ExitToolName, ErrNotRunning)
 	}
-	st, err := r.state(agent.Session())
+	st, _, err := r.state(agent.Session())
 	if err != nil {
 		return "", fmt.Errorf("%s: %w", ExitToolName, err)
 	}

@@ -18,12 +18,11 @@ import (
 // host, and holds slots for plugins as the stores do.
 type viewSession struct {
 	id     string
+	slots  host.Slots // as the stores keep them (host.SlotHolder), next to the ID
 	events host.Log
 
 	mu   sync.Mutex
 	subs []*viewSub
-
-	slots host.Slots // as the stores keep them (host.SlotHolder)
 }
 
 type viewSub struct {

@@ -43,7 +43,8 @@ type Session interface {
 	// lock held. Subscribe(0, fold) therefore folds the whole log once and
 	// keeps the fold current with no gap and no double delivery; Subscribe
 	// (Len(), fn) sees only new events. fn must not append to the session.
-	// The returned func stops delivery; it is safe to call more than once.
+	// The returned func stops delivery: once it returns, fn is not called
+	// again (plugins rely on it). It is safe to call more than once.
 	Subscribe(from int, fn func(Event)) (unsubscribe func())
 
 	// Fork returns a new session whose log is a copy of this one's first end

@@ -16,8 +16,11 @@ import (
 // its own: a Fork gets fresh, empty slots. Slots live in memory only, for as
 // long as the session value: a session opened anew starts with empty slots.
 // A host that wraps sessions (for example a new wrapper value per call)
-// forwards Slots from the wrapped session. It is optional so that every
-// existing Session stays valid; plugins fall back to their own lookup.
+// forwards Slots from the wrapped session, and only when it keeps that
+// session's ID: a plugin trusts the slots to be the session's. It is
+// optional so that every existing Session stays valid; plugins fall back to
+// their own lookup. A plugin's read touches the session's ID and its
+// slots, so a session keeps the two next to each other.
 type SlotHolder interface {
 	Slots() *Slots
 }
@@ -32,6 +35,11 @@ type SlotHolder interface {
 //
 // A value stored in a session's slots lives as long as the session value:
 // the owner deletes it when it stops serving the session.
+//
+// A value stored inline (the first few keys of a Slots) also has a word:
+// 64 bits its owner may use for state that it reads far more often than
+// it writes, so that such a read ([SlotKey.LoadWord]) costs no cache miss
+// beyond the session's, not even on the value.
 type Slots struct {
 	// seq is even when inline is stable and odd while a writer changes it:
 	// a reader that sees the same even seq before and after reading an
@@ -45,10 +53,13 @@ type Slots struct {
 // slotsInline is how many keys Slots holds without an allocation.
 const slotsInline = 2
 
-// slotEntry is one inline key and its value; key is nil when it is free.
+// slotEntry is one inline key, its value and the value's word; key is nil
+// when it is free. The word is its owner's: only key and val are guarded
+// by seq.
 type slotEntry struct {
-	key atomic.Pointer[slotID]
-	val atomic.Pointer[slotValue]
+	key  atomic.Pointer[slotID]
+	val  atomic.Pointer[slotValue]
+	word atomic.Uint64
 }
 
 // moreEntry is an entry of more, which is never changed once
@@ -79,6 +90,63 @@ func NewSlotKey[T any]() *SlotKey[T] { return new(SlotKey[T]) }
 func (k *SlotKey[T]) Load(s *Slots) *T {
 	// A value under k was stored by Store[T] on k, so it points to a T.
 	return (*T)(unsafe.Pointer(s.load(&k.id)))
+}
+
+// LoadWord returns the value stored under k in s and, when the value is
+// stored inline, the content of its word (see [SlotKey.Word]) with inline
+// true. It reads nothing but the Slots for the first inline key. The word
+// is read after the value was stored under k and before it was deleted or
+// replaced. It returns nil, 0, false when there is no value or s is nil.
+func (k *SlotKey[T]) LoadWord(s *Slots) (v *T, word uint64, inline bool) {
+	if s == nil {
+		return nil, 0, false
+	}
+	if q := s.seq.Load(); q&1 == 0 {
+		for i := range s.inline {
+			e := &s.inline[i]
+			if e.key.Load() != &k.id {
+				continue
+			}
+			val, w := e.val.Load(), e.word.Load()
+			if s.seq.Load() == q {
+				return (*T)(unsafe.Pointer(val)), w, true
+			}
+			break // a writer changed the entry meanwhile
+		}
+		if s.seq.Load() == q {
+			// Not inline; a key is never moved between inline and more.
+			return (*T)(unsafe.Pointer(s.loadMore(&k.id))), 0, false
+		}
+	}
+	s.mu.Lock() // a writer is busy: read what it leaves
+	defer s.mu.Unlock()
+	for i := range s.inline {
+		if e := &s.inline[i]; e.key.Load() == &k.id {
+			return (*T)(unsafe.Pointer(e.val.Load())), e.word.Load(), true
+		}
+	}
+	return (*T)(unsafe.Pointer(s.loadMore(&k.id))), 0, false
+}
+
+// Word returns the word of the value stored under k in s, or nil when
+// there is none, s is nil or the value is not stored inline (a Slots keeps
+// a word for its first few keys only). Storing a value under k, the same
+// or another, sets its word to zero; the word then stays at the same
+// address until the value is deleted or replaced, and the owner must stop
+// writing it before it deletes or replaces the value: the entry may then
+// hold another key's value and word.
+func (k *SlotKey[T]) Word(s *Slots) *atomic.Uint64 {
+	if s == nil {
+		return nil
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	for i := range s.inline {
+		if e := &s.inline[i]; e.key.Load() == &k.id {
+			return &e.word
+		}
+	}
+	return nil
 }
 
 // Store sets the value under k in s to v, replacing any; a nil v deletes
@@ -181,6 +249,7 @@ func (s *Slots) put(id *slotID, v *slotValue) {
 				e.key.Store(nil)
 			}
 			e.val.Store(v)
+			e.word.Store(0)
 			s.seq.Add(1)
 			return
 		case nil:
@@ -211,6 +280,7 @@ func (s *Slots) put(id *slotID, v *slotValue) {
 		e := &s.inline[free]
 		s.seq.Add(1)
 		e.val.Store(v)
+		e.word.Store(0)
 		e.key.Store(id)
 		s.seq.Add(1)
 	default:

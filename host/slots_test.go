@@ -167,6 +167,19 @@ func TestSlotsConcurrentOwners(t *testing.T) {
 					errs <- fmt.Errorf("key %d read %q, another key's value", o, *v)
 					return
 				}
+				v, w, inline := k.LoadWord(&s)
+				if v != nil && !strings.HasPrefix(*v, prefix) {
+					errs <- fmt.Errorf("key %d: LoadWord read %q, another key's value", o, *v)
+					return
+				}
+				if v == nil && (w != 0 || inline) {
+					errs <- fmt.Errorf("key %d: LoadWord without a value = word %#x, inline %v", o, w, inline)
+					return
+				}
+				if w != 0 && w>>32 != uint64(o)+1 {
+					errs <- fmt.Errorf("key %d: LoadWord read word %#x, another key's", o, w)
+					return
+				}
 			}
 		}()
 	}
@@ -181,6 +194,20 @@ func TestSlotsConcurrentOwners(t *testing.T) {
 				if got := k.Load(&s); got != &v {
 					errs <- fmt.Errorf("owner %d: Load after Store(%q) = %v", o, v, got)
 					return
+				}
+				// The owner writes its value's word (when it is inline)
+				// until it deletes or replaces the value.
+				if p := k.Word(&s); p != nil {
+					if got := p.Load(); got != 0 {
+						errs <- fmt.Errorf("owner %d: a new value's word = %#x, want 0", o, got)
+						return
+					}
+					want := (uint64(o)+1)<<32 | uint64(i)
+					p.Store(want)
+					if got, w, inline := k.LoadWord(&s); got != &v || w != want || !inline {
+						errs <- fmt.Errorf("owner %d: LoadWord = %v, %#x, %v; want its value, %#x, true", o, got, w, inline, want)
+						return
+					}
 				}
 				if i%2 == 0 {
 					if !k.CompareAndDelete(&s, &v) {
@@ -209,6 +236,68 @@ func TestSlotsConcurrentOwners(t *testing.T) {
 	close(errs)
 	for err := range errs {
 		t.Error(err)
+	}
+}
+
+// An inline value's word starts at zero, stays with the value until it is
+// deleted or replaced, and LoadWord reads it with the value; values past
+// the inline keys have no word.
+func TestSlotsWords(t *testing.T) {
+	keys := make([]*host.SlotKey[int], 4)
+	for i := range keys {
+		keys[i] = host.NewSlotKey[int]()
+	}
+	var nilSlots *host.Slots
+	if p := keys[0].Word(nilSlots); p != nil {
+		t.Fatal("Word of nil Slots is not nil")
+	}
+	if v, w, inline := keys[0].LoadWord(nilSlots); v != nil || w != 0 || inline {
+		t.Fatalf("LoadWord of nil Slots = %v, %#x, %v; want nil, 0, false", v, w, inline)
+	}
+	var s host.Slots
+	if p := keys[0].Word(&s); p != nil {
+		t.Fatal("Word of a key with no value is not nil")
+	}
+	values := make([]int, len(keys))
+	for i, k := range keys {
+		k.Store(&s, &values[i])
+	}
+	for i, k := range keys {
+		p := k.Word(&s)
+		if inline := i < 2; (p != nil) != inline {
+			t.Fatalf("key %d: Word = %p, want a word only for the first two (inline) keys", i, p)
+		}
+		if p == nil {
+			if v, w, inline := k.LoadWord(&s); v != &values[i] || w != 0 || inline {
+				t.Fatalf("key %d: LoadWord = %p, %#x, %v; want its value, 0, false", i, v, w, inline)
+			}
+			continue
+		}
+		if got := p.Load(); got != 0 {
+			t.Fatalf("key %d: a new value's word = %#x, want 0", i, got)
+		}
+		p.Store(uint64(100 + i))
+		if again := k.Word(&s); again != p {
+			t.Fatalf("key %d: Word moved from %p to %p while the value stayed", i, p, again)
+		}
+	}
+	for i, k := range keys[:2] {
+		if v, w, inline := k.LoadWord(&s); v != &values[i] || w != uint64(100+i) || !inline {
+			t.Fatalf("key %d: LoadWord = %p, %#x, %v; want its value, %d, true", i, v, w, inline, 100+i)
+		}
+	}
+	// Replacing a value resets its word; a freed entry's next key starts
+	// from zero too.
+	other := 7
+	keys[0].Store(&s, &other)
+	if _, w, _ := keys[0].LoadWord(&s); w != 0 {
+		t.Fatalf("after replacing the value, its word = %#x, want 0", w)
+	}
+	keys[1].Delete(&s)
+	fresh := host.NewSlotKey[int]()
+	fresh.Store(&s, &other)
+	if p := fresh.Word(&s); p == nil || p.Load() != 0 {
+		t.Fatalf("a key taking a freed inline entry: Word = %v, want a zero word", p)
 	}
 }
 
@@ -264,6 +353,9 @@ func TestSlotsMatchesMap(t *testing.T) {
 				if got := key.Load(&s); got != model[i] {
 					t.Fatalf("Load(key %d) = %p, want %p", i, got, model[i])
 				}
+				if got, _, _ := key.LoadWord(&s); got != model[i] {
+					t.Fatalf("LoadWord(key %d) = %p, want %p", i, got, model[i])
+				}
 			}
 		}
 	})
@@ -279,6 +371,7 @@ func TestSlotsLoadDoesNotAllocate(t *testing.T) {
 	if n := testing.AllocsPerRun(100, func() {
 		for _, k := range keys {
 			_ = k.Load(&s)
+			_, _, _ = k.LoadWord(&s)
 		}
 	}); n != 0 {
 		t.Errorf("Load allocates %v times per run, want 0", n)

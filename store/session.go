@@ -24,7 +24,11 @@ type backend interface {
 
 // session is the log shared by both stores.
 type session struct {
-	id         string
+	// A plugin's read of its per-session state touches the ID and the
+	// slots, so they share a cache line.
+	id    string
+	slots host.Slots // plugins' per-session values ([host.SlotHolder])
+
 	validators *Validators
 	now        func() time.Time
 	backend    backend                             // nil: memory only
@@ -40,8 +44,6 @@ type session struct {
 	snap sync.RWMutex // guards log for readers; appends hold mu too
 	log  *host.LogBuilder
 	prov provisioner
-
-	slots host.Slots // plugins' per-session values ([host.SlotHolder])
 }
 
 type subscriber struct {

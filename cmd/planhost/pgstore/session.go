@@ -14,8 +14,12 @@ import (
 // session is one log: a local copy of the committed events, kept current
 // by this process's appends and by catching up with the database.
 type session struct {
+	// A plugin's read of its per-session state touches the ID and the
+	// slots, so they share a cache line.
+	id    string
+	slots host.Slots // plugins' per-session values in this process ([host.SlotHolder])
+
 	st   *Store
-	id   string
 	wake chan struct{} // a pending catch-up request (capacity 1)
 	done chan struct{} // closed by close
 
@@ -28,8 +32,6 @@ type session struct {
 
 	snap sync.RWMutex // guards log for readers; writers hold mu too
 	log  *host.LogBuilder
-
-	slots host.Slots // plugins' per-session values in this process ([host.SlotHolder])
 }
 
 type subscriber struct {
