@@ -98,34 +98,51 @@ func (k *SlotKey[T]) Load(s *Slots) *T {
 // is read after the value was stored under k and before it was deleted or
 // replaced. It returns nil, 0, false when there is no value or s is nil.
 func (k *SlotKey[T]) LoadWord(s *Slots) (v *T, word uint64, inline bool) {
+	// The first inline entry, the usual place of a session's only key, is
+	// read first, with nothing else, in a body small enough to inline.
+	if s != nil {
+		q, e := s.seq.Load(), &s.inline[0]
+		if q&1 == 0 && e.key.Load() == &k.id {
+			val, w := e.val.Load(), e.word.Load()
+			if s.seq.Load() == q {
+				return (*T)(unsafe.Pointer(val)), w, true
+			}
+		}
+	}
+	val, w, inline := s.loadWordSlow(&k.id)
+	return (*T)(unsafe.Pointer(val)), w, inline
+}
+
+// loadWordSlow is LoadWord past the first entry, or while a writer is busy.
+func (s *Slots) loadWordSlow(id *slotID) (*slotValue, uint64, bool) {
 	if s == nil {
 		return nil, 0, false
 	}
 	if q := s.seq.Load(); q&1 == 0 {
 		for i := range s.inline {
 			e := &s.inline[i]
-			if e.key.Load() != &k.id {
+			if e.key.Load() != id {
 				continue
 			}
 			val, w := e.val.Load(), e.word.Load()
 			if s.seq.Load() == q {
-				return (*T)(unsafe.Pointer(val)), w, true
+				return val, w, true
 			}
 			break // a writer changed the entry meanwhile
 		}
 		if s.seq.Load() == q {
 			// Not inline; a key is never moved between inline and more.
-			return (*T)(unsafe.Pointer(s.loadMore(&k.id))), 0, false
+			return s.loadMore(id), 0, false
 		}
 	}
 	s.mu.Lock() // a writer is busy: read what it leaves
 	defer s.mu.Unlock()
 	for i := range s.inline {
-		if e := &s.inline[i]; e.key.Load() == &k.id {
-			return (*T)(unsafe.Pointer(e.val.Load())), e.word.Load(), true
+		if e := &s.inline[i]; e.key.Load() == id {
+			return e.val.Load(), e.word.Load(), true
 		}
 	}
-	return (*T)(unsafe.Pointer(s.loadMore(&k.id))), 0, false
+	return s.loadMore(id), 0, false
 }
 
 // Word returns the word of the value stored under k in s, or nil when
