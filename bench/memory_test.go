@@ -18,8 +18,8 @@ import (
 // host, and holds slots for plugins as the stores do.
 type viewSession struct {
 	id     string
-	slots  host.Slots // as the stores keep them (host.SlotHolder), next to the ID
 	events host.Log
+	slots  host.Slots // as the stores keep them (host.SlotHolder), next to the ID and length
 
 	mu   sync.Mutex
 	subs []*viewSub
