@@ -22,12 +22,7 @@ type viewSession struct {
 	slots  host.Slots // as the stores keep them (host.SlotHolder), next to the ID and length
 
 	mu   sync.Mutex
-	subs []*viewSub
-}
-
-type viewSub struct {
-	fn     func(host.Event)
-	active bool
+	subs host.Subscribers
 }
 
 var errReadOnly = errors.New("bench: view sessions are read-only")
@@ -53,25 +48,7 @@ func (s *viewSession) Slots() *host.Slots { return &s.slots }
 func (s *viewSession) Subscribe(from int, fn func(host.Event)) func() {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	for _, e := range s.events.Range(from, s.events.Len()) {
-		fn(e)
-	}
-	sub := &viewSub{fn: fn, active: true}
-	s.subs = append(s.subs, sub)
-	return func() {
-		s.mu.Lock()
-		defer s.mu.Unlock()
-		if !sub.active {
-			return
-		}
-		sub.active = false
-		for i, x := range s.subs {
-			if x == sub {
-				s.subs = append(s.subs[:i:i], s.subs[i+1:]...)
-				break
-			}
-		}
-	}
+	return s.subs.Add(&s.mu, s.events, from, fn)
 }
 
 // retainedSessions is how many sessions the retained-state measurement

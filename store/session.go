@@ -35,7 +35,7 @@ type session struct {
 	fork       func(end int) (host.Session, error) // set by the store
 
 	mu     sync.Mutex // the append lock: serializes appends, guards subs and closed
-	subs   []*subscriber
+	subs   host.Subscribers
 	closed bool
 
 	done     context.Context // cancelled when the session is closed
@@ -44,11 +44,6 @@ type session struct {
 	snap sync.RWMutex // guards log for readers; appends hold mu too
 	log  *host.LogBuilder
 	prov provisioner
-}
-
-type subscriber struct {
-	fn     func(host.Event)
-	active bool
 }
 
 func newSession(id string, vs *Validators, now func() time.Time, b backend, prefix host.Log) *session {
@@ -120,9 +115,7 @@ func (s *session) AppendIf(e host.Event, cond func() bool) (host.Event, bool, er
 	e = s.log.Append(e)
 	s.snap.Unlock()
 	s.provision()
-	for _, sub := range s.subs {
-		sub.fn(e)
-	}
+	s.subs.Deliver(e)
 	return e, true, nil
 }
 
@@ -133,26 +126,7 @@ func (s *session) AppendIf(e host.Event, cond func() bool) (host.Event, bool, er
 func (s *session) Subscribe(from int, fn func(host.Event)) func() {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	for _, e := range s.log.Log().Range(from, s.log.Len()) {
-		fn(e)
-	}
-	sub := &subscriber{fn: fn, active: true}
-	s.subs = append(s.subs, sub)
-	return func() {
-		s.mu.Lock()
-		defer s.mu.Unlock()
-		if !sub.active {
-			return
-		}
-		sub.active = false
-		for i, x := range s.subs {
-			if x == sub {
-				// Copy so that a delivery loop never sees the slice shift.
-				s.subs = append(s.subs[:i:i], s.subs[i+1:]...)
-				break
-			}
-		}
-	}
+	return s.subs.Add(&s.mu, s.log.Log(), from, fn)
 }
 
 // Fork implements [host.Session].

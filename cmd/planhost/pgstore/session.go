@@ -27,16 +27,11 @@ type session struct {
 	cancel    context.CancelFunc
 
 	mu     sync.Mutex // the local append lock: serializes appends and deliveries, guards subs and closed
-	subs   []*subscriber
+	subs   host.Subscribers
 	closed bool
 
 	snap sync.RWMutex // guards log for readers; writers hold mu too
 	log  *host.LogBuilder
-}
-
-type subscriber struct {
-	fn     func(host.Event)
-	active bool
 }
 
 // ID implements [host.Session].
@@ -144,9 +139,7 @@ func (s *session) addLocked(e host.Event) host.Event {
 	s.snap.Lock()
 	e = s.log.Append(e)
 	s.snap.Unlock()
-	for _, sub := range s.subs {
-		sub.fn(e)
-	}
+	s.subs.Deliver(e)
 	return e
 }
 
@@ -211,25 +204,7 @@ func (s *session) follow() {
 func (s *session) Subscribe(from int, fn func(host.Event)) func() {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	for _, e := range s.log.Log().Range(from, s.log.Len()) {
-		fn(e)
-	}
-	sub := &subscriber{fn: fn, active: true}
-	s.subs = append(s.subs, sub)
-	return func() {
-		s.mu.Lock()
-		defer s.mu.Unlock()
-		if !sub.active {
-			return
-		}
-		sub.active = false
-		for i, x := range s.subs {
-			if x == sub {
-				s.subs = append(s.subs[:i:i], s.subs[i+1:]...)
-				break
-			}
-		}
-	}
+	return s.subs.Add(&s.mu, s.log.Log(), from, fn)
 }
 
 // Fork implements [host.Session]. The prefix is copied inside the
