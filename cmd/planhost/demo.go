@@ -11,7 +11,6 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
-	"strings"
 	"time"
 
 	"gopkg.in/yaml.v3"
@@ -126,31 +125,12 @@ func (p *program) playDemo(dir string, keep bool) int {
 	}
 	defer stopAgent(agent)
 
-	md, err := newMarkdown(styleNoTTY)
-	if err != nil {
-		return p.fail("demo", err)
-	}
 	reviewer := &demoReviewer{verdicts: story.Reviews, out: p.stdout}
-	src := newPipeSource(strings.NewReader(strings.Join(story.User, "\n") + "\n"))
-	defer src.Close()
-	c := &console{
-		out:      p.stdout,
-		rt:       parts.Runtime,
-		agent:    agent,
-		plan:     parts.Plan,
-		view:     newPrinter(p.stdout, md, parts.Presenters, parts.Plan != nil),
-		src:      src,
-		reviewer: reviewer.answer,
-	}
-	unset, err := parts.Runtime.Questions().SetProvider(c)
-	if err != nil {
-		return p.fail("demo", err)
-	}
-	defer unset()
-
 	fmt.Fprintln(p.stdout, lineDemoStart)
 	fmt.Fprintln(p.stdout)
-	c.serve(ctx)
+	if err := h.serve(ctx, p.stdout, agent, story.User, reviewer.answer); err != nil {
+		return p.fail("demo", err)
+	}
 	fmt.Fprintln(p.stdout)
 	if err := checkDemo(sess, model, reviewer, parts.Plan, agent); err != nil {
 		fmt.Fprintf(p.stderr, errTurnFailed, err)

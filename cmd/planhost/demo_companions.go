@@ -8,7 +8,6 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
-	"strings"
 
 	"github.com/dshgo/planmode"
 	"github.com/dshgo/planmode/host"
@@ -80,11 +79,6 @@ func (p *program) playCompanions(dir string) int {
 	defer h.close()
 	sessions, parts, model := h.sessions, h.parts, h.model
 	ctx := context.Background()
-	md, err := newMarkdown(styleNoTTY)
-	if err != nil {
-		return p.fail("demo-companions", err)
-	}
-
 	fmt.Fprintln(p.stdout, lineCompanionsStart)
 	var files []string
 	var last host.Session
@@ -98,24 +92,11 @@ func (p *program) playCompanions(dir string) int {
 		if err != nil {
 			return p.fail("demo-companions", err)
 		}
-		src := newPipeSource(strings.NewReader(strings.Join(lines, "\n") + "\n"))
-		c := &console{
-			out:      p.stdout,
-			rt:       parts.Runtime,
-			agent:    agent,
-			plan:     parts.Plan,
-			view:     newPrinter(p.stdout, md, parts.Presenters, parts.Plan != nil),
-			src:      src,
-			reviewer: companionsReviewer(p),
-		}
-		unset, err := parts.Runtime.Questions().SetProvider(c)
+		err = h.serve(ctx, p.stdout, agent, lines, companionsReviewer(p))
+		stopAgent(agent)
 		if err != nil {
 			return p.fail("demo-companions", err)
 		}
-		c.serve(ctx)
-		unset()
-		src.Close()
-		stopAgent(agent)
 		files = append(files, sessions.Path(sess.ID()))
 		last = sess
 		if i == 0 {

@@ -8,7 +8,6 @@ import (
 	"fmt"
 	"io"
 	"path/filepath"
-	"strings"
 
 	"gopkg.in/yaml.v3"
 
@@ -88,31 +87,12 @@ func (p *program) playEntryDemo(dir string, keep bool) int {
 	}
 	defer stopAgent(agent)
 
-	md, err := newMarkdown(styleNoTTY)
-	if err != nil {
-		return p.fail("demo", err)
-	}
 	user := &entryUser{entries: story.Entries, reviews: story.Reviews, out: p.stdout}
-	src := newPipeSource(strings.NewReader(strings.Join(story.User, "\n") + "\n"))
-	defer src.Close()
-	c := &console{
-		out:      p.stdout,
-		rt:       parts.Runtime,
-		agent:    agent,
-		plan:     parts.Plan,
-		view:     newPrinter(p.stdout, md, parts.Presenters, parts.Plan != nil),
-		src:      src,
-		reviewer: user.answer,
-	}
-	unset, err := parts.Runtime.Questions().SetProvider(c)
-	if err != nil {
-		return p.fail("demo", err)
-	}
-	defer unset()
-
 	fmt.Fprintln(p.stdout, lineEntryStart)
 	fmt.Fprintln(p.stdout)
-	c.serve(ctx)
+	if err := h.serve(ctx, p.stdout, agent, story.User, user.answer); err != nil {
+		return p.fail("demo", err)
+	}
 	fmt.Fprintln(p.stdout)
 	if err := checkEntryDemo(sess, model, user, parts.Plan, agent); err != nil {
 		fmt.Fprintf(p.stderr, errTurnFailed, err)

@@ -2,12 +2,17 @@ package main
 
 import (
 	"context"
+	"io"
 	"log/slog"
 	"path/filepath"
+	"strings"
+
+	"charm.land/glamour/v2"
 
 	"github.com/dshgo/planmode/cmd/planhost/workspace"
 	"github.com/dshgo/planmode/deploy"
 	"github.com/dshgo/planmode/host"
+	"github.com/dshgo/planmode/refhost"
 	"github.com/dshgo/planmode/refhost/scripted"
 	"github.com/dshgo/planmode/store"
 	"go.uber.org/fx"
@@ -21,6 +26,7 @@ type demoHost struct {
 	parts    *hostParts
 	app      *fx.App
 	ws       *workspace.Workspace
+	md       *glamour.TermRenderer // the console's Markdown, without a terminal
 }
 
 // demoScene is what tells the demo scenes apart.
@@ -55,6 +61,12 @@ func (p *program) startDemoHost(dir string, s demoScene) (*demoHost, error) {
 		ws.Close()
 		return nil, err
 	}
+	md, err := newMarkdown(styleNoTTY)
+	if err != nil {
+		sessions.Close()
+		ws.Close()
+		return nil, err
+	}
 	model := scripted.NewModel(steps...)
 	logger := slog.New(slog.NewTextHandler(p.stderr, &slog.HandlerOptions{Level: slog.LevelWarn}))
 	app, parts := newHost(hostConfig{store: sessions, model: model, deployment: dep,
@@ -64,7 +76,30 @@ func (p *program) startDemoHost(dir string, s demoScene) (*demoHost, error) {
 		ws.Close()
 		return nil, err
 	}
-	return &demoHost{sessions: sessions, model: model, parts: parts, app: app, ws: ws}, nil
+	return &demoHost{sessions: sessions, model: model, parts: parts, app: app, ws: ws, md: md}, nil
+}
+
+// serve plays the user's lines on agent's console, printing to out, with
+// reviewer answering the questions, until the lines run out.
+func (h *demoHost) serve(ctx context.Context, out io.Writer, agent *refhost.Agent, lines []string, reviewer reviewerFunc) error {
+	src := newPipeSource(strings.NewReader(strings.Join(lines, "\n") + "\n"))
+	defer src.Close()
+	c := &console{
+		out:      out,
+		rt:       h.parts.Runtime,
+		agent:    agent,
+		plan:     h.parts.Plan,
+		view:     newPrinter(out, h.md, h.parts.Presenters, h.parts.Plan != nil),
+		src:      src,
+		reviewer: reviewer,
+	}
+	unset, err := h.parts.Runtime.Questions().SetProvider(c)
+	if err != nil {
+		return err
+	}
+	defer unset()
+	c.serve(ctx)
+	return nil
 }
 
 // close stops the host and closes its store and workspace.
