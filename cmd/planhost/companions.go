@@ -11,6 +11,7 @@ import (
 	"github.com/dshgo/planmode/cmd/planhost/workspace"
 	"github.com/dshgo/planmode/deploy"
 	"github.com/dshgo/planmode/host"
+	"github.com/dshgo/planmode/internal/render"
 	"github.com/dshgo/planmode/planentry"
 	"github.com/dshgo/planmode/planfile"
 	"github.com/dshgo/planmode/plangate"
@@ -144,29 +145,9 @@ func (v *companionView) Show(e host.Event) string {
 func (v *companionView) style(box string) string {
 	box = strings.TrimRight(box, "\n")
 	if v.plain {
-		return stripSGR(box)
+		return render.Plain(box)
 	}
 	return box
-}
-
-// stripSGR removes the box's own style escapes (ESC [ digits m); the boxes
-// hold no other escapes, since they sanitize model text.
-func stripSGR(s string) string {
-	var b strings.Builder
-	for i := 0; i < len(s); i++ {
-		if s[i] == 0x1b && i+1 < len(s) && s[i+1] == '[' {
-			j := i + 2
-			for j < len(s) && s[j] >= '0' && s[j] <= '9' {
-				j++
-			}
-			if j < len(s) && s[j] == 'm' {
-				i = j
-				continue
-			}
-		}
-		b.WriteByte(s[i])
-	}
-	return b.String()
 }
 
 // showCompanions prints the companions' display after e, if any. On first

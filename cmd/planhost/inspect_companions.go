@@ -10,6 +10,7 @@ import (
 
 	"github.com/dshgo/planmode"
 	"github.com/dshgo/planmode/host"
+	"github.com/dshgo/planmode/internal/render"
 	"github.com/dshgo/planmode/plansteps"
 	"github.com/dshgo/planmode/todo"
 )
@@ -94,10 +95,10 @@ func writeCompanions(w io.Writer, ci companionInspection) {
 		fmt.Fprintf(w, inspectPlanApproved+"\n", p.Seq, oneLine(p.Title))
 	}
 	for _, x := range ci.Steps {
-		fmt.Fprint(w, stripSGR(plansteps.RenderANSI(x, companionWidth)))
+		fmt.Fprint(w, render.Plain(plansteps.RenderANSI(x, companionWidth)))
 	}
 	if ci.Todo != nil {
-		fmt.Fprint(w, stripSGR(todo.RenderANSI(ci.Todo, companionWidth)))
+		fmt.Fprint(w, render.Plain(todo.RenderANSI(ci.Todo, companionWidth)))
 	}
 }
 

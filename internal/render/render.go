@@ -180,6 +180,27 @@ func HTML(title, listClass string, ordered bool, rows []Row) string {
 	return b.String()
 }
 
+// Plain returns a box drawn by Box without its style escapes (ESC [
+// digits m), for output that is not a terminal. A box holds no other
+// escapes: Box sanitizes the text it draws.
+func Plain(box string) string {
+	var b strings.Builder
+	for i := 0; i < len(box); i++ {
+		if box[i] == 0x1b && i+1 < len(box) && box[i+1] == '[' {
+			j := i + 2
+			for j < len(box) && box[j] >= '0' && box[j] <= '9' {
+				j++
+			}
+			if j < len(box) && box[j] == 'm' {
+				i = j
+				continue
+			}
+		}
+		b.WriteByte(box[i])
+	}
+	return b.String()
+}
+
 // Sanitize makes untrusted text safe for a terminal line: line breaks and
 // tabs become spaces, other control characters (C0, DEL, C1, which start
 // escape sequences) and invalid UTF-8 become U+FFFD.

@@ -8,29 +8,10 @@ import (
 	"github.com/dshgo/planmode/internal/render"
 )
 
-// stripSGR removes the box's own escapes (ESC [ digits m).
-func stripSGR(s string) string {
-	var b strings.Builder
-	for i := 0; i < len(s); i++ {
-		if s[i] == 0x1b && i+1 < len(s) && s[i+1] == '[' {
-			j := i + 2
-			for j < len(s) && s[j] >= '0' && s[j] <= '9' {
-				j++
-			}
-			if j < len(s) && s[j] == 'm' {
-				i = j
-				continue
-			}
-		}
-		b.WriteByte(s[i])
-	}
-	return b.String()
-}
-
 func checkBox(t *testing.T, box string, width int) {
 	t.Helper()
 	width = min(max(width, render.MinWidth), render.MaxWidth)
-	plain := stripSGR(box)
+	plain := render.Plain(box)
 	if strings.ContainsFunc(plain, func(r rune) bool { return r < 0x20 && r != '\n' || r == 0x7f || r >= 0x80 && r < 0xa0 }) {
 		t.Fatalf("control character in the box:\n%q", box)
 	}
@@ -76,4 +57,21 @@ func FuzzBox(f *testing.F) {
 			t.Fatalf("control character in HTML %q", html)
 		}
 	})
+}
+
+func TestPlainRemovesOnlyStyleEscapes(t *testing.T) {
+	tests := []struct{ in, want string }{
+		{"", ""},
+		{"plain", "plain"},
+		{"\x1b[1mbold\x1b[0m", "bold"},
+		{"a\x1b[9mb\x1b[2mc\x1b[0m", "abc"},
+		{"\x1b[12;3m kept: not digits only", "\x1b[12;3m kept: not digits only"},
+		{"trailing \x1b[", "trailing \x1b["},
+		{"\x1b[1", "\x1b[1"},
+	}
+	for _, tt := range tests {
+		if got := render.Plain(tt.in); got != tt.want {
+			t.Errorf("Plain(%q) = %q, want %q", tt.in, got, tt.want)
+		}
+	}
 }
