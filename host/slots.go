@@ -88,8 +88,8 @@ func NewSlotKey[T any]() *SlotKey[T] { return new(SlotKey[T]) }
 // Load returns the value stored under k in s, or nil when there is none or
 // s is nil.
 func (k *SlotKey[T]) Load(s *Slots) *T {
-	// A value under k was stored by Store[T] on k, so it points to a T.
-	return (*T)(unsafe.Pointer(s.load(&k.id)))
+	v, _, _ := k.LoadWord(s)
+	return v
 }
 
 // LoadWord returns the value stored under k in s and, when the value is
@@ -109,12 +109,12 @@ func (k *SlotKey[T]) LoadWord(s *Slots) (v *T, word uint64, inline bool) {
 			}
 		}
 	}
-	val, w, inline := s.loadWordSlow(&k.id)
+	val, w, inline := s.loadSlow(&k.id)
 	return (*T)(unsafe.Pointer(val)), w, inline
 }
 
-// loadWordSlow is LoadWord past the first entry, or while a writer is busy.
-func (s *Slots) loadWordSlow(id *slotID) (*slotValue, uint64, bool) {
+// loadSlow is LoadWord past the first entry, or while a writer is busy.
+func (s *Slots) loadSlow(id *slotID) (*slotValue, uint64, bool) {
 	if s == nil {
 		return nil, 0, false
 	}
@@ -137,12 +137,7 @@ func (s *Slots) loadWordSlow(id *slotID) (*slotValue, uint64, bool) {
 	}
 	s.mu.Lock() // a writer is busy: read what it leaves
 	defer s.mu.Unlock()
-	for i := range s.inline {
-		if e := &s.inline[i]; e.key.Load() == id {
-			return e.val.Load(), e.word.Load(), true
-		}
-	}
-	return s.loadMore(id), 0, false
+	return s.loadLocked(id)
 }
 
 // Word returns the word of the value stored under k in s, or nil when
@@ -185,60 +180,21 @@ func (k *SlotKey[T]) CompareAndDelete(s *Slots, old *T) bool {
 	}
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	if s.loadLocked(&k.id) != (*slotValue)(unsafe.Pointer(old)) {
+	if v, _, _ := s.loadLocked(&k.id); v != (*slotValue)(unsafe.Pointer(old)) {
 		return false
 	}
 	s.put(&k.id, nil)
 	return true
 }
 
-// load returns the value under id. The first inline entry, the usual
-// place of a session's only key, is read first, with nothing else.
-func (s *Slots) load(id *slotID) *slotValue {
-	if s == nil {
-		return nil
-	}
-	q := s.seq.Load()
-	if e := &s.inline[0]; q&1 == 0 && e.key.Load() == id {
-		if v := e.val.Load(); s.seq.Load() == q {
-			return v
-		}
-	}
-	return s.loadSlow(id)
-}
-
-// loadSlow is load past the first entry, or while a writer is busy.
-func (s *Slots) loadSlow(id *slotID) *slotValue {
-	if q := s.seq.Load(); q&1 == 0 {
-		for i := range s.inline {
-			e := &s.inline[i]
-			if e.key.Load() == id {
-				v := e.val.Load()
-				if s.seq.Load() != q {
-					break // a writer changed the entry meanwhile
-				}
-				return v
-			}
-		}
-		if s.seq.Load() == q {
-			// Not inline. A key is never moved between inline and more,
-			// so a miss there while inline was stable means it is absent.
-			return s.loadMore(id)
-		}
-	}
-	s.mu.Lock() // a writer is busy: read what it leaves
-	defer s.mu.Unlock()
-	return s.loadLocked(id)
-}
-
-// loadLocked is load for callers that hold mu.
-func (s *Slots) loadLocked(id *slotID) *slotValue {
+// loadLocked is loadSlow for callers that hold mu.
+func (s *Slots) loadLocked(id *slotID) (*slotValue, uint64, bool) {
 	for i := range s.inline {
-		if s.inline[i].key.Load() == id {
-			return s.inline[i].val.Load()
+		if e := &s.inline[i]; e.key.Load() == id {
+			return e.val.Load(), e.word.Load(), true
 		}
 	}
-	return s.loadMore(id)
+	return s.loadMore(id), 0, false
 }
 
 func (s *Slots) loadMore(id *slotID) *slotValue {
