@@ -26,6 +26,13 @@ const (
 		"pass -workspace DIR outside it"
 	stateWhatSessions = "sessions directory"
 	stateWhatState    = "state directory"
+	stateWhatPlans    = "plan directory"
+
+	errPlansInWorkspace = "the plan directory %s (plan-file's dir in %s) is inside the workspace %s, where the model's " +
+		"write_file could rewrite a plan while the user reviews it; set plan-file's dir outside the workspace, " +
+		"or pass -workspace DIR that does not contain it"
+	errWorkspaceInPlans = "the workspace %s is inside the plan directory %s (plan-file's dir in %s), where planhost " +
+		"keeps the plans under review; pass -workspace DIR outside it"
 )
 
 // The state directory and the history file.
