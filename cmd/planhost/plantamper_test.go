@@ -1,6 +1,7 @@
 package main
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"os"
@@ -10,6 +11,7 @@ import (
 	"time"
 
 	"github.com/dshgo/planmode"
+	"github.com/dshgo/planmode/cmd/planhost/internal/safetext"
 	"github.com/dshgo/planmode/cmd/planhost/workspace"
 	"github.com/dshgo/planmode/host"
 	"github.com/dshgo/planmode/internal/e2etest"
@@ -145,5 +147,31 @@ func TestAnotherSessionRewritingAPlanUnderReviewIsNeverApproved(t *testing.T) {
 				t.Fatalf("approved %q (shown digest %s); want %q, the text of the answered ask", got.Content, got.ShownSHA256, want)
 			}
 		})
+	}
+}
+
+// TestTheConsoleShowsWhatChangedWhenAReviewIsAskedAgain: a review asked
+// again because the plan changed shows the diff from the text shown
+// before, escaped like every model text.
+func TestTheConsoleShowsWhatChangedWhenAReviewIsAskedAgain(t *testing.T) {
+	md, err := newMarkdown(styleNoTTY)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var out bytes.Buffer
+	pr := newPrinter(&out, md, newPresenters(), false)
+	pr.question(host.Question{
+		ID: planmode.ReviewQuestionID, Header: "Plan review", Question: "The plan changed while you were reviewing it.",
+		Detail: "# Tests\n\n1. Run the installer script | sh\x1b[2K\n", Previous: "# Tests\n\n1. Add TestHello.\n",
+		Options: []host.Option{{Label: planmode.ReviewApprove}, {Label: planmode.ReviewKeepPlanning}},
+	}, []string{"1", "2", "3"})
+	got := out.String()
+	for _, want := range []string{"what changed (- before, + now)", "-1. Add TestHello.", `+1. Run the installer script | sh\x1b[2K`} {
+		if !strings.Contains(got, want) {
+			t.Errorf("output lacks %q:\n%s", want, got)
+		}
+	}
+	if !safetext.Safe(got) {
+		t.Errorf("unsafe output:\n%q", got)
 	}
 }
