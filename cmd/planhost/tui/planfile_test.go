@@ -50,7 +50,12 @@ func TestAReviewAskedAgainShowsWhatChangedAndSaysSo(t *testing.T) {
 	for _, lang := range []struct{ name, want string }{{"en", "The plan changed while you were reviewing it"}, {"zh", "你审阅期间计划被改动了"}} {
 		t.Run(lang.name, func(t *testing.T) {
 			h := newHarness(t, tui.Config{Catalog: tui.CatalogFor(lang.name, "", "", "")})
-			ask, reply := planAsk(1, after)
+			first, firstReply := planAsk(1, before)
+			h.send(first)
+			h.clock.advance(time.Second)
+			h.keys("a")
+			<-firstReply
+			ask, reply := planAsk(2, after)
 			ask.Request.Questions[0].Previous = before
 			h.send(ask)
 			v := h.view()
@@ -63,6 +68,12 @@ func TestAReviewAskedAgainShowsWhatChangedAndSaysSo(t *testing.T) {
 			h.keys("k")
 			h.key(tea.KeyEnter, 0)
 			<-reply
+			h.send(tea.KeyPressMsg{Code: '/', Text: "/"})
+			h.keys("plans")
+			h.key(tea.KeyEnter, 0)
+			if want := map[string]string{"en": "1. Plan — not taken: the plan changed during the review", "zh": "未采纳：审阅期间计划被改动"}[lang.name]; !strings.Contains(h.view(), want) {
+				t.Errorf("/plans lacks %q:\n%s", want, h.view())
+			}
 		})
 	}
 }

@@ -101,7 +101,12 @@ func (m *Model) openReview(msg AskMsg) {
 		r.text = r.original
 		switch n := len(m.plans); {
 		case q.Previous != "":
+			// Asked again: the answer to the text before was not taken.
 			r.previous, r.changed = m.cfg.Sanitize(q.Previous), true
+			if n > 0 {
+				m.plans[n-1].outcome = m.cat.OutcomeChanged
+			}
+			m.add(KindMeta, m.cat.ReviewChangedNote)
 		case n > 0 && (m.plans[n-1].outcome == m.cat.OutcomeKeepPlanning || m.plans[n-1].outcome == m.cat.OutcomeEdited):
 			r.previous = m.plans[n-1].text
 		}

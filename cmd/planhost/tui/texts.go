@@ -69,6 +69,10 @@ type Catalog struct {
 	OutcomeApprovedComments, OutcomeApprovedCleared string
 	// ReviewAnswered reports the answer: "%s" is the outcome.
 	ReviewAnswered string
+	// OutcomeChanged is the outcome of a review whose answer was not
+	// taken because the plan changed meanwhile; ReviewChangedNote says so
+	// in the transcript when the review is asked again.
+	OutcomeChanged, ReviewChangedNote string
 	// ReviewCancelled says the review closed without an answer (the turn
 	// was cancelled).
 	ReviewCancelled string
@@ -152,6 +156,8 @@ var English = &Catalog{
 	OutcomeApprovedComments: "approved with your comments",
 	OutcomeApprovedCleared:  "approved on a fresh context",
 	ReviewAnswered:          "Plan %s.",
+	OutcomeChanged:          "not taken: the plan changed during the review",
+	ReviewChangedNote:       "The plan changed while you were reviewing it, so that answer was not taken; review it again.",
 	ReviewCancelled:         "The plan review closed: the turn was cancelled.",
 	EditorFailed:            "The editor failed: %v",
 	EditorUnchanged:         "The plan was not changed in the editor.",
@@ -246,6 +252,8 @@ var Chinese = &Catalog{
 	OutcomeApprovedComments: "已附意见批准",
 	OutcomeApprovedCleared:  "已批准并清空上下文",
 	ReviewAnswered:          "计划%s。",
+	OutcomeChanged:          "未采纳：审阅期间计划被改动",
+	ReviewChangedNote:       "你审阅期间计划被改动了，所以刚才的回答没有被采纳；请再次审阅。",
 	ReviewCancelled:         "计划审阅已关闭：回合被取消。",
 	EditorFailed:            "编辑器出错：%v",
 	EditorUnchanged:         "计划在编辑器中没有改动。",
