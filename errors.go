@@ -70,6 +70,13 @@ var (
 	// ErrReviewFailed means the question channel failed; the channel's
 	// error is wrapped too.
 	ErrReviewFailed = errors.New(textReviewFailed)
+	// ErrPlanChanging means the plan changed during each of
+	// [MaxReviewAsks] reviews, so no answer was about the plan as it
+	// stands: nothing was approved and plan mode stays on.
+	ErrPlanChanging = errors.New(textPlanChanging)
+	// ErrEditNotTaken means the user approved a plan they edited in the
+	// review, but no exit extension takes an edit: nothing was approved.
+	ErrEditNotTaken = errors.New(textEditNotTaken)
 
 	// ErrOffWithImages means "/plan off" came with attachments and was
 	// refused before anything changed.

@@ -63,15 +63,25 @@ type ExitCall struct {
 	// "plan" and the extensions' Properties get here.
 	Input map[string]json.RawMessage
 	// Plan is the plan to review. It starts as the "plan" argument ("" when
-	// it was omitted); Prepare may replace it, and Finish may replace the
-	// approved plan (a plan the user edited during the review).
+	// it was omitted); Prepare may replace it. When Finish runs it is the
+	// approved plan: the text the user was shown, or their edit of it.
 	Plan string
 	// PlanGiven reports that the model passed "plan".
 	PlanGiven bool
+	// ShownDigest is set before Finish runs: [host.DigestDetail] of the
+	// plan text the user was shown in the review they answered.
+	ShownDigest string
+	// Edited is set before Finish runs: the plan as the user edited it in
+	// the review ([host.Answer].Edited), "" when they did not edit it. An
+	// edit reaches Finish only when an extension has TakesEdits; the
+	// core has then made it Plan.
+	Edited string
 	// Result holds extra fields of the success result (an empty map to
 	// start with); Finish adds to it.
 	// "approved" and "abandoned" are the tool's own and cannot be replaced.
 	Result map[string]any
+
+	given string // Plan before Prepare: where Reread starts
 }
 
 // ExitExtension is a companion plugin's part in exit_plan_mode. Every field
@@ -111,9 +121,24 @@ type ExitExtension struct {
 	// attached ([host.ErrNoProvider]). The first extension that reports
 	// handled decides; when none does, the call fails as in Part I.
 	Unattended func(ctx context.Context, x *ExitCall) (v ExitVerdict, handled bool)
+	// Reread returns the plan as the extension presents it now, given
+	// plan as the extensions before it present it now (the first one is
+	// given the "plan" argument, "" when it was omitted). It runs, in
+	// order, when an answer approves, before anything is recorded: when
+	// the chain's result differs from the text the user was shown (by
+	// digest), the answer is no approval and the user is asked again
+	// about the new text. An extension whose Prepare replaces x.Plan must
+	// supply it (reading its source again: a plan file, say), or the
+	// chain cannot see the change; one that only appends to the plan
+	// appends the same way. An error fails the call and plan mode stays.
+	Reread func(ctx context.Context, x *ExitCall, plan string) (string, error)
+	// TakesEdits says that Finish applies a plan the user edited in the
+	// review (x.Edited) and tells the model so. Without an extension that
+	// takes edits, an answer carrying an edit is never an approval.
+	TakesEdits bool
 	// Finish runs, in order, for a verdict that leaves plan mode (approve or
-	// abandon), before the exit is queued. It may replace x.Plan, add to
-	// x.Result and log events. An error fails the call and plan mode stays.
+	// abandon), before the exit is queued. It may add to x.Result and log
+	// events. An error fails the call and plan mode stays.
 	Finish func(ctx context.Context, x *ExitCall, v ExitVerdict) error
 }
 
@@ -249,6 +274,31 @@ func (xs exitExtensions) decide(x *ExitCall, answers []host.Answer) ExitVerdict 
 		return ExitVerdict{Kind: VerdictApprove, Option: ReviewApprove}
 	}
 	return ExitVerdict{Kind: VerdictKeepPlanning, Feedback: feedback}
+}
+
+// reread runs every Reread in order, from the "plan" argument, and
+// returns the plan as the extensions present it now; with none that
+// rereads, the plan shown cannot have changed and it returns shown.
+func (xs exitExtensions) reread(ctx context.Context, x *ExitCall, shown string) (string, error) {
+	if !slices.ContainsFunc(xs, func(e ExitExtension) bool { return e.Reread != nil }) {
+		return shown, nil
+	}
+	plan := x.given
+	for _, e := range xs {
+		if e.Reread == nil {
+			continue
+		}
+		var err error
+		if plan, err = e.Reread(ctx, x, plan); err != nil {
+			return "", err
+		}
+	}
+	return plan, nil
+}
+
+// takesEdits reports whether some extension takes a plan the user edited.
+func (xs exitExtensions) takesEdits() bool {
+	return slices.ContainsFunc(xs, func(x ExitExtension) bool { return x.TakesEdits })
 }
 
 // unattended returns the first extension's verdict for a review with no

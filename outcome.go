@@ -132,8 +132,10 @@ func ExitOutcomeOf(output string, isError bool) ExitOutcome {
 	}
 	msg := strings.TrimPrefix(output, host.ToolErrorPrefix)
 	tooLarge, _, _ := strings.Cut(textFeedbackTooLarge, "%")
+	editTooLarge, _, _ := strings.Cut(textEditTooLarge, "%")
 	switch {
-	case msg == textKeepPlanning, strings.HasPrefix(msg, textKeepPlanningFeedback), strings.HasPrefix(msg, tooLarge):
+	case msg == textKeepPlanning, strings.HasPrefix(msg, textKeepPlanningFeedback), strings.HasPrefix(msg, tooLarge),
+		msg == textPlanChanging, msg == textEditNotTaken, strings.HasPrefix(msg, editTooLarge):
 		return ExitKeepPlanning
 	case msg == textReviewDismissed:
 		return ExitDismissed

@@ -96,8 +96,12 @@ const (
 	// ReviewKeepPlanning is the label of the option that keeps planning.
 	ReviewKeepPlanning = "Keep planning"
 
-	reviewHeader          = "Plan review"
-	reviewQuestion        = "Approve this plan and leave plan mode?"
+	reviewHeader   = "Plan review"
+	reviewQuestion = "Approve this plan and leave plan mode?"
+	// reviewChangedQuestion asks again about a plan that changed while
+	// the user reviewed it.
+	reviewChangedQuestion = "The plan changed while you were reviewing it, so your answer was not taken. " +
+		"Review the plan as it is now (what changed is shown): approve it and leave plan mode?"
 	reviewApproveDetail   = "Leave plan mode and start working on this plan."
 	reviewKeepDetail      = "Stay in plan mode; type what to change and the model revises the plan."
 	cardTitleDefault      = "Plan"
@@ -147,6 +151,14 @@ const (
 		"and wait for the user's message; do not present the plan again until they reply"
 	textReviewReloaded = "the plan-mode service was reloaded while the plan was under review; present the plan again"
 	textReviewFailed   = "the plan review failed"
+	textPlanChanging   = "the plan kept changing while the user reviewed it, so no answer was about the plan as it " +
+		"stands and nothing was approved; plan mode stays on: make sure nothing else writes the plan, then present it again"
+	textEditNotTaken = "the user edited the plan during the review and approved the edit, but this host cannot " +
+		"approve an edited plan, so nothing was approved; plan mode stays on: ask the user what to change, " +
+		"revise the plan and present it again"
+	// textEditTooLarge: %d are the edited plan's size and the limit.
+	textEditTooLarge = "the user's edit of the plan is %d bytes, more than the %d-byte (256 KiB) limit, so nothing " +
+		"was approved; plan mode stays on: ask the user to shorten the plan, then present it again"
 )
 
 // Replies and errors of the /plan command, shown to the user.

@@ -79,7 +79,14 @@ func (t *exitTool) Definition() host.ToolDefinition { return t.def }
 // custom text (text that is only white space counts as none; UIs often
 // leave a stray newline). It then records a silent pending exit, applied at
 // the next accepted pre-step, so the rest of the current tool batch still
-// runs under plan guidance. When plan mode was left while the review was
+// runs under plan guidance. An approval is bound to the text shown: the
+// question carries the plan's digest ([host.Question].DetailDigest), and
+// when the plan the extensions reread differs from it (or the answer
+// echoes another digest), the answer is no approval and the user is asked
+// again about the new text, at most [MaxReviewAsks] times, then
+// [ErrPlanChanging]. An answer carrying the user's edit of the plan
+// approves the edit only when an extension takes edits, else
+// [ErrEditNotTaken]. When plan mode was left while the review was
 // open, the approval stands and there is nothing left to record. Anything
 // else keeps planning: the call fails with the user's feedback verbatim, or
 // with a generic revise-and-present-again message when there is none;
@@ -120,18 +127,18 @@ func (t *exitTool) Execute(ctx context.Context, call host.CallContext, input jso
 	if err != nil {
 		return "", err
 	}
+	x.given = x.Plan
 	if err := t.c.exits.prepare(ctx, x); err != nil {
 		return "", err
 	}
-	plan := x.Plan
-	if !hasPlanHeading(plan) {
+	if !hasPlanHeading(x.Plan) {
 		return "", ErrExitNoHeading
 	}
 	if t.c.questions == nil {
 		return "", ErrExitNoChannel
 	}
-	if len(plan) > MaxPlanSize {
-		return "", &planTooLargeError{size: len(plan)}
+	if err := checkPlan(x.Plan); err != nil {
+		return "", err
 	}
 
 	if !st.reviewing.CompareAndSwap(false, true) {
@@ -142,23 +149,9 @@ func (t *exitTool) Execute(ctx context.Context, call host.CallContext, input jso
 		return "", ErrExitDecided // decided while this call was being checked
 	}
 
-	var v ExitVerdict
-	answers, err := t.review(ctx, r.done, agent, plan)
-	switch {
-	case errors.Is(err, ErrReviewReloaded):
-		return "", ErrReviewReloaded
-	case errors.Is(err, host.ErrDismissed):
-		return "", ErrReviewDismissed
-	case errors.Is(err, host.ErrNoProvider):
-		uv, ok := t.c.exits.unattended(ctx, x)
-		if !ok {
-			return "", fmt.Errorf("%w (%w)", ErrExitNoChannel, err)
-		}
-		v = uv
-	case err != nil:
-		return "", fmt.Errorf("%w: %w", ErrReviewFailed, err)
-	default:
-		v = t.c.exits.decide(x, answers)
+	v, err := t.reviewBound(ctx, r.done, x)
+	if err != nil {
+		return "", err
 	}
 	switch {
 	case v.Kind == VerdictApprove || v.Kind == VerdictAbandon:
@@ -179,6 +172,122 @@ func (t *exitTool) Execute(ctx context.Context, call host.CallContext, input jso
 	}
 	return exitSuccess(v, x.Result), nil
 }
+
+// MaxReviewAsks bounds how often one exit_plan_mode call asks the user:
+// when the plan changed between showing it and the approving answer, the
+// user is asked again about the new text, at most this many asks in all;
+// then the call fails with [ErrPlanChanging].
+const MaxReviewAsks = 3
+
+// reviewBound asks the user to review x.Plan and returns the verdict. An
+// approval is bound to the text shown: when the answer echoes another
+// digest than the question's, or the plan as the extensions reread it
+// now differs from the text shown, the answer is no approval and the user
+// is asked again, with the new text and the previous one (for a diff),
+// at most MaxReviewAsks times in all. For an approval it sets
+// x.ShownDigest and x.Edited (x.Plan becomes the edit).
+func (t *exitTool) reviewBound(ctx context.Context, done <-chan struct{}, x *ExitCall) (ExitVerdict, error) {
+	shown, previous := x.Plan, ""
+	for asks := 1; ; asks++ {
+		digest := host.DigestDetail(shown)
+		answers, err := t.review(ctx, done, x.Agent, reviewRequest(x.Agent, shown, previous, t.c.exits.options()))
+		switch {
+		case errors.Is(err, ErrReviewReloaded):
+			return ExitVerdict{}, ErrReviewReloaded
+		case errors.Is(err, host.ErrDismissed):
+			return ExitVerdict{}, ErrReviewDismissed
+		case errors.Is(err, host.ErrNoProvider):
+			v, ok := t.c.exits.unattended(ctx, x)
+			if !ok {
+				return ExitVerdict{}, fmt.Errorf("%w (%w)", ErrExitNoChannel, err)
+			}
+			return v, nil
+		case err != nil:
+			return ExitVerdict{}, fmt.Errorf("%w: %w", ErrReviewFailed, err)
+		}
+		x.Edited, x.ShownDigest = reviewEdit(answers), digest
+		v := t.c.exits.decide(x, answers)
+		if v.Kind != VerdictApprove {
+			x.Edited = ""
+			return v, nil
+		}
+		now, err := t.c.exits.reread(ctx, x, shown)
+		if err != nil {
+			return ExitVerdict{}, err
+		}
+		if now == shown && echoes(answers, digest) {
+			return t.takeEdit(x, v), nil
+		}
+		// The plan changed during the review (or the answer is about
+		// another text): not an approval.
+		if asks >= MaxReviewAsks {
+			return ExitVerdict{}, ErrPlanChanging
+		}
+		if err := checkPlan(now); err != nil {
+			return ExitVerdict{}, err
+		}
+		previous, shown, x.Plan = shown, now, now
+	}
+}
+
+// takeEdit applies the user's edit of an approved plan: it becomes x.Plan
+// when an extension takes edits, and makes the verdict keep planning
+// when none does or the edit is too large.
+func (t *exitTool) takeEdit(x *ExitCall, v ExitVerdict) ExitVerdict {
+	switch {
+	case x.Edited == "":
+		return v
+	case !t.c.exits.takesEdits():
+		return ExitVerdict{Kind: VerdictKeepPlanning, Err: ErrEditNotTaken}
+	case len(x.Edited) > MaxPlanSize:
+		return ExitVerdict{Kind: VerdictKeepPlanning, Err: &editTooLargeError{size: len(x.Edited)}}
+	}
+	x.Plan = x.Edited
+	return v
+}
+
+// reviewEdit returns the user's edit of the plan in the review's answer,
+// "" when there is none.
+func reviewEdit(answers []host.Answer) string {
+	for _, a := range answers {
+		if a.QuestionID == ReviewQuestionID && a.Edited != "" {
+			return a.Edited
+		}
+	}
+	return ""
+}
+
+// echoes reports whether no answer names another digest than the text
+// shown (front ends need not echo it).
+func echoes(answers []host.Answer, digest string) bool {
+	for _, a := range answers {
+		if a.DetailDigest != "" && a.DetailDigest != digest {
+			return false
+		}
+	}
+	return true
+}
+
+// checkPlan checks a plan before it is shown: a level-1 heading first and
+// at most MaxPlanSize bytes.
+func checkPlan(plan string) error {
+	if !hasPlanHeading(plan) {
+		return ErrExitNoHeading
+	}
+	if len(plan) > MaxPlanSize {
+		return &planTooLargeError{size: len(plan)}
+	}
+	return nil
+}
+
+// editTooLargeError is the keep-planning failure of a user's edit over
+// MaxPlanSize. It is ErrKeepPlanning for errors.Is.
+type editTooLargeError struct{ size int }
+
+func (e *editTooLargeError) Error() string {
+	return fmt.Sprintf(textEditTooLarge, e.size, MaxPlanSize)
+}
+func (e *editTooLargeError) Is(target error) bool { return target == ErrKeepPlanning }
 
 // planTooLargeError is the failure of a plan over MaxPlanSize: it names the
 // size and the limit. It is ErrExitTooLarge for errors.Is.
@@ -211,7 +320,7 @@ func (e *feedbackTooLargeError) Is(target error) bool { return target == ErrKeep
 // also cancelled when the controller run that done belongs to stops; a
 // review still open at that moment, or answered just as it happened, fails
 // with ErrReviewReloaded.
-func (t *exitTool) review(ctx context.Context, done <-chan struct{}, agent host.Agent, plan string) ([]host.Answer, error) {
+func (t *exitTool) review(ctx context.Context, done <-chan struct{}, agent host.Agent, req host.AskRequest) ([]host.Answer, error) {
 	ctx, cancel := context.WithCancelCause(ctx)
 	defer cancel(nil)
 	go func() {
@@ -221,7 +330,7 @@ func (t *exitTool) review(ctx context.Context, done <-chan struct{}, agent host.
 		case <-ctx.Done():
 		}
 	}()
-	answers, err := t.c.questions.Ask(ctx, reviewRequest(agent, plan, t.c.exits.options()))
+	answers, err := t.c.questions.Ask(ctx, req)
 	select {
 	case <-done:
 		return nil, ErrReviewReloaded
@@ -231,20 +340,27 @@ func (t *exitTool) review(ctx context.Context, done <-chan struct{}, agent host.
 }
 
 // reviewRequest is the one question of a plan review: the exact plan as its
-// detail, Approve, the extensions' options (none in Part I) or Keep
-// planning.
-func reviewRequest(agent host.Agent, plan string, extra []host.Option) host.AskRequest {
+// detail with its digest, Approve, the extensions' options (none in Part
+// I) or Keep planning. previous, when not "", is the text shown before,
+// which changed during the review: the question says so and carries it.
+func reviewRequest(agent host.Agent, plan, previous string, extra []host.Option) host.AskRequest {
 	opts := []host.Option{{Label: ReviewApprove, Description: reviewApproveDetail}}
 	opts = append(opts, extra...)
 	opts = append(opts, host.Option{Label: ReviewKeepPlanning, Description: reviewKeepDetail})
+	question := reviewQuestion
+	if previous != "" {
+		question = reviewChangedQuestion
+	}
 	return host.AskRequest{
 		Agent: agent,
 		Questions: []host.Question{{
-			ID:       ReviewQuestionID,
-			Header:   reviewHeader,
-			Question: reviewQuestion,
-			Detail:   plan,
-			Options:  opts,
+			ID:           ReviewQuestionID,
+			Header:       reviewHeader,
+			Question:     question,
+			Detail:       plan,
+			DetailDigest: host.DigestDetail(plan),
+			Previous:     previous,
+			Options:      opts,
 		}},
 		Intent: &host.Intent{Kind: ReviewIntentKind, ApproveOption: ReviewApprove},
 	}

@@ -2,6 +2,8 @@ package host
 
 import (
 	"context"
+	"crypto/sha256"
+	"encoding/hex"
 	"errors"
 )
 
@@ -21,6 +23,15 @@ type Question struct {
 	Question string `json:"question"`
 	// Detail is longer Markdown shown with the question (a plan, say).
 	Detail string `json:"detail,omitempty"`
+	// DetailDigest, when set, is [DigestDetail] of Detail: the exact text
+	// the answer is about. A front end may echo it in [Answer].DetailDigest
+	// so that the asker can tell an answer to this text from an answer to
+	// another one. Plan reviews set it.
+	DetailDigest string `json:"detailDigest,omitempty"`
+	// Previous, when set, is the text an earlier question of the same
+	// review showed as Detail, which changed before the user answered:
+	// front ends show what changed from Previous to Detail (a diff).
+	Previous string `json:"previous,omitempty"`
 	// Options are the choices offered.
 	Options []Option `json:"options"`
 }
@@ -49,6 +60,26 @@ type Answer struct {
 	Selected []string `json:"selected,omitempty"`
 	// Custom is free text the user typed instead of or besides choosing.
 	Custom string `json:"custom,omitempty"`
+	// DetailDigest, when set, echoes the question's DetailDigest: the
+	// text the user saw when answering. An answer echoing another digest
+	// than the question's does not answer that question's text.
+	DetailDigest string `json:"detailDigest,omitempty"`
+	// Edited is the question's Detail as the user edited it before
+	// answering, for front ends that offer an editor; "" when the user did
+	// not edit it. The asker decides what an edit means (a plan review
+	// approves the edited plan only when the host can take an edit).
+	Edited string `json:"edited,omitempty"`
+}
+
+// DigestPrefix starts every [DigestDetail].
+const DigestPrefix = "sha256:"
+
+// DigestDetail returns the digest of a question's detail text as
+// [Question].DetailDigest carries it: "sha256:" and the hex SHA-256 of the
+// text's bytes.
+func DigestDetail(detail string) string {
+	sum := sha256.Sum256([]byte(detail))
+	return DigestPrefix + hex.EncodeToString(sum[:])
 }
 
 // UserQuestions is the host's channel for asking the user.

@@ -15,19 +15,22 @@ import (
 const ExitOrder = 10
 
 // extension is the plugin's part in exit_plan_mode: "plan" becomes
-// optional, the review shows the plan file, and an approval takes the file
-// as the user left it and logs plan/approved.
+// optional, the review shows the plan file, a change of the file during the
+// review is seen (Reread) so that the user is asked again, and an approval
+// writes the user's edit, if any, to the file and logs plan/approved.
 func (pl *Plugin) extension() planmode.ExitExtension {
 	return planmode.ExitExtension{
 		Name:         PluginName,
 		Order:        ExitOrder,
 		PlanOptional: true,
+		TakesEdits:   true,
 		ResultProperties: map[string]json.RawMessage{
 			resultEdited: json.RawMessage(schemaEdited),
 			resultPlan:   json.RawMessage(schemaPlan),
 			resultPath:   json.RawMessage(schemaPath),
 		},
 		Prepare: pl.prepare,
+		Reread:  pl.reread,
 		Finish:  pl.finish,
 	}
 }
@@ -53,27 +56,38 @@ func (pl *Plugin) prepare(ctx context.Context, x *planmode.ExitCall) error {
 	return nil
 }
 
-// finish, for an approval, reads the file again: the approved plan is the
-// file's content now, which differs from what was presented when the user
-// edited it during the review. It logs plan/approved. An abandoned plan
-// logs nothing.
+// reread presents the file's content as it is now, whatever plan the
+// extensions before it present: a change of the file since it was shown
+// makes the core ask the user again.
+func (pl *Plugin) reread(ctx context.Context, x *planmode.ExitCall, _ string) (string, error) {
+	doc, err := pl.store.Read(ctx, x.Agent.Session().ID())
+	if err != nil {
+		return "", fmt.Errorf(textFileError, err)
+	}
+	return doc.Content, nil
+}
+
+// finish, for an approval, writes the user's edit of the plan (made in
+// this review and carried in the answer) to the file and reports it; a
+// plan approved as shown is reported unedited, whatever any other writer
+// did. It logs plan/approved with the digest of the text shown. An
+// abandoned plan logs nothing.
 func (pl *Plugin) finish(ctx context.Context, x *planmode.ExitCall, v planmode.ExitVerdict) error {
 	if v.Kind != planmode.VerdictApprove {
 		return nil
 	}
 	sess := x.Agent.Session()
-	doc, err := pl.store.Read(ctx, sess.ID())
-	if err != nil {
-		return fmt.Errorf(textFileError, err)
+	edited := x.Edited != ""
+	if edited {
+		if err := pl.write(ctx, sess, x.Edited); err != nil {
+			return fmt.Errorf(textEditNotSaved, err)
+		}
+		x.Result[resultPlan] = x.Edited
 	}
-	edited := doc.Content != x.Plan
 	x.Result[resultPath] = pl.store.Path(sess.ID())
 	x.Result[resultEdited] = edited
-	if edited {
-		x.Plan = doc.Content
-		x.Result[resultPlan] = doc.Content
-	}
-	data, err := json.Marshal(ApprovedPayload{Title: Title(x.Plan), SHA256: Digest(x.Plan), Content: x.Plan})
+	shown, _ := strings.CutPrefix(x.ShownDigest, host.DigestPrefix)
+	data, err := json.Marshal(ApprovedPayload{Title: Title(x.Plan), SHA256: Digest(x.Plan), Content: x.Plan, ShownSHA256: shown})
 	if err != nil {
 		return err
 	}

@@ -36,7 +36,8 @@ func FuzzCheck(f *testing.F) {
 // the fold reads.
 func FuzzCheckPayload(f *testing.F) {
 	good, _ := json.Marshal(planfile.ApprovedPayload{Title: "T", SHA256: planfile.Digest("x"), Content: "x"})
-	for _, s := range []string{string(good), `{}`, `{"session":"s"}`, `null`, `[]`, `{"title":1}`} {
+	shown, _ := json.Marshal(planfile.ApprovedPayload{Title: "T", SHA256: planfile.Digest("x"), Content: "x", ShownSHA256: planfile.Digest("y")})
+	for _, s := range []string{string(good), string(shown), `{}`, `{"session":"s"}`, `null`, `[]`, `{"title":1}`, `{"title":"T","sha256":"","content":"","shownSha256":7}`} {
 		f.Add(planfile.EventApproved, s)
 		f.Add(planfile.EventFile, s)
 	}

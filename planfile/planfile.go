@@ -7,11 +7,14 @@
 // Every access goes through [os.Root] with the rules [Store] lists. With
 // this plugin, exit_plan_mode's plan is optional: omitted, the file is
 // presented; given, it is written to the file first. Either way the review
-// shows the file, and a host may let the user edit the file during the
-// review: the approved plan is the file's content at approval.
+// shows the file. An approval is bound to the text shown: when the file
+// changed during the review, the user is asked again about the new text. A
+// host may let the user edit the plan in the review; the edit comes back in
+// the answer, and an approval writes it to the file and reports it.
 //
 // Each approved plan is logged as a log-only [EventApproved] event (title,
-// SHA-256, content), the session's plan history. While plan mode is on,
+// SHA-256, content, the digest of the text shown), the session's plan
+// history. While plan mode is on,
 // the section [SectionName] tells the model how to use the file.
 //
 // A forked session gets a copy of its parent's plan file the first time the
@@ -69,8 +72,13 @@ type ApprovedPayload struct {
 	Title string `json:"title"`
 	// SHA256 is the hex SHA-256 of Content.
 	SHA256 string `json:"sha256"`
-	// Content is the approved plan, as the file held it at approval.
+	// Content is the approved plan: the text the user was shown, or their
+	// edit of it.
 	Content string `json:"content"`
+	// ShownSHA256 is the hex SHA-256 of the plan text the user was shown
+	// in the review they approved (equal to SHA256 unless they edited it);
+	// "" in events logged before it was recorded.
+	ShownSHA256 string `json:"shownSha256,omitempty"`
 }
 
 // FilePayload is the payload of [EventFile].
@@ -109,6 +117,7 @@ func decodeApproved(data json.RawMessage) (ApprovedPayload, error) {
 		Title   *string `json:"title"`
 		SHA256  *string `json:"sha256"`
 		Content *string `json:"content"`
+		Shown   string  `json:"shownSha256"`
 	}
 	if err := json.Unmarshal(data, &p); err != nil || p.Title == nil || p.SHA256 == nil || p.Content == nil || *p.Title == "" {
 		return ApprovedPayload{}, fmt.Errorf("%s", problemApprovedShape)
@@ -116,7 +125,16 @@ func decodeApproved(data json.RawMessage) (ApprovedPayload, error) {
 	if *p.SHA256 != Digest(*p.Content) {
 		return ApprovedPayload{}, fmt.Errorf(problemApprovedDigest, *p.SHA256)
 	}
-	return ApprovedPayload{Title: *p.Title, SHA256: *p.SHA256, Content: *p.Content}, nil
+	if p.Shown != "" && !isHexDigest(p.Shown) {
+		return ApprovedPayload{}, fmt.Errorf(problemShownDigest, p.Shown)
+	}
+	return ApprovedPayload{Title: *p.Title, SHA256: *p.SHA256, Content: *p.Content, ShownSHA256: p.Shown}, nil
+}
+
+// isHexDigest reports whether s is a SHA-256 in lower-case hex.
+func isHexDigest(s string) bool {
+	b, err := hex.DecodeString(s)
+	return err == nil && len(b) == sha256.Size && hex.EncodeToString(b) == s
 }
 
 func decodeFile(data json.RawMessage) (FilePayload, error) {

@@ -122,16 +122,6 @@ func (pl *Plugin) Plan(ctx context.Context, agent host.Agent) (string, error) {
 	return doc.Content, err
 }
 
-// Edit replaces the plan file of an agent's session with the user's text,
-// under every rule of Store.Replace, as plan_write would. A host calls it
-// when the user edits the plan during the review: an approval then takes
-// the file's content and exit_plan_mode's result reports the edit.
-func (pl *Plugin) Edit(ctx context.Context, agent host.Agent, content string) error {
-	sess := agent.Session()
-	pl.serve(ctx, sess)
-	return pl.write(ctx, sess, content)
-}
-
 // Start registers the event types, the payload check, the section, the
 // pre-step listener and the tools.
 func (pl *Plugin) Start(context.Context) error {

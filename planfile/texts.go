@@ -49,6 +49,10 @@ const (
 	textNoPlanFile   = "you called exit_plan_mode without a plan, and the plan file %s holds none: write the plan with " +
 		"plan_write (or pass it as plan) and call exit_plan_mode again"
 	textFileError = "the plan file could not be used: %v"
+	// textEditNotSaved: the user's edit could not be written to the file,
+	// so the plan was not approved.
+	textEditNotSaved = "the user edited the plan and approved it, but the edit could not be written to the plan file, " +
+		"so nothing was approved; plan mode stays on: %v"
 )
 
 // Section text (plan:file), model-facing.
@@ -56,7 +60,7 @@ const (
 	sectionIntro = "Plan file: %s\n" +
 		"Draft your plan in this file with plan_write (it replaces the whole file) and read it back with plan_read. " +
 		"It is the only file you may change while plan mode is on. When the plan is ready, call exit_plan_mode " +
-		"without a plan: the user reviews the file's content, and may edit the file before approving."
+		"without a plan: the user reviews the file's content, and may edit the plan before approving."
 	sectionEmpty     = "The plan file holds no plan yet."
 	sectionHasPlan   = "The plan file already holds a plan; read it with plan_read before you change it."
 	sectionReturning = "You are back in plan mode, and the plan file still holds the plan from the previous planning " +
@@ -73,7 +77,7 @@ const (
 	resultPlan   = "plan"
 	resultPath   = "planFile"
 
-	schemaEdited = `{"type":"boolean","description":"true when the user edited the plan file during the review; plan then holds the approved text"}`
+	schemaEdited = `{"type":"boolean","description":"true when the user edited the plan in the review; plan then holds the approved text, now in the plan file"}`
 	schemaPlan   = `{"type":"string","description":"the approved plan as the user left it, when they edited it"}`
 	schemaPath   = `{"type":"string","description":"the plan file's path"}`
 )
@@ -82,6 +86,7 @@ const (
 const (
 	problemApprovedShape  = "want {\"title\": string, \"sha256\": 64 hex digits, \"content\": string}"
 	problemApprovedDigest = "sha256 %q does not match the content's digest"
+	problemShownDigest    = "shownSha256 %q is not a SHA-256 in lower-case hex"
 	problemFileShape      = "want {\"session\": non-empty string}"
 )
 

@@ -41,6 +41,7 @@ func (p *Plugin) exitExtension() planmode.ExitExtension {
 		Properties:       map[string]json.RawMessage{StepsArg: json.RawMessage(StepsSchema)},
 		ResultProperties: map[string]json.RawMessage{StepsArg: json.RawMessage(stepsResultSchema)},
 		Prepare:          p.prepareExit,
+		Reread:           p.rereadExit,
 		Finish:           p.finishExit,
 	}
 }
@@ -56,14 +57,36 @@ func (p *Plugin) prepareExit(_ context.Context, x *planmode.ExitCall) error {
 		}
 		return nil
 	}
-	steps, err := DecodeSteps(raw, p.cfg.MaxSteps)
+	plan, err := p.withSteps(x, x.Plan)
 	if err != nil {
 		return err
 	}
-	if len(steps) > 0 {
-		x.Plan = strings.TrimRight(x.Plan, "\n") + "\n\n" + StepsMarkdown(steps)
-	}
+	x.Plan = plan
 	return nil
+}
+
+// rereadExit presents plan as prepareExit did: with the given steps
+// appended, so that the plan as reread compares like with like with the
+// plan shown.
+func (p *Plugin) rereadExit(_ context.Context, x *planmode.ExitCall, plan string) (string, error) {
+	return p.withSteps(x, plan)
+}
+
+// withSteps returns plan with the call's given steps appended under a
+// "Steps" heading; plan as it is when no steps are given.
+func (p *Plugin) withSteps(x *planmode.ExitCall, plan string) (string, error) {
+	raw, given := x.Input[StepsArg]
+	if !given || jsonin.IsNull(raw) {
+		return plan, nil
+	}
+	steps, err := DecodeSteps(raw, p.cfg.MaxSteps)
+	if err != nil {
+		return "", err
+	}
+	if len(steps) > 0 {
+		plan = strings.TrimRight(plan, "\n") + "\n\n" + StepsMarkdown(steps)
+	}
+	return plan, nil
 }
 
 // finishExit logs plan/steps for an approved plan, which starts its

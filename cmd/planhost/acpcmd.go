@@ -11,7 +11,6 @@ import (
 	"github.com/dshgo/planmode/cmd/planhost/acp"
 	"github.com/dshgo/planmode/cmd/planhost/openaimodel"
 	"github.com/dshgo/planmode/cmd/planhost/workspace"
-	"github.com/dshgo/planmode/deploy"
 	"github.com/dshgo/planmode/store"
 )
 
@@ -66,13 +65,14 @@ func (p *program) acp(args []string) int {
 	}
 	logger := slog.New(slog.NewTextHandler(logOut, &slog.HandlerOptions{Level: level}))
 
-	var dep *deploy.Deployment
+	var pd planned
 	var err error
 	if f.config != "" {
-		dep, err = deploy.Load(f.config, offeredPlugins()...)
+		pd, err = loadDeployment(f.config)
 	} else {
-		dep, err = deploy.Parse(acpDefaultDeployID, demoDeployment, offeredPlugins()...)
+		pd, err = parseDeployment(acpDefaultDeployID, demoDeployment)
 	}
+	dep := pd.dep
 	if err != nil {
 		fmt.Fprintln(p.stderr, err)
 		return exitUsage
@@ -92,6 +92,12 @@ func (p *program) acp(args []string) int {
 	forbidden := []string{f.sessions}
 	if stateErr == nil {
 		forbidden = append(forbidden, filepath.Join(stateDir, appDirName))
+	}
+	// Nor the plans under review: a session whose cwd lies inside the plan
+	// directory is refused, and the tools of one that holds it never
+	// reach it.
+	if pd.planDir != "" {
+		forbidden = append(forbidden, pd.planDir)
 	}
 	if forbidden, err = settleDocumentsDir(f.store, &f.documents, "", stateDir, stateErr, forbidden); err != nil {
 		return p.usageError("acp", err)

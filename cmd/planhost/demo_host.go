@@ -10,7 +10,6 @@ import (
 	"charm.land/glamour/v2"
 
 	"github.com/dshgo/planmode/cmd/planhost/workspace"
-	"github.com/dshgo/planmode/deploy"
 	"github.com/dshgo/planmode/host"
 	"github.com/dshgo/planmode/refhost"
 	"github.com/dshgo/planmode/refhost/scripted"
@@ -44,19 +43,26 @@ func (p *program) startDemoHost(dir string, s demoScene) (*demoHost, error) {
 	if err != nil {
 		return nil, err
 	}
-	dep, err := deploy.Parse(s.deployName, s.deployment, offeredPlugins()...)
+	pd, err := parseDeployment(s.deployName, s.deployment)
 	if err != nil {
 		return nil, err
 	}
+	dep := pd.dep
 	wsDir := filepath.Join(dir, demoWorkspaceDir)
 	if err := copyEmbedded(demoFiles, demoWorkspaceRoot, wsDir); err != nil {
 		return nil, err
 	}
-	ws, err := workspace.Open(wsDir, workspace.Limits{})
+	// The demo directory holds the workspace beside the sessions and the
+	// plans; the tools never reach either, as in "planhost run".
+	sessionsDir := filepath.Join(dir, demoSessionsDir)
+	if err := checkPlansApart(wsDir, pd.planDir, s.deployName); err != nil {
+		return nil, err
+	}
+	ws, err := workspace.Open(wsDir, workspace.Limits{}, workspace.WithForbidden(sessionsDir, pd.planDir))
 	if err != nil {
 		return nil, err
 	}
-	sessions, err := store.OpenDir(filepath.Join(dir, demoSessionsDir))
+	sessions, err := store.OpenDir(sessionsDir)
 	if err != nil {
 		ws.Close()
 		return nil, err

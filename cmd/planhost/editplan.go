@@ -3,32 +3,28 @@ package main
 import (
 	"context"
 	"encoding/json"
-	"fmt"
 	"slices"
 	"strings"
 
+	"github.com/pmezard/go-difflib/difflib"
 	"go.uber.org/fx"
 
 	"github.com/dshgo/planmode"
 	"github.com/dshgo/planmode/deploy"
-	"github.com/dshgo/planmode/host"
 	"github.com/dshgo/planmode/planfile"
 )
 
-// The plan a user edited in the terminal UI's review is approved through
-// an exit extension: the UI answers the review question selecting
-// optionApproveEdited with the edited text as the answer's custom text.
-// The option is not offered in the review (only the terminal UI, which has
-// an editor, gives this answer); the extension decides it as an approval,
-// makes the edited text the approved plan, and tells the model in the
-// result.
+// The plan a user edited in the terminal UI's review comes back in the
+// review's answer (host.Answer.Edited); plan mode approves an edit only
+// when an exit extension takes edits. Without plan-file that is planhost's
+// edit extension, which tells the model in the result; with plan-file, the
+// companion writes the edit to the plan file and reports it itself.
 const (
-	editExtensionName   = "planhost-edit"
-	editExtensionOrder  = 100
-	optionApproveEdited = "Approve edited"
-	resultEdited        = "editedByUser"
-	resultEditedPlan    = "editedPlan"
-	resultEditedNote    = "note"
+	editExtensionName  = "planhost-edit"
+	editExtensionOrder = 100
+	resultEdited       = "editedByUser"
+	resultEditedPlan   = "editedPlan"
+	resultEditedNote   = "note"
 
 	// Model-facing texts (not translated).
 	textEditedNote = "The user edited your plan before approving it. Carry out editedPlan, not the plan you presented."
@@ -38,10 +34,8 @@ const (
 )
 
 // editExtensionOption registers the edit extension unless the deployment
-// enables plan-file: with it the terminal UI edits the plan file itself, and
-// plan-file's own exit extension approves the file as the user left it and
-// reports the edit. Both extensions applying an edit would report it twice
-// and race for the approved plan.
+// enables plan-file, which takes the edit itself: both reporting it would
+// tell the model twice.
 func editExtensionOption(dep *deploy.Deployment) fx.Option {
 	if dep != nil && slices.Contains(dep.Plugins, planfile.PluginName) {
 		return fx.Options()
@@ -52,44 +46,25 @@ func editExtensionOption(dep *deploy.Deployment) fx.Option {
 // editExtension is planhost's exit extension for edited plans.
 func editExtension() planmode.ExitExtension {
 	return planmode.ExitExtension{
-		Name:  editExtensionName,
-		Order: editExtensionOrder,
+		Name:       editExtensionName,
+		Order:      editExtensionOrder,
+		TakesEdits: true,
 		ResultProperties: map[string]json.RawMessage{
 			resultEdited:     json.RawMessage(schemaEdited),
 			resultEditedPlan: json.RawMessage(schemaEditPlan),
 			resultEditedNote: json.RawMessage(schemaEditNote),
 		},
-		Decide: decideEdited,
 		Finish: finishEdited,
 	}
 }
 
-// decideEdited approves when the one answer selects exactly
-// optionApproveEdited with the edited plan as its text.
-func decideEdited(x *planmode.ExitCall, answers []host.Answer) (planmode.ExitVerdict, bool) {
-	if len(answers) != 1 {
-		return planmode.ExitVerdict{}, false
-	}
-	a := answers[0]
-	if a.QuestionID != planmode.ReviewQuestionID || !slices.Equal(a.Selected, []string{optionApproveEdited}) || strings.TrimSpace(a.Custom) == "" {
-		return planmode.ExitVerdict{}, false
-	}
-	if len(a.Custom) > planmode.MaxPlanSize {
-		return planmode.ExitVerdict{Kind: planmode.VerdictKeepPlanning, Option: optionApproveEdited,
-			Err: fmt.Errorf("the edited plan is %d bytes, over the limit of %d; the review is not approved", len(a.Custom), planmode.MaxPlanSize)}, true
-	}
-	x.Result[resultEditedPlan] = a.Custom
-	return planmode.ExitVerdict{Kind: planmode.VerdictApprove, Option: optionApproveEdited}, true
-}
-
-// finishEdited makes the edited text the approved plan and says so in the
-// result.
+// finishEdited tells the model, for an approval of a plan the user edited
+// in the review, that the edit is the approved plan.
 func finishEdited(_ context.Context, x *planmode.ExitCall, v planmode.ExitVerdict) error {
-	if v.Option != optionApproveEdited {
+	if v.Kind != planmode.VerdictApprove || x.Edited == "" {
 		return nil
 	}
-	plan, _ := x.Result[resultEditedPlan].(string)
-	x.Plan = plan
+	x.Result[resultEditedPlan] = x.Plan
 	x.Result[resultEdited] = true
 	x.Result[resultEditedNote] = textEditedNote
 	return nil
@@ -112,8 +87,24 @@ func userEdited(res map[string]any) bool {
 	return planFile && res[planFileResultEdited] == true
 }
 
-// editedAnswer is the terminal UI's answer for a plan the user edited and
-// then approved.
-func editedAnswer(questionID, plan string) host.Answer {
-	return host.Answer{QuestionID: questionID, Selected: []string{optionApproveEdited}, Custom: plan}
+// planChange is a unified diff, without file headers, of a review's plan
+// against the text shown before it changed during the review; "" when
+// there is no previous text.
+func planChange(previous, current string) string {
+	if previous == "" {
+		return ""
+	}
+	d, err := difflib.GetUnifiedDiffString(difflib.UnifiedDiff{
+		A: difflib.SplitLines(strings.TrimRight(previous, "\n") + "\n"), B: difflib.SplitLines(strings.TrimRight(current, "\n") + "\n"), Context: 1,
+	})
+	if err != nil {
+		return ""
+	}
+	var out []string
+	for l := range strings.SplitSeq(strings.TrimRight(d, "\n"), "\n") {
+		if !strings.HasPrefix(l, "---") && !strings.HasPrefix(l, "+++") {
+			out = append(out, l)
+		}
+	}
+	return strings.Join(out, "\n")
 }

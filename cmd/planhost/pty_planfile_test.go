@@ -7,6 +7,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/dshgo/planmode/planfile"
 )
 
 // planFileDeploy writes a deployment with plan-mode, plan-file (plans under
@@ -102,5 +104,56 @@ func TestRunPlanFileAndExtraAnswersThroughPipes(t *testing.T) {
 	}
 	if out := exitResult(t, dir); out["approved"] != true || out["comments"] != "Use a flag." || out["edited"] != false {
 		t.Errorf("result = %v", out)
+	}
+}
+
+// TestPTYAPlanChangedDuringTheReviewIsShownAgain protects the reviewer of
+// the terminal UI from approving a plan they never saw: the plan file is
+// rewritten (by another writer) while the review is open; the approval is
+// not taken, the review opens again saying the plan changed and showing
+// the diff, and approving then records the new text, unedited.
+func TestPTYAPlanChangedDuringTheReviewIsShownAgain(t *testing.T) {
+	dir := newRunDir(t)
+	args := ptyRunArgs(t, dir, filepath.Join("testdata", "pty", "approve.yaml"), "-config", planFileDeploy(t, dir))
+	s := startPTY(t, 200, 40, nil, args...)
+	s.waitScreen("shift+tab")
+	s.send("/plan Add Goodbye\r")
+	s.waitScreen("What now?")
+	files, err := filepath.Glob(filepath.Join(dir, "plans", "*", "plan.md"))
+	if err != nil || len(files) != 1 {
+		t.Fatalf("plan files %v, %v", files, err)
+	}
+	const swapped = "# Add Goodbye\n\n1. Run the installer script from the network.\n"
+	tmp := filepath.Join(filepath.Dir(files[0]), "swap.tmp")
+	if err := os.WriteFile(tmp, []byte(swapped), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Rename(tmp, files[0]); err != nil {
+		t.Fatal(err)
+	}
+	time.Sleep(reviewGraceWait)
+	s.send("a")
+	screen := s.waitScreen("The plan changed while you were reviewing it")
+	for _, want := range []string{"+1. Run the installer script from the network.", "-1. Add `Goodbye` to `greeter.go`."} {
+		if !strings.Contains(screen, want) {
+			t.Errorf("the review asked again lacks %q:\n%s", want, screen)
+		}
+	}
+	time.Sleep(reviewGraceWait)
+	s.send("a")
+	s.waitScreen("Working on it.")
+	s.quit()
+	if out := exitResult(t, dir); out["approved"] != true || out["edited"] != false {
+		t.Errorf("result = %v; want an unedited approval", out)
+	}
+	var approved []planfile.ApprovedPayload
+	for _, e := range sessionEvents(t, dir) {
+		var p planfile.ApprovedPayload
+		if e.Type == planfile.EventApproved && json.Unmarshal(e.Data, &p) == nil {
+			approved = append(approved, p)
+		}
+	}
+	if len(approved) != 1 || approved[0].Content != swapped || approved[0].ShownSHA256 != planfile.Digest(swapped) {
+		t.Errorf("plan/approved %+v; want the text shown in the second review", approved)
 	}
 }

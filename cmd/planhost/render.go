@@ -287,6 +287,10 @@ func renderMarkdown(md *glamour.TermRenderer, text string) string {
 // question prints one question of an ask: its detail (unless it is the
 // card just shown), the question and the options with their keys.
 func (p *printer) question(q host.Question, keys []string) {
+	if d := planChange(q.Previous, q.Detail); d != "" {
+		p.println(lineReviewChanged)
+		p.println(d)
+	}
 	if d := strings.TrimSpace(q.Detail); d != "" && q.Detail != p.lastCard {
 		p.out.markdown(q.Detail)
 	}

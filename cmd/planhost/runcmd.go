@@ -11,7 +11,6 @@ import (
 	"github.com/dshgo/planmode/cmd/planhost/openaimodel"
 	"github.com/dshgo/planmode/cmd/planhost/tui"
 	"github.com/dshgo/planmode/cmd/planhost/workspace"
-	"github.com/dshgo/planmode/deploy"
 	"github.com/dshgo/planmode/host"
 	"github.com/dshgo/planmode/refhost"
 	"github.com/dshgo/planmode/refhost/scripted"
@@ -74,10 +73,11 @@ func (p *program) run(args []string) int {
 	if err := f.resolveSession(); err != nil {
 		return p.usageError("run", err)
 	}
-	dep, err := deploy.Load(f.config, offeredPlugins()...)
+	pd, err := loadDeployment(f.config)
 	if err != nil {
 		return p.configError("run", err)
 	}
+	dep := pd.dep
 	relay := &deltaRelay{}
 	f.openai.Stream, f.openai.OnDelta = f.ui.stream, relay.send
 	model, err := p.model(f)
@@ -90,6 +90,13 @@ func (p *program) run(args []string) int {
 	}
 	if forbidden, err = settleDocuments(&f, stateDir, stateErr, forbidden); err != nil {
 		return p.usageError("run", err)
+	}
+	// The plans under review stay out of the model's reach too.
+	if err := checkPlansApart(f.workspace, pd.planDir, f.config); err != nil {
+		return p.usageError("run", err)
+	}
+	if pd.planDir != "" {
+		forbidden = append(forbidden, pd.planDir)
 	}
 	if err := f.continueSession(); err != nil {
 		return p.usageError("run", err)

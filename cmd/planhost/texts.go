@@ -26,6 +26,13 @@ const (
 		"pass -workspace DIR outside it"
 	stateWhatSessions = "sessions directory"
 	stateWhatState    = "state directory"
+	stateWhatPlans    = "plan directory"
+
+	errPlansInWorkspace = "the plan directory %s (plan-file's dir in %s) is inside the workspace %s, where the model's " +
+		"write_file could rewrite a plan while the user reviews it; set plan-file's dir outside the workspace, " +
+		"or pass -workspace DIR that does not contain it"
+	errWorkspaceInPlans = "the workspace %s is inside the plan directory %s (plan-file's dir in %s), where planhost " +
+		"keeps the plans under review; pass -workspace DIR outside it"
 )
 
 // The state directory and the history file.
@@ -196,19 +203,22 @@ const (
 	lineModelAt   = "model %s at %s"
 	maxRecap      = 200
 
-	lineNotice        = "notice (%s): "
-	lineToolCall      = "  → %s"
-	lineToolResult    = "  ← %s"
-	lineCard          = "  ▍%s: %s"
-	lineTurnEnd       = "  · turn %d ended: %s"
-	lineCompacted     = "  · transcript compacted"
-	lineReply         = "  /%s: %s"
-	lineCmdError      = "  /%s failed: %v"
-	lineUnknownCmd    = "  unknown command %q; /help lists the commands"
-	lineQueued        = "  · queued for the next step"
-	lineReviewHead    = "┌─ %s: %s"
-	lineReviewOpt     = "│  [%s] %s — %s"
-	lineReviewEnd     = "└─"
+	lineNotice     = "notice (%s): "
+	lineToolCall   = "  → %s"
+	lineToolResult = "  ← %s"
+	lineCard       = "  ▍%s: %s"
+	lineTurnEnd    = "  · turn %d ended: %s"
+	lineCompacted  = "  · transcript compacted"
+	lineReply      = "  /%s: %s"
+	lineCmdError   = "  /%s failed: %v"
+	lineUnknownCmd = "  unknown command %q; /help lists the commands"
+	lineQueued     = "  · queued for the next step"
+	lineReviewHead = "┌─ %s: %s"
+	lineReviewOpt  = "│  [%s] %s — %s"
+	lineReviewEnd  = "└─"
+	// lineReviewChanged heads the diff of a plan that changed while the
+	// user reviewed it.
+	lineReviewChanged = "The plan changed while you were reviewing it; what changed (- before, + now):"
 	linePlanFile      = "  plan file: %s"
 	lineReviewer      = "reviewer: %s"
 	lineReviewBad     = "  please answer one of %s"

@@ -98,27 +98,21 @@ func (a *tuiAsker) Ask(ctx context.Context, req host.AskRequest) ([]host.Answer,
 	}
 }
 
-// tuiPlanFile is the session's plan file for the review, through the
-// plan-file companion's checks.
+// tuiPlanFile is the session's plan file, whose path the review shows.
 type tuiPlanFile struct {
-	ctx   context.Context
 	pl    *planfile.Plugin
 	agent host.Agent
 }
 
 func (f tuiPlanFile) Path() string { return f.pl.Path(f.agent) }
 
-func (f tuiPlanFile) Read() (string, error) { return f.pl.Plan(f.ctx, f.agent) }
-
-func (f tuiPlanFile) Replace(content string) error { return f.pl.Edit(f.ctx, f.agent, content) }
-
-// reviewPlanFile is the plan file the review shows and edits; nil (and a
-// nil tui.PlanFile) when the deployment does not enable plan-file.
-func reviewPlanFile(ctx context.Context, parts *hostParts, agent host.Agent) tui.PlanFile {
+// reviewPlanFile is the plan file the review names; nil (and a nil
+// tui.PlanFile) when the deployment does not enable plan-file.
+func reviewPlanFile(parts *hostParts, agent host.Agent) tui.PlanFile {
 	if parts.PlanFile == nil {
 		return nil
 	}
-	return tuiPlanFile{ctx: ctx, pl: parts.PlanFile, agent: agent}
+	return tuiPlanFile{pl: parts.PlanFile, agent: agent}
 }
 
 // tuiSession is what converseTUI needs besides the host parts.
@@ -151,21 +145,20 @@ func (p *program) converseTUI(ctx context.Context, parts *hostParts, agent *refh
 		saveHistory = func(entry string) { _ = appendHistory(path, entry) }
 	}
 	model := tui.New(tui.Config{
-		History:      history,
-		SaveHistory:  saveHistory,
-		Backend:      backend,
-		Catalog:      cat,
-		Commands:     cmds,
-		Mode:         backend.mode(),
-		Intro:        s.intro,
-		Plans:        presentedPlans(agent.Session().Events()),
-		NoColor:      p.getenv("NO_COLOR") != "",
-		Editor:       editor,
-		Sanitize:     safetext.Escape,
-		Markdown:     safetext.Markdown,
-		Rendered:     safetext.EscapeExceptSGR,
-		EditedAnswer: editedAnswer,
-		PlanFile:     reviewPlanFile(ctx, parts, agent),
+		History:     history,
+		SaveHistory: saveHistory,
+		Backend:     backend,
+		Catalog:     cat,
+		Commands:    cmds,
+		Mode:        backend.mode(),
+		Intro:       s.intro,
+		Plans:       presentedPlans(agent.Session().Events()),
+		NoColor:     p.getenv("NO_COLOR") != "",
+		Editor:      editor,
+		Sanitize:    safetext.Escape,
+		Markdown:    safetext.Markdown,
+		Rendered:    safetext.EscapeExceptSGR,
+		PlanFile:    reviewPlanFile(parts, agent),
 	})
 	// Bubble Tea's signal handler quits on SIGTERM (and SIGINT, which a
 	// terminal in raw mode sends as a key instead), restoring the terminal.

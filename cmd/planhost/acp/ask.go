@@ -7,6 +7,7 @@ import (
 	"unicode"
 
 	sdk "github.com/coder/acp-go-sdk"
+	"github.com/pmezard/go-difflib/difflib"
 
 	"github.com/dshgo/planmode/host"
 )
@@ -67,6 +68,10 @@ func (s *session) ask(ctx context.Context, q host.Question, intent *host.Intent)
 		return host.Answer{}, fmt.Errorf("acp: ask: %w: %w", host.ErrAborted, err)
 	}
 	var content []sdk.ToolCallContent
+	if d := changeDiff(q.Previous, q.Detail); d != "" {
+		// Asked again: the text changed during the review.
+		content = append(content, sdk.ToolContent(sdk.TextBlock(textChanged+"\n"+d)))
+	}
 	if q.Detail != "" {
 		content = append(content, sdk.ToolContent(sdk.TextBlock(q.Detail)))
 	}
@@ -100,7 +105,29 @@ func (s *session) ask(ctx context.Context, q host.Question, intent *host.Intent)
 	if !ok {
 		return host.Answer{}, fmt.Errorf("acp: ask: the client chose unknown option %q: %w", resp.Outcome.Selected.OptionId, host.ErrDismissed)
 	}
-	return host.Answer{QuestionID: q.ID, Selected: []string{label}}, nil
+	return host.Answer{QuestionID: q.ID, Selected: []string{label}, DetailDigest: q.DetailDigest}, nil
+}
+
+// changeDiff is a unified diff, without file headers, of a question's
+// detail against the text it showed before it changed; "" when there is
+// no previous text.
+func changeDiff(previous, current string) string {
+	if previous == "" {
+		return ""
+	}
+	d, err := difflib.GetUnifiedDiffString(difflib.UnifiedDiff{
+		A: difflib.SplitLines(strings.TrimRight(previous, "\n") + "\n"), B: difflib.SplitLines(strings.TrimRight(current, "\n") + "\n"), Context: 1,
+	})
+	if err != nil {
+		return ""
+	}
+	var out []string
+	for l := range strings.SplitSeq(strings.TrimRight(d, "\n"), "\n") {
+		if !strings.HasPrefix(l, "---") && !strings.HasPrefix(l, "+++") {
+			out = append(out, l)
+		}
+	}
+	return strings.Join(out, "\n")
 }
 
 // permissionOptions maps a question's options to permission options, and

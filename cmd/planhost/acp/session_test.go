@@ -356,3 +356,51 @@ func TestReasoningIsSentAsThoughtChunks(t *testing.T) {
 		}
 	}
 }
+
+// TestAReviewAskedAgainShowsWhatChangedAndEchoesTheDigest: a plan review
+// asked again because the plan changed carries the diff from the text
+// shown before in its content, and the answer echoes the digest of the
+// text the client was shown.
+func TestAReviewAskedAgainShowsWhatChangedAndEchoesTheDigest(t *testing.T) {
+	st := newStore(t)
+	h := newHostParts(t, st, scripted.NewModel())
+	k := connect(t, h, st)
+	k.initialize()
+	sess := k.newSession(workspaceDir(t))
+	k.c.setAnswer(func(_ context.Context, req sdk.RequestPermissionRequest) (sdk.RequestPermissionResponse, error) {
+		return sdk.RequestPermissionResponse{Outcome: sdk.RequestPermissionOutcome{Selected: &sdk.RequestPermissionOutcomeSelected{OptionId: req.Options[0].OptionId}}}, nil
+	})
+	hs, err := st.Open(string(sess.SessionId))
+	if err != nil {
+		t.Fatal(err)
+	}
+	const before, after = "# Tests\n\n1. Add TestHello.\n", "# Tests\n\n1. Run the installer script.\n"
+	answers, err := h.rt.Questions().Ask(ctxT(t), host.AskRequest{
+		Agent: asker{hs},
+		Questions: []host.Question{{ID: planmode.ReviewQuestionID, Header: "Plan review", Question: "The plan changed.",
+			Detail: after, DetailDigest: host.DigestDetail(after), Previous: before,
+			Options: []host.Option{{Label: planmode.ReviewApprove}, {Label: planmode.ReviewKeepPlanning}}}},
+		Intent: &host.Intent{Kind: planmode.ReviewIntentKind, ApproveOption: planmode.ReviewApprove},
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(answers) != 1 || answers[0].DetailDigest != host.DigestDetail(after) {
+		t.Errorf("answers = %+v; want the digest of the text shown echoed", answers)
+	}
+	_, asks := k.c.snapshot()
+	if len(asks) != 1 {
+		t.Fatalf("asks = %d", len(asks))
+	}
+	var text string
+	for _, c := range asks[0].ToolCall.Content {
+		if c.Content != nil && c.Content.Content.Text != nil {
+			text += c.Content.Content.Text.Text + "\n"
+		}
+	}
+	for _, want := range []string{"what changed", "-1. Add TestHello.", "+1. Run the installer script.", after} {
+		if !strings.Contains(text, want) {
+			t.Errorf("the request's content lacks %q:\n%s", want, text)
+		}
+	}
+}

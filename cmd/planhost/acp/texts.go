@@ -39,6 +39,9 @@ const (
 // Model-facing tool errors of the routing workspace tools.
 const (
 	textNoWorkspace = "no workspace is bound to this session"
+	// textChanged heads the diff of a plan that changed while the user
+	// reviewed it.
+	textChanged = "The plan changed while you were reviewing it; what changed (- before, + now):"
 )
 
 // Tool call titles, by workspace tool; %s is the path or pattern.

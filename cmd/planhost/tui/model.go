@@ -62,13 +62,11 @@ type Config struct {
 	// Markdown makes text safe to hand to the Markdown renderer, and
 	// Rendered checks what the renderer made (keeping its colours).
 	Markdown, Rendered func(string) string
-	// EditedAnswer is the review answer for a plan the user edited and
-	// then approved (not used with PlanFile).
-	EditedAnswer func(questionID, plan string) host.Answer
 	// PlanFile is the session's plan file when the plan-file companion is
-	// enabled, nil otherwise. With it the review shows the file's path,
-	// Edit edits the file, and an approval approves the file as the user
-	// left it (the companion reports the edit to the model).
+	// enabled, nil otherwise; the review shows its path. Edit never
+	// touches the file: the editor opens a private copy of the plan shown,
+	// and an approving answer carries the edited text (host.Answer.Edited),
+	// which the host applies.
 	PlanFile PlanFile
 	// History holds the earlier inputs, oldest first (up and down recall
 	// them); SaveHistory keeps a new one (called from a command).
@@ -79,15 +77,9 @@ type Config struct {
 }
 
 // PlanFile is the session's private plan file (the plan-file companion).
-// Read and Replace go through the companion's checks; Replace refuses text
-// the file may not hold, leaving the file as it was.
 type PlanFile interface {
 	// Path is the file's path, for the user.
 	Path() string
-	// Read returns the file's content.
-	Read() (string, error)
-	// Replace replaces the file's content with the user's text.
-	Replace(content string) error
 }
 
 // Model is the UI's state.
@@ -261,8 +253,6 @@ func (m Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		cmd = m.startEditor(msg)
 	case editedMsg:
 		cmd = m.onEdited(msg)
-	case planSavedMsg:
-		m.onPlanSaved(msg)
 	case tea.PasteMsg:
 		cmd = m.paste(msg)
 	case tea.KeyPressMsg:

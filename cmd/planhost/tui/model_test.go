@@ -310,22 +310,21 @@ func TestReviewDismissAndWithdraw(t *testing.T) {
 }
 
 func TestEditedPlanIsApprovedAsEdited(t *testing.T) {
-	var got []string
-	h := newHarness(t, tui.Config{EditedAnswer: func(qid, plan string) host.Answer {
-		got = append(got, plan)
-		return host.Answer{QuestionID: qid, Selected: []string{"Approve edited"}, Custom: plan}
-	}})
-	ask, reply := planAsk(1, "# Plan\n\n1. One.\n")
+	const plan, edited = "# Plan\n\n1. One.\n", "# Plan\n\n1. One.\n2. Two.\n"
+	h := newHarness(t, tui.Config{})
+	ask, reply := planAsk(1, plan)
+	ask.Request.Questions[0].DetailDigest = host.DigestDetail(plan)
 	h.send(ask)
-	h.send(tui.EditedForTest("# Plan\n\n1. One.\n2. Two.\n"))
+	h.send(tui.EditedForTest(edited))
 	if v := h.view(); !strings.Contains(v, "+2. Two.") || !strings.Contains(v, "You edited this plan") {
 		t.Errorf("the edit is not shown as a diff:\n%s", v)
 	}
 	h.clock.advance(time.Second)
 	h.keys("a")
 	r := <-reply
-	if len(got) != 1 || r.Answers[0].Custom != "# Plan\n\n1. One.\n2. Two.\n" {
-		t.Fatalf("reply = %+v, edited answers %q", r, got)
+	want := host.Answer{QuestionID: planmode.ReviewQuestionID, Selected: []string{planmode.ReviewApprove}, DetailDigest: host.DigestDetail(plan), Edited: edited}
+	if len(r.Answers) != 1 || !reflect.DeepEqual(r.Answers[0], want) {
+		t.Fatalf("reply = %+v; want %+v (the edit in the answer, the digest of the text shown)", r, want)
 	}
 }
 

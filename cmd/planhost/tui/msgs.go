@@ -134,10 +134,4 @@ type (
 		text string
 		err  error
 	}
-	// planSavedMsg reports the edited plan written to the plan file.
-	planSavedMsg struct {
-		id   int
-		text string
-		err  error
-	}
 )

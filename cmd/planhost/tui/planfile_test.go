@@ -1,10 +1,8 @@
 package tui_test
 
 import (
-	"errors"
 	"slices"
 	"strings"
-	"sync"
 	"testing"
 	"time"
 
@@ -16,90 +14,67 @@ import (
 	"github.com/dshgo/planmode/planreview"
 )
 
-// fakePlanFile is a plan file in memory; refuse makes Replace fail.
-type fakePlanFile struct {
-	mu      sync.Mutex
-	content string
-	refuse  error
-	writes  int
-}
+// fakePlanFile is the plan file's path; the review never touches the file.
+type fakePlanFile struct{}
 
-func (f *fakePlanFile) Path() string { return "/state/plans/s1/plan.md" }
+func (fakePlanFile) Path() string { return "/state/plans/s1/plan.md" }
 
-func (f *fakePlanFile) Read() (string, error) {
-	f.mu.Lock()
-	defer f.mu.Unlock()
-	return f.content, nil
-}
-
-func (f *fakePlanFile) Replace(content string) error {
-	f.mu.Lock()
-	defer f.mu.Unlock()
-	if f.refuse != nil {
-		return f.refuse
-	}
-	f.content = content
-	f.writes++
-	return nil
-}
-
-func (f *fakePlanFile) get() (string, int) {
-	f.mu.Lock()
-	defer f.mu.Unlock()
-	return f.content, f.writes
-}
-
-func noEditedAnswer(t *testing.T) func(string, string) host.Answer {
-	return func(string, string) host.Answer {
-		t.Error("EditedAnswer called with a plan file: the plan-file companion reports the edit")
-		return host.Answer{}
-	}
-}
-
-func TestWithAPlanFileEditWritesTheFileAndApproveIsPlain(t *testing.T) {
+func TestWithAPlanFileTheEditTravelsInTheAnswer(t *testing.T) {
 	const plan, edited = "# Plan\n\n1. One.\n", "# Plan\n\n1. One.\n2. Two.\n"
-	pf := &fakePlanFile{content: plan}
-	h := newHarness(t, tui.Config{PlanFile: pf, EditedAnswer: noEditedAnswer(t)})
+	h := newHarness(t, tui.Config{PlanFile: fakePlanFile{}})
 	ask, reply := planAsk(1, plan)
 	h.send(ask)
 	if v := h.view(); !strings.Contains(v, "Plan file: /state/plans/s1/plan.md") {
 		t.Fatalf("the review does not show the plan file's path:\n%s", v)
 	}
 	h.send(tui.EditedForTest(edited))
-	if got, n := pf.get(); got != edited || n != 1 {
-		t.Fatalf("plan file = %q after %d writes; want the edit", got, n)
-	}
 	if v := h.view(); !strings.Contains(v, "+2. Two.") || !strings.Contains(v, "You edited this plan") {
 		t.Errorf("the edit is not shown:\n%s", v)
 	}
 	h.clock.advance(time.Second)
 	h.keys("a")
 	r := <-reply
-	if len(r.Answers) != 1 || !slices.Equal(r.Answers[0].Selected, []string{planmode.ReviewApprove}) || r.Answers[0].Custom != "" {
-		t.Fatalf("reply = %+v; want a plain Approve (the file holds the edit)", r)
+	if len(r.Answers) != 1 || !slices.Equal(r.Answers[0].Selected, []string{planmode.ReviewApprove}) || r.Answers[0].Edited != edited {
+		t.Fatalf("reply = %+v; want Approve carrying the edit", r)
 	}
 	if v := h.view(); !strings.Contains(v, "Plan approved as you edited it.") {
 		t.Errorf("the transcript does not say the plan was approved as edited:\n%s", v)
 	}
 }
 
-func TestWithAPlanFileARefusedEditLeavesThePlanAsPresented(t *testing.T) {
-	const plan = "# Plan\n\n1. One.\n"
-	pf := &fakePlanFile{content: plan, refuse: errors.New("plan-file: content holds a NUL byte")}
-	h := newHarness(t, tui.Config{PlanFile: pf, EditedAnswer: noEditedAnswer(t)})
-	ask, reply := planAsk(1, plan)
-	h.send(ask)
-	h.send(tui.EditedForTest("# Plan\n\n1. One.\n2. Two.\n"))
-	if v := h.view(); strings.Contains(v, "You edited this plan") || !strings.Contains(v, "not saved to the plan file") {
-		t.Fatalf("a refused edit is shown as made, or its error is not:\n%s", v)
-	}
-	h.clock.advance(time.Second)
-	h.keys("a")
-	if r := <-reply; len(r.Answers) != 1 || r.Answers[0].Selected[0] != planmode.ReviewApprove {
-		t.Fatalf("reply = %+v", r)
-	}
-	if v := h.view(); !strings.Contains(v, "Plan approved.") {
-		t.Errorf("transcript:\n%s", v)
+// TestAReviewAskedAgainShowsWhatChangedAndSaysSo: when the host asks again
+// because the plan changed during the review, the review says so and shows
+// the change from the text shown before.
+func TestAReviewAskedAgainShowsWhatChangedAndSaysSo(t *testing.T) {
+	const before, after = "# Plan\n\n1. Add TestHello.\n", "# Plan\n\n1. Run the installer script.\n"
+	for _, lang := range []struct{ name, want string }{{"en", "The plan changed while you were reviewing it"}, {"zh", "你审阅期间计划被改动了"}} {
+		t.Run(lang.name, func(t *testing.T) {
+			h := newHarness(t, tui.Config{Catalog: tui.CatalogFor(lang.name, "", "", "")})
+			first, firstReply := planAsk(1, before)
+			h.send(first)
+			h.clock.advance(time.Second)
+			h.keys("a")
+			<-firstReply
+			ask, reply := planAsk(2, after)
+			ask.Request.Questions[0].Previous = before
+			h.send(ask)
+			v := h.view()
+			for _, want := range []string{lang.want, "-1. Add TestHello.", "+1. Run the installer script."} {
+				if !strings.Contains(v, want) {
+					t.Errorf("the review lacks %q:\n%s", want, v)
+				}
+			}
+			h.clock.advance(time.Second)
+			h.keys("k")
+			h.key(tea.KeyEnter, 0)
+			<-reply
+			h.send(tea.KeyPressMsg{Code: '/', Text: "/"})
+			h.keys("plans")
+			h.key(tea.KeyEnter, 0)
+			if want := map[string]string{"en": "1. Plan — not taken: the plan changed during the review", "zh": "未采纳：审阅期间计划被改动"}[lang.name]; !strings.Contains(h.view(), want) {
+				t.Errorf("/plans lacks %q:\n%s", want, h.view())
+			}
+		})
 	}
 }
 
@@ -175,25 +150,27 @@ func TestThePlanReviewsExtraAnswers(t *testing.T) {
 	}
 }
 
-func TestWithoutAPlanFileOnlyApproveTakesAnEdit(t *testing.T) {
-	h := newHarness(t, tui.Config{EditedAnswer: func(qid, plan string) host.Answer {
-		return host.Answer{QuestionID: qid, Selected: []string{"Approve edited"}, Custom: plan}
-	}})
-	ask, reply := reviewAsk(1)
-	h.send(ask)
-	h.send(tui.EditedForTest("# Plan\n\n1. One.\n2. Two.\n"))
-	h.clock.advance(time.Second)
-	h.keys("c")
-	select {
-	case r := <-reply:
-		t.Fatalf("Approve and clear dropped the edit: %+v", r)
-	default:
+func TestEveryApprovingAnswerCarriesTheEditAndKeepPlanningDoesNot(t *testing.T) {
+	const edited = "# Plan\n\n1. One.\n2. Two.\n"
+	tests := []struct {
+		key, label, edit string
+	}{
+		{"c", planreview.LabelApproveAndClear, edited},
+		{"a", planmode.ReviewApprove, edited},
+		{"x", planreview.LabelAbandon, ""},
 	}
-	if v := h.view(); !strings.Contains(v, "Only Approve keeps your edit") {
-		t.Fatalf("no note:\n%s", v)
-	}
-	h.keys("a")
-	if r := <-reply; len(r.Answers) != 1 || r.Answers[0].Selected[0] != "Approve edited" {
-		t.Fatalf("reply = %+v", r)
+	for _, tt := range tests {
+		t.Run(tt.label, func(t *testing.T) {
+			h := newHarness(t, tui.Config{})
+			ask, reply := reviewAsk(1)
+			h.send(ask)
+			h.send(tui.EditedForTest(edited))
+			h.clock.advance(time.Second)
+			h.keys(tt.key)
+			r := <-reply
+			if len(r.Answers) != 1 || r.Answers[0].Selected[0] != tt.label || r.Answers[0].Edited != tt.edit {
+				t.Fatalf("reply = %+v; want %s with edit %q", r, tt.label, tt.edit)
+			}
+		})
 	}
 }

@@ -69,10 +69,14 @@ type review struct {
 	// planFile is the plan file's path (plan-file enabled), "" otherwise.
 	planFile string
 	// text is the plan under review (edited when edited is set); original
-	// is the model's; previous is the plan of the review before (for the
+	// is the model's; previous is the plan of the review before, or the
+	// text the host showed before it changed during this review (for the
 	// diff).
 	text, original, previous string
 	edited                   bool
+	// changed is set when the host asks again because the plan changed
+	// while the user reviewed it.
+	changed bool
 	// gate keeps keys typed before the review (or the edited plan)
 	// appeared from answering it.
 	gate   reviewgate.Gate
@@ -92,9 +96,18 @@ func (m *Model) openReview(msg AskMsg) {
 		return
 	}
 	if r.plan {
-		r.original = m.cfg.Sanitize(r.req.Questions[0].Detail)
+		q := r.req.Questions[0]
+		r.original = m.cfg.Sanitize(q.Detail)
 		r.text = r.original
-		if n := len(m.plans); n > 0 && (m.plans[n-1].outcome == m.cat.OutcomeKeepPlanning || m.plans[n-1].outcome == m.cat.OutcomeEdited) {
+		switch n := len(m.plans); {
+		case q.Previous != "":
+			// Asked again: the answer to the text before was not taken.
+			r.previous, r.changed = m.cfg.Sanitize(q.Previous), true
+			if n > 0 {
+				m.plans[n-1].outcome = m.cat.OutcomeChanged
+			}
+			m.add(KindMeta, m.cat.ReviewChangedNote)
+		case n > 0 && (m.plans[n-1].outcome == m.cat.OutcomeKeepPlanning || m.plans[n-1].outcome == m.cat.OutcomeEdited):
 			r.previous = m.plans[n-1].text
 		}
 		m.plans = append(m.plans, planRecord{title: planTitle(r.text), text: r.text, outcome: m.cat.OutcomeOpen})
@@ -244,15 +257,10 @@ func (m *Model) choose(o option) tea.Cmd {
 		m.add(KindMeta, fmt.Sprintf(m.cat.ReviewAnswered, m.cat.OutcomeDismissed))
 		return func() tea.Msg { reply <- AskResult{Err: errDismissed}; return nil }
 	case optEdit:
-		text, dir, pf := r.text, m.cfg.TempDir, m.cfg.PlanFile
+		// The editor opens a private copy of the plan shown; the plan
+		// file (if any) is never touched: the answer carries the edit.
+		text, dir := r.text, m.cfg.TempDir
 		return func() tea.Msg {
-			if pf != nil { // the editor starts from the file as it is now
-				t, err := pf.Read()
-				if err != nil {
-					return editReadyMsg{err: err}
-				}
-				text = t
-			}
 			f, err := os.CreateTemp(dir, "planhost-plan-*.md")
 			if err != nil {
 				return editReadyMsg{err: err}
@@ -264,26 +272,18 @@ func (m *Model) choose(o option) tea.Cmd {
 			return editReadyMsg{path: f.Name(), err: err}
 		}
 	}
-	if r.plan && r.edited && o.approves && o.value != r.req.Intent.ApproveOption && m.cfg.PlanFile == nil {
-		// Without a plan file only Approve carries the edited text.
-		m.note = m.cat.EditNeedsApprove
-		return nil
-	}
 	switch o.kind {
 	case optFeedback, optComments:
 		r.feedback, r.comments, r.selected = true, o.kind == optComments, o.value
 		m.feedback.Reset()
 		return m.feedback.Focus()
 	}
-	if r.plan && r.edited && o.value == r.req.Intent.ApproveOption && m.cfg.EditedAnswer != nil && m.cfg.PlanFile == nil {
-		return m.answer(m.cfg.EditedAnswer(qid, r.text), m.cat.OutcomeEdited)
-	}
 	outcome := o.outcome
 	switch {
 	case !r.plan:
 		outcome = o.label
 	case outcome != "":
-	case r.edited: // the plan file holds the edit; plan-file reports it
+	case r.edited: // the answer carries the edit; the host reports it
 		outcome = m.cat.OutcomeEdited
 	default:
 		outcome = m.cat.OutcomeApproved
@@ -293,8 +293,15 @@ func (m *Model) choose(o option) tea.Cmd {
 
 // answer records the answer to the current question and, after the last
 // one, sends all of them.
+//
+// The answer echoes the question's digest (the text shown), and an
+// approving answer to an edited plan carries the edit.
 func (m *Model) answer(a host.Answer, outcome string) tea.Cmd {
 	r := m.review
+	a.DetailDigest = r.req.Questions[r.q].DetailDigest
+	if r.plan && r.edited && m.approves(a) {
+		a.Edited = r.text
+	}
 	r.answers = append(r.answers, a)
 	r.q++
 	if r.q < len(r.req.Questions) {
@@ -309,7 +316,17 @@ func (m *Model) answer(a host.Answer, outcome string) tea.Cmd {
 	return func() tea.Msg { reply <- AskResult{Answers: answers}; return nil }
 }
 
-// startEditor runs the editor on the plan file.
+// approves reports whether a selects an option of the menu that approves.
+func (m *Model) approves(a host.Answer) bool {
+	for _, o := range m.review.options {
+		if o.approves && len(a.Selected) == 1 && a.Selected[0] == o.value {
+			return true
+		}
+	}
+	return false
+}
+
+// startEditor runs the editor on a private copy of the plan.
 func (m *Model) startEditor(msg editReadyMsg) tea.Cmd {
 	if msg.err != nil {
 		m.add(KindError, fmt.Sprintf(m.cat.EditorFailed, msg.err))
@@ -332,8 +349,7 @@ func (m *Model) startEditor(msg editReadyMsg) tea.Cmd {
 }
 
 // onEdited takes the saved plan: it is what the review now shows and what
-// an approval approves. With a plan file, the text is written to the file
-// first (by a command), and shown once it is there.
+// an approval approves (the answer carries it).
 func (m *Model) onEdited(msg editedMsg) tea.Cmd {
 	r := m.review
 	switch {
@@ -348,25 +364,8 @@ func (m *Model) onEdited(msg editedMsg) tea.Cmd {
 		m.note = m.cat.EditorUnchanged
 		return nil
 	}
-	if pf := m.cfg.PlanFile; pf != nil {
-		id, raw := r.id, msg.text
-		return func() tea.Msg { return planSavedMsg{id: id, text: text, err: pf.Replace(raw)} }
-	}
 	m.showEdited(text)
 	return nil
-}
-
-// onPlanSaved shows the edit once the plan file holds it.
-func (m *Model) onPlanSaved(msg planSavedMsg) {
-	switch {
-	case m.review == nil || m.review.id != msg.id:
-		return
-	case msg.err != nil:
-		m.add(KindError, fmt.Sprintf(m.cat.PlanFileFailed, msg.err))
-		m.note = fmt.Sprintf(m.cat.PlanFileFailed, msg.err)
-		return
-	}
-	m.showEdited(msg.text)
 }
 
 // showEdited makes text the plan under review.

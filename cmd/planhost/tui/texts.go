@@ -27,23 +27,26 @@ type Catalog struct {
 	InterruptAgain string
 	Placeholder    string
 
-	ReviewTitle      string
-	ReviewQuestion   string
-	ReviewChanged    string
-	ReviewFullPlan   string
-	ReviewEditedNote string
-	ReviewHint       string
-	FeedbackTitle    string
-	FeedbackHint     string
-	OptApprove       string
-	OptKeepPlanning  string
-	OptEdit          string
-	OptDismiss       string
-	OptApproveDesc   string
-	OptKeepDesc      string
-	OptEditDesc      string
-	OptDismissDesc   string
-	QuestionHint     string
+	ReviewTitle    string
+	ReviewQuestion string
+	// ReviewChangedQuestion heads a review asked again because the plan
+	// changed while the user reviewed it.
+	ReviewChangedQuestion string
+	ReviewChanged         string
+	ReviewFullPlan        string
+	ReviewEditedNote      string
+	ReviewHint            string
+	FeedbackTitle         string
+	FeedbackHint          string
+	OptApprove            string
+	OptKeepPlanning       string
+	OptEdit               string
+	OptDismiss            string
+	OptApproveDesc        string
+	OptKeepDesc           string
+	OptEditDesc           string
+	OptDismissDesc        string
+	QuestionHint          string
 	// The plan-review companion's extra answers.
 	OptApproveComments, OptApproveCommentsDesc string
 	OptApproveClear, OptApproveClearDesc       string
@@ -53,11 +56,6 @@ type Catalog struct {
 	CommentsTitle, CommentsNeeded string
 	// ReviewPlanFile shows the plan file's path: "%s".
 	ReviewPlanFile string
-	// PlanFileFailed says the edit could not be saved to the plan file.
-	PlanFileFailed string
-	// EditNeedsApprove says an edited plan (without a plan file) is
-	// approved with Approve only.
-	EditNeedsApprove string
 
 	// Outcomes of a plan review, as /plans and the transcript say them.
 	OutcomeApproved, OutcomeKeepPlanning, OutcomeEdited, OutcomeDismissed, OutcomeCancelled, OutcomeOpen string
@@ -71,6 +69,10 @@ type Catalog struct {
 	OutcomeApprovedComments, OutcomeApprovedCleared string
 	// ReviewAnswered reports the answer: "%s" is the outcome.
 	ReviewAnswered string
+	// OutcomeChanged is the outcome of a review whose answer was not
+	// taken because the plan changed meanwhile; ReviewChangedNote says so
+	// in the transcript when the review is asked again.
+	OutcomeChanged, ReviewChangedNote string
 	// ReviewCancelled says the review closed without an answer (the turn
 	// was cancelled).
 	ReviewCancelled string
@@ -110,8 +112,10 @@ var English = &Catalog{
 	InterruptAgain: "Press Ctrl-C again to exit.",
 	Placeholder:    "Type a message (alt+enter for a new line, /help for keys)",
 
-	ReviewTitle:      "Plan review",
-	ReviewQuestion:   "The model presents this plan. What now?",
+	ReviewTitle:    "Plan review",
+	ReviewQuestion: "The model presents this plan. What now?",
+	ReviewChangedQuestion: "The plan changed while you were reviewing it, so your answer was not taken. " +
+		"What changed is shown; review the plan as it is now. What now?",
 	ReviewChanged:    "What changed since the previous plan",
 	ReviewFullPlan:   "The plan",
 	ReviewEditedNote: "You edited this plan; the edited text is what you approve.",
@@ -137,8 +141,6 @@ var English = &Catalog{
 	CommentsTitle:          "Comments for the model (the plan is approved)",
 	CommentsNeeded:         "Write a comment, or press esc and choose Approve.",
 	ReviewPlanFile:         "Plan file: %s",
-	PlanFileFailed:         "The edit was not saved to the plan file: %v",
-	EditNeedsApprove:       "Only Approve keeps your edit; choose it, or edit again.",
 
 	OutcomeApproved:     "approved",
 	OutcomeKeepPlanning: "sent back with feedback",
@@ -154,6 +156,8 @@ var English = &Catalog{
 	OutcomeApprovedComments: "approved with your comments",
 	OutcomeApprovedCleared:  "approved on a fresh context",
 	ReviewAnswered:          "Plan %s.",
+	OutcomeChanged:          "not taken: the plan changed during the review",
+	ReviewChangedNote:       "The plan changed while you were reviewing it, so that answer was not taken; review it again.",
 	ReviewCancelled:         "The plan review closed: the turn was cancelled.",
 	EditorFailed:            "The editor failed: %v",
 	EditorUnchanged:         "The plan was not changed in the editor.",
@@ -204,8 +208,10 @@ var Chinese = &Catalog{
 	InterruptAgain: "再按一次 Ctrl-C 退出。",
 	Placeholder:    "输入消息（alt+enter 换行，/help 查看按键）",
 
-	ReviewTitle:      "计划审阅",
-	ReviewQuestion:   "模型提交了这份计划。接下来？",
+	ReviewTitle:    "计划审阅",
+	ReviewQuestion: "模型提交了这份计划。接下来？",
+	ReviewChangedQuestion: "你审阅期间计划被改动了，所以你的回答没有被采纳。" +
+		"下面显示了改动之处；请审阅现在的计划。接下来？",
 	ReviewChanged:    "与上一版计划相比的改动",
 	ReviewFullPlan:   "计划全文",
 	ReviewEditedNote: "你编辑了这份计划；批准的是编辑后的文本。",
@@ -231,8 +237,6 @@ var Chinese = &Catalog{
 	CommentsTitle:          "给模型的意见（计划已批准）",
 	CommentsNeeded:         "请写下意见，或按 esc 后选择批准。",
 	ReviewPlanFile:         "计划文件：%s",
-	PlanFileFailed:         "编辑未能保存到计划文件：%v",
-	EditNeedsApprove:       "只有批准会保留你的编辑；请选择它，或重新编辑。",
 
 	OutcomeApproved:     "已批准",
 	OutcomeKeepPlanning: "已附反馈退回",
@@ -248,6 +252,8 @@ var Chinese = &Catalog{
 	OutcomeApprovedComments: "已附意见批准",
 	OutcomeApprovedCleared:  "已批准并清空上下文",
 	ReviewAnswered:          "计划%s。",
+	OutcomeChanged:          "未采纳：审阅期间计划被改动",
+	ReviewChangedNote:       "你审阅期间计划被改动了，所以刚才的回答没有被采纳；请再次审阅。",
 	ReviewCancelled:         "计划审阅已关闭：回合被取消。",
 	EditorFailed:            "编辑器出错：%v",
 	EditorUnchanged:         "计划在编辑器中没有改动。",

@@ -115,6 +115,9 @@ func (m Model) menuView(r *review) string {
 	q := r.req.Questions[r.q]
 	var lines []string
 	head := m.cat.ReviewQuestion
+	if r.changed {
+		head = m.cat.ReviewChangedQuestion
+	}
 	if !r.plan {
 		head = m.cfg.Sanitize(q.Question)
 		if d := strings.TrimSpace(q.Detail); d != "" {

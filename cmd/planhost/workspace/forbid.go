@@ -45,6 +45,44 @@ func WithForbidden(dirs ...string) Option {
 	}
 }
 
+// checkRoot refuses a workspace root that is a forbidden directory or lies
+// inside one (the tools' check walks only up to the root, so it could not
+// see that), comparing the paths with their symbolic links resolved as far
+// as they exist.
+func checkRoot(dir string, forbidden []string) error {
+	if len(forbidden) == 0 {
+		return nil
+	}
+	root := resolved(dir)
+	for _, f := range forbidden {
+		if rel, err := filepath.Rel(resolved(f), root); err == nil && rel != ".." && !strings.HasPrefix(rel, ".."+string(filepath.Separator)) {
+			return fmt.Errorf("%w: "+msgRootForbidden, ErrForbidden, dir, f)
+		}
+	}
+	return nil
+}
+
+// resolved returns p absolute, with the symbolic links of its longest
+// existing part resolved.
+func resolved(p string) string {
+	abs, err := filepath.Abs(p)
+	if err != nil {
+		return filepath.Clean(p)
+	}
+	rest := ""
+	for cur := abs; ; {
+		if r, err := filepath.EvalSymlinks(cur); err == nil {
+			return filepath.Join(r, rest)
+		}
+		parent := filepath.Dir(cur)
+		if parent == cur {
+			return abs
+		}
+		rest = filepath.Join(filepath.Base(cur), rest)
+		cur = parent
+	}
+}
+
 // forbiddenDirs returns the forbidden directories that exist now.
 func (w *Workspace) forbiddenDirs() []fs.FileInfo {
 	var infos []fs.FileInfo

@@ -59,4 +59,10 @@ const (
 )
 
 // Texts of paths the host keeps to itself.
-const msgForbidden = "path %q leads into the host's own state (session logs); the workspace tools never touch it"
+const (
+	msgForbidden = "path %q leads into the host's own state (session logs, plans under review); " +
+		"the workspace tools never touch it"
+	// msgRootForbidden: the workspace root and the forbidden directory
+	// holding it.
+	msgRootForbidden = "the workspace %s lies inside %s, where the host keeps its own state; open a workspace outside it"
+)

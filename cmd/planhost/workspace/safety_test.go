@@ -141,3 +141,40 @@ func TestForbiddenDirectoryCreatedLater(t *testing.T) {
 		t.Fatalf("write into a state directory made after Open: %v; want ErrForbidden", err)
 	}
 }
+
+// TestOpenRefusesARootInsideAForbiddenDirectory: the tools' check walks
+// only up to the root, so a root that is, or lies inside, a forbidden
+// directory (also through a link) is refused when the workspace opens.
+func TestOpenRefusesARootInsideAForbiddenDirectory(t *testing.T) {
+	dir := t.TempDir()
+	state := filepath.Join(dir, "state")
+	for _, d := range []string{filepath.Join(state, "s1"), filepath.Join(dir, "beside")} {
+		if err := os.MkdirAll(d, 0o700); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := os.Symlink(state, filepath.Join(dir, "link")); err != nil {
+		t.Fatal(err)
+	}
+	tests := []struct {
+		name, root string
+		refused    bool
+	}{
+		{"the forbidden directory", state, true},
+		{"inside it", filepath.Join(state, "s1"), true},
+		{"inside it through a link", filepath.Join(dir, "link", "s1"), true},
+		{"beside it", filepath.Join(dir, "beside"), false},
+		{"holding it (the tools refuse the paths)", dir, false},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			w, err := workspace.Open(tt.root, workspace.Limits{}, workspace.WithForbidden(state))
+			if err == nil {
+				w.Close()
+			}
+			if got := errors.Is(err, workspace.ErrForbidden); got != tt.refused {
+				t.Fatalf("Open(%s) = %v; refused %v, want %v", tt.root, err, got, tt.refused)
+			}
+		})
+	}
+}

@@ -116,6 +116,9 @@ func Open(dir string, lim Limits, opts ...Option) (*Workspace, error) {
 	if err != nil {
 		return nil, err
 	}
+	if err := checkRoot(dir, o.forbidden); err != nil {
+		return nil, err
+	}
 	root, err := os.OpenRoot(dir)
 	if err != nil {
 		return nil, fmt.Errorf("workspace: %w", err)
