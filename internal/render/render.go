@@ -180,15 +180,16 @@ func HTML(title, listClass string, ordered bool, rows []Row) string {
 	return b.String()
 }
 
-// Plain returns a box drawn by Box without its style escapes (ESC [
-// digits m), for output that is not a terminal. A box holds no other
-// escapes: Box sanitizes the text it draws.
+// Plain returns a box drawn by Box, or text a Markdown renderer styled,
+// without its style escapes (ESC [ parameters m, the parameters digits,
+// semicolons and colons), for output that is not a terminal. A box holds
+// no other escapes: Box sanitizes the text it draws.
 func Plain(box string) string {
 	var b strings.Builder
 	for i := 0; i < len(box); i++ {
 		if box[i] == 0x1b && i+1 < len(box) && box[i+1] == '[' {
 			j := i + 2
-			for j < len(box) && box[j] >= '0' && box[j] <= '9' {
+			for j < len(box) && (box[j] >= '0' && box[j] <= '9' || box[j] == ';' || box[j] == ':') {
 				j++
 			}
 			if j < len(box) && box[j] == 'm' {

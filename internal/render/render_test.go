@@ -65,7 +65,9 @@ func TestPlainRemovesOnlyStyleEscapes(t *testing.T) {
 		{"plain", "plain"},
 		{"\x1b[1mbold\x1b[0m", "bold"},
 		{"a\x1b[9mb\x1b[2mc\x1b[0m", "abc"},
-		{"\x1b[12;3m kept: not digits only", "\x1b[12;3m kept: not digits only"},
+		{"\x1b[38;5;252mcolour\x1b[38:2::1:2:3m\x1b[m", "colour"},
+		{"\x1b[2J kept: not a style", "\x1b[2J kept: not a style"},
+		{"\x1b[12;3H kept: not a style", "\x1b[12;3H kept: not a style"},
 		{"trailing \x1b[", "trailing \x1b["},
 		{"\x1b[1", "\x1b[1"},
 	}

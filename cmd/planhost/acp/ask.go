@@ -14,7 +14,8 @@ import (
 // Ask implements the host's user-question provider: each question becomes
 // a session/request_permission on the tool call that asked (a question
 // outside a tool call gets a tool call of its own), with the question's
-// detail, the plan of a plan review, in the tool call's content. The
+// detail, the plan of a plan review, in the tool call's content (as a
+// Markdown code block of its exact text, see shownPlan). The
 // approving option of the request's intent is allow_once and the other
 // options reject_once; with no approving option every option is
 // allow_once. A request the client answers "cancelled" is a dismissal
@@ -68,7 +69,7 @@ func (s *session) ask(ctx context.Context, q host.Question, intent *host.Intent)
 	}
 	var content []sdk.ToolCallContent
 	if q.Detail != "" {
-		content = append(content, sdk.ToolContent(sdk.TextBlock(q.Detail)))
+		content = append(content, sdk.ToolContent(sdk.TextBlock(shownPlan(q.Detail))))
 	}
 	content = append(content, sdk.ToolContent(sdk.TextBlock(q.Question)))
 	options, labels := permissionOptions(q.Options, intent)
