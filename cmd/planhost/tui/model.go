@@ -15,11 +15,11 @@ import (
 	"charm.land/bubbles/v2/textarea"
 	"charm.land/bubbles/v2/viewport"
 	tea "charm.land/bubbletea/v2"
-	"charm.land/glamour/v2"
 	"charm.land/lipgloss/v2"
 	"github.com/charmbracelet/x/ansi"
 
 	"github.com/dshgo/planmode"
+	"github.com/dshgo/planmode/cmd/planhost/internal/mdview"
 	"github.com/dshgo/planmode/host"
 )
 
@@ -544,7 +544,7 @@ type renderCache struct {
 	dark   bool
 	expand bool
 	lines  []string
-	md     *glamour.TermRenderer
+	md     *mdview.Renderer
 	mdKey  string
 }
 

@@ -159,16 +159,11 @@ func (v *visible) transform(doc ast.Node) {
 			if n.Info == nil {
 				continue
 			}
-			info := string(n.Info.Segment.Value(v.src))
-			n.Info = nil
-			start := len(v.src) + v.extra.Len()
-			v.extra.WriteString("```" + info + "\n")
-			lines := text.NewSegments()
-			lines.Append(text.NewSegment(start, len(v.src)+v.extra.Len()))
-			for i := 0; i < n.Lines().Len(); i++ {
-				lines.Append(n.Lines().At(i))
-			}
-			n.SetLines(lines)
+			// The block keeps its language for highlighting; the line
+			// before it shows the whole info string as written.
+			p := ast.NewParagraph()
+			p.AppendChild(p, v.code("```"+string(n.Info.Segment.Value(v.src))))
+			n.Parent().InsertBefore(n.Parent(), n, p)
 		}
 	}
 }

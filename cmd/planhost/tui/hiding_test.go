@@ -1,0 +1,67 @@
+package tui_test
+
+import (
+	"strings"
+	"testing"
+	"time"
+
+	tea "charm.land/bubbletea/v2"
+
+	"github.com/dshgo/planmode/cmd/planhost/internal/hidetest"
+	"github.com/dshgo/planmode/cmd/planhost/internal/safetext"
+	"github.com/dshgo/planmode/cmd/planhost/tui"
+	"github.com/dshgo/planmode/internal/render"
+)
+
+// safeConfig is the program's escaping of model text.
+func safeConfig(noColor bool, plans []tui.PresentedPlan) tui.Config {
+	return tui.Config{NoColor: noColor, Plans: plans, Sanitize: safetext.Escape, Markdown: safetext.Markdown, Rendered: safetext.EscapeExceptSGR}
+}
+
+// checkShown fails the test unless shown, styles stripped, holds every
+// word of c and no escape but colours.
+func checkShown(t *testing.T, shown string, c hidetest.Case) {
+	t.Helper()
+	plain := render.Plain(shown)
+	if strings.Contains(plain, "\x1b") {
+		t.Errorf("an escape other than a colour reached the terminal:\n%q", plain)
+	}
+	if m := hidetest.Missing(plain, c.Words); len(m) > 0 {
+		t.Errorf("missing %q in\n%s", m, plain)
+	}
+}
+
+// TestTheReviewShowsEveryWord opens a review of each hiding trick, with
+// and without colour, on a narrow and a wide terminal: the plan as the
+// viewport gets it holds every word.
+func TestTheReviewShowsEveryWord(t *testing.T) {
+	for _, noColor := range []bool{true, false} {
+		for _, width := range []int{50, 130} {
+			for _, c := range hidetest.Cases {
+				t.Run(c.Name, func(t *testing.T) {
+					h := newHarness(t, safeConfig(noColor, nil))
+					h.send(tea.WindowSizeMsg{Width: width, Height: 30})
+					ask, _ := planAsk(1, c.Plan)
+					h.send(ask)
+					h.clock.advance(time.Second)
+					checkShown(t, tui.ReviewBodyForTest(h.m, width), c)
+				})
+			}
+		}
+	}
+}
+
+// TestPlansShowsEveryWord shows each hiding trick with /plans N.
+func TestPlansShowsEveryWord(t *testing.T) {
+	for _, noColor := range []bool{true, false} {
+		for _, c := range hidetest.Cases {
+			t.Run(c.Name, func(t *testing.T) {
+				h := newHarness(t, safeConfig(noColor, []tui.PresentedPlan{{Title: c.Name, Text: c.Plan}}))
+				h.send(tea.KeyPressMsg{Code: '/', Text: "/"})
+				h.keys("plans 1")
+				h.key(tea.KeyEnter, 0)
+				checkShown(t, strings.Join(tui.RenderedForTest(h.m), "\n"), c)
+			})
+		}
+	}
+}
