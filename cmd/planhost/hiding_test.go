@@ -14,6 +14,7 @@ import (
 	"github.com/dshgo/planmode/host"
 	"github.com/dshgo/planmode/internal/render"
 	"github.com/dshgo/planmode/plansteps"
+	"github.com/dshgo/planmode/todo"
 )
 
 // TestTheConsoleReviewShowsEveryWord puts each hiding trick to the line
@@ -55,6 +56,28 @@ func TestTheHTMLPageShowsEveryWord(t *testing.T) {
 				t.Errorf("missing %q in the page's text:\n%s", m, hidetest.PageText(page.String()))
 			}
 		})
+	}
+}
+
+// TestTheHTMLPageShowsEveryWordOfStepsAndTodos writes each hiding trick as
+// a tracked step (with a summary and a deviation) and as a todo item: the
+// page's visible text holds every word of each.
+func TestTheHTMLPageShowsEveryWordOfStepsAndTodos(t *testing.T) {
+	for _, c := range hidetest.Cases {
+		steps := &plansteps.Execution{Title: "T", Source: plansteps.SourceSteps, Steps: []plansteps.StepState{{Step: plansteps.Step{ID: 1, Description: c.Plan}}},
+			Done: true, Summary: c.Plan, Deviations: []plansteps.Deviation{{StepID: 1, Description: c.Plan}}}
+		for name, ci := range map[string]companionInspection{
+			"steps": {Steps: []*plansteps.Execution{steps}},
+			"todo":  {Todo: []todo.Item{{ID: "1", Content: c.Plan, Status: todo.StatusPending, Priority: todo.PriorityMedium}}},
+		} {
+			t.Run(name+"/"+c.Name, func(t *testing.T) {
+				var page strings.Builder
+				writeHTMLPage(&page, "s1", ci)
+				if m := hidetest.Missing(hidetest.PageText(page.String()), c.Words); len(m) > 0 {
+					t.Errorf("missing %q in the page's text:\n%s", m, hidetest.PageText(page.String()))
+				}
+			})
+		}
 	}
 }
 

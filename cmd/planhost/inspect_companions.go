@@ -142,7 +142,7 @@ func writeHTMLPage(w io.Writer, session string, ci companionInspection) {
 		if !x.Done {
 			continue
 		}
-		fmt.Fprintf(&b, "<p class=\"summary\"><strong>%s</strong> %s</p>\n", htmlSummary, html.EscapeString(x.Summary))
+		fmt.Fprintf(&b, "<p class=\"summary\"><strong>%s</strong> %s</p>\n", htmlSummary, html.EscapeString(safetext.Escape(x.Summary)))
 		if len(x.Deviations) > 0 {
 			b.WriteString("<ul class=\"deviations\">\n")
 			for _, d := range x.Deviations {
@@ -150,7 +150,7 @@ func writeHTMLPage(w io.Writer, session string, ci companionInspection) {
 				if d.StepID > 0 {
 					label = fmt.Sprintf(htmlDeviationStep, d.StepID)
 				}
-				fmt.Fprintf(&b, "<li><strong>%s</strong> %s</li>\n", label, html.EscapeString(d.Description))
+				fmt.Fprintf(&b, "<li><strong>%s</strong> %s</li>\n", label, html.EscapeString(safetext.Escape(d.Description)))
 			}
 			b.WriteString("</ul>\n")
 		}
