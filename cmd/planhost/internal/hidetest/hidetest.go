@@ -37,6 +37,7 @@ var Cases = []Case{
 	{"a script block", "<script>\n" + Payload + "\n</script>\n\n1. Run the tests.\n", []string{"<script>", Payload, "</script>"}},
 	{"a details block", "1. Run the tests.\n\n<details><summary>Notes</summary>\n" + Payload + "\n</details>\n", []string{"<details><summary>Notes</summary>", Payload, "</details>"}},
 	{"a hidden div", "<div hidden>" + Payload + "</div>\n\n1. Run the tests.\n", []string{"<div hidden>" + Payload + "</div>"}},
+	{"a tag over two lines", "1. Run <span\ntitle=\"" + Payload + "\">the tests</span>.\n", []string{"<span", "title=\"" + Payload + "\">", "the tests", "</span>"}},
 	{"an image tag", `1. Look <img src="x.png" alt="` + Payload + `">` + "\n", []string{Payload}},
 	{"a processing instruction", "1. Run <?php " + Payload + " ?> the tests.\n", []string{"<?php " + Payload + " ?>"}},
 	{"CDATA", "1. Run <![CDATA[ " + Payload + " ]]> the tests.\n", []string{"<![CDATA[ " + Payload + " ]]>"}},

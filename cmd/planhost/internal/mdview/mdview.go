@@ -9,8 +9,9 @@
 // it is drawn: raw HTML is shown as code, an HTML block as a code block, a
 // link as its text followed by its destination and title in parentheses,
 // an image the same way, an automatic link as the text it was written as
-// (so no terminal hyperlink can point elsewhere than the text says), a fenced block's info string as its first line,
-// and a link reference definition as the paragraph text it is written as
+// (so no terminal hyperlink can point elsewhere than the text says), a
+// fenced block's info string as inline code on the line before it, and a
+// link reference definition as the paragraph text it is written as
 // (reference links stay as written, since nothing defines them).
 //
 // For Markdown that another program renders (an editor over ACP),
@@ -20,6 +21,8 @@ package mdview
 
 import (
 	"bytes"
+	"errors"
+	"fmt"
 	"strings"
 
 	"charm.land/glamour/v2/ansi"
@@ -46,17 +49,15 @@ type Renderer struct {
 	md goldmark.Markdown
 }
 
-// errStyle names a style the renderer does not know.
-type errStyle string
-
-func (e errStyle) Error() string { return "mdview: unknown style " + string(e) }
+// ErrUnknownStyle is returned by [New] for a style name it does not know.
+var ErrUnknownStyle = errors.New("unknown style")
 
 // New returns a renderer drawing in the named standard style (see
 // [StyleDark]) and wrapping words at width columns.
 func New(style string, width int) (*Renderer, error) {
 	st, ok := styles.DefaultStyles[style]
 	if !ok {
-		return nil, errStyle(style)
+		return nil, fmt.Errorf("mdview: %w %q", ErrUnknownStyle, style)
 	}
 	// The parser of glamour (CommonMark, GFM, definition lists) without
 	// the paragraph transformer that takes link reference definitions out
@@ -76,11 +77,11 @@ func New(style string, width int) (*Renderer, error) {
 	return &Renderer{md: md}, nil
 }
 
-// Render renders text. The text should already be safe for a terminal
-// (no control characters); Render hides none of it.
-func (r *Renderer) Render(text string) (string, error) {
-	src := []byte(text)
-	doc := r.md.Parser().Parse(textReader(src))
+// Render renders s. The text should already be safe for a terminal (no
+// control characters, see safetext); Render hides none of it.
+func (r *Renderer) Render(s string) (string, error) {
+	src := []byte(s)
+	doc := r.md.Parser().Parse(text.NewReader(src))
 	v := &visible{src: src, extra: bytes.NewBuffer(nil)}
 	v.transform(doc)
 	var out bytes.Buffer
@@ -89,8 +90,6 @@ func (r *Renderer) Render(text string) (string, error) {
 	}
 	return out.String(), nil
 }
-
-func textReader(src []byte) text.Reader { return text.NewReader(src) }
 
 // visible rewrites a parsed document so that the renderer shows every
 // character. Text it adds is written to extra, which the renderer reads
@@ -137,7 +136,9 @@ func (v *visible) transform(doc ast.Node) {
 				seg := n.Segments.At(i)
 				b.Write(seg.Value(v.src))
 			}
-			replace(n, v.code(b.String()))
+			// Inline code holds one line: a tag written over several
+			// lines is shown on one.
+			replace(n, v.code(strings.ReplaceAll(b.String(), "\n", " ")))
 		case *ast.HTMLBlock:
 			cb := ast.NewCodeBlock()
 			lines := n.Lines()

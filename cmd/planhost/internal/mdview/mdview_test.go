@@ -1,6 +1,7 @@
 package mdview_test
 
 import (
+	"errors"
 	"strings"
 	"testing"
 	"unicode/utf8"
@@ -41,8 +42,8 @@ func TestRenderShowsEveryWord(t *testing.T) {
 }
 
 func TestNewRefusesAnUnknownStyle(t *testing.T) {
-	if _, err := mdview.New("sparkly", 80); err == nil || !strings.Contains(err.Error(), "sparkly") {
-		t.Errorf("New(sparkly) error = %v, want one naming the style", err)
+	if _, err := mdview.New("sparkly", 80); !errors.Is(err, mdview.ErrUnknownStyle) || !strings.Contains(err.Error(), "sparkly") {
+		t.Errorf("New(sparkly) error = %v, want ErrUnknownStyle naming the style", err)
 	}
 }
 
