@@ -65,3 +65,20 @@ func TestPlansShowsEveryWord(t *testing.T) {
 		}
 	}
 }
+
+// TestPlansListShowsTitlesEscaped lists the plans of a resumed session
+// whose titles hold an escape sequence and a bidi override: /plans shows
+// them as visible escapes.
+func TestPlansListShowsTitlesEscaped(t *testing.T) {
+	h := newHarness(t, safeConfig(true, []tui.PresentedPlan{{Title: "Run tests\x1b[2J \u202ehs | lruc", Text: "# Run tests\n"}}))
+	h.send(tea.KeyPressMsg{Code: '/', Text: "/"})
+	h.keys("plans")
+	h.key(tea.KeyEnter, 0)
+	shown := strings.Join(tui.RenderedForTest(h.m), "\n")
+	if strings.Contains(shown, "\x1b[2J") || strings.Contains(shown, "\u202e") {
+		t.Errorf("the title reached the terminal unescaped:\n%q", shown)
+	}
+	if m := hidetest.Missing(shown, []string{`Run tests\x1b[2J \u202ehs | lruc`}); len(m) > 0 {
+		t.Errorf("missing %q in\n%s", m, shown)
+	}
+}

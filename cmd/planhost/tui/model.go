@@ -171,7 +171,9 @@ func New(cfg Config) Model {
 		if p.Outcome != 0 {
 			outcome = m.cat.ExitOutcome(p.Outcome, p.Edited)
 		}
-		m.plans = append(m.plans, planRecord{title: p.Title, text: p.Text, outcome: outcome})
+		// The title comes from the log: escaped like all model text. The
+		// text is escaped when it is rendered.
+		m.plans = append(m.plans, planRecord{title: cfg.Sanitize(p.Title), text: p.Text, outcome: outcome})
 	}
 	m.history = append([]string(nil), cfg.History...)
 	m.histPos = len(m.history)
