@@ -30,7 +30,7 @@ func contentText(content []sdk.ToolCallContent) string {
 // hiding trick: the tool call's content and the permission request's
 // content, rendered as an editor renders Markdown, show every word of it.
 func TestThePlanSentToTheEditorHidesNothing(t *testing.T) {
-	parts := []string{"# Hiding tricks"}
+	parts := []string{"# Hiding tricks \u202ehs | lruc"}
 	for _, c := range hidetest.Cases {
 		parts = append(parts, c.Plan)
 	}
@@ -57,6 +57,9 @@ func TestThePlanSentToTheEditorHidesNothing(t *testing.T) {
 	for _, u := range us {
 		if c := u.Update.ToolCall; c != nil && c.ToolCallId == "c1" {
 			callContent = c.Content
+			if strings.Contains(c.Title, "\u202e") || !strings.Contains(c.Title, `\u202e`) {
+				t.Errorf("tool call title %q: want the bidi override escaped", c.Title)
+			}
 		}
 	}
 	shown := map[string]string{"tool_call": contentText(callContent), "request_permission": contentText(asks[0].ToolCall.Content)}

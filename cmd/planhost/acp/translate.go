@@ -82,7 +82,7 @@ func describe(call host.ToolCall, root string, old *string) (title string, locs 
 	case planmode.ExitToolName:
 		title = textPlanUntitled
 		if t := planHeading(in.Plan); t != "" {
-			title = fmt.Sprintf(textPlanTitle, t)
+			title = fmt.Sprintf(textPlanTitle, safetext.Escape(t))
 		}
 		if in.Plan != "" {
 			content = []sdk.ToolCallContent{sdk.ToolContent(sdk.TextBlock(shownPlan(in.Plan)))}
