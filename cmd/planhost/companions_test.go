@@ -103,9 +103,9 @@ func findChromium(t *testing.T) string {
 	return ""
 }
 
-// renderInChromium opens page in a fresh headless Chromium and returns how
-// many elements carry each status class and a full-page screenshot (PNG).
-func renderInChromium(t *testing.T, chromium, page string) (counts map[string]int, shot []byte) {
+// openInChromium opens page in a fresh headless Chromium and returns the
+// browser's context, which ends with the test.
+func openInChromium(t *testing.T, chromium, page string) context.Context {
 	t.Helper()
 	opts := []chromedp.ExecAllocatorOption{
 		chromedp.ExecPath(chromium),
@@ -120,17 +120,24 @@ func renderInChromium(t *testing.T, chromium, page string) (counts map[string]in
 		chromedp.UserDataDir(t.TempDir()),
 	}
 	ctx, cancel := context.WithTimeout(context.Background(), 90*time.Second)
-	defer cancel()
+	t.Cleanup(cancel)
 	allocCtx, cancelAlloc := chromedp.NewExecAllocator(ctx, opts...)
-	defer cancelAlloc()
+	t.Cleanup(cancelAlloc)
 	browser, cancelBrowser := chromedp.NewContext(allocCtx)
-	defer cancelBrowser()
+	t.Cleanup(cancelBrowser)
 	if _, err := chromedp.Run(browser, chromedp.Navigate("file://"+page)); err != nil {
 		t.Fatalf("chromium: navigate: %v", err)
 	}
 	if _, err := chromedp.Run(browser, chromedp.WaitVisible(chromedp.CSS("body"))); err != nil {
 		t.Fatalf("chromium: wait: %v", err)
 	}
+	return browser
+}
+
+// renderInChromium opens page in a fresh headless Chromium and returns how
+// many elements carry each status class and a full-page screenshot (PNG).
+func renderInChromium(t *testing.T, chromium, page string) (counts map[string]int, shot []byte) {
+	browser := openInChromium(t, chromium, page)
 	counts = map[string]int{}
 	for _, class := range []string{plansteps.ClassCompleted, plansteps.ClassInProgress, plansteps.ClassPending} {
 		n, err := chromedp.Run(browser, chromedp.Evaluate[int](`document.querySelectorAll(".`+class+`").length`))

@@ -7,8 +7,7 @@ import (
 	"path/filepath"
 	"strings"
 
-	"charm.land/glamour/v2"
-
+	"github.com/dshgo/planmode/cmd/planhost/internal/mdview"
 	"github.com/dshgo/planmode/cmd/planhost/workspace"
 	"github.com/dshgo/planmode/host"
 	"github.com/dshgo/planmode/refhost"
@@ -25,7 +24,7 @@ type demoHost struct {
 	parts    *hostParts
 	app      *fx.App
 	ws       *workspace.Workspace
-	md       *glamour.TermRenderer // the console's Markdown, without a terminal
+	md       *mdview.Renderer // the console's Markdown, without a terminal
 }
 
 // demoScene is what tells the demo scenes apart.

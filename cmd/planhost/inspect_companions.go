@@ -9,6 +9,7 @@ import (
 	"strings"
 
 	"github.com/dshgo/planmode"
+	"github.com/dshgo/planmode/cmd/planhost/internal/safetext"
 	"github.com/dshgo/planmode/host"
 	"github.com/dshgo/planmode/internal/render"
 	"github.com/dshgo/planmode/plansteps"
@@ -114,7 +115,9 @@ func writeHTMLFile(path, session string, ci companionInspection) error {
 
 // writeHTMLPage writes a self-contained HTML page (no scripts, no external
 // resources) of the session's approved plans, steps and todo list. Every
-// text from the log is escaped.
+// text from the log is escaped. A plan is shown as its exact text, never
+// rendered as Markdown, with its invisible characters (zero-width, bidi)
+// made visible (see safetext).
 func writeHTMLPage(w io.Writer, session string, ci companionInspection) {
 	title := html.EscapeString(fmt.Sprintf(htmlTitle, session))
 	var b strings.Builder
@@ -128,7 +131,7 @@ func writeHTMLPage(w io.Writer, session string, ci companionInspection) {
 	}
 	for _, p := range ci.Plans {
 		fmt.Fprintf(&b, "<section class=\"plan\">\n<h3>%s</h3>\n<pre>%s</pre>\n</section>\n",
-			html.EscapeString(p.Title), html.EscapeString(p.Plan))
+			html.EscapeString(safetext.Escape(p.Title)), html.EscapeString(safetext.Escape(p.Plan)))
 	}
 	b.WriteString("<h2>" + htmlSteps + "</h2>\n")
 	if len(ci.Steps) == 0 {
@@ -139,7 +142,7 @@ func writeHTMLPage(w io.Writer, session string, ci companionInspection) {
 		if !x.Done {
 			continue
 		}
-		fmt.Fprintf(&b, "<p class=\"summary\"><strong>%s</strong> %s</p>\n", htmlSummary, html.EscapeString(x.Summary))
+		fmt.Fprintf(&b, "<p class=\"summary\"><strong>%s</strong> %s</p>\n", htmlSummary, html.EscapeString(safetext.Escape(x.Summary)))
 		if len(x.Deviations) > 0 {
 			b.WriteString("<ul class=\"deviations\">\n")
 			for _, d := range x.Deviations {
@@ -147,7 +150,7 @@ func writeHTMLPage(w io.Writer, session string, ci companionInspection) {
 				if d.StepID > 0 {
 					label = fmt.Sprintf(htmlDeviationStep, d.StepID)
 				}
-				fmt.Fprintf(&b, "<li><strong>%s</strong> %s</li>\n", label, html.EscapeString(d.Description))
+				fmt.Fprintf(&b, "<li><strong>%s</strong> %s</li>\n", label, html.EscapeString(safetext.Escape(d.Description)))
 			}
 			b.WriteString("</ul>\n")
 		}

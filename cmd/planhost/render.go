@@ -10,9 +10,8 @@ import (
 	"strings"
 	"unicode/utf8"
 
-	"charm.land/glamour/v2"
-
 	"github.com/dshgo/planmode"
+	"github.com/dshgo/planmode/cmd/planhost/internal/mdview"
 	"github.com/dshgo/planmode/cmd/planhost/internal/safetext"
 	"github.com/dshgo/planmode/cmd/planhost/tui"
 	"github.com/dshgo/planmode/host"
@@ -21,8 +20,8 @@ import (
 // Markdown rendering: a fixed style and width keep the output the same on
 // every machine; "notty" uses no escape sequences (pipes, the demo).
 const (
-	styleNoTTY    = "notty"
-	styleTerminal = "dark"
+	styleNoTTY    = mdview.StyleNoTTY
+	styleTerminal = mdview.StyleDark
 	markdownWidth = 80
 )
 
@@ -33,9 +32,11 @@ const (
 	maxResult    = 100
 )
 
-// newMarkdown returns a renderer with a fixed style and word wrap.
-func newMarkdown(style string) (*glamour.TermRenderer, error) {
-	return glamour.NewTermRenderer(glamour.WithStandardStyle(style), glamour.WithWordWrap(markdownWidth))
+// newMarkdown returns a renderer with a fixed style and word wrap that
+// shows every character of the text (see mdview): raw HTML, comments,
+// link targets and reference definitions are shown, never dropped.
+func newMarkdown(style string) (*mdview.Renderer, error) {
+	return mdview.New(style, markdownWidth)
 }
 
 // printer turns session events into transcript lines. It keeps what it
@@ -61,7 +62,7 @@ type printer struct {
 	companions companionView
 }
 
-func newPrinter(w io.Writer, md *glamour.TermRenderer, p *presenters, plan bool) *printer {
+func newPrinter(w io.Writer, md *mdview.Renderer, p *presenters, plan bool) *printer {
 	return &printer{out: &writerSink{w: w, md: md}, presenters: p, plan: plan, calls: map[string]host.ToolCall{}}
 }
 
@@ -77,7 +78,7 @@ type sink interface {
 // a tool or the log said, never what it would make the terminal do.
 type writerSink struct {
 	w  io.Writer
-	md *glamour.TermRenderer
+	md *mdview.Renderer
 }
 
 func (s *writerSink) line(_ tui.EntryKind, text string) { fmt.Fprintln(s.w, safetext.Escape(text)) }
@@ -265,7 +266,7 @@ func (p *printer) reasoning(text string) {
 // The text is escaped before it is rendered (so the renderer never sees a
 // control character, nor a character reference that decodes to one), and
 // what the renderer made is checked again: only its colour sequences pass.
-func renderMarkdown(md *glamour.TermRenderer, text string) string {
+func renderMarkdown(md *mdview.Renderer, text string) string {
 	out, err := md.Render(safetext.Markdown(text))
 	if err != nil {
 		out = safetext.Escape(text)

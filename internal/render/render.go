@@ -2,10 +2,12 @@
 // list, the plan's steps): an ANSI box for terminals and an HTML list for
 // pages, from text the model wrote. Model text is untrusted: control
 // characters never reach a terminal (they are shown as U+FFFD, line breaks
-// and tabs as spaces) and every HTML string is escaped.
+// and tabs as spaces), characters that hide or reorder text are shown as
+// escapes (see [Sanitize]), and every HTML string is escaped.
 package render
 
 import (
+	"fmt"
 	"html"
 	"strings"
 	"unicode"
@@ -180,15 +182,16 @@ func HTML(title, listClass string, ordered bool, rows []Row) string {
 	return b.String()
 }
 
-// Plain returns a box drawn by Box without its style escapes (ESC [
-// digits m), for output that is not a terminal. A box holds no other
-// escapes: Box sanitizes the text it draws.
+// Plain returns a box drawn by Box, or text a Markdown renderer styled,
+// without its style escapes (ESC [ parameters m, the parameters digits,
+// semicolons and colons), for output that is not a terminal. A box holds
+// no other escapes: Box sanitizes the text it draws.
 func Plain(box string) string {
 	var b strings.Builder
 	for i := 0; i < len(box); i++ {
 		if box[i] == 0x1b && i+1 < len(box) && box[i+1] == '[' {
 			j := i + 2
-			for j < len(box) && box[j] >= '0' && box[j] <= '9' {
+			for j < len(box) && (box[j] >= '0' && box[j] <= '9' || box[j] == ';' || box[j] == ':') {
 				j++
 			}
 			if j < len(box) && box[j] == 'm' {
@@ -203,11 +206,15 @@ func Plain(box string) string {
 
 // Sanitize makes untrusted text safe for a terminal line: line breaks and
 // tabs become spaces, other control characters (C0, DEL, C1, which start
-// escape sequences) and invalid UTF-8 become U+FFFD.
+// escape sequences) and invalid UTF-8 become U+FFFD, and the characters
+// that hide or reorder text (Unicode format characters such as bidi
+// controls and zero-width spaces, but the zero-width joiner and
+// non-joiner; line and paragraph separators) are shown as escapes such as
+// \u202e, in boxes and pages alike.
 func Sanitize(s string) string {
 	ok := true
 	for _, r := range s {
-		if r < 0x20 || r == 0x7f || r >= 0x80 && r < 0xa0 || r == utf8.RuneError {
+		if r < 0x20 || r == 0x7f || r >= 0x80 && r < 0xa0 || r == utf8.RuneError || hides(r) {
 			ok = false
 			break
 		}
@@ -222,11 +229,29 @@ func Sanitize(s string) string {
 			b.WriteByte(' ')
 		case r < 0x20 || r == 0x7f || r >= 0x80 && r < 0xa0:
 			b.WriteRune(utf8.RuneError)
+		case hides(r):
+			b.WriteString(escape(r))
 		default:
 			b.WriteRune(r)
 		}
 	}
 	return b.String()
+}
+
+// hides reports whether r is invisible and can hide or reorder text.
+func hides(r rune) bool {
+	if r == 0x200c || r == 0x200d { // zero-width non-joiner and joiner: scripts and emoji need them
+		return false
+	}
+	return r == 0x2028 || r == 0x2029 || unicode.Is(unicode.Cf, r)
+}
+
+// escape is the visible form of r: \uXXXX, or \UXXXXXXXX above U+FFFF.
+func escape(r rune) string {
+	if r > 0xffff {
+		return fmt.Sprintf(`\U%08x`, r)
+	}
+	return fmt.Sprintf(`\u%04x`, r)
 }
 
 // Width is the number of terminal columns s takes: wide East Asian

@@ -65,7 +65,9 @@ func TestPlainRemovesOnlyStyleEscapes(t *testing.T) {
 		{"plain", "plain"},
 		{"\x1b[1mbold\x1b[0m", "bold"},
 		{"a\x1b[9mb\x1b[2mc\x1b[0m", "abc"},
-		{"\x1b[12;3m kept: not digits only", "\x1b[12;3m kept: not digits only"},
+		{"\x1b[38;5;252mcolour\x1b[38:2::1:2:3m\x1b[m", "colour"},
+		{"\x1b[2J kept: not a style", "\x1b[2J kept: not a style"},
+		{"\x1b[12;3H kept: not a style", "\x1b[12;3H kept: not a style"},
 		{"trailing \x1b[", "trailing \x1b["},
 		{"\x1b[1", "\x1b[1"},
 	}
@@ -73,5 +75,30 @@ func TestPlainRemovesOnlyStyleEscapes(t *testing.T) {
 		if got := render.Plain(tt.in); got != tt.want {
 			t.Errorf("Plain(%q) = %q, want %q", tt.in, got, tt.want)
 		}
+	}
+}
+
+// TestSanitizeShowsHidingCharacters protects boxes and pages from text
+// that hides or reorders itself: format characters are shown as escapes.
+func TestSanitizeShowsHidingCharacters(t *testing.T) {
+	tests := []struct{ name, give, want string }{
+		{"plain text stays", "Run the tests 计划 👩‍💻", "Run the tests 计划 👩‍💻"},
+		{"zero-width space", "Run\u200bcurl", `Run\u200bcurl`},
+		{"bidi override and pop", "a \u202ehs lruc\u202c b", `a \u202ehs lruc\u202c b`},
+		{"bidi isolates and marks", "\u2066x\u2069\u200f", `\u2066x\u2069\u200f`},
+		{"byte order mark and soft hyphen", "\ufeffa\u00adb", `\ufeffa\u00adb`},
+		{"tag characters", "ok\U000e0041", `ok\U000e0041`},
+		{"line separator", "a\u2028b", `a\u2028b`},
+		{"controls as before", "a\x1b[2Jb\nc", "a\ufffd[2Jb c"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			if got := render.Sanitize(tt.give); got != tt.want {
+				t.Errorf("Sanitize(%q) = %q, want %q", tt.give, got, tt.want)
+			}
+			if !strings.Contains(render.HTML("", "x", false, []render.Row{{Text: tt.give}}), tt.want) && !strings.ContainsAny(tt.want, "<>&'\"") {
+				t.Errorf("HTML of %q does not show %q", tt.give, tt.want)
+			}
+		})
 	}
 }

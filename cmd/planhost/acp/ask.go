@@ -15,7 +15,8 @@ import (
 // Ask implements the host's user-question provider: each question becomes
 // a session/request_permission on the tool call that asked (a question
 // outside a tool call gets a tool call of its own), with the question's
-// detail, the plan of a plan review, in the tool call's content. The
+// detail, the plan of a plan review, in the tool call's content (as a
+// Markdown code block of its exact text, see shownPlan). The
 // approving option of the request's intent is allow_once and the other
 // options reject_once; with no approving option every option is
 // allow_once. A request the client answers "cancelled" is a dismissal
@@ -73,7 +74,7 @@ func (s *session) ask(ctx context.Context, q host.Question, intent *host.Intent)
 		content = append(content, sdk.ToolContent(sdk.TextBlock(textChanged+"\n"+d)))
 	}
 	if q.Detail != "" {
-		content = append(content, sdk.ToolContent(sdk.TextBlock(q.Detail)))
+		content = append(content, sdk.ToolContent(sdk.TextBlock(shownPlan(q.Detail))))
 	}
 	content = append(content, sdk.ToolContent(sdk.TextBlock(q.Question)))
 	options, labels := permissionOptions(q.Options, intent)

@@ -99,11 +99,11 @@ func planEntries(x *plansteps.Execution, todos []todo.Item) []sdk.PlanEntry {
 			case st.ID == current:
 				status = sdk.PlanEntryStatusInProgress
 			}
-			entries = append(entries, sdk.PlanEntry{Content: st.Description, Priority: sdk.PlanEntryPriorityHigh, Status: status})
+			entries = append(entries, sdk.PlanEntry{Content: shownEntry(st.Description), Priority: sdk.PlanEntryPriorityHigh, Status: status})
 		}
 	}
 	for _, it := range todos {
-		entries = append(entries, sdk.PlanEntry{Content: it.Content, Priority: entryPriority(it.Priority), Status: entryStatus(it.Status)})
+		entries = append(entries, sdk.PlanEntry{Content: shownEntry(it.Content), Priority: entryPriority(it.Priority), Status: entryStatus(it.Status)})
 	}
 	return entries
 }

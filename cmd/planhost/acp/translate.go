@@ -10,6 +10,8 @@ import (
 	sdk "github.com/coder/acp-go-sdk"
 
 	"github.com/dshgo/planmode"
+	"github.com/dshgo/planmode/cmd/planhost/internal/mdview"
+	"github.com/dshgo/planmode/cmd/planhost/internal/safetext"
 	"github.com/dshgo/planmode/cmd/planhost/workspace"
 	"github.com/dshgo/planmode/host"
 )
@@ -80,14 +82,28 @@ func describe(call host.ToolCall, root string, old *string) (title string, locs 
 	case planmode.ExitToolName:
 		title = textPlanUntitled
 		if t := planHeading(in.Plan); t != "" {
-			title = fmt.Sprintf(textPlanTitle, t)
+			title = fmt.Sprintf(textPlanTitle, safetext.Escape(t))
 		}
 		if in.Plan != "" {
-			content = []sdk.ToolCallContent{sdk.ToolContent(sdk.TextBlock(in.Plan))}
+			content = []sdk.ToolCallContent{sdk.ToolContent(sdk.TextBlock(shownPlan(in.Plan)))}
 		}
 		return title, nil, content
 	}
 	return call.Name, nil, nil
+}
+
+// shownPlan is a plan as the client gets it to show: a Markdown code
+// block of its exact text, invisible characters made visible, since an
+// editor renders Markdown and would drop raw HTML, comments, link targets
+// and reference definitions from the plan the user approves.
+func shownPlan(plan string) string {
+	return mdview.Fence(safetext.Escape(plan))
+}
+
+// shownEntry is a plan entry's text as the client gets it: Markdown that
+// shows the text as it is.
+func shownEntry(s string) string {
+	return mdview.Literal(safetext.Escape(s))
 }
 
 // planHeading returns the title of a plan's first line when it is a

@@ -15,11 +15,11 @@ import (
 	"charm.land/bubbles/v2/textarea"
 	"charm.land/bubbles/v2/viewport"
 	tea "charm.land/bubbletea/v2"
-	"charm.land/glamour/v2"
 	"charm.land/lipgloss/v2"
 	"github.com/charmbracelet/x/ansi"
 
 	"github.com/dshgo/planmode"
+	"github.com/dshgo/planmode/cmd/planhost/internal/mdview"
 	"github.com/dshgo/planmode/host"
 )
 
@@ -163,7 +163,9 @@ func New(cfg Config) Model {
 		if p.Outcome != 0 {
 			outcome = m.cat.ExitOutcome(p.Outcome, p.Edited)
 		}
-		m.plans = append(m.plans, planRecord{title: p.Title, text: p.Text, outcome: outcome})
+		// The title comes from the log: escaped like all model text. The
+		// text is escaped when it is rendered.
+		m.plans = append(m.plans, planRecord{title: cfg.Sanitize(p.Title), text: p.Text, outcome: outcome})
 	}
 	m.history = append([]string(nil), cfg.History...)
 	m.histPos = len(m.history)
@@ -534,7 +536,7 @@ type renderCache struct {
 	dark   bool
 	expand bool
 	lines  []string
-	md     *glamour.TermRenderer
+	md     *mdview.Renderer
 	mdKey  string
 }
 

@@ -170,7 +170,11 @@ func TestReviewKeepPlanningWithPastedFeedback(t *testing.T) {
 	}
 }
 
-func TestMain(m *testing.M) { goleak.VerifyTestMain(m) }
+// TestMain checks for leaked goroutines; the regular expression library of
+// the code highlighter keeps a clock goroutine for a while after use.
+func TestMain(m *testing.M) {
+	goleak.VerifyTestMain(m, goleak.IgnoreAnyFunction("github.com/dlclark/regexp2.runClock"))
+}
 
 func TestCatalogFor(t *testing.T) {
 	tests := []struct {

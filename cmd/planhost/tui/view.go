@@ -6,9 +6,10 @@ import (
 	"time"
 
 	tea "charm.land/bubbletea/v2"
-	"charm.land/glamour/v2"
 	"charm.land/lipgloss/v2"
 	"github.com/charmbracelet/x/ansi"
+
+	"github.com/dshgo/planmode/cmd/planhost/internal/mdview"
 )
 
 // sideBySideWidth is the width from which a revised plan's diff is shown
@@ -260,20 +261,22 @@ func (m *Model) renderEntry(e Entry, width int) string {
 	return wrapLines(e.Text, width)
 }
 
-// markdown renders text with glamour at width, in the style that fits the
-// terminal (dark or light; no escape sequences without colour).
+// markdown renders text at width, in the style that fits the terminal
+// (dark or light; no escape sequences without colour), showing every
+// character of it: raw HTML, comments, link targets and reference
+// definitions are shown as text, never dropped (see mdview).
 func (m *Model) markdown(text string, width int) string {
-	style := "dark"
+	style := mdview.StyleDark
 	switch {
 	case m.st.noColor:
-		style = "notty"
+		style = mdview.StyleNoTTY
 	case !m.dark:
-		style = "light"
+		style = mdview.StyleLight
 	}
 	c := m.render
 	keyStr := fmt.Sprintf("%s/%d", style, width)
 	if c.md == nil || c.mdKey != keyStr {
-		r, err := glamour.NewTermRenderer(glamour.WithStandardStyle(style), glamour.WithWordWrap(width))
+		r, err := mdview.New(style, width)
 		if err != nil {
 			return wrapLines(m.cfg.Sanitize(text), width)
 		}

@@ -1,0 +1,102 @@
+package acp_test
+
+import (
+	"strings"
+	"testing"
+
+	sdk "github.com/coder/acp-go-sdk"
+
+	"github.com/dshgo/planmode/cmd/planhost/acp"
+	"github.com/dshgo/planmode/cmd/planhost/internal/hidetest"
+	"github.com/dshgo/planmode/host"
+	"github.com/dshgo/planmode/plansteps"
+	"github.com/dshgo/planmode/refhost/scripted"
+	"github.com/dshgo/planmode/todo"
+)
+
+// contentText is what an editor shows of tool call content: each text
+// block rendered as Markdown.
+func contentText(content []sdk.ToolCallContent) string {
+	var b strings.Builder
+	for _, c := range content {
+		if c.Content != nil && c.Content.Content.Text != nil {
+			b.WriteString(hidetest.EditorText(c.Content.Content.Text.Text) + "\n")
+		}
+	}
+	return b.String()
+}
+
+// TestThePlanSentToTheEditorHidesNothing presents a plan holding every
+// hiding trick: the tool call's content and the permission request's
+// content, rendered as an editor renders Markdown, show every word of it.
+func TestThePlanSentToTheEditorHidesNothing(t *testing.T) {
+	parts := []string{"# Hiding tricks \u202ehs | lruc"}
+	for _, c := range hidetest.Cases {
+		parts = append(parts, c.Plan)
+	}
+	plan := strings.Join(parts, "\n\n")
+	st := newStore(t)
+	model := scripted.NewModel(
+		scripted.Step{Text: "Here is my plan.", ToolCalls: []host.ToolCall{call("c1", "exit_plan_mode", map[string]string{"plan": plan})}},
+		scripted.Step{Text: "Done."},
+	)
+	h := newHostParts(t, st, model)
+	k := connect(t, h, st)
+	k.c.setAnswer(approve)
+	k.initialize()
+	sess := k.newSession(workspaceDir(t))
+	k.setMode(sess.SessionId, "plan")
+	if _, err := k.prompt(sess.SessionId, "Plan it."); err != nil {
+		t.Fatal(err)
+	}
+	us, asks := k.c.snapshot()
+	if len(asks) != 1 {
+		t.Fatalf("permission requests = %d, want 1", len(asks))
+	}
+	var callContent []sdk.ToolCallContent
+	for _, u := range us {
+		if c := u.Update.ToolCall; c != nil && c.ToolCallId == "c1" {
+			callContent = c.Content
+			if strings.Contains(c.Title, "\u202e") || !strings.Contains(c.Title, `\u202e`) {
+				t.Errorf("tool call title %q: want the bidi override escaped", c.Title)
+			}
+		}
+	}
+	shown := map[string]string{"tool_call": contentText(callContent), "request_permission": contentText(asks[0].ToolCall.Content)}
+	for _, c := range hidetest.Cases {
+		for where, text := range shown {
+			if m := hidetest.Missing(text, c.Words); len(m) > 0 {
+				t.Errorf("%s: %s: the editor does not show %q", c.Name, where, m)
+			}
+		}
+	}
+	k.close()
+}
+
+// TestPlanEntriesHideNothing follows steps and todo items holding the
+// hiding tricks: each entry's content, rendered as Markdown, shows every
+// word of it.
+func TestPlanEntriesHideNothing(t *testing.T) {
+	var steps []plansteps.Step
+	var todos []todo.Item
+	for i, c := range hidetest.Cases {
+		steps = append(steps, plansteps.Step{ID: i + 1, Description: c.Plan})
+		todos = append(todos, todo.Item{ID: c.Name, Content: c.Plan, Status: todo.StatusPending, Priority: todo.PriorityMedium})
+	}
+	follow := acp.CompanionPlans{}.Follow("s")
+	payload := plansteps.StepsPayload{Title: "T", Source: plansteps.SourceSteps, Steps: steps}
+	if _, ok := follow(host.Event{Seq: 1, Type: plansteps.EventSteps, Data: mustJSON(t, payload)}); !ok {
+		t.Fatal("the steps did not change the plan")
+	}
+	out := mustJSON(t, todo.List{Todos: todos})
+	entries, ok := follow(host.Event{Seq: 2, Type: host.TypeToolResult, Data: mustJSON(t, host.ToolResult{CallID: "c1", Name: todo.WriteToolName, Output: string(out)})})
+	if !ok || len(entries) != 2*len(hidetest.Cases) {
+		t.Fatalf("entries = %d (%v), want %d", len(entries), ok, 2*len(hidetest.Cases))
+	}
+	for i, e := range entries {
+		c := hidetest.Cases[i%len(hidetest.Cases)]
+		if m := hidetest.Missing(hidetest.EditorText(e.Content), c.Words); len(m) > 0 {
+			t.Errorf("%s: entry %d: the editor does not show %q", c.Name, i, m)
+		}
+	}
+}

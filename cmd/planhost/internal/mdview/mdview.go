@@ -1,0 +1,247 @@
+// Package mdview renders Markdown from outside the program (a model's
+// plan, a card) so that the reader sees every character of it: formatting
+// may style text but never removes any.
+//
+// A terminal renderer (glamour) drops raw HTML, HTML comments, link
+// destinations and titles, image titles, link reference definitions and
+// the info string of a fenced code block. [Renderer] uses the same parser
+// and the same terminal renderer, and changes the parsed document before
+// it is drawn: raw HTML is shown as code, an HTML block as a code block, a
+// link as its text followed by its destination and title in parentheses,
+// an image the same way, an automatic link as the text it was written as
+// (so no terminal hyperlink can point elsewhere than the text says), a
+// fenced block's info string as inline code on the line before it, and a
+// link reference definition as the paragraph text it is written as
+// (reference links stay as written, since nothing defines them).
+//
+// For Markdown that another program renders (an editor over ACP),
+// [Literal] and [Fence] write text that any CommonMark renderer shows
+// character for character.
+package mdview
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"strings"
+
+	"charm.land/glamour/v2/ansi"
+	"charm.land/glamour/v2/styles"
+	"github.com/yuin/goldmark"
+	"github.com/yuin/goldmark/ast"
+	"github.com/yuin/goldmark/extension"
+	"github.com/yuin/goldmark/parser"
+	"github.com/yuin/goldmark/renderer"
+	"github.com/yuin/goldmark/text"
+	"github.com/yuin/goldmark/util"
+)
+
+// Styles are the names of the renderer's standard styles.
+const (
+	StyleDark  = styles.DarkStyle
+	StyleLight = styles.LightStyle
+	StyleNoTTY = styles.NoTTYStyle
+)
+
+// Renderer renders Markdown for a terminal without hiding any of its
+// text. It is not safe for concurrent use.
+type Renderer struct {
+	md goldmark.Markdown
+}
+
+// ErrUnknownStyle is returned by [New] for a style name it does not know.
+var ErrUnknownStyle = errors.New("unknown style")
+
+// New returns a renderer drawing in the named standard style (see
+// [StyleDark]) and wrapping words at width columns.
+func New(style string, width int) (*Renderer, error) {
+	st, ok := styles.DefaultStyles[style]
+	if !ok {
+		return nil, fmt.Errorf("mdview: %w %q", ErrUnknownStyle, style)
+	}
+	// The parser of glamour (CommonMark, GFM, definition lists) without
+	// the paragraph transformer that takes link reference definitions out
+	// of the text.
+	p := parser.NewParser(
+		parser.WithBlockParsers(parser.DefaultBlockParsers()...),
+		parser.WithInlineParsers(parser.DefaultInlineParsers()...),
+		parser.WithAutoHeadingID(),
+	)
+	md := goldmark.New(
+		goldmark.WithParser(p),
+		goldmark.WithExtensions(extension.GFM, extension.DefinitionList),
+	)
+	md.SetRenderer(renderer.NewRenderer(renderer.WithNodeRenderers(
+		util.Prioritized(ansi.NewRenderer(ansi.Options{Styles: *st, WordWrap: width}), 1000),
+	)))
+	return &Renderer{md: md}, nil
+}
+
+// Render renders s. The text should already be safe for a terminal (no
+// control characters, see safetext); Render hides none of it.
+func (r *Renderer) Render(s string) (string, error) {
+	src := []byte(s)
+	doc := r.md.Parser().Parse(text.NewReader(src))
+	v := &visible{src: src, extra: bytes.NewBuffer(nil)}
+	v.transform(doc)
+	var out bytes.Buffer
+	if err := r.md.Renderer().Render(&out, append(src, v.extra.Bytes()...), doc); err != nil {
+		return "", err
+	}
+	return out.String(), nil
+}
+
+// visible rewrites a parsed document so that the renderer shows every
+// character. Text it adds is written to extra, which the renderer reads
+// as the source's continuation (the document's segments index src).
+type visible struct {
+	src   []byte
+	extra *bytes.Buffer
+}
+
+// segment adds s to the source and returns a text node showing it as it
+// is. The terminal renderer decodes character references in text, so
+// every ampersand is written as one.
+func (v *visible) segment(s string) *ast.Text {
+	start := len(v.src) + v.extra.Len()
+	v.extra.WriteString(strings.ReplaceAll(s, "&", "&amp;"))
+	return ast.NewTextSegment(text.NewSegment(start, len(v.src)+v.extra.Len()))
+}
+
+// code is s shown as inline code.
+func (v *visible) code(s string) ast.Node {
+	c := ast.NewCodeSpan()
+	c.AppendChild(c, v.segment(s))
+	return c
+}
+
+// transform rewrites the nodes the renderer would drop or hide.
+func (v *visible) transform(doc ast.Node) {
+	var nodes []ast.Node
+	_ = ast.Walk(doc, func(n ast.Node, entering bool) (ast.WalkStatus, error) {
+		if !entering {
+			return ast.WalkContinue, nil
+		}
+		switch n.Kind() {
+		case ast.KindRawHTML, ast.KindHTMLBlock, ast.KindLink, ast.KindAutoLink, ast.KindImage, ast.KindFencedCodeBlock:
+			nodes = append(nodes, n)
+		}
+		return ast.WalkContinue, nil
+	})
+	for _, n := range nodes {
+		switch n := n.(type) {
+		case *ast.RawHTML:
+			var b strings.Builder
+			for i := 0; i < n.Segments.Len(); i++ {
+				seg := n.Segments.At(i)
+				b.Write(seg.Value(v.src))
+			}
+			// Inline code holds one line: a tag written over several
+			// lines is shown on one.
+			replace(n, v.code(strings.ReplaceAll(b.String(), "\n", " ")))
+		case *ast.HTMLBlock:
+			cb := ast.NewCodeBlock()
+			lines := n.Lines()
+			for i := 0; i < lines.Len(); i++ {
+				cb.Lines().Append(lines.At(i))
+			}
+			if n.HasClosure() {
+				cb.Lines().Append(n.ClosureLine)
+			}
+			replace(n, cb)
+		case *ast.Link:
+			unwrap(n, v.segment(target(n.Destination, n.Title)))
+		case *ast.AutoLink:
+			replace(n, v.segment(string(n.Label(v.src))))
+		case *ast.Image:
+			n.Parent().InsertBefore(n.Parent(), n, v.segment("!["))
+			unwrap(n, v.segment("]"+target(n.Destination, n.Title)))
+		case *ast.FencedCodeBlock:
+			if n.Info == nil {
+				continue
+			}
+			// The block keeps its language for highlighting; the line
+			// before it shows the whole info string as written.
+			p := ast.NewParagraph()
+			p.AppendChild(p, v.code("```"+string(n.Info.Segment.Value(v.src))))
+			n.Parent().InsertBefore(n.Parent(), n, p)
+		}
+	}
+}
+
+// target is how a link's destination and title are shown after its text.
+func target(dest, title []byte) string {
+	s := " (" + string(dest)
+	if len(title) > 0 {
+		s += ` "` + string(title) + `"`
+	}
+	return s + ")"
+}
+
+// replace puts m where n is.
+func replace(n, m ast.Node) {
+	n.Parent().ReplaceChild(n.Parent(), n, m)
+}
+
+// unwrap replaces n by its children followed by after.
+func unwrap(n, after ast.Node) {
+	parent := n.Parent()
+	for c := n.FirstChild(); c != nil; {
+		next := c.NextSibling()
+		parent.InsertBefore(parent, n, c)
+		c = next
+	}
+	parent.ReplaceChild(parent, n, after)
+}
+
+// Literal returns s written as Markdown that shows s as it is, but for
+// the indentation of its lines: every ASCII punctuation character is
+// escaped with a backslash, so nothing in it is read as HTML, a link, a
+// character reference or formatting, and lines lose their leading spaces
+// and tabs, so none is read as code. Use it for short texts another
+// program renders (a plan entry).
+func Literal(s string) string {
+	var b strings.Builder
+	b.Grow(len(s) + len(s)/4)
+	for i, line := range strings.Split(s, "\n") {
+		if i > 0 {
+			b.WriteByte('\n')
+		}
+		line = strings.TrimLeft(line, " \t")
+		for j := 0; j < len(line); j++ {
+			if strings.IndexByte(asciiPunctuation, line[j]) >= 0 {
+				b.WriteByte('\\')
+			}
+			b.WriteByte(line[j])
+		}
+	}
+	return b.String()
+}
+
+// asciiPunctuation are the characters CommonMark lets a backslash escape.
+const asciiPunctuation = "!\"#$%&'()*+,-./:;<=>?@[\\]^_`{|}~"
+
+// Fence returns s as a fenced code block of Markdown, which a renderer
+// shows character for character: the fence is longer than any run of
+// backticks in s, so s cannot close it. Use it for a plan another program
+// renders.
+func Fence(s string) string {
+	longest, run := 0, 0
+	for i := 0; i < len(s); i++ {
+		if s[i] == '`' {
+			run++
+			longest = max(longest, run)
+		} else {
+			run = 0
+		}
+	}
+	fence := strings.Repeat("`", max(3, longest+1))
+	if !strings.HasSuffix(s, "\n") {
+		s += "\n"
+	}
+	return fence + FenceInfo + "\n" + s + fence
+}
+
+// FenceInfo is the info string of the blocks [Fence] writes: editors
+// highlight the plan as Markdown source.
+const FenceInfo = "markdown"

@@ -1,0 +1,98 @@
+package mdview_test
+
+import (
+	"errors"
+	"strings"
+	"testing"
+	"unicode/utf8"
+
+	"github.com/dshgo/planmode/cmd/planhost/internal/hidetest"
+	"github.com/dshgo/planmode/cmd/planhost/internal/mdview"
+	"github.com/dshgo/planmode/cmd/planhost/internal/safetext"
+	"github.com/dshgo/planmode/internal/render"
+)
+
+// TestRenderShowsEveryWord renders each hiding trick in every style at a
+// narrow and a wide width: every word of the plan is on the screen (styles
+// stripped), and the renderer adds no escape but its colours.
+func TestRenderShowsEveryWord(t *testing.T) {
+	for _, style := range []string{mdview.StyleNoTTY, mdview.StyleDark, mdview.StyleLight} {
+		for _, width := range []int{40, 120} {
+			r, err := mdview.New(style, width)
+			if err != nil {
+				t.Fatal(err)
+			}
+			for _, c := range hidetest.Cases {
+				t.Run(style+"/"+c.Name, func(t *testing.T) {
+					out, err := r.Render(safetext.Markdown(c.Plan))
+					if err != nil {
+						t.Fatal(err)
+					}
+					plain := render.Plain(safetext.EscapeExceptSGR(out))
+					if strings.Contains(plain, "\x1b") {
+						t.Errorf("output holds an escape sequence other than a colour:\n%q", plain)
+					}
+					if m := hidetest.Missing(plain, c.Words); len(m) > 0 {
+						t.Errorf("missing %q in\n%s", m, plain)
+					}
+				})
+			}
+		}
+	}
+}
+
+func TestNewRefusesAnUnknownStyle(t *testing.T) {
+	if _, err := mdview.New("sparkly", 80); !errors.Is(err, mdview.ErrUnknownStyle) || !strings.Contains(err.Error(), "sparkly") {
+		t.Errorf("New(sparkly) error = %v, want ErrUnknownStyle naming the style", err)
+	}
+}
+
+// TestLiteralAndFenceShowEveryWordInAnEditor renders the hiding tricks
+// written by Literal and Fence as an editor renders Markdown: every word
+// is shown.
+func TestLiteralAndFenceShowEveryWordInAnEditor(t *testing.T) {
+	for _, c := range hidetest.Cases {
+		t.Run(c.Name, func(t *testing.T) {
+			plan := safetext.Escape(c.Plan)
+			for name, md := range map[string]string{"Literal": mdview.Literal(plan), "Fence": mdview.Fence(plan)} {
+				if m := hidetest.Missing(hidetest.EditorText(md), c.Words); len(m) > 0 {
+					t.Errorf("%s: missing %q in\n%s", name, m, hidetest.EditorText(md))
+				}
+			}
+		})
+	}
+}
+
+// FuzzLiteral checks that an editor shows the text Literal wrote as it
+// was, white space aside.
+func FuzzLiteral(f *testing.F) {
+	for _, c := range hidetest.Cases {
+		f.Add(c.Plan)
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		s = safetext.Escape(s)
+		if !utf8.ValidString(s) || strings.ContainsRune(s, 0) {
+			return
+		}
+		if m := hidetest.Missing(hidetest.EditorText(mdview.Literal(s)), []string{s}); len(m) > 0 {
+			t.Errorf("Literal(%q) shows %q", s, hidetest.EditorText(mdview.Literal(s)))
+		}
+	})
+}
+
+// FuzzFence checks that an editor shows the text Fence wrote as it was.
+func FuzzFence(f *testing.F) {
+	for _, c := range hidetest.Cases {
+		f.Add(c.Plan)
+	}
+	f.Add("````\n```\n`")
+	f.Fuzz(func(t *testing.T, s string) {
+		s = safetext.Escape(s)
+		if !utf8.ValidString(s) || strings.ContainsRune(s, 0) {
+			return
+		}
+		if m := hidetest.Missing(hidetest.EditorText(mdview.Fence(s)), []string{s}); len(m) > 0 {
+			t.Errorf("Fence(%q) shows %q", s, hidetest.EditorText(mdview.Fence(s)))
+		}
+	})
+}
