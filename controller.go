@@ -332,8 +332,9 @@ func (c *Controller) queueExit(agent host.Agent) error {
 // and clears it. It returns the notice text when a notice is due. When the
 // append fails the selection stays pending and the failure is logged once
 // per selection. An approved exit lands only when the log shows it (the
-// call's approved result is logged): otherwise it is withdrawn, since an
-// approval the log does not hold does not count (see withdrawExit).
+// call's approved result is logged) and the log is durable ([host.Sync]):
+// otherwise it is withdrawn, since an approval the log does not hold does
+// not count (see withdrawExit).
 func (c *Controller) applyPending(agent host.Agent, st *sessionState) (notice string, due bool) {
 	st.mu.Lock()
 	defer st.mu.Unlock()
@@ -344,6 +345,13 @@ func (c *Controller) applyPending(agent host.Agent, st *sessionState) (notice st
 	}
 	active := sel == SelectionActive
 	approval := sel == SelectionInactive && w.pendingExit()
+	if approval {
+		// The mode changes only once the approval's record is durable.
+		if err := host.Sync(st.sess); err != nil {
+			c.withdrawExitLocked(agent, st, warnExitNotDurable, err)
+			return "", false
+		}
+	}
 	var (
 		seen       word
 		unrecorded bool // an approved exit whose result the log lacks

@@ -104,3 +104,30 @@ func TestLostResultWithdrawsAnApprovalThatLandedAfterAll(t *testing.T) {
 		t.Fatalf("Project = %+v, want plan mode and nothing pending", p)
 	}
 }
+
+// TestApprovalMustBeDurableBeforeTheModeChanges fails the sync that makes
+// the logged approval durable: plan mode stays on.
+func TestApprovalMustBeDurableBeforeTheModeChanges(t *testing.T) {
+	f := newReviewFixture(t)
+	base, err := f.h.store.Create("")
+	if err != nil {
+		t.Fatal(err)
+	}
+	sess := &syncSession{Session: base}
+	f.a = agentOn(sess)
+	set(t, f.c, f.a, true)
+	withHeader(f.h, f.a)
+	must(f.a.StartTurn())
+	f.h.runStep(f.a, accepted)
+	f.p.QueueAnswers(approve())
+	if out, err := f.call(t, goodPlan); err != nil || out != planmode.ExitResult {
+		t.Fatalf("Execute = %q, %v; want approved", out, err)
+	}
+	sess.fail = errors.New("disk gone")
+	from := sess.Len()
+	f.h.runStep(f.a, accepted)
+	if got := modes(t, sess, from); len(got) != 0 {
+		t.Fatalf("plan/mode after a failed sync = %v, want none", got)
+	}
+	wantState(t, f.c, f.a, planmode.State{Active: true})
+}

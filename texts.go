@@ -69,6 +69,8 @@ const (
 		"so the approval is withdrawn and plan mode stays on"
 	warnExitUnrecorded = "plan-mode: the log holds no approved result of the exit_plan_mode call, " +
 		"so the approval is withdrawn and plan mode stays on"
+	warnExitNotDurable = "plan-mode: the log holding the approval of an exit_plan_mode call could not be made " +
+		"durable, so the approval is withdrawn and plan mode stays on"
 	warnCancelFailed = "plan-mode: could not append the plan/cancel marker of a withdrawn approval"
 )
 
