@@ -2,13 +2,19 @@ package main
 
 import (
 	"context"
+	"encoding/json"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 	"time"
 
 	"github.com/jackc/pgx/v5"
 
+	"github.com/dshgo/planmode/cmd/planhost/internal/fakeopenai"
 	"github.com/dshgo/planmode/cmd/planhost/pgstore/pgtest"
+	"github.com/dshgo/planmode/host"
+	"github.com/dshgo/planmode/store"
 )
 
 // TestRunLostApprovalIsShown runs "planhost run" on PostgreSQL with the
@@ -65,5 +71,68 @@ func TestRunLostApprovalIsShown(t *testing.T) {
 	}
 	if strings.Contains(out.String(), "Plan approved") {
 		t.Errorf("the output says the plan was approved:\n%s", out)
+	}
+}
+
+// TestRunResumesALogWithAnUnansweredCallInside resumes a session whose log
+// has a tool call without a result in an earlier, closed turn (an append
+// that failed in an older version) against an endpoint that refuses
+// unanswered tool calls, as OpenAI does: the turn works, and the log gets
+// the missing result.
+func TestRunResumesALogWithAnUnansweredCallInside(t *testing.T) {
+	dir := newRunDir(t)
+	sessions := filepath.Join(dir, "sessions")
+	d, err := store.OpenDir(sessions)
+	if err != nil {
+		t.Fatal(err)
+	}
+	sess, err := d.Create("broken")
+	if err != nil {
+		t.Fatal(err)
+	}
+	add := func(typ string, payload any) {
+		data, err := json.Marshal(payload)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if _, err := sess.Append(host.Event{Type: typ, Data: data}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	call := host.ToolCall{ID: "call_1", Name: "list_files", Input: json.RawMessage(`{}`)}
+	add(host.TypeTurnStart, host.TurnStart{Turn: 1})
+	add(host.TypeUserMessage, host.UserMessage{Content: []host.Block{host.TextBlock("What is here?")}})
+	add(host.TypeAssistantMessage, host.AssistantMessage{Text: "Looking.", ToolCalls: []host.ToolCall{call}})
+	add(host.TypeToolCall, call)
+	add(host.TypeTurnEnd, host.TurnEnd{Turn: 1, Reason: host.TurnError, Error: "disk full"})
+	add(host.TypeTurnStart, host.TurnStart{Turn: 2})
+	add(host.TypeUserMessage, host.UserMessage{Content: []host.Block{host.TextBlock("Hello?")}})
+	add(host.TypeAssistantMessage, host.AssistantMessage{Text: "Hi."})
+	add(host.TypeTurnEnd, host.TurnEnd{Turn: 2, Reason: host.TurnCompleted})
+	if err := d.Close(); err != nil {
+		t.Fatal(err)
+	}
+
+	srv := fakeopenai.New(fakeopenai.Options{Strict: true, APIKey: "k"}, fakeopenai.Reply{Text: "Fine."})
+	defer srv.Close()
+	env := map[string]string{"OPENAI_BASE_URL": srv.BaseURL(), "OPENAI_MODEL": "strict", "OPENAI_API_KEY": "k"}
+	p, out, errOut, _ := testProgram(t, "Next?\n")
+	p.getenv = func(k string) string { return env[k] }
+	args := []string{
+		"run", "-config", filepath.Join("testdata", "run", "deploy.yaml"), "-model", "openai",
+		"-workspace", filepath.Join(dir, "ws"), "-sessions", sessions, "-session", "broken",
+	}
+	if code := p.main(args); code != exitOK {
+		t.Fatalf("exit code = %d\n%s", code, errOut)
+	}
+	if !strings.Contains(out.String(), "assistant: Fine.") || strings.Contains(out.String(), "ended: error") {
+		t.Fatalf("the resumed turn failed:\n%s\nstderr:\n%s", out, errOut)
+	}
+	raw, err := os.ReadFile(filepath.Join(sessions, "broken.jsonl"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(string(raw), `"callId":"call_1"`) {
+		t.Fatalf("the resumed log has no result for call_1:\n%s", raw)
 	}
 }
