@@ -69,6 +69,11 @@ func TestRunLostApprovalIsShown(t *testing.T) {
 			t.Errorf("output lacks %q:\n%s\nstderr:\n%s", want, out, errOut)
 		}
 	}
+	// The warning on stderr says it at once, even while the store keeps
+	// failing and nothing reaches the log.
+	if !strings.Contains(errOut.String(), "approval is withdrawn and plan mode stays on") {
+		t.Errorf("stderr lacks the warning:\n%s", errOut)
+	}
 	if strings.Contains(out.String(), "Plan approved") {
 		t.Errorf("the output says the plan was approved:\n%s", out)
 	}
