@@ -151,18 +151,12 @@ func unanswered(events host.Log) []unansweredCall {
 				}
 			}
 		case host.TypeToolCall:
-			var p struct {
-				ID string `json:"id"`
-			}
-			if json.Unmarshal(e.Data, &p) == nil {
-				called[p.ID] = true
+			if id, ok := stringField(e.Data, "id"); ok {
+				called[id] = true
 			}
 		case host.TypeToolResult:
-			var p struct {
-				CallID string `json:"callId"`
-			}
-			if json.Unmarshal(e.Data, &p) == nil {
-				answered[p.CallID] = true
+			if id, ok := stringField(e.Data, "callId"); ok {
+				answered[id] = true
 			}
 		}
 	}
@@ -176,6 +170,32 @@ func unanswered(events host.Log) []unansweredCall {
 		out = append(out, c)
 	}
 	return out
+}
+
+// stringField returns the string value of key in the JSON object data,
+// reading only up to it: the ID comes first in the events the loop writes,
+// so the rest (a long output or input) is never scanned.
+func stringField(data []byte, key string) (string, bool) {
+	dec := json.NewDecoder(bytes.NewReader(data))
+	if t, err := dec.Token(); err != nil || t != json.Delim('{') {
+		return "", false
+	}
+	for dec.More() {
+		t, err := dec.Token()
+		if err != nil {
+			return "", false
+		}
+		if k, _ := t.(string); k == key {
+			v, err := dec.Token()
+			s, ok := v.(string)
+			return s, ok && err == nil
+		}
+		var skip json.RawMessage
+		if err := dec.Decode(&skip); err != nil {
+			return "", false
+		}
+	}
+	return "", false
 }
 
 // flushLost writes the results of the calls whose own result could not be
