@@ -10,7 +10,7 @@ import (
 func TestStringField(t *testing.T) {
 	tests := []struct {
 		data, key, want string
-		ok               bool
+		ok              bool
 	}{
 		{`{"callId":"c1","name":"x","output":"long"}`, "callId", "c1", true},
 		{`{"name":"x","output":{"nested":["a",1]},"callId":"c2"}`, "callId", "c2", true},
