@@ -131,3 +131,32 @@ func TestApprovalMustBeDurableBeforeTheModeChanges(t *testing.T) {
 	}
 	wantState(t, f.c, f.a, planmode.State{Active: true})
 }
+
+// TestLaterErrorResultWithdrawsTheApproval: a store reported the approved
+// result's append as failed although it committed, and the host later
+// wrote the call's is-error result, while the plan/cancel marker could not
+// be written. The log must not read as an approval, live or after a
+// restart.
+func TestLaterErrorResultWithdrawsTheApproval(t *testing.T) {
+	f := newReviewFixture(t)
+	must(f.a.StartTurn())
+	f.h.runStep(f.a, accepted)
+	f.p.QueueAnswers(approve())
+	if out, err := f.hostCall(t, planInput(t, goodPlan)); err != nil || out != planmode.ExitResult {
+		t.Fatalf("Execute = %q, %v; want approved", out, err)
+	}
+	must(appendJSON(f.a.Session(), host.TypeToolResult, nil, host.ToolResult{CallID: "x1", Name: planmode.ExitToolName, Output: host.ToolErrorPrefix + "lost", IsError: true}))
+	if p := planmode.Project(f.a.Session().Events()); p != (planmode.Projection{Active: true}) {
+		t.Fatalf("Project = %+v, want plan mode and nothing pending", p)
+	}
+	from := f.a.Session().Len()
+	f.h.runStep(f.a, accepted)
+	if got := modes(t, f.a.Session(), from); len(got) != 0 {
+		t.Fatalf("plan/mode = %v, want none", got)
+	}
+	if err := f.c.Stop(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	c2 := f.h.start(t, nil)
+	wantState(t, c2, f.a, planmode.State{Active: true})
+}

@@ -32,6 +32,7 @@ type exitFixture struct {
 	c *planmode.Controller
 	p *scripted.Provider
 	a *fakeAgent
+	n int // calls made by hostCall
 }
 
 // newExitFixture starts the plugin with a question channel (when questions
@@ -100,7 +101,8 @@ func (f *exitFixture) call(t *testing.T, plan string) (string, error) {
 // only once the log holds its result.
 func (f *exitFixture) hostCall(t *testing.T, input json.RawMessage) (string, error) {
 	t.Helper()
-	cc := host.CallContext{Agent: f.a, CallID: "x1"}
+	f.n++
+	cc := host.CallContext{Agent: f.a, CallID: fmt.Sprint("x", f.n)}
 	logged := input
 	if !json.Valid(logged) {
 		logged, _ = json.Marshal(string(input))
