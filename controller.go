@@ -331,7 +331,10 @@ func (c *Controller) queueExit(agent host.Agent) error {
 // "plan/mode" (or drops the selection when the log already has that state)
 // and clears it. It returns the notice text when a notice is due. When the
 // append fails the selection stays pending and the failure is logged once
-// per selection.
+// per selection. An approved exit lands only when the log shows it (the
+// call's approved result is logged) and the log is durable ([host.Sync]):
+// otherwise it is withdrawn, since an approval the log does not hold does
+// not count (see withdrawExit).
 func (c *Controller) applyPending(agent host.Agent, st *sessionState) (notice string, due bool) {
 	st.mu.Lock()
 	defer st.mu.Unlock()
@@ -341,13 +344,33 @@ func (c *Controller) applyPending(agent host.Agent, st *sessionState) (notice st
 		return "", false
 	}
 	active := sel == SelectionActive
-	var seen word
+	approval := sel == SelectionInactive && w.pendingExit()
+	if approval {
+		// The mode changes only once the approval's record is durable.
+		if err := host.Sync(st.sess); err != nil {
+			c.withdrawExitLocked(agent, st, warnExitNotDurable, err)
+			return "", false
+		}
+	}
+	var (
+		seen       word
+		unrecorded bool // an approved exit whose result the log lacks
+	)
 	_, appended, err := st.sess.AppendIf(modeEvent(active), func() bool {
 		if st.closed.Load() {
 			return false
 		}
 		seen = st.load()
-		return seen.active() != active
+		if seen.active() == active {
+			return false
+		}
+		// Fail closed: an exit lands only once the log holds the call's
+		// approved result (a host that could not write it drops the exit).
+		if p, _ := seen.projected(); approval && p != SelectionInactive {
+			unrecorded = true
+			return false
+		}
+		return true
 	})
 	if err != nil {
 		if !st.warned {
@@ -358,6 +381,10 @@ func (c *Controller) applyPending(agent host.Agent, st *sessionState) (notice st
 		return "", false
 	}
 	if !appended {
+		if unrecorded {
+			c.withdrawExitLocked(agent, st, warnExitUnrecorded, nil)
+			return "", false
+		}
 		if !st.closed.Load() {
 			// The log has the state already (another writer): the
 			// selection is stale, so it is dropped (SPEC §4).

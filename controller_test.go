@@ -386,6 +386,8 @@ func TestApprovedExitRecordsNoNotice(t *testing.T) {
 	if got := h.render(a); !slices.Contains(got, planmode.SectionName) {
 		t.Fatal("the approved exit removed the guidance before the next step")
 	}
+	// The host logs the approved result before the next step.
+	must(appendJSON(a.Session(), host.TypeToolResult, nil, host.ToolResult{CallID: "x1", Name: planmode.ExitToolName, Output: planmode.ExitResult}))
 	from := a.Session().Len()
 	d := h.runStep(a, accepted)
 	wantState(t, c, a, planmode.State{})

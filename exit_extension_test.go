@@ -16,7 +16,7 @@ import (
 // exec runs the fixture's exit tool with a raw input.
 func (f *exitFixture) exec(t *testing.T, input string) (string, error) {
 	t.Helper()
-	return f.tool(t).Execute(context.Background(), host.CallContext{Agent: f.a, CallID: "x1"}, json.RawMessage(input))
+	return f.hostCall(t, json.RawMessage(input))
 }
 
 const abandonLabel = "Abandon"

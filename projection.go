@@ -73,7 +73,9 @@ type Projection struct {
 // approval happens while the call runs): a valid "plan/mode" or
 // "plan/cancel" appended after the "tool/call" withdraws it, even when it
 // came before the result. (A result whose "tool/call" is not in the log
-// counts from the result.) Of these selections, the one made last wins: a
+// counts from the result.) A later is-error result of the same call, which
+// a host writes when it could not record the approval after all, withdraws
+// it too. Of these selections, the one made last wins: a
 // "/plan" counts from its "command/run", since its selection is made while
 // it runs, and an exit from its "tool/result". So a "/plan" whose
 // "command/done" reaches the log after that of a "/plan" run later does not
@@ -102,6 +104,7 @@ type view struct {
 	sel       Selection  // last made completed /plan or approved exit not yet followed by plan/mode or plan/cancel
 	selExit   bool       // sel comes from an approved exit
 	selAt     uint64     // when sel was made: the position of its command/run or tool/result
+	selCall   string     // the call ID of the approved exit that made sel
 	cut       uint64     // the position of the last valid plan/mode or plan/cancel
 	n         uint64     // events applied so far; an event's position is n after applying it
 	runs      map[string]planRun
@@ -337,10 +340,16 @@ func (v *view) applyKind(e *host.Event, k eventKind) {
 		// a plan/mode or plan/cancel logged since then withdrew it.
 		at, called := v.calls[res.CallID]
 		delete(v.calls, res.CallID)
+		if res.IsError && v.selExit && res.CallID == v.selCall {
+			// A host that could not record the approval wrote this
+			// is-error result later: the approval does not count.
+			v.sel, v.selExit, v.selCall = SelectionNone, false, ""
+			return
+		}
 		if res.IsError || called && at <= v.cut {
 			return
 		}
-		v.sel, v.selExit, v.selAt = SelectionInactive, true, v.n
+		v.sel, v.selExit, v.selAt, v.selCall = SelectionInactive, true, v.n, res.CallID
 	}
 }
 

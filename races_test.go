@@ -56,7 +56,7 @@ func TestCancelledApprovedExitStaysCancelledAfterRestart(t *testing.T) {
 	// the result only after the user took the approval back.
 	must(appendJSON(f.a.Session(), host.TypeToolCall, nil, host.ToolCall{ID: "x1", Name: planmode.ExitToolName, Input: planInput(t, goodPlan)}))
 	f.p.QueueAnswers(approve())
-	out, err := f.call(t, goodPlan)
+	out, err := f.tool(t).Execute(context.Background(), host.CallContext{Agent: f.a, CallID: "x1"}, planInput(t, goodPlan))
 	if err != nil || out != planmode.ExitResult {
 		t.Fatalf("Execute = %q, %v; want %s", out, err, planmode.ExitResult)
 	}

@@ -65,6 +65,13 @@ const (
 		"(logged once per run)"
 	warnPreStepFailed = "plan-mode: cannot serve the agent's session, so its pending selection is not applied " +
 		"(logged once per run)"
+	warnExitLost = "plan-mode: the result of an approved exit_plan_mode call could not be written to the log, " +
+		"so the approval is withdrawn and plan mode stays on"
+	warnExitUnrecorded = "plan-mode: the log holds no approved result of the exit_plan_mode call, " +
+		"so the approval is withdrawn and plan mode stays on"
+	warnExitNotDurable = "plan-mode: the log holding the approval of an exit_plan_mode call could not be made " +
+		"durable, so the approval is withdrawn and plan mode stays on"
+	warnCancelFailed = "plan-mode: could not append the plan/cancel marker of a withdrawn approval"
 )
 
 // ---- The exit tool and the /plan command (tool_exit.go, command_plan.go) ----
@@ -159,6 +166,11 @@ const (
 	// textEditTooLarge: %d are the edited plan's size and the limit.
 	textEditTooLarge = "the user's edit of the plan is %d bytes, more than the %d-byte (256 KiB) limit, so nothing " +
 		"was approved; plan mode stays on: ask the user to shorten the plan, then present it again"
+	// textExitNotRecorded is the result of an approved call whose result
+	// could not be written to the log; %s is the write's error.
+	textExitNotRecorded = "the user's answer to the plan review could not be recorded in the session log (%s), " +
+		"so it does not count: the plan is not approved and plan mode stays on. Tell the user, then present " +
+		"the plan again with exit_plan_mode"
 )
 
 // Replies and errors of the /plan command, shown to the user.

@@ -32,6 +32,7 @@ type exitFixture struct {
 	c *planmode.Controller
 	p *scripted.Provider
 	a *fakeAgent
+	n int // calls made by hostCall
 }
 
 // newExitFixture starts the plugin with a question channel (when questions
@@ -88,10 +89,32 @@ func findTool(h *fakeHost, name string) host.Tool {
 }
 
 // call runs the exit tool for the fixture's agent with a {"plan": plan}
-// input.
+// input, as a host does (see hostCall).
 func (f *exitFixture) call(t *testing.T, plan string) (string, error) {
 	t.Helper()
-	return f.tool(t).Execute(context.Background(), host.CallContext{Agent: f.a, CallID: "x1"}, planInput(t, plan))
+	return f.hostCall(t, planInput(t, plan))
+}
+
+// hostCall runs the exit tool for the fixture's agent as a host does: it
+// logs the call's "tool/call" before and its "tool/result" after (best
+// effort: a test may have closed the session), since an approval counts
+// only once the log holds its result.
+func (f *exitFixture) hostCall(t *testing.T, input json.RawMessage) (string, error) {
+	t.Helper()
+	f.n++
+	cc := host.CallContext{Agent: f.a, CallID: fmt.Sprint("x", f.n)}
+	logged := input
+	if !json.Valid(logged) {
+		logged, _ = json.Marshal(string(input))
+	}
+	_ = appendJSON(f.a.Session(), host.TypeToolCall, nil, host.ToolCall{ID: cc.CallID, Name: planmode.ExitToolName, Input: logged})
+	out, err := f.tool(t).Execute(context.Background(), cc, input)
+	res := host.ToolResult{CallID: cc.CallID, Name: planmode.ExitToolName, Output: out}
+	if err != nil {
+		res.Output, res.IsError = host.ToolErrorPrefix+err.Error(), true
+	}
+	_ = appendJSON(f.a.Session(), host.TypeToolResult, nil, res)
+	return out, err
 }
 
 // asked reports how many reviews the provider was asked for.

@@ -82,6 +82,21 @@ type Presenter interface {
 	PresentResult(input json.RawMessage, output string, isError bool) Card
 }
 
+// ResultLossHandler is optionally implemented by a Tool whose result has
+// an effect that must not outlive a lost record of it, such as an approval.
+//
+// A host calls ResultLost, once, when Execute returned but the call's
+// "tool/result" could not be appended to the log (err is the append's
+// failure): the tool then undoes, or withdraws, what the result would have
+// recorded. The host answers the call later with an is-error result, on its
+// next successful append or when it resumes the session; a non-empty
+// returned text is that result's output (it should start with
+// [ToolErrorPrefix]), else the host writes its own. ResultLost must not
+// block; it may append to the session.
+type ResultLossHandler interface {
+	ResultLost(call CallContext, err error) string
+}
+
 // Tools is the host's tool registry.
 type Tools interface {
 	// AddTool registers t; a name already taken is ErrDuplicate.

@@ -1,10 +1,10 @@
 package refhost
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"fmt"
-	"iter"
 	"log/slog"
 	"slices"
 	"sync"
@@ -41,6 +41,15 @@ type Agent struct {
 	hdrTools  string
 	tx        transcript
 	pc        promptCache
+	lost      []lostResult // calls whose result could not be written, oldest first
+}
+
+// lostResult is a tool call whose result could not be written to the log:
+// the agent writes it, as an is-error result, before its next append.
+type lostResult struct {
+	call   host.ToolCall
+	called bool   // the call's "tool/call" is in the log
+	output string // the is-error result to write
 }
 
 func newAgent(r *Runtime, id string, s host.Session) (*Agent, error) {
@@ -63,8 +72,10 @@ func newAgent(r *Runtime, id string, s host.Session) (*Agent, error) {
 }
 
 // readLog reads what the loop needs from an existing log: the last turn
-// number, the last request header, and whether a turn was left open, which
-// it then closes.
+// number and the last request header. It then repairs the log: every tool
+// call the model asked for that has no result gets one (is-error: lost, or
+// interrupted in a turn the log left open), and a turn left open (the
+// process stopped mid-turn) is closed.
 func (a *Agent) readLog() error {
 	events := a.sess.Events()
 	a.resume = events.Len() > 0
@@ -90,52 +101,159 @@ func (a *Agent) readLog() error {
 			a.hasHeader, a.hdrSystem, a.hdrTools = true, p.SystemDigest, p.ToolsDigest
 		}
 	}
-	if lastStart < 0 || lastEnd > lastStart {
+	open := lastStart >= 0 && lastEnd < lastStart
+	if !open {
+		lastStart = events.Len()
+	}
+	for _, u := range unanswered(events) {
+		out := TextResultLost
+		if u.at > lastStart {
+			out = ToolErrorPrefix + TextTurnInterrupted
+		}
+		a.lost = append(a.lost, lostResult{call: u.call, called: u.called, output: out})
+	}
+	if err := a.flushLost(); err != nil {
+		return err
+	}
+	if !open {
 		return nil
 	}
-	return a.closeInterrupted(events.Range(lastStart+1, events.Len()))
+	return a.emit(host.TypeTurnEnd, nil, host.TurnEnd{Turn: a.turn, Reason: host.TurnError, Error: TextTurnInterrupted})
 }
 
-// closeInterrupted ends the open turn whose events (after its "turn/start")
-// are given: every tool call the model asked for gets a "tool/call" (when
-// missing) and an is-error "tool/result", then "turn/end" reads error.
-func (a *Agent) closeInterrupted(events iter.Seq2[int, host.Event]) error {
-	var calls []host.ToolCall
+// unansweredCall is a tool call of the log that has no "tool/result".
+type unansweredCall struct {
+	call   host.ToolCall
+	at     int  // the index of the assistant message that asked for it
+	called bool // its "tool/call" is in the log
+}
+
+// toolCallsKey is in the data of every assistant message with tool calls
+// (encoding/json writes the field name verbatim), so a message without it
+// need not be decoded.
+var toolCallsKey = []byte(`"toolCalls"`)
+
+// unanswered returns the tool calls the model asked for, anywhere in the
+// log, that no "tool/result" answers, in the order they were asked for.
+func unanswered(events host.Log) []unansweredCall {
+	var calls []unansweredCall
 	called, answered := map[string]bool{}, map[string]bool{}
-	for _, e := range events {
+	for i, e := range events.Range(0, events.Len()) {
 		switch e.Type {
 		case host.TypeAssistantMessage:
+			if !bytes.Contains(e.Data, toolCallsKey) {
+				continue
+			}
 			var p host.AssistantMessage
 			if json.Unmarshal(e.Data, &p) == nil {
-				calls = append(calls, p.ToolCalls...)
+				for _, c := range p.ToolCalls {
+					calls = append(calls, unansweredCall{call: c, at: i})
+				}
 			}
 		case host.TypeToolCall:
-			var p host.ToolCall
-			if json.Unmarshal(e.Data, &p) == nil {
-				called[p.ID] = true
+			if id, ok := stringField(e.Data, "id"); ok {
+				called[id] = true
 			}
 		case host.TypeToolResult:
-			var p host.ToolResult
-			if json.Unmarshal(e.Data, &p) == nil {
-				answered[p.CallID] = true
+			if id, ok := stringField(e.Data, "callId"); ok {
+				answered[id] = true
 			}
 		}
 	}
+	out := calls[:0]
 	for _, c := range calls {
-		if answered[c.ID] {
+		if answered[c.call.ID] {
 			continue
 		}
-		if !called[c.ID] {
-			if err := a.emit(host.TypeToolCall, nil, c); err != nil {
-				return err
-			}
+		answered[c.call.ID] = true // a call ID asked for twice is answered once
+		c.called = called[c.call.ID]
+		out = append(out, c)
+	}
+	return out
+}
+
+// stringField returns the string value of key in the JSON object data,
+// reading only up to it: the ID comes first in the events the loop writes,
+// so the rest (a long output or input) is never scanned.
+func stringField(data []byte, key string) (string, bool) {
+	dec := json.NewDecoder(bytes.NewReader(data))
+	if t, err := dec.Token(); err != nil || t != json.Delim('{') {
+		return "", false
+	}
+	for dec.More() {
+		t, err := dec.Token()
+		if err != nil {
+			return "", false
 		}
-		res := host.ToolResult{CallID: c.ID, Name: c.Name, Output: ToolErrorPrefix + TextTurnInterrupted, IsError: true}
-		if err := a.emit(host.TypeToolResult, nil, res); err != nil {
-			return err
+		if k, _ := t.(string); k == key {
+			v, err := dec.Token()
+			s, ok := v.(string)
+			return s, ok && err == nil
+		}
+		var skip json.RawMessage
+		if err := dec.Decode(&skip); err != nil {
+			return "", false
 		}
 	}
-	return a.emit(host.TypeTurnEnd, nil, host.TurnEnd{Turn: a.turn, Reason: host.TurnError, Error: TextTurnInterrupted})
+	return "", false
+}
+
+// flushLost writes the results of the calls whose own result could not be
+// written, oldest first, each after its "tool/call" when that is missing
+// too. It stops at the first failure and keeps the rest for the next try.
+func (a *Agent) flushLost() error {
+	for len(a.lost) > 0 {
+		l := &a.lost[0]
+		if !l.called {
+			if _, err := appendJSON(a.sess, host.TypeToolCall, nil, l.call); err != nil {
+				return err
+			}
+			l.called = true
+		}
+		res := host.ToolResult{CallID: l.call.ID, Name: l.call.Name, Output: l.output, IsError: true}
+		if _, err := appendJSON(a.sess, host.TypeToolResult, nil, res); err != nil {
+			return err
+		}
+		a.lost = a.lost[1:]
+	}
+	a.lost = nil
+	return nil
+}
+
+// loseResults records the calls of a batch from the one whose record
+// failed on: that call's result is lost (the tool that ran it is told, see
+// [host.ResultLossHandler]), and the calls after it are not run. Their
+// results are written before the agent's next append.
+func (a *Agent) loseResults(calls []host.ToolCall, called bool, ran host.Tool, cause error) {
+	for i, c := range calls {
+		l := lostResult{call: c, output: TextResultNotRun}
+		if i == 0 {
+			l.called = called
+			if ran != nil {
+				l.output = a.resultLost(ran, c, cause)
+			}
+		}
+		a.lost = append(a.lost, l)
+	}
+}
+
+// resultLost tells t, when it cares, that the result of call could not be
+// written, and returns the result to write instead.
+func (a *Agent) resultLost(t host.Tool, call host.ToolCall, cause error) (out string) {
+	h, ok := t.(host.ResultLossHandler)
+	if !ok {
+		return TextResultLost
+	}
+	defer func() {
+		if p := recover(); p != nil {
+			a.log.Error("refhost: result-loss handler panicked", "tool", call.Name, "panic", p)
+			out = TextResultLost
+		}
+	}()
+	if s := h.ResultLost(host.CallContext{Agent: a, CallID: call.ID}, cause); s != "" {
+		return s
+	}
+	return TextResultLost
 }
 
 // ID implements [host.Agent].
@@ -411,16 +529,25 @@ func (a *Agent) runStep(ctx context.Context, n, step, attempt int, msgs []host.M
 	}
 	for i, call := range resp.ToolCalls {
 		if err := a.emit(host.TypeToolCall, nil, call); err != nil {
+			// The calls from this one on are not run; each gets a result
+			// on the next append that succeeds.
+			a.loseResults(resp.ToolCalls[i:], false, nil, err)
 			endErr = err.Error()
 			return stepFailed, err
 		}
-		var res host.ToolResult
+		var (
+			res host.ToolResult
+			ran host.Tool
+		)
 		if bad != nil && bad[i] {
 			res = host.ToolResult{CallID: call.ID, Name: call.Name, Output: TextBadToolInput, IsError: true}
 		} else {
-			res = a.callTool(ctx, call)
+			res, ran = a.callTool(ctx, call)
 		}
 		if err := a.emitSeeded(host.TypeToolResult, nil, res, Message{Role: RoleTool, Text: res.Output, ToolCallID: res.CallID, IsError: res.IsError}); err != nil {
+			// Fail closed: the tool withdraws what the lost result would
+			// have recorded, and the batch stops here.
+			a.loseResults(resp.ToolCalls[i:], true, ran, err)
 			endErr = err.Error()
 			return stepFailed, err
 		}
@@ -481,30 +608,31 @@ func (a *Agent) noteHeader(h *host.RequestHeader) {
 	a.hasHeader, a.resume, a.hdrSystem, a.hdrTools = true, false, h.SystemDigest, h.ToolsDigest
 }
 
-// callTool runs one call and returns its result; it never fails.
-func (a *Agent) callTool(ctx context.Context, call host.ToolCall) host.ToolResult {
+// callTool runs one call and returns its result, and the tool when it ran
+// (nil when the call was refused before); it never fails.
+func (a *Agent) callTool(ctx context.Context, call host.ToolCall) (host.ToolResult, host.Tool) {
 	res := host.ToolResult{CallID: call.ID, Name: call.Name}
 	if ctx.Err() != nil {
 		res.Output, res.IsError = TextToolCancelled, true
-		return res
+		return res, nil
 	}
 	cc := host.CallContext{Agent: a, CallID: call.ID}
 	if err := a.rt.guard(ctx, cc, call.Name, call.Input); err != nil {
 		res.Output, res.IsError = ToolErrorPrefix+err.Error(), true
-		return res
+		return res, nil
 	}
 	t, ok := a.rt.tools.load().byName[call.Name]
 	if !ok {
 		res.Output, res.IsError = fmt.Sprintf(TextUnknownTool, call.Name), true
-		return res
+		return res, nil
 	}
 	out, err := execute(ctx, t, cc, call.Input)
 	if err != nil {
 		res.Output, res.IsError = ToolErrorPrefix+err.Error(), true
-		return res
+		return res, t
 	}
 	res.Output = out
-	return res
+	return res, t
 }
 
 // execute runs t, turning a panic into an error so that one broken tool
@@ -549,15 +677,22 @@ func (a *Agent) putBack(c claimed, cancelled bool) {
 	}
 }
 
-// emit appends one event to the agent's session.
+// emit appends one event to the agent's session, after the results of
+// calls whose own result could not be written (see flushLost).
 func (a *Agent) emit(typ string, src *host.Source, payload any) error {
+	if err := a.flushLost(); err != nil {
+		return err
+	}
 	_, err := appendJSON(a.sess, typ, src, payload)
 	return err
 }
 
-// emitSeeded appends a transcript event and hands its message to the
-// transcript fold, which then need not decode it.
+// emitSeeded appends a transcript event, as emit does, and hands its
+// message to the transcript fold, which then need not decode it.
 func (a *Agent) emitSeeded(typ string, src *host.Source, payload any, msg Message) error {
+	if err := a.flushLost(); err != nil {
+		return err
+	}
 	e, err := appendJSON(a.sess, typ, src, payload)
 	if err == nil {
 		a.tx.seed(e.Seq, msg)

@@ -77,9 +77,20 @@
 // # Resume
 //
 // [Runtime.NewAgent] on a non-empty session continues its turn numbering,
-// remembers its last request header, and closes a turn the log left open
-// (a crash mid-turn) with is-error results and a "turn/end" of reason
-// error, so that the log's idle signal holds again.
+// remembers its last request header, gives every tool call without a
+// result, anywhere in the log, an is-error result, and closes a turn the
+// log left open (a crash mid-turn) with a "turn/end" of reason error, so
+// that the log's idle signal holds again.
+//
+// # Lost results
+//
+// When the append of a tool call's result fails, the turn ends with an
+// error, the tool is told ([host.ResultLossHandler]), and that call and the
+// calls of the batch after it (which do not run) get is-error results
+// before the agent's next append. Every request pairs each tool call with
+// one tool message right after its assistant message, whatever the log
+// holds, so one failed append never makes later requests fail at endpoints
+// that enforce the tool-call rules.
 //
 // # Commands
 //

@@ -355,10 +355,11 @@ func (r *Runtime) settleRequestError(ctx context.Context, e RequestError) bool {
 
 // NewAgent binds an agent to s. An empty id means the session's ID. A
 // session that already holds events is resumed: turn numbering continues
-// from the log, the first request logs a "resume" header, and a turn the log
-// left open (the process stopped mid-turn) is closed first with a
-// "turn/end" of reason error, after is-error results for its unanswered
-// tool calls. One runtime binds a session to at most one agent.
+// from the log, the first request logs a "resume" header, every tool call
+// without a result, anywhere in the log, gets an is-error result, and a
+// turn the log left open (the process stopped mid-turn) is closed with a
+// "turn/end" of reason error. One runtime binds a session to at most one
+// agent.
 func (r *Runtime) NewAgent(id string, s host.Session) (*Agent, error) {
 	if s == nil {
 		return nil, fmt.Errorf("refhost: agent %q: session is nil: %w", id, ErrBadRegistration)

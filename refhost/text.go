@@ -32,6 +32,14 @@ const (
 	// TextTurnInterrupted is the "turn/end" error and tool result the runtime
 	// writes when it resumes a session whose last turn never ended.
 	TextTurnInterrupted = "interrupted: the process stopped before the turn ended"
+	// TextResultLost is the is-error result of a tool call whose own
+	// result could not be written to the log: the runtime writes it on its
+	// next successful append, or when it resumes the session, and puts it
+	// into every request whose log still lacks the call's result.
+	TextResultLost = ToolErrorPrefix + "the result of this call was lost: it could not be written to the session log, so do not assume the call took effect"
+	// TextResultNotRun is the is-error result of a tool call of the same
+	// batch that was not run because an earlier call's record failed.
+	TextResultNotRun = ToolErrorPrefix + "the call was not run: the session log could not record an earlier call of the batch"
 	// TextImagesRefused is the "command/done" text when images were sent to a
 	// command that does not accept them; %s is the command name.
 	TextImagesRefused = "/%s does not accept images"

@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"log/slog"
+	"slices"
 
 	"github.com/dshgo/planmode/host"
 )
@@ -17,10 +18,20 @@ import (
 // The messages slice is handed out as Request.Messages. The fold only ever
 // appends to it or replaces it (on compaction), never rewrites an element
 // a request already holds, so earlier requests stay valid.
+//
+// The transcript always pairs tool calls with results the way providers
+// that enforce it (OpenAI, DeepSeek) demand: an assistant message with tool
+// calls is followed by exactly one tool message per call, before any other
+// message. A call the log holds no result for when the next message comes
+// (its result could not be written) gets a [TextResultLost] result right
+// there; a result that answers no call still waiting (a late or repeated
+// one, or one whose call a compaction summarised) is left out. So one
+// failed append never makes every later request fail.
 type transcript struct {
 	version uint64
 	upto    int
 	msgs    []Message
+	open    []string // the calls of the last assistant message still without a result
 	seeded  []seeded // the loop's own appends, in seq order, not yet folded
 }
 
@@ -52,7 +63,7 @@ func (t *transcript) update(events host.Log, types *typeSnap, log *slog.Logger) 
 			continue // undeclared types are log-only (LogOnly is the zero kind)
 		}
 		if si < len(t.seeded) && t.seeded[si].seq == e.Seq {
-			t.msgs = append(t.msgs, t.seeded[si].msg)
+			t.add(t.seeded[si].msg)
 			si++
 			continue
 		}
@@ -63,7 +74,47 @@ func (t *transcript) update(events host.Log, types *typeSnap, log *slog.Logger) 
 	t.upto = events.Len()
 	clear(t.seeded) // drop references to folded messages
 	t.seeded = t.seeded[:0]
-	return t.msgs[:len(t.msgs):len(t.msgs)]
+	msgs := t.msgs[:len(t.msgs):len(t.msgs)]
+	if len(t.open) > 0 {
+		// The loop derives a request only once every result of the last
+		// batch was written or lost: the calls still open are lost. The
+		// fold keeps them open, in case their results come after all.
+		msgs = append(msgs, lostResults(t.open)...)
+	}
+	return msgs
+}
+
+// add appends one message, keeping tool calls and results paired: see
+// [transcript].
+func (t *transcript) add(m Message) {
+	if m.Role == RoleTool {
+		i := slices.Index(t.open, m.ToolCallID)
+		if i < 0 {
+			return // answers no call still waiting
+		}
+		t.open = slices.Delete(t.open, i, i+1)
+		t.msgs = append(t.msgs, m)
+		return
+	}
+	if len(t.open) > 0 {
+		t.msgs = append(t.msgs, lostResults(t.open)...)
+		t.open = t.open[:0]
+	}
+	t.msgs = append(t.msgs, m)
+	for _, c := range m.ToolCalls {
+		if !slices.Contains(t.open, c.ID) {
+			t.open = append(t.open, c.ID)
+		}
+	}
+}
+
+// lostResults returns a [TextResultLost] tool message for each call.
+func lostResults(calls []string) []Message {
+	out := make([]Message, len(calls))
+	for i, id := range calls {
+		out[i] = Message{Role: RoleTool, Text: TextResultLost, ToolCallID: id, IsError: true}
+	}
+	return out
 }
 
 // fold adds one transcript-kind event. Core types map to their messages;
@@ -78,20 +129,20 @@ func (t *transcript) fold(e host.Event) error {
 		if err := json.Unmarshal(e.Data, &p); err != nil {
 			return err
 		}
-		t.msgs = append(t.msgs, Message{Role: RoleUser, Content: p.Content})
+		t.add(Message{Role: RoleUser, Content: p.Content})
 	case host.TypeAssistantMessage:
 		var p host.AssistantMessage
 		if err := json.Unmarshal(e.Data, &p); err != nil {
 			return err
 		}
-		t.msgs = append(t.msgs, Message{Role: RoleAssistant, Text: p.Text, ToolCalls: p.ToolCalls, Reasoning: p.Reasoning})
+		t.add(Message{Role: RoleAssistant, Text: p.Text, ToolCalls: p.ToolCalls, Reasoning: p.Reasoning})
 	case host.TypeToolCall:
 	case host.TypeToolResult:
 		var p host.ToolResult
 		if err := json.Unmarshal(e.Data, &p); err != nil {
 			return err
 		}
-		t.msgs = append(t.msgs, Message{Role: RoleTool, Text: p.Output, ToolCallID: p.CallID, IsError: p.IsError})
+		t.add(Message{Role: RoleTool, Text: p.Output, ToolCallID: p.CallID, IsError: p.IsError})
 	case host.TypeCompactionSummary:
 		var p host.CompactionSummary
 		if err := json.Unmarshal(e.Data, &p); err != nil {
@@ -99,13 +150,14 @@ func (t *transcript) fold(e host.Event) error {
 		}
 		// A fresh slice: requests already handed out keep the old one.
 		t.msgs = []Message{{Role: RoleUser, Text: p.Summary}}
+		t.open = t.open[:0] // the summary replaces the calls
 	default:
 		var p host.UserMessage
 		if json.Unmarshal(e.Data, &p) == nil && len(p.Content) > 0 {
-			t.msgs = append(t.msgs, Message{Role: RoleUser, Content: p.Content})
+			t.add(Message{Role: RoleUser, Content: p.Content})
 			return nil
 		}
-		t.msgs = append(t.msgs, Message{Role: RoleUser, Content: []host.Block{host.TextBlock(fmt.Sprintf("[%s] %s", e.Type, e.Data))}})
+		t.add(Message{Role: RoleUser, Content: []host.Block{host.TextBlock(fmt.Sprintf("[%s] %s", e.Type, e.Data))}})
 	}
 	return nil
 }

@@ -3,7 +3,8 @@
 // asked, and can behave like DeepSeek's thinking mode (reasoning_content in
 // every answer, and a request refused when an earlier assistant message
 // with tool calls lacks it), like a plain OpenAI endpoint, or like an
-// endpoint that is slow, rate limited, cut off or refuses streaming.
+// endpoint that is slow, rate limited, cut off or refuses streaming. In
+// strict mode it also enforces the tool-call rules as OpenAI does.
 package fakeopenai
 
 import (
@@ -12,6 +13,8 @@ import (
 	"io"
 	"net/http"
 	"net/http/httptest"
+	"slices"
+	"strings"
 	"sync"
 	"time"
 )
@@ -31,6 +34,19 @@ const (
 // TextMissingReasoning is DeepSeek's complaint (in substance) about a
 // request without the reasoning it requires.
 const TextMissingReasoning = "Missing `reasoning_content` field in the assistant message"
+
+// OpenAI's complaints (in substance) about tool calls and tool messages
+// that are not paired, which strict mode answers with 400.
+const (
+	// TextUnansweredCalls is followed by the IDs of the calls without a
+	// tool message.
+	TextUnansweredCalls = "An assistant message with 'tool_calls' must be followed by tool messages " +
+		"responding to each 'tool_call_id'. The following tool_call_ids did not have response messages: "
+	// TextOrphanToolMessage is the complaint about a tool message that
+	// answers no call of the assistant message before it.
+	TextOrphanToolMessage = "Invalid parameter: messages with role 'tool' must be a response to a preceeding " +
+		"message with 'tool_calls'."
+)
 
 // Call is a tool call of a reply.
 type Call struct {
@@ -64,6 +80,10 @@ type Options struct {
 	Delay time.Duration
 	// APIKey, when set, is required as the bearer token.
 	APIKey string
+	// Strict refuses, with 400, a request in which an assistant message's
+	// tool call has no tool message answering it before the next other
+	// message, or a tool message answers no such call.
+	Strict bool
 }
 
 // Request is a request the server received.
@@ -97,6 +117,13 @@ func (s *Server) Requests() []Request {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	return append([]Request(nil), s.got...)
+}
+
+// SetReplies replaces the queue of replies.
+func (s *Server) SetReplies(replies ...Reply) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.replies = append([]Reply(nil), replies...)
 }
 
 // Close stops the server and closes its client's idle connections.
@@ -156,6 +183,11 @@ func (s *Server) serve(w http.ResponseWriter, r *http.Request) {
 // check returns why the request is refused, or "".
 func (s *Server) check(body map[string]any) string {
 	msgs, _ := body["messages"].([]any)
+	if s.opts.Strict {
+		if msg := checkPairs(msgs); msg != "" {
+			return msg
+		}
+	}
 	for _, m := range msgs {
 		msg, _ := m.(map[string]any)
 		if msg["role"] != "assistant" {
@@ -172,6 +204,37 @@ func (s *Server) check(body map[string]any) string {
 				return TextMissingReasoning
 			}
 		}
+	}
+	return ""
+}
+
+// checkPairs returns why OpenAI refuses msgs for unpaired tool calls or
+// tool messages, or "".
+func checkPairs(msgs []any) string {
+	var open []string
+	for _, m := range msgs {
+		msg, _ := m.(map[string]any)
+		if msg["role"] == "tool" {
+			id, _ := msg["tool_call_id"].(string)
+			i := slices.Index(open, id)
+			if i < 0 {
+				return TextOrphanToolMessage
+			}
+			open = slices.Delete(open, i, i+1)
+			continue
+		}
+		if len(open) > 0 {
+			return TextUnansweredCalls + strings.Join(open, ", ")
+		}
+		calls, _ := msg["tool_calls"].([]any)
+		for _, c := range calls {
+			call, _ := c.(map[string]any)
+			id, _ := call["id"].(string)
+			open = append(open, id)
+		}
+	}
+	if len(open) > 0 {
+		return TextUnansweredCalls + strings.Join(open, ", ")
 	}
 	return ""
 }
