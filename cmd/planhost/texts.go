@@ -150,6 +150,7 @@ const (
 // Texts of -store.
 const (
 	errStoreValue         = "-store %q: want file, postgres or a postgres:// URL"
+	errStoreHidden        = "(value hidden: it may hold a password)"
 	errStoreNoDatabaseURL = "-store postgres: %s is not set"
 	lineStorePostgres     = "PostgreSQL database %s on %s"
 )
