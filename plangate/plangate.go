@@ -5,10 +5,11 @@
 // Plan mode itself is guidance: it never filters or blocks tools. This
 // gate is enforcement, a separate axis a deployment may add: it registers a
 // [host.Guard] in the host's tool-guard chain, armed while the logged state
-// is plan mode. A pending entry does not arm it; a pending exit (approved,
-// or selected while a turn runs) keeps it armed until it is applied. A
-// refused call never runs; the model gets an is-error result that names the
-// tool and says how to go on.
+// is plan mode, and from the moment the user consents to enter_plan_mode
+// (plan-entry) until that entry is applied or dropped. Any other pending
+// entry does not arm it; a pending exit (approved, or selected while a turn
+// runs) keeps it armed until it is applied. A refused call never runs; the
+// model gets an is-error result that names the tool and says how to go on.
 package plangate
 
 import (
@@ -24,6 +25,7 @@ import (
 	"github.com/dshgo/planmode/deploy"
 	"github.com/dshgo/planmode/host"
 	"github.com/dshgo/planmode/internal/yamlcfg"
+	"github.com/dshgo/planmode/planentry"
 	"go.uber.org/fx"
 	"gopkg.in/yaml.v3"
 )
@@ -188,19 +190,56 @@ func (g *Gate) Stop(context.Context) error {
 }
 
 // Armed reports whether the gate refuses the listed tools for agent now:
-// while its logged state is plan mode, whatever is pending.
+// while its logged state is plan mode, whatever is pending, and while an
+// entry the user consented to (see [consented]) is pending.
 func (g *Gate) Armed(agent host.Agent) bool {
+	on, _ := g.armed(agent)
+	return on
+}
+
+// armed is [Gate.Armed], also reporting whether it is armed by a consented
+// entry not yet applied.
+func (g *Gate) armed(agent host.Agent) (on, entering bool) {
 	if agent == nil || agent.Session() == nil {
-		return false
+		return false, false
 	}
-	return g.ctl.Get(agent).Active
+	st := g.ctl.Get(agent)
+	if st.Active {
+		return true, false
+	}
+	if st.Pending == planmode.SelectionActive && consented(agent.Session().Events()) {
+		return true, true
+	}
+	return false, false
+}
+
+// consented reports whether the pending entry of a session whose log is ev
+// is one the user consented to through enter_plan_mode: the plan-entry
+// plugin logs its goal event at the consent, so one follows the last
+// plan-mode change.
+func consented(ev host.Log) bool {
+	for _, e := range ev.Backward(ev.Len()) {
+		switch e.Type {
+		case planentry.EventGoal:
+			return true
+		case planmode.EventPlanMode:
+			return false
+		}
+	}
+	return false
 }
 
 // Check is the gate's [host.ToolGuard]: it refuses a listed tool while the
 // gate is armed.
 func (g *Gate) Check(_ context.Context, call host.CallContext, name string, _ json.RawMessage) error {
-	if !g.tools[name] || !g.Armed(call.Agent) {
+	if !g.tools[name] {
 		return nil
+	}
+	switch on, entering := g.armed(call.Agent); {
+	case !on:
+		return nil
+	case entering:
+		return fmt.Errorf(textRefusedEntering, name)
 	}
 	return fmt.Errorf(textRefused, name)
 }

@@ -16,6 +16,7 @@ import (
 	"github.com/dshgo/planmode/deploy"
 	"github.com/dshgo/planmode/host"
 	"github.com/dshgo/planmode/internal/e2etest"
+	"github.com/dshgo/planmode/planentry"
 	"github.com/dshgo/planmode/plangate"
 )
 
@@ -84,8 +85,14 @@ func (w writeTool) Execute(context.Context, host.CallContext, json.RawMessage) (
 
 func gateHost(t *testing.T, tools ...string) (*e2etest.Host, *atomic.Int64) {
 	t.Helper()
+	return gateHostWith(t, tools)
+}
+
+// gateHostWith is gateHost with more fx options (other plugins).
+func gateHostWith(t *testing.T, tools []string, opts ...fx.Option) (*e2etest.Host, *atomic.Int64) {
+	t.Helper()
 	runs := new(atomic.Int64)
-	h := e2etest.New(t,
+	h := e2etest.New(t, append([]fx.Option{
 		fx.Supply(plangate.Config{Tools: tools}),
 		plangate.Module,
 		fx.Invoke(func(lc fx.Lifecycle, reg host.Tools) {
@@ -98,8 +105,66 @@ func gateHost(t *testing.T, tools ...string) (*e2etest.Host, *atomic.Int64) {
 				return err
 			}))
 		}),
-	)
+	}, opts...)...)
 	return h, runs
+}
+
+// TestTheGateIsArmedFromTheUsersConsentToEnter: once the user consents to
+// enter_plan_mode, a listed tool later in the same batch is refused, with
+// an error that says plan mode was agreed and starts with the next
+// request; a declined entry leaves the batch's write alone.
+func TestTheGateIsArmedFromTheUsersConsentToEnter(t *testing.T) {
+	tests := []struct {
+		name    string
+		answer  string
+		wantRef bool
+	}{
+		{"consent", planentry.OptionEnter, true},
+		{"decline", planentry.OptionDecline, false},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			h, runs := gateHostWith(t, []string{"write_file"}, fx.Supply(planentry.Config{}), planentry.Module)
+			a := h.Agent()
+			h.User.QueueAnswers(host.Answer{QuestionID: planentry.QuestionID, Selected: []string{tt.answer}})
+			h.Model.Add(
+				e2etest.Batch(
+					e2etest.Call("w0", "write_file", map[string]string{}),
+					e2etest.Call("e", planentry.ToolName, map[string]string{"goal": "rework the uploader"}),
+					e2etest.Call("w1", "write_file", map[string]string{}),
+					e2etest.Call("r1", "read_file", map[string]string{}),
+				),
+				e2etest.Call("w2", "write_file", map[string]string{}),
+				e2etest.Say("done"),
+			)
+			h.Prompt(a, "rework it")
+			if r := e2etest.Result(t, a, "e"); r.IsError {
+				t.Fatalf("enter_plan_mode: %+v", r)
+			}
+			if r := e2etest.Result(t, a, "w0"); r.IsError {
+				t.Fatalf("a write before the question was refused: %+v", r)
+			}
+			if r := e2etest.Result(t, a, "r1"); r.IsError {
+				t.Fatalf("an unlisted tool was refused: %+v", r)
+			}
+			r1, r2 := e2etest.Result(t, a, "w1"), e2etest.Result(t, a, "w2")
+			if !tt.wantRef {
+				if r1.IsError || r2.IsError || runs.Load() != 3 {
+					t.Fatalf("after a declined entry: %+v, %+v, %d runs", r1, r2, runs.Load())
+				}
+				return
+			}
+			if !r1.IsError || !strings.Contains(r1.Output, `"write_file" was not run`) || !strings.Contains(r1.Output, "agreed") {
+				t.Fatalf("a write after the consent, in the same batch: %+v", r1)
+			}
+			if !r2.IsError || !strings.Contains(r2.Output, "plan mode is on") {
+				t.Fatalf("a write in plan mode: %+v", r2)
+			}
+			if runs.Load() != 1 {
+				t.Fatalf("%d runs, want only the write before the question", runs.Load())
+			}
+		})
+	}
 }
 
 func TestTheGateRefusesListedToolsOnlyWhileThePlanModeIsLogged(t *testing.T) {

@@ -112,7 +112,11 @@ func (p *program) inspect(args []string) int {
 		ins.Companions = &ci
 	}
 	if *htmlFile != "" {
-		if err := writeHTMLFile(*htmlFile, id, inspectCompanions(events)); err != nil {
+		err := writeHTMLFile(*htmlFile, id, inspectCompanions(events))
+		switch {
+		case errors.Is(err, errNotRegular):
+			return p.usageError("inspect", err)
+		case err != nil:
 			return p.fail("inspect", err)
 		}
 	}

@@ -1,11 +1,15 @@
 package main
 
 import (
+	"bytes"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"html"
 	"io"
+	"io/fs"
 	"os"
+	"path/filepath"
 	"strings"
 
 	"github.com/dshgo/planmode"
@@ -103,14 +107,37 @@ func writeCompanions(w io.Writer, ci companionInspection) {
 	}
 }
 
-// writeHTMLFile writes the page to path (0600, replacing a file there).
+// writeHTMLFile writes the page to path (mode 0600). It writes a new file beside path
+// and renames it over path once complete, so that nothing at path is ever
+// opened: path must be missing or a regular file, and a symbolic link, a
+// FIFO, a device or a directory there is refused (errNotRegular).
 func writeHTMLFile(path, session string, ci companionInspection) error {
-	f, err := os.OpenFile(path, os.O_WRONLY|os.O_CREATE|os.O_TRUNC, 0o600)
+	info, err := os.Lstat(path)
+	switch {
+	case err == nil && !info.Mode().IsRegular():
+		return fmt.Errorf("-html %s: %w (%s)", path, errNotRegular, info.Mode().Type())
+	case err != nil && !errors.Is(err, fs.ErrNotExist):
+		return err
+	}
+	var page bytes.Buffer
+	writeHTMLPage(&page, session, ci)
+	f, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+".*")
 	if err != nil {
 		return err
 	}
-	writeHTMLPage(f, session, ci)
-	return f.Close()
+	tmp := f.Name()
+	_, err = f.Write(page.Bytes())
+	if cerr := f.Close(); err == nil {
+		err = cerr
+	}
+	if err == nil {
+		err = os.Rename(tmp, path)
+	}
+	if err != nil {
+		os.Remove(tmp)
+		return err
+	}
+	return nil
 }
 
 // writeHTMLPage writes a self-contained HTML page (no scripts, no external

@@ -53,3 +53,71 @@ func TestInspectRefusesSpecialFiles(t *testing.T) {
 		})
 	}
 }
+
+// TestInspectHTMLNeverOpensASpecialOutput protects what -html OUT names:
+// a symbolic link there is neither followed nor replaced (its target keeps
+// its content), a FIFO does not hang inspect, a directory is refused; each
+// is a usage error naming OUT. A regular file there is replaced whole.
+func TestInspectHTMLNeverOpensASpecialOutput(t *testing.T) {
+	session := filepath.Join("testdata", "inspect", "demo.jsonl")
+	dir := t.TempDir()
+	target := filepath.Join(dir, "precious.txt")
+	if err := os.WriteFile(target, []byte("keep me"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	link := filepath.Join(dir, "link.html")
+	if err := os.Symlink(target, link); err != nil {
+		t.Fatal(err)
+	}
+	fifo := filepath.Join(dir, "fifo.html")
+	if err := syscall.Mkfifo(fifo, 0o600); err != nil {
+		t.Skipf("no FIFOs here: %v", err)
+	}
+	sub := filepath.Join(dir, "sub.html")
+	if err := os.Mkdir(sub, 0o700); err != nil {
+		t.Fatal(err)
+	}
+	for _, out := range []string{link, fifo, sub} {
+		t.Run(filepath.Base(out), func(t *testing.T) {
+			p, _, errOut, _ := testProgram(t, "")
+			done := make(chan int, 1)
+			go func() { done <- p.main([]string{"inspect", "-html", out, session}) }()
+			select {
+			case code := <-done:
+				if code != exitUsage || !strings.Contains(errOut.String(), "not a regular file") || !strings.Contains(errOut.String(), out) {
+					t.Errorf("exit %d, stderr %q; want a usage error naming %s", code, errOut, out)
+				}
+			case <-time.After(5 * time.Second):
+				// Unblock a FIFO writer so the goroutine ends.
+				if f, err := os.OpenFile(fifo, os.O_RDONLY|syscall.O_NONBLOCK, 0); err == nil {
+					time.Sleep(100 * time.Millisecond)
+					f.Close()
+				}
+				<-done
+				t.Fatal("inspect -html hangs")
+			}
+		})
+	}
+	if b, err := os.ReadFile(target); err != nil || string(b) != "keep me" {
+		t.Errorf("the link's target = %q, %v; want it untouched", b, err)
+	}
+	if info, err := os.Lstat(link); err != nil || info.Mode()&os.ModeSymlink == 0 {
+		t.Errorf("the link at OUT was replaced: %v, %v", info, err)
+	}
+	entries, err := os.ReadDir(dir)
+	if err != nil || len(entries) != 4 {
+		t.Errorf("the directory holds %v, %v; want no leftover temporary file", entries, err)
+	}
+
+	regular := filepath.Join(dir, "page.html")
+	if err := os.WriteFile(regular, []byte(strings.Repeat("old ", 10000)), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	p, _, errOut, _ := testProgram(t, "")
+	if code := p.main([]string{"inspect", "-html", regular, session}); code != exitOK {
+		t.Fatalf("inspect -html over a regular file: exit %d\n%s", code, errOut)
+	}
+	if b, err := os.ReadFile(regular); err != nil || !strings.HasPrefix(string(b), "<!DOCTYPE html>") || strings.Contains(string(b), "old old") {
+		t.Errorf("page = %.40q…, %v; want the new page only", b, err)
+	}
+}

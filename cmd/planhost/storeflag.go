@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"time"
 
@@ -81,7 +82,7 @@ func (p *program) openStore(value, sessionsDir string, dirOpts ...store.Option) 
 		}
 	case strings.HasPrefix(value, "postgres://"), strings.HasPrefix(value, "postgresql://"):
 	default:
-		return nil, true, fmt.Errorf(errStoreValue, value)
+		return nil, true, fmt.Errorf(errStoreValue, redactDSN(value))
 	}
 	cfg, err := pgconn.ParseConfig(url)
 	if err != nil {
@@ -94,4 +95,55 @@ func (p *program) openStore(value, sessionsDir string, dirOpts ...store.Option) 
 		return nil, false, err
 	}
 	return pgStore{Store: st, label: fmt.Sprintf(lineStorePostgres, cfg.Database, cfg.Host)}, false, nil
+}
+
+// passwordKV matches a password (or sslpassword) keyword of a
+// keyword/value connection string in the spellings pgx's redaction leaves
+// alone: any case, spaces around '=', a quoted value with escapes. It is
+// applied to URLs too, where it may mask more than the password.
+var passwordKV = regexp.MustCompile(`(?i)(password\s*=\s*)('(?:[^'\\]|\\.)*'?|\S*)`)
+
+// pgxMask is the mask pgx puts in place of a password.
+const pgxMask = "xxxxx"
+
+// redactDSN returns a -store value fit to show: its passwords masked the
+// way pgx masks them in its own errors. A value that only looks like a
+// postgres URL (another case, leading spaces, "postgresql:" without the
+// slashes) is masked as one, and a keyword/value password is masked in any
+// spelling. When pgx's masking cannot be used, nothing of the value is
+// shown.
+func redactDSN(value string) string {
+	trimmed := strings.TrimLeft(value, " \t\r\n\f\v")
+	lower := strings.ToLower(trimmed)
+	for _, scheme := range []string{"postgresql:", "postgres:"} {
+		if strings.HasPrefix(lower, scheme) {
+			rest := strings.TrimLeft(trimmed[len(scheme):], "/")
+			r, ok := pgxRedact("postgresql://" + rest)
+			if !ok {
+				return errStoreHidden
+			}
+			return passwordKV.ReplaceAllString(value[:len(value)-len(rest)]+strings.TrimPrefix(r, "postgresql://"), "${1}"+pgxMask)
+		}
+	}
+	r, ok := pgxRedact(value)
+	if !ok {
+		return errStoreHidden
+	}
+	return passwordKV.ReplaceAllString(r, "${1}"+pgxMask)
+}
+
+// pgxRedact masks the passwords of connection string s with pgx's own
+// redaction (the text of its parse errors). It reports false when that
+// text does not have the form it reads.
+func pgxRedact(s string) (string, bool) {
+	text := pgconn.NewParseConfigError(s, "", nil).Error()
+	rest, ok := strings.CutPrefix(text, "cannot parse `")
+	if !ok {
+		return "", false
+	}
+	i := strings.LastIndex(rest, "`: ")
+	if i < 0 {
+		return "", false
+	}
+	return rest[:i], true
 }

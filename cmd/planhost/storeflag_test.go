@@ -67,6 +67,52 @@ func TestRunStoreUsageErrors(t *testing.T) {
 	}
 }
 
+// TestUnknownStoreValueNeverShowsItsPassword: a -store value that is not
+// taken is named in the usage error with every password masked, however
+// the connection string is spelled.
+func TestUnknownStoreValueNeverShowsItsPassword(t *testing.T) {
+	tests := []struct {
+		name, store, want string
+	}{
+		{"upper-case scheme", "POSTGRES://u:hunter2@h/db", `"POSTGRES://u:xxxxx@h/db"`},
+		{"mixed-case postgresql", "PostgreSQL://u:hunter2@h/db", `"PostgreSQL://u:xxxxx@h/db"`},
+		{"leading space", " postgres://u:hunter2@h/db", `" postgres://u:xxxxx@h/db"`},
+		{"leading tab", "\tpostgres://u:hunter2@h/db", `"\tpostgres://u:xxxxx@h/db"`},
+		{"postgresql: without slashes", "postgresql:u:hunter2@h/db", `"postgresql:u:xxxxx@h/db"`},
+		{"postgresql: one slash", "postgresql:/u:hunter2@h/db", `"postgresql:/u:xxxxx@h/db"`},
+		{"query password", "POSTGRES://h/db?sslmode=disable&password=hunter2", `password=xxxxx`},
+		{"encoded query key", "Postgres://h/db?pass%77ord=hunter2", `pass%77ord=xxxxx`},
+		{"keyword/value", "host=h password=hunter2 dbname=db", `"host=h password=xxxxx dbname=db"`},
+		{"keyword/value quoted", "host=h password='hunter2 x' dbname=db", `"host=h password=xxxxx dbname=db"`},
+		{"keyword/value spaced", "host=h password = hunter2 dbname=db", `"host=h password = xxxxx dbname=db"`},
+		{"keyword/value upper case", "host=h PASSWORD=hunter2", `"host=h PASSWORD=xxxxx"`},
+		{"keyword/value escaped quote", `host=h password='hun\'ter2'`, `"host=h password=xxxxx"`},
+		{"sslpassword", "host=h sslpassword=hunter2", `"host=h sslpassword=xxxxx"`},
+		{"other scheme", "mysql://u:hunter2@h/db", `"mysql://u:xxxxxx@h/db"`},
+		{"no password", "mysql://x", `"mysql://x"`},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			dir := newRunDir(t)
+			script := writeScript(t, dir, "s.yaml", "steps:\n  - text: x\n")
+			p, _, errOut, _ := testProgram(t, "")
+			if code := p.main(runArgs(dir, script, "-store", tt.store)); code != exitUsage {
+				t.Fatalf("exit code = %d, want %d\n%s", code, exitUsage, errOut)
+			}
+			got := errOut.String()
+			if !strings.Contains(got, "-store "+tt.want) && !strings.Contains(got, tt.want) {
+				t.Errorf("stderr = %q, want %s", got, tt.want)
+			}
+			for _, secret := range []string{"hunter", "ter2"} {
+				if strings.Contains(got, secret) {
+					t.Errorf("stderr = %q shows the password", got)
+					break
+				}
+			}
+		})
+	}
+}
+
 // TestACPWithPostgresStore: "planhost acp -store URL" opens the database
 // (its schema is migrated) and serves until stdin ends.
 func TestACPWithPostgresStore(t *testing.T) {
@@ -148,4 +194,31 @@ func TestDocumentsDirWithPostgresIsAUsageError(t *testing.T) {
 			}
 		})
 	}
+}
+
+// FuzzRedactDSN: a password of letters and digits never survives
+// redactDSN in any of the connection string shapes -store may be given.
+func FuzzRedactDSN(f *testing.F) {
+	f.Add("hunter2", "POSTGRES://")
+	f.Add("s3cret", " postgresql:")
+	f.Add("pw", "host=h ")
+	f.Fuzz(func(t *testing.T, secret, prefix string) {
+		// A secret of letters and digits with a digit, so that it is no
+		// part of the shapes' own text.
+		if len(secret) < 4 || strings.Trim(secret, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789") != "" ||
+			!strings.ContainsAny(secret, "0123456789") || strings.Contains(prefix, secret) {
+			return
+		}
+		for _, v := range []string{
+			prefix + "u:" + secret + "@h/db",
+			prefix + "h/db?password=" + secret,
+			prefix + "password=" + secret,
+			prefix + "password = '" + secret + "'",
+			prefix + "PassWord=" + secret + " dbname=x",
+		} {
+			if got := redactDSN(v); strings.Contains(got, secret) {
+				t.Fatalf("redactDSN(%q) = %q", v, got)
+			}
+		}
+	})
 }

@@ -14,7 +14,8 @@ var (
 	// file (*.jsonl).
 	errNotJSONL = errors.New("not a session file: want a .jsonl file named after its session ID")
 	// errNotRegular means inspect was given something other than a
-	// regular file (a FIFO, a device, a directory).
+	// regular file (a FIFO, a device, a directory) to read, or found one,
+	// or a symbolic link, where -html is to write.
 	errNotRegular = errors.New("not a regular file")
 )
 
@@ -156,6 +157,7 @@ const (
 // Texts of -store.
 const (
 	errStoreValue         = "-store %q: want file, postgres or a postgres:// URL"
+	errStoreHidden        = "(value hidden: it may hold a password)"
 	errStoreNoDatabaseURL = "-store postgres: %s is not set"
 	lineStorePostgres     = "PostgreSQL database %s on %s"
 )

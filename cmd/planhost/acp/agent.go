@@ -66,7 +66,8 @@ type PlanFeed interface {
 // stops the connection's agents (their sessions stay in the store), unbinds
 // their workspaces and returns. One connection at a time may serve a
 // runtime: Serve attaches itself as the runtime's question provider. Lines that are not JSON-RPC 2.0 messages are answered with an
-// error and skipped.
+// error and skipped; notifications the agent has no handler for are
+// dropped.
 func Serve(ctx context.Context, cfg Config, in io.Reader, out io.Writer) error {
 	switch {
 	case cfg.Runtime == nil:
@@ -86,12 +87,13 @@ func Serve(ctx context.Context, cfg Config, in io.Reader, out io.Writer) error {
 	pr, pw := io.Pipe()
 	a.conn = sdk.NewAgentSideConnection(a, a.out, pr)
 	a.conn.SetLogger(a.log)
+	a.cancels = newCancelGate(a.conn.Done())
 	// Nothing reaches the connection before the filter starts, so no
-	// handler runs before a.conn is set.
+	// handler runs before a.conn and a.cancels are set.
 	filtered := make(chan struct{})
 	go func() {
 		defer close(filtered)
-		filter(in, pw, a.out, a.log)
+		filter(in, pw, a.out, a.log, a.cancels)
 	}()
 	select {
 	case <-ctx.Done():
@@ -117,6 +119,8 @@ type Agent struct {
 	kinds map[string]sdk.ToolKind
 	conn  *sdk.AgentSideConnection
 	out   *output
+	// cancels bounds the session/cancel messages on their way to Cancel.
+	cancels *cancelGate
 
 	handlers sync.WaitGroup // running method handlers
 	senders  sync.WaitGroup // the sessions' update senders
@@ -454,6 +458,7 @@ func commandNames(cmds []host.Command) string {
 // Cancel implements the SDK's Agent: it cancels the session's running
 // turn; the prompt then answers "cancelled".
 func (a *Agent) Cancel(_ context.Context, p sdk.CancelNotification) error {
+	a.cancels.give()
 	defer a.track()()
 	s, err := a.session(sdk.AgentMethodSessionCancel, p.SessionId)
 	if err != nil {

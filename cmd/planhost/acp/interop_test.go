@@ -20,7 +20,8 @@ const nodeClientDir = "testdata/node-client"
 // session, plan mode, the plan review as a permission request, approval,
 // the mode update back to default, a todo_write whose list arrives as a
 // plan update, and a load of the session in a second
-// process. Every message both sides sent is then checked against the JSON
+// process, which then keeps serving through a burst of 3,000
+// session/cancel notifications and a prompt of 2 MB of '<'. Every message both sides sent is then checked against the JSON
 // schema of the Go SDK and of the npm package.
 func TestNodeClientInterop(t *testing.T) {
 	node, err := exec.LookPath("node")

@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"io"
 	"log/slog"
+	"slices"
 	"sync"
 
 	sdk "github.com/coder/acp-go-sdk"
@@ -41,19 +42,40 @@ var wireKeys = []string{"jsonrpc", "id", "method", "params", "result", "error"}
 // connection reads what was checked. Otherwise it returns the error
 // response to send (id null when the line's id cannot be read), or neither
 // for a malformed response, which JSON-RPC never answers.
+//
+// A passed message is never longer than line (it is compacted, never
+// escaped further), so it stays within the connection's line limit.
 func CheckMessage(line []byte) (msg, resp []byte) {
+	msg, resp, _ = checkMessage(line)
+	return msg, resp
+}
+
+// passed is what the wire check read of a message it passed.
+type passed struct {
+	// method is the method of a request or notification ("" for a
+	// response).
+	method string
+	// notification is true for a message with a method and no id.
+	notification bool
+	// params are the message's params (nil when it has none).
+	params json.RawMessage
+}
+
+// checkMessage is [CheckMessage], also returning what it read of a passed
+// message.
+func checkMessage(line []byte) (msg, resp []byte, seen passed) {
 	if !json.Valid(line) {
 		var v any
 		err := json.Unmarshal(line, &v)
-		return nil, errorResponse(nil, codeParseError, "Parse error", fmt.Sprintf(wireNotJSON, err))
+		return nil, errorResponse(nil, codeParseError, "Parse error", fmt.Sprintf(wireNotJSON, err)), seen
 	}
 	trimmed := bytes.TrimSpace(line)
 	if len(trimmed) == 0 || trimmed[0] != '{' {
-		return nil, errorResponse(nil, codeInvalidRequest, "Invalid request", wireNotObject)
+		return nil, errorResponse(nil, codeInvalidRequest, "Invalid request", wireNotObject), seen
 	}
 	var all map[string]json.RawMessage
 	if err := json.Unmarshal(trimmed, &all); err != nil {
-		return nil, errorResponse(nil, codeInvalidRequest, "Invalid request", err.Error())
+		return nil, errorResponse(nil, codeInvalidRequest, "Invalid request", err.Error()), seen
 	}
 	m := make(map[string]json.RawMessage, len(wireKeys))
 	for _, k := range wireKeys {
@@ -63,14 +85,14 @@ func CheckMessage(line []byte) (msg, resp []byte) {
 	}
 	id, hasID := m["id"]
 	if hasID && !validID(id) {
-		return nil, errorResponse(nil, codeInvalidRequest, "Invalid request", wireBadID)
+		return nil, errorResponse(nil, codeInvalidRequest, "Invalid request", wireBadID), seen
 	}
 	if !hasID {
 		id = nil
 	}
 	var version string
 	if json.Unmarshal(m["jsonrpc"], &version) != nil || version != "2.0" {
-		return nil, errorResponse(id, codeInvalidRequest, "Invalid request", wireBadVersion)
+		return nil, errorResponse(id, codeInvalidRequest, "Invalid request", wireBadVersion), seen
 	}
 	rawMethod, hasMethod := m["method"]
 	if !hasMethod {
@@ -80,33 +102,38 @@ func CheckMessage(line []byte) (msg, resp []byte) {
 		case id == nil || isNull(id):
 			// Neither a request nor a response: answer as JSON-RPC
 			// answers an invalid request.
-			return nil, errorResponse(nil, codeInvalidRequest, "Invalid request", wireNoMethod)
+			return nil, errorResponse(nil, codeInvalidRequest, "Invalid request", wireNoMethod), seen
 		case !hasResult && !hasError:
-			return nil, errorResponse(id, codeInvalidRequest, "Invalid request", wireNoMethod)
+			return nil, errorResponse(id, codeInvalidRequest, "Invalid request", wireNoMethod), seen
 		case hasResult && hasError:
-			return nil, nil // a malformed response: never answered
+			return nil, nil, seen // a malformed response: never answered
 		}
-		return encode(m), nil
+		return encode(m), nil, seen
 	}
 	var method string
 	if json.Unmarshal(rawMethod, &method) != nil || method == "" {
-		return nil, errorResponse(id, codeInvalidRequest, "Invalid request", wireBadMethod)
+		return nil, errorResponse(id, codeInvalidRequest, "Invalid request", wireBadMethod), seen
 	}
 	if p, ok := m["params"]; ok && !isNull(p) && p[0] != '{' && p[0] != '[' {
-		return nil, errorResponse(id, codeInvalidRequest, "Invalid request", wireBadParams)
+		return nil, errorResponse(id, codeInvalidRequest, "Invalid request", wireBadParams), seen
 	}
 	delete(m, "result")
 	delete(m, "error")
-	return encode(m), nil
+	return encode(m), nil, passed{method: method, notification: id == nil || isNull(id), params: m["params"]}
 }
 
-// encode writes a checked message as one line.
+// encode writes a checked message as one line, its values compacted but
+// otherwise as they came: HTML escaping would write each '<', '>' and '&'
+// as six bytes and could carry a message past the connection's line
+// limit.
 func encode(m map[string]json.RawMessage) []byte {
-	b, err := json.Marshal(m)
-	if err != nil { // cannot happen: every value is valid JSON
+	var b bytes.Buffer
+	enc := json.NewEncoder(&b)
+	enc.SetEscapeHTML(false)
+	if err := enc.Encode(m); err != nil { // cannot happen: every value is valid JSON
 		return nil
 	}
-	return append(b, '\n')
+	return b.Bytes()
 }
 
 // validID reports whether raw is a JSON-RPC id: a string, a number or null.
@@ -192,9 +219,73 @@ func (o *output) openAll() {
 	}
 }
 
-// filter copies the lines of in that pass [CheckMessage] to w, answers the
-// others on out, and closes w when in ends.
-func filter(in io.Reader, w *io.PipeWriter, out io.Writer, log *slog.Logger) {
+// maxPendingCancels bounds the session/cancel messages the filter has
+// passed on that the agent has not taken yet. The SDK queues incoming
+// notifications (1,024 of them) and closes the connection when its queue
+// is full; with this bound, and every other notification dropped before
+// it, the queue never fills.
+const maxPendingCancels = 256
+
+// forwarded are the notifications the filter passes on, besides
+// session/cancel: the SDK handles "$/cancel_request" as it reads it, never
+// queued. Every other notification has no handler in the agent and is
+// dropped, as the SDK would drop it after queueing it.
+var forwarded = []string{"$/cancel_request"}
+
+// cancelGate holds back session/cancel messages while maxPendingCancels of
+// them wait for the agent: the filter takes a slot for each it passes on
+// (only those that reach [Agent.Cancel]), Cancel gives one back.
+type cancelGate struct {
+	slots chan struct{}
+	done  <-chan struct{} // the connection ended: nothing is taken any more
+}
+
+func newCancelGate(done <-chan struct{}) *cancelGate {
+	return &cancelGate{slots: make(chan struct{}, maxPendingCancels), done: done}
+}
+
+// take waits for a slot; false when the connection ended first.
+func (g *cancelGate) take() bool {
+	select {
+	case g.slots <- struct{}{}:
+		return true
+	case <-g.done:
+		return false
+	}
+}
+
+// give returns the slot of a session/cancel the agent took.
+func (g *cancelGate) give() {
+	select {
+	case <-g.slots:
+	default:
+	}
+}
+
+// admit decides whether a checked message goes on to the connection: a
+// notification the agent has no handler for is dropped; a session/cancel
+// that reaches [Agent.Cancel] first takes a slot of g. It reports false
+// for a message to drop.
+func (g *cancelGate) admit(p passed) bool {
+	switch {
+	case p.method == sdk.AgentMethodSessionCancel:
+		var c sdk.CancelNotification
+		if json.Unmarshal(p.params, &c) != nil || c.Validate() != nil {
+			// The SDK refuses these params before Cancel: it answers a
+			// request at once, and would queue a notification only to
+			// drop it.
+			return !p.notification
+		}
+		return g.take()
+	case p.notification:
+		return slices.Contains(forwarded, p.method)
+	}
+	return true
+}
+
+// filter copies the lines of in that pass [CheckMessage] and g to w,
+// answers the others on out, and closes w when in ends.
+func filter(in io.Reader, w *io.PipeWriter, out io.Writer, log *slog.Logger, g *cancelGate) {
 	r := bufio.NewReaderSize(in, 64<<10)
 	var line []byte
 	for {
@@ -224,11 +315,13 @@ func filter(in io.Reader, w *io.PipeWriter, out io.Writer, log *slog.Logger) {
 		if len(bytes.TrimSpace(line)) > 0 {
 			if len(line) > MaxMessageSize {
 				out.Write(errorResponse(nil, codeParseError, "Parse error", fmt.Sprintf(wireTooLarge, MaxMessageSize)))
-			} else if msg, resp := CheckMessage(line); msg == nil {
+			} else if msg, resp, p := checkMessage(line); msg == nil {
 				if resp != nil {
 					out.Write(resp)
 				}
 				log.Warn("acp: refused an incoming message", "answer", string(bytes.TrimSpace(resp)))
+			} else if !g.admit(p) {
+				log.Debug("acp: dropped a notification the agent does not handle", "method", p.method)
 			} else if _, werr := w.Write(msg); werr != nil {
 				return
 			}

@@ -1,10 +1,12 @@
 package acp_test
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"fmt"
 	"io"
+	"log/slog"
 	"slices"
 	"strings"
 	"testing"
@@ -22,15 +24,19 @@ type rawConn struct {
 	done chan error
 }
 
-func rawConnect(t *testing.T) *rawConn {
+func rawConnect(t *testing.T, opts ...func(*acp.Config)) *rawConn {
 	t.Helper()
 	st := newStore(t)
 	h := newHostParts(t, st, scripted.NewModel(scripted.Step{Text: "Hello."}))
 	inR, inW := io.Pipe()
 	outR, outW := io.Pipe()
 	r := &rawConn{t: t, w: inW, out: lines(outR), done: make(chan error, 1)}
+	cfg := acp.Config{Runtime: h.rt, Plan: h.plan, Store: st, Workspaces: h.workspaces}
+	for _, o := range opts {
+		o(&cfg)
+	}
 	go func() {
-		r.done <- acp.Serve(context.Background(), acp.Config{Runtime: h.rt, Plan: h.plan, Store: st, Workspaces: h.workspaces}, inR, outW)
+		r.done <- acp.Serve(context.Background(), cfg, inR, outW)
 		outW.Close()
 	}()
 	t.Cleanup(func() {
@@ -176,6 +182,7 @@ func FuzzCheckMessage(f *testing.F) {
 		`{"jsonrpc":"2.0","id":2,"error":{"code":-32603,"message":"x"}}`,
 		`[1,2]`, `null`, `{"id":1}`, `{"jsonrpc":"2.0","id":1.5e3,"method":"x","params":[1]}`,
 		"{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"\xff\"}", ``, `   `,
+		"{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"session/prompt\",\"params\":{\"text\":\"<<>>&&\u2028\"}}",
 	} {
 		f.Add([]byte(seed))
 	}
@@ -200,6 +207,9 @@ func FuzzCheckMessage(f *testing.F) {
 			}
 			if msg[len(msg)-1] != '\n' || strings.Count(string(msg), "\n") != 1 {
 				t.Fatalf("passed %q, not one line", msg)
+			}
+			if len(msg) > len(bytes.TrimSpace(line))+1 {
+				t.Fatalf("passed %q as %q, longer than it came", line, msg)
 			}
 			return
 		}
@@ -283,6 +293,83 @@ func BenchmarkCheckMessage(b *testing.B) {
 	for b.Loop() {
 		if msg, _ := acp.CheckMessage(line); msg == nil {
 			b.Fatal("refused a valid message")
+		}
+	}
+}
+
+// TestLargePromptOfEscapedCharactersIsServed: a prompt of 2 MB of '<'
+// (each of which JSON's HTML escaping would write as six bytes) is
+// answered, and the agent serves the next message.
+func TestLargePromptOfEscapedCharactersIsServed(t *testing.T) {
+	tests := []struct{ name, text string }{
+		{"less-than", strings.Repeat("<", 2<<20)},
+		{"ampersands and line separators", strings.Repeat("&>\u2028", 500<<10)},
+	}
+	r := rawConnect(t)
+	r.send(`{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":1}}`)
+	r.next()
+	r.send(fmt.Sprintf(`{"jsonrpc":"2.0","id":2,"method":"session/new","params":{"cwd":%q,"mcpServers":[]}}`, t.TempDir()))
+	res, _ := r.next()["result"].(map[string]any)
+	for i, tt := range tests {
+		id := 10 + 2*i
+		r.send(fmt.Sprintf(`{"jsonrpc":"2.0","id":%d,"method":"session/prompt","params":{"sessionId":%q,"prompt":[{"type":"text","text":%q}]}}`, id, res["sessionId"], tt.text))
+		if m := r.next(); m["id"] != float64(id) {
+			t.Fatalf("%s: answer %v, want one to request %d", tt.name, m, id)
+		}
+		r.send(fmt.Sprintf(`{"jsonrpc":"2.0","id":%d,"method":"initialize","params":{"protocolVersion":1}}`, id+1))
+		if m := r.next(); m["id"] != float64(id+1) || m["result"] == nil {
+			t.Fatalf("%s: after the prompt: %v, want the initialize result", tt.name, m)
+		}
+	}
+}
+
+// slowWriter is a diagnostics output that takes its time (a busy terminal
+// or pipe).
+type slowWriter struct{}
+
+func (slowWriter) Write(p []byte) (int, error) {
+	time.Sleep(100 * time.Microsecond)
+	return len(p), nil
+}
+
+// TestNotificationBurstKeepsTheAgentServing: thousands of notifications
+// at once (unknown ones, extension ones, cancels of unknown sessions and
+// malformed cancels) are dropped or handled, never the connection, even
+// when each handled one takes its time (its diagnostic goes to a slow
+// logger); the request after them is answered.
+func TestNotificationBurstKeepsTheAgentServing(t *testing.T) {
+	tests := []struct{ name, line string }{
+		{"unknown", `{"jsonrpc":"2.0","method":"session/teleport","params":{}}`},
+		{"extension", `{"jsonrpc":"2.0","method":"_vendor/ping"}`},
+		{"cancel of an unknown session", `{"jsonrpc":"2.0","method":"session/cancel","params":{"sessionId":"nope"}}`},
+		{"cancel without params", `{"jsonrpc":"2.0","method":"session/cancel"}`},
+		{"cancel with bad params", `{"jsonrpc":"2.0","method":"session/cancel","params":{"sessionId":7}}`},
+		{"cancel request", `{"jsonrpc":"2.0","id":"c","method":"session/cancel","params":{"sessionId":"nope"}}`},
+	}
+	r := rawConnect(t, func(c *acp.Config) { c.Logger = slog.New(slog.NewTextHandler(slowWriter{}, nil)) })
+	r.send(`{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":1}}`)
+	r.next()
+	const n = 3000
+	for i, tt := range tests {
+		burst := strings.Repeat(tt.line+"\n", n)
+		id := 100 + i
+		burst += fmt.Sprintf(`{"jsonrpc":"2.0","id":%d,"method":"initialize","params":{"protocolVersion":1}}`, id)
+		written := make(chan error, 1)
+		go func() { _, err := io.WriteString(r.w, burst+"\n"); written <- err }()
+		answered, cancels := false, 0
+		for !answered || (strings.Contains(tt.line, `"id"`) && cancels < n) {
+			m := r.next()
+			if m["id"] == "c" {
+				cancels++ // the answers to the cancel requests
+				continue
+			}
+			if m["id"] != float64(id) || m["result"] == nil {
+				t.Fatalf("%s: after the burst: %v, want the initialize result", tt.name, m)
+			}
+			answered = true
+		}
+		if err := <-written; err != nil {
+			t.Fatalf("%s: %v", tt.name, err)
 		}
 	}
 }

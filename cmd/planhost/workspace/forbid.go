@@ -8,6 +8,7 @@ import (
 	"path"
 	"path/filepath"
 	"strings"
+	"syscall"
 )
 
 // ErrForbidden means a path leads into a directory the host keeps its own
@@ -19,6 +20,10 @@ const maxDepth = 512
 
 // maxLinks bounds the symbolic links followed when a path is resolved.
 const maxLinks = 40
+
+// errLinkLoop is realDir's answer to a path whose symbolic links do not
+// resolve within maxLinks (a loop, or a chain as long as one).
+var errLinkLoop = errors.New("too many links")
 
 // Option configures a [Workspace] beyond its [Limits].
 type Option func(*options)
@@ -120,6 +125,10 @@ func (w *Workspace) checkAllowed(rel string) error {
 		return fsError(rel, err)
 	}
 	dir, err := w.realDir(rel)
+	if errors.Is(err, errLinkLoop) {
+		// No file is reached by it at all, let alone a forbidden one.
+		return fmt.Errorf(msgLinkLoop+"%w", rel, errSilent{syscall.ELOOP})
+	}
 	if err != nil {
 		// Cannot tell: refuse rather than guess.
 		return refuse
@@ -166,7 +175,7 @@ func (w *Workspace) realDir(rel string) (string, error) {
 		case info.Mode()&fs.ModeSymlink != 0:
 			links++
 			if links > maxLinks {
-				return "", errors.New("too many links")
+				return "", errLinkLoop
 			}
 			target, err := w.root.Readlink(next)
 			if err != nil {

@@ -47,6 +47,7 @@ const (
 	msgIsDir      = "%s is a directory; use list_files"
 	msgNotDir     = "%s is not a directory"
 	msgNotRegular = "%s is not a regular file"
+	msgLinkLoop   = "%s: a symbolic link loop (too many levels of symbolic links)"
 	msgReadLarge  = "%s is %d bytes; read_file returns at most %d bytes (use search to find the part you need)"
 	msgBinary     = "%s looks like a binary file; read_file returns text only"
 	msgWriteLarge = "content is %d bytes; write_file accepts at most %d bytes"

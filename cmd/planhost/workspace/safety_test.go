@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -176,5 +177,40 @@ func TestOpenRefusesARootInsideAForbiddenDirectory(t *testing.T) {
 				t.Fatalf("Open(%s) = %v; refused %v, want %v", tt.root, err, got, tt.refused)
 			}
 		})
+	}
+}
+
+// TestLinkLoopIsNamedAsOne: with a state directory to protect, a symbolic
+// link loop in the workspace is reported as a loop, not as a way into the
+// host's state; every tool that names it says so.
+func TestLinkLoopIsNamedAsOne(t *testing.T) {
+	ws, state := stateFixture(t)
+	for name, target := range map[string]string{"self": "self", "ping": "pong", "pong": "ping"} {
+		if err := os.Symlink(target, filepath.Join(ws, name)); err != nil {
+			t.Fatal(err)
+		}
+	}
+	tests := []struct{ name, tool, input string }{
+		{"read a self link", workspace.ReadFileName, `{"path":"self"}`},
+		{"read through a self link", workspace.ReadFileName, `{"path":"self/x.txt"}`},
+		{"read a two-link loop", workspace.ReadFileName, `{"path":"ping"}`},
+		{"write a self link", workspace.WriteFileName, `{"path":"self","content":"x"}`},
+		{"list a self link", workspace.ListFilesName, `{"path":"self"}`},
+		{"search a self link", workspace.SearchName, `{"pattern":"x","path":"self"}`},
+	}
+	for _, opts := range [][]workspace.Option{{workspace.WithForbidden(state)}, nil} {
+		w, err := workspace.Open(ws, workspace.Limits{}, opts...)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer w.Close()
+		for _, tt := range tests {
+			t.Run(fmt.Sprintf("%s, %d forbidden", tt.name, len(opts)), func(t *testing.T) {
+				got, err := call(t, tool(t, w, tt.tool), tt.input)
+				if err == nil || errors.Is(err, workspace.ErrForbidden) || !strings.Contains(err.Error(), "symbolic link loop") {
+					t.Fatalf("got %q, %v; want an error naming a symbolic link loop", got, err)
+				}
+			})
+		}
 	}
 }

@@ -17,6 +17,7 @@ import (
 	"path/filepath"
 	"strings"
 	"sync"
+	"syscall"
 	"unicode/utf8"
 
 	"github.com/dshgo/planmode/host"
@@ -181,6 +182,8 @@ func fsError(rel string, err error) error {
 		return fmt.Errorf(msgPermission+"%w", rel, errSilent{err})
 	case isEscape(err):
 		return fmt.Errorf("%w: "+msgEscapes, ErrOutside, rel)
+	case errors.Is(err, syscall.ELOOP):
+		return fmt.Errorf(msgLinkLoop+"%w", rel, errSilent{err})
 	}
 	var pe *fs.PathError
 	if errors.As(err, &pe) {

@@ -9,7 +9,8 @@
 // arrives as session/request_permission (approved with the allow_once
 // option), the current_mode_update back to default, a todo_write whose list
 // arrives as a plan update, and then, in a second agent process,
-// session/load of the same session (the plan sent again). CONFIG is the
+// session/load of the same session (the plan sent again), a burst of 3,000
+// session/cancel notifications and a prompt of 2 MB of '<'. CONFIG is the
 // deployment file (plan mode and the todo plugin). Every line either side
 // wrote is appended to TRANSCRIPT as {"conn": 1|2, "from": "client"|"agent",
 // "line": ...}
@@ -177,6 +178,17 @@ let sessionId;
     const agentText = updates.filter((n) => n.update.sessionUpdate === "agent_message_chunk").map((n) => n.update.content.text).join("\n");
     check(agentText.includes("Here is my plan."), "agent messages replayed");
     checkTodoPlan("the todo list's plan is sent again on load");
+    // A burst of cancels of a session the agent does not know (each one a
+    // diagnostic on its stderr), then a prompt of 2 MB of '<': the prompt
+    // is answered (a turn, or an error when the store refuses to log it)
+    // and the agent keeps serving.
+    await Promise.all(Array.from({ length: 3000 }, () => ctx.notify(acp.methods.agent.session.cancel, { sessionId: "no-such-session" })));
+    const big = { sessionId, prompt: [{ type: "text", text: "<".repeat(2 << 20) }] };
+    const answer = await ctx.request(acp.methods.agent.session.prompt, big).then(
+      (r) => `stop reason ${r.stopReason}`,
+      (e) => (typeof e.code === "number" ? `error ${e.code}: ${e.data?.error ?? e.message}` : Promise.reject(e)),
+    );
+    check(true, `a 2 MB prompt of '<' after a cancel burst is answered (${answer.slice(0, 200)})`);
     const resp = await ctx.request(acp.methods.agent.session.prompt, { sessionId, prompt: [{ type: "text", text: "Thanks." }] });
     check(resp.stopReason === "end_turn", "the loaded session goes on");
   });
