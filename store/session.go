@@ -24,10 +24,7 @@ type backend interface {
 
 // session is the log shared by both stores.
 type session struct {
-	// A plugin's read of its per-session state touches the ID and the
-	// slots, so they share a cache line.
-	id    string
-	slots host.Slots // plugins' per-session values ([host.SlotHolder])
+	id string
 
 	validators *Validators
 	now        func() time.Time
@@ -189,9 +186,3 @@ var (
 	_ host.Syncer               = (*session)(nil)
 	_ host.SessionCloseNotifier = (*session)(nil)
 )
-
-// Slots implements [host.SlotHolder]. A fork is a new session, with empty
-// slots.
-func (s *session) Slots() *host.Slots { return &s.slots }
-
-var _ host.SlotHolder = (*session)(nil)

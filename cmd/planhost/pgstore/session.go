@@ -14,10 +14,7 @@ import (
 // session is one log: a local copy of the committed events, kept current
 // by this process's appends and by catching up with the database.
 type session struct {
-	// A plugin's read of its per-session state touches the ID and the
-	// slots, so they share a cache line.
-	id    string
-	slots host.Slots // plugins' per-session values in this process ([host.SlotHolder])
+	id string
 
 	st   *Store
 	wake chan struct{} // a pending catch-up request (capacity 1)
@@ -255,9 +252,3 @@ func (s *session) close() {
 func (s *session) AfterClose(f func()) (stop func() bool) {
 	return context.AfterFunc(s.closedCtx, f)
 }
-
-// Slots implements [host.SlotHolder]: values a plugin keeps for the session
-// in this process. A fork is a new session, with empty slots.
-func (s *session) Slots() *host.Slots { return &s.slots }
-
-var _ host.SlotHolder = (*session)(nil)
