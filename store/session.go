@@ -40,7 +40,6 @@ type session struct {
 
 	snap sync.RWMutex // guards log for readers; appends hold mu too
 	log  *host.LogBuilder
-	prov provisioner
 }
 
 func newSession(id string, vs *Validators, now func() time.Time, b backend, prefix host.Log) *session {
@@ -111,7 +110,6 @@ func (s *session) AppendIf(e host.Event, cond func() bool) (host.Event, bool, er
 	s.snap.Lock()
 	e = s.log.Append(e)
 	s.snap.Unlock()
-	s.provision()
 	s.subs.Deliver(e)
 	return e, true, nil
 }
