@@ -12,25 +12,30 @@ type run struct {
 	done chan struct{} // closed by Stop
 	undo []func()      // registrations, in the order made
 
-	mu       sync.Mutex // serializes first sight of a session, its release and closing
-	closed   bool
-	sessions sync.Map // session ID → *sessionState, stored once its first sight finished
-	served   int      // sessions in the map; guarded by mu
-	warned   atomic.Bool
+	mu     sync.Mutex // serializes first sight of a session, its release and closing
+	closed bool
+	warned atomic.Bool
+
+	// sessions maps session IDs to states, stored once their first sight
+	// finished. Writers hold mu too; smu is never held across a call, so
+	// a lookup never waits for a first sight.
+	smu      sync.RWMutex
+	sessions map[string]*sessionState
 }
 
-func newRun() *run { return &run{done: make(chan struct{})} }
+func newRun() *run {
+	return &run{done: make(chan struct{}), sessions: map[string]*sessionState{}}
+}
 
 // lookup returns the session's state when the run serves the session. The
 // state is keyed by the session's ID, not by the Session value, so a host
 // whose Session type is not comparable, or that wraps one session in a new
 // value per call, is served like any other.
 func (r *run) lookup(sess host.Session) (*sessionState, bool) {
-	v, ok := r.sessions.Load(sess.ID())
-	if !ok {
-		return nil, false
-	}
-	return v.(*sessionState), true
+	r.smu.RLock()
+	st, ok := r.sessions[sess.ID()]
+	r.smu.RUnlock()
+	return st, ok
 }
 
 // state returns the session's state and its word as it is now, creating
@@ -68,8 +73,9 @@ func (r *run) state(sess host.Session) (*sessionState, word, error) {
 	if n, ok := sess.(host.SessionCloseNotifier); ok {
 		st.stopClose = n.AfterClose(func() { r.release(st) })
 	}
-	r.sessions.Store(id, st)
-	r.served++
+	r.smu.Lock()
+	r.sessions[id] = st
+	r.smu.Unlock()
 	return st, st.load(), nil
 }
 
@@ -79,10 +85,15 @@ func (r *run) state(sess host.Session) (*sessionState, word, error) {
 func (r *run) release(st *sessionState) {
 	r.mu.Lock()
 	defer r.mu.Unlock()
-	if !r.sessions.CompareAndDelete(st.id, st) {
+	r.smu.Lock()
+	held := r.sessions[st.id] == st
+	if held {
+		delete(r.sessions, st.id)
+	}
+	r.smu.Unlock()
+	if !held {
 		return // the run closed, and dropped the state already
 	}
-	r.served--
 	st.released.Store(true)
 	st.closed.Store(true)
 	st.unsubscribe()
@@ -90,9 +101,9 @@ func (r *run) release(st *sessionState) {
 
 // count returns how many sessions the run keeps state for.
 func (r *run) count() int {
-	r.mu.Lock()
-	defer r.mu.Unlock()
-	return r.served
+	r.smu.RLock()
+	defer r.smu.RUnlock()
+	return len(r.sessions)
 }
 
 // close drops every session state and stops their subscriptions. Pending
@@ -104,17 +115,17 @@ func (r *run) close() {
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	r.closed = true
-	r.sessions.Range(func(_, v any) bool {
-		st := v.(*sessionState)
+	r.smu.Lock()
+	sessions := r.sessions
+	r.sessions = map[string]*sessionState{}
+	r.smu.Unlock()
+	for _, st := range sessions {
 		st.closed.Store(true)
 		if st.stopClose != nil {
 			st.stopClose()
 		}
 		st.unsubscribe()
-		return true
-	})
-	r.sessions.Clear()
-	r.served = 0
+	}
 }
 
 // sessionState is the controller's state for one session: the fold of its

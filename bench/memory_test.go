@@ -19,6 +19,7 @@ import (
 type viewSession struct {
 	id     string
 	events host.Log
+	closed host.CloseFuncs // the close notification, as the stores keep it
 
 	mu   sync.Mutex
 	subs host.Subscribers
@@ -41,6 +42,9 @@ func (s *viewSession) AppendIf(host.Event, func() bool) (host.Event, bool, error
 }
 
 func (s *viewSession) Fork(int) (host.Session, error) { return nil, errReadOnly }
+
+// AfterClose implements host.SessionCloseNotifier as the stores do.
+func (s *viewSession) AfterClose(f func()) func() bool { return s.closed.AfterClose(f) }
 
 func (s *viewSession) Subscribe(from int, fn func(host.Event)) func() {
 	s.mu.Lock()

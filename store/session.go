@@ -1,7 +1,6 @@
 package store
 
 import (
-	"context"
 	"fmt"
 	"sync"
 	"time"
@@ -35,23 +34,21 @@ type session struct {
 	subs   host.Subscribers
 	closed bool
 
-	done     context.Context // cancelled when the session is closed
-	markDone context.CancelFunc
+	closeFuncs host.CloseFuncs // the AfterClose registrations
 
 	snap sync.RWMutex // guards log for readers; appends hold mu too
 	log  *host.LogBuilder
 }
 
 func newSession(id string, vs *Validators, now func() time.Time, b backend, prefix host.Log) *session {
-	done, markDone := context.WithCancel(context.Background())
-	return &session{id: id, validators: vs, now: now, backend: b, log: host.NewLogBuilder(prefix), done: done, markDone: markDone}
+	return &session{id: id, validators: vs, now: now, backend: b, log: host.NewLogBuilder(prefix)}
 }
 
 // AfterClose implements [host.SessionCloseNotifier]: f runs in its own
 // goroutine once the session is closed ([Dir.CloseSession], [Dir.Close]).
 // A memory session is never closed.
 func (s *session) AfterClose(f func()) (stop func() bool) {
-	return context.AfterFunc(s.done, f)
+	return s.closeFuncs.AfterClose(f)
 }
 
 // ID implements [host.Session].
@@ -159,7 +156,7 @@ func (s *session) close() error {
 		return nil
 	}
 	s.closed = true
-	defer s.markDone()
+	defer s.closeFuncs.Close()
 	if s.backend == nil {
 		return nil
 	}

@@ -1,7 +1,6 @@
 package pgstore
 
 import (
-	"context"
 	"errors"
 	"fmt"
 	"sync"
@@ -20,8 +19,7 @@ type session struct {
 	wake chan struct{} // a pending catch-up request (capacity 1)
 	done chan struct{} // closed by close
 
-	closedCtx context.Context // cancelled by close, for AfterClose
-	cancel    context.CancelFunc
+	closeFuncs host.CloseFuncs // the AfterClose registrations
 
 	mu     sync.Mutex // the local append lock: serializes appends and deliveries, guards subs and closed
 	subs   host.Subscribers
@@ -242,7 +240,7 @@ func (s *session) close() {
 	if !s.closed {
 		s.closed = true
 		close(s.done)
-		s.cancel()
+		s.closeFuncs.Close()
 	}
 }
 
@@ -250,5 +248,5 @@ func (s *session) close() {
 // own goroutine, after the session is closed (by [Store.CloseSession] or
 // [Store.Close]); at once when it already is.
 func (s *session) AfterClose(f func()) (stop func() bool) {
-	return context.AfterFunc(s.closedCtx, f)
+	return s.closeFuncs.AfterClose(f)
 }
