@@ -137,6 +137,12 @@ func (r *run) close() {
 // the decisions that change the pending selection, and is held across
 // their appends (the subscription never takes it).
 type sessionState struct {
+	// What a read touches comes first.
+	vmu  sync.Mutex
+	v    view      // the fold of the log's first v.n events
+	sel  Selection // the pending selection; never the logged state
+	exit bool      // sel is an approved exit
+
 	id          string
 	sess        host.Session // the value first seen; appends go through it
 	unsubscribe func()
@@ -149,11 +155,6 @@ type sessionState struct {
 	mu       sync.Mutex // serializes changes to the pending selection
 	warned   bool       // the current pending selection's append failure was logged
 	recorded bool       // a "/plan" run the log shows queued or repeated the current pending selection
-
-	vmu  sync.Mutex
-	v    view      // the fold of the log's first v.n events
-	sel  Selection // the pending selection; never the logged state
-	exit bool      // sel is an approved exit
 }
 
 // word is a session's state as one read sees it: the fold of its log and
@@ -201,13 +202,15 @@ func (s *sessionState) load() word {
 // into it.
 func (s *sessionState) loadFolded() (word, int) {
 	s.vmu.Lock()
-	defer s.vmu.Unlock()
 	v := &s.v
 	proj, projExit := v.pending()
-	return word{
+	w := word{
 		logged: v.active, open: v.turnOpen, hdr: v.header, ann: v.announced,
 		sel: s.sel, exit: s.exit, proj: proj, projExit: projExit,
-	}, int(v.n)
+	}
+	n := int(v.n)
+	s.vmu.Unlock()
+	return w, n
 }
 
 // fold is the session subscription: it folds e into the view. A valid
