@@ -23,6 +23,7 @@ type run struct {
 	sessions map[string]*sessionState
 }
 
+// newRun returns a run that serves no session yet.
 func newRun() *run {
 	return &run{done: make(chan struct{}), sessions: map[string]*sessionState{}}
 }
@@ -132,10 +133,10 @@ func (r *run) close() {
 // log and the pending selection, both guarded by vmu.
 //
 // The fold is written by the session subscription, which runs under the
-// session's append lock; vmu is held only to read or write the fields,
-// never across a call, so a read never waits for an append. mu serializes
-// the decisions that change the pending selection, and is held across
-// their appends (the subscription never takes it).
+// session's append lock. vmu is never held while calling the session or
+// the host, so a read waits at most for one event's fold, never for an
+// append. mu serializes the decisions that change the pending selection,
+// and is held across their appends (the subscription never takes it).
 type sessionState struct {
 	// What a read touches comes first.
 	vmu  sync.Mutex
