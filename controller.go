@@ -104,8 +104,8 @@ func (c *Controller) Get(agent host.Agent) State {
 		ev := sess.Events()
 		return State{Active: FoldPlanMode(ev, ev.Len())}
 	}
-	if _, c, ok := r.lookup(sess); ok {
-		return stateOf(c, sess)
+	if st, ok := r.lookup(sess); ok {
+		return st.stateOf(sess)
 	}
 	p := Project(sess.Events())
 	return State{Active: p.Active, Pending: p.Pending}
@@ -265,24 +265,23 @@ func (c *Controller) set(agent host.Agent, active, byCommand bool) (Outcome, err
 // state returns the per-session state for the agent's session, creating it
 // (and folding the log once) the first time the session is seen.
 func (c *Controller) state(agent host.Agent) (*sessionState, error) {
-	st, _, err := c.stateCell(agent)
+	st, _, err := c.stateWord(agent)
 	return st, err
 }
 
-// stateCell is [Controller.state] that also returns the session's cell as
-// it was found, for the reads that need nothing more: taking it from the
-// session's slot costs no access to the state itself.
-func (c *Controller) stateCell(agent host.Agent) (*sessionState, cell, error) {
+// stateWord is [Controller.state] that also returns the session's word as
+// it was found, for the reads that need nothing more.
+func (c *Controller) stateWord(agent host.Agent) (*sessionState, word, error) {
 	if agent == nil {
-		return nil, 0, ErrNoAgent
+		return nil, word{}, ErrNoAgent
 	}
 	sess := agent.Session()
 	if sess == nil {
-		return nil, 0, ErrNoAgent
+		return nil, word{}, ErrNoAgent
 	}
 	r := c.run.Load()
 	if r == nil {
-		return nil, 0, ErrNotRunning
+		return nil, word{}, ErrNotRunning
 	}
 	return r.state(sess)
 }

@@ -33,7 +33,7 @@ func ServedSessions(c *Controller) int {
 	if r == nil {
 		return 0
 	}
-	return r.served()
+	return r.count()
 }
 
 // MentionsExitTool is the exit-tool filter of the folds.
@@ -52,5 +52,5 @@ func FoldViews(events []host.Event, split int) (stepwise, bulk string) {
 	for i := split; i < len(events); i++ {
 		b.apply(&events[i])
 	}
-	return fmt.Sprintf("%+v word=%#x", s, s.word()), fmt.Sprintf("%+v word=%#x", b, b.word())
+	return fmt.Sprintf("%+v", s), fmt.Sprintf("%+v", b)
 }

@@ -20,12 +20,12 @@ func (c *Controller) preStep(ctx context.Context, s host.Step, next host.PreStep
 	if !d.Accepted || ctx.Err() != nil {
 		return d
 	}
-	st, cell, err := c.stateCell(s.Agent)
+	st, w, err := c.stateWord(s.Agent)
 	if err != nil {
 		c.warnOnce(warnPreStepFailed, s.Agent, err)
 		return d
 	}
-	if cell.word().pending() == SelectionNone {
+	if w.pending() == SelectionNone {
 		return d
 	}
 	if text, due := c.applyPending(s.Agent, st); due {

@@ -308,7 +308,6 @@ func (m *refModel) state() planmode.State {
 type system struct {
 	h             *fakeHost
 	sess          *hookSession
-	slots         bool // the agent's session holds slots: reads find the state there
 	a             *fakeAgent
 	c             *planmode.Controller
 	warns         *warnCounter
@@ -342,11 +341,7 @@ func (s *system) start(t *rapid.T) {
 		t.Fatal(err)
 	}
 	s.c = res.Controller
-	if s.slots {
-		s.a = agentOn(slotHookSession{s.sess})
-	} else {
-		s.a = agentOn(s.sess)
-	}
+	s.a = agentOn(s.sess)
 }
 
 func (s *system) stop(t *rapid.T) {
@@ -370,7 +365,7 @@ func TestControllerMatchesReferenceModel(t *testing.T) {
 			t.Fatal(err)
 		}
 		sess := &hookSession{Session: inner}
-		s := &system{h: h, sess: sess, slots: rapid.Bool().Draw(t, "slots"), warns: &warnCounter{}}
+		s := &system{h: h, sess: sess, warns: &warnCounter{}}
 		s.start(t)
 		defer func() { s.stop(t) }()
 		m := &refModel{}

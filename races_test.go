@@ -22,14 +22,6 @@ type hookSession struct {
 	hook func()
 }
 
-// slotHookSession is a hookSession that forwards the slots of the session
-// it wraps, so that the controller keeps its state there.
-type slotHookSession struct{ *hookSession }
-
-func (s slotHookSession) Slots() *host.Slots {
-	return s.hookSession.Session.(host.SlotHolder).Slots()
-}
-
 // arm sets the hook that the next AppendIf runs.
 func (s *hookSession) arm(hook func()) {
 	s.mu.Lock()

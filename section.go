@@ -19,12 +19,12 @@ func (c *Controller) sectionText(ac host.AssembleContext) string {
 	if ac.Agent == nil {
 		return ""
 	}
-	_, cell, err := c.stateCell(ac.Agent)
+	_, w, err := c.stateWord(ac.Agent)
 	if err != nil {
 		c.warnOnce(warnSectionFailed, ac.Agent, err)
 		return ""
 	}
-	if !cell.word().active() {
+	if !w.active() {
 		return ""
 	}
 	return c.cfg.Section

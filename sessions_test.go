@@ -6,6 +6,7 @@ import (
 	"log/slog"
 	"slices"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -31,56 +32,15 @@ type wrappedSession struct{ host.Session }
 
 func (a wrappingAgent) Session() host.Session { return &wrappedSession{a.fakeAgent.Session()} }
 
-// slotWrappingAgent wraps its session in a new value on every call that
-// forwards the wrapped session's slots (own false) or holds slots of its
-// own (own true), which the controller must not take for the session's.
-type slotWrappingAgent struct {
-	*fakeAgent
-	own bool
-}
-
-type slotWrappedSession struct {
-	host.Session
-	own *host.Slots
-}
-
-func (s *slotWrappedSession) Slots() *host.Slots {
-	if s.own != nil {
-		return s.own
-	}
-	return s.Session.(host.SlotHolder).Slots()
-}
-
 // freshIDAgent's session builds its ID anew on every call, as a host that
-// formats IDs does: equal strings, never the same one. With slots set it
-// forwards the wrapped session's slots.
-type freshIDAgent struct {
-	*fakeAgent
-	slots bool
-}
+// formats IDs does: equal strings, never the same one.
+type freshIDAgent struct{ *fakeAgent }
 
 type freshIDSession struct{ host.Session }
 
 func (s freshIDSession) ID() string { return strings.Clone(s.Session.ID()) }
 
-type freshIDSlotSession struct{ freshIDSession }
-
-func (s freshIDSlotSession) Slots() *host.Slots { return s.Session.(host.SlotHolder).Slots() }
-
-func (a freshIDAgent) Session() host.Session {
-	if a.slots {
-		return freshIDSlotSession{freshIDSession{a.fakeAgent.Session()}}
-	}
-	return freshIDSession{a.fakeAgent.Session()}
-}
-
-func (a slotWrappingAgent) Session() host.Session {
-	w := &slotWrappedSession{Session: a.fakeAgent.Session()}
-	if a.own {
-		w.own = new(host.Slots)
-	}
-	return w
-}
+func (a freshIDAgent) Session() host.Session { return freshIDSession{a.fakeAgent.Session()} }
 
 func TestStateIsKeyedBySessionID(t *testing.T) {
 	tests := []struct {
@@ -98,20 +58,8 @@ func TestStateIsKeyedBySessionID(t *testing.T) {
 			wrap: func(a *fakeAgent) host.Agent { return wrappingAgent{a} },
 		},
 		{
-			name: "a new session value per call that forwards the slots",
-			wrap: func(a *fakeAgent) host.Agent { return slotWrappingAgent{a, false} },
-		},
-		{
 			name: "an ID built anew on every call",
-			wrap: func(a *fakeAgent) host.Agent { return freshIDAgent{a, true} },
-		},
-		{
-			name: "an ID built anew on every call, without slots",
-			wrap: func(a *fakeAgent) host.Agent { return freshIDAgent{a, false} },
-		},
-		{
-			name: "a new session value per call with slots of its own",
-			wrap: func(a *fakeAgent) host.Agent { return slotWrappingAgent{a, true} },
+			wrap: func(a *fakeAgent) host.Agent { return freshIDAgent{a} },
 		},
 	}
 	for _, tt := range tests {
@@ -280,4 +228,81 @@ func TestSetInFlightWhenTheSessionClosesFailsWithErrClosed(t *testing.T) {
 	if got := modes(t, inner, 0); len(got) != 0 {
 		t.Fatalf("plan/mode after the close: %v", got)
 	}
+}
+
+func TestTwoControllersOnOneSessionEachFindTheirOwnState(t *testing.T) {
+	h1, h2 := newFakeHost(), newFakeHost()
+	c1, c2 := h1.start(t, nil), h2.start(t, nil)
+	a := h1.newAgent(t) // h2's controller serves the same session value
+	must(a.StartTurn())
+	if got := set(t, c1, a, true); got != planmode.Queued {
+		t.Fatalf("c1.Set(true) = %v, want queued", got)
+	}
+	h2.render(a) // c2's first sight of the session
+	wantState(t, c2, a, planmode.State{})
+	wantState(t, c1, a, planmode.State{Pending: planmode.SelectionActive})
+	if got := set(t, c2, a, false); got != planmode.Noop {
+		t.Fatalf("c2.Set(false) = %v, want noop: c2 found c1's pending selection", got)
+	}
+	if err := c2.Stop(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	wantState(t, c1, a, planmode.State{Pending: planmode.SelectionActive})
+	if got := set(t, c1, a, false); got != planmode.Cancelled {
+		t.Fatalf("c1.Set(false) after c2 stopped = %v, want cancelled", got)
+	}
+	if _, err := c2.Set(a, true); !errors.Is(err, planmode.ErrNotRunning) {
+		t.Fatalf("the stopped c2's Set = %v, want ErrNotRunning", err)
+	}
+}
+
+// Readers and writers on many sessions race the controller stopping and
+// starting again: every call either works or fails with ErrNotRunning, and
+// Get never reports a pending selection equal to the logged state.
+func TestSessionsAcrossConcurrentRestarts(t *testing.T) {
+	h := newFakeHost()
+	c := h.start(t, nil)
+	agents := make([]*fakeAgent, 8)
+	for i := range agents {
+		agents[i] = h.newAgent(t)
+	}
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		for range 40 {
+			if err := c.Stop(context.Background()); err != nil {
+				t.Error(err)
+				return
+			}
+			if err := c.Start(context.Background()); err != nil {
+				t.Error(err)
+				return
+			}
+		}
+	}()
+	var users sync.WaitGroup
+	for g := range 4 {
+		users.Add(1)
+		go func() {
+			defer users.Done()
+			for i := 0; ; i++ {
+				select {
+				case <-done:
+					return
+				default:
+				}
+				a := agents[(i+g)%len(agents)]
+				if _, err := c.Set(a, i%2 == 0); err != nil && !errors.Is(err, planmode.ErrNotRunning) {
+					t.Errorf("Set: %v", err)
+					return
+				}
+				st := c.Get(a)
+				if st.Pending != planmode.SelectionNone && (st.Pending == planmode.SelectionActive) == st.Active {
+					t.Errorf("Get = %+v: the pending selection equals the logged state", st)
+				}
+			}
+		}()
+	}
+	users.Wait()
+	<-done
 }

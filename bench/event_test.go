@@ -40,6 +40,7 @@ func BenchmarkPerEvent(b *testing.B) {
 	fold := sess.fns[0]
 	b.ReportAllocs()
 	i := 0
+	cpu := cpuTime()
 	for b.Loop() {
 		e := turnEvents[i%len(turnEvents)]
 		if err := check(e); err != nil {
@@ -48,6 +49,7 @@ func BenchmarkPerEvent(b *testing.B) {
 		fold(e)
 		i++
 	}
+	reportCPU(b, cpu, b.N)
 	if st := p.Get(a); !st.Active {
 		b.Fatalf("state after the events = %+v, want active", st)
 	}

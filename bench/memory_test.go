@@ -15,11 +15,11 @@ import (
 // that many sessions of a long log cost no copies. It keeps subscribers the
 // way the stores do (one small record per subscription, dropped by the
 // returned func), so what a subscription retains is counted as in a real
-// host, and holds slots for plugins as the stores do.
+// host.
 type viewSession struct {
 	id     string
 	events host.Log
-	slots  host.Slots // as the stores keep them (host.SlotHolder), next to the ID and length
+	closed host.CloseFuncs // the close notification, as the stores keep it
 
 	mu   sync.Mutex
 	subs host.Subscribers
@@ -43,7 +43,8 @@ func (s *viewSession) AppendIf(host.Event, func() bool) (host.Event, bool, error
 
 func (s *viewSession) Fork(int) (host.Session, error) { return nil, errReadOnly }
 
-func (s *viewSession) Slots() *host.Slots { return &s.slots }
+// AfterClose implements host.SessionCloseNotifier as the stores do.
+func (s *viewSession) AfterClose(f func()) func() bool { return s.closed.AfterClose(f) }
 
 func (s *viewSession) Subscribe(from int, fn func(host.Event)) func() {
 	s.mu.Lock()

@@ -44,9 +44,11 @@ func benchQuestions(b *testing.B, op func(q questions, a host.Agent) bool) {
 					q := impl.new(b, a)
 					b.ReportAllocs()
 					ok := true
+					cpu := cpuTime()
 					for b.Loop() {
 						ok = op(q, a)
 					}
+					reportCPU(b, cpu, b.N)
 					if !ok {
 						b.Fatalf("%s answered wrongly on a log of %d events (plan mode active)", impl.name, sz.n)
 					}

@@ -15,8 +15,7 @@ import (
 //
 //   - sessions=1: every call asks about the same session;
 //   - sessions=10k: the controller serves 10,000 sessions and the calls
-//     cycle through them in the order they were first served, so the
-//     controller's last-session shortcut never answers;
+//     cycle through them in the order they were first served;
 //   - sessions=10k-shuffled: the same in a fixed shuffled order, so that
 //     the order the sessions were allocated in does not help the cache
 //     either.
@@ -25,33 +24,27 @@ import (
 // agent's session, its ID and length). read=state is Controller.Get;
 // read=step is what one model step asks (the state, the pre-step decision
 // and the section text). Each session is a read-only view over the same
-// 1k-event log with plan mode active, holding slots (host.SlotHolder) as the
-// stores' sessions do; read=state-by-id is Controller.Get on sessions that
-// do not, which the controller finds by ID.
+// 1k-event log with plan mode active.
 func BenchmarkServedSessions(b *testing.B) {
 	events := host.LogOf(logOf(shape{size1k.n, modeFirst}))
 	ctx := context.Background()
 	reads := []struct {
-		name    string
-		op      func(p plugin, a host.Agent) bool
-		noSlots bool // the sessions hide their slots
+		name string
+		op   func(p plugin, a host.Agent) bool
 	}{
 		{"read=host", func(_ plugin, a host.Agent) bool {
 			sess := a.Session()
 			return sess.ID() != "" && sess.Len() == events.Len()
-		}, false},
+		}},
 		{"read=state", func(p plugin, a host.Agent) bool {
 			return p.Get(a) == planmode.State{Active: true}
-		}, false},
-		{"read=state-by-id", func(p plugin, a host.Agent) bool {
-			return p.Get(a) == planmode.State{Active: true}
-		}, true},
+		}},
 		{"read=step", func(p plugin, a host.Agent) bool {
 			st := p.Get(a)
 			d := p.PreStep(ctx, host.Step{Agent: a, Turn: 1, Step: 1, Attempt: 1}, accept)
 			text := p.SectionText(host.AssembleContext{Agent: a})
 			return st.Active && d.Accepted && text == policy
-		}, false},
+		}},
 	}
 	for _, rd := range reads {
 		for _, n := range []struct {
@@ -63,11 +56,7 @@ func BenchmarkServedSessions(b *testing.B) {
 				p := newPlugin(b)
 				agents := make([]host.Agent, n.n)
 				for i := range agents {
-					var sess host.Session = newViewSession("served-"+strconv.Itoa(i), events)
-					if rd.noSlots {
-						sess = noSlotsSession{sess}
-					}
-					agents[i] = &benchAgent{sess: sess}
+					agents[i] = &benchAgent{sess: newViewSession("served-"+strconv.Itoa(i), events)}
 					if text := p.SectionText(host.AssembleContext{Agent: agents[i]}); text != policy {
 						b.Fatalf("section = %q, want the policy", text)
 					}
@@ -95,6 +84,3 @@ func BenchmarkServedSessions(b *testing.B) {
 		}
 	}
 }
-
-// noSlotsSession hides the slots of the session it wraps.
-type noSlotsSession struct{ host.Session }

@@ -230,6 +230,7 @@ func BenchmarkHostStep(b *testing.B) {
 					defer func() { putStepHost(k, h) }()
 					rebuildAt := sz.n + sz.n/2
 					b.ReportAllocs()
+					cpu := cpuTime()
 					for b.Loop() {
 						if h.agent.Session().Len() > rebuildAt {
 							b.StopTimer()
@@ -243,6 +244,7 @@ func BenchmarkHostStep(b *testing.B) {
 							b.Fatal(err)
 						}
 					}
+					reportCPU(b, cpu, b.N)
 					if got := h.model.planned.Load(); got != variant.plugin {
 						b.Fatalf("last request carried plan:policy = %v, want %v", got, variant.plugin)
 					}

@@ -35,7 +35,6 @@ type Log struct {
 	// last chunk ends at n). Only the first n events are part of the Log.
 	chunks [][]Event
 	n      int
-	mem    *logMemory // keeps what the events of unscanned chunks point to; nil for LogOf
 }
 
 // LogOf returns a Log of events. The Log aliases events, which must not be
@@ -140,7 +139,7 @@ func (l Log) Prefix(n int) Log {
 		return Log{}
 	}
 	k := (n + chunkMask) >> chunkShift
-	return Log{chunks: l.chunks[:k:k], n: n, mem: l.mem}
+	return Log{chunks: l.chunks[:k:k], n: n}
 }
 
 // Copy returns the events [from, to) in a new slice that does not alias
@@ -169,10 +168,7 @@ func (l Log) Slice() []Event { return l.Copy(0, l.n) }
 // the last chunk, or in a new one when that is full; it never copies the
 // events already stored (only the first chunk, while the log has fewer
 // than 1,024 events, grows by copying), so its cost does not grow with the
-// log. Snapshots share the chunks. The chunks past the first are memory
-// the garbage collector does not scan: Append copies what the event points
-// to into memory the log keeps reachable itself (see logmem.go), so a log
-// of millions of events costs a collection almost nothing to mark.
+// log. Snapshots share the chunks.
 //
 // A LogBuilder is not safe for concurrent use: a session serializes its
 // appends and hands snapshots to readers under its own lock. A snapshot
@@ -180,25 +176,7 @@ func (l Log) Slice() []Event { return l.Copy(0, l.n) }
 type LogBuilder struct {
 	chunks [][]Event // every chunk's len is its capacity
 	n      int
-	spare  []Event // storage for the next chunk, from Provide
-
-	mem                   *logMemory
-	data, spareData       []byte   // free room of the current data block; the next block
-	sources, spareSources []Source // free room of the current source block; the next block
-	sourced               bool     // an event with a source was appended
-}
-
-// Provide gives the builder storage for its next chunk, made by
-// [NewChunk] and referenced by nothing else, so that the append that
-// needs a new chunk takes it instead of allocating one. A session that
-// must not allocate while it appends (an allocation may have to start or
-// help a garbage collection first) provides chunks from another
-// goroutine ahead of need. It panics when chunk is not a chunk's size.
-func (b *LogBuilder) Provide(chunk []Event) {
-	if len(chunk) != chunkLen {
-		panic(fmt.Sprintf("host: LogBuilder.Provide of %d events, want a chunk of %d", len(chunk), chunkLen))
-	}
-	b.spare = chunk
+	data   []byte // the free room of the current data block
 }
 
 // NewLogBuilder returns a builder whose log starts as prefix. It shares
@@ -208,9 +186,6 @@ func NewLogBuilder(prefix Log) *LogBuilder {
 	if prefix.n == 0 {
 		return b
 	}
-	// The shared chunks, and the events copied from the last one, point
-	// into prefix's memory.
-	b.memory().parents = []Log{prefix}
 	k := (prefix.n + chunkMask) >> chunkShift
 	b.chunks = make([][]Event, k, k+k/2+1)
 	copy(b.chunks, prefix.chunks[:k])
@@ -258,21 +233,47 @@ func (b *LogBuilder) Append(e Event) Event {
 		// A new chunk goes past the end of every snapshot's directory;
 		// when the directory is full, append moves it (a few words per
 		// 1,024 events).
-		c := b.spare
-		if c == nil {
-			c = NewChunk()
-		}
-		b.spare = nil
-		b.chunks = append(b.chunks, c)
+		b.chunks = append(b.chunks, make([]Event, chunkLen))
 	}
-	e = b.own(e, k == 0)
+	if e.Source != nil {
+		src := *e.Source
+		e.Source = &src
+	}
+	if e.Data != nil {
+		e.Data = b.copyData(e.Data, k > 0)
+	}
 	b.chunks[k][j] = e
 	b.n++
 	return e
 }
 
+// dataBlockLen is the size of the blocks a long log copies its events'
+// data into, and dataDirectMax the largest data copied into one.
+const (
+	dataBlockLen  = 64 << 10
+	dataDirectMax = 4 << 10
+)
+
+// copyData returns a copy of d that the log owns. Past the first chunk,
+// small data shares blocks: a long log then holds a few thousand objects
+// for the garbage collector to track instead of one per event. Each copy's
+// capacity ends at its length, so an append to it never writes into the
+// next event's.
+func (b *LogBuilder) copyData(d []byte, shared bool) []byte {
+	if !shared || len(d) == 0 || len(d) > dataDirectMax {
+		return append([]byte{}, d...)
+	}
+	if len(d) > len(b.data) {
+		b.data = make([]byte, dataBlockLen)
+	}
+	out := b.data[:len(d):len(d)]
+	copy(out, d)
+	b.data = b.data[len(d):]
+	return out
+}
+
 // Log returns a snapshot of the log: O(1), no allocation.
 func (b *LogBuilder) Log() Log {
 	k := (b.n + chunkMask) >> chunkShift
-	return Log{chunks: b.chunks[:k:k], n: b.n, mem: b.mem}
+	return Log{chunks: b.chunks[:k:k], n: b.n}
 }

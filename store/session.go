@@ -1,7 +1,6 @@
 package store
 
 import (
-	"context"
 	"fmt"
 	"sync"
 	"time"
@@ -24,10 +23,7 @@ type backend interface {
 
 // session is the log shared by both stores.
 type session struct {
-	// A plugin's read of its per-session state touches the ID and the
-	// slots, so they share a cache line.
-	id    string
-	slots host.Slots // plugins' per-session values ([host.SlotHolder])
+	id string
 
 	validators *Validators
 	now        func() time.Time
@@ -38,24 +34,21 @@ type session struct {
 	subs   host.Subscribers
 	closed bool
 
-	done     context.Context // cancelled when the session is closed
-	markDone context.CancelFunc
+	closeFuncs host.CloseFuncs // the AfterClose registrations
 
 	snap sync.RWMutex // guards log for readers; appends hold mu too
 	log  *host.LogBuilder
-	prov provisioner
 }
 
 func newSession(id string, vs *Validators, now func() time.Time, b backend, prefix host.Log) *session {
-	done, markDone := context.WithCancel(context.Background())
-	return &session{id: id, validators: vs, now: now, backend: b, log: host.NewLogBuilder(prefix), done: done, markDone: markDone}
+	return &session{id: id, validators: vs, now: now, backend: b, log: host.NewLogBuilder(prefix)}
 }
 
 // AfterClose implements [host.SessionCloseNotifier]: f runs in its own
 // goroutine once the session is closed ([Dir.CloseSession], [Dir.Close]).
 // A memory session is never closed.
 func (s *session) AfterClose(f func()) (stop func() bool) {
-	return context.AfterFunc(s.done, f)
+	return s.closeFuncs.AfterClose(f)
 }
 
 // ID implements [host.Session].
@@ -114,7 +107,6 @@ func (s *session) AppendIf(e host.Event, cond func() bool) (host.Event, bool, er
 	s.snap.Lock()
 	e = s.log.Append(e)
 	s.snap.Unlock()
-	s.provision()
 	s.subs.Deliver(e)
 	return e, true, nil
 }
@@ -164,7 +156,7 @@ func (s *session) close() error {
 		return nil
 	}
 	s.closed = true
-	defer s.markDone()
+	defer s.closeFuncs.Close()
 	if s.backend == nil {
 		return nil
 	}
@@ -189,9 +181,3 @@ var (
 	_ host.Syncer               = (*session)(nil)
 	_ host.SessionCloseNotifier = (*session)(nil)
 )
-
-// Slots implements [host.SlotHolder]. A fork is a new session, with empty
-// slots.
-func (s *session) Slots() *host.Slots { return &s.slots }
-
-var _ host.SlotHolder = (*session)(nil)

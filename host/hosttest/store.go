@@ -60,8 +60,7 @@ func TestStore(t *testing.T, newStore func(t testing.TB) host.Store) {
 
 // TestSession checks that the sessions newSession makes implement
 // [host.Session]: sequence numbers, snapshots, AppendIf, Subscribe and Fork,
-// alone and under concurrent appends, and, for a [host.SlotHolder], that
-// Slots is the same on every call and a fork's are its own. newSession must
+// alone and under concurrent appends. newSession must
 // return a fresh, empty session that accepts events of any type with any
 // JSON data. Use it for a session type that has no store of its own;
 // [TestStore] runs it for stores.
@@ -679,45 +678,6 @@ var sessionCases = []sessionCase{
 			t.Fatalf("fork of a fork: %v", err)
 		}
 		stWantEvents(t, ff.Events().Slice(), f.Events().Slice()[:3])
-	}},
-	{"a SlotHolder keeps one Slots and a fork gets its own", func(t *testing.T, s host.Session) {
-		h, ok := s.(host.SlotHolder)
-		if !ok {
-			t.Skip("the session does not implement host.SlotHolder")
-		}
-		slots := h.Slots()
-		if slots == nil {
-			t.Fatal("Slots() = nil")
-		}
-		if again := h.Slots(); again != slots {
-			t.Fatalf("Slots() returned %p, then %p: want the same Slots on every call", slots, again)
-		}
-		k := host.NewSlotKey[string]()
-		parent, fork := "parent", "fork"
-		k.Store(slots, &parent)
-		stAppendN(t, s, 2)
-		f, err := s.Fork(1)
-		if err != nil {
-			t.Fatal(err)
-		}
-		fh, ok := f.(host.SlotHolder)
-		if !ok {
-			t.Fatalf("the session is a host.SlotHolder but its fork (%T) is not", f)
-		}
-		fs := fh.Slots()
-		if fs == nil || fs == slots {
-			t.Fatalf("fork's Slots() = %p, parent's %p: want separate, non-nil Slots", fs, slots)
-		}
-		if v := k.Load(fs); v != nil {
-			t.Errorf("a fork's slots start with %q under the parent's key, want empty", *v)
-		}
-		k.Store(fs, &fork)
-		if v := k.Load(slots); v != &parent {
-			t.Errorf("after the fork stored under the key, the parent's slot holds %v, want %q", v, parent)
-		}
-		if v := k.Load(h.Slots()); v != &parent {
-			t.Errorf("the parent's slot holds %v after an append and a fork, want %q", v, parent)
-		}
 	}},
 	{"Sync under concurrent appends keeps every event", func(t *testing.T, s host.Session) {
 		// host.Sync does nothing for a session that is not a host.Syncer.

@@ -34,10 +34,6 @@ var brokenStores = []struct {
 		func(b *brokenSession) { b.eventsCopy = true }},
 	{"open of an unknown id creates it", "Open_of_an_unknown_ID_is_ErrSessionNotFound",
 		func(b *brokenSession) { b.openCreates = true }},
-	{"slots are new on every call", "session/a_SlotHolder_keeps_one_Slots_and_a_fork_gets_its_own",
-		func(b *brokenSession) { b.slotsPerCall = true }},
-	{"a fork shares its parent's slots", "session/a_SlotHolder_keeps_one_Slots_and_a_fork_gets_its_own",
-		func(b *brokenSession) { b.slotsShared = true }},
 }
 
 // TestStoreFailsBrokenStores runs the suite, in a child process, against
@@ -87,9 +83,6 @@ type brokenStore struct {
 func (b *brokenStore) wrap(s host.Session) host.Session {
 	w := b.flags
 	w.Session = s
-	if w.slotsShared {
-		w.shared = new(host.Slots) // copied into every fork
-	}
 	return &w
 }
 
@@ -115,20 +108,6 @@ func (b *brokenStore) Open(id string) (host.Session, error) {
 type brokenSession struct {
 	host.Session
 	forkExtra, subscribeSkip, condEarly, eventsCopy, openCreates bool
-	slotsPerCall, slotsShared                                    bool
-	shared                                                       *host.Slots // with slotsShared
-}
-
-// Slots implements [host.SlotHolder], forwarding the wrapped session's
-// unless a flag breaks it.
-func (b *brokenSession) Slots() *host.Slots {
-	switch {
-	case b.slotsPerCall:
-		return new(host.Slots)
-	case b.slotsShared:
-		return b.shared
-	}
-	return b.Session.(host.SlotHolder).Slots()
 }
 
 func (b *brokenSession) Events() host.Log {

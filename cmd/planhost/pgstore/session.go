@@ -1,7 +1,6 @@
 package pgstore
 
 import (
-	"context"
 	"errors"
 	"fmt"
 	"sync"
@@ -14,17 +13,13 @@ import (
 // session is one log: a local copy of the committed events, kept current
 // by this process's appends and by catching up with the database.
 type session struct {
-	// A plugin's read of its per-session state touches the ID and the
-	// slots, so they share a cache line.
-	id    string
-	slots host.Slots // plugins' per-session values in this process ([host.SlotHolder])
+	id string
 
 	st   *Store
 	wake chan struct{} // a pending catch-up request (capacity 1)
 	done chan struct{} // closed by close
 
-	closedCtx context.Context // cancelled by close, for AfterClose
-	cancel    context.CancelFunc
+	closeFuncs host.CloseFuncs // the AfterClose registrations
 
 	mu     sync.Mutex // the local append lock: serializes appends and deliveries, guards subs and closed
 	subs   host.Subscribers
@@ -245,7 +240,7 @@ func (s *session) close() {
 	if !s.closed {
 		s.closed = true
 		close(s.done)
-		s.cancel()
+		s.closeFuncs.Close()
 	}
 }
 
@@ -253,11 +248,5 @@ func (s *session) close() {
 // own goroutine, after the session is closed (by [Store.CloseSession] or
 // [Store.Close]); at once when it already is.
 func (s *session) AfterClose(f func()) (stop func() bool) {
-	return context.AfterFunc(s.closedCtx, f)
+	return s.closeFuncs.AfterClose(f)
 }
-
-// Slots implements [host.SlotHolder]: values a plugin keeps for the session
-// in this process. A fork is a new session, with empty slots.
-func (s *session) Slots() *host.Slots { return &s.slots }
-
-var _ host.SlotHolder = (*session)(nil)

@@ -302,7 +302,6 @@ func (s *Store) register(id string, events host.Log) (*session, error) {
 		return ss, nil
 	}
 	ss := &session{st: s, id: id, log: host.NewLogBuilder(events), wake: make(chan struct{}, 1), done: make(chan struct{})}
-	ss.closedCtx, ss.cancel = context.WithCancel(context.Background())
 	s.sessions[id] = ss
 	s.wg.Add(1)
 	s.mu.Unlock()

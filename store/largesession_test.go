@@ -12,8 +12,7 @@ import (
 )
 
 // TestLargeSessionKeepsEveryEventsMemory appends events of every size,
-// with and without a source, past many of the blocks a large session
-// copies data and sources into, and checks that each event reads back as
+// with and without a source, past several of the log's chunks, and checks that each event reads back as
 // appended, that no event's data can grow into the next one's, and that
 // the caller's buffers are not shared.
 func TestLargeSessionKeepsEveryEventsMemory(t *testing.T) {
@@ -23,8 +22,8 @@ func TestLargeSessionKeepsEveryEventsMemory(t *testing.T) {
 			const n = 6000
 			want := make([][]byte, n)
 			for i := range n {
-				// Mostly short payloads, some past the size that is
-				// copied into a block, one in 50 with a source.
+				// Mostly short payloads, some large, one in 50 with a
+				// source.
 				size := 10 + i%200
 				if i%97 == 0 {
 					size = 5000 + i
