@@ -9,13 +9,13 @@ import (
 	"math/bits"
 	"sync"
 	"unicode/utf8"
+
+	"github.com/dshgo/planmode/store/eventcheck"
 )
 
 // MaxDataDepth is the deepest nesting of arrays and objects that an
-// event's data may have. It is far below the nesting a session file's
-// reader accepts (maxLineDepth), so an event that was appended can always
-// be read back, with the event object and any future wrapping around it.
-const MaxDataDepth = 1000
+// event's data may have; see [eventcheck.MaxDataDepth].
+const MaxDataDepth = eventcheck.MaxDataDepth
 
 // maxLineDepth is the deepest nesting a line may have when a session file
 // is read; it is encoding/json's limit.

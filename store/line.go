@@ -6,82 +6,10 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"unicode/utf8"
 
 	"github.com/dshgo/planmode/host"
+	"github.com/dshgo/planmode/store/eventcheck"
 )
-
-// canonicalize checks e and puts it in the form both stores keep: exactly
-// what encoding it as a line and decoding that line gives back. Time is in
-// UTC without a monotonic reading, empty Data is nil and other Data is
-// compact JSON. With own (an event being appended) it also checks what
-// the reader of a session file refuses; the session's log then copies the
-// event's memory (host.LogBuilder.Append), so the log never aliases the
-// caller's buffers.
-func canonicalize(e *host.Event, own bool) error {
-	if e.Type == "" {
-		return fmt.Errorf("type is empty: %w", ErrBadEvent)
-	}
-	if !utf8.ValidString(e.Type) {
-		return fmt.Errorf("type %q is not UTF-8: %w", e.Type, ErrBadEvent)
-	}
-	if src := e.Source; src != nil {
-		if !utf8.ValidString(string(src.Kind)) || !utf8.ValidString(src.Plugin) || !utf8.ValidString(src.Form) {
-			return fmt.Errorf("type %q: source %+v is not UTF-8: %w", e.Type, *src, ErrBadEvent)
-		}
-	}
-	e.Time = e.Time.UTC()
-	if y := e.Time.Year(); y < 0 || y > 9999 {
-		return fmt.Errorf("type %q: time %s: year outside 0..9999: %w", e.Type, e.Time, ErrBadEvent)
-	}
-	if own && len(e.Data) > 0 && json.Valid(e.Data) {
-		// Refuse what the reader of a session file refuses (invalid
-		// UTF-8, duplicate keys, deep nesting), so that an event once
-		// appended can always be read back.
-		if err := checkJSON(e.Data, MaxDataDepth); err != nil {
-			return fmt.Errorf("type %q: data: %w: %w", e.Type, err, ErrBadEvent)
-		}
-	}
-	switch {
-	case len(e.Data) == 0:
-		e.Data = nil
-	case own && !json.Valid(e.Data):
-		return fmt.Errorf("type %q: data is not valid JSON: %w", e.Type, ErrBadEvent)
-	case !isCompact(e.Data):
-		var b bytes.Buffer
-		b.Grow(len(e.Data))
-		if err := json.Compact(&b, e.Data); err != nil {
-			return fmt.Errorf("type %q: data: %w: %w", e.Type, ErrBadEvent, err)
-		}
-		e.Data = b.Bytes()
-	}
-	return nil
-}
-
-// isCompact reports whether the valid JSON text b has no whitespace outside
-// strings.
-func isCompact(b []byte) bool {
-	in := false
-	for i := 0; i < len(b); i++ {
-		c := b[i]
-		if in {
-			switch c {
-			case '\\':
-				i++
-			case '"':
-				in = false
-			}
-			continue
-		}
-		switch c {
-		case '"':
-			in = true
-		case ' ', '\t', '\r', '\n':
-			return false
-		}
-	}
-	return true
-}
 
 // lineEncoder turns canonical events into JSONL lines. The zero value is
 // ready; it is not safe for concurrent use.
@@ -167,8 +95,8 @@ func (d *lineDecoder) decode(line []byte) (host.Event, error) {
 	case e.Time.IsZero():
 		return host.Event{}, fmt.Errorf("%w: event %d %q: time is missing", ErrCorrupt, e.Seq, e.Type)
 	}
-	if err := canonicalize(&e, false); err != nil {
-		return host.Event{}, fmt.Errorf("%w: event %d: %w", ErrCorrupt, e.Seq, err)
+	if err := eventcheck.Stored(&e); err != nil {
+		return host.Event{}, fmt.Errorf("%w: %w", ErrCorrupt, err)
 	}
 	return e, nil
 }

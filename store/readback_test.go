@@ -28,15 +28,15 @@ func TestAppendNeverWritesALineItCannotReadBack(t *testing.T) {
 		{"nesting at MaxDataDepth", nested(store.MaxDataDepth), ""},
 		{"nesting one over MaxDataDepth", nested(store.MaxDataDepth + 1), "nested deeper than 1000"},
 		{"nesting just under the reader's limit", nested(9999), "nested deeper than 1000"},
-		{"invalid UTF-8 in a string", json.RawMessage("{\"text\":\"a\xffb\"}"), "invalid UTF-8 in string"},
-		{"invalid UTF-8 in a key", json.RawMessage("{\"a\xc3\":1}"), "invalid UTF-8 in string"},
-		{"duplicate key", json.RawMessage(`{"approved":false,"approved":true}`), `duplicate key "approved"`},
-		{"duplicate key spelt with an escape", json.RawMessage(`{"plan":"a","\u0070lan":"b"}`), `duplicate key "\u0070lan"`},
-		{"duplicate key in a nested object", json.RawMessage(`[{"a":{"b":1,"b":2}}]`), `duplicate key "b"`},
+		{"invalid UTF-8 in a string", json.RawMessage("{\"text\":\"a\xffb\"}"), "invalid UTF-8 within \"/text\""},
+		{"invalid UTF-8 in a key", json.RawMessage("{\"a\xc3\":1}"), "invalid UTF-8"},
+		{"duplicate key", json.RawMessage(`{"approved":false,"approved":true}`), `duplicate object member name "approved"`},
+		{"duplicate key spelt with an escape", json.RawMessage(`{"plan":"a","\u0070lan":"b"}`), `duplicate object member name "plan"`},
+		{"duplicate key in a nested object", json.RawMessage(`[{"a":{"b":1,"b":2}}]`), `duplicate object member name "b" within "/0/a"`},
 		{"equal keys in sibling objects", json.RawMessage(`[{"a":1},{"a":2}]`), ""},
 		{"many keys", manyKeys(100, false), ""},
-		{"many keys, one repeated", manyKeys(100, true), `duplicate key "k7"`},
-		{"escaped lone surrogate", json.RawMessage(`{"s":"\ud800"}`), ""},
+		{"many keys, one repeated", manyKeys(100, true), `duplicate object member name "k7"`},
+		{"escaped lone surrogate", json.RawMessage(`{"s":"\ud800"}`), "invalid surrogate pair"},
 	}
 	for _, k := range storeKinds() {
 		t.Run(k.name, func(t *testing.T) {
