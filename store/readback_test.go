@@ -95,12 +95,12 @@ func TestOpenRefusesInvalidUTF8AndDuplicateKeys(t *testing.T) {
 		give    string // line 2
 		wantErr string
 	}{
-		{"invalid UTF-8 in the type", "{\"seq\":2,\"type\":\"plan/mo\xffde\",\"time\":\"2025-01-01T00:00:00Z\"}", "invalid UTF-8 in string"},
-		{"invalid UTF-8 in the data", "{\"seq\":2,\"type\":\"t\",\"time\":\"2025-01-01T00:00:00Z\",\"data\":{\"text\":\"\xe2\x28\xa1\"}}", "invalid UTF-8 in string"},
-		{"duplicate seq", `{"seq":2,"seq":3,"type":"t","time":"2025-01-01T00:00:00Z"}`, `duplicate key "seq"`},
-		{"duplicate type", `{"seq":2,"type":"plan/mode","type":"t","time":"2025-01-01T00:00:00Z"}`, `duplicate key "type"`},
-		{"duplicate key in the data", `{"seq":2,"type":"t","time":"2025-01-01T00:00:00Z","data":{"active":true,"active":false}}`, `duplicate key "active"`},
-		{"duplicate key in the source", `{"seq":2,"type":"t","time":"2025-01-01T00:00:00Z","source":{"kind":"plugin","kind":"user"}}`, `duplicate key "kind"`},
+		{"invalid UTF-8 in the type", "{\"seq\":2,\"type\":\"plan/mo\xffde\",\"time\":\"2025-01-01T00:00:00Z\"}", `invalid UTF-8 within "/type"`},
+		{"invalid UTF-8 in the data", "{\"seq\":2,\"type\":\"t\",\"time\":\"2025-01-01T00:00:00Z\",\"data\":{\"text\":\"\xe2\x28\xa1\"}}", `invalid UTF-8 within "/data/text"`},
+		{"duplicate seq", `{"seq":2,"seq":3,"type":"t","time":"2025-01-01T00:00:00Z"}`, `duplicate object member name "seq"`},
+		{"duplicate type", `{"seq":2,"type":"plan/mode","type":"t","time":"2025-01-01T00:00:00Z"}`, `duplicate object member name "type"`},
+		{"duplicate key in the data", `{"seq":2,"type":"t","time":"2025-01-01T00:00:00Z","data":{"active":true,"active":false}}`, `duplicate object member name "active" within "/data"`},
+		{"duplicate key in the source", `{"seq":2,"type":"t","time":"2025-01-01T00:00:00Z","source":{"kind":"plugin","kind":"user"}}`, `duplicate object member name "kind" within "/source"`},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
