@@ -35,7 +35,8 @@ import (
 //   - goccy-valid, goccy-decode: goccy/go-json's Valid and Unmarshal
 //     (neither refuses invalid UTF-8 or duplicate names).
 //
-// ns/op over read-file's is the "× ReadFile" of docs/performance.md.
+// ns/op (and cpu-ns/op, the process's CPU time) over read-file's is the
+// "× ReadFile" of docs/performance.md.
 func BenchmarkSessionLines(b *testing.B) {
 	n := 100_000
 	if os.Getenv("PLANMODE_BENCH_LARGE") != "" {
@@ -46,6 +47,7 @@ func BenchmarkSessionLines(b *testing.B) {
 		return func(b *testing.B) {
 			b.SetBytes(size)
 			b.ReportAllocs()
+			defer reportCPU(b, cpuTime())
 			for b.Loop() {
 				buf, err := os.ReadFile(path)
 				if err != nil {
@@ -73,6 +75,7 @@ func BenchmarkSessionLines(b *testing.B) {
 		{"store-open", func(b *testing.B) {
 			b.SetBytes(size)
 			b.ReportAllocs()
+			defer reportCPU(b, cpuTime())
 			for b.Loop() {
 				d, err := store.OpenDir(dir)
 				if err != nil {
@@ -96,6 +99,11 @@ func BenchmarkSessionLines(b *testing.B) {
 	} {
 		b.Run(fmt.Sprintf("events=%d/%s", n, c.name), c.run)
 	}
+}
+
+// reportCPU reports the process's CPU time per op since start.
+func reportCPU(b *testing.B, start time.Duration) {
+	b.ReportMetric(float64((cpuTime()-start).Nanoseconds())/float64(b.N), "cpu-ns/op")
 }
 
 // writeFile writes the session file "big" of n events as the store
