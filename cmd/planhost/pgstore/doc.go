@@ -68,6 +68,10 @@
 // had, once whoever wrote the row corrects or deletes it and sets the
 // session's len to match.
 //
+// The table itself has no such check: PostgreSQL before 16 has no IS JSON
+// WITH UNIQUE KEYS, and a PL/pgSQL check constraint walking the payload
+// halved the appends per second of 32 concurrent sessions when measured.
+//
 // # Agent documents
 //
 // [Store.Documents] keeps the agent-scoped documents of host.Documents (a
