@@ -1,8 +1,10 @@
 module github.com/dshgo/planmode
 
-go 1.24.0
+go 1.25.0
 
 require github.com/pmezard/go-difflib v1.0.0
+
+require github.com/go-json-experiment/json v0.0.0-20260213210345-44df1a37e875
 
 require (
 	github.com/gabriel-vasile/mimetype v1.4.16 // indirect

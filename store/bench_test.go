@@ -126,9 +126,10 @@ func reportCPU(b *testing.B, start time.Duration) {
 	b.ReportMetric(float64((cpuTime()-start).Nanoseconds())/float64(b.N), "cpu-ns/op")
 }
 
-// openBenchFile writes a session file of n typical events, a quarter user
-// messages and the rest assistant messages, and returns its directory,
-// path and size.
+// openBenchFile writes a session file of n realistic events, a quarter
+// user messages and the rest assistant messages whose text holds escapes
+// (\n, \t, \"), about 190 bytes a line (1M events: 180+ MB), and returns
+// its directory, path and size.
 func openBenchFile(b *testing.B, n int) (dir, path string, size int64) {
 	b.Helper()
 	dir = sessionsDir(b)
@@ -141,10 +142,15 @@ func openBenchFile(b *testing.B, n int) (dir, path string, size int64) {
 	var buf bytes.Buffer
 	src := &host.Source{Kind: host.SourceUser}
 	t0 := time.Date(2025, 1, 2, 3, 4, 5, 0, time.UTC)
+	user := json.RawMessage(`{"content":[{"type":"text","text":"please fix the \"parser\" bug\nthen run the tests again"}]}`)
+	reply, err := json.Marshal(host.AssistantMessage{Text: "I read the file. The loop in \"scan\" stops early:\n\n\tfor i := 0; i < n; i++ {\n\t\tif s[i] == '\"' {\n\nI will fix it."})
+	if err != nil {
+		b.Fatal(err)
+	}
 	for i := range n {
-		e := benchEvent(b)
+		e := host.Event{Type: host.TypeAssistantMessage, Data: reply}
 		if i%4 == 0 {
-			e = host.Event{Type: host.TypeUserMessage, Source: src, Data: json.RawMessage(`{"content":[{"type":"text","text":"please continue with the next step"}]}`)}
+			e = host.Event{Type: host.TypeUserMessage, Source: src, Data: user}
 		}
 		e.Seq, e.Time = uint64(i)+1, t0.Add(time.Duration(i)*time.Millisecond+time.Duration(i%1000)*time.Microsecond)
 		line, err := store.EncodeLine(e)

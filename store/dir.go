@@ -235,7 +235,7 @@ func (d *Dir) replay(path string, f *os.File, size int64) ([]host.Event, int64, 
 	var (
 		vals   = d.validators.snapshot()
 		events = make([]host.Event, 0, lines)
-		dec    fastDecoder
+		dec    lineDecoder
 		off    int64 // start of the current line
 		n      int   // current line number
 	)
@@ -247,17 +247,11 @@ func (d *Dir) replay(path string, f *os.File, size int64) ([]host.Event, int64, 
 			e          host.Event
 			err        error
 		)
-		if ev, used, ok := dec.next(rest); ok && used <= maxLine {
-			// The store's own form, decoded where it stands.
-			e, body, terminated = ev, rest[:used], used < len(rest)
-			rest = rest[min(used+1, len(rest)):]
-		} else {
-			body, rest, terminated = bytes.Cut(rest, []byte{'\n'})
-			if len(body) > maxLine {
-				return nil, 0, fmt.Errorf("store: %s:%d: longer than %d bytes: %w", path, n, maxLine, ErrLineTooLong)
-			}
-			e, err = dec.decode(body)
+		body, rest, terminated = bytes.Cut(rest, []byte{'\n'})
+		if len(body) > maxLine {
+			return nil, 0, fmt.Errorf("store: %s:%d: longer than %d bytes: %w", path, n, maxLine, ErrLineTooLong)
 		}
+		e, err = dec.decode(body)
 		tok := len(body)
 		if terminated {
 			tok++
@@ -482,6 +476,8 @@ func (fl *fileLog) fail(cause error) error {
 }
 
 // write appends e as one line with one write call, then syncs per policy.
+// Before a sync it checks that the path still names the file (see
+// checkPath); an append that is not synced does not look at the path.
 // On a failed write the file is cut back to its committed length and the
 // session stays usable; when that cut fails, or the sync fails (after
 // which the kernel's page cache is no longer trusted), the session is
@@ -490,8 +486,11 @@ func (fl *fileLog) write(e host.Event) error {
 	if err := fl.failure(); err != nil {
 		return err
 	}
-	if err := fl.checkPath(); err != nil {
-		return fl.fail(err)
+	syncNow := fl.policy == SyncEveryAppend || fl.policy == SyncTurnEnd && e.Type == host.TypeTurnEnd
+	if syncNow {
+		if err := fl.checkPath(); err != nil {
+			return fl.fail(err)
+		}
 	}
 	line, err := fl.enc.encode(e)
 	if err != nil {
@@ -510,15 +509,7 @@ func (fl *fileLog) write(e host.Event) error {
 		}
 		return fmt.Errorf("%s: write: %w", fl.path, err)
 	}
-	switch {
-	case fl.policy == SyncEveryAppend:
-		if err := fl.f.Sync(); err != nil {
-			if terr := fl.f.Truncate(fl.size); terr != nil {
-				return fl.fail(fmt.Errorf("sync: %w; cut back to %d bytes: %w", err, fl.size, terr))
-			}
-			return fl.fail(fmt.Errorf("sync: %w", err))
-		}
-	case fl.policy == SyncTurnEnd && e.Type == host.TypeTurnEnd:
+	if syncNow {
 		if err := fl.f.Sync(); err != nil {
 			if terr := fl.f.Truncate(fl.size); terr != nil {
 				return fl.fail(fmt.Errorf("sync: %w; cut back to %d bytes: %w", err, fl.size, terr))
@@ -546,13 +537,19 @@ func (fl *fileLog) sync() error {
 	if err := fl.failure(); err != nil {
 		return err
 	}
-	if fl.synced >= target || fl.policy == SyncNever || fl.closed {
+	if fl.synced >= target || fl.closed {
 		return nil
 	}
+	// Appends do not look at the path; a sync does, so that one whose
+	// lines went to a file nobody can find fails, under every policy.
 	if err := fl.checkPath(); err != nil {
 		return fl.fail(err)
 	}
 	end := fl.written.Load() // everything written so far is covered
+	if fl.policy == SyncNever {
+		fl.synced = end
+		return nil
+	}
 	if err := fl.f.Sync(); err != nil {
 		return fl.fail(fmt.Errorf("sync: %w", err))
 	}

@@ -212,7 +212,7 @@ func TestDirCorruptLines(t *testing.T) {
 		{"type missing", 2, `{"seq":2,"time":"2025-01-01T00:00:00Z"}` + "\n", store.ErrCorrupt, "type is missing"},
 		{"time missing", 2, `{"seq":2,"type":"t"}` + "\n", store.ErrCorrupt, "time is missing"},
 		{"bad time", 2, `{"seq":2,"type":"t","time":"yesterday"}` + "\n", store.ErrCorrupt, "yesterday"},
-		{"data not JSON-shaped", 2, `{"seq":2,"type":"t","time":"2025-01-01T00:00:00Z","data":}` + "\n", store.ErrCorrupt, "invalid character"},
+		{"data not JSON-shaped", 2, `{"seq":2,"type":"t","time":"2025-01-01T00:00:00Z","data":}` + "\n", store.ErrCorrupt, "missing value after object name"},
 		{"seq gap", 2, `{"seq":3,"type":"t","time":"2025-01-01T00:00:00Z"}` + "\n", store.ErrCorrupt, "seq 3, want 2"},
 		{"seq repeated", 3, good2 + "\n", store.ErrCorrupt, "seq 2, want 3"},
 		{"first seq not 1", 1, `{"seq":0,"type":"t","time":"2025-01-01T00:00:00Z"}` + "\n", store.ErrCorrupt, "seq is missing or 0"},

@@ -25,7 +25,9 @@
 // Every string in a line is valid UTF-8 and no object has two equal keys;
 // the data of an appended event nests at most [MaxDataDepth] deep. Append
 // refuses an event that breaks one of these ([ErrBadEvent]), so the store
-// never writes a line that it would refuse to read back.
+// never writes a line that it would refuse to read back. Both stores of
+// this package and pgstore make the same check, at append and at read
+// (package eventcheck), in one pass per line.
 // The directory is created with mode 0700 and an existing one that lets
 // group or other users in is refused; files are created 0600, and a file
 // found with a broader mode is set to 0600 when it is opened.
@@ -84,11 +86,15 @@
 // and return. Once unsubscribe returns, the subscriber is not running and
 // is never called again.
 //
-// Before each write, a Dir checks that the session's path still names the
-// file it holds open with a single link: a file that was replaced, removed
-// or renamed ([ErrFileReplaced]) or that gained another hard link
-// ([ErrHardLinked]) takes no more appends, and a file with more than one
-// link is not opened, as a symlink is not.
+// At open and before each sync (whatever the policy: a Sync call, a
+// "turn/end" under SyncGroup or SyncTurnEnd, every append under
+// SyncEveryAppend), a Dir checks that the session's path still names the
+// file it holds open with a single link: a session whose file was
+// replaced, removed or renamed ([ErrFileReplaced]) or gained another hard
+// link ([ErrHardLinked]) fails that sync and takes no more appends (the
+// events appended since the last sync are then in memory only), and a
+// file with more than one link is not opened, as a symlink is not.
+// Appends between syncs do not look at the path.
 //
 // A Dir returns one session object per ID, so all writers in a process
 // share one append lock. Each open session file carries an exclusive

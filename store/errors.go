@@ -1,6 +1,10 @@
 package store
 
-import "errors"
+import (
+	"errors"
+
+	"github.com/dshgo/planmode/store/eventcheck"
+)
 
 // Errors returned by the stores, besides the shared ones in package host
 // (host.ErrSessionExists, host.ErrSessionNotFound, host.ErrBadSessionID,
@@ -13,9 +17,11 @@ var (
 	// maximum line size, on append or in a file being opened.
 	ErrLineTooLong = errors.New("event line too long")
 	// ErrBadEvent means an appended event cannot be stored: an empty or
-	// non-UTF-8 type or source, data that is not JSON, or a time outside
-	// the years 0 to 9999.
-	ErrBadEvent = errors.New("bad event")
+	// non-UTF-8 type or source, data that is not one JSON value of valid
+	// UTF-8 with unique names nested at most [MaxDataDepth] deep, or a time
+	// outside the years 0 to 9999. It is the error of the check every
+	// store makes (package eventcheck).
+	ErrBadEvent = eventcheck.ErrBadEvent
 	// ErrSessionFailed means a write to the session file failed and the
 	// file could not be cut back to the last committed event; the session
 	// takes no more appends. Reopening it replays what is on disk.

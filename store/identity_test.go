@@ -48,11 +48,21 @@ func TestReplacedSessionFileStopsAppends(t *testing.T) {
 			path := d.Path("s")
 			tt.replace(t, path)
 			before, _ := os.ReadFile(path)
-			for range 2 {
-				_, err := s.Append(host.Event{Type: "test/lost"})
+			// An append does not look at the path; the sync that would
+			// make it durable does, and fails.
+			e, err := s.Append(host.Event{Type: "test/lost"})
+			if err != nil {
+				t.Fatal(err)
+			}
+			want = append(want, e)
+			err = s.(host.Syncer).Sync()
+			for i := range 3 {
 				wantErrIs(t, err, store.ErrFileReplaced)
 				if !strings.Contains(err.Error(), "session file was replaced or removed") || !strings.Contains(err.Error(), tt.want) {
 					t.Errorf("error %q does not say the session file was replaced (%s)", err, tt.want)
+				}
+				if i < 2 {
+					_, err = s.Append(host.Event{Type: "test/lost"})
 				}
 			}
 			wantEvents(t, s.Events().Slice(), want)
@@ -79,7 +89,12 @@ func TestHardLinkedSessionFileIsRefused(t *testing.T) {
 	if err := os.Link(d.Path("s"), link); err != nil {
 		t.Fatal(err)
 	}
-	_, err := s.Append(host.Event{Type: "test/x"})
+	if _, err := s.Append(host.Event{Type: "test/x"}); err != nil {
+		t.Fatal(err)
+	}
+	err := s.(host.Syncer).Sync()
+	wantErrIs(t, err, store.ErrHardLinked)
+	_, err = s.Append(host.Event{Type: "test/x"})
 	wantErrIs(t, err, store.ErrHardLinked)
 	if err := d.Close(); err != nil {
 		t.Logf("Close: %v", err)
@@ -94,7 +109,7 @@ func TestHardLinkedSessionFileIsRefused(t *testing.T) {
 	if err := os.Remove(link); err != nil {
 		t.Fatal(err)
 	}
-	if s := mustOpen(t, d, "s"); s.Len() != 1 {
-		t.Errorf("Len = %d after the other link was removed, want 1", s.Len())
+	if s := mustOpen(t, d, "s"); s.Len() != 2 {
+		t.Errorf("Len = %d after the other link was removed, want 2", s.Len())
 	}
 }

@@ -6,82 +6,22 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"time"
 	"unicode/utf8"
 
+	"github.com/go-json-experiment/json/jsontext"
+
 	"github.com/dshgo/planmode/host"
+	"github.com/dshgo/planmode/store/eventcheck"
 )
 
-// canonicalize checks e and puts it in the form both stores keep: exactly
-// what encoding it as a line and decoding that line gives back. Time is in
-// UTC without a monotonic reading, empty Data is nil and other Data is
-// compact JSON. With own (an event being appended) it also checks what
-// the reader of a session file refuses; the session's log then copies the
-// event's memory (host.LogBuilder.Append), so the log never aliases the
-// caller's buffers.
-func canonicalize(e *host.Event, own bool) error {
-	if e.Type == "" {
-		return fmt.Errorf("type is empty: %w", ErrBadEvent)
-	}
-	if !utf8.ValidString(e.Type) {
-		return fmt.Errorf("type %q is not UTF-8: %w", e.Type, ErrBadEvent)
-	}
-	if src := e.Source; src != nil {
-		if !utf8.ValidString(string(src.Kind)) || !utf8.ValidString(src.Plugin) || !utf8.ValidString(src.Form) {
-			return fmt.Errorf("type %q: source %+v is not UTF-8: %w", e.Type, *src, ErrBadEvent)
-		}
-	}
-	e.Time = e.Time.UTC()
-	if y := e.Time.Year(); y < 0 || y > 9999 {
-		return fmt.Errorf("type %q: time %s: year outside 0..9999: %w", e.Type, e.Time, ErrBadEvent)
-	}
-	if own && len(e.Data) > 0 && json.Valid(e.Data) {
-		// Refuse what the reader of a session file refuses (invalid
-		// UTF-8, duplicate keys, deep nesting), so that an event once
-		// appended can always be read back.
-		if err := checkJSON(e.Data, MaxDataDepth); err != nil {
-			return fmt.Errorf("type %q: data: %w: %w", e.Type, err, ErrBadEvent)
-		}
-	}
-	switch {
-	case len(e.Data) == 0:
-		e.Data = nil
-	case own && !json.Valid(e.Data):
-		return fmt.Errorf("type %q: data is not valid JSON: %w", e.Type, ErrBadEvent)
-	case !isCompact(e.Data):
-		var b bytes.Buffer
-		b.Grow(len(e.Data))
-		if err := json.Compact(&b, e.Data); err != nil {
-			return fmt.Errorf("type %q: data: %w: %w", e.Type, ErrBadEvent, err)
-		}
-		e.Data = b.Bytes()
-	}
-	return nil
-}
+// MaxDataDepth is the deepest nesting of arrays and objects that an
+// appended event's data may have; see [eventcheck.MaxDataDepth].
+const MaxDataDepth = eventcheck.MaxDataDepth
 
-// isCompact reports whether the valid JSON text b has no whitespace outside
-// strings.
-func isCompact(b []byte) bool {
-	in := false
-	for i := 0; i < len(b); i++ {
-		c := b[i]
-		if in {
-			switch c {
-			case '\\':
-				i++
-			case '"':
-				in = false
-			}
-			continue
-		}
-		switch c {
-		case '"':
-			in = true
-		case ' ', '\t', '\r', '\n':
-			return false
-		}
-	}
-	return true
-}
+// maxLineDepth is the deepest nesting a line may have when a session file
+// is read: the limit of encoding/json and of jsontext.
+const maxLineDepth = 10000
 
 // lineEncoder turns canonical events into JSONL lines. The zero value is
 // ready; it is not safe for concurrent use.
@@ -90,21 +30,32 @@ type lineEncoder struct {
 	enc *json.Encoder
 }
 
-// encode returns e as one JSON object followed by '\n'. The result is
-// valid until the next call.
+// envelope is an event without its data, as a line holds it.
+type envelope struct {
+	Seq    uint64       `json:"seq"`
+	Type   string       `json:"type"`
+	Time   time.Time    `json:"time"`
+	Source *host.Source `json:"source,omitempty"`
+}
+
+// encode returns e, a canonical event, as one JSON object followed by
+// '\n'. The data is copied as it is: the check of the append made it
+// compact JSON. The result is valid until the next call.
 func (le *lineEncoder) encode(e host.Event) ([]byte, error) {
-	if le.enc == nil {
-		le.enc = json.NewEncoder(&le.buf)
-		le.enc.SetEscapeHTML(false)
-	}
-	if le.buf.Cap() > 1<<16 {
+	if le.enc == nil || le.buf.Cap() > 1<<16 {
 		le.buf = bytes.Buffer{} // do not pin one huge event's buffer
 		le.enc = json.NewEncoder(&le.buf)
 		le.enc.SetEscapeHTML(false)
 	}
 	le.buf.Reset()
-	if err := le.enc.Encode(e); err != nil {
+	if err := le.enc.Encode(envelope{Seq: e.Seq, Type: e.Type, Time: e.Time, Source: e.Source}); err != nil {
 		return nil, fmt.Errorf("event %d %q: encode: %w", e.Seq, e.Type, err)
+	}
+	if len(e.Data) > 0 {
+		le.buf.Truncate(le.buf.Len() - len("}\n"))
+		le.buf.WriteString(`,"data":`)
+		le.buf.Write(e.Data)
+		le.buf.WriteString("}\n")
 	}
 	return le.buf.Bytes(), nil
 }
@@ -129,34 +80,47 @@ func (e noValue) Unwrap() error { return e.error }
 
 func (noValue) Is(target error) bool { return target == errNoValue }
 
-// lineDecoder decodes a file's lines one by one through a single
-// json.Decoder, whose parser state is reused from line to line; decoding
-// then allocates little more than what each event keeps (its type string,
-// data and source). It is not safe for concurrent use.
+// maxShared bounds the distinct types and sources a decoder shares.
+const maxShared = 256
+
+// lineDecoder decodes a file's lines, each in one pass of a jsontext
+// decoder that checks the syntax, the UTF-8 of every string, that no
+// object has two equal names and the depth, while it reads the fields of
+// the event: the data stays a slice of the line, and equal types and
+// sources are shared between events. A line in another form than the
+// store writes (a key spelled in another case, an unknown key, a null
+// source, a seq written as 1.0, an escape in the type) is decoded by
+// encoding/json once checked, so every line gives the event encoding/json
+// gives (FuzzLineDecoder checks this). The events it returns alias the
+// line. It is not safe for concurrent use.
 type lineDecoder struct {
-	src lineSource
-	dec *json.Decoder
-	fed int64 // bytes given to dec
-	e   host.Event
-}
-
-// lineSource hands the decoder the current line and then reports io.EOF,
-// so a line with an incomplete value never reads into the next one.
-type lineSource struct{ b []byte }
-
-func (s *lineSource) Read(p []byte) (int, error) {
-	if len(s.b) == 0 {
-		return 0, io.EOF
-	}
-	n := copy(p, s.b)
-	s.b = s.b[n:]
-	return n, nil
+	buf     bytes.Buffer
+	dec     *jsontext.Decoder
+	types   map[string]string       // shared types by their text
+	sources map[string]*host.Source // shared sources by their JSON text
+	slow    int                     // lines decoded by encoding/json, for tests
 }
 
 func (d *lineDecoder) decode(line []byte) (host.Event, error) {
-	e, err := d.decodeJSON(line)
+	e, err := d.read(line, false)
+	if err != nil && utf8.Valid(line) {
+		// Every byte is UTF-8, so the refusal may be an escaped half
+		// surrogate, which earlier versions kept: read it as they did.
+		if lenient, lerr := d.read(line, true); lerr == nil {
+			e, err = lenient, nil
+		}
+	}
 	if err != nil {
-		d.dec = nil // a json.Decoder that failed stays failed
+		switch {
+		case len(bytes.TrimLeft(line, " \t\r")) == 0:
+			err = errors.New("empty line")
+		case errors.Is(err, io.ErrUnexpectedEOF):
+			err = fmt.Errorf("incomplete JSON value: %w", err)
+		}
+		err = fmt.Errorf("%w: %w", ErrCorrupt, err)
+		if !startsWithValue(line) {
+			err = noValue{err}
+		}
 		return host.Event{}, err
 	}
 	switch {
@@ -167,59 +131,198 @@ func (d *lineDecoder) decode(line []byte) (host.Event, error) {
 	case e.Time.IsZero():
 		return host.Event{}, fmt.Errorf("%w: event %d %q: time is missing", ErrCorrupt, e.Seq, e.Type)
 	}
-	if err := canonicalize(&e, false); err != nil {
+	if err := eventcheck.Fields(&e); err != nil {
 		return host.Event{}, fmt.Errorf("%w: event %d: %w", ErrCorrupt, e.Seq, err)
 	}
 	return e, nil
 }
 
-// decodeJSON decodes line, which must hold exactly one JSON value.
-func (d *lineDecoder) decodeJSON(line []byte) (host.Event, error) {
-	if d.dec == nil {
-		d.dec = json.NewDecoder(&d.src)
-		d.fed = 0
+// reset readies the decoder to read line; lenient accepts an escaped half
+// surrogate.
+func (d *lineDecoder) reset(line []byte, lenient bool) {
+	d.buf = *bytes.NewBuffer(line)
+	switch {
+	case d.dec == nil:
+		d.dec = jsontext.NewDecoder(&d.buf)
+	case lenient:
+		d.dec.Reset(&d.buf, jsontext.AllowInvalidUTF8(true))
+	default:
+		d.dec.Reset(&d.buf)
 	}
-	d.src.b = line
-	d.fed += int64(len(line))
-	d.e = host.Event{}
-	if err := d.dec.Decode(&d.e); err != nil {
-		return host.Event{}, decodeError(err)
+}
+
+// read decodes and checks line in one pass when it is in the store's
+// form, else checks it and hands it to encoding/json.
+func (d *lineDecoder) read(line []byte, lenient bool) (host.Event, error) {
+	d.reset(line, lenient)
+	e, ok, err := d.fields(line)
+	if err != nil {
+		return host.Event{}, err
 	}
-	if d.dec.InputOffset() != d.fed {
-		// Only whitespace may follow the value. What the decoder holds it
-		// skips before the next value; what it never read is dropped.
-		held, _ := io.ReadAll(d.dec.Buffered())
-		unread := d.src.b
-		d.src.b = nil
-		d.fed -= int64(len(unread))
-		if !isSpace(held) || !isSpace(unread) {
-			return host.Event{}, fmt.Errorf("%w: data after the JSON value", ErrCorrupt)
+	if !ok {
+		return d.decodeSlow(line, lenient)
+	}
+	if err := d.end(); err != nil {
+		return host.Event{}, err
+	}
+	return e, nil
+}
+
+// fields reads the event object field by field; ok is false as soon as
+// the line turns out to be in another form than the store writes.
+func (d *lineDecoder) fields(line []byte) (e host.Event, ok bool, err error) {
+	dec := d.dec
+	if dec.PeekKind() != '{' {
+		return e, false, nil
+	}
+	if _, err := dec.ReadToken(); err != nil {
+		return e, false, err
+	}
+	for dec.PeekKind() == '"' {
+		name, err := dec.ReadValue()
+		if err != nil {
+			return e, false, err
+		}
+		if string(name) == `"data"` {
+			data, compact, err := eventcheck.ReadValue(dec, line, maxLineDepth)
+			if err != nil {
+				return e, false, err
+			}
+			if !compact {
+				return e, false, nil
+			}
+			e.Data = data[:len(data):len(data)] // capped: an append to it must not reach the next line
+			continue
+		}
+		v, err := dec.ReadValue()
+		if err != nil {
+			return e, false, err
+		}
+		switch string(name) {
+		case `"seq"`:
+			if e.Seq, ok = parseSeq(v); !ok {
+				return e, false, nil
+			}
+		case `"type"`:
+			if v[0] != '"' || len(v) == 2 || bytes.IndexByte(v, '\\') >= 0 {
+				return e, false, nil
+			}
+			e.Type = d.sharedType(v[1 : len(v)-1])
+		case `"time"`:
+			if e.Time.UnmarshalJSON(v) != nil {
+				return e, false, nil
+			}
+		case `"source"`:
+			if e.Source = d.source(v); e.Source == nil {
+				return e, false, nil
+			}
+		default:
+			return e, false, nil
 		}
 	}
-	// encoding/json replaces invalid UTF-8 and keeps the last of two equal
-	// keys; a file this store wrote has neither, so either is corruption.
-	if err := checkJSON(line, maxLineDepth); err != nil {
-		return host.Event{}, fmt.Errorf("%w: %w", ErrCorrupt, err)
+	if _, err := dec.ReadToken(); err != nil { // '}'
+		return e, false, err
 	}
-	return d.e, nil
+	return e, true, nil
 }
 
-// decodeError wraps an error of json.Decoder.Decode as ErrCorrupt, and
-// also as errNoValue when no complete value was read.
-func decodeError(err error) error {
-	var syntax *json.SyntaxError
-	switch {
+// end checks that nothing but whitespace follows the value just read.
+func (d *lineDecoder) end() error {
+	switch _, err := d.dec.ReadToken(); {
 	case err == io.EOF:
-		return noValue{fmt.Errorf("%w: empty line", ErrCorrupt)}
-	case err == io.ErrUnexpectedEOF:
-		return noValue{fmt.Errorf("%w: incomplete JSON value", ErrCorrupt)}
-	case errors.As(err, &syntax):
-		return noValue{fmt.Errorf("%w: %w", ErrCorrupt, err)}
+		return nil
+	case err != nil:
+		return fmt.Errorf("data after the JSON value: %w", err)
 	}
-	return fmt.Errorf("%w: %w", ErrCorrupt, err)
+	return errors.New("data after the JSON value")
 }
 
-// isSpace reports whether b is all JSON whitespace other than '\n'.
-func isSpace(b []byte) bool {
-	return len(bytes.TrimLeft(b, " \t\r")) == 0
+// decodeSlow checks line in one pass and then decodes it with
+// encoding/json, for a line in another form than the store writes.
+func (d *lineDecoder) decodeSlow(line []byte, lenient bool) (host.Event, error) {
+	d.slow++
+	d.reset(line, lenient)
+	if _, _, err := eventcheck.ReadValue(d.dec, line, maxLineDepth); err != nil {
+		return host.Event{}, err
+	}
+	if err := d.end(); err != nil {
+		return host.Event{}, err
+	}
+	var e host.Event
+	if err := json.Unmarshal(line, &e); err != nil {
+		return host.Event{}, err
+	}
+	if len(e.Data) > 0 {
+		// A fresh copy, checked with the line: compact it in place.
+		v := jsontext.Value(e.Data)
+		if err := v.Compact(); err != nil {
+			return host.Event{}, err
+		}
+		e.Data = json.RawMessage(v)
+	}
+	return e, nil
+}
+
+// parseSeq parses a plain decimal number of at most 19 digits; ok is false
+// for anything else (a sign, a fraction, an exponent), which
+// encoding/json decides.
+func parseSeq(v []byte) (n uint64, ok bool) {
+	if len(v) == 0 || len(v) > 19 {
+		return 0, false
+	}
+	for _, c := range v {
+		if c < '0' || c > '9' {
+			return 0, false
+		}
+		n = n*10 + uint64(c-'0')
+	}
+	return n, true
+}
+
+// sharedType returns b, a type checked by the decoder, as a string that
+// equal types share.
+func (d *lineDecoder) sharedType(b []byte) string {
+	if s, ok := d.types[string(b)]; ok {
+		return s
+	}
+	s := string(b)
+	if d.types == nil {
+		d.types = map[string]string{}
+	}
+	if len(d.types) < maxShared {
+		d.types[s] = s
+	}
+	return s
+}
+
+// source decodes a source object as encoding/json does, sharing equal
+// ones; nil means the line is not in the store's form (a null or an
+// object with unknown keys).
+func (d *lineDecoder) source(v []byte) *host.Source {
+	if src, ok := d.sources[string(v)]; ok {
+		return src
+	}
+	if v[0] != '{' {
+		return nil
+	}
+	src := new(host.Source)
+	dec := json.NewDecoder(bytes.NewReader(v))
+	dec.DisallowUnknownFields()
+	if dec.Decode(src) != nil {
+		return nil
+	}
+	if d.sources == nil {
+		d.sources = map[string]*host.Source{}
+	}
+	if len(d.sources) < maxShared {
+		d.sources[string(v)] = src
+	}
+	return src
+}
+
+// startsWithValue reports whether line starts with a complete JSON value
+// (as encoding/json reads one, whatever follows it).
+func startsWithValue(line []byte) bool {
+	var v json.RawMessage
+	return json.NewDecoder(bytes.NewReader(line)).Decode(&v) == nil
 }

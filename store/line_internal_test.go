@@ -1,37 +1,170 @@
 package store
 
 import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"reflect"
 	"strings"
 	"testing"
+	"unicode/utf8"
+
+	"github.com/go-json-experiment/json/jsontext"
+
+	"github.com/dshgo/planmode/host"
+	"github.com/dshgo/planmode/store/eventcheck"
 )
 
-// TestLineDecoderKeepsItsCount checks that the reused json.Decoder and the
-// byte count it is compared with stay in step across lines, whatever
-// whitespace trails a value and however much of it the decoder read.
-func TestLineDecoderKeepsItsCount(t *testing.T) {
-	line := func(seq int, tail string) string {
-		return `{"seq":` + string(rune('0'+seq)) + `,"type":"t","time":"2025-01-01T00:00:00Z","data":"` + strings.Repeat("x", 700*seq) + `"}` + tail
+// lineSeeds are lines in the store's own form and near misses that must
+// take encoding/json's way.
+var lineSeeds = []string{
+	`{"seq":1,"type":"user/message","time":"2025-01-02T03:04:05.123456789Z","source":{"kind":"user"},"data":{"content":[{"type":"text","text":"hi\n\"x\""}]}}`,
+	`{"seq":2,"type":"turn/start","time":"2025-01-02T03:04:05Z","data":{"turn":1}}`,
+	`{"seq":3,"type":"plan/mode","time":"2024-02-29T23:59:59.5Z","source":{"kind":"plugin","plugin":"plan-mode","form":"notice"},"data":{"active":true}}`,
+	`{"seq":4,"type":"t","time":"2025-01-02T03:04:05Z"}`,
+	`{"seq":4,"type":"t","time":"2025-01-02T03:04:05Z","data":null}`,
+	`{"seq":4,"type":"t","time":"2025-01-02T03:04:05Z","source":null}`,
+	`{"Seq":4,"type":"t","time":"2025-01-02T03:04:05Z"}`,
+	`{"seq":4,"type":"t","time":"2025-01-02T03:04:05Z","extra":[1,{"a":2}]}`,
+	`{"seq":4.0,"type":"t","time":"2025-01-02T03:04:05Z"}`,
+	`{"seq":-4,"type":"t","time":"2025-01-02T03:04:05Z"}`,
+	`{"seq":18446744073709551616,"type":"t","time":"2025-01-02T03:04:05Z"}`,
+	`{"seq":4,"type":"a\u002fb","time":"2025-01-02T03:04:05Z"}`,
+	`{"seq":4,"type":"t","time":"2025-02-30T03:04:05Z"}`,
+	`{"seq":4,"type":"t","time":"2025-01-02T03:04:05+01:00"}`,
+	`{"seq":4,"type":"t","time":"0001-01-01T00:00:00Z"}`,
+	`{"seq":4,"type":"t","time":"2025-01-02T03:04:05.Z"}`,
+	`{"seq":4,"type":"t","time":"2025-01-02T03:04:05Z","data":{ "a" : 1 }}`,
+	` {"seq":4,"type":"t","time":"2025-01-02T03:04:05Z"} `,
+	`{"seq":4,"type":"t","time":"2025-01-02T03:04:05Z"} x`,
+	`{"seq":4,"type":"","time":"2025-01-02T03:04:05Z"}`,
+	`{"seq":0,"type":"t","time":"2025-01-02T03:04:05Z"}`,
+	`{"seq":4,"type":"t","time":"2025-01-02T03:04:05Z","source":{"kind":"user","kind":"plugin"}}`,
+	`{"seq":4,"type":"t","time":"2025-01-02T03:04:05Z","source":{"kind":"user","x":1}}`,
+	`{"seq":4,"type":"t","time":"2025-01-02T03:04:05Z","source":{"KIND":"user"}}`,
+	`{"seq":4,"type":"t","time":"2025-01-02T03:04:05Z","data":"\ud800"}`,
+	`{"seq":4,"type":"t","time":"2025-01-02T03:04:05Z","data":"\ud800\xff"}`,
+	`{"seq":4,"type":"t","time":"2025-01-02T03:04:05Z","data":[1,-2.5e3,true,false,null,"x"]}`,
+	`{"seq":4,"type":"t","time":"2025-01-02T03:04:05Z","data":{"a":`,
+	`null`, `[]`, `"x"`, `{}`, ``, `{"seq":`, "\t",
+}
+
+// TestLineDecoderTakesTheStoresOwnLines checks that lines the store
+// writes are decoded in one pass (else the speed-up is lost), and lines in
+// other forms by encoding/json.
+func TestLineDecoderTakesTheStoresOwnLines(t *testing.T) {
+	for i, line := range lineSeeds {
+		var d lineDecoder
+		_, err := d.decode([]byte(line))
+		if i < 4 && (err != nil || d.slow != 0) {
+			t.Errorf("line %q: %v, encoding/json used %v; want one pass", line, err, d.slow > 0)
+		}
 	}
+	for _, i := range []int{5, 6, 7, 8, 11, 16, 22} {
+		var d lineDecoder
+		if _, err := d.decode([]byte(lineSeeds[i])); d.slow == 0 {
+			t.Errorf("line %q (%v): encoding/json not used", lineSeeds[i], err)
+		}
+	}
+}
+
+// FuzzLineDecoder is the differential test of the line decoder against
+// encoding/json: on any line both accept or both refuse (and agree on
+// whether the line holds a complete value), and accepted lines give the
+// same event. The lines of a file go through one decoder, as Open reads
+// them, so what it shares from line to line cannot change a result. The
+// reference refuses what encoding/json lets through and the store
+// refuses: invalid UTF-8 and duplicate names (checked by jsontext).
+func FuzzLineDecoder(f *testing.F) {
+	for _, s := range lineSeeds {
+		f.Add([]byte(s))
+	}
+	f.Add([]byte(strings.Join(lineSeeds, "\n")))
+	f.Add([]byte(lineSeeds[0] + "\n" + lineSeeds[0] + "\n" + lineSeeds[2] + "\n" + lineSeeds[2]))
+	f.Fuzz(func(t *testing.T, file []byte) {
+		var d lineDecoder
+		for line := range bytes.SplitSeq(file, []byte{'\n'}) {
+			got, gotErr := d.decode(line)
+			want, wantErr := referenceDecode(line)
+			if (gotErr == nil) != (wantErr == nil) || errors.Is(gotErr, errNoValue) != errors.Is(wantErr, errNoValue) {
+				t.Fatalf("line %q:\ndecoder: %v\nreference: %v", line, gotErr, wantErr)
+			}
+			if gotErr == nil && !reflect.DeepEqual(got, want) {
+				t.Fatalf("line %q:\ndecoder: %+v\nreference: %+v", line, got, want)
+			}
+			if gotErr != nil && !errors.Is(gotErr, ErrCorrupt) {
+				t.Fatalf("line %q: error %v is not ErrCorrupt", line, gotErr)
+			}
+		}
+	})
+}
+
+// referenceDecode decodes line with encoding/json.
+func referenceDecode(line []byte) (host.Event, error) {
+	fail := func(err error) (host.Event, error) {
+		if !startsWithValue(line) {
+			return host.Event{}, noValue{err}
+		}
+		return host.Event{}, err
+	}
+	if !json.Valid(line) {
+		return fail(errors.New("invalid JSON"))
+	}
+	if !jsontext.Value(line).IsValid() && !(utf8.Valid(line) && jsontext.Value(line).IsValid(jsontext.AllowInvalidUTF8(true))) {
+		return fail(errors.New("invalid UTF-8 or duplicate name"))
+	}
+	var e host.Event
+	if err := json.Unmarshal(line, &e); err != nil {
+		return fail(err)
+	}
+	if e.Seq == 0 || e.Type == "" || e.Time.IsZero() {
+		return fail(errors.New("missing field"))
+	}
+	if len(e.Data) > 0 {
+		var b bytes.Buffer
+		if err := json.Compact(&b, e.Data); err != nil {
+			return fail(err)
+		}
+		e.Data = b.Bytes()
+	}
+	if err := eventcheck.Fields(&e); err != nil {
+		return fail(err)
+	}
+	return e, nil
+}
+
+// TestLineDecoderCapsData checks that an event's data, a slice of the
+// file's buffer, is capped, so that appending to it cannot overwrite the
+// next line.
+func TestLineDecoderCapsData(t *testing.T) {
+	buf := []byte(lineSeeds[1] + "\n" + lineSeeds[0])
 	var d lineDecoder
-	for i, give := range []string{
-		line(1, strings.Repeat(" ", 5000)), line(2, ""), line(3, "\t\r "), line(4, strings.Repeat(" ", 3)),
-	} {
-		e, err := d.decode([]byte(give))
-		if err != nil {
-			t.Fatalf("line %d: %v", i+1, err)
-		}
-		if e.Seq != uint64(i+1) {
-			t.Fatalf("line %d: seq %d", i+1, e.Seq)
-		}
-		if off := d.dec.InputOffset(); off > d.fed || !strings.HasSuffix(give, " ") && off != d.fed {
-			t.Fatalf("line %d: decoder at %d, fed %d", i+1, off, d.fed)
+	e, err := d.decode(buf[:len(lineSeeds[1])])
+	if err != nil || d.slow != 0 {
+		t.Fatalf("decode = %v (slow %d)", err, d.slow)
+	}
+	if cap(e.Data) != len(e.Data) {
+		t.Fatalf("data has cap %d > len %d", cap(e.Data), len(e.Data))
+	}
+}
+
+// TestLineDecoderSharesTypesAndSources checks that equal types and
+// sources of a file's lines share memory, up to a bound.
+func TestLineDecoderSharesTypesAndSources(t *testing.T) {
+	var d lineDecoder
+	a, err1 := d.decode([]byte(lineSeeds[0]))
+	b, err2 := d.decode([]byte(lineSeeds[0]))
+	if err1 != nil || err2 != nil || a.Source != b.Source || len(d.types) != 1 {
+		t.Fatalf("sources %p %p, types %d (%v %v)", a.Source, b.Source, len(d.types), err1, err2)
+	}
+	for i := range 2 * maxShared {
+		line := fmt.Sprintf(`{"seq":1,"type":"t%d","time":"2025-01-02T03:04:05Z","source":{"kind":"k%d"}}`, i, i)
+		if _, err := d.decode([]byte(line)); err != nil {
+			t.Fatal(err)
 		}
 	}
-	if _, err := d.decode([]byte(line(5, " x"))); err == nil || !strings.Contains(err.Error(), "data after the JSON value") {
-		t.Fatalf("junk after a value: %v", err)
-	}
-	// After an error the decoder starts afresh.
-	if e, err := d.decode([]byte(line(6, ""))); err != nil || e.Seq != 6 {
-		t.Fatalf("line after an error = %d, %v", e.Seq, err)
+	if len(d.types) > maxShared || len(d.sources) > maxShared {
+		t.Fatalf("%d types and %d sources shared, bound %d", len(d.types), len(d.sources), maxShared)
 	}
 }

@@ -28,15 +28,15 @@ func TestAppendNeverWritesALineItCannotReadBack(t *testing.T) {
 		{"nesting at MaxDataDepth", nested(store.MaxDataDepth), ""},
 		{"nesting one over MaxDataDepth", nested(store.MaxDataDepth + 1), "nested deeper than 1000"},
 		{"nesting just under the reader's limit", nested(9999), "nested deeper than 1000"},
-		{"invalid UTF-8 in a string", json.RawMessage("{\"text\":\"a\xffb\"}"), "invalid UTF-8 in string"},
-		{"invalid UTF-8 in a key", json.RawMessage("{\"a\xc3\":1}"), "invalid UTF-8 in string"},
-		{"duplicate key", json.RawMessage(`{"approved":false,"approved":true}`), `duplicate key "approved"`},
-		{"duplicate key spelt with an escape", json.RawMessage(`{"plan":"a","\u0070lan":"b"}`), `duplicate key "\u0070lan"`},
-		{"duplicate key in a nested object", json.RawMessage(`[{"a":{"b":1,"b":2}}]`), `duplicate key "b"`},
+		{"invalid UTF-8 in a string", json.RawMessage("{\"text\":\"a\xffb\"}"), "invalid UTF-8 within \"/text\""},
+		{"invalid UTF-8 in a key", json.RawMessage("{\"a\xc3\":1}"), "invalid UTF-8"},
+		{"duplicate key", json.RawMessage(`{"approved":false,"approved":true}`), `duplicate object member name "approved"`},
+		{"duplicate key spelt with an escape", json.RawMessage(`{"plan":"a","\u0070lan":"b"}`), `duplicate object member name "plan"`},
+		{"duplicate key in a nested object", json.RawMessage(`[{"a":{"b":1,"b":2}}]`), `duplicate object member name "b" within "/0/a"`},
 		{"equal keys in sibling objects", json.RawMessage(`[{"a":1},{"a":2}]`), ""},
 		{"many keys", manyKeys(100, false), ""},
-		{"many keys, one repeated", manyKeys(100, true), `duplicate key "k7"`},
-		{"escaped lone surrogate", json.RawMessage(`{"s":"\ud800"}`), ""},
+		{"many keys, one repeated", manyKeys(100, true), `duplicate object member name "k7"`},
+		{"escaped lone surrogate", json.RawMessage(`{"s":"\ud800"}`), "invalid surrogate pair"},
 	}
 	for _, k := range storeKinds() {
 		t.Run(k.name, func(t *testing.T) {
@@ -95,12 +95,12 @@ func TestOpenRefusesInvalidUTF8AndDuplicateKeys(t *testing.T) {
 		give    string // line 2
 		wantErr string
 	}{
-		{"invalid UTF-8 in the type", "{\"seq\":2,\"type\":\"plan/mo\xffde\",\"time\":\"2025-01-01T00:00:00Z\"}", "invalid UTF-8 in string"},
-		{"invalid UTF-8 in the data", "{\"seq\":2,\"type\":\"t\",\"time\":\"2025-01-01T00:00:00Z\",\"data\":{\"text\":\"\xe2\x28\xa1\"}}", "invalid UTF-8 in string"},
-		{"duplicate seq", `{"seq":2,"seq":3,"type":"t","time":"2025-01-01T00:00:00Z"}`, `duplicate key "seq"`},
-		{"duplicate type", `{"seq":2,"type":"plan/mode","type":"t","time":"2025-01-01T00:00:00Z"}`, `duplicate key "type"`},
-		{"duplicate key in the data", `{"seq":2,"type":"t","time":"2025-01-01T00:00:00Z","data":{"active":true,"active":false}}`, `duplicate key "active"`},
-		{"duplicate key in the source", `{"seq":2,"type":"t","time":"2025-01-01T00:00:00Z","source":{"kind":"plugin","kind":"user"}}`, `duplicate key "kind"`},
+		{"invalid UTF-8 in the type", "{\"seq\":2,\"type\":\"plan/mo\xffde\",\"time\":\"2025-01-01T00:00:00Z\"}", `invalid UTF-8 within "/type"`},
+		{"invalid UTF-8 in the data", "{\"seq\":2,\"type\":\"t\",\"time\":\"2025-01-01T00:00:00Z\",\"data\":{\"text\":\"\xe2\x28\xa1\"}}", `invalid UTF-8 within "/data/text"`},
+		{"duplicate seq", `{"seq":2,"seq":3,"type":"t","time":"2025-01-01T00:00:00Z"}`, `duplicate object member name "seq"`},
+		{"duplicate type", `{"seq":2,"type":"plan/mode","type":"t","time":"2025-01-01T00:00:00Z"}`, `duplicate object member name "type"`},
+		{"duplicate key in the data", `{"seq":2,"type":"t","time":"2025-01-01T00:00:00Z","data":{"active":true,"active":false}}`, `duplicate object member name "active" within "/data"`},
+		{"duplicate key in the source", `{"seq":2,"type":"t","time":"2025-01-01T00:00:00Z","source":{"kind":"plugin","kind":"user"}}`, `duplicate object member name "kind" within "/source"`},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

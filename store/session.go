@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/dshgo/planmode/host"
+	"github.com/dshgo/planmode/store/eventcheck"
 )
 
 // backend makes a session's appends durable; memory sessions have none.
@@ -93,7 +94,7 @@ func (s *session) AppendIf(e host.Event, cond func() bool) (host.Event, bool, er
 	if e.Time.IsZero() {
 		e.Time = s.now()
 	}
-	if err := canonicalize(&e, true); err != nil {
+	if err := eventcheck.Append(&e); err != nil {
 		return host.Event{}, false, fmt.Errorf("store: session %q: append: %w", s.id, err)
 	}
 	if err := s.validators.Check(e); err != nil {

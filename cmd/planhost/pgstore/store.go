@@ -241,11 +241,6 @@ func (s *Store) load(id string) ([]host.Event, error) {
 	if err != nil {
 		return nil, redact(err, s.password)
 	}
-	for _, e := range events {
-		if err := s.vs.Check(e); err != nil {
-			return nil, fmt.Errorf("pgstore: session %q: open: event %d %q: %w", id, e.Seq, e.Type, err)
-		}
-	}
 	return events, nil
 }
 
@@ -255,7 +250,10 @@ type querier interface {
 }
 
 // read appends to dst the events of id after seq after, checking that
-// they continue the log.
+// they continue the log and that each passes the check every store makes
+// (package eventcheck) and the validators, as an append does: a row that
+// another writer committed without these checks is refused, with what
+// was read before it, and nothing after it is read.
 func (s *Store) read(ctx context.Context, q querier, id string, after int, dst []host.Event) ([]host.Event, error) {
 	have := dst
 	rows, err := q.Query(ctx, sqlReadEvents, id, after)
@@ -273,8 +271,13 @@ func (s *Store) read(ctx context.Context, q querier, id string, after int, dst [
 			return have, fmt.Errorf("pgstore: session %q: read events: %w: seq %d, want %d", id, ErrCorrupt, r.seq, want)
 		}
 		e, err := r.event()
+		if err == nil {
+			if verr := s.vs.Check(e); verr != nil {
+				err = fmt.Errorf("event %d %q: %w", e.Seq, e.Type, verr)
+			}
+		}
 		if err != nil {
-			return have, fmt.Errorf("pgstore: session %q: %w", id, err)
+			return have, refused(id, r.seq, err)
 		}
 		have = append(have, e)
 	}
@@ -282,6 +285,15 @@ func (s *Store) read(ctx context.Context, q querier, id string, after int, dst [
 		return have, s.wrap(err, "pgstore: session %q: read events", id)
 	}
 	return have, nil
+}
+
+// refused is the error for stored event seq of session id that fails the
+// checks of an append: the session takes no appends past it, and the store
+// never changes or skips a stored event, so whoever committed it must
+// correct or delete its row.
+func refused(id string, seq int64, err error) error {
+	return fmt.Errorf("pgstore: session %q: %w; the session cannot go on past this event: "+
+		"correct or delete the row (session_id %q, seq %d) of planmode_events and set len of planmode_sessions to match", id, err, id, seq)
 }
 
 // register makes the session object of id, holding events, and starts
