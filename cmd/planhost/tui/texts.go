@@ -59,6 +59,11 @@ type Catalog struct {
 	// approved with Approve only.
 	EditNeedsApprove string
 
+	// ReviewKeysIgnored says keys typed as the review appeared (or
+	// typing that is none of its keys) were ignored; ReviewChooseFirst
+	// says Enter needs an answer moved to first.
+	ReviewKeysIgnored, ReviewChooseFirst string
+
 	// Outcomes of a plan review, as /plans and the transcript say them.
 	OutcomeApproved, OutcomeKeepPlanning, OutcomeEdited, OutcomeDismissed, OutcomeCancelled, OutcomeOpen string
 	// OutcomeUnanswered is a plan of a resumed session whose review the
@@ -139,6 +144,9 @@ var English = &Catalog{
 	ReviewPlanFile:         "Plan file: %s",
 	PlanFileFailed:         "The edit was not saved to the plan file: %v",
 	EditNeedsApprove:       "Only Approve keeps your edit; choose it, or edit again.",
+
+	ReviewKeysIgnored: "Typing ignored: the review takes keys once the keyboard has been still for a moment.",
+	ReviewChooseFirst: "Nothing is selected: move to an answer with ↑/↓, or press its key.",
 
 	OutcomeApproved:     "approved",
 	OutcomeKeepPlanning: "sent back with feedback",
@@ -233,6 +241,9 @@ var Chinese = &Catalog{
 	ReviewPlanFile:         "计划文件：%s",
 	PlanFileFailed:         "编辑未能保存到计划文件：%v",
 	EditNeedsApprove:       "只有批准会保留你的编辑；请选择它，或重新编辑。",
+
+	ReviewKeysIgnored: "已忽略输入：键盘静止片刻后，审阅才接受按键。",
+	ReviewChooseFirst: "尚未选中任何选项：请用 ↑/↓ 移到一个回答，或按它的键。",
 
 	OutcomeApproved:     "已批准",
 	OutcomeKeepPlanning: "已附反馈退回",
