@@ -36,6 +36,29 @@ func (s *ptySession) typeThrough(text string, gap time.Duration) {
 	}
 }
 
+// moveToApprove waits for a quiet keyboard and moves the review's cursor
+// from nowhere to its first answer, Approve, with the down arrow. A loaded
+// machine may hand the UI the test's last keys late, so that the arrow too
+// counts as typing and is dropped: then it waits and tries again.
+func (s *ptySession) moveToApprove() {
+	s.t.Helper()
+	for range 5 {
+		time.Sleep(reviewGraceWait)
+		s.send("\x1b[B")
+		deadline := time.Now().Add(3 * time.Second)
+		for time.Now().Before(deadline) {
+			if sc := s.screen(); strings.Contains(sc, "❯") {
+				if !strings.Contains(sc, "❯ [a] Approve") {
+					s.t.Fatalf("the down arrow did not move to Approve:\n%s", sc)
+				}
+				return
+			}
+			time.Sleep(20 * time.Millisecond)
+		}
+	}
+	s.t.Fatalf("the down arrow never moved to an answer:\n%s", s.screen())
+}
+
 // TestPTYTypingNeverAnswersTheReview types chat messages at several speeds
 // from before the review is drawn until after it: no key answers the
 // review, which stays on its menu; moving to Approve and pressing Enter
@@ -54,8 +77,7 @@ func TestPTYTypingNeverAnswersTheReview(t *testing.T) {
 				if sc := s.screen(); !strings.Contains(sc, "What now?") || strings.Contains(sc, "Feedback for the model") || strings.Contains(sc, "❯") {
 					t.Fatalf("the review left its menu, or an answer is selected:\n%s", sc)
 				}
-				s.send("\x1b[B") // down: to Approve
-				s.waitScreen("❯ [a] Approve")
+				s.moveToApprove()
 				s.send("\r")
 				s.waitScreen("Plan approved.")
 				s.quit()
