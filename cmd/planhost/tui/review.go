@@ -239,11 +239,8 @@ func (m *Model) reviewKey(msg tea.KeyPressMsg, now time.Time) tea.Cmd {
 		m.feedback, cmd = m.feedback.Update(msg)
 		return cmd
 	}
-	typing := msg.Text != "" || key.Matches(msg, m.keys.Choose)
 	if !r.drawn || !r.gate.Admit(now) {
-		if typing {
-			m.note = m.cat.ReviewKeysIgnored // typed before it could be read
-		}
+		m.note = m.cat.ReviewKeysIgnored // typed before it could be read
 		return nil
 	}
 	m.note = ""
@@ -259,7 +256,6 @@ func (m *Model) reviewKey(msg tea.KeyPressMsg, now time.Time) tea.Cmd {
 		return nil
 	case key.Matches(msg, m.keys.Choose):
 		if r.cursor == noCursor {
-			r.gate.Sleep(now)
 			m.note = m.cat.ReviewChooseFirst
 			return nil
 		}
@@ -272,7 +268,7 @@ func (m *Model) reviewKey(msg tea.KeyPressMsg, now time.Time) tea.Cmd {
 			return m.choose(o)
 		}
 	}
-	if typing { // the user is typing something else
+	if msg.Text != "" { // the user is typing something else
 		r.gate.Sleep(now)
 		m.note = m.cat.ReviewKeysIgnored
 	}

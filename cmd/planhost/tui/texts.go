@@ -145,7 +145,7 @@ var English = &Catalog{
 	PlanFileFailed:         "The edit was not saved to the plan file: %v",
 	EditNeedsApprove:       "Only Approve keeps your edit; choose it, or edit again.",
 
-	ReviewKeysIgnored: "Typing ignored: the review takes keys once the keyboard has been still for a moment.",
+	ReviewKeysIgnored: "Keys ignored: the review takes keys once the keyboard has been still for a moment.",
 	ReviewChooseFirst: "Nothing is selected: move to an answer with ↑/↓, or press its key.",
 
 	OutcomeApproved:     "approved",
@@ -242,7 +242,7 @@ var Chinese = &Catalog{
 	PlanFileFailed:         "编辑未能保存到计划文件：%v",
 	EditNeedsApprove:       "只有批准会保留你的编辑；请选择它，或重新编辑。",
 
-	ReviewKeysIgnored: "已忽略输入：键盘静止片刻后，审阅才接受按键。",
+	ReviewKeysIgnored: "已忽略按键：键盘静止片刻后，审阅才接受按键。",
 	ReviewChooseFirst: "尚未选中任何选项：请用 ↑/↓ 移到一个回答，或按它的键。",
 
 	OutcomeApproved:     "已批准",
