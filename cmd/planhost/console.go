@@ -37,6 +37,8 @@ type console struct {
 	// planFile is the plan file's path, shown in the plan review, when
 	// the deployment enables plan-file; "" otherwise.
 	planFile string
+	// lastLine is when the latest terminal line came (zero for a pipe).
+	lastLine time.Time
 
 	events eventQueue
 	asks   chan *pendingAsk
@@ -112,7 +114,7 @@ type askState struct {
 	selected string   // the option chosen, while waiting for feedback
 	answers  []host.Answer
 	// gate refuses lines typed before the question (or the feedback
-	// prompt) was shown.
+	// prompt) was shown, or too soon after it or after the line before.
 	gate reviewgate.Gate
 }
 
@@ -206,12 +208,15 @@ func (c *console) serve(ctx context.Context) serveResult {
 			}
 			interrupts = 0
 			c.view.println(prompt + ev.line)
+			if !ev.at.IsZero() {
+				c.lastLine = ev.at
+			}
 			if cur != nil {
-				if !cur.gate.Accepts(ev.at) {
+				if !cur.gate.Admit(ev.at) {
 					c.view.println(fmt.Sprintf(lineTypedAhead, ev.line))
 					continue
 				}
-				if c.answer(cur, ev.line) {
+				if c.answer(cur, ev.line, ev.at) {
 					cur = nil
 				}
 				continue
@@ -352,14 +357,19 @@ func (c *console) showQuestion(st *askState) {
 	if c.planFile != "" && isPlanReview(st.a.req) {
 		c.view.println(fmt.Sprintf(linePlanFile, safetext.Escape(c.planFile)))
 	}
-	st.gate = reviewgate.Open(time.Now())
+	st.gate = reviewgate.Open(time.Now(), c.lastLine)
 }
 
-// answer takes one typed line for the question being asked and reports
-// whether the request is settled.
-func (c *console) answer(st *askState, line string) (done bool) {
+// answer takes one line, typed at at, for the question being asked and
+// reports whether the request is settled. An empty line never approves.
+func (c *console) answer(st *askState, line string, at time.Time) (done bool) {
 	q := st.a.req.Questions[st.q]
 	if st.feedback {
+		if strings.TrimSpace(line) == "" && st.selected == planreview.LabelApproveWithComments {
+			c.view.println(lineCommentsNeeded)
+			st.gate.Sleep(at)
+			return false
+		}
 		st.answers = append(st.answers, host.Answer{QuestionID: q.ID, Selected: []string{st.selected}, Custom: strings.TrimSpace(line)})
 		st.feedback = false
 		return c.nextQuestion(st)
@@ -375,13 +385,14 @@ func (c *console) answer(st *askState, line string) (done bool) {
 		}
 		if isPlanReview(st.a.req) && asksForText(o.Label, st.a.req.Intent.ApproveOption) {
 			st.feedback, st.selected = true, o.Label
-			st.gate = reviewgate.Open(time.Now())
+			st.gate = reviewgate.Open(time.Now(), at)
 			return false
 		}
 		st.answers = append(st.answers, host.Answer{QuestionID: q.ID, Selected: []string{o.Label}})
 		return c.nextQuestion(st)
 	}
 	c.view.println(fmt.Sprintf(lineReviewBad, strings.Join(st.keys, ", ")))
+	st.gate.Sleep(at)
 	return false
 }
 

@@ -87,7 +87,7 @@ func (p *program) startDemoHost(dir string, s demoScene) (*demoHost, error) {
 // serve plays the user's lines on agent's console, printing to out, with
 // reviewer answering the questions, until the lines run out.
 func (h *demoHost) serve(ctx context.Context, out io.Writer, agent *refhost.Agent, lines []string, reviewer reviewerFunc) error {
-	src := newPipeSource(strings.NewReader(strings.Join(lines, "\n") + "\n"))
+	src := newPipeSource(strings.NewReader(strings.Join(lines, "\n")+"\n"), false)
 	defer src.Close()
 	c := &console{
 		out:      out,

@@ -30,16 +30,20 @@ type lineSource interface {
 	Close() error
 }
 
-// pipeSource reads lines from a reader that is not a terminal. The prompt
-// is not shown by the source (the console echoes it with each line).
+// pipeSource reads lines from stdin for the line console. The prompt is
+// not shown by the source (the console echoes it with each line). When
+// stdin is a terminal (and stdout is not) the lines are typed: each is
+// stamped with the time it was read, so that a line typed before a review
+// appeared does not answer it.
 type pipeSource struct {
-	ch   chan inputEvent
-	done chan struct{}
-	once sync.Once
+	ch    chan inputEvent
+	done  chan struct{}
+	once  sync.Once
+	typed bool
 }
 
-func newPipeSource(r io.Reader) *pipeSource {
-	s := &pipeSource{ch: make(chan inputEvent), done: make(chan struct{})}
+func newPipeSource(r io.Reader, typed bool) *pipeSource {
+	s := &pipeSource{ch: make(chan inputEvent), done: make(chan struct{}), typed: typed}
 	go s.read(r)
 	return s
 }
@@ -48,7 +52,11 @@ func (s *pipeSource) read(r io.Reader) {
 	sc := bufio.NewScanner(r)
 	sc.Buffer(make([]byte, 0, 4096), maxLineBytes)
 	for sc.Scan() {
-		if !s.send(inputEvent{line: sc.Text()}) {
+		ev := inputEvent{line: sc.Text()}
+		if s.typed {
+			ev.at = time.Now()
+		}
+		if !s.send(ev) {
 			return
 		}
 	}

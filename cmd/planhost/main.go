@@ -65,9 +65,7 @@ func newProgram(stdin io.Reader, stdout, stderr io.Writer) *program {
 		stderr: stderr,
 		getenv: os.Getenv,
 		terminal: func() bool {
-			in, ok1 := stdin.(*os.File)
-			out, ok2 := stdout.(*os.File)
-			return ok1 && ok2 && term.IsTerminal(in.Fd()) && term.IsTerminal(out.Fd())
+			return isTerminal(stdin) && isTerminal(stdout)
 		},
 		notifyInterrupt: func() (<-chan os.Signal, func()) {
 			c := make(chan os.Signal, 1)
@@ -140,4 +138,10 @@ func (p *program) fail(cmd string, err error) int {
 func (p *program) usageError(cmd string, err error) int {
 	fmt.Fprint(p.stderr, safetext.Escape(fmt.Sprintf(errPrefix, cmd, err)))
 	return exitUsage
+}
+
+// isTerminal reports whether f is a terminal.
+func isTerminal(f any) bool {
+	file, ok := f.(*os.File)
+	return ok && term.IsTerminal(file.Fd())
 }

@@ -11,12 +11,13 @@ import (
 	"time"
 
 	"github.com/dshgo/planmode"
+	"github.com/dshgo/planmode/cmd/planhost/internal/reviewgate"
 	"github.com/dshgo/planmode/host"
 )
 
-// reviewGraceWait outlasts the UI's guard against keys typed just before a
-// review appeared.
-const reviewGraceWait = 400 * time.Millisecond
+// reviewGraceWait outlasts the quiet keyboard the review waits for before
+// it takes keys (the test's last key came before the review was drawn).
+const reviewGraceWait = reviewgate.Quiet + 300*time.Millisecond
 
 // startPlanhost runs "planhost run" with a pty test script in a cols-wide
 // terminal.

@@ -174,7 +174,7 @@ func (p *program) run(args []string) int {
 // terminal): one input per line, no escape sequences.
 func (p *program) converse(ctx context.Context, parts *hostParts, agent *refhost.Agent, file string, resumed bool) int {
 	out := p.stdout
-	var src lineSource = newPipeSource(p.stdin)
+	var src lineSource = newPipeSource(p.stdin, isTerminal(p.stdin))
 	defer src.Close()
 	md, err := newMarkdown(styleNoTTY)
 	if err != nil {

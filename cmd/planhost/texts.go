@@ -225,7 +225,7 @@ const (
 	lineReviewer      = "reviewer: %s"
 	lineReviewBad     = "  please answer one of %s"
 	lineReviewGone    = "  · review closed: %s"
-	lineTypedAhead    = "  · ignored %q: it was typed before the question appeared; answer again"
+	lineTypedAhead    = "  · ignored %q: it came before the question appeared, or too soon after it or after the line before; read the question, then answer"
 	lineCancelling    = "  · cancelling the turn (Ctrl-C again to exit)"
 	lineInterruptIdle = "  · nothing is running (Ctrl-C again or /quit to exit)"
 	lineSteerError    = "  could not send the message: %v"
@@ -289,3 +289,7 @@ Flags:
 	flagLogLevelHelp   = "diagnostics `level`: debug, info, warn or error"
 	acpDefaultDeployID = "planhost acp (built-in deployment)"
 )
+
+// lineCommentsNeeded refuses empty comments of Approve with comments: an
+// empty line never approves.
+const lineCommentsNeeded = "  · an empty line approves nothing: write your comments for the model"

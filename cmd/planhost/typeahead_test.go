@@ -4,7 +4,9 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"fmt"
 	"path/filepath"
+	"strings"
 	"testing"
 	"time"
 
@@ -74,9 +76,9 @@ func TestTypeAheadDoesNotAnswerTheReview(t *testing.T) {
 	waitFor(t, &out, lineReviewEnd)
 	// "a" (Approve) was typed before the review appeared: ignored.
 	term.ch <- inputEvent{line: "a", at: typedEarly}
-	waitFor(t, &out, "it was typed before the question appeared")
+	waitFor(t, &out, "it came before the question appeared")
 	// The user reads the review and dismisses it.
-	term.ch <- inputEvent{line: "d", at: time.Now().Add(reviewgate.Grace)}
+	term.ch <- inputEvent{line: "d", at: time.Now().Add(reviewgate.Quiet)}
 	term.ch <- inputEvent{eof: true}
 	select {
 	case <-done:
@@ -107,5 +109,24 @@ func TestTypeAheadDoesNotAnswerTheReview(t *testing.T) {
 	}
 	if st := parts.Plan.Get(agent); !st.Active || st.Pending != planmode.SelectionNone {
 		t.Errorf("plan state = %+v, want plan mode still on", st)
+	}
+}
+
+// TestEmptyCommentsNeverApprove: in the line console, an empty line for
+// Approve with comments is refused, not taken as an approval without
+// comments; the comments typed next approve.
+func TestEmptyCommentsNeverApprove(t *testing.T) {
+	dir := newRunDir(t)
+	p, stdout, stderr, _ := testProgram(t, "/plan Add Goodbye\n2\n\nLooks fine.\n") // 2: Approve with comments
+	args := ptyRunArgs(t, dir, filepath.Join("testdata", "pty", "typing.yaml"), "-config", planFileDeploy(t, dir))
+	if code := p.main(args); code != exitOK {
+		t.Fatalf("exit %d\n%s\n%s", code, stdout, stderr)
+	}
+	if !strings.Contains(stdout.String(), lineCommentsNeeded) {
+		t.Errorf("the empty comments were not refused:\n%s", stdout)
+	}
+	out := exitResult(t, dir)
+	if out["approved"] != true || !strings.Contains(fmt.Sprint(out), "Looks fine.") {
+		t.Errorf("result = %v, want the approval with the comments", out)
 	}
 }

@@ -85,7 +85,11 @@ func Serve(ctx context.Context, cfg Config, in io.Reader, out io.Writer) error {
 	defer unset()
 	a.out = newOutput(out)
 	pr, pw := io.Pipe()
-	a.conn = sdk.NewAgentSideConnection(a, a.out, pr)
+	// The client's answers reach the connection only for requests it was
+	// sent (see requestIDs).
+	ids := newRequestIDs(a.log)
+	answers := ids.responses(pr)
+	a.conn = sdk.NewAgentSideConnection(a, ids.requests(a.out), answers)
 	a.conn.SetLogger(a.log)
 	a.cancels = newCancelGate(a.conn.Done())
 	// Nothing reaches the connection before the filter starts, so no
@@ -101,6 +105,7 @@ func Serve(ctx context.Context, cfg Config, in io.Reader, out io.Writer) error {
 		<-a.conn.Done()
 	case <-a.conn.Done():
 	}
+	answers.Close()
 	a.shutdown()
 	select {
 	case <-filtered:

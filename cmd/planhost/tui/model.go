@@ -29,11 +29,7 @@ const (
 	// interruptWindow is how soon a second Ctrl-C must follow the first
 	// to exit.
 	interruptWindow = 2 * time.Second
-	// reviewGrace is how long after a review appears its keys are
-	// ignored, so that a key typed for the chat just as the review came up
-	// is not taken as its answer.
-	reviewGrace  = 300 * time.Millisecond
-	maxInputRows = 8
+	maxInputRows    = 8
 )
 
 // spinnerFrames animate the status line while the model works.
@@ -110,6 +106,9 @@ type Model struct {
 	cancelling bool
 	lastCtrlC  time.Time
 	note       string
+	// lastKey is when the latest key or paste for the input line or the
+	// review came: a review waits for the typing to stop.
+	lastKey time.Time
 
 	review *review
 	plans  []planRecord
@@ -337,8 +336,10 @@ func (m *Model) key(msg tea.KeyPressMsg) tea.Cmd {
 		m.render.invalidateFrom(0)
 		return nil
 	}
+	now := m.cfg.Now()
+	defer func() { m.lastKey = now }()
 	if m.review != nil {
-		return m.reviewKey(msg)
+		return m.reviewKey(msg, now)
 	}
 	switch {
 	case key.Matches(msg, m.keys.Cancel):
@@ -431,9 +432,12 @@ func (m *Model) interrupt() tea.Cmd {
 func (m *Model) paste(msg tea.PasteMsg) tea.Cmd {
 	text := strings.ReplaceAll(msg.Content, "\r\n", "\n")
 	text = strings.ReplaceAll(text, "\r", "\n")
+	m.lastKey = m.cfg.Now()
 	if m.review != nil {
 		if m.review.feedback {
 			m.feedback.InsertString(text)
+		} else {
+			m.review.gate.Sleep(m.lastKey) // a paste is typing, not an answer
 		}
 		return nil
 	}

@@ -91,6 +91,7 @@ func (h *harness) send(msg tea.Msg) {
 	for len(queue) > 0 {
 		var cmd tea.Cmd
 		h.m, cmd = h.m.Update(queue[0])
+		h.m.View() // the program draws after every message
 		queue = queue[1:]
 		queue = append(queue, h.run(cmd)...)
 	}

@@ -5,6 +5,7 @@ import (
 	"os"
 	"os/exec"
 	"strings"
+	"time"
 
 	"charm.land/bubbles/v2/key"
 	tea "charm.land/bubbletea/v2"
@@ -61,7 +62,9 @@ type review struct {
 	q       int
 	answers []host.Answer
 	options []option
-	cursor  int
+	// cursor is the highlighted option; noCursor until the user moves to
+	// one, so that Enter alone answers nothing.
+	cursor int
 	// feedback is true while the feedback editor is open; comments when
 	// it takes the comments of Approve with comments.
 	feedback, comments bool
@@ -77,11 +80,16 @@ type review struct {
 	// changed is set when the host asks again because the plan changed
 	// while the user reviewed it.
 	changed bool
-	// gate keeps keys typed before the review (or the edited plan)
-	// appeared from answering it.
+	// gate keeps keys typed before the question (or the edited plan) was
+	// drawn, or in a burst of typing, from answering it; drawn is set once
+	// the UI drew it.
 	gate   reviewgate.Gate
+	drawn  bool
 	record int
 }
+
+// noCursor is the cursor of a menu with no option highlighted.
+const noCursor = -1
 
 // openReview shows an ask. A plan review gets the plan with what changed
 // since the previous plan, and the menu Approve / Keep planning / Edit /
@@ -90,7 +98,7 @@ func (m *Model) openReview(msg AskMsg) {
 	if m.review != nil { // a new ask replaces one the agent withdrew
 		m.closeReview(m.cat.OutcomeCancelled)
 	}
-	r := &review{id: msg.ID, req: msg.Request, reply: msg.Reply, plan: isPlanReview(msg.Request), gate: reviewgate.Open(m.cfg.Now()), record: -1}
+	r := &review{id: msg.ID, req: msg.Request, reply: msg.Reply, plan: isPlanReview(msg.Request), record: -1}
 	if len(r.req.Questions) == 0 {
 		r.reply <- AskResult{}
 		return
@@ -122,11 +130,13 @@ func (m *Model) openReview(msg AskMsg) {
 	m.vp.GotoTop()
 }
 
-// setOptions builds the menu of the current question.
+// setOptions builds the menu of the current question, with no option
+// highlighted and the keys asleep until the keyboard is quiet.
 func (m *Model) setOptions() {
 	r := m.review
 	q := r.req.Questions[r.q]
-	r.options, r.cursor = nil, 0
+	r.options, r.cursor = nil, noCursor
+	r.rearm(m.cfg.Now(), m.lastKey)
 	if r.plan {
 		for _, o := range q.Options {
 			r.options = append(r.options, m.planOption(o, r.req.Intent.ApproveOption))
@@ -196,8 +206,27 @@ func (m *Model) closeReview(outcome string) {
 	m.render.invalidateFrom(len(m.entries))
 }
 
-// reviewKey handles a key while a review is open.
-func (m *Model) reviewKey(msg tea.KeyPressMsg) tea.Cmd {
+// rearm puts the question's keys to sleep: it is shown anew at now, after
+// the typing that ended at last.
+func (r *review) rearm(now, last time.Time) {
+	r.gate = reviewgate.Open(now, last)
+	r.drawn = false
+}
+
+// drew records that the UI drew the question at now: keys typed before
+// that were typed without seeing it, so the quiet wait starts again.
+func (r *review) drew(now time.Time) {
+	if !r.drawn {
+		r.drawn = true
+		r.gate.Sleep(now)
+	}
+}
+
+// reviewKey handles a key that came at now while a review is open. Menu
+// keys count only once the keyboard was quiet with the question drawn
+// (see [reviewgate]); a key that is none of the menu's puts them back to
+// sleep, and Enter answers only after the user moved to an option.
+func (m *Model) reviewKey(msg tea.KeyPressMsg, now time.Time) tea.Cmd {
 	r := m.review
 	if r.feedback {
 		switch {
@@ -223,17 +252,26 @@ func (m *Model) reviewKey(msg tea.KeyPressMsg) tea.Cmd {
 		m.feedback, cmd = m.feedback.Update(msg)
 		return cmd
 	}
-	if !r.gate.Accepts(m.cfg.Now()) {
-		return nil // typed before the review could be read
+	if !r.drawn || !r.gate.Admit(now) {
+		m.note = m.cat.ReviewKeysIgnored // typed before it could be read
+		return nil
 	}
+	m.note = ""
 	switch {
 	case key.Matches(msg, m.keys.Up):
+		if r.cursor == noCursor {
+			r.cursor = 0
+		}
 		r.cursor = (r.cursor + len(r.options) - 1) % len(r.options)
 		return nil
 	case key.Matches(msg, m.keys.Down):
 		r.cursor = (r.cursor + 1) % len(r.options)
 		return nil
 	case key.Matches(msg, m.keys.Choose):
+		if r.cursor == noCursor {
+			m.note = m.cat.ReviewChooseFirst
+			return nil
+		}
 		return m.choose(r.options[r.cursor])
 	}
 	k := strings.ToLower(msg.String())
@@ -242,6 +280,10 @@ func (m *Model) reviewKey(msg tea.KeyPressMsg) tea.Cmd {
 			r.cursor = i
 			return m.choose(o)
 		}
+	}
+	if msg.Text != "" { // the user is typing something else
+		r.gate.Sleep(now)
+		m.note = m.cat.ReviewKeysIgnored
 	}
 	return nil
 }
@@ -372,7 +414,8 @@ func (m *Model) onEdited(msg editedMsg) tea.Cmd {
 func (m *Model) showEdited(text string) {
 	r := m.review
 	r.previous, r.text, r.edited = r.text, text, true
-	r.gate = reviewgate.Open(m.cfg.Now())
+	r.cursor = noCursor
+	r.rearm(m.cfg.Now(), m.lastKey)
 	if r.record >= 0 {
 		m.plans[r.record].text = text
 	}

@@ -57,6 +57,11 @@ type Catalog struct {
 	// ReviewPlanFile shows the plan file's path: "%s".
 	ReviewPlanFile string
 
+	// ReviewKeysIgnored says keys typed as the review appeared (or
+	// typing that is none of its keys) were ignored; ReviewChooseFirst
+	// says Enter needs an answer moved to first.
+	ReviewKeysIgnored, ReviewChooseFirst string
+
 	// Outcomes of a plan review, as /plans and the transcript say them.
 	OutcomeApproved, OutcomeKeepPlanning, OutcomeEdited, OutcomeDismissed, OutcomeCancelled, OutcomeOpen string
 	// OutcomeUnanswered is a plan of a resumed session whose review the
@@ -141,6 +146,9 @@ var English = &Catalog{
 	CommentsTitle:          "Comments for the model (the plan is approved)",
 	CommentsNeeded:         "Write a comment, or press esc and choose Approve.",
 	ReviewPlanFile:         "Plan file: %s",
+
+	ReviewKeysIgnored: "Keys ignored: the review takes keys once the keyboard has been still for a moment.",
+	ReviewChooseFirst: "Nothing is selected: move to an answer with ↑/↓, or press its key.",
 
 	OutcomeApproved:     "approved",
 	OutcomeKeepPlanning: "sent back with feedback",
@@ -237,6 +245,9 @@ var Chinese = &Catalog{
 	CommentsTitle:          "给模型的意见（计划已批准）",
 	CommentsNeeded:         "请写下意见，或按 esc 后选择批准。",
 	ReviewPlanFile:         "计划文件：%s",
+
+	ReviewKeysIgnored: "已忽略按键：键盘静止片刻后，审阅才接受按键。",
+	ReviewChooseFirst: "尚未选中任何选项：请用 ↑/↓ 移到一个回答，或按它的键。",
 
 	OutcomeApproved:     "已批准",
 	OutcomeKeepPlanning: "已附反馈退回",

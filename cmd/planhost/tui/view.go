@@ -42,6 +42,9 @@ func (m *Model) layout() {
 func (m Model) View() tea.View {
 	v := tea.NewView(m.vp.View() + "\n" + m.bottomView())
 	v.AltScreen = true
+	if m.review != nil {
+		m.review.drew(m.cfg.Now())
+	}
 	if m.quit {
 		v = tea.NewView("")
 	}
