@@ -11,6 +11,7 @@ import (
 	"testing"
 
 	"github.com/dshgo/planmode/host"
+	"github.com/dshgo/planmode/internal/reviewfault"
 	"github.com/dshgo/planmode/refhost"
 	"github.com/dshgo/planmode/store"
 )
@@ -124,43 +125,6 @@ func (m *strictModel) refusals() []error {
 	return slices.Clone(m.refused)
 }
 
-// transcriptError says what makes the log an invalid transcript: a tool
-// call the model asked for without exactly one "tool/result", a result
-// that answers no call, or one logged before its call.
-func transcriptError(events []host.Event) error {
-	asked := map[string]bool{}
-	answered := map[string]int{}
-	var order []string
-	for _, e := range events {
-		switch e.Type {
-		case host.TypeAssistantMessage:
-			var p host.AssistantMessage
-			if err := json.Unmarshal(e.Data, &p); err != nil {
-				return err
-			}
-			for _, c := range p.ToolCalls {
-				asked[c.ID] = true
-				order = append(order, c.ID)
-			}
-		case host.TypeToolResult:
-			var p host.ToolResult
-			if err := json.Unmarshal(e.Data, &p); err != nil {
-				return err
-			}
-			if !asked[p.CallID] {
-				return fmt.Errorf("event %d: result for %q, which no earlier assistant message asked for", e.Seq, p.CallID)
-			}
-			answered[p.CallID]++
-		}
-	}
-	for _, id := range order {
-		if answered[id] != 1 {
-			return fmt.Errorf("tool call %q has %d results, want 1", id, answered[id])
-		}
-	}
-	return nil
-}
-
 // lossTool is an echo tool that records the losses it is told of.
 type lossTool struct {
 	echoTool
@@ -268,7 +232,7 @@ func runFlaky(t *testing.T, failAt int, batch refhost.Response) (r flakyRun) {
 		r.err = fmt.Errorf("the turn after the failure ended %s (%s); log %v; refused %v", end.Reason, end.Error, types(), model.refusals())
 		return r
 	}
-	if err := transcriptError(inner.Events().Slice()); err != nil {
+	if err := reviewfault.TranscriptError(inner.Events().Slice()); err != nil {
 		r.err = fmt.Errorf("after the next turn: %w; log %v", err, types())
 		return r
 	}
@@ -285,7 +249,7 @@ func runFlaky(t *testing.T, failAt int, batch refhost.Response) (r flakyRun) {
 		return r
 	}
 	r.events = inner.Events().Slice()
-	if err := transcriptError(r.events); err != nil {
+	if err := reviewfault.TranscriptError(r.events); err != nil {
 		r.err = fmt.Errorf("after the resume: %w; log %v", err, types())
 		return r
 	}
