@@ -1,0 +1,4 @@
+package planmd
+
+// DefaultTitle is the title of a plan without a heading.
+const DefaultTitle = "Plan"
