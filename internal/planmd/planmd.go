@@ -62,7 +62,7 @@ func parse(plan string) *doc {
 // underlined) that is a block of the plan itself, not inside a list, a
 // quote or code, and has text: the heading's text as written, without the
 // "#"s around it and the blanks at its ends, the lines of an underlined
-// heading joined by a space. [DefaultTitle] when there is none.
+// heading joined by a space; "" when there is none.
 func Title(plan string) string {
 	d := parse(plan)
 	for n := d.root.FirstChild(); n != nil; n = n.NextSibling() {
@@ -82,7 +82,7 @@ func Title(plan string) string {
 			return strings.Join(parts, " ")
 		}
 	}
-	return DefaultTitle
+	return ""
 }
 
 // Steps returns the items of the plan's first ordered list that is a block
