@@ -116,7 +116,7 @@ func MarkdownSteps(plan string, maxSteps int) (steps []Step, ok bool) {
 }
 
 // planTitle is the plan's title, the one every front end shows, cut to
-// [MaxTitleSize].
+// [MaxTitleSize]; "" when the plan has no heading.
 func planTitle(plan string) string {
 	return truncateText(planmd.Title(plan), MaxTitleSize)
 }
