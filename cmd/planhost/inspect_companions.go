@@ -101,7 +101,7 @@ func writeCompanions(w io.Writer, ci companionInspection) {
 		fmt.Fprintf(w, inspectPlanApproved+"\n", p.Seq, oneLine(p.Title))
 	}
 	for _, x := range ci.Steps {
-		fmt.Fprint(w, render.Plain(plansteps.RenderANSI(x, companionWidth)))
+		fmt.Fprint(w, render.Plain(plansteps.RenderANSI(shownSteps(x), companionWidth)))
 	}
 	if ci.Todo != nil {
 		fmt.Fprint(w, render.Plain(todo.RenderANSI(ci.Todo, companionWidth)))
@@ -166,7 +166,7 @@ func writeHTMLPage(w io.Writer, session string, ci companionInspection) {
 		b.WriteString("<p class=\"empty\">" + htmlNoSteps + "</p>\n")
 	}
 	for _, x := range ci.Steps {
-		b.WriteString(plansteps.RenderHTML(x))
+		b.WriteString(plansteps.RenderHTML(shownSteps(x)))
 		if !x.Done {
 			continue
 		}
