@@ -86,3 +86,15 @@ func TestTitleIsThePlansTitle(t *testing.T) {
 		}
 	}
 }
+
+// FuzzTitle: a title is never empty.
+func FuzzTitle(f *testing.F) {
+	for _, s := range []string{"# A", "```\n# not\n```\n## B", "", "#", "    # code"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, plan string) {
+		if planfile.Title(plan) == "" {
+			t.Fatalf("empty title for %q", plan)
+		}
+	})
+}
