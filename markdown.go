@@ -1,6 +1,10 @@
 package planmode
 
-import "strings"
+import (
+	"strings"
+
+	"github.com/dshgo/planmode/internal/planmd"
+)
 
 // hasPlanHeading reports whether plan, trimmed, begins with a level-1
 // Markdown heading that names it: a first line of "#", then at least one
@@ -30,45 +34,12 @@ func atxHeading(line string) (level int, title string) {
 	return n, strings.TrimSpace(rest)
 }
 
-// planTitle returns the text of the plan's first Markdown heading of any
-// level with a non-empty text, outside fenced code blocks and indented at
-// most three spaces; "Plan" when there is none.
+// planTitle returns the plan's title, the one every front end shows: the
+// text of its first heading of any level that is a block of the plan
+// itself (see planmd.Title); "Plan" when there is none.
 func planTitle(plan string) string {
-	var fence string // the opening fence while inside a fenced block
-	for line := range strings.Lines(plan) {
-		line = strings.TrimRight(line, "\r\n")
-		body := strings.TrimLeft(line, " ")
-		if len(line)-len(body) > 3 {
-			continue
-		}
-		if fence != "" {
-			if strings.HasPrefix(body, fence) && strings.TrimRight(body, fence[:1]+" \t") == "" {
-				fence = ""
-			}
-			continue
-		}
-		if f := fenceOpening(body); f != "" {
-			fence = f
-			continue
-		}
-		if level, title := atxHeading(body); level > 0 && title != "" {
-			return title
-		}
+	if t := planmd.Title(plan); t != "" {
+		return t
 	}
 	return cardTitleDefault
-}
-
-// fenceOpening returns the run of backticks or tildes (three or more) that
-// opens a fenced code block on line, or "".
-func fenceOpening(line string) string {
-	for _, c := range []byte{'`', '~'} {
-		n := 0
-		for n < len(line) && line[n] == c {
-			n++
-		}
-		if n >= 3 {
-			return line[:n]
-		}
-	}
-	return ""
 }

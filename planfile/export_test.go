@@ -4,3 +4,6 @@ package planfile
 // operations: "temp-written" (before the rename) and "read-opened" (before
 // the read).
 func SetHook(s *Store, hook func(stage, sessionDir string) error) { s.hook = hook }
+
+// Title is the title logged with an approved plan.
+var Title = title

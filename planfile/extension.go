@@ -8,6 +8,7 @@ import (
 
 	"github.com/dshgo/planmode"
 	"github.com/dshgo/planmode/host"
+	"github.com/dshgo/planmode/internal/planmd"
 )
 
 // ExitOrder places the plugin's exit extension first among the companions:
@@ -87,7 +88,7 @@ func (pl *Plugin) finish(ctx context.Context, x *planmode.ExitCall, v planmode.E
 	x.Result[resultPath] = pl.store.Path(sess.ID())
 	x.Result[resultEdited] = edited
 	shown, _ := strings.CutPrefix(x.ShownDigest, host.DigestPrefix)
-	data, err := json.Marshal(ApprovedPayload{Title: Title(x.Plan), SHA256: Digest(x.Plan), Content: x.Plan, ShownSHA256: shown})
+	data, err := json.Marshal(ApprovedPayload{Title: title(x.Plan), SHA256: Digest(x.Plan), Content: x.Plan, ShownSHA256: shown})
 	if err != nil {
 		return err
 	}
@@ -97,36 +98,11 @@ func (pl *Plugin) finish(ctx context.Context, x *planmode.ExitCall, v planmode.E
 	return nil
 }
 
-// Title returns the text of a plan's first Markdown heading (any level)
-// outside fenced code blocks; "Plan" when there is none.
-func Title(plan string) string {
-	fence := ""
-	for line := range strings.Lines(plan) {
-		line = strings.TrimRight(line, "\r\n")
-		body := strings.TrimLeft(line, " ")
-		if len(line)-len(body) > 3 {
-			continue
-		}
-		if fence != "" {
-			if strings.HasPrefix(body, fence) {
-				fence = ""
-			}
-			continue
-		}
-		if strings.HasPrefix(body, "```") || strings.HasPrefix(body, "~~~") {
-			fence = body[:3]
-			continue
-		}
-		n := 0
-		for n < len(body) && body[n] == '#' {
-			n++
-		}
-		if n == 0 || n > 6 || (n < len(body) && body[n] != ' ' && body[n] != '\t') {
-			continue
-		}
-		if t := strings.TrimSpace(body[n:]); t != "" {
-			return t
-		}
+// title is the plan's title, the one every front end shows (see
+// planmd.Title); "Plan" when it has no heading.
+func title(plan string) string {
+	if t := planmd.Title(plan); t != "" {
+		return t
 	}
 	return titleDefault
 }

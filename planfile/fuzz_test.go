@@ -70,6 +70,23 @@ func FuzzDecodeConfig(f *testing.F) {
 	})
 }
 
+// TestTitleIsThePlansTitle: the logged title is the one every front end
+// shows (planmd.Title), "Plan" without a heading.
+func TestTitleIsThePlansTitle(t *testing.T) {
+	for give, want := range map[string]string{
+		"# Add retries #\n":             "Add retries",
+		"Add retries\n===\n":            "Add retries",
+		"1. a\n   # Inner\n\n## Goal\n": "Goal",
+		"```\n# not\n```\n## B":         "B",
+		"    # code":                    "Plan",
+		"":                              "Plan",
+	} {
+		if got := planfile.Title(give); got != want {
+			t.Errorf("Title(%q) = %q, want %q", give, got, want)
+		}
+	}
+}
+
 // FuzzTitle: a title is never empty.
 func FuzzTitle(f *testing.F) {
 	for _, s := range []string{"# A", "```\n# not\n```\n## B", "", "#", "    # code"} {

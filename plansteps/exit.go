@@ -96,7 +96,7 @@ func (p *Plugin) finishExit(_ context.Context, x *planmode.ExitCall, v planmode.
 	if v.Kind != planmode.VerdictApprove {
 		return nil
 	}
-	payload := StepsPayload{Title: PlanTitle(x.Plan), Source: SourceSteps}
+	payload := StepsPayload{Title: planTitle(x.Plan), Source: SourceSteps}
 	if raw, given := x.Input[StepsArg]; given && !jsonin.IsNull(raw) {
 		steps, err := DecodeSteps(raw, p.cfg.MaxSteps)
 		if err != nil {

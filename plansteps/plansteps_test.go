@@ -61,6 +61,21 @@ func TestWithoutStepsTheFirstOrderedListGivesThem(t *testing.T) {
 	}
 }
 
+// A nested numbered list and a code block are parts of their steps: the
+// plan has two steps, and plan_complete needs only those two.
+func TestMarkdownStepsKeepNestedListsAndCode(t *testing.T) {
+	e := newEnv(t, true)
+	e.present(t, map[string]any{"plan": "# Ship it\n\n1. Build\n   1. compile\n   2. link\n\n   ```sh\n   make\n   ```\n2. Test\n"})
+	s := e.state()
+	if s.Plan == nil || len(s.Plan.Steps) != 2 || s.Plan.Title != "Ship it" ||
+		s.Plan.Steps[0].Description != "Build\n1. compile\n2. link\n\n```sh\nmake\n```" || s.Plan.Steps[1].Description != "Test" {
+		t.Fatalf("plan %+v", s.Plan)
+	}
+	e.mustCall(t, plansteps.StepCompleteToolName, `{"step_id":1}`)
+	e.mustCall(t, plansteps.StepCompleteToolName, `{"step_id":2}`)
+	e.mustCall(t, plansteps.CompleteToolName, map[string]any{"summary": "shipped"})
+}
+
 func TestBadStepsFailBeforeTheUserIsAsked(t *testing.T) {
 	tests := []struct {
 		name  string

@@ -8,6 +8,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/dshgo/planmode/internal/jsonin"
+	"github.com/dshgo/planmode/internal/planmd"
 )
 
 // Fields of one entry of the exit tool's "steps".
@@ -96,95 +97,28 @@ func decodeInputStep(raw json.RawMessage, id int) (Step, error) {
 	return s, nil
 }
 
-// MarkdownSteps returns the steps of plan's first ordered Markdown list:
-// one step per item ("1. text" or "1) text", indented at most three
-// spaces, outside fenced code blocks), described by the item's first line.
-// The list ends at the first line that is neither an item, an indented
-// continuation nor blank. At most maxSteps items are read; more is
-// reported with ok false.
+// MarkdownSteps returns the steps of plan's first top-level ordered
+// Markdown list, read as CommonMark: one step per item with text, described
+// by the item's whole content as Markdown (continuation lines, nested
+// lists and code blocks stay in the step). A nested list is never steps;
+// a change of delimiter ("1)" then "1.") starts another list. At most
+// maxSteps items are read; more is reported with ok false.
 func MarkdownSteps(plan string, maxSteps int) (steps []Step, ok bool) {
-	maxSteps = min(maxSteps, MaxSteps)
-	var fence string
-	inList := false
-	for line := range strings.Lines(plan) {
-		line = strings.TrimRight(line, "\r\n")
-		body := strings.TrimLeft(line, " ")
-		indent := len(line) - len(body)
-		if fence != "" {
-			if indent <= 3 && strings.HasPrefix(body, fence) && strings.TrimRight(body, fence[:1]+" \t") == "" {
-				fence = ""
-			}
-			continue
+	items, more := planmd.Steps(plan, min(maxSteps, MaxSteps))
+	for i, text := range items {
+		d := truncateText(text, MaxTextSize)
+		if strings.TrimSpace(d) == "" {
+			d = truncateText(strings.TrimSpace(text), MaxTextSize)
 		}
-		if indent <= 3 {
-			if f := fenceOpening(body); f != "" {
-				if inList {
-					break
-				}
-				fence = f
-				continue
-			}
-		}
-		text, isItem := orderedItem(body)
-		switch {
-		case isItem && indent <= 3:
-			if len(steps) == maxSteps {
-				return steps, false
-			}
-			inList = true
-			steps = append(steps, Step{ID: len(steps) + 1, Description: truncateText(text, MaxTextSize)})
-		case !inList:
-		case strings.TrimSpace(line) == "" || indent >= 2:
-			// blank line or continuation of the item
-		default:
-			return steps, true
-		}
+		steps = append(steps, Step{ID: i + 1, Description: d})
 	}
-	return steps, true
+	return steps, !more
 }
 
-// orderedItem reads an ordered list item marker: 1 to 9 digits, "." or
-// ")", then a space or a tab; it returns the trimmed text.
-func orderedItem(line string) (string, bool) {
-	n := 0
-	for n < len(line) && n < 10 && line[n] >= '0' && line[n] <= '9' {
-		n++
-	}
-	if n == 0 || n > 9 || n >= len(line) || line[n] != '.' && line[n] != ')' {
-		return "", false
-	}
-	rest := line[n+1:]
-	if rest == "" || rest[0] != ' ' && rest[0] != '\t' {
-		return "", false
-	}
-	text := strings.TrimSpace(rest)
-	return text, text != ""
-}
-
-// fenceOpening returns the run of three or more backticks or tildes that
-// opens a fenced code block on line, or "".
-func fenceOpening(line string) string {
-	for _, c := range []byte{'`', '~'} {
-		n := 0
-		for n < len(line) && line[n] == c {
-			n++
-		}
-		if n >= 3 {
-			return line[:n]
-		}
-	}
-	return ""
-}
-
-// PlanTitle returns the text of the plan's first level-1 heading line
-// ("# Title"), or "" when the plan does not start with one.
-func PlanTitle(plan string) string {
-	first, _, _ := strings.Cut(strings.TrimSpace(plan), "\n")
-	first = strings.TrimRight(first, "\r")
-	if rest, ok := strings.CutPrefix(first, "#"); ok && (strings.HasPrefix(rest, " ") || strings.HasPrefix(rest, "\t")) {
-		return truncateText(strings.TrimSpace(rest), MaxTitleSize)
-	}
-	return ""
+// planTitle is the plan's title, the one every front end shows, cut to
+// [MaxTitleSize]; "" when the plan has no heading.
+func planTitle(plan string) string {
+	return truncateText(planmd.Title(plan), MaxTitleSize)
 }
 
 // truncateText cuts s to at most n bytes at a rune boundary.

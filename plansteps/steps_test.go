@@ -16,7 +16,10 @@ func TestMarkdownSteps(t *testing.T) {
 	}{
 		{"plain list", "# P\n\n1. a\n2. b\n", []string{"a", "b"}},
 		{"parenthesis markers and blank lines", "# P\n1) a\n\n2) b\n", []string{"a", "b"}},
-		{"continuations and sub-bullets are skipped", "# P\n1. a\n   more about a\n   - detail\n2. b\n", []string{"a", "b"}},
+		{"continuations and sub-bullets stay in the step", "# P\n1. a\n   more about a\n   - detail\n2. b\n", []string{"a\nmore about a\n- detail", "b"}},
+		{"a code block does not end the list", "# P\n\n1. Build:\n\n   ```sh\n   make\n   ```\n\n2. Test\n3. Ship\n", []string{"Build:\n\n```sh\nmake\n```", "Test", "Ship"}},
+		{"a nested numbered list is no steps", "# P\n1. Build\n   1. compile\n   2. link\n2. Test\n", []string{"Build\n1. compile\n2. link", "Test"}},
+		{"a change of delimiter starts a new list", "# P\n1) a\n2) b\n\n1. x\n", []string{"a", "b"}},
 		{"only the first list", "# P\n1. a\n\nText between.\n\n1. x\n", []string{"a"}},
 		{"bullets before the list are not steps", "# P\n- x\n- y\n\n1. a\n", []string{"a"}},
 		{"lists in code fences are not steps", "# P\n```\n1. no\n```\n1. a\n", []string{"a"}},
@@ -51,14 +54,6 @@ func TestMarkdownSteps(t *testing.T) {
 	}
 }
 
-func TestPlanTitle(t *testing.T) {
-	for give, want := range map[string]string{"# Title\nx": "Title", "  # Spaced  \n": "Spaced", "## Sub": "", "#NoSpace": "", "text": ""} {
-		if got := plansteps.PlanTitle(give); got != want {
-			t.Errorf("PlanTitle(%q) = %q, want %q", give, got, want)
-		}
-	}
-}
-
 // FuzzDecodeSteps: any input either fails with ErrBadSteps or gives steps
 // that the payload check accepts in a plan/steps event.
 func FuzzDecodeSteps(f *testing.F) {
@@ -87,6 +82,8 @@ func FuzzDecodeSteps(f *testing.F) {
 func FuzzMarkdownSteps(f *testing.F) {
 	f.Add("# P\n1. a\n2. b\n")
 	f.Add("```\n1. x\n```\n1) y\n")
+	f.Add("1. Build\n   1. compile\n   2. link\n2. Test\n")
+	f.Add("1. a\n\n   ```\n   x\n   ```\n2. b\n")
 	f.Fuzz(func(t *testing.T, plan string) {
 		steps, _ := plansteps.MarkdownSteps(plan, plansteps.MaxSteps)
 		if len(steps) > plansteps.MaxSteps {
@@ -96,6 +93,13 @@ func FuzzMarkdownSteps(f *testing.F) {
 			if s.ID != i+1 || strings.TrimSpace(s.Description) == "" || len(s.Description) > plansteps.MaxTextSize {
 				t.Fatalf("step %+v", s)
 			}
+		}
+		data, err := json.Marshal(plansteps.StepsPayload{Title: "T", Source: plansteps.SourceMarkdown, Steps: append([]plansteps.Step{}, steps...)})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := plansteps.CheckPayload(ev(1, plansteps.EventSteps, string(data))); err != nil {
+			t.Fatalf("steps of %q fail the payload check: %v", plan, err)
 		}
 	})
 }

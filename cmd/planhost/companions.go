@@ -127,7 +127,7 @@ func (v *companionView) Show(e host.Event) string {
 	switch e.Type {
 	case plansteps.EventSteps, plansteps.EventStepCompleted, plansteps.EventStepModified, plansteps.EventCompleted:
 		v.steps = plansteps.Apply(v.steps, e)
-		return v.style(plansteps.RenderANSI(v.steps.Plan, companionWidth))
+		return v.style(plansteps.RenderANSI(shownSteps(v.steps.Plan), companionWidth))
 	case host.TypeToolResult:
 		var r host.ToolResult
 		if json.Unmarshal(e.Data, &r) != nil || r.IsError || r.Name != todo.WriteToolName {

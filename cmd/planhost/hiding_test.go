@@ -12,6 +12,7 @@ import (
 	"github.com/dshgo/planmode"
 	"github.com/dshgo/planmode/cmd/planhost/internal/hidetest"
 	"github.com/dshgo/planmode/host"
+	"github.com/dshgo/planmode/internal/planmd"
 	"github.com/dshgo/planmode/internal/render"
 	"github.com/dshgo/planmode/plansteps"
 	"github.com/dshgo/planmode/todo"
@@ -51,7 +52,7 @@ func TestTheHTMLPageShowsEveryWord(t *testing.T) {
 	for _, c := range hidetest.Cases {
 		t.Run(c.Name, func(t *testing.T) {
 			var page strings.Builder
-			writeHTMLPage(&page, "s1", companionInspection{Plans: []approvedPlan{{Seq: 1, Title: plansteps.PlanTitle(c.Plan), Plan: c.Plan}}})
+			writeHTMLPage(&page, "s1", companionInspection{Plans: []approvedPlan{{Seq: 1, Title: planmd.Title(c.Plan), Plan: c.Plan}}})
 			if m := hidetest.Missing(hidetest.PageText(page.String()), c.Words); len(m) > 0 {
 				t.Errorf("missing %q in the page's text:\n%s", m, hidetest.PageText(page.String()))
 			}

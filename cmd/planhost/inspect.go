@@ -16,6 +16,7 @@ import (
 	"github.com/dshgo/planmode/cmd/planhost/internal/safetext"
 	"github.com/dshgo/planmode/cmd/planhost/tui"
 	"github.com/dshgo/planmode/host"
+	"github.com/dshgo/planmode/internal/planmd"
 	"github.com/dshgo/planmode/plansteps"
 	"github.com/dshgo/planmode/refhost"
 	"github.com/dshgo/planmode/store"
@@ -228,7 +229,7 @@ func inspect(id string, events host.Log) inspection {
 				Plan string `json:"plan"`
 			}
 			if json.Unmarshal(e.Data, &c) == nil && c.Name == planmode.ExitToolName && json.Unmarshal(c.Input, &in) == nil {
-				titles[c.ID] = tui.PlanTitle(in.Plan)
+				titles[c.ID] = planmd.Title(in.Plan)
 			}
 			continue
 		case host.TypeTurnStart:

@@ -15,6 +15,7 @@ import (
 	"github.com/dshgo/planmode"
 	"github.com/dshgo/planmode/cmd/planhost/internal/safetext"
 	"github.com/dshgo/planmode/host"
+	"github.com/dshgo/planmode/internal/planmd"
 	"github.com/dshgo/planmode/internal/render"
 	"github.com/dshgo/planmode/plansteps"
 	"github.com/dshgo/planmode/todo"
@@ -79,7 +80,7 @@ func inspectCompanions(events host.Log) companionInspection {
 				}
 				if json.Unmarshal([]byte(r.Output), &out) == nil && out.Approved {
 					plan := calls[r.CallID]
-					ci.Plans = append(ci.Plans, approvedPlan{Seq: e.Seq, Title: plansteps.PlanTitle(plan), Plan: plan})
+					ci.Plans = append(ci.Plans, approvedPlan{Seq: e.Seq, Title: planmd.Title(plan), Plan: plan})
 				}
 			case todo.WriteToolName:
 				if l, err := todo.ParseList([]byte(r.Output)); err == nil {
@@ -100,7 +101,7 @@ func writeCompanions(w io.Writer, ci companionInspection) {
 		fmt.Fprintf(w, inspectPlanApproved+"\n", p.Seq, oneLine(p.Title))
 	}
 	for _, x := range ci.Steps {
-		fmt.Fprint(w, render.Plain(plansteps.RenderANSI(x, companionWidth)))
+		fmt.Fprint(w, render.Plain(plansteps.RenderANSI(shownSteps(x), companionWidth)))
 	}
 	if ci.Todo != nil {
 		fmt.Fprint(w, render.Plain(todo.RenderANSI(ci.Todo, companionWidth)))
@@ -165,7 +166,7 @@ func writeHTMLPage(w io.Writer, session string, ci companionInspection) {
 		b.WriteString("<p class=\"empty\">" + htmlNoSteps + "</p>\n")
 	}
 	for _, x := range ci.Steps {
-		b.WriteString(plansteps.RenderHTML(x))
+		b.WriteString(plansteps.RenderHTML(shownSteps(x)))
 		if !x.Done {
 			continue
 		}

@@ -16,6 +16,7 @@ import (
 	"github.com/dshgo/planmode/cmd/planhost/openaimodel"
 	"github.com/dshgo/planmode/cmd/planhost/tui"
 	"github.com/dshgo/planmode/host"
+	"github.com/dshgo/planmode/internal/planmd"
 	"github.com/dshgo/planmode/planfile"
 	"github.com/dshgo/planmode/refhost"
 )
@@ -288,7 +289,7 @@ func presentedPlans(events host.Log) []tui.PresentedPlan {
 				continue
 			}
 			index[c.ID] = len(plans)
-			plans = append(plans, tui.PresentedPlan{Title: tui.PlanTitle(in.Plan), Text: in.Plan})
+			plans = append(plans, tui.PresentedPlan{Title: planmd.Title(in.Plan), Text: in.Plan})
 		case host.TypeToolResult:
 			var r host.ToolResult
 			if json.Unmarshal(e.Data, &r) != nil || r.Name != planmode.ExitToolName {

@@ -14,6 +14,7 @@ import (
 	"github.com/dshgo/planmode/cmd/planhost/internal/safetext"
 	"github.com/dshgo/planmode/cmd/planhost/workspace"
 	"github.com/dshgo/planmode/host"
+	"github.com/dshgo/planmode/internal/planmd"
 )
 
 // DefaultToolKinds are the protocol's tool kinds of the tools planhost
@@ -81,7 +82,7 @@ func describe(call host.ToolCall, root string, old *string) (title string, locs 
 		return title, nil, nil
 	case planmode.ExitToolName:
 		title = textPlanUntitled
-		if t := planHeading(in.Plan); t != "" {
+		if t := planmd.Title(in.Plan); t != "" {
 			title = fmt.Sprintf(textPlanTitle, safetext.Escape(t))
 		}
 		if in.Plan != "" {
@@ -104,16 +105,6 @@ func shownPlan(plan string) string {
 // shows the text as it is.
 func shownEntry(s string) string {
 	return mdview.Literal(safetext.Escape(s))
-}
-
-// planHeading returns the title of a plan's first line when it is a
-// level-1 heading.
-func planHeading(plan string) string {
-	first, _, _ := strings.Cut(strings.TrimSpace(plan), "\n")
-	if t, ok := strings.CutPrefix(first, "# "); ok {
-		return strings.TrimSpace(t)
-	}
-	return ""
 }
 
 // blocks turns a logged message's content into protocol content blocks.

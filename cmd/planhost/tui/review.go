@@ -14,6 +14,7 @@ import (
 	"github.com/dshgo/planmode"
 	"github.com/dshgo/planmode/cmd/planhost/internal/reviewgate"
 	"github.com/dshgo/planmode/host"
+	"github.com/dshgo/planmode/internal/planmd"
 	"github.com/dshgo/planmode/planreview"
 )
 
@@ -118,7 +119,7 @@ func (m *Model) openReview(msg AskMsg) {
 		case n > 0 && (m.plans[n-1].outcome == m.cat.OutcomeKeepPlanning || m.plans[n-1].outcome == m.cat.OutcomeEdited):
 			r.previous = m.plans[n-1].text
 		}
-		m.plans = append(m.plans, planRecord{title: planTitle(r.text), text: r.text, outcome: m.cat.OutcomeOpen})
+		m.plans = append(m.plans, planRecord{title: planmd.Title(r.text), text: r.text, outcome: m.cat.OutcomeOpen})
 		r.record = len(m.plans) - 1
 		if m.cfg.PlanFile != nil {
 			r.planFile = m.cfg.Sanitize(m.cfg.PlanFile.Path())
@@ -442,22 +443,4 @@ func planDiff(previous, current string) string {
 		out = append(out, l)
 	}
 	return strings.Join(out, "\n")
-}
-
-// planTitle is the plan's first heading, or its first line.
-func planTitle(plan string) string {
-	first := ""
-	for _, l := range strings.Split(plan, "\n") {
-		t := strings.TrimSpace(l)
-		if t == "" {
-			continue
-		}
-		if strings.HasPrefix(t, "#") {
-			return strings.TrimSpace(strings.TrimLeft(t, "#"))
-		}
-		if first == "" {
-			first = t
-		}
-	}
-	return first
 }

@@ -343,9 +343,6 @@ func (c *Catalog) ExitOutcome(o planmode.ExitOutcome, edited bool) string {
 	return c.OutcomeRefused
 }
 
-// PlanTitle is a plan's first heading, or its first line.
-func PlanTitle(plan string) string { return planTitle(plan) }
-
 // optionLabel is the catalog's word for a plan review option (the
 // protocol's label otherwise).
 func (c *Catalog) optionLabel(label string) (string, string) {

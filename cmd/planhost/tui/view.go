@@ -10,6 +10,7 @@ import (
 	"github.com/charmbracelet/x/ansi"
 
 	"github.com/dshgo/planmode/cmd/planhost/internal/mdview"
+	"github.com/dshgo/planmode/internal/planmd"
 )
 
 // sideBySideWidth is the width from which a revised plan's diff is shown
@@ -161,7 +162,11 @@ func (m *Model) reviewBody(width int) string {
 	if !r.plan {
 		return m.transcript(width)
 	}
-	title := m.st.title.Render(wrap(m.cat.ReviewTitle+": "+planTitle(r.text), width))
+	heading := m.cat.ReviewTitle
+	if t := planmd.Title(r.text); t != "" {
+		heading += ": " + t
+	}
+	title := m.st.title.Render(wrap(heading, width))
 	diff := planDiff(r.previous, r.text)
 	if diff == "" {
 		return title + "\n\n" + m.markdown(r.text, width)

@@ -59,22 +59,26 @@ func New(style string, width int) (*Renderer, error) {
 	if !ok {
 		return nil, fmt.Errorf("mdview: %w %q", ErrUnknownStyle, style)
 	}
-	// The parser of glamour (CommonMark, GFM, definition lists) without
-	// the paragraph transformer that takes link reference definitions out
-	// of the text.
+	md := newMarkdown()
+	md.SetRenderer(renderer.NewRenderer(renderer.WithNodeRenderers(
+		util.Prioritized(ansi.NewRenderer(ansi.Options{Styles: *st, WordWrap: width}), 1000),
+	)))
+	return &Renderer{md: md}, nil
+}
+
+// newMarkdown returns the parser of glamour (CommonMark, GFM, definition
+// lists) without the paragraph transformer that takes link reference
+// definitions out of the text.
+func newMarkdown() goldmark.Markdown {
 	p := parser.NewParser(
 		parser.WithBlockParsers(parser.DefaultBlockParsers()...),
 		parser.WithInlineParsers(parser.DefaultInlineParsers()...),
 		parser.WithAutoHeadingID(),
 	)
-	md := goldmark.New(
+	return goldmark.New(
 		goldmark.WithParser(p),
 		goldmark.WithExtensions(extension.GFM, extension.DefinitionList),
 	)
-	md.SetRenderer(renderer.NewRenderer(renderer.WithNodeRenderers(
-		util.Prioritized(ansi.NewRenderer(ansi.Options{Styles: *st, WordWrap: width}), 1000),
-	)))
-	return &Renderer{md: md}, nil
 }
 
 // Render renders s. The text should already be safe for a terminal (no
@@ -82,7 +86,7 @@ func New(style string, width int) (*Renderer, error) {
 func (r *Renderer) Render(s string) (string, error) {
 	src := []byte(s)
 	doc := r.md.Parser().Parse(text.NewReader(src))
-	v := &visible{src: src, extra: bytes.NewBuffer(nil)}
+	v := &visible{src: src, extra: bytes.NewBuffer(nil), fence: "```"}
 	v.transform(doc)
 	var out bytes.Buffer
 	if err := r.md.Renderer().Render(&out, append(src, v.extra.Bytes()...), doc); err != nil {
@@ -97,6 +101,8 @@ func (r *Renderer) Render(s string) (string, error) {
 type visible struct {
 	src   []byte
 	extra *bytes.Buffer
+	// fence is written before a fenced block's info string.
+	fence string
 }
 
 // segment adds s to the source and returns a text node showing it as it
@@ -163,7 +169,7 @@ func (v *visible) transform(doc ast.Node) {
 			// The block keeps its language for highlighting; the line
 			// before it shows the whole info string as written.
 			p := ast.NewParagraph()
-			p.AppendChild(p, v.code("```"+string(n.Info.Segment.Value(v.src))))
+			p.AppendChild(p, v.code(v.fence+string(n.Info.Segment.Value(v.src))))
 			n.Parent().InsertBefore(n.Parent(), n, p)
 		}
 	}
