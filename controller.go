@@ -386,7 +386,7 @@ func (c *Controller) applyPending(agent host.Agent, st *sessionState) (notice st
 		}
 		if !st.closed.Load() {
 			// The log has the state already (another writer): the
-			// selection is stale, so it is dropped (SPEC §4).
+			// selection is stale, so it is dropped.
 			st.setPending(SelectionNone, false)
 		}
 		return "", false

@@ -85,7 +85,7 @@ type Params struct {
 	Logger *slog.Logger `optional:"true"`
 	// ExitExtensions are the companion plugins' parts in exit_plan_mode,
 	// supplied through the [ExitExtensionGroup] value group. With none, the
-	// tool is exactly Part I's.
+	// tool is the plugin's own, as with no companion enabled.
 	ExitExtensions []ExitExtension `group:"planmode.exit"`
 }
 

@@ -120,7 +120,7 @@ func (t *exitTool) Execute(ctx context.Context, call host.CallContext, input jso
 	if w := st.load(); w.pending() == SelectionInactive && w.pendingExit() {
 		// One approved (or abandoned) plan per batch: a later call must not
 		// put a second plan to the user, whose answer could not undo the
-		// first (SPEC §7; docs/plan-mode.md, "Two exit calls").
+		// first (docs/plan-mode.md, "Two exit calls").
 		return "", ErrExitDecided
 	}
 	x, err := t.decodeCall(call, input)
