@@ -34,8 +34,8 @@ var (
 // Outcomes of exit_plan_mode other than approval, and the errors of the
 // /plan command. The tool's errors are the tool results the model reads
 // (after [host.ToolErrorPrefix]); a host or UI that runs the tool tells
-// them apart with errors.Is, and one that reads logged results uses
-// [ExitOutcomeOf]. Errors with details (the feedback, a size) wrap them.
+// them apart with errors.Is, and one that reads logged results switches
+// on the logged outcome ([ExitOutcome]). Errors with details (the feedback, a size) wrap them.
 var (
 	// ErrExitNoAgent means the tool was called outside an agent.
 	ErrExitNoAgent = errors.New(textExitNoAgent)

@@ -328,8 +328,8 @@ func (xs exitExtensions) finish(ctx context.Context, x *ExitCall, v ExitVerdict)
 	return nil
 }
 
-// exitSuccess is the result text of a verdict that leaves plan mode: Part
-// I's {"approved":true} when nothing was added, else the fields merged.
+// exitSuccess is the result text of a verdict that leaves plan mode: the
+// core's {"approved":true} when nothing was added, else the fields merged.
 func exitSuccess(v ExitVerdict, extra map[string]any) string {
 	if v.Kind == VerdictApprove && len(extra) == 0 {
 		return exitResult

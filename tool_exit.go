@@ -102,75 +102,102 @@ func (t *exitTool) Definition() host.ToolDefinition { return t.def }
 // with a tool error saying so, before the user is asked. So a second plan's
 // answer can never contradict the first one's.
 func (t *exitTool) Execute(ctx context.Context, call host.CallContext, input json.RawMessage) (string, error) {
+	out, outcome, err := t.execute(ctx, call, input)
+	host.SetOutcome(ctx, string(outcome))
+	return out, err
+}
+
+// execute is Execute, with the call's outcome.
+func (t *exitTool) execute(ctx context.Context, call host.CallContext, input json.RawMessage) (string, ExitOutcome, error) {
 	agent := call.Agent
 	if agent == nil || agent.Session() == nil {
-		return "", ErrExitNoAgent
+		return "", ExitRefused, ErrExitNoAgent
 	}
 	r := t.c.run.Load()
 	if r == nil {
-		return "", fmt.Errorf("%s: %w", ExitToolName, ErrNotRunning)
+		return "", ExitRefused, fmt.Errorf("%s: %w", ExitToolName, ErrNotRunning)
 	}
 	st, _, err := r.state(agent.Session())
 	if err != nil {
-		return "", fmt.Errorf("%s: %w", ExitToolName, err)
+		return "", ExitRefused, fmt.Errorf("%s: %w", ExitToolName, err)
 	}
 	if !st.load().active() {
-		return "", ErrExitNotPlanMode
+		return "", ExitRefused, ErrExitNotPlanMode
 	}
 	if w := st.load(); w.pending() == SelectionInactive && w.pendingExit() {
 		// One approved (or abandoned) plan per batch: a later call must not
 		// put a second plan to the user, whose answer could not undo the
 		// first (docs/plan-mode.md, "Two exit calls").
-		return "", ErrExitDecided
+		return "", ExitRefused, ErrExitDecided
 	}
 	x, err := t.decodeCall(call, input)
 	if err != nil {
-		return "", err
+		return "", ExitRefused, err
 	}
 	x.given = x.Plan
 	if err := t.c.exits.prepare(ctx, x); err != nil {
-		return "", err
+		return "", ExitRefused, err
 	}
 	if !hasPlanHeading(x.Plan) {
-		return "", ErrExitNoHeading
+		return "", ExitRefused, ErrExitNoHeading
 	}
 	if t.c.questions == nil {
-		return "", ErrExitNoChannel
+		return "", ExitRefused, ErrExitNoChannel
 	}
 	if err := checkPlan(x.Plan); err != nil {
-		return "", err
+		return "", ExitRefused, err
 	}
 
 	if !st.reviewing.CompareAndSwap(false, true) {
-		return "", ErrExitReviewOpen
+		return "", ExitRefused, ErrExitReviewOpen
 	}
 	defer st.reviewing.Store(false)
 	if w := st.load(); w.pending() == SelectionInactive && w.pendingExit() {
-		return "", ErrExitDecided // decided while this call was being checked
+		return "", ExitRefused, ErrExitDecided // decided while this call was being checked
 	}
 
 	v, err := t.reviewBound(ctx, r.done, x)
 	if err != nil {
-		return "", err
+		return "", reviewOutcome(err), err
 	}
 	switch {
 	case v.Kind == VerdictApprove || v.Kind == VerdictAbandon:
 	case v.Err != nil:
-		return "", v.Err
+		return "", ExitKeepPlanning, v.Err
 	case len(v.Feedback) > MaxFeedbackSize:
-		return "", &feedbackTooLargeError{size: len(v.Feedback)}
+		return "", ExitKeepPlanning, &feedbackTooLargeError{size: len(v.Feedback)}
 	case v.Feedback == "":
-		return "", ErrKeepPlanning
+		return "", ExitKeepPlanning, ErrKeepPlanning
 	default:
-		return "", &feedbackError{feedback: v.Feedback}
+		return "", ExitKeepPlanning, &feedbackError{feedback: v.Feedback}
 	}
 	if err := t.c.exits.finish(ctx, x, v); err != nil {
-		return "", err
+		return "", ExitRefused, err
 	}
 	if err := st.queueExit(); err != nil {
-		return "", ErrReviewReloaded // stopped just as the review was answered
+		return "", ExitReloaded, ErrReviewReloaded // stopped just as the review was answered
 	}
-	return exitSuccess(v, x.Result), nil
+	if v.Kind == VerdictAbandon {
+		return exitSuccess(v, x.Result), ExitAbandoned, nil
+	}
+	return exitSuccess(v, x.Result), ExitApproved, nil
+}
+
+// reviewOutcome is the outcome of a review that ended in err: the
+// question channel's failures, or a plan that kept changing; any other
+// error (an extension's, a check of the plan reread) refuses the call.
+func reviewOutcome(err error) ExitOutcome {
+	switch {
+	case errors.Is(err, ErrReviewReloaded):
+		return ExitReloaded
+	case errors.Is(err, ErrReviewDismissed):
+		return ExitDismissed
+	case errors.Is(err, ErrReviewFailed):
+		return ExitReviewFailed
+	case errors.Is(err, ErrPlanChanging):
+		return ExitKeepPlanning
+	}
+	return ExitRefused
 }
 
 // MaxReviewAsks bounds how often one exit_plan_mode call asks the user:
@@ -340,8 +367,8 @@ func (t *exitTool) review(ctx context.Context, done <-chan struct{}, agent host.
 }
 
 // reviewRequest is the one question of a plan review: the exact plan as its
-// detail with its digest, Approve, the extensions' options (none in Part
-// I) or Keep planning. previous, when not "", is the text shown before,
+// detail with its digest, Approve, the extensions' options (none without
+// companions) or Keep planning. previous, when not "", is the text shown before,
 // which changed during the review: the question says so and carries it.
 func reviewRequest(agent host.Agent, plan, previous string, extra []host.Option) host.AskRequest {
 	opts := []host.Option{{Label: ReviewApprove, Description: reviewApproveDetail}}
