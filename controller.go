@@ -408,9 +408,9 @@ func noticeFor(seen word, sel Selection, exit bool) (string, bool) {
 		return "", false
 	}
 	if sel == SelectionActive {
-		return NoticeEntered, true
+		return noticeEntered, true
 	}
-	return NoticeLeft, true
+	return noticeLeft, true
 }
 
 func headerSelection(h headerMode) Selection {
@@ -444,7 +444,7 @@ func cancelEvent(sel Selection) host.Event {
 
 // noticeSource is the source of the plugin's notices.
 func noticeSource() *host.Source {
-	return &host.Source{Kind: host.SourcePlugin, Plugin: PluginName, Form: NoticeForm}
+	return &host.Source{Kind: host.SourcePlugin, Plugin: PluginName, Form: noticeForm}
 }
 
 // noticeMessage returns a notice as a message for a pre-step decision.

@@ -39,13 +39,13 @@ func moduleOptions() []fx.Option {
 }
 
 // DeployPlugin returns the plugin's entry for the deployment loader: it
-// decodes the "plan-mode" configuration with [DecodeConfig] and installs
+// decodes the "plan-mode" configuration with the plugin's decoder and installs
 // the plugin with the decoded [Config], supplied privately ([ModuleWith]).
 func DeployPlugin() deploy.Plugin {
 	return deploy.Plugin{
 		Name: PluginName,
 		Load: func(node *yaml.Node) (fx.Option, error) {
-			cfg, err := DecodeConfig(node)
+			cfg, err := decodeConfig(node)
 			if err != nil {
 				return nil, err
 			}
