@@ -13,9 +13,9 @@ import (
 	"strings"
 
 	"github.com/dshgo/planmode"
+	"github.com/dshgo/planmode/cmd/planhost/internal/render"
 	"github.com/dshgo/planmode/cmd/planhost/internal/safetext"
 	"github.com/dshgo/planmode/host"
-	"github.com/dshgo/planmode/internal/render"
 	"github.com/dshgo/planmode/plansteps"
 	"github.com/dshgo/planmode/todo"
 )
@@ -100,10 +100,10 @@ func writeCompanions(w io.Writer, ci companionInspection) {
 		fmt.Fprintf(w, inspectPlanApproved+"\n", p.Seq, oneLine(p.Title))
 	}
 	for _, x := range ci.Steps {
-		fmt.Fprint(w, render.Plain(plansteps.RenderANSI(x, companionWidth)))
+		fmt.Fprint(w, render.Plain(render.StepsANSI(x, companionWidth)))
 	}
 	if ci.Todo != nil {
-		fmt.Fprint(w, render.Plain(todo.RenderANSI(ci.Todo, companionWidth)))
+		fmt.Fprint(w, render.Plain(render.TodoANSI(ci.Todo, companionWidth)))
 	}
 }
 
@@ -150,7 +150,7 @@ func writeHTMLPage(w io.Writer, session string, ci companionInspection) {
 	var b strings.Builder
 	b.WriteString("<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n")
 	b.WriteString("<meta http-equiv=\"Content-Security-Policy\" content=\"default-src 'none'; style-src 'unsafe-inline'\">\n")
-	b.WriteString("<title>" + title + "</title>\n<style>\n" + htmlPageStyle + todo.Stylesheet + "</style>\n</head>\n<body>\n")
+	b.WriteString("<title>" + title + "</title>\n<style>\n" + htmlPageStyle + render.Stylesheet + "</style>\n</head>\n<body>\n")
 	b.WriteString("<h1>" + title + "</h1>\n")
 	b.WriteString("<h2>" + htmlPlans + "</h2>\n")
 	if len(ci.Plans) == 0 {
@@ -165,7 +165,7 @@ func writeHTMLPage(w io.Writer, session string, ci companionInspection) {
 		b.WriteString("<p class=\"empty\">" + htmlNoSteps + "</p>\n")
 	}
 	for _, x := range ci.Steps {
-		b.WriteString(plansteps.RenderHTML(x))
+		b.WriteString(render.StepsHTML(x))
 		if !x.Done {
 			continue
 		}
@@ -186,7 +186,7 @@ func writeHTMLPage(w io.Writer, session string, ci companionInspection) {
 	if ci.Todo == nil {
 		b.WriteString("<p class=\"empty\">" + htmlNoTodo + "</p>\n")
 	} else {
-		b.WriteString(todo.RenderHTML(ci.Todo))
+		b.WriteString(render.TodoHTML(ci.Todo))
 	}
 	b.WriteString("</body>\n</html>\n")
 	io.WriteString(w, b.String())
