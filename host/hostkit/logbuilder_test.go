@@ -12,15 +12,6 @@ import (
 	"github.com/dshgo/planmode/host/hostkit"
 )
 
-// numbered returns n events with Seq from+1, from+2, ...
-func numbered(from, n int) []host.Event {
-	out := make([]host.Event, n)
-	for i := range out {
-		out[i] = host.Event{Seq: uint64(from + i + 1), Type: "test/n"}
-	}
-	return out
-}
-
 // seqs lists the Seq of every event the log's readers give, checking that
 // At, All, Range, Backward, ChunkAt and Slice agree with each other.
 func seqs(t testing.TB, l host.Log) []uint64 {
