@@ -45,7 +45,7 @@ type ExitVerdict struct {
 	// follow.
 	Comments string
 	// Feedback is the user's keep-planning text, passed to the model
-	// verbatim (at most 256 KiB bytes).
+	// verbatim (at most 256 KiB).
 	Feedback string
 	// Err, for VerdictKeepPlanning, is the tool error to return instead of
 	// the feedback error.

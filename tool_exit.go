@@ -72,7 +72,7 @@ func (t *exitTool) Definition() host.ToolDefinition { return t.def }
 // that the agent's logged state is plan mode, that the input is {"plan":
 // string}, that the trimmed plan begins with a level-1 heading, that the
 // host has a user-question channel and that the plan is at most
-// 256 KiB bytes; only then does it ask the user to review the plan.
+// 256 KiB; only then does it ask the user to review the plan.
 //
 // The call succeeds with {"approved":true} only on consent: exactly one
 // answer, to the review question, selecting exactly [ReviewApprove], with no
@@ -90,7 +90,7 @@ func (t *exitTool) Definition() host.ToolDefinition { return t.def }
 // open, the approval stands and there is nothing left to record. Anything
 // else keeps planning: the call fails with the user's feedback verbatim, or
 // with a generic revise-and-present-again message when there is none;
-// feedback over 256 KiB bytes is left out and the error names its
+// feedback over 256 KiB is left out and the error names its
 // size and the limit instead. A
 // dismissed review, a missing channel, the controller stopping (reload) and
 // any other failure of the question channel fail the call too; plan mode is
