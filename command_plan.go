@@ -58,10 +58,11 @@ func (c *Controller) command() host.Command {
 // steers; with attachments it is refused before anything changes. Anything
 // else selects plan mode first and then, when there is text or there are
 // attachments, steers one user message: the attachments, then the trimmed
-// text. The reply names the outcome ([PlanReply]); a failed Set is the
+// text. The reply words the outcome, which the command supplies to the host
+// as a [PlanReply] ([host.SetOutcome]); a failed Set is the
 // command's error, and the command's own failures are [ErrOffWithImages]
 // and [ErrSteerFailed].
-func (c *Controller) runPlan(_ context.Context, inv host.Invocation) (string, error) {
+func (c *Controller) runPlan(ctx context.Context, inv host.Invocation) (string, error) {
 	action, text := planArgs(inv.Args, len(inv.Attachments) > 0)
 	if action == planOffRefused {
 		return "", ErrOffWithImages
@@ -71,7 +72,9 @@ func (c *Controller) runPlan(_ context.Context, inv host.Invocation) (string, er
 	if err != nil {
 		return "", err
 	}
-	reply := c.planReply(inv.Agent, active, outcome)
+	r := c.planReply(inv.Agent, active, outcome)
+	host.SetOutcome(ctx, string(r))
+	reply := planReplies[r]
 	if action != planOnAndSteer {
 		return reply, nil
 	}
@@ -86,9 +89,9 @@ func (c *Controller) runPlan(_ context.Context, inv host.Invocation) (string, er
 	return reply, nil
 }
 
-// planReply words the outcome of selecting active. A no-op while the same
+// planReply is the outcome of selecting active. A no-op while the same
 // selection is still pending reports it as pending, which is what it is.
-func (c *Controller) planReply(agent host.Agent, active bool, o Outcome) string {
+func (c *Controller) planReply(agent host.Agent, active bool, o Outcome) PlanReply {
 	if o == Noop && c.Get(agent).Pending != SelectionNone {
 		o = Queued
 	}
@@ -111,5 +114,5 @@ func (c *Controller) planReply(agent host.Agent, active bool, o Outcome) string 
 	default:
 		r = PlanAlreadyOff
 	}
-	return r.String()
+	return r
 }

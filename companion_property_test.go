@@ -19,7 +19,7 @@ import (
 )
 
 // companionModel is a reference model of plan mode with the entry and
-// review companions (SPEC §13, §14), written apart from the plugins: the
+// review companions, written apart from the plugins: the
 // logged state, the goals logged and the notices recorded. Consented
 // entries and abandoned plans are silent: they never record a notice.
 type companionModel struct {

@@ -13,8 +13,8 @@ import (
 	"gopkg.in/yaml.v3"
 )
 
-// MaxSectionLen is the longest section text accepted, in characters.
-const MaxSectionLen = 64 << 10
+// maxSectionLen is the longest section text accepted, in characters.
+const maxSectionLen = 64 << 10
 
 // keySection is the only config key.
 const keySection = "section"
@@ -54,7 +54,7 @@ func (c Config) Validate() error {
 	return fmt.Errorf("%s: %w: %w", PluginName, ErrBadConfig, errors.Join(errs...))
 }
 
-// DecodeConfig decodes the plugin's YAML node strictly and validates it.
+// decodeConfig decodes the plugin's YAML node strictly and validates it.
 // node is the value under the plugin's name: a mapping, or null when the
 // entry is empty (a document node is unwrapped). Each problem is a
 // [*deploy.FieldError] naming the key, what was wrong and the offending
@@ -62,7 +62,7 @@ func (c Config) Validate() error {
 // must be a YAML string: a number, a boolean, a list, a mapping, null, a
 // missing key and blank text are errors, and so is any other key. Nothing is
 // defaulted. The error wraps [ErrBadConfig], like [Config.Validate]'s.
-func DecodeConfig(node *yaml.Node) (Config, error) {
+func decodeConfig(node *yaml.Node) (Config, error) {
 	if node != nil && node.Kind == yaml.DocumentNode && len(node.Content) == 1 {
 		node = node.Content[0]
 	}
@@ -114,7 +114,7 @@ func DecodeConfig(node *yaml.Node) (Config, error) {
 	return cfg, nil
 }
 
-// configError is what DecodeConfig returns: its problems, each a
+// configError is what decodeConfig returns: its problems, each a
 // [*deploy.FieldError] that the deployment loader places in the file, and
 // [ErrBadConfig] for errors.Is, as Validate's errors are.
 type configError struct{ errs []error }
@@ -135,7 +135,7 @@ var configValidator = sync.OnceValues(func() (*validator.Validate, error) {
 	rules := map[string]func(string) bool{
 		"visible":    func(s string) bool { return strings.IndexFunc(s, isVisible) >= 0 },
 		"printable":  func(s string) bool { _, _, bad := controlChar(s); return !bad },
-		"sectionlen": func(s string) bool { return utf8.RuneCountInString(s) <= MaxSectionLen },
+		"sectionlen": func(s string) bool { return utf8.RuneCountInString(s) <= maxSectionLen },
 	}
 	for tag, ok := range rules {
 		if err := v.RegisterValidation(tag, func(fl validator.FieldLevel) bool { return ok(fl.Field().String()) }); err != nil {
@@ -213,7 +213,7 @@ func describeRule(tag, value string, present bool) string {
 		r, pos, _ := controlChar(value)
 		return fmt.Sprintf(problemControl, r, pos)
 	case "sectionlen":
-		return fmt.Sprintf(problemTooLong, MaxSectionLen, utf8.RuneCountInString(value))
+		return fmt.Sprintf(problemTooLong, maxSectionLen, utf8.RuneCountInString(value))
 	default:
 		return problemInvalidText
 	}

@@ -386,7 +386,7 @@ func (c *Controller) applyPending(agent host.Agent, st *sessionState) (notice st
 		}
 		if !st.closed.Load() {
 			// The log has the state already (another writer): the
-			// selection is stale, so it is dropped (SPEC §4).
+			// selection is stale, so it is dropped.
 			st.setPending(SelectionNone, false)
 		}
 		return "", false
@@ -408,9 +408,9 @@ func noticeFor(seen word, sel Selection, exit bool) (string, bool) {
 		return "", false
 	}
 	if sel == SelectionActive {
-		return NoticeEntered, true
+		return noticeEntered, true
 	}
-	return NoticeLeft, true
+	return noticeLeft, true
 }
 
 func headerSelection(h headerMode) Selection {
@@ -444,7 +444,7 @@ func cancelEvent(sel Selection) host.Event {
 
 // noticeSource is the source of the plugin's notices.
 func noticeSource() *host.Source {
-	return &host.Source{Kind: host.SourcePlugin, Plugin: PluginName, Form: NoticeForm}
+	return &host.Source{Kind: host.SourcePlugin, Plugin: PluginName, Form: noticeForm}
 }
 
 // noticeMessage returns a notice as a message for a pre-step decision.

@@ -18,7 +18,7 @@ var (
 	// or "inactive".
 	ErrBadPayload = errors.New(textBadPayload)
 	// ErrBadConfig means a Config failed validation ([Config.Validate],
-	// [New]) or a configuration node failed to decode ([DecodeConfig]).
+	// [New]) or a configuration node failed to decode (the plugin's decoder).
 	ErrBadConfig = errors.New(textBadConfig)
 	// ErrMissingDependency means New was given no value for a required
 	// host registry.
@@ -34,8 +34,8 @@ var (
 // Outcomes of exit_plan_mode other than approval, and the errors of the
 // /plan command. The tool's errors are the tool results the model reads
 // (after [host.ToolErrorPrefix]); a host or UI that runs the tool tells
-// them apart with errors.Is, and one that reads logged results uses
-// [ExitOutcomeOf]. Errors with details (the feedback, a size) wrap them.
+// them apart with errors.Is, and one that reads logged results switches
+// on the logged outcome ([ExitOutcome]). Errors with details (the feedback, a size) wrap them.
 var (
 	// ErrExitNoAgent means the tool was called outside an agent.
 	ErrExitNoAgent = errors.New(textExitNoAgent)
@@ -50,7 +50,7 @@ var (
 	// ErrExitNoChannel means the host has no user-question channel, or no
 	// user is attached to it: the plan was not reviewed.
 	ErrExitNoChannel = errors.New(textExitNoChannel)
-	// ErrExitTooLarge means the plan is over [MaxPlanSize].
+	// ErrExitTooLarge means the plan is over 256 KiB.
 	ErrExitTooLarge = errors.New(textExitTooLargeSentinel)
 	// ErrExitDecided means an earlier call of the batch was approved (or
 	// abandoned) and its exit is pending: this plan was not shown.
@@ -70,8 +70,8 @@ var (
 	// ErrReviewFailed means the question channel failed; the channel's
 	// error is wrapped too.
 	ErrReviewFailed = errors.New(textReviewFailed)
-	// ErrPlanChanging means the plan changed during each of
-	// [MaxReviewAsks] reviews, so no answer was about the plan as it
+	// ErrPlanChanging means the plan changed during each of the 3
+	// reviews one call may ask for, so no answer was about the plan as it
 	// stands: nothing was approved and plan mode stays on.
 	ErrPlanChanging = errors.New(textPlanChanging)
 	// ErrEditNotTaken means the user approved a plan they edited in the

@@ -150,13 +150,14 @@ func (h *miniHost) turn(ctx context.Context, a *miniAgent, script []host.Assista
 			h.mu.Lock()
 			tool := h.tools[call.Name]
 			h.mu.Unlock()
-			out, err := tool.Execute(ctx, host.CallContext{Agent: a, CallID: call.ID}, call.Input)
-			res.Output = out
+			callCtx, outcome := host.RecordOutcome(ctx) // the tool's outcome, for front ends
+			out, err := tool.Execute(callCtx, host.CallContext{Agent: a, CallID: call.ID}, call.Input)
+			res.Output, res.Outcome = out, outcome()
 			if err != nil {
 				res.Output, res.IsError = host.ToolErrorPrefix+err.Error(), true
 			}
 			a.log(host.TypeToolResult, nil, res)
-			fmt.Printf("%s -> %s\n", call.Name, res.Output)
+			fmt.Printf("%s -> %s (%s)\n", call.Name, res.Output, res.Outcome)
 		}
 		a.log(host.TypeStepEnd, nil, host.StepEnd{Turn: 1, Step: s.Step, Attempt: 1})
 	}
@@ -219,7 +220,7 @@ func Example_minimalHost() {
 	// Output:
 	// set: committed {true none}
 	// step 1 prompt [plan:policy]
-	// exit_plan_mode -> {"approved":true}
+	// exit_plan_mode -> {"approved":true} (approved)
 	// step 2 prompt []
 	// after the turn: {false none}
 }

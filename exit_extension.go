@@ -45,7 +45,7 @@ type ExitVerdict struct {
 	// follow.
 	Comments string
 	// Feedback is the user's keep-planning text, passed to the model
-	// verbatim (at most [MaxFeedbackSize] bytes).
+	// verbatim (at most 256 KiB).
 	Feedback string
 	// Err, for VerdictKeepPlanning, is the tool error to return instead of
 	// the feedback error.
@@ -113,13 +113,13 @@ type ExitExtension struct {
 	// Keep planning.
 	Options []host.Option
 	// Decide reads the review's answers. The first extension that reports
-	// handled decides; when none does, the Part I rule does (exactly one
+	// handled decides; when none does, the core's rule does (exactly one
 	// answer selecting exactly Approve with no custom text approves;
 	// anything else keeps planning).
 	Decide func(x *ExitCall, answers []host.Answer) (v ExitVerdict, handled bool)
 	// Unattended runs when the question channel reports that no user is
 	// attached ([host.ErrNoProvider]). The first extension that reports
-	// handled decides; when none does, the call fails as in Part I.
+	// handled decides; when none does, the call fails as with no extension.
 	Unattended func(ctx context.Context, x *ExitCall) (v ExitVerdict, handled bool)
 	// Reread returns the plan as the extension presents it now, given
 	// plan as the extensions before it present it now (the first one is
@@ -197,7 +197,7 @@ func (xs exitExtensions) options() []host.Option {
 }
 
 // definition returns the exit tool's definition with the extensions'
-// properties; with no extension it is Part I's, byte for byte.
+// properties; with no extension it is the core's own, byte for byte.
 func (xs exitExtensions) definition() host.ToolDefinition {
 	def := host.ToolDefinition{
 		Name:         ExitToolName,
@@ -259,7 +259,7 @@ func (xs exitExtensions) prepare(ctx context.Context, x *ExitCall) error {
 	return nil
 }
 
-// decide returns the first extension's verdict on answers, or Part I's.
+// decide returns the first extension's verdict on answers, or the core's.
 func (xs exitExtensions) decide(x *ExitCall, answers []host.Answer) ExitVerdict {
 	for _, e := range xs {
 		if e.Decide == nil {
@@ -328,8 +328,8 @@ func (xs exitExtensions) finish(ctx context.Context, x *ExitCall, v ExitVerdict)
 	return nil
 }
 
-// exitSuccess is the result text of a verdict that leaves plan mode: Part
-// I's {"approved":true} when nothing was added, else the fields merged.
+// exitSuccess is the result text of a verdict that leaves plan mode: the
+// core's {"approved":true} when nothing was added, else the fields merged.
 func exitSuccess(v ExitVerdict, extra map[string]any) string {
 	if v.Kind == VerdictApprove && len(extra) == 0 {
 		return exitResult

@@ -190,7 +190,7 @@ func TestExitExtensionDecidesAReviewWithNoUserAttached(t *testing.T) {
 
 	g := newExitFixture(t, &refhost.Questions{}, abandonExtension())
 	if _, err := g.call(t, goodPlan); !errors.Is(err, host.ErrNoProvider) {
-		t.Fatalf("Execute without a policy = %v, want Part I's no-provider failure", err)
+		t.Fatalf("Execute without a policy = %v, want the core's no-provider failure", err)
 	}
 }
 

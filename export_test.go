@@ -54,3 +54,19 @@ func FoldViews(events []host.Event, split int) (stepwise, bulk string) {
 	}
 	return fmt.Sprintf("%+v", s), fmt.Sprintf("%+v", b)
 }
+
+// Names the plugin keeps to itself, for the tests.
+const (
+	NoticeForm      = noticeForm
+	NoticeEntered   = noticeEntered
+	NoticeLeft      = noticeLeft
+	CardKindPlan    = cardKindPlan
+	CardKindReview  = cardKindReview
+	MaxFeedbackSize = maxFeedbackSize
+	MaxReviewAsks   = maxReviewAsks
+	MaxPlanSize     = maxPlanSize
+	MaxSectionLen   = maxSectionLen
+)
+
+// DecodeConfig is the plugin's configuration decoder.
+var DecodeConfig = decodeConfig

@@ -115,5 +115,5 @@ func decodeHeader(data json.RawMessage) (headerMode, bool) {
 // isNotice reports whether e is a notice this plugin recorded.
 func isNotice(e *host.Event) bool {
 	return e.Type == host.TypeUserMessage && e.Source != nil &&
-		e.Source.Kind == host.SourcePlugin && e.Source.Plugin == PluginName && e.Source.Form == NoticeForm
+		e.Source.Kind == host.SourcePlugin && e.Source.Plugin == PluginName && e.Source.Form == noticeForm
 }

@@ -1,40 +1,34 @@
 package planmode
 
-import (
-	"encoding/json"
-	"strings"
+// PlanReply is the outcome of a /plan command that succeeded. The command
+// supplies it with [host.SetOutcome], so a host logs it in the Outcome of
+// the run's "command/done"; a UI switches on it, never on the reply text.
+// A run that failed, or one logged before outcomes were, has none ("").
+type PlanReply string
 
-	"github.com/dshgo/planmode/host"
-)
-
-// PlanReply is an outcome of the /plan command, as its reply says it. A
-// host logs the reply as the text of "command/done"; a UI reads it back
-// with [ParsePlanReply] and switches on the value instead of matching text.
-type PlanReply uint8
-
-// The /plan replies.
+// The /plan outcomes.
 const (
 	// PlanEntered: plan mode is on now (no turn was open).
-	PlanEntered PlanReply = iota + 1
+	PlanEntered PlanReply = "entered"
 	// PlanEntering: plan mode is on from the next step of the running turn.
-	PlanEntering
+	PlanEntering PlanReply = "entering"
 	// PlanLeft: plan mode is off now.
-	PlanLeft
+	PlanLeft PlanReply = "left"
 	// PlanLeaving: plan mode ends from the next step of the running turn.
-	PlanLeaving
+	PlanLeaving PlanReply = "leaving"
 	// PlanEntryCancelled: a pending switch into plan mode was cancelled.
-	PlanEntryCancelled
+	PlanEntryCancelled PlanReply = "entry-cancelled"
 	// PlanExitCancelled: a pending switch back to the default mode was
 	// cancelled.
-	PlanExitCancelled
+	PlanExitCancelled PlanReply = "exit-cancelled"
 	// PlanAlreadyOff: plan mode already was off.
-	PlanAlreadyOff
+	PlanAlreadyOff PlanReply = "already-off"
 	// PlanAlreadyOn: plan mode already was on.
-	PlanAlreadyOn
+	PlanAlreadyOn PlanReply = "already-on"
 )
 
-// planReplies are the reply texts, indexed by PlanReply.
-var planReplies = [...]string{
+// planReplies are the reply texts of the outcomes.
+var planReplies = map[PlanReply]string{
 	PlanEntered:        replyEntered,
 	PlanEntering:       replyEntering,
 	PlanLeft:           replyLeft,
@@ -45,104 +39,35 @@ var planReplies = [...]string{
 	PlanAlreadyOn:      replyAlreadyActive,
 }
 
-// String returns the reply text the command gives for r, "" for a value
-// that is no reply.
-func (r PlanReply) String() string {
-	if int(r) < len(planReplies) {
-		return planReplies[r]
-	}
-	return ""
-}
-
-// ParsePlanReply returns the outcome a /plan reply text names, and false
-// for any other text (an error, another command's reply).
-func ParsePlanReply(text string) (PlanReply, bool) {
-	for r, s := range planReplies {
-		if s != "" && s == text {
-			return PlanReply(r), true
-		}
-	}
-	return 0, false
-}
-
-// ExitOutcome is how an exit_plan_mode call ended, as its logged result
-// shows it. A UI that reads "tool/result" events switches on
-// [ExitOutcomeOf] instead of matching texts; a host that runs the tool
-// itself can also test the error with errors.Is ([ErrKeepPlanning] and the
-// others).
-type ExitOutcome uint8
+// ExitOutcome is how an exit_plan_mode call ended. The tool supplies it
+// with [host.SetOutcome], so a host logs it in the Outcome of the call's
+// "tool/result"; a UI switches on it, never on the result text. A result
+// logged before outcomes were has none (""): its outcome is unknown. A
+// host that runs the tool itself can also test the error with errors.Is
+// ([ErrKeepPlanning] and the others).
+type ExitOutcome string
 
 // The outcomes of an exit_plan_mode call.
 const (
 	// ExitApproved: the user approved the plan; plan mode ends at the next
 	// accepted step.
-	ExitApproved ExitOutcome = iota + 1
+	ExitApproved ExitOutcome = "approved"
 	// ExitAbandoned: the plan was abandoned (an exit extension's verdict);
 	// plan mode ends at the next accepted step.
-	ExitAbandoned
-	// ExitKeepPlanning: the user did not approve; the model revises the
-	// plan (with the user's feedback when there is some).
-	ExitKeepPlanning
+	ExitAbandoned ExitOutcome = "abandoned"
+	// ExitKeepPlanning: the user did not approve, or approved a text that
+	// is not the plan as it stands; the model revises the plan (with the
+	// user's feedback when there is some).
+	ExitKeepPlanning ExitOutcome = "keep-planning"
 	// ExitDismissed: the user dismissed the review to speak instead.
-	ExitDismissed
+	ExitDismissed ExitOutcome = "dismissed"
 	// ExitReloaded: the plugin stopped while the plan was under review.
-	ExitReloaded
+	ExitReloaded ExitOutcome = "reloaded"
 	// ExitReviewFailed: the question channel failed.
-	ExitReviewFailed
+	ExitReviewFailed ExitOutcome = "review-failed"
 	// ExitRefused: the call failed before the user saw the plan (a check
 	// of the agent, the mode, the input or the plan; no question channel;
 	// an earlier approval or an open review), or for a reason of an exit
 	// extension's own.
-	ExitRefused
+	ExitRefused ExitOutcome = "refused"
 )
-
-// String returns "approved", "abandoned", "keep planning", "dismissed",
-// "reloaded", "review failed" or "refused".
-func (o ExitOutcome) String() string {
-	switch o {
-	case ExitApproved:
-		return "approved"
-	case ExitAbandoned:
-		return "abandoned"
-	case ExitKeepPlanning:
-		return "keep planning"
-	case ExitDismissed:
-		return "dismissed"
-	case ExitReloaded:
-		return "reloaded"
-	case ExitReviewFailed:
-		return "review failed"
-	case ExitRefused:
-		return "refused"
-	}
-	return ""
-}
-
-// ExitOutcomeOf classifies a result of exit_plan_mode: its output and
-// whether it is an error result, as "tool/result" logs them.
-func ExitOutcomeOf(output string, isError bool) ExitOutcome {
-	if !isError {
-		var r struct {
-			Abandoned bool `json:"abandoned"`
-		}
-		if json.Unmarshal([]byte(output), &r) == nil && r.Abandoned {
-			return ExitAbandoned
-		}
-		return ExitApproved
-	}
-	msg := strings.TrimPrefix(output, host.ToolErrorPrefix)
-	tooLarge, _, _ := strings.Cut(textFeedbackTooLarge, "%")
-	editTooLarge, _, _ := strings.Cut(textEditTooLarge, "%")
-	switch {
-	case msg == textKeepPlanning, strings.HasPrefix(msg, textKeepPlanningFeedback), strings.HasPrefix(msg, tooLarge),
-		msg == textPlanChanging, msg == textEditNotTaken, strings.HasPrefix(msg, editTooLarge):
-		return ExitKeepPlanning
-	case msg == textReviewDismissed:
-		return ExitDismissed
-	case msg == textReviewReloaded:
-		return ExitReloaded
-	case strings.HasPrefix(msg, textReviewFailed+": "):
-		return ExitReviewFailed
-	}
-	return ExitRefused
-}

@@ -2,6 +2,7 @@ package planmode_test
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"testing"
 
@@ -9,55 +10,75 @@ import (
 	"github.com/dshgo/planmode/host"
 )
 
-func TestPlanRepliesReadBack(t *testing.T) {
-	for r := planmode.PlanEntered; r <= planmode.PlanAlreadyOn; r++ {
-		got, ok := planmode.ParsePlanReply(r.String())
-		if !ok || got != r || r.String() == "" {
-			t.Errorf("ParsePlanReply(%q) = %v, %v; want %v", r.String(), got, ok, r)
+// lastPayload decodes the payload of the last event of type typ.
+func lastPayload[T any](t *testing.T, s host.Session, typ string) T {
+	t.Helper()
+	var v T
+	for _, e := range s.Events().Backward(s.Len()) {
+		if e.Type == typ {
+			if err := json.Unmarshal(e.Data, &v); err != nil {
+				t.Fatalf("%s payload %s: %v", typ, e.Data, err)
+			}
+			return v
 		}
 	}
-	for _, text := range []string{"", "Plan mode is on", planmode.TextKeepPlanning} {
-		if got, ok := planmode.ParsePlanReply(text); ok {
-			t.Errorf("ParsePlanReply(%q) = %v, want no reply", text, got)
-		}
-	}
+	t.Fatalf("no %s event in the log", typ)
+	return v
 }
 
-func TestPlanCommandRepliesParse(t *testing.T) {
+// TestPlanCommandLogsItsOutcome checks that /plan supplies its outcome to
+// the host, which logs it in "command/done" next to the reply text: a UI
+// reads the code, never the words.
+func TestPlanCommandLogsItsOutcome(t *testing.T) {
 	h := newFakeHost()
 	h.start(t, nil)
 	a := h.newAgent(t)
 	for _, step := range []struct {
-		args string
-		want planmode.PlanReply
+		args  string
+		want  planmode.PlanReply
+		reply string
 	}{
-		{"", planmode.PlanEntered},
-		{"", planmode.PlanAlreadyOn},
-		{"off", planmode.PlanLeft},
-		{"off", planmode.PlanAlreadyOff},
+		{"", planmode.PlanEntered, planmode.ReplyEntered},
+		{"", planmode.PlanAlreadyOn, planmode.ReplyAlreadyActive},
+		{"off", planmode.PlanLeft, planmode.ReplyLeft},
+		{"off", planmode.PlanAlreadyOff, planmode.ReplyAlreadyInactive},
 	} {
-		reply, err := runPlan(t, h, a, step.args)
-		if got, ok := planmode.ParsePlanReply(reply); err != nil || !ok || got != step.want {
-			t.Fatalf("/plan %s = %q, %v; parses as %v, want %v", step.args, reply, err, got, step.want)
+		reply, err := h.RunCommand(context.Background(), a, planmode.CommandName, step.args)
+		done := lastPayload[host.CommandDone](t, a.Session(), host.TypeCommandDone)
+		if err != nil || reply != step.reply || !done.OK || planmode.PlanReply(done.Outcome) != step.want {
+			t.Fatalf("/plan %s = %q, %v; logged outcome %q, want %q with the reply %q", step.args, reply, err, done.Outcome, step.want, step.reply)
 		}
 	}
-	if _, err := runPlan(t, h, a, "off", host.Block{Type: host.BlockImage, MediaType: "image/png", Data: []byte("hi")}); !errors.Is(err, planmode.ErrOffWithImages) {
-		t.Fatalf("/plan off with an image = %v, want ErrOffWithImages", err)
+	_, err := h.RunCommand(context.Background(), a, planmode.CommandName, "off", host.Block{Type: host.BlockImage, MediaType: "image/png", Data: []byte("hi")})
+	if done := lastPayload[host.CommandDone](t, a.Session(), host.TypeCommandDone); !errors.Is(err, planmode.ErrOffWithImages) || done.OK || done.Outcome != "" {
+		t.Fatalf("/plan off with an image = %v, logged %+v; want ErrOffWithImages and no outcome", err, done)
 	}
 }
 
-func TestExitOutcomesAreSentinelsAndReadBackFromResults(t *testing.T) {
+// TestExitOutcomesAreLogged checks that every way an exit_plan_mode call
+// ends logs its outcome in the call's "tool/result", whatever the words of
+// the result: an extension's keep-planning error in words of its own is
+// still keep planning.
+func TestExitOutcomesAreLogged(t *testing.T) {
 	failing := errors.New("ui: connection reset")
+	ownWords := errors.New("Approved? Not quite: these words are the extension's own")
+	keepWithOwnWords := planmode.ExitExtension{Name: "words",
+		Decide: func(*planmode.ExitCall, []host.Answer) (planmode.ExitVerdict, bool) {
+			return planmode.ExitVerdict{Kind: planmode.VerdictKeepPlanning, Err: ownWords}, true
+		}}
 	tests := []struct {
 		name    string
 		answer  func(context.Context, host.AskRequest) ([]host.Answer, error)
+		ext     *planmode.ExitExtension
 		leave   bool // leave plan mode first
 		wantErr error
 		want    planmode.ExitOutcome
 	}{
 		{name: "approved", answer: answers(approve()), want: planmode.ExitApproved},
+		{name: "abandoned", answer: answers(host.Answer{QuestionID: planmode.ReviewQuestionID, Selected: []string{abandonLabel}}), ext: ptr(abandonExtension()), want: planmode.ExitAbandoned},
 		{name: "keep planning", answer: answers(keepPlanning("")), wantErr: planmode.ErrKeepPlanning, want: planmode.ExitKeepPlanning},
 		{name: "keep planning with feedback", answer: answers(keepPlanning("drop step 2")), wantErr: planmode.ErrKeepPlanning, want: planmode.ExitKeepPlanning},
+		{name: "keep planning in an extension's words", answer: answers(approve()), ext: &keepWithOwnWords, wantErr: ownWords, want: planmode.ExitKeepPlanning},
 		{name: "dismissed", answer: failWith(host.ErrDismissed), wantErr: planmode.ErrReviewDismissed, want: planmode.ExitDismissed},
 		{name: "the channel fails", answer: failWith(failing), wantErr: planmode.ErrReviewFailed, want: planmode.ExitReviewFailed},
 		{name: "no user attached", answer: failWith(host.ErrNoProvider), wantErr: planmode.ErrExitNoChannel, want: planmode.ExitRefused},
@@ -65,27 +86,27 @@ func TestExitOutcomesAreSentinelsAndReadBackFromResults(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			f := newExitFixture(t, questionsFunc(tt.answer))
+			var exts []planmode.ExitExtension
+			if tt.ext != nil {
+				exts = append(exts, *tt.ext)
+			}
+			f := newExitFixture(t, questionsFunc(tt.answer), exts...)
 			if tt.leave {
 				set(t, f.c, f.a, false)
 			}
-			out, err := f.call(t, goodPlan)
-			isError := err != nil
-			if isError {
-				out = host.ToolErrorPrefix + err.Error()
-			}
+			_, err := f.call(t, goodPlan)
 			if tt.wantErr != nil && !errors.Is(err, tt.wantErr) {
 				t.Fatalf("Execute error = %v, want %v", err, tt.wantErr)
 			}
-			if got := planmode.ExitOutcomeOf(out, isError); got != tt.want {
-				t.Fatalf("ExitOutcomeOf(%q) = %v, want %v", out, got, tt.want)
+			res := lastPayload[host.ToolResult](t, f.a.Session(), host.TypeToolResult)
+			if got := planmode.ExitOutcome(res.Outcome); got != tt.want {
+				t.Fatalf("logged outcome of %q = %q, want %q", res.Output, got, tt.want)
 			}
 		})
 	}
-	if got := planmode.ExitOutcomeOf(`{"approved":false,"abandoned":true}`, false); got != planmode.ExitAbandoned {
-		t.Fatalf("an abandoned result reads %v", got)
-	}
 }
+
+func ptr[T any](v T) *T { return &v }
 
 func answers(a ...host.Answer) func(context.Context, host.AskRequest) ([]host.Answer, error) {
 	return func(context.Context, host.AskRequest) ([]host.Answer, error) { return a, nil }

@@ -28,7 +28,7 @@
 //
 // When a user's change lands and the last request header described the
 // other mode, the plugin records one notice for the model (a "user/message"
-// from the plugin, [NoticeEntered] or [NoticeLeft]); never before the first
+// from the plugin saying the mode it switched to); never before the first
 // header, never twice for one change, and never for a flip sequence that
 // returns to the logged state. Because a notice is tied to the last header,
 // a change that is announced and then reverted between two requests leaves
@@ -79,8 +79,8 @@ const (
 	// CommandArgOff is the one argument of [CommandName] that selects the
 	// default mode; it is matched exactly after trimming white space.
 	CommandArgOff = "off"
-	// NoticeForm is the Source.Form of the notices the plugin records.
-	NoticeForm = "notice"
+	// noticeForm is the Source.Form of the notices the plugin records.
+	noticeForm = "notice"
 )
 
 // ModePayload is the payload of [EventPlanMode].

@@ -39,13 +39,13 @@ func moduleOptions() []fx.Option {
 }
 
 // DeployPlugin returns the plugin's entry for the deployment loader: it
-// decodes the "plan-mode" configuration with [DecodeConfig] and installs
+// decodes the "plan-mode" configuration with the plugin's decoder and installs
 // the plugin with the decoded [Config], supplied privately ([ModuleWith]).
 func DeployPlugin() deploy.Plugin {
 	return deploy.Plugin{
 		Name: PluginName,
 		Load: func(node *yaml.Node) (fx.Option, error) {
-			cfg, err := DecodeConfig(node)
+			cfg, err := decodeConfig(node)
 			if err != nil {
 				return nil, err
 			}
@@ -85,7 +85,7 @@ type Params struct {
 	Logger *slog.Logger `optional:"true"`
 	// ExitExtensions are the companion plugins' parts in exit_plan_mode,
 	// supplied through the [ExitExtensionGroup] value group. With none, the
-	// tool is exactly Part I's.
+	// tool is the plugin's own, as with no companion enabled.
 	ExitExtensions []ExitExtension `group:"planmode.exit"`
 }
 

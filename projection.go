@@ -41,7 +41,7 @@ func (s Selection) String() string {
 }
 
 // selectionForArgs returns what "/plan" selects for the raw argument text:
-// [SelectionInactive] for exactly [CommandArgOff] after trimming white space,
+// [SelectionInactive] for exactly "off" after trimming white space,
 // [SelectionActive] for anything else (bare "/plan" included).
 func selectionForArgs(args string) Selection {
 	if strings.TrimSpace(args) == CommandArgOff {

@@ -18,8 +18,8 @@ import (
 	"github.com/dshgo/planmode/host"
 )
 
-// refModel is a small reference model of SPEC §3–§5 (and the projection
-// of §8, with the plan/cancel marker that keeps a cancelled selection
+// refModel is a small reference model of Set, Get and the pre-step (and
+// of the projection, with the plan/cancel marker that keeps a cancelled selection
 // cancelled after a restart), written independently of the controller: the
 // property test compares the real plugin with it after every action.
 type refModel struct {
@@ -133,7 +133,7 @@ func (m *refModel) setPending(s planmode.Selection, exit bool) {
 	m.pending, m.pendingExit, m.warned, m.recorded = s, exit, false, false
 }
 
-// set is SPEC §3's Set, by the user (a UI) or by a /plan command whose run
+// set is Controller.Set, by the user (a UI) or by a /plan command whose run
 // is logged; it returns the expected outcome, or 0 with wantErr when an
 // append fails.
 //
@@ -262,7 +262,7 @@ func (m *refModel) reply(o planmode.Outcome, active bool) string {
 	}
 }
 
-// acceptedStep is SPEC §4's pre-step append, then the host's header.
+// acceptedStep is the pre-step's append, then the host's header.
 func (m *refModel) acceptedStep() {
 	if m.pending != planmode.SelectionNone {
 		if m.failing {

@@ -159,13 +159,13 @@ func TestAnApprovalIsBoundToThePlanShown(t *testing.T) {
 	}
 }
 
-// TestPartIReviewCarriesTheDigestAndTheResultStaysPlain: without
+// TestCoreReviewCarriesTheDigestAndTheResultStaysPlain: without
 // extensions the question carries the plan's digest, an edited answer is
 // no approval, and an approval's result is exactly {"approved":true}.
-func TestPartIReviewCarriesTheDigestAndTheResultStaysPlain(t *testing.T) {
+func TestCoreReviewCarriesTheDigestAndTheResultStaysPlain(t *testing.T) {
 	f := newReviewFixture(t)
 	f.p.QueueAnswers(host.Answer{QuestionID: reviewQID, Selected: []string{planmode.ReviewApprove}, Edited: swappedPlan})
-	if _, err := f.call(t, goodPlan); !errors.Is(err, planmode.ErrEditNotTaken) || planmode.ExitOutcomeOf(host.ToolErrorPrefix+err.Error(), true) != planmode.ExitKeepPlanning {
+	if _, err := f.call(t, goodPlan); !errors.Is(err, planmode.ErrEditNotTaken) || lastPayload[host.ToolResult](t, f.a.Session(), host.TypeToolResult).Outcome != string(planmode.ExitKeepPlanning) {
 		t.Fatalf("an edited answer without an extension = %v; want ErrEditNotTaken", err)
 	}
 	f.p.QueueAnswers(approve())

@@ -4,13 +4,13 @@ package planmode
 // plugin source when a user's change lands and the last request header
 // described the other mode.
 const (
-	// NoticeEntered tells the model the user switched the session into plan
+	// noticeEntered tells the model the user switched the session into plan
 	// mode.
-	NoticeEntered = "The user has switched this session into plan mode. " +
+	noticeEntered = "The user has switched this session into plan mode. " +
 		"Follow the plan-mode guidance in the system prompt from now on."
-	// NoticeLeft tells the model the user switched the session back to the
+	// noticeLeft tells the model the user switched the session back to the
 	// default mode.
-	NoticeLeft = "The user has switched this session back to the default mode. " +
+	noticeLeft = "The user has switched this session back to the default mode. " +
 		"Plan-mode guidance no longer applies; continue with the task as usual."
 )
 
@@ -149,7 +149,7 @@ const (
 	// textKeepPlanningFeedback precedes the user's feedback, verbatim.
 	textKeepPlanningFeedback = "the user did not approve the plan and wants you to keep planning: " +
 		"revise the plan to address their feedback and present it again with exit_plan_mode. The user's feedback:\n\n"
-	// textFeedbackTooLarge replaces feedback over MaxFeedbackSize; %d are
+	// textFeedbackTooLarge replaces feedback over maxFeedbackSize; %d are
 	// the feedback's size and the limit, in bytes.
 	textFeedbackTooLarge = "the user did not approve the plan and wants you to keep planning, but their feedback " +
 		"is %d bytes, more than the %d-byte (256 KiB) limit, so it is left out here: ask the user to give the " +

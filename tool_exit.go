@@ -11,17 +11,17 @@ import (
 	"github.com/dshgo/planmode/internal/jsonin"
 )
 
-// MaxPlanSize is the largest plan, in bytes, that [ExitToolName] puts to
+// maxPlanSize is the largest plan, in bytes, that [ExitToolName] puts to
 // review (256 KiB). A larger plan fails the call before the reviewer is
 // asked.
-const MaxPlanSize = 256 << 10
+const maxPlanSize = 256 << 10
 
-// MaxFeedbackSize is the largest keep-planning feedback, in bytes, that
+// maxFeedbackSize is the largest keep-planning feedback, in bytes, that
 // [ExitToolName] passes on to the model (256 KiB): the custom text of the
 // review's answers, joined. Larger feedback fails the call with an error
 // that names its size and the limit and leaves the text out; plan mode
 // stays on.
-const MaxFeedbackSize = 256 << 10
+const maxFeedbackSize = 256 << 10
 
 // The exit tool's schemas, as the model is told them.
 const (
@@ -38,10 +38,10 @@ const (
 
 // Kinds of the cards the exit tool presents to hosts' UIs.
 const (
-	// CardKindPlan is the kind of the card that shows an exit call's plan.
-	CardKindPlan = "plan"
-	// CardKindReview is the kind of the card that shows a review's outcome.
-	CardKindReview = "review"
+	// cardKindPlan is the kind of the card that shows an exit call's plan.
+	cardKindPlan = "plan"
+	// cardKindReview is the kind of the card that shows a review's outcome.
+	cardKindReview = "review"
 )
 
 const (
@@ -72,7 +72,7 @@ func (t *exitTool) Definition() host.ToolDefinition { return t.def }
 // that the agent's logged state is plan mode, that the input is {"plan":
 // string}, that the trimmed plan begins with a level-1 heading, that the
 // host has a user-question channel and that the plan is at most
-// [MaxPlanSize] bytes; only then does it ask the user to review the plan.
+// 256 KiB; only then does it ask the user to review the plan.
 //
 // The call succeeds with {"approved":true} only on consent: exactly one
 // answer, to the review question, selecting exactly [ReviewApprove], with no
@@ -83,14 +83,14 @@ func (t *exitTool) Definition() host.ToolDefinition { return t.def }
 // question carries the plan's digest ([host.Question].DetailDigest), and
 // when the plan the extensions reread differs from it (or the answer
 // echoes another digest), the answer is no approval and the user is asked
-// again about the new text, at most [MaxReviewAsks] times, then
+// again about the new text, at most 3 times, then
 // [ErrPlanChanging]. An answer carrying the user's edit of the plan
 // approves the edit only when an extension takes edits, else
 // [ErrEditNotTaken]. When plan mode was left while the review was
 // open, the approval stands and there is nothing left to record. Anything
 // else keeps planning: the call fails with the user's feedback verbatim, or
 // with a generic revise-and-present-again message when there is none;
-// feedback over [MaxFeedbackSize] bytes is left out and the error names its
+// feedback over 256 KiB is left out and the error names its
 // size and the limit instead. A
 // dismissed review, a missing channel, the controller stopping (reload) and
 // any other failure of the question channel fail the call too; plan mode is
@@ -102,89 +102,116 @@ func (t *exitTool) Definition() host.ToolDefinition { return t.def }
 // with a tool error saying so, before the user is asked. So a second plan's
 // answer can never contradict the first one's.
 func (t *exitTool) Execute(ctx context.Context, call host.CallContext, input json.RawMessage) (string, error) {
+	out, outcome, err := t.execute(ctx, call, input)
+	host.SetOutcome(ctx, string(outcome))
+	return out, err
+}
+
+// execute is Execute, with the call's outcome.
+func (t *exitTool) execute(ctx context.Context, call host.CallContext, input json.RawMessage) (string, ExitOutcome, error) {
 	agent := call.Agent
 	if agent == nil || agent.Session() == nil {
-		return "", ErrExitNoAgent
+		return "", ExitRefused, ErrExitNoAgent
 	}
 	r := t.c.run.Load()
 	if r == nil {
-		return "", fmt.Errorf("%s: %w", ExitToolName, ErrNotRunning)
+		return "", ExitRefused, fmt.Errorf("%s: %w", ExitToolName, ErrNotRunning)
 	}
 	st, _, err := r.state(agent.Session())
 	if err != nil {
-		return "", fmt.Errorf("%s: %w", ExitToolName, err)
+		return "", ExitRefused, fmt.Errorf("%s: %w", ExitToolName, err)
 	}
 	if !st.load().active() {
-		return "", ErrExitNotPlanMode
+		return "", ExitRefused, ErrExitNotPlanMode
 	}
 	if w := st.load(); w.pending() == SelectionInactive && w.pendingExit() {
 		// One approved (or abandoned) plan per batch: a later call must not
 		// put a second plan to the user, whose answer could not undo the
-		// first (SPEC §7; docs/plan-mode.md, "Two exit calls").
-		return "", ErrExitDecided
+		// first (docs/plan-mode.md, "Two exit calls").
+		return "", ExitRefused, ErrExitDecided
 	}
 	x, err := t.decodeCall(call, input)
 	if err != nil {
-		return "", err
+		return "", ExitRefused, err
 	}
 	x.given = x.Plan
 	if err := t.c.exits.prepare(ctx, x); err != nil {
-		return "", err
+		return "", ExitRefused, err
 	}
 	if !hasPlanHeading(x.Plan) {
-		return "", ErrExitNoHeading
+		return "", ExitRefused, ErrExitNoHeading
 	}
 	if t.c.questions == nil {
-		return "", ErrExitNoChannel
+		return "", ExitRefused, ErrExitNoChannel
 	}
 	if err := checkPlan(x.Plan); err != nil {
-		return "", err
+		return "", ExitRefused, err
 	}
 
 	if !st.reviewing.CompareAndSwap(false, true) {
-		return "", ErrExitReviewOpen
+		return "", ExitRefused, ErrExitReviewOpen
 	}
 	defer st.reviewing.Store(false)
 	if w := st.load(); w.pending() == SelectionInactive && w.pendingExit() {
-		return "", ErrExitDecided // decided while this call was being checked
+		return "", ExitRefused, ErrExitDecided // decided while this call was being checked
 	}
 
 	v, err := t.reviewBound(ctx, r.done, x)
 	if err != nil {
-		return "", err
+		return "", reviewOutcome(err), err
 	}
 	switch {
 	case v.Kind == VerdictApprove || v.Kind == VerdictAbandon:
 	case v.Err != nil:
-		return "", v.Err
-	case len(v.Feedback) > MaxFeedbackSize:
-		return "", &feedbackTooLargeError{size: len(v.Feedback)}
+		return "", ExitKeepPlanning, v.Err
+	case len(v.Feedback) > maxFeedbackSize:
+		return "", ExitKeepPlanning, &feedbackTooLargeError{size: len(v.Feedback)}
 	case v.Feedback == "":
-		return "", ErrKeepPlanning
+		return "", ExitKeepPlanning, ErrKeepPlanning
 	default:
-		return "", &feedbackError{feedback: v.Feedback}
+		return "", ExitKeepPlanning, &feedbackError{feedback: v.Feedback}
 	}
 	if err := t.c.exits.finish(ctx, x, v); err != nil {
-		return "", err
+		return "", ExitRefused, err
 	}
 	if err := st.queueExit(); err != nil {
-		return "", ErrReviewReloaded // stopped just as the review was answered
+		return "", ExitReloaded, ErrReviewReloaded // stopped just as the review was answered
 	}
-	return exitSuccess(v, x.Result), nil
+	if v.Kind == VerdictAbandon {
+		return exitSuccess(v, x.Result), ExitAbandoned, nil
+	}
+	return exitSuccess(v, x.Result), ExitApproved, nil
 }
 
-// MaxReviewAsks bounds how often one exit_plan_mode call asks the user:
+// reviewOutcome is the outcome of a review that ended in err: the
+// question channel's failures, or a plan that kept changing; any other
+// error (an extension's, a check of the plan reread) refuses the call.
+func reviewOutcome(err error) ExitOutcome {
+	switch {
+	case errors.Is(err, ErrReviewReloaded):
+		return ExitReloaded
+	case errors.Is(err, ErrReviewDismissed):
+		return ExitDismissed
+	case errors.Is(err, ErrReviewFailed):
+		return ExitReviewFailed
+	case errors.Is(err, ErrPlanChanging):
+		return ExitKeepPlanning
+	}
+	return ExitRefused
+}
+
+// maxReviewAsks bounds how often one exit_plan_mode call asks the user:
 // when the plan changed between showing it and the approving answer, the
 // user is asked again about the new text, at most this many asks in all;
 // then the call fails with [ErrPlanChanging].
-const MaxReviewAsks = 3
+const maxReviewAsks = 3
 
 // reviewBound asks the user to review x.Plan and returns the verdict. An
 // approval is bound to the text shown: when the answer echoes another
 // digest than the question's, or the plan as the extensions reread it
 // now differs from the text shown, the answer is no approval and the user
 // is asked again, with the new text and the previous one (for a diff),
-// at most MaxReviewAsks times in all. For an approval it sets
+// at most maxReviewAsks times in all. For an approval it sets
 // x.ShownDigest and x.Edited (x.Plan becomes the edit).
 func (t *exitTool) reviewBound(ctx context.Context, done <-chan struct{}, x *ExitCall) (ExitVerdict, error) {
 	shown, previous := x.Plan, ""
@@ -220,7 +247,7 @@ func (t *exitTool) reviewBound(ctx context.Context, done <-chan struct{}, x *Exi
 		}
 		// The plan changed during the review (or the answer is about
 		// another text): not an approval.
-		if asks >= MaxReviewAsks {
+		if asks >= maxReviewAsks {
 			return ExitVerdict{}, ErrPlanChanging
 		}
 		if err := checkPlan(now); err != nil {
@@ -239,7 +266,7 @@ func (t *exitTool) takeEdit(x *ExitCall, v ExitVerdict) ExitVerdict {
 		return v
 	case !t.c.exits.takesEdits():
 		return ExitVerdict{Kind: VerdictKeepPlanning, Err: ErrEditNotTaken}
-	case len(x.Edited) > MaxPlanSize:
+	case len(x.Edited) > maxPlanSize:
 		return ExitVerdict{Kind: VerdictKeepPlanning, Err: &editTooLargeError{size: len(x.Edited)}}
 	}
 	x.Plan = x.Edited
@@ -269,32 +296,32 @@ func echoes(answers []host.Answer, digest string) bool {
 }
 
 // checkPlan checks a plan before it is shown: a level-1 heading first and
-// at most MaxPlanSize bytes.
+// at most maxPlanSize bytes.
 func checkPlan(plan string) error {
 	if !hasPlanHeading(plan) {
 		return ErrExitNoHeading
 	}
-	if len(plan) > MaxPlanSize {
+	if len(plan) > maxPlanSize {
 		return &planTooLargeError{size: len(plan)}
 	}
 	return nil
 }
 
 // editTooLargeError is the keep-planning failure of a user's edit over
-// MaxPlanSize. It is ErrKeepPlanning for errors.Is.
+// maxPlanSize. It is ErrKeepPlanning for errors.Is.
 type editTooLargeError struct{ size int }
 
 func (e *editTooLargeError) Error() string {
-	return fmt.Sprintf(textEditTooLarge, e.size, MaxPlanSize)
+	return fmt.Sprintf(textEditTooLarge, e.size, maxPlanSize)
 }
 func (e *editTooLargeError) Is(target error) bool { return target == ErrKeepPlanning }
 
-// planTooLargeError is the failure of a plan over MaxPlanSize: it names the
+// planTooLargeError is the failure of a plan over maxPlanSize: it names the
 // size and the limit. It is ErrExitTooLarge for errors.Is.
 type planTooLargeError struct{ size int }
 
 func (e *planTooLargeError) Error() string {
-	return fmt.Sprintf(textExitTooLarge, e.size, MaxPlanSize)
+	return fmt.Sprintf(textExitTooLarge, e.size, maxPlanSize)
 }
 func (e *planTooLargeError) Is(target error) bool { return target == ErrExitTooLarge }
 
@@ -307,12 +334,12 @@ func (e *feedbackError) Error() string        { return textKeepPlanningFeedback 
 func (e *feedbackError) Is(target error) bool { return target == ErrKeepPlanning }
 
 // feedbackTooLargeError is the keep-planning failure for feedback over
-// MaxFeedbackSize: it names the size and the limit, never the text. It is
+// maxFeedbackSize: it names the size and the limit, never the text. It is
 // ErrKeepPlanning for errors.Is.
 type feedbackTooLargeError struct{ size int }
 
 func (e *feedbackTooLargeError) Error() string {
-	return fmt.Sprintf(textFeedbackTooLarge, e.size, MaxFeedbackSize)
+	return fmt.Sprintf(textFeedbackTooLarge, e.size, maxFeedbackSize)
 }
 func (e *feedbackTooLargeError) Is(target error) bool { return target == ErrKeepPlanning }
 
@@ -340,8 +367,8 @@ func (t *exitTool) review(ctx context.Context, done <-chan struct{}, agent host.
 }
 
 // reviewRequest is the one question of a plan review: the exact plan as its
-// detail with its digest, Approve, the extensions' options (none in Part
-// I) or Keep planning. previous, when not "", is the text shown before,
+// detail with its digest, Approve, the extensions' options (none without
+// companions) or Keep planning. previous, when not "", is the text shown before,
 // which changed during the review: the question says so and carries it.
 func reviewRequest(agent host.Agent, plan, previous string, extra []host.Option) host.AskRequest {
 	opts := []host.Option{{Label: ReviewApprove, Description: reviewApproveDetail}}
@@ -422,16 +449,16 @@ func decodePlan(input json.RawMessage) (string, error) {
 	return plan, nil
 }
 
-// PresentCall implements [host.Presenter]: a card of kind [CardKindPlan]
+// PresentCall implements [host.Presenter]: a card of kind "plan"
 // titled by the plan's first heading ("Plan" when none), with the plan as
 // its body.
 func (t *exitTool) PresentCall(input json.RawMessage) host.Card {
 	plan := looseplan(input)
-	return host.Card{Kind: CardKindPlan, Title: planTitle(plan), Body: plan}
+	return host.Card{Kind: cardKindPlan, Title: planTitle(plan), Body: plan}
 }
 
 // PresentResult implements [host.Presenter]: a card of kind
-// [CardKindReview] saying the plan was approved, that the user wants more
+// "review" saying the plan was approved, that the user wants more
 // planning (with their feedback), or why the review did not happen.
 func (t *exitTool) PresentResult(input json.RawMessage, output string, isError bool) host.Card {
 	if !isError {
@@ -439,18 +466,18 @@ func (t *exitTool) PresentResult(input json.RawMessage, output string, isError b
 			Abandoned bool `json:"abandoned"`
 		}
 		if json.Unmarshal([]byte(output), &res) == nil && res.Abandoned {
-			return host.Card{Kind: CardKindReview, Title: cardTitleAbandoned, Body: cardBodyAbandoned}
+			return host.Card{Kind: cardKindReview, Title: cardTitleAbandoned, Body: cardBodyAbandoned}
 		}
-		return host.Card{Kind: CardKindReview, Title: cardTitleApproved, Body: cardBodyApproved}
+		return host.Card{Kind: cardKindReview, Title: cardTitleApproved, Body: cardBodyApproved}
 	}
 	msg := strings.TrimPrefix(output, host.ToolErrorPrefix)
 	if feedback, ok := strings.CutPrefix(msg, textKeepPlanningFeedback); ok {
-		return host.Card{Kind: CardKindReview, Title: cardTitleKeepPlanning, Body: feedback}
+		return host.Card{Kind: cardKindReview, Title: cardTitleKeepPlanning, Body: feedback}
 	}
 	if msg == textKeepPlanning {
-		return host.Card{Kind: CardKindReview, Title: cardTitleKeepPlanning, Body: cardBodyNoFeedback}
+		return host.Card{Kind: cardKindReview, Title: cardTitleKeepPlanning, Body: cardBodyNoFeedback}
 	}
-	return host.Card{Kind: CardKindReview, Title: cardTitleFailed, Body: msg}
+	return host.Card{Kind: cardKindReview, Title: cardTitleFailed, Body: msg}
 }
 
 // looseplan returns the plan of an input for display: the "plan" string

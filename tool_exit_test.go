@@ -96,7 +96,8 @@ func (f *exitFixture) call(t *testing.T, plan string) (string, error) {
 }
 
 // hostCall runs the exit tool for the fixture's agent as a host does: it
-// logs the call's "tool/call" before and its "tool/result" after (best
+// logs the call's "tool/call" before and its "tool/result", with the
+// outcome the tool supplied, after (best
 // effort: a test may have closed the session), since an approval counts
 // only once the log holds its result.
 func (f *exitFixture) hostCall(t *testing.T, input json.RawMessage) (string, error) {
@@ -108,8 +109,9 @@ func (f *exitFixture) hostCall(t *testing.T, input json.RawMessage) (string, err
 		logged, _ = json.Marshal(string(input))
 	}
 	_ = appendJSON(f.a.Session(), host.TypeToolCall, nil, host.ToolCall{ID: cc.CallID, Name: planmode.ExitToolName, Input: logged})
-	out, err := f.tool(t).Execute(context.Background(), cc, input)
-	res := host.ToolResult{CallID: cc.CallID, Name: planmode.ExitToolName, Output: out}
+	ctx, outcome := host.RecordOutcome(context.Background())
+	out, err := f.tool(t).Execute(ctx, cc, input)
+	res := host.ToolResult{CallID: cc.CallID, Name: planmode.ExitToolName, Output: out, Outcome: outcome()}
 	if err != nil {
 		res.Output, res.IsError = host.ToolErrorPrefix+err.Error(), true
 	}

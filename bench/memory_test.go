@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/dshgo/planmode/host"
+	"github.com/dshgo/planmode/host/hostkit"
 )
 
 // viewSession is a read-only host.Session over a shared event log, so
@@ -19,10 +20,10 @@ import (
 type viewSession struct {
 	id     string
 	events host.Log
-	closed host.CloseFuncs // the close notification, as the stores keep it
+	closed hostkit.CloseFuncs // the close notification, as the stores keep it
 
 	mu   sync.Mutex
-	subs host.Subscribers
+	subs hostkit.Subscribers
 }
 
 var errReadOnly = errors.New("bench: view sessions are read-only")

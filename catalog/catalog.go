@@ -2,7 +2,7 @@
 // its Go source and renders it as the Markdown API catalog of the docs.
 //
 // [Load] reads one package directory with go/parser and go/doc and finds the
-// declarations listed by [Required] by name: the controller service with
+// declarations listed by required by name: the controller service with
 // every exported method (signature and doc comment, verbatim), the plan/mode
 // and plan/cancel events and their payloads, the exit tool, the /plan command, the prompt section
 // and the configuration keys. [Catalog.Markdown] renders them in a fixed
@@ -10,7 +10,7 @@
 // only when the source does.
 //
 // [Inject] writes rendered text between the [BeginMarker] and [EndMarker]
-// lines of a page; [HandWritten], [ProseDigest] and [Headings] serve the
+// lines of a page; handWritten, [ProseDigest] and [Headings] serve the
 // checks that keep the two language versions of a page in step.
 package catalog
 
@@ -37,36 +37,36 @@ import (
 // Errors of [Load]. They are wrapped with the package directory and the
 // names of the declarations involved.
 var (
-	// ErrMissing means a declaration of [Required] is not in the package.
+	// ErrMissing means a declaration of required is not in the package.
 	ErrMissing = errors.New("missing declaration")
-	// ErrUndocumented means an exported name the catalog prints has no doc
+	// errUndocumented means an exported name the catalog prints has no doc
 	// comment.
-	ErrUndocumented = errors.New("missing doc comment")
-	// ErrBadDeclaration means a required declaration has the wrong shape:
+	errUndocumented = errors.New("missing doc comment")
+	// errBadDeclaration means a required declaration has the wrong shape:
 	// a constant of the wrong kind, a schema that is not JSON, a config field
 	// without a yaml tag.
-	ErrBadDeclaration = errors.New("unusable declaration")
+	errBadDeclaration = errors.New("unusable declaration")
 )
 
-// ItemKind says what kind of declaration an [Item] is.
-type ItemKind string
+// itemKind says what kind of declaration an item is.
+type itemKind string
 
 // The kinds of required declarations.
 const (
-	// KindType is a type declaration.
-	KindType ItemKind = "type"
-	// KindString is a string constant.
-	KindString ItemKind = "string constant"
-	// KindInt is an integer constant.
-	KindInt ItemKind = "integer constant"
-	// KindJSON is a string constant holding a JSON document.
-	KindJSON ItemKind = "JSON string constant"
+	// kindType is a type declaration.
+	kindType itemKind = "type"
+	// kindString is a string constant.
+	kindString itemKind = "string constant"
+	// kindInt is an integer constant.
+	kindInt itemKind = "integer constant"
+	// kindJSON is a string constant holding a JSON document.
+	kindJSON itemKind = "JSON string constant"
 )
 
-// Item is one declaration the catalog needs from the plugin package.
-type Item struct {
+// item is one declaration the catalog needs from the plugin package.
+type item struct {
 	// Kind is what the declaration must be.
-	Kind ItemKind
+	Kind itemKind
 	// Name is the declared name.
 	Name string
 	// Role says what the declaration is for, for error messages.
@@ -93,27 +93,27 @@ const (
 	nameCommandDesc      = "CommandDescription"
 )
 
-// Required returns every declaration [Load] looks up, in a fixed order. A
+// required returns every declaration [Load] looks up, in a fixed order. A
 // package that lacks one of them, or declares it with the wrong kind, is not
 // a plan-mode plugin the catalog can describe.
-func Required() []Item {
-	return []Item{
-		{KindType, nameController, "the ctx.planMode service"},
-		{KindType, nameConfig, "the plugin's configuration"},
-		{KindType, namePayload, "the payload of the plan/mode event"},
-		{KindString, namePlugin, "the plugin's name, also its config key"},
-		{KindString, nameEvent, "the plan/mode event type"},
-		{KindType, nameCancelPayload, "the payload of the plan/cancel event"},
-		{KindString, nameCancelEvent, "the plan/cancel event type"},
-		{KindString, nameSection, "the prompt section's name"},
-		{KindInt, nameSectionOrder, "the prompt section's order"},
-		{KindString, nameExitTool, "the exit tool's name"},
-		{KindString, nameExitDescription, "the exit tool's description for the model"},
-		{KindJSON, nameExitInputSchema, "the exit tool's input JSON schema"},
-		{KindJSON, nameExitOutputSchema, "the exit tool's output JSON schema"},
-		{KindString, nameCommand, "the /plan command's name"},
-		{KindString, nameCommandHint, "the /plan command's argument hint"},
-		{KindString, nameCommandDesc, "the /plan command's one-line help"},
+func required() []item {
+	return []item{
+		{kindType, nameController, "the ctx.planMode service"},
+		{kindType, nameConfig, "the plugin's configuration"},
+		{kindType, namePayload, "the payload of the plan/mode event"},
+		{kindString, namePlugin, "the plugin's name, also its config key"},
+		{kindString, nameEvent, "the plan/mode event type"},
+		{kindType, nameCancelPayload, "the payload of the plan/cancel event"},
+		{kindString, nameCancelEvent, "the plan/cancel event type"},
+		{kindString, nameSection, "the prompt section's name"},
+		{kindInt, nameSectionOrder, "the prompt section's order"},
+		{kindString, nameExitTool, "the exit tool's name"},
+		{kindString, nameExitDescription, "the exit tool's description for the model"},
+		{kindJSON, nameExitInputSchema, "the exit tool's input JSON schema"},
+		{kindJSON, nameExitOutputSchema, "the exit tool's output JSON schema"},
+		{kindString, nameCommand, "the /plan command's name"},
+		{kindString, nameCommandHint, "the /plan command's argument hint"},
+		{kindString, nameCommandDesc, "the /plan command's one-line help"},
 	}
 }
 
@@ -121,33 +121,33 @@ func Required() []Item {
 type Catalog struct {
 	// Package is the package's name.
 	Package string
-	// Wiring is how a host installs the plugin: the fx module, the
-	// constructor and their inputs ([Wiring]).
-	Wiring Wiring
-	// Service is the controller type, the ctx.planMode service.
-	Service Service
+	// wiring is how a host installs the plugin: the fx module, the
+	// constructor and their inputs (wiring).
+	Wiring wiring
+	// service is the controller type, the ctx.planMode service.
+	Service service
 	// Events are the log events: plan/mode, then plan/cancel.
-	Events []Event
-	// Tool is the exit tool.
-	Tool Tool
-	// Command is the /plan command.
-	Command Command
-	// Section is the prompt section.
-	Section Section
-	// Config is the plugin's configuration.
-	Config Config
+	Events []event
+	// tool is the exit tool.
+	Tool tool
+	// command is the /plan command.
+	Command command
+	// section is the prompt section.
+	Section section
+	// config is the plugin's configuration.
+	Config config
 }
 
-// Wiring holds the declarations a host uses to install the plugin, in the
+// wiring holds the declarations a host uses to install the plugin, in the
 // order the catalog shows them: the fx module (Module and, when declared,
 // ModuleWith), the constructor New, its input Params, and Config.
-type Wiring struct {
+type wiring struct {
 	// Decls are the declarations, doc comments included.
-	Decls []Decl
+	Decls []decl
 }
 
-// Decl is one declaration as it reads in the source.
-type Decl struct {
+// decl is one declaration as it reads in the source.
+type decl struct {
 	// Name is the declared name; Type.Method for a method.
 	Name string
 	// File is the base name of the file that declares it.
@@ -160,36 +160,36 @@ type Decl struct {
 	Code string
 }
 
-// TypeDecl is a type with the constants and methods declared for it.
-type TypeDecl struct {
-	Decl
+// typeDecl is a type with the constants and methods declared for it.
+type typeDecl struct {
+	decl
 	// Consts are the groups of constants of the type.
-	Consts []Decl
+	Consts []decl
 	// Methods are the exported methods, sorted by name.
-	Methods []Decl
+	Methods []decl
 }
 
-// Service is the controller type and what its methods refer to.
-type Service struct {
-	TypeDecl
+// service is the controller type and what its methods refer to.
+type service struct {
+	typeDecl
 	// Types are the package's other types that the methods' signatures name,
 	// in order of first use.
-	Types []TypeDecl
+	Types []typeDecl
 }
 
-// Event is a log event type and its payload.
-type Event struct {
+// event is a log event type and its payload.
+type event struct {
 	// Name is the event type, from the constant Const.
 	Name string
 	// Const is the constant that names the event: EventPlanMode or
 	// EventPlanCancel.
 	Const string
 	// Payload is the payload type.
-	Payload TypeDecl
+	Payload typeDecl
 }
 
-// Tool is a model-facing tool.
-type Tool struct {
+// tool is a model-facing tool.
+type tool struct {
 	// Name is the tool's name, from ExitToolName.
 	Name string
 	// Description is what the model is told about the tool, from
@@ -200,8 +200,8 @@ type Tool struct {
 	InputSchema, OutputSchema string
 }
 
-// Command is a slash command.
-type Command struct {
+// command is a slash command.
+type command struct {
 	// Name is the command without the slash, from CommandName.
 	Name string
 	// Hint is the argument hint, from CommandHint.
@@ -210,27 +210,27 @@ type Command struct {
 	Description string
 }
 
-// Section is a system-prompt section.
-type Section struct {
+// section is a system-prompt section.
+type section struct {
 	// Name is the section's name, from SectionName.
 	Name string
 	// Order places the section, from SectionOrder.
 	Order int64
 }
 
-// Config is the plugin's configuration block.
-type Config struct {
+// config is the plugin's configuration block.
+type config struct {
 	// Plugin is the key the block sits under in the deployment's plugins
 	// map, from PluginName.
 	Plugin string
 	// Type is the config struct.
-	Type Decl
+	Type decl
 	// Keys are the YAML keys, in field order.
-	Keys []ConfigKey
+	Keys []configKey
 }
 
-// ConfigKey is one YAML key of the configuration.
-type ConfigKey struct {
+// configKey is one YAML key of the configuration.
+type configKey struct {
 	// Key is the YAML key, from the field's yaml tag.
 	Key string
 	// Field is the Go field's name.
@@ -246,9 +246,9 @@ type ConfigKey struct {
 
 // Load reads the Go package in dir (its non-test files that build for the
 // current platform) and extracts the catalog. It fails with [ErrMissing]
-// naming every declaration of [Required] that is absent, with
-// [ErrUndocumented] naming every printed name without a doc comment, and
-// with [ErrBadDeclaration] for a declaration of the wrong shape.
+// naming every declaration of required that is absent, with
+// errUndocumented naming every printed name without a doc comment, and
+// with errBadDeclaration for a declaration of the wrong shape.
 func Load(dir string) (Catalog, error) {
 	fset := token.NewFileSet()
 	files, pkgName, err := parseDir(fset, dir)
@@ -269,24 +269,24 @@ func Load(dir string) (Catalog, error) {
 	c := Catalog{Package: pkgName}
 	c.Wiring = l.wiring()
 	c.Service = l.service()
-	c.Events = []Event{
+	c.Events = []event{
 		{Name: l.str(nameEvent), Const: nameEvent, Payload: l.typeDecl(l.typ(namePayload))},
 		{Name: l.str(nameCancelEvent), Const: nameCancelEvent, Payload: l.typeDecl(l.typ(nameCancelPayload))},
 	}
-	c.Tool = Tool{
+	c.Tool = tool{
 		Name:         l.str(nameExitTool),
 		Description:  l.str(nameExitDescription),
 		InputSchema:  l.json(nameExitInputSchema),
 		OutputSchema: l.json(nameExitOutputSchema),
 	}
-	c.Command = Command{Name: l.str(nameCommand), Hint: l.str(nameCommandHint), Description: l.str(nameCommandDesc)}
-	c.Section = Section{Name: l.str(nameSection), Order: l.int(nameSectionOrder)}
+	c.Command = command{Name: l.str(nameCommand), Hint: l.str(nameCommandHint), Description: l.str(nameCommandDesc)}
+	c.Section = section{Name: l.str(nameSection), Order: l.int(nameSectionOrder)}
 	c.Config = l.config()
 	if len(l.bad) > 0 {
-		return Catalog{}, fmt.Errorf("catalog: %s: %w: %s", l.where, ErrBadDeclaration, strings.Join(l.bad, "; "))
+		return Catalog{}, fmt.Errorf("catalog: %s: %w: %s", l.where, errBadDeclaration, strings.Join(l.bad, "; "))
 	}
 	if len(l.undocumented) > 0 {
-		return Catalog{}, fmt.Errorf("catalog: %s: %w: %s", l.where, ErrUndocumented, strings.Join(l.undocumented, ", "))
+		return Catalog{}, fmt.Errorf("catalog: %s: %w: %s", l.where, errUndocumented, strings.Join(l.undocumented, ", "))
 	}
 	return c, nil
 }
@@ -343,9 +343,9 @@ type loader struct {
 
 func (l *loader) checkRequired() error {
 	var missing []string
-	for _, it := range Required() {
+	for _, it := range required() {
 		ok := false
-		if it.Kind == KindType {
+		if it.Kind == kindType {
 			ok = l.typ(it.Name) != nil
 		} else {
 			ok = l.declared(it.Name)
@@ -437,11 +437,11 @@ const (
 // wiring extracts Module, ModuleWith, New, Params and Config, each when the
 // package declares it (a package that declares none of the first four, such
 // as a test fixture, gets no wiring part).
-func (l *loader) wiring() Wiring {
-	var w Wiring
+func (l *loader) wiring() wiring {
+	var w wiring
 	for _, v := range l.pkg.Vars {
 		if slices.Contains(v.Names, nameModule) {
-			w.Decls = append(w.Decls, Decl{Name: nameModule, File: l.file(v.Decl.Pos()),
+			w.Decls = append(w.Decls, decl{Name: nameModule, File: l.file(v.Decl.Pos()),
 				Doc: l.rawDoc("var "+nameModule, v.Decl.Doc), Code: l.print(withoutDoc(v.Decl), nil)})
 		}
 	}
@@ -456,22 +456,22 @@ func (l *loader) wiring() Wiring {
 		}
 		fd := *funcs[i].Decl
 		fd.Doc, fd.Body = nil, nil
-		w.Decls = append(w.Decls, Decl{Name: name, File: l.file(fd.Pos()),
+		w.Decls = append(w.Decls, decl{Name: name, File: l.file(fd.Pos()),
 			Doc: l.rawDoc("func "+name, funcs[i].Decl.Doc), Code: l.print(&fd, nil)})
 	}
 	if t := l.typ(nameParams); t != nil {
-		w.Decls = append(w.Decls, l.typeDecl(t).Decl)
+		w.Decls = append(w.Decls, l.typeDecl(t).decl)
 	}
 	if len(w.Decls) == 0 {
 		return w
 	}
-	w.Decls = append(w.Decls, l.typeDecl(l.typ(nameConfig)).Decl)
+	w.Decls = append(w.Decls, l.typeDecl(l.typ(nameConfig)).decl)
 	return w
 }
 
-func (l *loader) service() Service {
+func (l *loader) service() service {
 	t := l.typ(nameController)
-	s := Service{TypeDecl: l.typeDecl(t)}
+	s := service{typeDecl: l.typeDecl(t)}
 	if len(s.Methods) == 0 {
 		l.bad = append(l.bad, fmt.Sprintf("type %s: has no exported methods", nameController))
 	}
@@ -518,13 +518,13 @@ func (l *loader) namedTypes(expr ast.Expr) []string {
 }
 
 // typeDecl extracts a type with its documented constants and methods.
-func (l *loader) typeDecl(t *doc.Type) TypeDecl {
+func (l *loader) typeDecl(t *doc.Type) typeDecl {
 	spec, ok := typeSpec(t)
 	if !ok {
 		l.bad = append(l.bad, fmt.Sprintf("type %s: declaration not found", t.Name))
-		return TypeDecl{Decl: Decl{Name: t.Name}}
+		return typeDecl{decl: decl{Name: t.Name}}
 	}
-	td := TypeDecl{Decl: Decl{
+	td := typeDecl{decl: decl{
 		Name: t.Name,
 		File: l.file(t.Decl.Pos()),
 		Doc:  l.rawDoc("type "+t.Name, spec.Doc, t.Decl.Doc),
@@ -540,7 +540,7 @@ func (l *loader) typeDecl(t *doc.Type) TypeDecl {
 		}
 	}
 	for _, v := range t.Consts {
-		td.Consts = append(td.Consts, Decl{
+		td.Consts = append(td.Consts, decl{
 			Name: strings.Join(v.Names, ", "),
 			File: l.file(v.Decl.Pos()),
 			Doc:  l.constDoc(v.Decl),
@@ -553,7 +553,7 @@ func (l *loader) typeDecl(t *doc.Type) TypeDecl {
 		}
 		fd := *m.Decl
 		fd.Doc, fd.Body = nil, nil
-		td.Methods = append(td.Methods, Decl{
+		td.Methods = append(td.Methods, decl{
 			Name: t.Name + "." + m.Name,
 			File: l.file(m.Decl.Pos()),
 			Doc:  l.rawDoc("method "+t.Name+"."+m.Name, m.Decl.Doc),
@@ -564,9 +564,9 @@ func (l *loader) typeDecl(t *doc.Type) TypeDecl {
 }
 
 // config extracts the configuration keys from Config's fields.
-func (l *loader) config() Config {
+func (l *loader) config() config {
 	t := l.typ(nameConfig)
-	c := Config{Plugin: l.str(namePlugin), Type: l.typeDecl(t).Decl}
+	c := config{Plugin: l.str(namePlugin), Type: l.typeDecl(t).decl}
 	spec, ok := typeSpec(t)
 	if !ok {
 		return c
@@ -599,7 +599,7 @@ func (l *loader) config() Config {
 				l.bad = append(l.bad, fmt.Sprintf("field %s.%s: no yaml tag naming its key", nameConfig, n.Name))
 				continue
 			}
-			c.Keys = append(c.Keys, ConfigKey{
+			c.Keys = append(c.Keys, configKey{
 				Key:   key,
 				Field: n.Name,
 				Type:  yamlType(f.Type),

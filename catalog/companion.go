@@ -24,29 +24,29 @@ import (
 type Companion struct {
 	// Package is the package's name.
 	Package string
-	// Config is the plugin's configuration.
-	Config Config
+	// config is the plugin's configuration.
+	Config config
 	// Events are the plugin's log events, by constant name.
-	Events []Event
+	Events []event
 	// Tools are the plugin's tools, by constant name.
-	Tools []CompanionTool
+	Tools []companionTool
 	// Sections are the plugin's prompt sections, by constant name.
-	Sections []CompanionSection
+	Sections []companionSection
 }
 
-// CompanionTool is a companion's tool.
-type CompanionTool struct {
+// companionTool is a companion's tool.
+type companionTool struct {
 	// Const names the constant that names the tool.
 	Const string
 	// Name, Description and InputSchema (indented) are the tool's.
 	Name, Description, InputSchema string
 }
 
-// CompanionSection is a companion's prompt section.
-type CompanionSection struct {
+// companionSection is a companion's prompt section.
+type companionSection struct {
 	// Const names the constant that names the section.
 	Const string
-	Section
+	section
 }
 
 // Suffixes and prefixes of the naming convention.
@@ -62,8 +62,8 @@ const (
 
 // LoadCompanion reads the companion plugin package in dir and extracts its
 // surface by the convention [Companion] describes. A constant whose
-// partners are missing, or of the wrong kind, is [ErrBadDeclaration]; an
-// undocumented payload or config field is [ErrUndocumented].
+// partners are missing, or of the wrong kind, is errBadDeclaration; an
+// undocumented payload or config field is errUndocumented.
 func LoadCompanion(dir string) (Companion, error) {
 	fset := token.NewFileSet()
 	files, pkgName, err := parseDir(fset, dir)
@@ -78,10 +78,10 @@ func LoadCompanion(dir string) (Companion, error) {
 	l.pkg = p
 	var missing []string
 	if !l.declared(namePlugin) {
-		missing = append(missing, fmt.Sprintf("%s %s", KindString, namePlugin))
+		missing = append(missing, fmt.Sprintf("%s %s", kindString, namePlugin))
 	}
 	if l.typ(nameConfig) == nil {
-		missing = append(missing, fmt.Sprintf("%s %s", KindType, nameConfig))
+		missing = append(missing, fmt.Sprintf("%s %s", kindType, nameConfig))
 	}
 	if len(missing) > 0 {
 		return Companion{}, fmt.Errorf("catalog: %s: %w: %s", l.where, ErrMissing, strings.Join(missing, ", "))
@@ -103,10 +103,10 @@ func LoadCompanion(dir string) (Companion, error) {
 				l.bad = append(l.bad, fmt.Sprintf("const %s: no payload type %s", name, payload))
 				continue
 			}
-			c.Events = append(c.Events, Event{Name: l.str(name), Const: name, Payload: l.typeDecl(t)})
+			c.Events = append(c.Events, event{Name: l.str(name), Const: name, Payload: l.typeDecl(t)})
 		case strings.HasSuffix(name, suffixToolName):
 			prefix := strings.TrimSuffix(name, suffixToolName)
-			c.Tools = append(c.Tools, CompanionTool{
+			c.Tools = append(c.Tools, companionTool{
 				Const:       name,
 				Name:        l.str(name),
 				Description: l.str(prefix + suffixToolDesc),
@@ -114,15 +114,15 @@ func LoadCompanion(dir string) (Companion, error) {
 			})
 		case strings.HasSuffix(name, suffixSectionName):
 			prefix := strings.TrimSuffix(name, suffixSectionName)
-			c.Sections = append(c.Sections, CompanionSection{Const: name,
-				Section: Section{Name: l.str(name), Order: l.int(prefix + suffixSectionOrd)}})
+			c.Sections = append(c.Sections, companionSection{Const: name,
+				section: section{Name: l.str(name), Order: l.int(prefix + suffixSectionOrd)}})
 		}
 	}
 	if len(l.bad) > 0 {
-		return Companion{}, fmt.Errorf("catalog: %s: %w: %s", l.where, ErrBadDeclaration, strings.Join(l.bad, "; "))
+		return Companion{}, fmt.Errorf("catalog: %s: %w: %s", l.where, errBadDeclaration, strings.Join(l.bad, "; "))
 	}
 	if len(l.undocumented) > 0 {
-		return Companion{}, fmt.Errorf("catalog: %s: %w: %s", l.where, ErrUndocumented, strings.Join(l.undocumented, ", "))
+		return Companion{}, fmt.Errorf("catalog: %s: %w: %s", l.where, errUndocumented, strings.Join(l.undocumented, ", "))
 	}
 	return c, nil
 }

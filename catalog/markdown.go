@@ -125,15 +125,15 @@ func Headings(page []byte) []Heading {
 	return hs
 }
 
-// HandWritten returns the page without the text between its markers: the
+// handWritten returns the page without the text between its markers: the
 // part a person writes and a translator keeps in step. A page without any
 // marker line is hand-written throughout. Marker errors are those of
-// [FindRegion].
-func HandWritten(page []byte) ([]byte, error) {
+// findRegion.
+func handWritten(page []byte) ([]byte, error) {
 	if !hasMarker(page) {
 		return page, nil
 	}
-	r, err := FindRegion(page)
+	r, err := findRegion(page)
 	if err != nil {
 		return nil, err
 	}
@@ -143,10 +143,10 @@ func HandWritten(page []byte) ([]byte, error) {
 }
 
 // ProseDigest returns "sha256:" and the hex SHA-256 of the page's
-// hand-written text (see [HandWritten]). Regenerating the region never
+// hand-written text (see handWritten). Regenerating the region never
 // changes it; editing any other byte does.
 func ProseDigest(page []byte) (string, error) {
-	hw, err := HandWritten(page)
+	hw, err := handWritten(page)
 	if err != nil {
 		return "", err
 	}

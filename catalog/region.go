@@ -21,19 +21,19 @@ var (
 	// ErrMarkerMissing means the begin or the end marker line (or both) is
 	// not on the page outside code fences.
 	ErrMarkerMissing = errors.New("marker missing")
-	// ErrMarkerDuplicated means a marker line appears more than once outside
+	// errMarkerDuplicated means a marker line appears more than once outside
 	// code fences.
-	ErrMarkerDuplicated = errors.New("marker duplicated")
+	errMarkerDuplicated = errors.New("marker duplicated")
 	// ErrMarkersInverted means the end marker comes before the begin marker.
 	ErrMarkersInverted = errors.New("end marker before begin marker")
-	// ErrMarkerInContent means the text to inject holds a marker line outside
+	// errMarkerInContent means the text to inject holds a marker line outside
 	// code fences, which would break the page's region on the next run.
-	ErrMarkerInContent = errors.New("generated text contains a marker line")
+	errMarkerInContent = errors.New("generated text contains a marker line")
 )
 
-// Region locates the generated region of a page: page[Start:End] is the text
+// region locates the generated region of a page: page[Start:End] is the text
 // between the begin marker line and the end marker line (both excluded).
-type Region struct {
+type region struct {
 	// Start is the offset just after the begin marker line's newline.
 	Start int
 	// End is the offset of the first byte of the end marker line.
@@ -42,12 +42,12 @@ type Region struct {
 	BeginLine, EndLine int
 }
 
-// FindRegion locates the region delimited by [BeginMarker] and [EndMarker].
+// findRegion locates the region delimited by [BeginMarker] and [EndMarker].
 // Marker lines inside fenced code blocks are ignored. A page without both
 // markers, with a marker twice, or with the end before the begin is an error
-// wrapping [ErrMarkerMissing], [ErrMarkerDuplicated] or
+// wrapping [ErrMarkerMissing], errMarkerDuplicated or
 // [ErrMarkersInverted].
-func FindRegion(page []byte) (Region, error) {
+func findRegion(page []byte) (region, error) {
 	var begins, ends []line
 	for _, l := range splitLines(page) {
 		if l.fenced {
@@ -62,24 +62,24 @@ func FindRegion(page []byte) (Region, error) {
 	}
 	switch {
 	case len(begins) == 0 && len(ends) == 0:
-		return Region{}, fmt.Errorf("no marker lines outside code fences; put the lines %q and %q where the generated text belongs: %w",
+		return region{}, fmt.Errorf("no marker lines outside code fences; put the lines %q and %q where the generated text belongs: %w",
 			BeginMarker, EndMarker, ErrMarkerMissing)
 	case len(begins) == 0:
-		return Region{}, fmt.Errorf("no begin marker line %q outside code fences (end marker on line %d): %w",
+		return region{}, fmt.Errorf("no begin marker line %q outside code fences (end marker on line %d): %w",
 			BeginMarker, ends[0].number, ErrMarkerMissing)
 	case len(ends) == 0:
-		return Region{}, fmt.Errorf("no end marker line %q outside code fences (begin marker on line %d): %w",
+		return region{}, fmt.Errorf("no end marker line %q outside code fences (begin marker on line %d): %w",
 			EndMarker, begins[0].number, ErrMarkerMissing)
 	case len(begins) > 1:
-		return Region{}, fmt.Errorf("begin marker on lines %s: %w", lineNumbers(begins), ErrMarkerDuplicated)
+		return region{}, fmt.Errorf("begin marker on lines %s: %w", lineNumbers(begins), errMarkerDuplicated)
 	case len(ends) > 1:
-		return Region{}, fmt.Errorf("end marker on lines %s: %w", lineNumbers(ends), ErrMarkerDuplicated)
+		return region{}, fmt.Errorf("end marker on lines %s: %w", lineNumbers(ends), errMarkerDuplicated)
 	case ends[0].number < begins[0].number:
-		return Region{}, fmt.Errorf("end marker on line %d, begin marker on line %d: %w",
+		return region{}, fmt.Errorf("end marker on line %d, begin marker on line %d: %w",
 			ends[0].number, begins[0].number, ErrMarkersInverted)
 	}
 	b, e := begins[0], ends[0]
-	return Region{Start: b.offset + len(b.text), End: e.offset, BeginLine: b.number, EndLine: e.number}, nil
+	return region{Start: b.offset + len(b.text), End: e.offset, BeginLine: b.number, EndLine: e.number}, nil
 }
 
 // Inject returns page with the text between its markers replaced by content.
@@ -90,7 +90,7 @@ func Inject(page, content []byte) ([]byte, error) {
 	if err := checkContent(content); err != nil {
 		return nil, err
 	}
-	r, err := FindRegion(page)
+	r, err := findRegion(page)
 	if err != nil {
 		return nil, err
 	}
@@ -103,7 +103,7 @@ func Inject(page, content []byte) ([]byte, error) {
 
 // Current returns the region's text as it is on the page.
 func Current(page []byte) ([]byte, error) {
-	r, err := FindRegion(page)
+	r, err := findRegion(page)
 	if err != nil {
 		return nil, err
 	}
@@ -125,7 +125,7 @@ func checkContent(content []byte) error {
 			continue
 		}
 		if m := string(trimEOL(l.text)); m == BeginMarker || m == EndMarker {
-			return fmt.Errorf("line %d: %w", l.number, ErrMarkerInContent)
+			return fmt.Errorf("line %d: %w", l.number, errMarkerInContent)
 		}
 	}
 	return nil

@@ -137,7 +137,7 @@ func (w *mdWriter) code(lang, docText, code string) {
 }
 
 // typeDecl writes a type, its constants and its methods in one block.
-func (w *mdWriter) typeDecl(t TypeDecl) {
+func (w *mdWriter) typeDecl(t typeDecl) {
 	w.heading(4, "%s", t.Name)
 	parts := []string{join(t.Doc, t.Code)}
 	for _, c := range t.Consts {

@@ -2,9 +2,10 @@
 //
 // A host is the agent runtime: it owns the session logs, runs the agent loop
 // and keeps the registries (prompt sections, tools, commands, pre-step
-// listeners, user questions) that plugins add to. This package declares only
-// interfaces and value types; the reference implementation lives in package
-// refhost and the durable logs in package store.
+// listeners, user questions) that plugins add to. This package declares the
+// contracts and the value types they use; the helpers for implementers of
+// a session live in package hostkit, the reference implementation in
+// package refhost and the durable logs in package store.
 //
 // Every registration returns an unregister func so that a plugin can undo
 // exactly what it added when it is stopped or reloaded. Registering a second

@@ -247,6 +247,10 @@ type ToolResult struct {
 	Name    string `json:"name"`
 	Output  string `json:"output"`
 	IsError bool   `json:"isError,omitempty"`
+	// Outcome is the tool's code for how the call ended ([SetOutcome]),
+	// "" when it supplied none. It is for front ends: the model never
+	// reads it.
+	Outcome string `json:"outcome,omitempty"`
 }
 
 // CommandRun is the payload of "command/run", logged before the handler runs.
@@ -265,6 +269,10 @@ type CommandDone struct {
 	OK bool `json:"ok"`
 	// Text is the handler's reply, or the error message when OK is false.
 	Text string `json:"text,omitempty"`
+	// Outcome is the command's code for how the run ended ([SetOutcome]),
+	// "" when it supplied none. It is for front ends: the model never
+	// reads it.
+	Outcome string `json:"outcome,omitempty"`
 }
 
 // CompactionSummary is the payload of "compaction/summary": the transcript

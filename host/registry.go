@@ -55,7 +55,8 @@ type Tool interface {
 	Definition() ToolDefinition
 	// Execute runs the call. ctx carries the call's cancellation. The
 	// returned text is the result the model sees; an error becomes an
-	// is-error result reading "Error: <message>".
+	// is-error result reading "Error: <message>". A tool whose results
+	// front ends tell apart names how the call ended with [SetOutcome].
 	Execute(ctx context.Context, call CallContext, input json.RawMessage) (string, error)
 }
 
@@ -124,7 +125,8 @@ type Command struct {
 	// AcceptsImages allows attachments; otherwise the host refuses them
 	// before the handler runs.
 	AcceptsImages bool
-	// Run handles the command and returns its reply.
+	// Run handles the command and returns its reply. A command whose runs
+	// front ends tell apart names how the run ended with [SetOutcome].
 	Run func(ctx context.Context, inv Invocation) (reply string, err error)
 }
 

@@ -15,7 +15,7 @@ type Session interface {
 	// storage and must be treated as read-only; later appends never change
 	// the events it already holds or its length, so taking a snapshot is
 	// O(1) and allocation-free. A session keeps its log in a
-	// [LogBuilder], whose appends never copy the log.
+	// hostkit.LogBuilder, whose appends never copy the log.
 	Events() Log
 
 	// Len returns the number of events in the log.

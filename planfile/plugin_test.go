@@ -193,7 +193,7 @@ func TestAnEditInTheAnswerIsWrittenToTheFileAndReported(t *testing.T) {
 		{"an edit", edited, ""},
 		{"a NUL byte", "# Plan\n\nnul\x00byte\n", "could not be written to the plan file"},
 		{"not UTF-8", "# Plan\n\n\xff\n", "could not be written to the plan file"},
-		{"over the size limit", "# Plan\n\n" + strings.Repeat("x", planmode.MaxPlanSize), "more than the"},
+		{"over the size limit", "# Plan\n\n" + strings.Repeat("x", 256<<10), "more than the"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

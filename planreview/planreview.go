@@ -23,10 +23,10 @@
 // keep-planning error. An attached user always answers in person; the
 // model can never select the policy.
 //
-// # Seed 004's states
+// # States
 //
-// Seed 004's plan-mode state machine maps onto Part I's logged state and
-// pending selection:
+// The plan-mode states a review workflow speaks of map onto the core's
+// logged state and pending selection:
 //
 //	Inactive    = logged off, nothing pending
 //	Pending     = plan mode selected, not yet applied (a pending entry)

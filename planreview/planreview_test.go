@@ -151,7 +151,7 @@ func TestHeadlessPolicies(t *testing.T) {
 			t.Fatalf("result %+v", r)
 		}
 	})
-	t.Run("without the key an absent user fails the call as in Part I", func(t *testing.T) {
+	t.Run("without the key an absent user fails the call as with no companion", func(t *testing.T) {
 		h := reviewHost(t, planreview.Config{Options: []string{planreview.OptionAbandon}})
 		h.Detach()
 		a, r := review(t, h, nil)

@@ -36,7 +36,7 @@ type Config struct {
 	// approve-with-comments, approve-and-clear and abandon.
 	Options []string `yaml:"options"`
 	// Headless answers a review when no user is attached: "approve" or
-	// "keep-planning". Empty keeps Part I's behaviour (the call fails).
+	// "keep-planning". Empty keeps the behaviour with no companion enabled (the call fails).
 	Headless string `yaml:"headless"`
 }
 
@@ -196,7 +196,7 @@ func (pl *Plugin) extension() planmode.ExitExtension {
 }
 
 // decide handles an answer that selects one of the plugin's options; every
-// other answer is left to Part I's rule. Consent is exactly one answer with
+// other answer is left to the core's rule. Consent is exactly one answer with
 // exactly one selection.
 func (pl *Plugin) decide(_ *planmode.ExitCall, answers []host.Answer) (planmode.ExitVerdict, bool) {
 	if len(answers) != 1 || answers[0].QuestionID != planmode.ReviewQuestionID || len(answers[0].Selected) != 1 {

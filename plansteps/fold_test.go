@@ -101,7 +101,6 @@ func FuzzFold(f *testing.F) {
 		}
 		_ = plansteps.Report(s)
 		_ = plansteps.ProgressText(s)
-		_ = plansteps.RenderANSI(s.Plan, 40)
 	})
 }
 

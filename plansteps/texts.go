@@ -144,15 +144,3 @@ const (
 	mdVerification      = "Verify: %s"
 	stepsHeading        = "## Steps"
 )
-
-// Rendering, for the user.
-const (
-	defaultTitle   = "Plan"
-	noteVerified   = "verified: %s"
-	noteVerify     = "verify: %s"
-	footerDone     = "Completed: %d of %d steps done, %d deviations"
-	footerNoSteps  = "No tracked steps"
-	footerAllDone  = "All %d steps done · the plan is not completed yet"
-	footerNext     = "%d of %d done · next: step %d"
-	footerProgress = "%d of %d done · waiting on dependencies"
-)

@@ -626,7 +626,9 @@ func (a *Agent) callTool(ctx context.Context, call host.ToolCall) (host.ToolResu
 		res.Output, res.IsError = fmt.Sprintf(TextUnknownTool, call.Name), true
 		return res, nil
 	}
+	ctx, outcome := host.RecordOutcome(ctx)
 	out, err := execute(ctx, t, cc, call.Input)
+	res.Outcome = outcome()
 	if err != nil {
 		res.Output, res.IsError = ToolErrorPrefix+err.Error(), true
 		return res, t

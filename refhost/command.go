@@ -68,8 +68,9 @@ func (r *Runtime) Execute(ctx context.Context, a host.Agent, line string, attach
 		}
 		return true, "", err
 	}
+	ctx, outcome := host.RecordOutcome(ctx)
 	reply, runErr := c.Run(ctx, host.Invocation{Agent: a, Args: args, Attachments: attachments})
-	done := host.CommandDone{ID: id, OK: runErr == nil, Text: reply}
+	done := host.CommandDone{ID: id, OK: runErr == nil, Text: reply, Outcome: outcome()}
 	if runErr != nil {
 		done.Text = runErr.Error()
 		runErr = fmt.Errorf("/%s: %w", name, runErr)

@@ -144,7 +144,7 @@ func exitToolInputs() []badInput {
 		give(`{"plan":"## Second-level heading"}`),
 		give(`{"plan":"#NoSpace"}`),
 		{area, "a plan of 256 KiB + 1 byte", func(t *testing.T) error {
-			return reviewRun(t, review{input: planInput("# Big\n" + strings.Repeat("x", planmode.MaxPlanSize-5))})
+			return reviewRun(t, review{input: planInput("# Big\n" + strings.Repeat("x", maxPlanSize-5))})
 		}},
 		{area, `{"plan":"# P"} outside plan mode`, func(t *testing.T) error {
 			return reviewRun(t, review{inactive: true, input: planInput("# P")})
@@ -359,8 +359,8 @@ func TestReviewFeedbackIsBounded(t *testing.T) {
 	err := reviewRun(t, review{input: planInput(goodPlan), decide: answers(host.Answer{
 		QuestionID: planmode.ReviewQuestionID, Selected: []string{planmode.ReviewKeepPlanning}, Custom: huge,
 	})})
-	if n := len(err.Error()); n > planmode.MaxPlanSize {
+	if n := len(err.Error()); n > maxPlanSize {
 		t.Errorf("a %d-byte review answer reached the model as a %d-byte tool result; want a clear error once it is over a limit (at most %d bytes)",
-			len(huge), n, planmode.MaxPlanSize)
+			len(huge), n, maxPlanSize)
 	}
 }

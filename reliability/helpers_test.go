@@ -15,6 +15,12 @@ import (
 	"github.com/dshgo/planmode/refhost/scripted"
 )
 
+// The plugin's limits, as the docs state them.
+const (
+	maxPlanSize   = 256 << 10 // bytes of a plan put to review
+	maxSectionLen = 64 << 10  // characters of the section text
+)
+
 // policy is the section text every test host configures.
 const policy = "PLAN POLICY: explore read-only, then present a plan with exit_plan_mode."
 

@@ -110,12 +110,12 @@ func configInputs() []badInput {
 	const area = "plan-mode config"
 	return []badInput{
 		{area, "section of 65537 characters", func(t *testing.T) error {
-			mustParseDeployment(t, withSection(strings.Repeat("x", planmode.MaxSectionLen)))
-			mustParseDeployment(t, withSection(strings.Repeat("é", planmode.MaxSectionLen)))
-			return parseDeployment(t, withSection(strings.Repeat("x", planmode.MaxSectionLen+1)))
+			mustParseDeployment(t, withSection(strings.Repeat("x", maxSectionLen)))
+			mustParseDeployment(t, withSection(strings.Repeat("é", maxSectionLen)))
+			return parseDeployment(t, withSection(strings.Repeat("x", maxSectionLen+1)))
 		}},
 		{area, "Config{Section: 65537 characters}.Validate()", func(t *testing.T) error {
-			return planmode.Config{Section: strings.Repeat("x", planmode.MaxSectionLen+1)}.Validate()
+			return planmode.Config{Section: strings.Repeat("x", maxSectionLen+1)}.Validate()
 		}},
 		{area, "no section", func(t *testing.T) error { return parseDeployment(t, "plugins:\n  plan-mode:\n") }},
 		{area, "section: 42", func(t *testing.T) error { return parseDeployment(t, withSection("42")) }},
@@ -124,7 +124,7 @@ func configInputs() []badInput {
 		{area, "an unknown key", func(t *testing.T) error {
 			return parseDeployment(t, withSection("Plan first.")+"    strict: true\n")
 		}},
-		{area, "section given as an alias (DecodeConfig)", func(t *testing.T) error {
+		{area, "section given as an alias (the plugin's decoder)", func(t *testing.T) error {
 			var doc yaml.Node
 			if err := yaml.Unmarshal([]byte("section: *s\n"), &doc); err == nil {
 				t.Fatal("yaml accepted an undefined alias")
@@ -132,9 +132,9 @@ func configInputs() []badInput {
 			if err := yaml.Unmarshal([]byte("- &s Plan first.\n- section: *s\n"), &doc); err != nil {
 				t.Fatal(err)
 			}
-			cfg, err := planmode.DecodeConfig(doc.Content[0].Content[1])
-			if cfg != (planmode.Config{}) {
-				t.Errorf("DecodeConfig returned %+v with an error", cfg)
+			opt, err := planmode.DeployPlugin().Load(doc.Content[0].Content[1])
+			if opt != nil {
+				t.Errorf("the plugin's decoder returned an option with an error")
 			}
 			return err
 		}},

@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/dshgo/planmode/host"
+	"github.com/dshgo/planmode/host/hostkit"
 	"github.com/dshgo/planmode/store/eventcheck"
 )
 
@@ -32,17 +33,17 @@ type session struct {
 	fork       func(end int) (host.Session, error) // set by the store
 
 	mu     sync.Mutex // the append lock: serializes appends, guards subs and closed
-	subs   host.Subscribers
+	subs   hostkit.Subscribers
 	closed bool
 
-	closeFuncs host.CloseFuncs // the AfterClose registrations
+	closeFuncs hostkit.CloseFuncs // the AfterClose registrations
 
 	snap sync.RWMutex // guards log for readers; appends hold mu too
-	log  *host.LogBuilder
+	log  *hostkit.LogBuilder
 }
 
 func newSession(id string, vs *Validators, now func() time.Time, b backend, prefix host.Log) *session {
-	return &session{id: id, validators: vs, now: now, backend: b, log: host.NewLogBuilder(prefix)}
+	return &session{id: id, validators: vs, now: now, backend: b, log: hostkit.NewLogBuilder(prefix)}
 }
 
 // AfterClose implements [host.SessionCloseNotifier]: f runs in its own

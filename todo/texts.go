@@ -82,13 +82,3 @@ const (
 	textNotRunning       = "the todo plugin is not running"
 	textAlreadyRunning   = "the todo plugin is already running"
 )
-
-// Rendering.
-const (
-	// BoxTitle heads the ANSI box and the HTML list.
-	BoxTitle = "Todo"
-	// boxFooterFormat counts completed items.
-	boxFooterFormat = "%d of %d completed"
-	// EmptyText stands for an empty list.
-	EmptyText = "The todo list is empty."
-)

@@ -15,7 +15,6 @@
 // updated_at changes only when the item changed.
 //
 // The plugin does not need plan mode: a deployment may enable it alone.
-// [RenderANSI] and [RenderHTML] draw a list for terminals and pages.
 package todo
 
 import (

@@ -8,10 +8,10 @@ import (
 	"path/filepath"
 	"strings"
 
+	"github.com/dshgo/planmode/cmd/planhost/internal/render"
 	"github.com/dshgo/planmode/cmd/planhost/workspace"
 	"github.com/dshgo/planmode/deploy"
 	"github.com/dshgo/planmode/host"
-	"github.com/dshgo/planmode/internal/render"
 	"github.com/dshgo/planmode/planentry"
 	"github.com/dshgo/planmode/planfile"
 	"github.com/dshgo/planmode/plangate"
@@ -127,7 +127,7 @@ func (v *companionView) Show(e host.Event) string {
 	switch e.Type {
 	case plansteps.EventSteps, plansteps.EventStepCompleted, plansteps.EventStepModified, plansteps.EventCompleted:
 		v.steps = plansteps.Apply(v.steps, e)
-		return v.style(plansteps.RenderANSI(shownSteps(v.steps.Plan), companionWidth))
+		return v.style(render.StepsANSI(shownSteps(v.steps.Plan), companionWidth))
 	case host.TypeToolResult:
 		var r host.ToolResult
 		if json.Unmarshal(e.Data, &r) != nil || r.IsError || r.Name != todo.WriteToolName {
@@ -137,7 +137,7 @@ func (v *companionView) Show(e host.Event) string {
 		if err != nil {
 			return ""
 		}
-		return v.style(todo.RenderANSI(l.Todos, companionWidth))
+		return v.style(render.TodoANSI(l.Todos, companionWidth))
 	}
 	return ""
 }

@@ -12,8 +12,7 @@ import (
 
 	"github.com/chromedp/chromedp"
 
-	"github.com/dshgo/planmode/plansteps"
-	"github.com/dshgo/planmode/todo"
+	"github.com/dshgo/planmode/cmd/planhost/internal/render"
 )
 
 // TestDemoCompanions plays the companions scene, then inspects its two
@@ -56,7 +55,7 @@ func TestDemoCompanions(t *testing.T) {
 			t.Fatal(err)
 		}
 		html := string(b)
-		for _, want := range []string{"<!DOCTYPE html>", "<style>", plansteps.ClassCompleted, todo.ClassPending, "Add Goodbye", "tested like Hello.", "Deviation (step 2):", "A table test instead of TestGoodbye"} {
+		for _, want := range []string{"<!DOCTYPE html>", "<style>", render.ClassCompleted, render.ClassPending, "Add Goodbye", "tested like Hello.", "Deviation (step 2):", "A table test instead of TestGoodbye"} {
 			if !strings.Contains(html, want) {
 				t.Errorf("page lacks %q", want)
 			}
@@ -76,7 +75,7 @@ func TestDemoCompanions(t *testing.T) {
 		if len(shot) < 1000 {
 			t.Fatalf("screenshot is %d bytes", len(shot))
 		}
-		for _, class := range []string{plansteps.ClassCompleted, plansteps.ClassInProgress, plansteps.ClassPending} {
+		for _, class := range []string{render.ClassCompleted, render.ClassInProgress, render.ClassPending} {
 			if counts[class] == 0 {
 				t.Errorf("no element of class %s in the rendered page (counts %v)", class, counts)
 			}
@@ -139,7 +138,7 @@ func openInChromium(t *testing.T, chromium, page string) context.Context {
 func renderInChromium(t *testing.T, chromium, page string) (counts map[string]int, shot []byte) {
 	browser := openInChromium(t, chromium, page)
 	counts = map[string]int{}
-	for _, class := range []string{plansteps.ClassCompleted, plansteps.ClassInProgress, plansteps.ClassPending} {
+	for _, class := range []string{render.ClassCompleted, render.ClassInProgress, render.ClassPending} {
 		n, err := chromedp.Run(browser, chromedp.Evaluate[int](`document.querySelectorAll(".`+class+`").length`))
 		if err != nil {
 			t.Fatalf("chromium: query %s: %v", class, err)

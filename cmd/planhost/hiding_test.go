@@ -11,9 +11,9 @@ import (
 
 	"github.com/dshgo/planmode"
 	"github.com/dshgo/planmode/cmd/planhost/internal/hidetest"
+	"github.com/dshgo/planmode/cmd/planhost/internal/render"
 	"github.com/dshgo/planmode/host"
 	"github.com/dshgo/planmode/internal/planmd"
-	"github.com/dshgo/planmode/internal/render"
 	"github.com/dshgo/planmode/plansteps"
 	"github.com/dshgo/planmode/todo"
 )

@@ -288,7 +288,7 @@ func inspect(id string, events host.Log) inspection {
 			entry.Kind, entry.Title = entryReview, titles[r.CallID]
 			var res map[string]any
 			edited := !r.IsError && json.Unmarshal([]byte(r.Output), &res) == nil && userEdited(res)
-			entry.Outcome = tui.English.ExitOutcome(planmode.ExitOutcomeOf(r.Output, r.IsError), edited)
+			entry.Outcome = tui.English.ExitOutcome(planmode.ExitOutcome(r.Outcome), edited)
 			if r.IsError {
 				// The whole message, as the log has it: a keep-planning
 				// result ends with the user's feedback.

@@ -13,10 +13,10 @@ import (
 	"strings"
 
 	"github.com/dshgo/planmode"
+	"github.com/dshgo/planmode/cmd/planhost/internal/render"
 	"github.com/dshgo/planmode/cmd/planhost/internal/safetext"
 	"github.com/dshgo/planmode/host"
 	"github.com/dshgo/planmode/internal/planmd"
-	"github.com/dshgo/planmode/internal/render"
 	"github.com/dshgo/planmode/plansteps"
 	"github.com/dshgo/planmode/todo"
 )
@@ -101,10 +101,10 @@ func writeCompanions(w io.Writer, ci companionInspection) {
 		fmt.Fprintf(w, inspectPlanApproved+"\n", p.Seq, oneLine(p.Title))
 	}
 	for _, x := range ci.Steps {
-		fmt.Fprint(w, render.Plain(plansteps.RenderANSI(shownSteps(x), companionWidth)))
+		fmt.Fprint(w, render.Plain(render.StepsANSI(shownSteps(x), companionWidth)))
 	}
 	if ci.Todo != nil {
-		fmt.Fprint(w, render.Plain(todo.RenderANSI(ci.Todo, companionWidth)))
+		fmt.Fprint(w, render.Plain(render.TodoANSI(ci.Todo, companionWidth)))
 	}
 }
 
@@ -151,7 +151,7 @@ func writeHTMLPage(w io.Writer, session string, ci companionInspection) {
 	var b strings.Builder
 	b.WriteString("<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n")
 	b.WriteString("<meta http-equiv=\"Content-Security-Policy\" content=\"default-src 'none'; style-src 'unsafe-inline'\">\n")
-	b.WriteString("<title>" + title + "</title>\n<style>\n" + htmlPageStyle + todo.Stylesheet + "</style>\n</head>\n<body>\n")
+	b.WriteString("<title>" + title + "</title>\n<style>\n" + htmlPageStyle + render.Stylesheet + "</style>\n</head>\n<body>\n")
 	b.WriteString("<h1>" + title + "</h1>\n")
 	b.WriteString("<h2>" + htmlPlans + "</h2>\n")
 	if len(ci.Plans) == 0 {
@@ -166,7 +166,7 @@ func writeHTMLPage(w io.Writer, session string, ci companionInspection) {
 		b.WriteString("<p class=\"empty\">" + htmlNoSteps + "</p>\n")
 	}
 	for _, x := range ci.Steps {
-		b.WriteString(plansteps.RenderHTML(shownSteps(x)))
+		b.WriteString(render.StepsHTML(shownSteps(x)))
 		if !x.Done {
 			continue
 		}
@@ -187,7 +187,7 @@ func writeHTMLPage(w io.Writer, session string, ci companionInspection) {
 	if ci.Todo == nil {
 		b.WriteString("<p class=\"empty\">" + htmlNoTodo + "</p>\n")
 	} else {
-		b.WriteString(todo.RenderHTML(ci.Todo))
+		b.WriteString(render.TodoHTML(ci.Todo))
 	}
 	b.WriteString("</body>\n</html>\n")
 	io.WriteString(w, b.String())

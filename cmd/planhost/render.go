@@ -229,7 +229,7 @@ func (p *printer) toolResult(r host.ToolResult) {
 		card := pr.PresentResult(in, r.Output, r.IsError)
 		p.println(fmt.Sprintf(lineToolResult, card.Title))
 		if p.userWords && r.IsError && r.Name == planmode.ExitToolName {
-			switch planmode.ExitOutcomeOf(r.Output, r.IsError) {
+			switch planmode.ExitOutcome(r.Outcome) {
 			case planmode.ExitDismissed, planmode.ExitReviewFailed, planmode.ExitReloaded:
 				return // the body is for the model; the UI says how the review ended in its own words
 			}

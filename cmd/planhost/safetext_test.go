@@ -9,9 +9,9 @@ import (
 	"time"
 
 	"github.com/dshgo/planmode"
+	"github.com/dshgo/planmode/cmd/planhost/internal/render"
 	"github.com/dshgo/planmode/cmd/planhost/internal/safetext"
 	"github.com/dshgo/planmode/host"
-	"github.com/dshgo/planmode/internal/render"
 	"github.com/dshgo/planmode/store"
 )
 

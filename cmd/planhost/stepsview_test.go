@@ -6,8 +6,8 @@ import (
 	"testing"
 
 	"github.com/dshgo/planmode/cmd/planhost/internal/hidetest"
+	"github.com/dshgo/planmode/cmd/planhost/internal/render"
 	"github.com/dshgo/planmode/host"
-	"github.com/dshgo/planmode/internal/render"
 	"github.com/dshgo/planmode/plansteps"
 )
 

@@ -21,23 +21,32 @@ func TestPresentedPlansAreReadFromTheLog(t *testing.T) {
 		in, _ := json.Marshal(map[string]string{"plan": plan})
 		return ev(host.TypeToolCall, host.ToolCall{ID: id, Name: planmode.ExitToolName, Input: in})
 	}
-	result := func(id, out string, isErr bool) host.Event {
-		return ev(host.TypeToolResult, host.ToolResult{CallID: id, Name: planmode.ExitToolName, Output: out, IsError: isErr})
+	result := func(id, out string, isErr bool, outcome planmode.ExitOutcome) host.Event {
+		return ev(host.TypeToolResult, host.ToolResult{CallID: id, Name: planmode.ExitToolName, Output: out, IsError: isErr, Outcome: string(outcome)})
 	}
 	edited, _ := json.Marshal(map[string]any{"approved": true, resultEdited: true, resultEditedPlan: "# B, edited\n"})
 	events := []host.Event{
 		call("1", "# A\n"),
-		result("1", host.ToolErrorPrefix+planmode.ErrKeepPlanning.Error(), true),
+		result("1", host.ToolErrorPrefix+planmode.ErrKeepPlanning.Error(), true, planmode.ExitKeepPlanning),
 		ev(host.TypeToolCall, host.ToolCall{ID: "x", Name: "read_file", Input: json.RawMessage(`{"path":"a"}`)}),
 		call("2", "# B\n"),
-		result("2", string(edited), false),
+		result("2", string(edited), false, planmode.ExitApproved),
 		call("3", "# C\n"),
+		// The outcome is read from the log, never from the words: a
+		// result reworded in any way keeps its logged outcome.
+		call("4", "# D\n"),
+		result("4", host.ToolErrorPrefix+"words no version of the plugin ever wrote", true, planmode.ExitDismissed),
+		// A result logged before outcomes were: answered, how unknown.
+		call("5", "# E\n"),
+		result("5", host.ToolErrorPrefix+planmode.ErrKeepPlanning.Error(), true, ""),
 	}
 	got := presentedPlans(host.LogOf(events))
 	want := []tui.PresentedPlan{
 		{Title: "A", Text: "# A\n", Outcome: planmode.ExitKeepPlanning},
 		{Title: "B", Text: "# B, edited\n", Outcome: planmode.ExitApproved, Edited: true},
 		{Title: "C", Text: "# C\n"},
+		{Title: "D", Text: "# D\n", Outcome: planmode.ExitDismissed},
+		{Title: "E", Text: "# E\n", Outcome: outcomeNotLogged},
 	}
 	if len(got) != len(want) {
 		t.Fatalf("presentedPlans = %+v, want %+v", got, want)

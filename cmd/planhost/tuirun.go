@@ -1,6 +1,7 @@
 package main
 
 import (
+	"cmp"
 	"context"
 	"encoding/json"
 	"errors"
@@ -273,6 +274,11 @@ func recap(events host.Log, n int) []tui.Entry {
 	return out
 }
 
+// outcomeNotLogged stands for the outcome of an exit_plan_mode result that
+// logs none (a log written before outcomes were logged): answered, but
+// how is unknown; the catalog words it so.
+const outcomeNotLogged planmode.ExitOutcome = "not-logged"
+
 // presentedPlans reads the plans the session's log shows presented with
 // exit_plan_mode, and how each review ended, for the UI's /plans.
 func presentedPlans(events host.Log) []tui.PresentedPlan {
@@ -299,7 +305,7 @@ func presentedPlans(events host.Log) []tui.PresentedPlan {
 			if !ok {
 				continue
 			}
-			plans[i].Outcome = planmode.ExitOutcomeOf(r.Output, r.IsError)
+			plans[i].Outcome = cmp.Or(planmode.ExitOutcome(r.Outcome), outcomeNotLogged)
 			var res map[string]any
 			if !r.IsError && json.Unmarshal([]byte(r.Output), &res) == nil && res[resultEdited] == true {
 				plans[i].Edited = true

@@ -320,8 +320,9 @@ func (h *Host) RunCommand(ctx context.Context, a *Agent, name, args string, atta
 	id := fmt.Sprint("run-", h.runs)
 	h.mu.Unlock()
 	a.log(host.TypeCommandRun, nil, host.CommandRun{ID: id, Name: name, Args: args})
+	ctx, outcome := host.RecordOutcome(ctx)
 	reply, err := c.Run(ctx, host.Invocation{Agent: a, Args: args, Attachments: attachments})
-	done := host.CommandDone{ID: id, OK: err == nil, Text: reply}
+	done := host.CommandDone{ID: id, OK: err == nil, Text: reply, Outcome: outcome()}
 	if err != nil {
 		done.Text = err.Error()
 	}
@@ -340,12 +341,13 @@ func (h *Host) CallTool(ctx context.Context, a *Agent, callID, name string, inpu
 		text string
 		err  error
 	)
+	ctx, outcome := host.RecordOutcome(ctx)
 	if t, ok := h.Tool(name); ok {
 		text, err = t.Execute(ctx, host.CallContext{Agent: a, CallID: callID}, input)
 	} else {
 		err = fmt.Errorf("unknown tool %q: %w", name, errNotRegistered)
 	}
-	res := host.ToolResult{CallID: callID, Name: name, Output: text}
+	res := host.ToolResult{CallID: callID, Name: name, Output: text, Outcome: outcome()}
 	if err != nil {
 		res.Output, res.IsError = host.ToolErrorPrefix+err.Error(), true
 	}

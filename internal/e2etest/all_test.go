@@ -195,7 +195,7 @@ func TestAllSixCompanionsTogether(t *testing.T) {
 	}
 }
 
-func TestWithNoCompanionTheExitToolIsPartIs(t *testing.T) {
+func TestWithNoCompanionTheExitToolIsTheCores(t *testing.T) {
 	h := e2etest.New(t)
 	a := h.Agent()
 	h.Model.Add(e2etest.Say("hi"))

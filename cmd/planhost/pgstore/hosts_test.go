@@ -193,7 +193,7 @@ func TestTwoHostsPlanCommandDuringOtherHostsTurn(t *testing.T) {
 		t.Fatalf("plan/mode logged during or after A's turn: between %v, inside %v", between, inside)
 	}
 	// A third process that never saw the selection rebuilds it from the
-	// log: the /plan completed and no plan/mode followed (SPEC §8).
+	// log: the /plan completed and no plan/mode followed.
 	c := newNode(t, url)
 	if got := c.c.Get(c.agent(t, "s")); got.Active || got.Pending != planmode.SelectionActive {
 		t.Fatalf("a new host reads the log as %+v, want the /plan pending", got)

@@ -23,7 +23,7 @@ func (a fakeAgent) Status() host.AgentStatus  { return host.StatusIdle }
 func (a fakeAgent) Steer(host.Message) error  { return nil }
 func (a fakeAgent) Inject(host.Message) error { return nil }
 
-// twoHostModel is the reference for plan mode's Set and Get (SPEC §3) on
+// twoHostModel is the reference for plan mode's Set and Get on
 // one session shared by two hosts, with turns opened and closed by either:
 // one logged state and turn flag (the log's), and a pending selection per
 // host (process memory). A logged plan/mode withdraws every host's pending

@@ -8,6 +8,7 @@ import (
 	"github.com/jackc/pgx/v5"
 
 	"github.com/dshgo/planmode/host"
+	"github.com/dshgo/planmode/host/hostkit"
 )
 
 // session is one log: a local copy of the committed events, kept current
@@ -19,14 +20,14 @@ type session struct {
 	wake chan struct{} // a pending catch-up request (capacity 1)
 	done chan struct{} // closed by close
 
-	closeFuncs host.CloseFuncs // the AfterClose registrations
+	closeFuncs hostkit.CloseFuncs // the AfterClose registrations
 
 	mu     sync.Mutex // the local append lock: serializes appends and deliveries, guards subs and closed
-	subs   host.Subscribers
+	subs   hostkit.Subscribers
 	closed bool
 
 	snap sync.RWMutex // guards log for readers; writers hold mu too
-	log  *host.LogBuilder
+	log  *hostkit.LogBuilder
 }
 
 // ID implements [host.Session].

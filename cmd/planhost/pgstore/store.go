@@ -14,6 +14,7 @@ import (
 	"github.com/jackc/pgx/v5/pgxpool"
 
 	"github.com/dshgo/planmode/host"
+	"github.com/dshgo/planmode/host/hostkit"
 	"github.com/dshgo/planmode/store"
 )
 
@@ -313,7 +314,7 @@ func (s *Store) register(id string, events host.Log) (*session, error) {
 		}
 		return ss, nil
 	}
-	ss := &session{st: s, id: id, log: host.NewLogBuilder(events), wake: make(chan struct{}, 1), done: make(chan struct{})}
+	ss := &session{st: s, id: id, log: hostkit.NewLogBuilder(events), wake: make(chan struct{}, 1), done: make(chan struct{})}
 	s.sessions[id] = ss
 	s.wg.Add(1)
 	s.mu.Unlock()

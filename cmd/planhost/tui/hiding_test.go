@@ -8,9 +8,9 @@ import (
 	tea "charm.land/bubbletea/v2"
 
 	"github.com/dshgo/planmode/cmd/planhost/internal/hidetest"
+	"github.com/dshgo/planmode/cmd/planhost/internal/render"
 	"github.com/dshgo/planmode/cmd/planhost/internal/safetext"
 	"github.com/dshgo/planmode/cmd/planhost/tui"
-	"github.com/dshgo/planmode/internal/render"
 )
 
 // safeConfig is the program's escaping of model text.

@@ -124,7 +124,7 @@ type Model struct {
 }
 
 // PresentedPlan is a plan the session's log shows presented, with how its
-// review ended; Outcome 0 means the log holds no result for it.
+// review ended; Outcome "" means the log holds no result for it.
 type PresentedPlan struct {
 	Title, Text string
 	Outcome     planmode.ExitOutcome
@@ -159,7 +159,7 @@ func New(cfg Config) Model {
 	m.entries = append(m.entries, cfg.Intro...)
 	for _, p := range cfg.Plans {
 		outcome := m.cat.OutcomeUnanswered
-		if p.Outcome != 0 {
+		if p.Outcome != "" {
 			outcome = m.cat.ExitOutcome(p.Outcome, p.Edited)
 		}
 		// The title comes from the log: escaped like all model text. The

@@ -70,6 +70,9 @@ type Catalog struct {
 	// Outcomes only the log shows (inspect): abandoned by an extension,
 	// refused before the user saw it, closed when plan mode restarted.
 	OutcomeAbandoned, OutcomeRefused, OutcomeReloaded string
+	// OutcomeUnknown is a review whose result logs no outcome the program
+	// knows (a log written before outcomes were logged).
+	OutcomeUnknown string
 	// Outcomes of plan-review's approvals.
 	OutcomeApprovedComments, OutcomeApprovedCleared string
 	// ReviewAnswered reports the answer: "%s" is the outcome.
@@ -160,6 +163,7 @@ var English = &Catalog{
 	OutcomeAbandoned:    "abandoned",
 	OutcomeRefused:      "refused before the review",
 	OutcomeReloaded:     "closed when plan mode restarted",
+	OutcomeUnknown:      "answered; the log does not say how",
 
 	OutcomeApprovedComments: "approved with your comments",
 	OutcomeApprovedCleared:  "approved on a fresh context",
@@ -259,6 +263,7 @@ var Chinese = &Catalog{
 	OutcomeAbandoned:    "已放弃",
 	OutcomeRefused:      "审阅前即被拒绝",
 	OutcomeReloaded:     "计划模式重启时关闭",
+	OutcomeUnknown:      "已作答；日志未记录结果",
 
 	OutcomeApprovedComments: "已附意见批准",
 	OutcomeApprovedCleared:  "已批准并清空上下文",
@@ -321,9 +326,13 @@ func CatalogFor(lang string, env ...string) *Catalog {
 }
 
 // ExitOutcome is the catalog's words for how an exit_plan_mode call
-// ended; edited reports a plan the user edited before approving it.
+// ended, as its result logs it; edited reports a plan the user edited
+// before approving it. A result that logs no outcome (one written before
+// outcomes were logged) or one this program does not know is unknown.
 func (c *Catalog) ExitOutcome(o planmode.ExitOutcome, edited bool) string {
 	switch o {
+	case planmode.ExitRefused:
+		return c.OutcomeRefused
 	case planmode.ExitApproved:
 		if edited {
 			return c.OutcomeEdited
@@ -340,7 +349,7 @@ func (c *Catalog) ExitOutcome(o planmode.ExitOutcome, edited bool) string {
 	case planmode.ExitReviewFailed:
 		return c.OutcomeCancelled
 	}
-	return c.OutcomeRefused
+	return c.OutcomeUnknown
 }
 
 // optionLabel is the catalog's word for a plan review option (the

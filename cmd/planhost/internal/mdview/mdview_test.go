@@ -8,8 +8,8 @@ import (
 
 	"github.com/dshgo/planmode/cmd/planhost/internal/hidetest"
 	"github.com/dshgo/planmode/cmd/planhost/internal/mdview"
+	"github.com/dshgo/planmode/cmd/planhost/internal/render"
 	"github.com/dshgo/planmode/cmd/planhost/internal/safetext"
-	"github.com/dshgo/planmode/internal/render"
 )
 
 // TestRenderShowsEveryWord renders each hiding trick in every style at a

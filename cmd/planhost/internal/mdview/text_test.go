@@ -5,8 +5,8 @@ import (
 
 	"github.com/dshgo/planmode/cmd/planhost/internal/hidetest"
 	"github.com/dshgo/planmode/cmd/planhost/internal/mdview"
+	"github.com/dshgo/planmode/cmd/planhost/internal/render"
 	"github.com/dshgo/planmode/cmd/planhost/internal/safetext"
-	"github.com/dshgo/planmode/internal/render"
 )
 
 func TestTextDropsSyntaxOnly(t *testing.T) {

@@ -5,7 +5,7 @@ import (
 	"testing"
 	"unicode/utf8"
 
-	"github.com/dshgo/planmode/internal/render"
+	"github.com/dshgo/planmode/cmd/planhost/internal/render"
 )
 
 func checkBox(t *testing.T, box string, width int) {

@@ -1,9 +1,13 @@
-package host
+package hostkit
 
-import "sync"
+import (
+	"sync"
 
-// Subscribers is the subscriber list of a [Session] implementation:
-// [Session.Subscribe]'s replay, delivery in log order and an unsubscribe
+	"github.com/dshgo/planmode/host"
+)
+
+// Subscribers is the subscriber list of a [host.Session] implementation:
+// [host.Session.Subscribe]'s replay, delivery in log order and an unsubscribe
 // that stops delivery at once. The zero value is empty and ready to use;
 // embed it in the session (it must not be copied after first use).
 //
@@ -18,7 +22,7 @@ type Subscribers struct {
 
 // subscriber is one Add; active is false once it was unsubscribed.
 type subscriber struct {
-	fn     func(Event)
+	fn     func(host.Event)
 	list   *Subscribers
 	active bool
 }
@@ -29,7 +33,7 @@ type subscriber struct {
 // lock is that append lock, which the caller holds, the same on every
 // call; the returned unsubscribe takes it, removes fn and may be called
 // more than once.
-func (l *Subscribers) Add(lock sync.Locker, log Log, from int, fn func(Event)) (unsubscribe func()) {
+func (l *Subscribers) Add(lock sync.Locker, log host.Log, from int, fn func(host.Event)) (unsubscribe func()) {
 	l.lock = lock
 	for _, e := range log.Range(from, log.Len()) {
 		fn(e)
@@ -59,7 +63,7 @@ func (s *subscriber) unsubscribe() {
 
 // Deliver calls every subscriber with e, in the order they were added. The
 // caller holds the append lock.
-func (l *Subscribers) Deliver(e Event) {
+func (l *Subscribers) Deliver(e host.Event) {
 	for _, sub := range l.subs {
 		sub.fn(e)
 	}

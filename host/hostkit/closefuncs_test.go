@@ -1,10 +1,10 @@
-package host_test
+package hostkit_test
 
 import (
 	"testing"
 	"time"
 
-	"github.com/dshgo/planmode/host"
+	"github.com/dshgo/planmode/host/hostkit"
 )
 
 // TestCloseFuncs checks AfterClose's contract on CloseFuncs: a func runs
@@ -24,7 +24,7 @@ func TestCloseFuncs(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			var l host.CloseFuncs
+			var l hostkit.CloseFuncs
 			if tt.closeFirst {
 				l.Close()
 			}

@@ -1,9 +1,9 @@
-package host
+package hostkit
 
 import "sync"
 
-// CloseFuncs is the close notification of a [Session] implementation:
-// [SessionCloseNotifier.AfterClose] and the Close that runs what it
+// CloseFuncs is the close notification of a [host.Session] implementation:
+// [host.SessionCloseNotifier.AfterClose] and the Close that runs what it
 // registered. The zero value is ready to use; embed it in the session (it
 // must not be copied after first use). A registration costs a few words,
 // a fraction of what context.AfterFunc keeps for each.
@@ -19,7 +19,7 @@ type closeFunc struct {
 	list *CloseFuncs
 }
 
-// AfterClose implements [SessionCloseNotifier.AfterClose]: f runs once, in
+// AfterClose implements [host.SessionCloseNotifier.AfterClose]: f runs once, in
 // its own goroutine, after Close; at once when Close was called already.
 func (l *CloseFuncs) AfterClose(f func()) (stop func() bool) {
 	l.mu.Lock()

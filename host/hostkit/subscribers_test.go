@@ -1,4 +1,4 @@
-package host_test
+package hostkit_test
 
 import (
 	"slices"
@@ -6,18 +6,19 @@ import (
 	"testing"
 
 	"github.com/dshgo/planmode/host"
+	"github.com/dshgo/planmode/host/hostkit"
 )
 
-// subList is a minimal session around host.Subscribers: a log and its
+// subList is a minimal session around hostkit.Subscribers: a log and its
 // append lock.
 type subList struct {
 	mu   sync.Mutex
-	b    *host.LogBuilder
-	subs host.Subscribers
+	b    *hostkit.LogBuilder
+	subs hostkit.Subscribers
 }
 
 func newSubList(n int) *subList {
-	l := &subList{b: host.NewLogBuilder(host.Log{})}
+	l := &subList{b: hostkit.NewLogBuilder(host.Log{})}
 	for range n {
 		l.append()
 	}

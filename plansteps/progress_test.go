@@ -2,7 +2,6 @@ package plansteps_test
 
 import (
 	"flag"
-	"strings"
 	"testing"
 
 	"github.com/dshgo/planmode/host"
@@ -29,32 +28,6 @@ func sampleExecution() *plansteps.Execution {
 	return s.Plan
 }
 
-func TestRenderANSIGolden(t *testing.T) {
-	golden(t, "steps.ansi", plansteps.RenderANSI(sampleExecution(), 50))
-}
-
-func TestRenderHTMLGolden(t *testing.T) {
-	golden(t, "steps.html", plansteps.RenderHTML(sampleExecution()))
-}
-
 func TestProgressTextGolden(t *testing.T) {
 	golden(t, "progress.txt", plansteps.ProgressText(plansteps.State{Plan: sampleExecution()}))
-}
-
-func TestRenderStylesEachStatus(t *testing.T) {
-	out := plansteps.RenderANSI(sampleExecution(), 60)
-	for _, want := range []string{"✓ \x1b[9m1. Read", "▶ \x1b[1m2. Add", "○ 3. Document"} {
-		if !strings.Contains(out, want) {
-			t.Errorf("box lacks %q:\n%s", want, out)
-		}
-	}
-	html := plansteps.RenderHTML(sampleExecution())
-	for _, want := range []string{plansteps.ClassCompleted, plansteps.ClassInProgress, plansteps.ClassPending, "&lt;now&gt;"} {
-		if !strings.Contains(html, want) {
-			t.Errorf("HTML lacks %q", want)
-		}
-	}
-	if plansteps.RenderANSI(nil, 40) != "" || plansteps.RenderHTML(nil) != "" {
-		t.Error("nil execution rendered")
-	}
 }

@@ -1,0 +1,106 @@
+package render_test
+
+import (
+	"encoding/json"
+	"flag"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/dshgo/planmode/cmd/planhost/internal/render"
+	"github.com/dshgo/planmode/host"
+	"github.com/dshgo/planmode/internal/companiontest"
+	"github.com/dshgo/planmode/plansteps"
+	"github.com/dshgo/planmode/todo"
+)
+
+var update = flag.Bool("update", false, "rewrite the golden files")
+
+// golden compares got with testdata/golden/name, or rewrites it with -update.
+func golden(t *testing.T, name, got string) {
+	t.Helper()
+	companiontest.Golden(t, *update, "./internal/render", name, got)
+}
+
+func sampleExecution() *plansteps.Execution {
+	ev := func(seq uint64, typ, data string) host.Event {
+		return host.Event{Seq: seq, Type: typ, Data: json.RawMessage(data)}
+	}
+	s := plansteps.Fold(host.LogOf([]host.Event{
+		ev(1, plansteps.EventSteps, `{"title":"Add retries <now>","source":"steps","steps":[`+
+			`{"id":1,"description":"Read the uploader"},`+
+			`{"id":2,"description":"Add the retry loop with exponential backoff","depends_on":[1],"verification":"go test ./upload"},`+
+			`{"id":3,"description":"Document the setting","depends_on":[2]}]}`),
+		ev(2, plansteps.EventStepCompleted, `{"step":1,"verification_result":"read"}`),
+	}))
+	return s.Plan
+}
+
+func sampleTodo() []todo.Item {
+	at := time.Date(2026, 11, 30, 10, 0, 0, 0, time.UTC)
+	return []todo.Item{
+		{ID: "1", Content: "Read the uploader and its tests", Status: todo.StatusCompleted, Priority: todo.PriorityMedium, CreatedAt: at, UpdatedAt: at},
+		{ID: "2", Content: "Add retries with exponential backoff to every upload request, capped at five attempts", Status: todo.StatusInProgress, Priority: todo.PriorityHigh, CreatedAt: at, UpdatedAt: at},
+		{ID: "3", Content: "Document the <retry> setting & its default", Status: todo.StatusPending, Priority: todo.PriorityLow, CreatedAt: at, UpdatedAt: at},
+		{ID: "4", Content: "Escape \x1b[2J sequences 日本語", Status: todo.StatusPending, Priority: todo.PriorityMedium, CreatedAt: at, UpdatedAt: at},
+	}
+}
+
+func TestStepsGolden(t *testing.T) {
+	golden(t, "steps.ansi", render.StepsANSI(sampleExecution(), 50))
+	golden(t, "steps.html", render.StepsHTML(sampleExecution()))
+}
+
+func TestStepsStyleEachStatus(t *testing.T) {
+	out := render.StepsANSI(sampleExecution(), 60)
+	for _, want := range []string{"✓ \x1b[9m1. Read", "▶ \x1b[1m2. Add", "○ 3. Document"} {
+		if !strings.Contains(out, want) {
+			t.Errorf("box lacks %q:\n%s", want, out)
+		}
+	}
+	html := render.StepsHTML(sampleExecution())
+	for _, want := range []string{render.ClassSteps, render.ClassCompleted, render.ClassInProgress, render.ClassPending, "&lt;now&gt;"} {
+		if !strings.Contains(html, want) {
+			t.Errorf("HTML lacks %q", want)
+		}
+	}
+	if render.StepsANSI(nil, 40) != "" || render.StepsHTML(nil) != "" {
+		t.Error("nil execution rendered")
+	}
+}
+
+func TestTodoGolden(t *testing.T) {
+	golden(t, "todo.ansi", render.TodoANSI(sampleTodo(), 48))
+	golden(t, "todo.html", render.TodoHTML(sampleTodo()))
+}
+
+func TestTodoANSIStylesEachStatus(t *testing.T) {
+	out := render.TodoANSI(sampleTodo(), 60)
+	for _, want := range []string{"✓ \x1b[9mRead the uploader", "▶ \x1b[1m[high] Add retries", "○ Document"} {
+		if !strings.Contains(out, want) {
+			t.Errorf("box lacks %q:\n%s", want, out)
+		}
+	}
+	if strings.Contains(out, "\x1b[2J") {
+		t.Error("model text put an escape sequence into the box")
+	}
+}
+
+func TestTodoHTMLEscapesAndClassifies(t *testing.T) {
+	out := render.TodoHTML(sampleTodo())
+	for _, want := range []string{render.ClassTodo, render.ClassCompleted, render.ClassInProgress, render.ClassPending, "&lt;retry&gt; setting &amp; its"} {
+		if !strings.Contains(out, want) {
+			t.Errorf("HTML lacks %q", want)
+		}
+	}
+}
+
+// FuzzSteps feeds any event after a sample log to the fold and draws the
+// result: the box never fails.
+func FuzzSteps(f *testing.F) {
+	f.Add(plansteps.EventStepCompleted, `{"step":2}`)
+	f.Fuzz(func(t *testing.T, typ, data string) {
+		s := plansteps.Fold(host.LogOf([]host.Event{{Seq: 1, Type: typ, Data: json.RawMessage(data)}}))
+		_ = render.StepsANSI(s.Plan, 40)
+	})
+}
