@@ -223,7 +223,9 @@ func (s *sessionState) publishLocked() {
 		sel: s.sel, exit: s.exit, proj: proj, projExit: projExit,
 	}
 	if cur := s.now.Load(); cur == nil || *cur != w {
-		s.now.Store(&w)
+		next := new(word) // w itself stays on the stack: most events change nothing
+		*next = w
+		s.now.Store(next)
 	}
 	s.folded.Store(s.v.n)
 }
