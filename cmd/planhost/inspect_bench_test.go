@@ -26,7 +26,10 @@ func BenchmarkInspect(b *testing.B) {
 	}
 	for _, n := range sizes {
 		path, size := inspectBenchFile(b, n)
-		name := fmt.Sprintf("events=%dk", n/1000)
+		name := fmt.Sprintf("events=%dk", n/1_000)
+		if n%1_000_000 == 0 {
+			name = fmt.Sprintf("events=%dM", n/1_000_000)
+		}
 		run := func(what string, op func(b *testing.B)) {
 			b.Run(name+"/"+what, func(b *testing.B) {
 				b.SetBytes(size)
