@@ -70,3 +70,19 @@ const (
 
 // DecodeConfig is the plugin's configuration decoder.
 var DecodeConfig = decodeConfig
+
+// HoldFold takes the lock the controller's fold of sess holds while it
+// applies an event, as if an append's fold were in progress, until release
+// is called. It returns false when the controller does not serve sess.
+func HoldFold(c *Controller, sess host.Session) (release func(), ok bool) {
+	r := c.run.Load()
+	if r == nil {
+		return nil, false
+	}
+	st, ok := r.lookup(sess)
+	if !ok {
+		return nil, false
+	}
+	st.vmu.Lock()
+	return st.vmu.Unlock, true
+}

@@ -64,7 +64,10 @@ func (r *run) state(sess host.Session) (*sessionState, word, error) {
 	// where the pass ended: the store replays what was appended meanwhile,
 	// so the fold has no gap and no double delivery.
 	ev := sess.Events()
+	st.vmu.Lock()
 	st.v.applyAll(ev)
+	st.publishLocked()
+	st.vmu.Unlock()
 	st.unsubscribe = sess.Subscribe(ev.Len(), st.fold)
 	// Seed the pending selection from the log (a completed /plan or an
 	// approved exit whose plan/mode never landed).
@@ -130,15 +133,21 @@ func (r *run) close() {
 }
 
 // sessionState is the controller's state for one session: the fold of its
-// log and the pending selection, both guarded by vmu.
+// log and the pending selection, both guarded by vmu, and the word they
+// make, which reads load without a lock.
 //
 // The fold is written by the session subscription, which runs under the
 // session's append lock. vmu is never held while calling the session or
-// the host, so a read waits at most for one event's fold, never for an
-// append. mu serializes the decisions that change the pending selection,
-// and is held across their appends (the subscription never takes it).
+// the host. Each change stores a new word in now (copy on write: a stored
+// word is never changed), so a read is one atomic load and never waits,
+// not even for one event's fold. mu serializes the decisions that change
+// the pending selection, and is held across their appends (the
+// subscription never takes it).
 type sessionState struct {
 	// What a read touches comes first.
+	now    atomic.Pointer[word] // the word as it is now; replaced under vmu
+	folded atomic.Uint64        // events folded into now; stored after now
+
 	vmu  sync.Mutex
 	v    view      // the fold of the log's first v.n events
 	sel  Selection // the pending selection; never the logged state
@@ -194,24 +203,31 @@ func (w word) pending() Selection {
 func (w word) projected() (Selection, bool) { return w.proj, w.projExit }
 
 // load returns the session's word as it is now.
-func (s *sessionState) load() word {
-	w, _ := s.loadFolded()
-	return w
+func (s *sessionState) load() word { return *s.now.Load() }
+
+// loadFolded returns the session's word and a count of events folded into
+// it: the word holds at least that many (the count is stored after the
+// word), maybe more.
+func (s *sessionState) loadFolded() (word, int) {
+	n := s.folded.Load()
+	return *s.now.Load(), int(n)
 }
 
-// loadFolded returns the session's word and the count of events folded
-// into it.
-func (s *sessionState) loadFolded() (word, int) {
-	s.vmu.Lock()
-	v := &s.v
-	proj, projExit := v.pending()
+// publishLocked stores the word that the view and the pending selection
+// make, when it differs from the current one, and the count of events
+// folded. Callers hold vmu.
+func (s *sessionState) publishLocked() {
+	proj, projExit := s.v.pending()
 	w := word{
-		logged: v.active, open: v.turnOpen, hdr: v.header, ann: v.announced,
+		logged: s.v.active, open: s.v.turnOpen, hdr: s.v.header, ann: s.v.announced,
 		sel: s.sel, exit: s.exit, proj: proj, projExit: projExit,
 	}
-	n := int(v.n)
-	s.vmu.Unlock()
-	return w, n
+	if cur := s.now.Load(); cur == nil || *cur != w {
+		next := new(word) // w itself stays on the stack: most events change nothing
+		*next = w
+		s.now.Store(next)
+	}
+	s.folded.Store(s.v.n)
 }
 
 // fold is the session subscription: it folds e into the view. A valid
@@ -228,6 +244,7 @@ func (s *sessionState) fold(e host.Event) {
 	if s.v.cut == s.v.n || s.sel == selectionOf(s.v.active) {
 		s.sel, s.exit = SelectionNone, false
 	}
+	s.publishLocked()
 }
 
 // setPending replaces the pending selection, which no logged "/plan" run
@@ -242,6 +259,7 @@ func (s *sessionState) setPending(sel Selection, exit bool) {
 		sel = SelectionNone
 	}
 	s.sel, s.exit = sel, exit && sel != SelectionNone
+	s.publishLocked()
 	s.vmu.Unlock()
 	s.warned, s.recorded = false, false
 }

@@ -224,6 +224,9 @@ func inspect(id string, events host.Log) inspection {
 		entry := timelineEntry{Seq: e.Seq}
 		switch e.Type {
 		case host.TypeToolCall:
+			if !mentionsTool(e.Data, planmode.ExitToolName) {
+				continue
+			}
 			var c host.ToolCall
 			var in struct {
 				Plan string `json:"plan"`
@@ -281,6 +284,9 @@ func inspect(id string, events host.Log) inspection {
 			}
 			entry.Kind, entry.OK, entry.Text = entryCommandDone, &c.OK, clipText(firstLine(c.Text), maxInspectText)
 		case host.TypeToolResult:
+			if !mentionsTool(e.Data, planmode.ExitToolName) {
+				continue
+			}
 			var r host.ToolResult
 			if json.Unmarshal(e.Data, &r) != nil || r.Name != planmode.ExitToolName {
 				continue
@@ -341,6 +347,15 @@ func writeInspection(w io.Writer, ins inspection) {
 		fmt.Fprintln(w, safetext.Escape(strings.TrimRight(line, " ")))
 	}
 	fmt.Fprintf(w, inspectProjection+"\n", ins.Projection.Active, ins.Projection.Pending)
+}
+
+// mentionsTool reports whether a tool call's or result's data may be one
+// of the named tool: whether it holds the name as a JSON string. Every
+// writer planmode reads encodes the plain ASCII of a tool name verbatim,
+// and planmode's own fold skips the calls and results without it, so
+// inspect decodes only those it would show.
+func mentionsTool(data []byte, name string) bool {
+	return bytes.Contains(data, []byte(`"`+name+`"`))
 }
 
 // oneLine joins the lines of s with spaces.

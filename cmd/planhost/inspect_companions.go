@@ -59,6 +59,9 @@ func inspectCompanions(events host.Log) companionInspection {
 		s = plansteps.Apply(s, e)
 		switch e.Type {
 		case host.TypeToolCall:
+			if !mentionsTool(e.Data, planmode.ExitToolName) {
+				continue
+			}
 			var c host.ToolCall
 			if json.Unmarshal(e.Data, &c) != nil || c.Name != planmode.ExitToolName {
 				continue
@@ -69,6 +72,9 @@ func inspectCompanions(events host.Log) companionInspection {
 			_ = json.Unmarshal(c.Input, &in)
 			calls[c.ID] = in.Plan
 		case host.TypeToolResult:
+			if !mentionsTool(e.Data, planmode.ExitToolName) && !mentionsTool(e.Data, todo.WriteToolName) {
+				continue
+			}
 			var r host.ToolResult
 			if json.Unmarshal(e.Data, &r) != nil || r.IsError {
 				continue
