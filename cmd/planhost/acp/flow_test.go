@@ -90,7 +90,11 @@ func TestPlanReviewApproveLeavesPlanModeAndWorks(t *testing.T) {
 	for _, o := range ask.Options {
 		kinds = append(kinds, o.Name+"="+string(o.Kind))
 	}
-	if want := []string{"Approve=allow_once", "Keep planning=reject_once"}; !slices.Equal(kinds, want) {
+	if want := []string{
+		"Yes, leave plan mode and carry out the plan=allow_once",
+		"No, keep planning: let the agent revise the plan=reject_once",
+		"No, stop here: I will say what to change=reject_once",
+	}; !slices.Equal(kinds, want) {
 		t.Errorf("options = %v, want %v", kinds, want)
 	}
 	calls := map[string]*sdk.SessionUpdateToolCall{}

@@ -153,7 +153,13 @@ let sessionId;
     const review = permissionRequests[0];
     const text = (review.toolCall.content ?? []).map((c) => c.content?.text ?? "").join("\n");
     check(text.includes("# Add Goodbye"), "the plan is in the tool call's content");
-    check(review.options.map((o) => o.kind).join(",") === "allow_once,reject_once", "Approve is allow_once, Keep planning reject_once");
+    // Every approving answer is allow_once (Approve, Approve and clear),
+    // every other reject_once; Approve with comments needs text, which a
+    // permission option cannot carry, so it is not offered.
+    const options = review.options.map((o) => `${o.optionId}=${o.kind}`).join(",");
+    check(options === "approve=allow_once,approve-and-clear=allow_once,keep-planning=reject_once,_speak=reject_once", `review options ${options}`);
+    check(!review.options.some((o) => /comment/i.test(o.name)), "no option that needs text");
+    check(review.toolCall.title === "Plan: Add Goodbye" && review.toolCall.kind === "switch_mode", `the request names its tool call (${review.toolCall.title}, ${review.toolCall.kind})`);
     const exitCall = updates.find((n) => n.update.sessionUpdate === "tool_call" && n.update.toolCallId === review.toolCall.toolCallId);
     check(exitCall?.update.kind === "switch_mode", "the review is on the exit_plan_mode tool call (kind switch_mode)");
     const modes = updates.filter((n) => n.update.sessionUpdate === "current_mode_update").map((n) => n.update.currentModeId);
