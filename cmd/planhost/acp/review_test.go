@@ -2,6 +2,7 @@ package acp_test
 
 import (
 	"context"
+	"encoding/json"
 	"slices"
 	"strings"
 	"testing"
@@ -9,6 +10,7 @@ import (
 	sdk "github.com/coder/acp-go-sdk"
 	"go.uber.org/fx"
 
+	"github.com/dshgo/planmode/cmd/planhost/acp"
 	"github.com/dshgo/planmode/planreview"
 	"github.com/dshgo/planmode/refhost"
 	"github.com/dshgo/planmode/refhost/scripted"
@@ -51,7 +53,7 @@ func TestPlanReviewOptionsSayWhatTheyDo(t *testing.T) {
 			h := newHostParts(t, st, model, fx.Supply(planreview.Config{Options: []string{
 				planreview.OptionApproveWithComments, planreview.OptionApproveAndClear, planreview.OptionAbandon,
 			}}), planreview.Module)
-			k := connect(t, h, st)
+			k := connect(t, h, st, func(c *acp.Config) { c.Plans = acp.CompanionPlans{} })
 			k.c.setAnswer(chooseID(tt.choose))
 			k.initialize()
 			sess := k.newSession(workspaceDir(t))
@@ -75,6 +77,10 @@ func TestPlanReviewOptionsSayWhatTheyDo(t *testing.T) {
 			}
 			if !slices.Equal(got, wantOptions) {
 				t.Errorf("options = %v, want %v", got, wantOptions)
+			}
+			if got := planBeforeReview(t, k.fromSide.all()); len(got) != 2 || !strings.Contains(got[0].Content, "Goodbye") ||
+				!strings.Contains(got[1].Content, "Test it") || got[0].Status != sdk.PlanEntryStatusPending || got[1].Status != sdk.PlanEntryStatusPending {
+				t.Errorf("plan sent before the review = %+v, want the plan's two steps, pending", got)
 			}
 			if modes := modeUpdates(us); !slices.Equal(modes, tt.wantModes) {
 				t.Errorf("mode updates = %v, want %v", modes, tt.wantModes)
@@ -104,4 +110,32 @@ func TestPlanReviewOptionsSayWhatTheyDo(t *testing.T) {
 			}
 		})
 	}
+}
+
+// planBeforeReview returns the entries of the last plan update the agent
+// wrote before its first session/request_permission.
+func planBeforeReview(t *testing.T, lines [][]byte) []sdk.PlanEntry {
+	t.Helper()
+	var last []sdk.PlanEntry
+	for _, l := range lines {
+		var m struct {
+			Method string `json:"method"`
+			Params struct {
+				Update struct {
+					SessionUpdate string          `json:"sessionUpdate"`
+					Entries       []sdk.PlanEntry `json:"entries"`
+				} `json:"update"`
+			} `json:"params"`
+		}
+		if json.Unmarshal(l, &m) != nil {
+			continue
+		}
+		switch {
+		case m.Method == "session/request_permission":
+			return last
+		case m.Method == "session/update" && m.Params.Update.SessionUpdate == "plan":
+			last = m.Params.Update.Entries
+		}
+	}
+	return last
 }

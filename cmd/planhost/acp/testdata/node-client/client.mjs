@@ -6,8 +6,9 @@
 // It spawns `PLANHOST acp` twice, with the scripted models SCRIPT and
 // SCRIPT2, and walks:
 // initialize, session/new, session/set_mode plan, a prompt whose plan review
-// arrives as session/request_permission (approved with the allow_once
-// option), the current_mode_update back to default, a todo_write whose list
+// arrives as session/request_permission (its steps sent as a plan update
+// before it; approved with the allow_once option), the
+// current_mode_update back to default, a todo_write whose list
 // arrives as a plan update, and then, in a second agent process,
 // session/load of the same session (the plan sent again), a burst of 3,000
 // session/cancel notifications and a prompt of 2 MB of '<'. CONFIG is the
@@ -70,6 +71,9 @@ function startAgent(script) {
 // session collects what the agent sends.
 const updates = [];
 const permissionRequests = [];
+// planAtReview holds, for each permission request, the plan last sent
+// before it.
+const planAtReview = [];
 let onUpdate = () => {};
 
 function newClient() {
@@ -81,6 +85,7 @@ function newClient() {
     })
     .onRequest(acp.methods.client.session.requestPermission, ({ params }) => {
       permissionRequests.push(params);
+      planAtReview.push(updates.filter((n) => n.update.sessionUpdate === "plan").at(-1)?.update.entries ?? []);
       const allow = params.options.find((o) => o.kind === "allow_once");
       return { outcome: { outcome: "selected", optionId: allow.optionId } };
     });
@@ -160,6 +165,9 @@ let sessionId;
     check(options === "approve=allow_once,approve-and-clear=allow_once,keep-planning=reject_once,_speak=reject_once", `review options ${options}`);
     check(!review.options.some((o) => /comment/i.test(o.name)), "no option that needs text");
     check(review.toolCall.title === "Plan: Add Goodbye" && review.toolCall.kind === "switch_mode", `the request names its tool call (${review.toolCall.title}, ${review.toolCall.kind})`);
+    const reviewed = planAtReview[0].map((e) => `${e.content}/${e.priority}/${e.status}`).join(",");
+    check(planAtReview[0].length === 1 && planAtReview[0][0].content.includes("Goodbye") && planAtReview[0][0].status === "pending",
+      `the plan under review is sent as a plan update before the review (${reviewed})`);
     const exitCall = updates.find((n) => n.update.sessionUpdate === "tool_call" && n.update.toolCallId === review.toolCall.toolCallId);
     check(exitCall?.update.kind === "switch_mode", "the review is on the exit_plan_mode tool call (kind switch_mode)");
     const modes = updates.filter((n) => n.update.sessionUpdate === "current_mode_update").map((n) => n.update.currentModeId);
