@@ -21,7 +21,8 @@ const nodeClientDir = "testdata/node-client"
 // the plan review as a permission request (its options' kinds, title and
 // kind checked), approval,
 // the mode update back to default, a todo_write whose list arrives as a
-// plan update, and a load of the session in a second
+// plan update, a switch to plan mode during a second prompt's last model
+// request announced before its response, and a load of the session in a second
 // process, which then keeps serving through a burst of 3,000
 // session/cancel notifications and a prompt of 2 MB of '<'. Every message both sides sent is then checked against the JSON
 // schema of the Go SDK and of the npm package.

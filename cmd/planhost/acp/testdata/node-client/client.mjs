@@ -9,7 +9,9 @@
 // arrives as session/request_permission (its steps sent as a plan update
 // before it; approved with the allow_once option), the
 // current_mode_update back to default, a todo_write whose list
-// arrives as a plan update, and then, in a second agent process,
+// arrives as a plan update, a switch to plan mode made while a second
+// prompt waits (announced when that turn ends, before its response), and
+// then, in a second agent process,
 // session/load of the same session (the plan sent again), a burst of 3,000
 // session/cancel notifications and a prompt of 2 MB of '<'. CONFIG is the
 // deployment file (plan mode and the todo plugin). Every line either side
@@ -175,6 +177,21 @@ let sessionId;
     const kinds = updates.filter((n) => n.update.sessionUpdate === "tool_call").map((n) => n.update.kind);
     check(kinds.join(",") === "read,search,switch_mode,edit,think", `tool call kinds ${kinds}`);
     checkTodoPlan("the todo list arrives as a plan update");
+
+    // A mode switch made after the turn's last step (the model is waiting)
+    // is logged when the turn ends: its current_mode_update arrives before
+    // the prompt's response, not at the next prompt.
+    const second = ctx.request(acp.methods.agent.session.prompt, { sessionId, prompt: [{ type: "text", text: "Look again." }] });
+    await waitForUpdate((u) => u.sessionUpdate === "tool_call_update" && u.toolCallId === "read-2" && u.status === "completed", "the second read");
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    await ctx.request(acp.methods.agent.session.setMode, { sessionId, modeId: "plan" });
+    const queued = updates.filter((n) => n.update.sessionUpdate === "current_mode_update").length;
+    check(queued === 2, `no mode update while the turn runs (${queued} so far)`);
+    await ctx.notify(acp.methods.agent.session.cancel, { sessionId });
+    const cancelled = await second;
+    check(cancelled.stopReason === "cancelled", `second prompt stop reason ${cancelled.stopReason}`);
+    const after = updates.filter((n) => n.update.sessionUpdate === "current_mode_update").map((n) => n.update.currentModeId);
+    check(after.join(",") === "plan,default,plan", `the switch is announced when the turn ends (mode updates ${after})`);
   });
   await stopAgent(child);
 }
@@ -186,9 +203,9 @@ let sessionId;
   await newClient().connectWith(stream, async (ctx) => {
     await ctx.request(acp.methods.agent.initialize, initParams);
     const loaded = await ctx.request(acp.methods.agent.session.load, { sessionId, cwd: workspace, mcpServers: [] });
-    check(loaded.modes?.currentModeId === "default", "loaded session is in the default mode");
+    check(loaded.modes?.currentModeId === "plan", "loaded session is in plan mode, as switched at the end of the last turn");
     const users = updates.filter((n) => n.update.sessionUpdate === "user_message_chunk").map((n) => n.update.content.text);
-    check(users.join("|") === "Add a Goodbye function.", `history replayed before the load response (${users})`);
+    check(users.join("|") === "Add a Goodbye function.|Look again.", `history replayed before the load response (${users})`);
     const agentText = updates.filter((n) => n.update.sessionUpdate === "agent_message_chunk").map((n) => n.update.content.text).join("\n");
     check(agentText.includes("Here is my plan."), "agent messages replayed");
     checkTodoPlan("the todo list's plan is sent again on load");
