@@ -156,9 +156,9 @@ type choice struct {
 // their IDs back to what they answer. A plan review gets its own words:
 // every approving option is allow_once and the others reject_once;
 // options that need the user's text (Approve with comments) are left out,
-// since a permission option carries none, and "No, and say what to
-// change" is added: it stops the review so that the user's next prompt
-// says it. Any other question's approving option is allow_once and the
+// since a permission option carries none, and "No, stop here: I will say
+// what to change" is added: it stops the review so that the user's next
+// prompt says it. Any other question's approving option is allow_once and the
 // others reject_once; with no approving option every option is allow_once.
 func permissionOptions(opts []host.Option, intent *host.Intent) ([]sdk.PermissionOption, map[sdk.PermissionOptionId]choice) {
 	approve := ""
