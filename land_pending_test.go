@@ -1,6 +1,7 @@
 package planmode_test
 
 import (
+	"errors"
 	"slices"
 	"testing"
 
@@ -67,4 +68,30 @@ func TestLandPendingRefusesANilAgent(t *testing.T) {
 	if _, err := c.LandPending(nil); err == nil {
 		t.Fatal("LandPending(nil) succeeded")
 	}
+}
+
+// TestLandPendingKeepsTheSelectionWhenTheAppendFails checks that a failed
+// append is returned and loses nothing: the selection stays pending and
+// lands once appends work again.
+func TestLandPendingKeepsTheSelectionWhenTheAppendFails(t *testing.T) {
+	h := newFakeHost()
+	c := h.start(t, nil)
+	a := h.newAgent(t)
+	withHeader(h, a)
+	must(a.StartTurn())
+	h.runStep(a, accepted)
+	if got := set(t, c, a, true); got != planmode.Queued {
+		t.Fatalf("Set = %v, want queued", got)
+	}
+	must(a.EndTurn())
+	restore := rejectModes(t, h)
+	if landed, err := c.LandPending(a); landed || !errors.Is(err, errAppendRefused) {
+		t.Fatalf("LandPending with appends refused = %v, %v; want false and the append's error", landed, err)
+	}
+	wantState(t, c, a, planmode.State{Pending: planmode.SelectionActive})
+	restore()
+	if landed, err := c.LandPending(a); !landed || err != nil {
+		t.Fatalf("LandPending = %v, %v; want true, nil", landed, err)
+	}
+	wantState(t, c, a, planmode.State{Active: true})
 }
