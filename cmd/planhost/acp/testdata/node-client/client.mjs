@@ -183,10 +183,9 @@ let sessionId;
     // the prompt's response, not at the next prompt.
     const second = ctx.request(acp.methods.agent.session.prompt, { sessionId, prompt: [{ type: "text", text: "Look again." }] });
     await waitForUpdate((u) => u.sessionUpdate === "tool_call_update" && u.toolCallId === "read-2" && u.status === "completed", "the second read");
+    // The model's last request starts right after the read's result.
     await new Promise((resolve) => setTimeout(resolve, 200));
     await ctx.request(acp.methods.agent.session.setMode, { sessionId, modeId: "plan" });
-    const queued = updates.filter((n) => n.update.sessionUpdate === "current_mode_update").length;
-    check(queued === 2, `no mode update while the turn runs (${queued} so far)`);
     await ctx.notify(acp.methods.agent.session.cancel, { sessionId });
     const cancelled = await second;
     check(cancelled.stopReason === "cancelled", `second prompt stop reason ${cancelled.stopReason}`);
