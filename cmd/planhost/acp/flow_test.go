@@ -492,7 +492,9 @@ func TestModeChangeAfterTheLastStepIsSentWhenTheTurnEnds(t *testing.T) {
 	if st := h.plan.Get(agentOf(t, st, sess.SessionId)); !st.Active || st.Pending != 0 {
 		t.Errorf("state after the turn = %+v, want plan mode logged", st)
 	}
-	// On the wire: the update, then the prompt's response.
+	// On the wire: the update, then the prompt's response (the recorder
+	// has every line once the connection is closed).
+	k.close()
 	update, response := -1, -1
 	for i, l := range k.fromSide.all() {
 		var m struct {
