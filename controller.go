@@ -328,19 +328,24 @@ func (c *Controller) queueExit(agent host.Agent) error {
 
 // applyPending lands the session's pending selection: it appends
 // "plan/mode" (or drops the selection when the log already has that state)
-// and clears it. It returns the notice text when a notice is due. When the
+// and clears it. It reports whether it appended, and the notice text when
+// a notice is due; err is a failed append. When the
 // append fails the selection stays pending and the failure is logged once
 // per selection. An approved exit lands only when the log shows it (the
 // call's approved result is logged) and the log is durable ([host.Sync]):
 // otherwise it is withdrawn, since an approval the log does not hold does
 // not count (see withdrawExit).
-func (c *Controller) applyPending(agent host.Agent, st *sessionState) (notice string, due bool) {
+//
+// idle is true for [Controller.LandPending]: the append is then also
+// conditional on no turn being open, and a selection that finds a turn
+// open stays pending for the turn's first accepted pre-step.
+func (c *Controller) applyPending(agent host.Agent, st *sessionState, idle bool) (landed bool, notice string, due bool, err error) {
 	st.mu.Lock()
 	defer st.mu.Unlock()
 	w := st.load()
 	sel := w.pending()
 	if sel == SelectionNone || st.closed.Load() {
-		return "", false
+		return false, "", false, nil
 	}
 	active := sel == SelectionActive
 	approval := sel == SelectionInactive && w.pendingExit()
@@ -348,18 +353,23 @@ func (c *Controller) applyPending(agent host.Agent, st *sessionState) (notice st
 		// The mode changes only once the approval's record is durable.
 		if err := host.Sync(st.sess); err != nil {
 			c.withdrawExitLocked(agent, st, warnExitNotDurable, err)
-			return "", false
+			return false, "", false, nil
 		}
 	}
 	var (
 		seen       word
 		unrecorded bool // an approved exit whose result the log lacks
+		opened     bool // idle, but a turn is open
 	)
 	_, appended, err := st.sess.AppendIf(modeEvent(active), func() bool {
 		if st.closed.Load() {
 			return false
 		}
 		seen = st.load()
+		if idle && seen.turnOpen() {
+			opened = true
+			return false
+		}
 		if seen.active() == active {
 			return false
 		}
@@ -377,22 +387,69 @@ func (c *Controller) applyPending(agent host.Agent, st *sessionState) (notice st
 			c.logger.Warn(warnAppendFailed, "agent", agent.ID(), "session", st.sess.ID(),
 				"active", active, "error", err)
 		}
-		return "", false
+		return false, "", false, err
 	}
 	if !appended {
+		if opened {
+			return false, "", false, nil
+		}
 		if unrecorded {
 			c.withdrawExitLocked(agent, st, warnExitUnrecorded, nil)
-			return "", false
+			return false, "", false, nil
 		}
 		if !st.closed.Load() {
 			// The log has the state already (another writer): the
 			// selection is stale, so it is dropped.
 			st.setPending(SelectionNone, false)
 		}
-		return "", false
+		return false, "", false, nil
 	}
 	st.setPending(SelectionNone, false)
-	return noticeFor(seen, sel, w.pendingExit())
+	notice, due = noticeFor(seen, sel, w.pendingExit())
+	return true, notice, due, nil
+}
+
+// LandPending lands the agent's pending selection once no turn is open,
+// as the next accepted pre-step would, and reports whether it logged a
+// change. A selection made after a turn's last accepted pre-step otherwise
+// waits, in memory, for the next turn: a front end calls LandPending when
+// a turn ends, so that the switch is logged, and shown, at once.
+//
+// It appends "plan/mode" on the condition that no turn is open (a turn
+// that opened meanwhile takes the selection at its first accepted step),
+// then the notice when one is due, and makes both durable ([host.Sync]).
+// An approved exit lands only as the pre-step lands it: once its result
+// is logged and durable, else it is withdrawn. A selection the log already
+// has is dropped. With nothing pending it does nothing.
+//
+// It fails with [ErrNoAgent] for a nil agent and with [ErrNotRunning]
+// when the controller is not started; an append that fails leaves the
+// selection pending and is returned.
+func (c *Controller) LandPending(agent host.Agent) (bool, error) {
+	st, w, err := c.stateWord(agent)
+	if err != nil {
+		return false, fmt.Errorf("%s: land pending: %w", PluginName, err)
+	}
+	if w.pending() == SelectionNone || w.turnOpen() {
+		return false, nil
+	}
+	landed, text, due, err := c.applyPending(agent, st, true)
+	if err != nil {
+		return false, fmt.Errorf("%s: land pending: append %s: %w", PluginName, EventPlanMode, err)
+	}
+	if !landed {
+		return false, nil
+	}
+	if due {
+		if _, _, err := st.sess.AppendIf(noticeEvent(text), st.open); err != nil {
+			c.logger.Warn(warnNoticeFailed, "agent", agent.ID(), "session", st.sess.ID(), "error", err)
+		}
+	}
+	// A UI shows the outcome at once: make it durable first.
+	if err := host.Sync(st.sess); err != nil {
+		return true, fmt.Errorf("%s: land pending: %w", PluginName, err)
+	}
+	return true, nil
 }
 
 // noticeFor decides whether a change to sel, landing on a log whose state

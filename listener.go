@@ -28,7 +28,7 @@ func (c *Controller) preStep(ctx context.Context, s host.Step, next host.PreStep
 	if w.pending() == SelectionNone {
 		return d
 	}
-	if text, due := c.applyPending(s.Agent, st); due {
+	if _, text, due, _ := c.applyPending(s.Agent, st, false); due {
 		d.Messages = slices.Insert(slices.Clip(d.Messages), 0, noticeMessage(text))
 	}
 	return d

@@ -237,6 +237,16 @@ func TestPTYShiftTabIdleAndRunningAndEscCancel(t *testing.T) {
 	s.waitScreen("default → plan")
 	s.send("\x1b") // esc cancels the turn
 	s.waitScreen("cancelled")
+	// The queued switch is logged when the turn ends: idle shows plan, not
+	// the switch still waiting.
+	s.waitIdle()
+	deadline := time.Now().Add(ptyWait)
+	for sc := s.screen(); strings.Contains(sc, "default → plan") || !strings.Contains(sc, " plan  shift+tab"); sc = s.screen() {
+		if time.Now().After(deadline) {
+			t.Fatalf("idle screen does not show plan mode:\n%s", sc)
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
 	s.quit()
 	var modes []bool
 	cancelled := false
@@ -252,8 +262,8 @@ func TestPTYShiftTabIdleAndRunningAndEscCancel(t *testing.T) {
 			cancelled = te.Reason == host.TurnCancelled
 		}
 	}
-	if len(modes) < 2 || !modes[0] || modes[1] {
-		t.Errorf("plan/mode events = %v, want on then off", modes)
+	if len(modes) != 3 || !modes[0] || modes[1] || !modes[2] {
+		t.Errorf("plan/mode events = %v, want on, off, and on when the turn ended", modes)
 	}
 	if !cancelled {
 		t.Error("the turn did not end cancelled")

@@ -70,6 +70,14 @@ func (b *tuiBackend) SetPlan(active bool) (tui.Mode, error) {
 	return b.mode(), err
 }
 
+// landPending logs a mode switch still pending once the turn has ended;
+// a failure leaves it pending (and shown so) for the next turn.
+func (b *tuiBackend) landPending() {
+	if b.plan != nil {
+		_, _ = b.plan.LandPending(b.agent)
+	}
+}
+
 func (b *tuiBackend) mode() tui.Mode {
 	if b.plan == nil {
 		return tui.Mode{}
@@ -236,6 +244,11 @@ func (f *eventForwarder) run(done <-chan struct{}) {
 			case host.TypeAssistantMessage:
 				msg.AssistantDone = true
 			}
+		}
+		if msg.TurnEnded {
+			// A switch queued after the turn's last step is logged now,
+			// so the idle screen shows the mode the log has.
+			f.backend.landPending()
 		}
 		msg.Entries = f.sink.take()
 		msg.Mode = f.backend.mode()

@@ -372,8 +372,9 @@ func (a *Agent) open(sess host.Session, cwd string, fresh bool) (*session, error
 
 // Prompt implements the SDK's Agent: a line starting with "/" runs the
 // host's command of that name; anything else is steered to the agent. It
-// waits for the turns it started, for their updates to reach the client,
-// and answers with the stop reason of the last turn.
+// waits for the turns it started, logs a mode switch still pending when
+// they end, waits for their updates to reach the client, and answers with
+// the stop reason of the last turn.
 func (a *Agent) Prompt(ctx context.Context, p sdk.PromptRequest) (sdk.PromptResponse, error) {
 	defer a.track()()
 	s, err := a.session(sdk.AgentMethodSessionPrompt, p.SessionId)
@@ -410,6 +411,13 @@ func (a *Agent) Prompt(ctx context.Context, p sdk.PromptRequest) (sdk.PromptResp
 		wctx, cancel := context.WithTimeout(context.Background(), stopTimeout)
 		_ = s.agent.WaitIdle(wctx)
 		cancel()
+	}
+	// A mode switch made after the turn's last step is logged now, so its
+	// current_mode_update goes out before the response.
+	if a.cfg.Plan != nil {
+		if _, err := a.cfg.Plan.LandPending(s.agent); err != nil {
+			a.log.Warn("acp: the pending mode switch was not logged", "session", s.id, "err", err)
+		}
 	}
 	fctx, cancel := context.WithTimeout(context.Background(), stopTimeout)
 	defer cancel()
@@ -475,7 +483,8 @@ func (a *Agent) Cancel(_ context.Context, p sdk.CancelNotification) error {
 
 // SetSessionMode implements the SDK's Agent: "plan" or "default" through
 // the plan-mode controller's Set. When a turn is open the change waits for
-// its next step; the current_mode_update follows the logged change.
+// its next step, or for the turn's end when no step follows (Prompt lands
+// it then); the current_mode_update follows the logged change.
 func (a *Agent) SetSessionMode(_ context.Context, p sdk.SetSessionModeRequest) (sdk.SetSessionModeResponse, error) {
 	defer a.track()()
 	s, err := a.session(sdk.AgentMethodSessionSetMode, p.SessionId)

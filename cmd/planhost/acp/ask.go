@@ -9,19 +9,20 @@ import (
 	sdk "github.com/coder/acp-go-sdk"
 	"github.com/pmezard/go-difflib/difflib"
 
+	"github.com/dshgo/planmode"
 	"github.com/dshgo/planmode/host"
+	"github.com/dshgo/planmode/planreview"
 )
 
 // Ask implements the host's user-question provider: each question becomes
 // a session/request_permission on the tool call that asked (a question
 // outside a tool call gets a tool call of its own), with the question's
 // detail, the plan of a plan review, in the tool call's content (as a
-// Markdown code block of its exact text, see shownPlan). The
-// approving option of the request's intent is allow_once and the other
-// options reject_once; with no approving option every option is
-// allow_once. A request the client answers "cancelled" is a dismissal
-// ([host.ErrDismissed]); a request that fails or whose ctx ends is aborted
-// ([host.ErrAborted]).
+// Markdown code block of its exact text, see shownPlan), and the tool
+// call's title and kind. The options are permissionOptions'. A request the
+// client answers "cancelled", or a plan review answered "No, stop here", is
+// a dismissal ([host.ErrDismissed]); a request that fails or whose ctx ends
+// is aborted ([host.ErrAborted]).
 func (a *Agent) Ask(ctx context.Context, req host.AskRequest) ([]host.Answer, error) {
 	if req.Agent == nil || req.Agent.Session() == nil {
 		return nil, fmt.Errorf("acp: ask: %w", host.ErrNoProvider)
@@ -77,11 +78,16 @@ func (s *session) ask(ctx context.Context, q host.Question, intent *host.Intent)
 		content = append(content, sdk.ToolContent(sdk.TextBlock(shownPlan(q.Detail))))
 	}
 	content = append(content, sdk.ToolContent(sdk.TextBlock(q.Question)))
-	options, labels := permissionOptions(q.Options, intent)
-	update := sdk.ToolCallUpdate{ToolCallId: callID, Content: content}
-	if !inCall {
-		update.Title = &title
+	options, choices := permissionOptions(q.Options, intent)
+	// The request names its tool call's title and kind, so that a client
+	// showing the request on its own still says what it is about.
+	kind := sdk.ToolKindThink
+	if inCall {
+		root, _ := s.a.cfg.Workspaces.Root(s.id)
+		title, _, _ = describe(call, root, nil)
+		kind = s.a.kind(call.Name)
 	}
+	update := sdk.ToolCallUpdate{ToolCallId: callID, Content: content, Title: &title, Kind: &kind}
 	resp, err := s.a.conn.RequestPermission(ctx, sdk.RequestPermissionRequest{
 		SessionId: sdk.SessionId(s.id),
 		ToolCall:  update,
@@ -102,11 +108,14 @@ func (s *session) ask(ctx context.Context, q host.Question, intent *host.Intent)
 	case resp.Outcome.Selected == nil:
 		return host.Answer{}, fmt.Errorf("acp: ask: the client sent no outcome: %w", host.ErrDismissed)
 	}
-	label, ok := labels[resp.Outcome.Selected.OptionId]
-	if !ok {
+	c, ok := choices[resp.Outcome.Selected.OptionId]
+	switch {
+	case !ok:
 		return host.Answer{}, fmt.Errorf("acp: ask: the client chose unknown option %q: %w", resp.Outcome.Selected.OptionId, host.ErrDismissed)
+	case c.dismiss:
+		return host.Answer{}, fmt.Errorf("acp: ask: the user chose to say what to change: %w", host.ErrDismissed)
 	}
-	return host.Answer{QuestionID: q.ID, Selected: []string{label}, DetailDigest: q.DetailDigest}, nil
+	return host.Answer{QuestionID: q.ID, Selected: []string{c.label}, DetailDigest: q.DetailDigest}, nil
 }
 
 // changeDiff is a unified diff, without file headers, of a question's
@@ -131,28 +140,77 @@ func changeDiff(previous, current string) string {
 	return strings.Join(out, "\n")
 }
 
+// speakOptionID is the ID of the plan review's option that stops the
+// review so the user can say what to change; slug never makes an ID with
+// "_", so no option's label can take it.
+const speakOptionID sdk.PermissionOptionId = "_speak"
+
+// choice is what a permission option answers: an option's label, or the
+// dismissal that lets the user speak instead.
+type choice struct {
+	label   string
+	dismiss bool
+}
+
 // permissionOptions maps a question's options to permission options, and
-// their IDs back to the labels.
-func permissionOptions(opts []host.Option, intent *host.Intent) ([]sdk.PermissionOption, map[sdk.PermissionOptionId]string) {
+// their IDs back to what they answer. A plan review gets its own words:
+// every approving option is allow_once and the others reject_once;
+// options that need the user's text (Approve with comments) are left out,
+// since a permission option carries none, and "No, stop here: I will say
+// what to change" is added: it stops the review so that the user's next
+// prompt says it. Any other question's approving option is allow_once and the
+// others reject_once; with no approving option every option is allow_once.
+func permissionOptions(opts []host.Option, intent *host.Intent) ([]sdk.PermissionOption, map[sdk.PermissionOptionId]choice) {
 	approve := ""
 	if intent != nil {
 		approve = intent.ApproveOption
 	}
-	out := make([]sdk.PermissionOption, 0, len(opts))
-	labels := make(map[sdk.PermissionOptionId]string, len(opts))
+	review := intent != nil && intent.Kind == planmode.ReviewIntentKind && approve != ""
+	out := make([]sdk.PermissionOption, 0, len(opts)+1)
+	choices := make(map[sdk.PermissionOptionId]choice, len(opts)+1)
 	for i, o := range opts {
-		id := sdk.PermissionOptionId(slug(o.Label))
-		if _, taken := labels[id]; taken || id == "" {
-			id = sdk.PermissionOptionId(fmt.Sprintf("%s-%d", id, i+1))
-		}
-		labels[id] = o.Label
-		kind := sdk.PermissionOptionKindAllowOnce
+		name, kind := o.Label, sdk.PermissionOptionKindAllowOnce
 		if approve != "" && o.Label != approve {
 			kind = sdk.PermissionOptionKindRejectOnce
 		}
-		out = append(out, sdk.PermissionOption{OptionId: id, Name: o.Label, Kind: kind})
+		if review {
+			var offered bool
+			name, kind, offered = reviewOption(o.Label, approve)
+			if !offered {
+				continue
+			}
+		}
+		id := sdk.PermissionOptionId(slug(o.Label))
+		if _, taken := choices[id]; taken || id == "" {
+			id = sdk.PermissionOptionId(fmt.Sprintf("%s-%d", id, i+1))
+		}
+		choices[id] = choice{label: o.Label}
+		out = append(out, sdk.PermissionOption{OptionId: id, Name: name, Kind: kind})
 	}
-	return out, labels
+	if review {
+		choices[speakOptionID] = choice{dismiss: true}
+		out = append(out, sdk.PermissionOption{OptionId: speakOptionID, Name: optionSpeak, Kind: sdk.PermissionOptionKindRejectOnce})
+	}
+	return out, choices
+}
+
+// reviewOption is how a plan review's option is offered: its name and
+// kind, and false when it needs text a permission option cannot carry.
+// An option this package does not know keeps its label and is reject_once.
+func reviewOption(label, approve string) (name string, kind sdk.PermissionOptionKind, offered bool) {
+	switch label {
+	case approve:
+		return optionApprove, sdk.PermissionOptionKindAllowOnce, true
+	case planreview.LabelApproveAndClear:
+		return optionApproveClear, sdk.PermissionOptionKindAllowOnce, true
+	case planreview.LabelApproveWithComments:
+		return "", "", false
+	case planmode.ReviewKeepPlanning:
+		return optionKeepPlanning, sdk.PermissionOptionKindRejectOnce, true
+	case planreview.LabelAbandon:
+		return optionAbandon, sdk.PermissionOptionKindRejectOnce, true
+	}
+	return label, sdk.PermissionOptionKindRejectOnce, true
 }
 
 // slug makes an option ID from a label: lower case letters and digits,

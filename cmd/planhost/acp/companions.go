@@ -5,6 +5,7 @@ import (
 
 	sdk "github.com/coder/acp-go-sdk"
 
+	"github.com/dshgo/planmode"
 	"github.com/dshgo/planmode/host"
 	"github.com/dshgo/planmode/planentry"
 	"github.com/dshgo/planmode/planfile"
@@ -30,25 +31,32 @@ func CompanionToolKinds() map[string]sdk.ToolKind {
 	}
 }
 
-// CompanionPlans is the [PlanFeed] of the companion plugins: the plan a
-// client shows is the steps of the approved plan being executed
-// (plan-steps), followed by the agent's todo list (todo).
+// CompanionPlans is the [PlanFeed] of plan mode and the companion
+// plugins: the plan a client shows is the steps of the approved plan being
+// executed (plan-steps), then the steps of the plan under review, then the
+// agent's todo list (todo).
 //
 // The steps come from folding the plan-steps events ([plansteps.Apply]):
 // a completed step is completed, the step to work on
 // ([plansteps.Execution.Current]) is in progress and the others are
 // pending, all of high priority; once the execution is completed its steps
-// leave the plan. The todo list is the one the latest successful
-// todo_write or todo_read result in the log returned, each item with its
-// own status and priority. Both sources live in the log, so a loaded
-// session shows the state its log ends with.
+// leave the plan. The plan under review is the one an exit_plan_mode call
+// presents: its "steps" argument when it has a valid one, else the plan's
+// first numbered Markdown list ([plansteps.MarkdownSteps]), each step
+// pending and of high priority, shown from the call until its result. The
+// todo list is the one the latest successful todo_write or todo_read
+// result in the log returned, each item with its own status and priority.
+// All of it lives in the log, so a loaded session shows the state its log
+// ends with.
 type CompanionPlans struct{}
 
 // Follow implements [PlanFeed].
 func (CompanionPlans) Follow(string) func(host.Event) ([]sdk.PlanEntry, bool) {
 	var (
-		steps plansteps.State
-		todos []todo.Item
+		steps    plansteps.State
+		todos    []todo.Item
+		review   string // the exit_plan_mode call under review
+		proposed []plansteps.Step
 	)
 	return func(e host.Event) ([]sdk.PlanEntry, bool) {
 		switch e.Type {
@@ -59,8 +67,32 @@ func (CompanionPlans) Follow(string) func(host.Event) ([]sdk.PlanEntry, bool) {
 			if !changed {
 				return nil, false
 			}
+		case host.TypeToolCall:
+			id, planned, ok := reviewSteps(e)
+			if !ok {
+				return nil, false
+			}
+			changed := len(proposed) > 0 || len(planned) > 0
+			review, proposed = id, planned
+			if !changed {
+				return nil, false
+			}
 		case host.TypeToolResult:
-			items, ok := todoResult(e)
+			var r host.ToolResult
+			if json.Unmarshal(e.Data, &r) != nil {
+				return nil, false
+			}
+			if review != "" && r.CallID == review {
+				// The review is over: approved steps come back as the
+				// execution's (plan/steps precedes this result).
+				changed := len(proposed) > 0
+				review, proposed = "", nil
+				if !changed {
+					return nil, false
+				}
+				break
+			}
+			items, ok := todoResult(r)
 			if !ok {
 				return nil, false
 			}
@@ -68,14 +100,33 @@ func (CompanionPlans) Follow(string) func(host.Event) ([]sdk.PlanEntry, bool) {
 		default:
 			return nil, false
 		}
-		return planEntries(steps.Plan, todos), true
+		return planEntries(steps.Plan, proposed, todos), true
 	}
 }
 
+// reviewSteps returns the ID and the steps of an exit_plan_mode call.
+func reviewSteps(e host.Event) (string, []plansteps.Step, bool) {
+	var c host.ToolCall
+	if json.Unmarshal(e.Data, &c) != nil || c.Name != planmode.ExitToolName {
+		return "", nil, false
+	}
+	var in struct {
+		Plan  string          `json:"plan"`
+		Steps json.RawMessage `json:"steps"`
+	}
+	_ = json.Unmarshal(c.Input, &in)
+	if len(in.Steps) > 0 {
+		if given, err := plansteps.DecodeSteps(in.Steps, plansteps.MaxSteps); err == nil && len(given) > 0 {
+			return c.ID, given, true
+		}
+	}
+	listed, _ := plansteps.MarkdownSteps(in.Plan, plansteps.MaxSteps)
+	return c.ID, listed, true
+}
+
 // todoResult returns the list a successful todo tool result holds.
-func todoResult(e host.Event) ([]todo.Item, bool) {
-	var r host.ToolResult
-	if json.Unmarshal(e.Data, &r) != nil || r.IsError || (r.Name != todo.WriteToolName && r.Name != todo.ReadToolName) {
+func todoResult(r host.ToolResult) ([]todo.Item, bool) {
+	if r.IsError || (r.Name != todo.WriteToolName && r.Name != todo.ReadToolName) {
 		return nil, false
 	}
 	l, err := todo.ParseList([]byte(r.Output))
@@ -85,9 +136,9 @@ func todoResult(e host.Event) ([]todo.Item, bool) {
 	return l.Todos, true
 }
 
-// planEntries returns the protocol's entries of an execution's steps and a
-// todo list; never nil.
-func planEntries(x *plansteps.Execution, todos []todo.Item) []sdk.PlanEntry {
+// planEntries returns the protocol's entries of an execution's steps, the
+// steps of the plan under review and a todo list; never nil.
+func planEntries(x *plansteps.Execution, proposed []plansteps.Step, todos []todo.Item) []sdk.PlanEntry {
 	entries := []sdk.PlanEntry{}
 	if x != nil && !x.Done {
 		current := x.Current()
@@ -101,6 +152,9 @@ func planEntries(x *plansteps.Execution, todos []todo.Item) []sdk.PlanEntry {
 			}
 			entries = append(entries, sdk.PlanEntry{Content: shownEntry(st.Description), Priority: sdk.PlanEntryPriorityHigh, Status: status})
 		}
+	}
+	for _, st := range proposed {
+		entries = append(entries, sdk.PlanEntry{Content: shownEntry(st.Description), Priority: sdk.PlanEntryPriorityHigh, Status: sdk.PlanEntryStatusPending})
 	}
 	for _, it := range todos {
 		entries = append(entries, sdk.PlanEntry{Content: shownEntry(it.Content), Priority: entryPriority(it.Priority), Status: entryStatus(it.Status)})

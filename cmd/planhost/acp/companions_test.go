@@ -5,6 +5,7 @@ import (
 
 	sdk "github.com/coder/acp-go-sdk"
 
+	"github.com/dshgo/planmode"
 	"github.com/dshgo/planmode/cmd/planhost/acp"
 	"github.com/dshgo/planmode/host"
 	"github.com/dshgo/planmode/plansteps"
@@ -33,6 +34,9 @@ func samePlan(got, want []sdk.PlanEntry) bool {
 	}
 	return true
 }
+
+// reviewPlan is a plan whose numbered list holds the steps of its review.
+const reviewPlan = "# Greeter\n\n1. Write Goodbye\n2. Test Goodbye\n"
 
 func TestCompanionPlansSendTodoListAndPlanSteps(t *testing.T) {
 	todoList := todo.List{Todos: []todo.Item{
@@ -79,6 +83,28 @@ func TestCompanionPlansSendTodoListAndPlanSteps(t *testing.T) {
 				{Content: "Write Goodbye", Priority: "high", Status: "in_progress"},
 				{Content: "Test Goodbye", Priority: "high", Status: "pending"},
 			}, todoEntries...)},
+		}},
+		{"a plan under review, then kept planning", []step{
+			{events: []host.Event{
+				{Type: host.TypeToolResult, Data: mustJSON(t, host.ToolResult{CallID: "c1", Name: todo.WriteToolName, Output: string(mustJSON(t, todoList))})},
+				{Type: host.TypeToolCall, Data: mustJSON(t, call("p1", planmode.ExitToolName, map[string]string{"plan": reviewPlan}))},
+			}, want: append([]sdk.PlanEntry{
+				{Content: "Write Goodbye", Priority: "high", Status: "pending"},
+				{Content: "Test Goodbye", Priority: "high", Status: "pending"},
+			}, todoEntries...)},
+			{events: []host.Event{{Type: host.TypeToolResult, Data: mustJSON(t, host.ToolResult{CallID: "p1", Name: planmode.ExitToolName, Output: "keep planning", IsError: true})}}, want: todoEntries},
+		}},
+		{"a plan under review with its steps argument, then approved", []step{
+			{events: []host.Event{{Type: host.TypeToolCall, Data: mustJSON(t, call("p1", planmode.ExitToolName, map[string]any{
+				"plan": reviewPlan, "steps": []map[string]string{{"description": "Only this"}},
+			}))}}, want: []sdk.PlanEntry{{Content: "Only this", Priority: "high", Status: "pending"}}},
+			{events: []host.Event{
+				{Type: plansteps.EventSteps, Data: mustJSON(t, steps)},
+				{Type: host.TypeToolResult, Data: mustJSON(t, host.ToolResult{CallID: "p1", Name: planmode.ExitToolName, Output: "{}"})},
+			}, want: []sdk.PlanEntry{
+				{Content: "Write Goodbye", Priority: "high", Status: "in_progress"},
+				{Content: "Test Goodbye", Priority: "high", Status: "pending"},
+			}},
 		}},
 	}
 	for _, tc := range tests {

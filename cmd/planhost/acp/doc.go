@@ -17,9 +17,11 @@
 // current_mode_update is sent whenever the logged mode changes. The plan
 // review, and every other question the host puts to the user, is a
 // session/request_permission on the tool call that asked, with the plan in
-// the tool call's content: the approving option is allow_once, the others
-// reject_once, and a cancelled request is a dismissal. Keep-planning feedback
-// arrives as the next prompt. docs/acp.md maps every concept to its message.
+// the tool call's content: every approving option is allow_once, the others
+// reject_once, and a cancelled request is a dismissal. Answers that need the
+// user's text arrive as the next prompt (a plan review offers "No, stop
+// here: I will say what to change"); Approve with comments is not offered.
+// docs/acp.md maps every concept to its message.
 //
 // Nothing but protocol messages is written to the output; diagnostics go to
 // the configured logger.

@@ -90,7 +90,11 @@ func TestPlanReviewApproveLeavesPlanModeAndWorks(t *testing.T) {
 	for _, o := range ask.Options {
 		kinds = append(kinds, o.Name+"="+string(o.Kind))
 	}
-	if want := []string{"Approve=allow_once", "Keep planning=reject_once"}; !slices.Equal(kinds, want) {
+	if want := []string{
+		"Yes, leave plan mode and carry out the plan=allow_once",
+		"No, keep planning: let the agent revise the plan=reject_once",
+		"No, stop here: I will say what to change=reject_once",
+	}; !slices.Equal(kinds, want) {
 		t.Errorf("options = %v, want %v", kinds, want)
 	}
 	calls := map[string]*sdk.SessionUpdateToolCall{}
@@ -447,5 +451,73 @@ func TestStopReasonsFollowTheTurnsEnd(t *testing.T) {
 				t.Errorf("prompt = %v, %v; want %s", resp.StopReason, err, tt.want)
 			}
 		})
+	}
+}
+
+// TestModeChangeAfterTheLastStepIsSentWhenTheTurnEnds sets the mode while
+// the turn's last model request runs: no step follows to log it, so it is
+// logged when the turn ends and its current_mode_update reaches the client
+// before the prompt's response.
+func TestModeChangeAfterTheLastStepIsSentWhenTheTurnEnds(t *testing.T) {
+	st := newStore(t)
+	release := make(chan struct{})
+	entered := make(chan struct{})
+	model := scripted.NewModel(
+		scripted.Step{Respond: func(ctx context.Context, _ refhost.Request) (refhost.Response, error) {
+			close(entered)
+			select {
+			case <-release:
+			case <-ctx.Done():
+				return refhost.Response{}, ctx.Err()
+			}
+			return refhost.Response{Text: "Done."}, nil
+		}},
+		scripted.Step{Text: "Planning now."},
+	)
+	h := newHostParts(t, st, model)
+	k := connect(t, h, st)
+	k.initialize()
+	sess := k.newSession(workspaceDir(t))
+	done := make(chan error, 1)
+	go func() {
+		_, err := k.prompt(sess.SessionId, "Go.")
+		done <- err
+	}()
+	<-entered
+	k.setMode(sess.SessionId, "plan")
+	close(release)
+	if err := <-done; err != nil {
+		t.Fatal(err)
+	}
+	if st := h.plan.Get(agentOf(t, st, sess.SessionId)); !st.Active || st.Pending != 0 {
+		t.Errorf("state after the turn = %+v, want plan mode logged", st)
+	}
+	// On the wire: the update, then the prompt's response (the recorder
+	// has every line once the connection is closed).
+	k.close()
+	update, response := -1, -1
+	for i, l := range k.fromSide.all() {
+		var m struct {
+			ID     *json.RawMessage `json:"id"`
+			Result *struct {
+				StopReason string `json:"stopReason"`
+			} `json:"result"`
+			Params struct {
+				Update struct {
+					SessionUpdate string `json:"sessionUpdate"`
+					CurrentModeID string `json:"currentModeId"`
+				} `json:"update"`
+			} `json:"params"`
+		}
+		_ = json.Unmarshal(l, &m)
+		switch {
+		case m.Params.Update.SessionUpdate == "current_mode_update" && m.Params.Update.CurrentModeID == "plan" && update < 0:
+			update = i
+		case m.ID != nil && m.Result != nil && m.Result.StopReason != "" && response < 0:
+			response = i
+		}
+	}
+	if update < 0 || response < 0 || update > response {
+		t.Errorf("current_mode_update(plan) at line %d, prompt response at line %d: want the update before the response", update, response)
 	}
 }

@@ -17,9 +17,12 @@ const nodeClientDir = "testdata/node-client"
 
 // TestNodeClientInterop builds planhost and lets the official TypeScript
 // ACP SDK drive it (testdata/node-client/client.mjs): initialize, a new
-// session, plan mode, the plan review as a permission request, approval,
+// session, plan mode, the plan's steps as a plan update before the review,
+// the plan review as a permission request (its options' kinds, title and
+// kind checked), approval,
 // the mode update back to default, a todo_write whose list arrives as a
-// plan update, and a load of the session in a second
+// plan update, a switch to plan mode during a second prompt's last model
+// request announced before its response, and a load of the session in a second
 // process, which then keeps serving through a burst of 3,000
 // session/cancel notifications and a prompt of 2 MB of '<'. Every message both sides sent is then checked against the JSON
 // schema of the Go SDK and of the npm package.

@@ -193,10 +193,7 @@ func (s *session) translate(e host.Event, replay bool) {
 			old = s.a.cfg.Workspaces.current(s.id, c.Input)
 		}
 		title, locs, content := describe(c, root, old)
-		kind, ok := s.a.kinds[c.Name]
-		if !ok {
-			kind = sdk.ToolKindOther
-		}
+		kind := s.a.kind(c.Name)
 		s.q.push(sdk.SessionUpdate{ToolCall: &sdk.SessionUpdateToolCall{
 			ToolCallId: sdk.ToolCallId(c.ID),
 			Title:      title,
@@ -271,6 +268,15 @@ func (s *session) translate(e host.Event, replay bool) {
 			s.q.push(sdk.SessionUpdate{ConfigOptionUpdate: &sdk.SessionConfigOptionUpdate{ConfigOptions: configOptions(m.Active)}})
 		}
 	}
+}
+
+// kind is the protocol's tool kind of a tool: "other" for one the agent
+// has no kind for.
+func (a *Agent) kind(tool string) sdk.ToolKind {
+	if k, ok := a.kinds[tool]; ok {
+		return k
+	}
+	return sdk.ToolKindOther
 }
 
 // openCall returns the tool call waiting for its result, if any.

@@ -36,6 +36,15 @@ const (
 	textToolFailed     = "%s failed"
 )
 
+// The plan review's options, as the client shows them.
+const (
+	optionApprove      = "Yes, leave plan mode and carry out the plan"
+	optionApproveClear = "Yes, carry it out from the plan alone (the conversation is cleared)"
+	optionKeepPlanning = "No, keep planning: let the agent revise the plan"
+	optionSpeak        = "No, stop here: I will say what to change"
+	optionAbandon      = "No, drop the plan and leave plan mode"
+)
+
 // Model-facing tool errors of the routing workspace tools.
 const (
 	textNoWorkspace = "no workspace is bound to this session"

@@ -6,9 +6,12 @@
 // It spawns `PLANHOST acp` twice, with the scripted models SCRIPT and
 // SCRIPT2, and walks:
 // initialize, session/new, session/set_mode plan, a prompt whose plan review
-// arrives as session/request_permission (approved with the allow_once
-// option), the current_mode_update back to default, a todo_write whose list
-// arrives as a plan update, and then, in a second agent process,
+// arrives as session/request_permission (its steps sent as a plan update
+// before it; approved with the allow_once option), the
+// current_mode_update back to default, a todo_write whose list
+// arrives as a plan update, a switch to plan mode made while a second
+// prompt waits (announced when that turn ends, before its response), and
+// then, in a second agent process,
 // session/load of the same session (the plan sent again), a burst of 3,000
 // session/cancel notifications and a prompt of 2 MB of '<'. CONFIG is the
 // deployment file (plan mode and the todo plugin). Every line either side
@@ -70,6 +73,9 @@ function startAgent(script) {
 // session collects what the agent sends.
 const updates = [];
 const permissionRequests = [];
+// planAtReview holds, for each permission request, the plan last sent
+// before it.
+const planAtReview = [];
 let onUpdate = () => {};
 
 function newClient() {
@@ -81,6 +87,7 @@ function newClient() {
     })
     .onRequest(acp.methods.client.session.requestPermission, ({ params }) => {
       permissionRequests.push(params);
+      planAtReview.push(updates.filter((n) => n.update.sessionUpdate === "plan").at(-1)?.update.entries ?? []);
       const allow = params.options.find((o) => o.kind === "allow_once");
       return { outcome: { outcome: "selected", optionId: allow.optionId } };
     });
@@ -153,7 +160,16 @@ let sessionId;
     const review = permissionRequests[0];
     const text = (review.toolCall.content ?? []).map((c) => c.content?.text ?? "").join("\n");
     check(text.includes("# Add Goodbye"), "the plan is in the tool call's content");
-    check(review.options.map((o) => o.kind).join(",") === "allow_once,reject_once", "Approve is allow_once, Keep planning reject_once");
+    // Every approving answer is allow_once (Approve, Approve and clear),
+    // every other reject_once; Approve with comments needs text, which a
+    // permission option cannot carry, so it is not offered.
+    const options = review.options.map((o) => `${o.optionId}=${o.kind}`).join(",");
+    check(options === "approve=allow_once,approve-and-clear=allow_once,keep-planning=reject_once,_speak=reject_once", `review options ${options}`);
+    check(!review.options.some((o) => /comment/i.test(o.name)), "no option that needs text");
+    check(review.toolCall.title === "Plan: Add Goodbye" && review.toolCall.kind === "switch_mode", `the request names its tool call (${review.toolCall.title}, ${review.toolCall.kind})`);
+    const reviewed = planAtReview[0].map((e) => `${e.content}/${e.priority}/${e.status}`).join(",");
+    check(planAtReview[0].length === 1 && planAtReview[0][0].content.includes("Goodbye") && planAtReview[0][0].status === "pending",
+      `the plan under review is sent as a plan update before the review (${reviewed})`);
     const exitCall = updates.find((n) => n.update.sessionUpdate === "tool_call" && n.update.toolCallId === review.toolCall.toolCallId);
     check(exitCall?.update.kind === "switch_mode", "the review is on the exit_plan_mode tool call (kind switch_mode)");
     const modes = updates.filter((n) => n.update.sessionUpdate === "current_mode_update").map((n) => n.update.currentModeId);
@@ -161,6 +177,20 @@ let sessionId;
     const kinds = updates.filter((n) => n.update.sessionUpdate === "tool_call").map((n) => n.update.kind);
     check(kinds.join(",") === "read,search,switch_mode,edit,think", `tool call kinds ${kinds}`);
     checkTodoPlan("the todo list arrives as a plan update");
+
+    // A mode switch made after the turn's last step (the model is waiting)
+    // is logged when the turn ends: its current_mode_update arrives before
+    // the prompt's response, not at the next prompt.
+    const second = ctx.request(acp.methods.agent.session.prompt, { sessionId, prompt: [{ type: "text", text: "Look again." }] });
+    await waitForUpdate((u) => u.sessionUpdate === "tool_call_update" && u.toolCallId === "read-2" && u.status === "completed", "the second read");
+    // The model's last request starts right after the read's result.
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    await ctx.request(acp.methods.agent.session.setMode, { sessionId, modeId: "plan" });
+    await ctx.notify(acp.methods.agent.session.cancel, { sessionId });
+    const cancelled = await second;
+    check(cancelled.stopReason === "cancelled", `second prompt stop reason ${cancelled.stopReason}`);
+    const after = updates.filter((n) => n.update.sessionUpdate === "current_mode_update").map((n) => n.update.currentModeId);
+    check(after.join(",") === "plan,default,plan", `the switch is announced when the turn ends (mode updates ${after})`);
   });
   await stopAgent(child);
 }
@@ -172,9 +202,9 @@ let sessionId;
   await newClient().connectWith(stream, async (ctx) => {
     await ctx.request(acp.methods.agent.initialize, initParams);
     const loaded = await ctx.request(acp.methods.agent.session.load, { sessionId, cwd: workspace, mcpServers: [] });
-    check(loaded.modes?.currentModeId === "default", "loaded session is in the default mode");
+    check(loaded.modes?.currentModeId === "plan", "loaded session is in plan mode, as switched at the end of the last turn");
     const users = updates.filter((n) => n.update.sessionUpdate === "user_message_chunk").map((n) => n.update.content.text);
-    check(users.join("|") === "Add a Goodbye function.", `history replayed before the load response (${users})`);
+    check(users.join("|") === "Add a Goodbye function.|Look again.", `history replayed before the load response (${users})`);
     const agentText = updates.filter((n) => n.update.sessionUpdate === "agent_message_chunk").map((n) => n.update.content.text).join("\n");
     check(agentText.includes("Here is my plan."), "agent messages replayed");
     checkTodoPlan("the todo list's plan is sent again on load");
