@@ -36,6 +36,8 @@ type sessionStore interface {
 	// the sessions: the directory dir for the file store ("" keeps them in
 	// memory), the same database for PostgreSQL.
 	documents(dir string) (host.Documents, error)
+	// latest is the ID of the session changed last, for -continue.
+	latest() (string, error)
 }
 
 // fileStore is the default store.

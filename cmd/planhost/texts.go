@@ -151,7 +151,7 @@ const (
 	flagKeepHelp        = "keep the demo directory (session file and changed workspace) after the demo"
 	flagStreamHelp      = "stream answers from -model openai (text appears as it arrives; an endpoint that refuses gets one request)"
 	flagLangHelp        = "`language` of the terminal UI: en or zh (default: from LC_ALL, LC_MESSAGES, LANG)"
-	flagContinueHelp    = "resume the latest session in the sessions directory"
+	flagContinueHelp    = "resume the session changed last in the store in use (-store): the newest file in -sessions, or the database's"
 )
 
 // Texts of -store.
