@@ -87,6 +87,7 @@ func (p *program) inspect(args []string) int {
 	fs := flag.NewFlagSet("inspect", flag.ContinueOnError)
 	asJSON := fs.Bool("json", false, flagJSONHelp)
 	htmlFile := fs.String("html", "", flagHTMLHelp)
+	storeValue := fs.String("store", storeFile, flagSourceStoreHelp)
 	if code, done := p.parseFlags(fs, usageInspect, args); done {
 		return code
 	}
@@ -99,10 +100,9 @@ func (p *program) inspect(args []string) int {
 		fmt.Fprintf(p.stderr, errExtraArgs, "inspect", fs.Args()[1:])
 		return exitUsage
 	}
-	file := fs.Arg(0)
-	id, events, err := readSession(file, p.stderr)
+	id, events, usage, err := p.loadSession(*storeValue, fs.Arg(0))
 	switch {
-	case errors.Is(err, errNotJSONL), errors.Is(err, host.ErrBadSessionID), errors.Is(err, errNotRegular):
+	case usage:
 		return p.usageError("inspect", err)
 	case err != nil:
 		return p.fail("inspect", err)

@@ -8,7 +8,7 @@
 //	planhost demo
 //	planhost run -config FILE [-session ID] [-sessions DIR] [-store file|postgres|URL] [-model scripted:FILE|openai]
 //	planhost validate -config FILE
-//	planhost inspect [-json] SESSION_FILE
+//	planhost inspect [-json] [-html OUT] [-store file|postgres|URL] SESSION
 //
 // Exit codes: 0 success, 1 runtime failure, 2 usage or configuration error.
 package main

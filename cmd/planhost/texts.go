@@ -12,7 +12,8 @@ var (
 	errValidateOnly = errors.New("validate runs no session")
 	// errNotJSONL means inspect was given a file that is not a session
 	// file (*.jsonl).
-	errNotJSONL = errors.New("not a session file: want a .jsonl file named after its session ID")
+	errNotJSONL = errors.New("not a session file: want a .jsonl file named after its session ID " +
+		"(a session in PostgreSQL is named by its ID with -store postgres or -store URL)")
 	// errNotRegular means inspect was given something other than a
 	// regular file (a FIFO, a device, a directory) to read, or found one,
 	// or a symbolic link, where -html is to write.
@@ -69,7 +70,7 @@ Usage:
   planhost demo                    play a scripted plan-mode session on a sample workspace
   planhost run -config FILE        an interactive session in the terminal
   planhost validate -config FILE   check a deployment file and build the host without running it
-  planhost inspect SESSION_FILE    show a session's plan-mode timeline
+  planhost inspect SESSION         show a session's plan-mode timeline
   planhost acp                     serve the Agent Client Protocol on stdin/stdout (editors)
 
 Run "planhost COMMAND -h" for a command's flags.
@@ -122,12 +123,14 @@ every problem on its own line as FILE:LINE:COL: plugin: key: problem.
 
 Flags:
 `
-	usageInspect = `Usage: planhost inspect [-json] SESSION_FILE
+	usageInspect = `Usage: planhost inspect [-json] [-html OUT] [-store file|postgres|URL] SESSION
 
-Prints a session's plan-mode timeline from its JSONL file: every plan/mode
-event, plan-mode notice, request header (and whether it carried plan:policy),
-/plan command and plan review outcome, then the projection {active, pending}
-at the end of the log. The file is only read.
+Prints a session's plan-mode timeline: every plan/mode event, plan-mode
+notice, request header (and whether it carried plan:policy), /plan command
+and plan review outcome, then the projection {active, pending} at the end of
+the log. SESSION is a session file (FILE.jsonl), or with -store postgres
+(the URL in DATABASE_URL) or -store postgres://... a session ID in that
+database. The session is only read.
 
 Flags:
 `
@@ -151,7 +154,9 @@ const (
 	flagKeepHelp        = "keep the demo directory (session file and changed workspace) after the demo"
 	flagStreamHelp      = "stream answers from -model openai (text appears as it arrives; an endpoint that refuses gets one request)"
 	flagLangHelp        = "`language` of the terminal UI: en or zh (default: from LC_ALL, LC_MESSAGES, LANG)"
-	flagContinueHelp    = "resume the session changed last in the store in use (-store): the newest file in -sessions, or the database's"
+	flagSourceStoreHelp = "where the session lives: file (SESSION is a session file), postgres (the database in " +
+		"$DATABASE_URL) or a postgres:// `URL` (SESSION is its ID)"
+	flagContinueHelp = "resume the session changed last in the store in use (-store): the newest file in -sessions, or the database's"
 )
 
 // Texts of -store.
@@ -169,11 +174,12 @@ const (
 	errExtraArgs          = "planhost %s: unexpected arguments: %q\n"
 	errConfigAsArg        = "planhost %s: unexpected argument %q; a deployment file is given with -config: planhost %s -config %s\n"
 	errNeedConfig         = "planhost %s: -config FILE is required\n"
-	errNeedFile           = "planhost inspect: SESSION_FILE is required\n"
+	errNeedFile           = "planhost inspect: SESSION is required: a session file, or a session ID with -store\n"
 	errBadModel           = "planhost run: -model %q: want scripted:FILE or openai\n"
 	errPrefix             = "planhost %s: %v\n"
 	errContinueAndSession = "-continue and -session both name a session; use one"
 	errNoSessions         = "no session in %s"
+	errSessionNotIn       = "session %s not found in %s"
 	errTurnFailed         = "planhost demo: the story did not end as scripted: %s\n"
 )
 
