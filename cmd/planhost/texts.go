@@ -71,6 +71,8 @@ Usage:
   planhost run -config FILE        an interactive session in the terminal
   planhost validate -config FILE   check a deployment file and build the host without running it
   planhost inspect SESSION         show a session's plan-mode timeline
+  planhost export SESSION          write a session (file or PostgreSQL) as a JSONL session file
+  planhost import FILE.jsonl       load a JSONL session file into a store (PostgreSQL or a sessions directory)
   planhost acp                     serve the Agent Client Protocol on stdin/stdout (editors)
 
 Run "planhost COMMAND -h" for a command's flags.
@@ -134,6 +136,50 @@ database. The session is only read.
 
 Flags:
 `
+)
+
+// Texts of "planhost export" and "planhost import" (transfer.go).
+const (
+	usageExport = `Usage: planhost export [-store file|postgres|URL] [-o FILE [-force]] SESSION
+
+Writes a session as a JSONL session file, the format of the file store, to
+stdout or to -o FILE: SESSION is a session file (FILE.jsonl), or with -store
+postgres (the URL in DATABASE_URL) or -store postgres://... a session ID in
+that database. Every event is checked as the stores check an append, and the
+plan-mode payloads as a resume checks them. The session is only read. Name
+the file after the session (ID.jsonl) to import it elsewhere. stdout must
+not be a terminal (the log holds the model's raw text).
+
+Flags:
+`
+	usageImport = `Usage: planhost import [-store file|postgres|URL] [-sessions DIR] [-session ID] [-replace] FILE.jsonl
+
+Loads a JSONL session file (written by the file store or by planhost export)
+into a store: PostgreSQL with -store postgres (the URL in DATABASE_URL) or
+-store postgres://..., or the sessions directory -sessions of the file
+store (the default). The session keeps the file's ID (FILE is ID.jsonl)
+unless -session names another. Every event is checked as the store checks
+an append, and the plan-mode payloads as a resume checks them; a line that
+fails is named (FILE:LINE) and nothing is stored: the import is one
+transaction in PostgreSQL, and a file linked into the sessions directory only
+once complete. An existing session is left alone unless -replace is given;
+replace only a session no planhost has open.
+
+Flags:
+`
+	flagExportOutHelp     = "write the session file to `FILE` instead of stdout (a new file, unless -force)"
+	flagExportForceHelp   = "replace an existing -o file"
+	flagImportSessionHelp = "store the session under this `ID` (default: the file's name without .jsonl)"
+	flagImportReplaceHelp = "replace a session that exists under the ID"
+
+	errNeedSession      = "planhost %s: SESSION is required\n"
+	errExportToTerminal = "stdout is a terminal: name a file with -o FILE, or redirect stdout"
+	errFileExists       = "%s: %w; pass -force to replace it"
+	errImportExists     = "%w; pass -replace to replace it"
+	errImportTorn       = "%s:%d: the last line is incomplete (a write that never finished); nothing was imported: " +
+		"remove the line, or open the session once with planhost run, which cuts it off"
+	lineExported = "planhost export: session %s (%d events) written to %s\n"
+	lineImported = "planhost import: %s (%d events) stored as session %s in %s\n"
 )
 
 // Flag descriptions.

@@ -6,6 +6,7 @@ import (
 	"os"
 	"path/filepath"
 	"regexp"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -147,5 +148,169 @@ func TestInspectStoreErrors(t *testing.T) {
 				t.Errorf("stderr = %q, want %q", errOut, tt.want)
 			}
 		})
+	}
+}
+
+// TestExportImportRoundTrip moves a session file into PostgreSQL and out
+// again, and through a sessions directory: every trip gives back the
+// file byte for byte, and inspect reads the same session everywhere.
+func TestExportImportRoundTrip(t *testing.T) {
+	srv := pgtest.NewServer(t)
+	url := pgtest.NewDBOn(t, srv)
+	dir := t.TempDir()
+	for _, name := range []string{"demo.jsonl", "pending.jsonl"} {
+		t.Run(name, func(t *testing.T) {
+			file := filepath.Join("testdata", "inspect", name)
+			id := strings.TrimSuffix(name, ".jsonl")
+			want := readFile(t, file)
+
+			p, _, errOut, _ := testProgram(t, "")
+			if code := p.main([]string{"import", "-store", url, file}); code != exitOK {
+				t.Fatalf("import -store URL: exit %d\n%s", code, errOut)
+			}
+			if !strings.Contains(errOut.String(), "stored as session "+id+" in PostgreSQL database") {
+				t.Errorf("import said %q", errOut)
+			}
+			p2, out2, errOut2, _ := testProgram(t, "")
+			if code := p2.main([]string{"export", "-store", url, id}); code != exitOK {
+				t.Fatalf("export -store URL ID: exit %d\n%s", code, errOut2)
+			}
+			if out2.String() != string(want) {
+				t.Fatalf("file → PostgreSQL → file changed the session:\n%s\nwant\n%s", out2, want)
+			}
+
+			sessions := filepath.Join(dir, "sessions")
+			p3, _, errOut3, _ := testProgram(t, "")
+			if code := p3.main([]string{"import", "-sessions", sessions, file}); code != exitOK {
+				t.Fatalf("import -sessions DIR: exit %d\n%s", code, errOut3)
+			}
+			out := filepath.Join(dir, id+".jsonl")
+			p4, _, errOut4, _ := testProgram(t, "")
+			if code := p4.main([]string{"export", "-o", out, filepath.Join(sessions, name)}); code != exitOK {
+				t.Fatalf("export -o FILE: exit %d\n%s", code, errOut4)
+			}
+			if got := readFile(t, out); string(got) != string(want) {
+				t.Fatalf("file → sessions directory → file changed the session:\n%s\nwant\n%s", got, want)
+			}
+			if got := readFile(t, filepath.Join(sessions, name)); string(got) != string(want) {
+				t.Fatalf("the imported session file differs from its source")
+			}
+		})
+	}
+}
+
+// TestImportRefusesBadInput: a line that is not the next event of a log,
+// or that a store's append would refuse, fails the import with the file
+// and line named, and no session is left in either store.
+func TestImportRefusesBadInput(t *testing.T) {
+	srv := pgtest.NewServer(t)
+	url := pgtest.NewDBOn(t, srv)
+	const good = `{"seq":1,"type":"session/created","time":"2025-01-02T03:04:05Z"}` + "\n"
+	line := func(seq int, rest string) string {
+		return `{"seq":` + strconv.Itoa(seq) + `,"time":"2025-01-02T03:04:05Z",` + rest + "}\n"
+	}
+	deep := strings.Repeat("[", 1001) + strings.Repeat("]", 1001)
+	tests := []struct {
+		name, content, want string
+		onlyPostgres        bool
+	}{
+		{name: "bad JSON", content: good + "{\"seq\":2,\n", want: ":2: "},
+		{name: "a gap in seq", content: good + line(3, `"type":"x/y"`), want: ":2: "},
+		{name: "a duplicate name", content: good + line(2, `"type":"x/y","data":{"a":1,"a":2}`), want: ":2: "},
+		{name: "data nested too deep", content: good + line(2, `"type":"x/y","data":`+deep), want: ":2: "},
+		{name: "a bad plan-mode payload", content: good + line(2, `"type":"plan/mode","data":{"active":"yes"}`), want: `:2: `},
+		{name: "a torn last line", content: good + `{"seq":2,"type":"x/y","ti`, want: ":2: the last line is incomplete"},
+		{name: "a NUL in the type", content: good + line(2, `"type":"a\u0000b"`), want: ":2: ", onlyPostgres: true},
+	}
+	for _, tt := range tests {
+		for _, target := range []string{"postgres", "file"} {
+			if tt.onlyPostgres && target == "file" {
+				continue
+			}
+			t.Run(tt.name+" into "+target, func(t *testing.T) {
+				dir := t.TempDir()
+				file := filepath.Join(dir, "bad.jsonl")
+				if err := os.WriteFile(file, []byte(tt.content), 0o600); err != nil {
+					t.Fatal(err)
+				}
+				sessions := filepath.Join(dir, "sessions")
+				args := []string{"import", "-sessions", sessions, file}
+				if target == "postgres" {
+					args = []string{"import", "-store", url, file}
+				}
+				p, _, errOut, _ := testProgram(t, "")
+				if code := p.main(args); code != exitFailure {
+					t.Fatalf("exit %d, want %d\n%s", code, exitFailure, errOut)
+				}
+				if !strings.Contains(errOut.String(), file+tt.want) {
+					t.Errorf("stderr = %q, want %q", errOut, file+tt.want)
+				}
+				if target == "postgres" {
+					p2, _, errOut2, _ := testProgram(t, "")
+					if code := p2.main([]string{"inspect", "-store", url, "bad"}); code != exitUsage || !strings.Contains(errOut2.String(), "not found") {
+						t.Errorf("after a refused import, inspect: exit %d, %q", code, errOut2)
+					}
+					return
+				}
+				entries, _ := os.ReadDir(sessions)
+				if len(entries) != 0 {
+					t.Errorf("the refused import left %v in the sessions directory", entries)
+				}
+			})
+		}
+	}
+}
+
+// TestImportExportArguments: what import and export refuse before they
+// touch a store.
+func TestImportExportArguments(t *testing.T) {
+	dir := t.TempDir()
+	file := filepath.Join(dir, "s1.jsonl")
+	if err := os.WriteFile(file, readFile(t, filepath.Join("testdata", "inspect", "pending.jsonl")), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	notes := filepath.Join(dir, "notes.txt")
+	if err := os.WriteFile(notes, readFile(t, file), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	sessions := filepath.Join(dir, "sessions")
+	if err := os.Symlink(file, filepath.Join(dir, "link.jsonl")); err != nil {
+		t.Fatal(err)
+	}
+	tests := []struct {
+		name string
+		args []string
+		code int
+		want string
+	}{
+		{"import without a file", []string{"import"}, exitUsage, "SESSION is required"},
+		{"import of a missing file", []string{"import", "-sessions", sessions, dir + "/x.jsonl"}, exitUsage, "no such file"},
+		{"import of a directory", []string{"import", "-sessions", sessions, "-session", "d", dir}, exitUsage, "not a regular file"},
+		{"import of a name without .jsonl", []string{"import", "-sessions", sessions, notes}, exitUsage, "-session ID"},
+		{"import under a bad ID", []string{"import", "-sessions", sessions, "-session", "../x", file}, exitUsage, "bad session id"},
+		{"import to an unknown store", []string{"import", "-store", "mysql://x", file}, exitUsage, "want file, postgres"},
+		{"import of a name without .jsonl, named", []string{"import", "-sessions", sessions, "-session", "notes", notes}, exitOK, "stored as session notes"},
+		{"import of a session that exists", []string{"import", "-sessions", sessions, "-session", "notes", file}, exitUsage, "pass -replace"},
+		{"import -replace", []string{"import", "-sessions", sessions, "-session", "notes", "-replace", file}, exitOK, "stored as session notes"},
+		{"export without a session", []string{"export"}, exitUsage, "SESSION is required"},
+		{"export of a bare ID", []string{"export", "s1"}, exitUsage, "-store postgres or -store URL"},
+		{"export over an existing file", []string{"export", "-o", notes, file}, exitUsage, "pass -force"},
+		{"export over a link", []string{"export", "-force", "-o", filepath.Join(dir, "link.jsonl"), file}, exitUsage, "not a regular file"},
+		{"export over a directory", []string{"export", "-force", "-o", sessions, file}, exitUsage, "not a regular file"},
+		{"export -force", []string{"export", "-force", "-o", notes, file}, exitOK, "written to " + notes},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			p, _, errOut, _ := testProgram(t, "")
+			if code := p.main(tt.args); code != tt.code {
+				t.Fatalf("exit %d, want %d\n%s", code, tt.code, errOut)
+			}
+			if !strings.Contains(errOut.String(), tt.want) {
+				t.Errorf("stderr = %q, want %q", errOut, tt.want)
+			}
+		})
+	}
+	if got := readFile(t, file); string(got) != string(readFile(t, filepath.Join("testdata", "inspect", "pending.jsonl"))) {
+		t.Errorf("the link's target changed")
 	}
 }
