@@ -314,3 +314,32 @@ func TestImportExportArguments(t *testing.T) {
 		t.Errorf("the link's target changed")
 	}
 }
+
+// TestExportNeverWritesToATerminal: the real binary in a terminal refuses
+// to print a session's raw log there, and names the way out.
+func TestExportNeverWritesToATerminal(t *testing.T) {
+	file, err := filepath.Abs(filepath.Join("testdata", "inspect", "demo.jsonl"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	s := startPTY(t, 100, 30, nil, "export", file)
+	if code := s.waitExit(10 * time.Second); code != exitUsage {
+		t.Fatalf("exit %d, want %d\n%s", code, exitUsage, s.text())
+	}
+	if out := s.text(); !strings.Contains(out, "stdout is a terminal: name a file with -o FILE") || strings.Contains(out, `"seq"`) {
+		t.Fatalf("output:\n%s", out)
+	}
+}
+
+// TestHelpListsTransferCommands: planhost -h lists export and import.
+func TestHelpListsTransferCommands(t *testing.T) {
+	p, out, _, _ := testProgram(t, "")
+	if code := p.main([]string{"-h"}); code != exitOK {
+		t.Fatalf("exit %d", code)
+	}
+	for _, want := range []string{"planhost inspect SESSION", "planhost export SESSION", "planhost import FILE.jsonl"} {
+		if !strings.Contains(out.String(), want) {
+			t.Errorf("planhost -h does not list %q:\n%s", want, out)
+		}
+	}
+}
