@@ -100,7 +100,7 @@ func (p *program) inspect(args []string) int {
 		fmt.Fprintf(p.stderr, errExtraArgs, "inspect", fs.Args()[1:])
 		return exitUsage
 	}
-	id, events, usage, err := p.loadSession(*storeValue, fs.Arg(0))
+	id, events, usage, err := p.loadSession("inspect", *storeValue, fs.Arg(0))
 	switch {
 	case usage:
 		return p.usageError("inspect", err)
@@ -140,11 +140,11 @@ func (p *program) inspect(args []string) int {
 	return exitOK
 }
 
-// readSession reads a session file through the durable store, on a private
+// readSession reads a session file for cmd (inspect, export) through the durable store, on a private
 // copy so that the file itself is never changed (the store repairs a torn
 // tail and tightens file modes when it opens a session). The plan-mode
 // payload check runs on every event.
-func readSession(file string, stderr io.Writer) (id string, events host.Log, err error) {
+func readSession(file, cmd string, stderr io.Writer) (id string, events host.Log, err error) {
 	base := filepath.Base(file)
 	id, ok := strings.CutSuffix(base, store.FileExt)
 	if !ok {
@@ -161,7 +161,7 @@ func readSession(file string, stderr io.Writer) (id string, events host.Log, err
 	copyDir := filepath.Join(tmp, sessionsDirName)
 	copyPath := filepath.Join(copyDir, id+store.FileExt)
 	// A repair of the copy is shown, naming the user's file.
-	repairs := newRepairLogger(stderr, "inspect", noteInspectRepair, func(p string) string {
+	repairs := newRepairLogger(stderr, cmd, fmt.Sprintf(noteInspectRepair, cmd), func(p string) string {
 		return strings.ReplaceAll(p, copyPath, file)
 	})
 	dir, err := store.OpenDir(copyDir, store.WithLogger(repairs))

@@ -50,7 +50,7 @@ const (
 // Repairs the session store made, one line each.
 const (
 	lineRepaired      = "planhost %s: repaired %s: %s"
-	noteInspectRepair = "; in inspect's private copy only, the file itself is unchanged"
+	noteInspectRepair = "; in %s's private copy only, the file itself is unchanged"
 )
 
 // The system-prompt section planhost adds for the model.

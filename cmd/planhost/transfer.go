@@ -32,14 +32,14 @@ func (p pgStore) latest() (string, error) {
 	return id, err
 }
 
-// loadSession reads session arg of the store -store names (for inspect
-// and export): with the file store (storeValue "" or "file") arg is
+// loadSession reads session arg of the store -store names for cmd
+// (inspect, export): with the file store (storeValue "" or "file") arg is
 // a session file, read as inspect reads one (readSession); with another
 // store it is a session ID. The plan-mode payload checks run on every
 // event. usage is true when the error is the user's arguments.
-func (p *program) loadSession(storeValue, arg string) (id string, events host.Log, usage bool, err error) {
+func (p *program) loadSession(cmd, storeValue, arg string) (id string, events host.Log, usage bool, err error) {
 	if storeValue == "" || storeValue == storeFile {
-		id, events, err = readSession(arg, p.stderr)
+		id, events, err = readSession(arg, cmd, p.stderr)
 		usage = errors.Is(err, errNotJSONL) || errors.Is(err, host.ErrBadSessionID) || errors.Is(err, errNotRegular)
 		return id, events, usage, err
 	}
@@ -90,11 +90,23 @@ func (e *eventError) Unwrap() error { return e.err }
 // are written to a file in a private directory inside it, each checked as
 // an append checks it, made durable, and only then linked in place (or,
 // with replace, renamed over an existing file), so a failure at any point
-// leaves no session behind.
+// leaves no session behind. A session to replace that another store holds
+// open is refused with who holds it.
 func (f fileStore) importLog(id string, events host.Log, replace bool) error {
 	dir := filepath.Dir(f.Path("x"))
 	if _, err := os.Lstat(f.Path(id)); err == nil && !replace {
 		return fmt.Errorf("%s: %w", f.Path(id), host.ErrSessionExists)
+	}
+	if replace {
+		// A session another planhost has open is not replaced under it.
+		// (One that cannot be opened, being corrupt, can be.)
+		if _, err := f.Open(id); errors.Is(err, store.ErrLocked) {
+			return err
+		} else if err == nil {
+			if err := f.CloseSession(id); err != nil {
+				return err
+			}
+		}
 	}
 	tmp, err := os.MkdirTemp(dir, importDirPrefix)
 	if err != nil {
@@ -195,7 +207,7 @@ func (p *program) export(args []string) int {
 	case f.out == "" && p.stdoutTerminal():
 		return p.usageError("export", errors.New(errExportToTerminal))
 	}
-	id, events, usage, err := p.loadSession(f.store, set.Arg(0))
+	id, events, usage, err := p.loadSession("export", f.store, set.Arg(0))
 	switch {
 	case usage:
 		return p.usageError("export", err)

@@ -2,6 +2,7 @@ package main
 
 import (
 	"context"
+	"fmt"
 	"io"
 	"os"
 	"path/filepath"
@@ -13,6 +14,7 @@ import (
 
 	"github.com/dshgo/planmode/cmd/planhost/pgstore"
 	"github.com/dshgo/planmode/cmd/planhost/pgstore/pgtest"
+	"github.com/dshgo/planmode/store"
 )
 
 // sessionIDIn returns the ID of the first "session ID (" line of out.
@@ -63,7 +65,7 @@ func TestContinueUsesTheStoreInUse(t *testing.T) {
 // the store's own Import, for tests of what reads the database.
 func importFile(t *testing.T, url, file string) string {
 	t.Helper()
-	id, events, err := readSession(file, io.Discard)
+	id, events, err := readSession(file, "test", io.Discard)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -341,5 +343,70 @@ func TestHelpListsTransferCommands(t *testing.T) {
 		if !strings.Contains(out.String(), want) {
 			t.Errorf("planhost -h does not list %q:\n%s", want, out)
 		}
+	}
+}
+
+// TestImportReplaceRefusesAHeldSession: -replace does not swap a session
+// file that another store holds open; it names the holder.
+func TestImportReplaceRefusesAHeldSession(t *testing.T) {
+	dir := t.TempDir()
+	sessions := filepath.Join(dir, "sessions")
+	file := filepath.Join("testdata", "inspect", "pending.jsonl")
+	p, _, errOut, _ := testProgram(t, "")
+	if code := p.main([]string{"import", "-sessions", sessions, file}); code != exitOK {
+		t.Fatalf("import: exit %d\n%s", code, errOut)
+	}
+	held, err := store.OpenDir(sessions)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer held.Close()
+	if _, err := held.Open("pending"); err != nil {
+		t.Fatal(err)
+	}
+	before := readFile(t, held.Path("pending"))
+	p2, _, errOut2, _ := testProgram(t, "")
+	if code := p2.main([]string{"import", "-sessions", sessions, "-replace", "-session", "pending", filepath.Join("testdata", "inspect", "demo.jsonl")}); code != exitFailure {
+		t.Fatalf("import -replace of a held session: exit %d, want %d\n%s", code, exitFailure, errOut2)
+	}
+	if want := fmt.Sprintf("busy on %s (pid %d)", hostname(t), os.Getpid()); !strings.Contains(errOut2.String(), want) {
+		t.Errorf("stderr = %q, want %q", errOut2, want)
+	}
+	if got := readFile(t, held.Path("pending")); string(got) != string(before) {
+		t.Errorf("the held session was replaced")
+	}
+}
+
+func hostname(t *testing.T) string {
+	t.Helper()
+	h, err := os.Hostname()
+	if err != nil {
+		t.Skip(err)
+	}
+	return h
+}
+
+// TestExportNamesItsRepair: a session file with a torn last line is
+// exported without it, and the note names export and says the file
+// itself is unchanged.
+func TestExportNamesItsRepair(t *testing.T) {
+	dir := t.TempDir()
+	file := filepath.Join(dir, "torn.jsonl")
+	content := `{"seq":1,"type":"session/created","time":"2025-01-02T03:04:05Z"}` + "\n" + `{"seq":2,"ty`
+	if err := os.WriteFile(file, []byte(content), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	p, out, errOut, _ := testProgram(t, "")
+	if code := p.main([]string{"export", file}); code != exitOK {
+		t.Fatalf("exit %d\n%s", code, errOut)
+	}
+	if want := `{"seq":1,"type":"session/created","time":"2025-01-02T03:04:05Z"}` + "\n"; out.String() != want {
+		t.Errorf("export = %q, want %q", out, want)
+	}
+	if !strings.Contains(errOut.String(), "planhost export: repaired "+file) || !strings.Contains(errOut.String(), "in export's private copy only") {
+		t.Errorf("stderr = %q", errOut)
+	}
+	if got := readFile(t, file); string(got) != content {
+		t.Errorf("export changed the file")
 	}
 }
