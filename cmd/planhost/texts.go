@@ -163,7 +163,8 @@ an append, and the plan-mode payloads as a resume checks them; a line that
 fails is named (FILE:LINE) and nothing is stored: the import is one
 transaction in PostgreSQL, and a file linked into the sessions directory only
 once complete. An existing session is left alone unless -replace is given;
-replace only a session no planhost has open.
+a session file another planhost holds open is never replaced, and in
+PostgreSQL replace only a session no planhost has open.
 
 Flags:
 `
