@@ -9,6 +9,7 @@ import (
 	"log/slog"
 	"os"
 	"path/filepath"
+	"runtime"
 	"strings"
 
 	"github.com/charmbracelet/x/term"
@@ -146,8 +147,8 @@ func (f fileStore) importLog(id string, events host.Log, replace bool) error {
 	if errors.Is(err, fs.ErrExist) {
 		return fmt.Errorf("%s: %w", f.Path(id), host.ErrSessionExists)
 	}
-	if err != nil {
-		return err
+	if err != nil || runtime.GOOS == "windows" {
+		return err // directories cannot be synced there
 	}
 	return syncFile(dir)
 }
