@@ -28,7 +28,9 @@ const FileExt = ".jsonl"
 // Opening a session that is already open in the same Dir returns the same
 // session object, so every writer shares one append lock. A session file
 // that is open in another Dir (in this or another process) cannot be opened
-// ([ErrLocked]) on systems with flock(2). Sessions stay open until
+// on systems with flock(2): the error is a [*LockedError] (matching
+// [ErrLocked]) that names the holder from the file's owner record (see
+// [OwnerExt]). Sessions stay open until
 // [Dir.CloseSession] or [Dir.Close].
 type Dir struct {
 	path       string
@@ -205,7 +207,9 @@ func (d *Dir) load(id string) (_ *session, err error) {
 	if n := linkCount(fi); n > 1 {
 		return nil, fmt.Errorf("store: %s: %d links: %w (remove the other links, or copy the file)", path, n, ErrHardLinked)
 	}
-	if err := lockFile(f); err != nil {
+	if err := lockFile(f); errors.Is(err, ErrLocked) {
+		return nil, fmt.Errorf("store: %s: %w", path, lockedError(path))
+	} else if err != nil {
 		return nil, fmt.Errorf("store: %s: %w", path, err)
 	}
 	if perm := fi.Mode().Perm(); checkModes && perm&^0o600 != 0 {
@@ -316,6 +320,7 @@ func (d *Dir) register(id string, f *os.File, size int64, events host.Log) (*ses
 		policy:  d.opts.sync,
 		maxLine: d.opts.maxLine,
 	}
+	writeOwner(fl.path, d.now())
 	s := newSession(id, d.validators, d.now, fl, events)
 	s.fork = func(end int) (host.Session, error) { return d.forkSession(s, end) }
 	d.sessions[id] = s
@@ -583,6 +588,10 @@ func (fl *fileLog) close() error {
 	var err error
 	if fl.policy != SyncNever && fl.failure() == nil {
 		err = fl.f.Sync()
+	}
+	if fl.checkPath() == nil {
+		// The record is this store's only while the path names its file.
+		removeOwner(fl.path)
 	}
 	return errors.Join(err, fl.f.Close())
 }

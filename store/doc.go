@@ -99,5 +99,9 @@
 // A Dir returns one session object per ID, so all writers in a process
 // share one append lock. Each open session file carries an exclusive
 // flock(2) where the system has it; a second Dir (in this or another
-// process) opening the same session gets [ErrLocked].
+// process) opening the same session gets [ErrLocked], as a [*LockedError]
+// that says which host and process hold it and since when, from the owner
+// record the holder keeps beside the file ("ID.jsonl.owner", removed when
+// the session is closed). A record that names a process of this host that
+// is gone is reported as stale.
 package store

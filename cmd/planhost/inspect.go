@@ -88,6 +88,7 @@ func (p *program) inspect(args []string) int {
 	fs := flag.NewFlagSet("inspect", flag.ContinueOnError)
 	asJSON := fs.Bool("json", false, flagJSONHelp)
 	htmlFile := fs.String("html", "", flagHTMLHelp)
+	storeValue := fs.String("store", storeFile, flagSourceStoreHelp)
 	if code, done := p.parseFlags(fs, usageInspect, args); done {
 		return code
 	}
@@ -100,10 +101,9 @@ func (p *program) inspect(args []string) int {
 		fmt.Fprintf(p.stderr, errExtraArgs, "inspect", fs.Args()[1:])
 		return exitUsage
 	}
-	file := fs.Arg(0)
-	id, events, err := readSession(file, p.stderr)
+	id, events, usage, err := p.loadSession("inspect", *storeValue, fs.Arg(0))
 	switch {
-	case errors.Is(err, errNotJSONL), errors.Is(err, host.ErrBadSessionID), errors.Is(err, errNotRegular):
+	case usage:
 		return p.usageError("inspect", err)
 	case err != nil:
 		return p.fail("inspect", err)
@@ -141,11 +141,11 @@ func (p *program) inspect(args []string) int {
 	return exitOK
 }
 
-// readSession reads a session file through the durable store, on a private
+// readSession reads a session file for cmd (inspect, export) through the durable store, on a private
 // copy so that the file itself is never changed (the store repairs a torn
 // tail and tightens file modes when it opens a session). The plan-mode
 // payload check runs on every event.
-func readSession(file string, stderr io.Writer) (id string, events host.Log, err error) {
+func readSession(file, cmd string, stderr io.Writer) (id string, events host.Log, err error) {
 	base := filepath.Base(file)
 	id, ok := strings.CutSuffix(base, store.FileExt)
 	if !ok {
@@ -162,7 +162,7 @@ func readSession(file string, stderr io.Writer) (id string, events host.Log, err
 	copyDir := filepath.Join(tmp, sessionsDirName)
 	copyPath := filepath.Join(copyDir, id+store.FileExt)
 	// A repair of the copy is shown, naming the user's file.
-	repairs := newRepairLogger(stderr, "inspect", noteInspectRepair, func(p string) string {
+	repairs := newRepairLogger(stderr, cmd, fmt.Sprintf(noteInspectRepair, cmd), func(p string) string {
 		return strings.ReplaceAll(p, copyPath, file)
 	})
 	dir, err := store.OpenDir(copyDir, store.WithLogger(repairs))

@@ -8,7 +8,9 @@
 //	planhost demo
 //	planhost run -config FILE [-session ID] [-sessions DIR] [-store file|postgres|URL] [-model scripted:FILE|openai]
 //	planhost validate -config FILE
-//	planhost inspect [-json] SESSION_FILE
+//	planhost inspect [-json] [-html OUT] [-store file|postgres|URL] SESSION
+//	planhost export [-store file|postgres|URL] [-o FILE [-force]] SESSION
+//	planhost import [-store file|postgres|URL] [-sessions DIR] [-session ID] [-replace] FILE.jsonl
 //
 // Exit codes: 0 success, 1 runtime failure, 2 usage or configuration error.
 package main
@@ -92,6 +94,10 @@ func (p *program) main(args []string) int {
 		return p.validate(args[1:])
 	case "inspect":
 		return p.inspect(args[1:])
+	case "export":
+		return p.export(args[1:])
+	case "import":
+		return p.importCmd(args[1:])
 	case "acp":
 		return p.acp(args[1:])
 	case "help", "-h", "-help", "--help":

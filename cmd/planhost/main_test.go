@@ -126,7 +126,7 @@ func TestUsage(t *testing.T) {
 		{name: "demo with arguments", args: []string{"demo", "now"}, wantCode: exitUsage, wantErr: `planhost demo: unexpected arguments: ["now"]`},
 		{name: "run without -config", args: []string{"run"}, wantCode: exitUsage, wantErr: "planhost run: -config FILE is required"},
 		{name: "validate without -config", args: []string{"validate"}, wantCode: exitUsage, wantErr: "planhost validate: -config FILE is required"},
-		{name: "inspect without a file", args: []string{"inspect"}, wantCode: exitUsage, wantErr: "planhost inspect: SESSION_FILE is required"},
+		{name: "inspect without a file", args: []string{"inspect"}, wantCode: exitUsage, wantErr: "planhost inspect: SESSION is required"},
 		{name: "inspect with two files", args: []string{"inspect", "a.jsonl", "b.jsonl"}, wantCode: exitUsage, wantErr: "unexpected arguments"},
 		{name: "inspect of a file that is not JSONL", args: []string{"inspect", "notes.txt"}, wantCode: exitUsage, wantErr: "not a session file"},
 		{name: "inspect of a bad session ID", args: []string{"inspect", "bad.id.jsonl"}, wantCode: exitUsage, wantErr: "bad session id"},

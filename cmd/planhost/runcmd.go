@@ -114,6 +114,14 @@ func (p *program) run(args []string) int {
 		return p.fail("run", err)
 	}
 	defer sessions.Close()
+	if f.ui.cont && f.session == "" {
+		// The newest session of the store in use.
+		id, err := sessions.latest()
+		if err != nil {
+			return p.usageError("run", fmt.Errorf("-continue: %w", err))
+		}
+		f.session = id
+	}
 
 	docs, err := sessions.documents(f.documents)
 	if err != nil {

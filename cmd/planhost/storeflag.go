@@ -36,6 +36,12 @@ type sessionStore interface {
 	// the sessions: the directory dir for the file store ("" keeps them in
 	// memory), the same database for PostgreSQL.
 	documents(dir string) (host.Documents, error)
+	// latest is the ID of the session changed last, for -continue.
+	latest() (string, error)
+	// importLog stores events (numbered from 1) as session id, whole or
+	// not at all; an existing session is host.ErrSessionExists unless
+	// replace is true. A refused event is an *eventError.
+	importLog(id string, events host.Log, replace bool) error
 }
 
 // fileStore is the default store.

@@ -12,7 +12,8 @@ var (
 	errValidateOnly = errors.New("validate runs no session")
 	// errNotJSONL means inspect was given a file that is not a session
 	// file (*.jsonl).
-	errNotJSONL = errors.New("not a session file: want a .jsonl file named after its session ID")
+	errNotJSONL = errors.New("not a session file: want a .jsonl file named after its session ID " +
+		"(a session in PostgreSQL is named by its ID with -store postgres or -store URL)")
 	// errNotRegular means inspect was given something other than a
 	// regular file (a FIFO, a device, a directory) to read, or found one,
 	// or a symbolic link, where -html is to write.
@@ -49,7 +50,7 @@ const (
 // Repairs the session store made, one line each.
 const (
 	lineRepaired      = "planhost %s: repaired %s: %s"
-	noteInspectRepair = "; in inspect's private copy only, the file itself is unchanged"
+	noteInspectRepair = "; in %s's private copy only, the file itself is unchanged"
 )
 
 // The system-prompt section planhost adds for the model.
@@ -69,7 +70,9 @@ Usage:
   planhost demo                    play a scripted plan-mode session on a sample workspace
   planhost run -config FILE        an interactive session in the terminal
   planhost validate -config FILE   check a deployment file and build the host without running it
-  planhost inspect SESSION_FILE    show a session's plan-mode timeline
+  planhost inspect SESSION         show a session's plan-mode timeline
+  planhost export SESSION          write a session (file or PostgreSQL) as a JSONL session file
+  planhost import FILE.jsonl       load a JSONL session file into a store (PostgreSQL or a sessions directory)
   planhost acp                     serve the Agent Client Protocol on stdin/stdout (editors)
 
 Run "planhost COMMAND -h" for a command's flags.
@@ -122,15 +125,62 @@ every problem on its own line as FILE:LINE:COL: plugin: key: problem.
 
 Flags:
 `
-	usageInspect = `Usage: planhost inspect [-json] SESSION_FILE
+	usageInspect = `Usage: planhost inspect [-json] [-html OUT] [-store file|postgres|URL] SESSION
 
-Prints a session's plan-mode timeline from its JSONL file: every plan/mode
-event, plan-mode notice, request header (and whether it carried plan:policy),
-/plan command and plan review outcome, then the projection {active, pending}
-at the end of the log. The file is only read.
+Prints a session's plan-mode timeline: every plan/mode event, plan-mode
+notice, request header (and whether it carried plan:policy), /plan command
+and plan review outcome, then the projection {active, pending} at the end of
+the log. SESSION is a session file (FILE.jsonl), or with -store postgres
+(the URL in DATABASE_URL) or -store postgres://... a session ID in that
+database. The session is only read.
 
 Flags:
 `
+)
+
+// Texts of "planhost export" and "planhost import" (transfer.go).
+const (
+	usageExport = `Usage: planhost export [-store file|postgres|URL] [-o FILE [-force]] SESSION
+
+Writes a session as a JSONL session file, the format of the file store, to
+stdout or to -o FILE: SESSION is a session file (FILE.jsonl), or with -store
+postgres (the URL in DATABASE_URL) or -store postgres://... a session ID in
+that database. Every event is checked as the stores check an append, and the
+plan-mode payloads as a resume checks them. The session is only read. Name
+the file after the session (ID.jsonl) to import it elsewhere. stdout must
+not be a terminal (the log holds the model's raw text).
+
+Flags:
+`
+	usageImport = `Usage: planhost import [-store file|postgres|URL] [-sessions DIR] [-session ID] [-replace] FILE.jsonl
+
+Loads a JSONL session file (written by the file store or by planhost export)
+into a store: PostgreSQL with -store postgres (the URL in DATABASE_URL) or
+-store postgres://..., or the sessions directory -sessions of the file
+store (the default). The session keeps the file's ID (FILE is ID.jsonl)
+unless -session names another. Every event is checked as the store checks
+an append, and the plan-mode payloads as a resume checks them; a line that
+fails is named (FILE:LINE) and nothing is stored: the import is one
+transaction in PostgreSQL, and a file linked into the sessions directory only
+once complete. An existing session is left alone unless -replace is given;
+a session file another planhost holds open is never replaced, and in
+PostgreSQL replace only a session no planhost has open.
+
+Flags:
+`
+	flagExportOutHelp     = "write the session file to `FILE` instead of stdout (a new file, unless -force)"
+	flagExportForceHelp   = "replace an existing -o file"
+	flagImportSessionHelp = "store the session under this `ID` (default: the file's name without .jsonl)"
+	flagImportReplaceHelp = "replace a session that exists under the ID"
+
+	errNeedSession      = "planhost %s: SESSION is required\n"
+	errExportToTerminal = "stdout is a terminal: name a file with -o FILE, or redirect stdout"
+	errFileExists       = "%s: %w; pass -force to replace it"
+	errImportExists     = "%w; pass -replace to replace it"
+	errImportTorn       = "%s:%d: the last line is incomplete (a write that never finished); nothing was imported: " +
+		"remove the line, or open the session once with planhost run, which cuts it off"
+	lineExported = "planhost export: session %s (%d events) written to %s\n"
+	lineImported = "planhost import: %s (%d events) stored as session %s in %s\n"
 )
 
 // Flag descriptions.
@@ -151,7 +201,9 @@ const (
 	flagKeepHelp        = "keep the demo directory (session file and changed workspace) after the demo"
 	flagStreamHelp      = "stream answers from -model openai (text appears as it arrives; an endpoint that refuses gets one request)"
 	flagLangHelp        = "`language` of the terminal UI: en or zh (default: from LC_ALL, LC_MESSAGES, LANG)"
-	flagContinueHelp    = "resume the latest session in the sessions directory"
+	flagSourceStoreHelp = "where the session lives: file (SESSION is a session file), postgres (the database in " +
+		"$DATABASE_URL) or a postgres:// `URL` (SESSION is its ID)"
+	flagContinueHelp = "resume the session changed last in the store in use (-store): the newest file in -sessions, or the database's"
 )
 
 // Texts of -store.
@@ -169,11 +221,12 @@ const (
 	errExtraArgs          = "planhost %s: unexpected arguments: %q\n"
 	errConfigAsArg        = "planhost %s: unexpected argument %q; a deployment file is given with -config: planhost %s -config %s\n"
 	errNeedConfig         = "planhost %s: -config FILE is required\n"
-	errNeedFile           = "planhost inspect: SESSION_FILE is required\n"
+	errNeedFile           = "planhost inspect: SESSION is required: a session file, or a session ID with -store\n"
 	errBadModel           = "planhost run: -model %q: want scripted:FILE or openai\n"
 	errPrefix             = "planhost %s: %v\n"
 	errContinueAndSession = "-continue and -session both name a session; use one"
 	errNoSessions         = "no session in %s"
+	errSessionNotIn       = "session %s not found in %s"
 	errTurnFailed         = "planhost demo: the story did not end as scripted: %s\n"
 )
 

@@ -65,10 +65,11 @@ func (f *runFlags) resolveSession() error {
 	return nil
 }
 
-// continueSession finds the session -continue names, once the sessions
-// directory is settled.
+// continueSession finds the session -continue names in the file store,
+// once the sessions directory is settled, before the store makes the
+// directory. Another store is asked once it is open.
 func (f *runFlags) continueSession() error {
-	if !f.ui.cont {
+	if !f.ui.cont || f.store != storeFile {
 		return nil
 	}
 	id, err := latestSession(f.sessions)

@@ -1,0 +1,126 @@
+package pgstore
+
+import (
+	"errors"
+	"fmt"
+
+	"github.com/jackc/pgx/v5"
+
+	"github.com/dshgo/planmode/host"
+	"github.com/dshgo/planmode/store"
+)
+
+// Statements of Latest and Import.
+const (
+	// sqlLatestSession names the session changed last: the time of its
+	// last event, or its creation when that is later (an imported
+	// session keeps its events' times but was created now).
+	sqlLatestSession = `SELECT s.id FROM planmode_sessions s
+		LEFT JOIN planmode_events e ON e.session_id = s.id AND e.seq = s.len
+		ORDER BY greatest(s.created, e.at) DESC, s.id DESC LIMIT 1`
+	sqlLockForReplace  = `SELECT len FROM planmode_sessions WHERE id = $1 FOR UPDATE`
+	sqlDeleteSession   = `DELETE FROM planmode_sessions WHERE id = $1`
+	sqlImportedSession = `INSERT INTO planmode_sessions (id, len) VALUES ($1, $2)`
+)
+
+// importColumns are the columns Import copies each event into.
+var importColumns = []string{"session_id", "seq", "type", "at", "at_ns", "source", "data"}
+
+// Latest returns the ID of the session changed last: the one whose last
+// event is the newest, or that was created (or imported) after it. With
+// no session at all it returns host.ErrSessionNotFound.
+func (s *Store) Latest() (string, error) {
+	if err := s.check("latest session", ""); err != nil {
+		return "", err
+	}
+	ctx, cancel := s.op()
+	defer cancel()
+	var id string
+	err := s.pool.QueryRow(ctx, sqlLatestSession).Scan(&id)
+	if errors.Is(err, pgx.ErrNoRows) {
+		return "", fmt.Errorf("pgstore: no session: %w", host.ErrSessionNotFound)
+	}
+	if err != nil {
+		return "", s.wrap(err, "pgstore: latest session")
+	}
+	return id, nil
+}
+
+// ImportError is the error of an event [Store.Import] refuses: Seq is its
+// place in the log given (1 for the first).
+type ImportError struct {
+	Seq uint64
+	Err error
+}
+
+func (e *ImportError) Error() string { return fmt.Sprintf("event %d: %v", e.Seq, e.Err) }
+
+func (e *ImportError) Unwrap() error { return e.Err }
+
+// Import stores events as session id, in one transaction: either the
+// whole log is there afterwards or nothing changed. The events must count
+// 1, 2, 3, ... and each must pass the check every store makes (package
+// eventcheck) and the validators, as an append does; their times and
+// sources are kept. An event that does not is an [*ImportError]. A
+// session id that exists is host.ErrSessionExists unless replace is true;
+// then its log is replaced whole (its row is locked first, so the
+// replacement waits for an append under way); replace only a session no
+// process has open, since one that has would go on from the log it read.
+func (s *Store) Import(id string, events host.Log, replace bool) error {
+	if err := store.ValidateID(id); err != nil {
+		return err
+	}
+	if err := s.check("import session", id); err != nil {
+		return err
+	}
+	rows := make([][]any, 0, events.Len())
+	for _, e := range events.All() {
+		want := uint64(len(rows)) + 1
+		if e.Seq != want {
+			return &ImportError{Seq: want, Err: fmt.Errorf("%w: seq %d, want %d", ErrCorrupt, e.Seq, want)}
+		}
+		if err := canonicalize(&e); err != nil {
+			return &ImportError{Seq: e.Seq, Err: err}
+		}
+		if err := s.vs.Check(e); err != nil {
+			return &ImportError{Seq: e.Seq, Err: fmt.Errorf("%q: %w", e.Type, err)}
+		}
+		r, err := toRow(e)
+		if err != nil {
+			return &ImportError{Seq: e.Seq, Err: err}
+		}
+		rows = append(rows, []any{id, r.seq, r.typ, r.at, r.atNS, r.source, r.data})
+	}
+	ctx, cancel := s.op()
+	defer cancel()
+	purpose := fmt.Sprintf("pgstore: import session %q", id)
+	err := inTx(ctx, s.pool, pgx.TxOptions{}, purpose, func(tx pgx.Tx) error {
+		var n int64
+		err := tx.QueryRow(ctx, sqlLockForReplace, id).Scan(&n)
+		switch {
+		case err == nil && !replace:
+			return fmt.Errorf("%s: %w", purpose, host.ErrSessionExists)
+		case err == nil:
+			if _, err := tx.Exec(ctx, sqlDeleteSession, id); err != nil {
+				return s.wrap(err, "%s: delete the old log", purpose)
+			}
+		case !errors.Is(err, pgx.ErrNoRows):
+			return s.wrap(err, "%s: look the session up", purpose)
+		}
+		if _, err := tx.Exec(ctx, sqlImportedSession, id, len(rows)); err != nil {
+			if isUniqueViolation(err) {
+				return fmt.Errorf("%s: %w", purpose, host.ErrSessionExists)
+			}
+			return s.wrap(err, "%s: insert session", purpose)
+		}
+		copied, err := tx.CopyFrom(ctx, pgx.Identifier{"planmode_events"}, importColumns, pgx.CopyFromRows(rows))
+		if err != nil {
+			return s.wrap(err, "%s: insert events", purpose)
+		}
+		if copied != int64(len(rows)) {
+			return fmt.Errorf("%s: %w: inserted %d events, want %d", purpose, ErrCorrupt, copied, len(rows))
+		}
+		return nil
+	})
+	return redact(err, s.password)
+}

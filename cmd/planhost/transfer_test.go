@@ -1,0 +1,412 @@
+package main
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"regexp"
+	"strconv"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/dshgo/planmode/cmd/planhost/pgstore"
+	"github.com/dshgo/planmode/cmd/planhost/pgstore/pgtest"
+	"github.com/dshgo/planmode/store"
+)
+
+// sessionIDIn returns the ID of the first "session ID (" line of out.
+func sessionIDIn(t *testing.T, out string) string {
+	t.Helper()
+	m := regexp.MustCompile(`(?m)^session (\S+) \(`).FindStringSubmatch(out)
+	if m == nil {
+		t.Fatalf("no session line in:\n%s", out)
+	}
+	return m[1]
+}
+
+// TestContinueUsesTheStoreInUse: -continue with a PostgreSQL -store
+// resumes the database's newest session, even when a session file in
+// -sessions is newer; with an empty database it says so.
+func TestContinueUsesTheStoreInUse(t *testing.T) {
+	srv := pgtest.NewServer(t)
+	url := pgtest.NewDBOn(t, srv)
+	dir := newRunDir(t)
+	script := writeScript(t, dir, "s.yaml", "steps:\n  - text: Noted.\n")
+
+	p0, _, errOut0, _ := testProgram(t, "")
+	if code := p0.main(runArgs(dir, script, "-store", url, "-continue")); code != exitUsage ||
+		!strings.Contains(errOut0.String(), "-continue: no session in PostgreSQL database") {
+		t.Fatalf("-continue on an empty database: exit %d, stderr %q", code, errOut0)
+	}
+
+	p1, out1, errOut1, _ := testProgram(t, "in postgres\n")
+	if code := p1.main(runArgs(dir, script, "-store", url)); code != exitOK {
+		t.Fatalf("exit code = %d\n%s", code, errOut1)
+	}
+	inDB := sessionIDIn(t, out1.String())
+	p2, _, errOut2, _ := testProgram(t, "in a file\n")
+	if code := p2.main(runArgs(dir, script)); code != exitOK {
+		t.Fatalf("exit code = %d\n%s", code, errOut2)
+	}
+
+	p3, out3, errOut3, _ := testProgram(t, "again\n")
+	if code := p3.main(runArgs(dir, script, "-store", url, "-continue")); code != exitOK {
+		t.Fatalf("-continue -store URL: exit code = %d\n%s", code, errOut3)
+	}
+	if !strings.Contains(out3.String(), "resumed session "+inDB+": ") {
+		t.Fatalf("-continue did not resume the database's session %s:\n%s", inDB, out3)
+	}
+}
+
+// importFile loads the session file into the database at url through
+// the store's own Import, for tests of what reads the database.
+func importFile(t *testing.T, url, file string) string {
+	t.Helper()
+	id, events, err := readSession(file, "test", io.Discard)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+	defer cancel()
+	st, err := pgstore.Open(ctx, url)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer st.Close()
+	if err := st.Import(id, events, false); err != nil {
+		t.Fatal(err)
+	}
+	return id
+}
+
+// TestInspectReadsPostgres: inspect -store URL ID prints what inspect of
+// the session file prints, as text, as JSON and as the -html page.
+func TestInspectReadsPostgres(t *testing.T) {
+	srv := pgtest.NewServer(t)
+	url := pgtest.NewDBOn(t, srv)
+	file := filepath.Join("testdata", "inspect", "demo.jsonl")
+	id := importFile(t, url, file)
+	dir := t.TempDir()
+	for _, flags := range [][]string{nil, {"-json"}, {"-html", filepath.Join(dir, "page.html")}} {
+		t.Run(strings.Join(append([]string{"inspect"}, flags...), " "), func(t *testing.T) {
+			p, fromFile, errOut, _ := testProgram(t, "")
+			if code := p.main(append(append([]string{"inspect"}, flags...), file)); code != exitOK {
+				t.Fatalf("inspect FILE: exit %d\n%s", code, errOut)
+			}
+			var page []byte
+			if len(flags) > 0 && flags[0] == "-html" {
+				page = readFile(t, flags[1])
+				os.Remove(flags[1])
+			}
+			p2, fromDB, errOut2, _ := testProgram(t, "")
+			if code := p2.main(append(append([]string{"inspect", "-store", url}, flags...), id)); code != exitOK {
+				t.Fatalf("inspect -store URL ID: exit %d\n%s", code, errOut2)
+			}
+			if fromDB.String() != fromFile.String() {
+				t.Errorf("from the database:\n%s\nfrom the file:\n%s", fromDB, fromFile)
+			}
+			if page != nil && string(readFile(t, flags[1])) != string(page) {
+				t.Errorf("the -html pages differ")
+			}
+		})
+	}
+}
+
+func readFile(t *testing.T, path string) []byte {
+	t.Helper()
+	b, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return b
+}
+
+// TestInspectStoreErrors: what is wrong with inspect's store and session
+// arguments is a usage error that says what to give.
+func TestInspectStoreErrors(t *testing.T) {
+	srv := pgtest.NewServer(t)
+	url := pgtest.NewDBOn(t, srv)
+	tests := []struct {
+		name string
+		args []string
+		want string
+	}{
+		{"a bare ID without -store", []string{"inspect", "abc"}, "-store postgres or -store URL"},
+		{"an unknown ID", []string{"inspect", "-store", url, "nobody"}, "session nobody not found in PostgreSQL database"},
+		{"a bad ID", []string{"inspect", "-store", url, "../x"}, "bad session id"},
+		{"an unknown store", []string{"inspect", "-store", "mysql://u:hunter2@h/db", "abc"}, `want file, postgres or a postgres:// URL`},
+		{"postgres without DATABASE_URL", []string{"inspect", "-store", "postgres", "abc"}, "DATABASE_URL is not set"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			p, _, errOut, _ := testProgram(t, "")
+			if code := p.main(tt.args); code != exitUsage {
+				t.Fatalf("exit %d, want %d\n%s", code, exitUsage, errOut)
+			}
+			if !strings.Contains(errOut.String(), tt.want) || strings.Contains(errOut.String(), "hunter2") {
+				t.Errorf("stderr = %q, want %q", errOut, tt.want)
+			}
+		})
+	}
+}
+
+// TestExportImportRoundTrip moves a session file into PostgreSQL and out
+// again, and through a sessions directory: every trip gives back the
+// file byte for byte, and inspect reads the same session everywhere.
+func TestExportImportRoundTrip(t *testing.T) {
+	srv := pgtest.NewServer(t)
+	url := pgtest.NewDBOn(t, srv)
+	dir := t.TempDir()
+	for _, name := range []string{"demo.jsonl", "pending.jsonl"} {
+		t.Run(name, func(t *testing.T) {
+			file := filepath.Join("testdata", "inspect", name)
+			id := strings.TrimSuffix(name, ".jsonl")
+			want := readFile(t, file)
+
+			p, _, errOut, _ := testProgram(t, "")
+			if code := p.main([]string{"import", "-store", url, file}); code != exitOK {
+				t.Fatalf("import -store URL: exit %d\n%s", code, errOut)
+			}
+			if !strings.Contains(errOut.String(), "stored as session "+id+" in PostgreSQL database") {
+				t.Errorf("import said %q", errOut)
+			}
+			p2, out2, errOut2, _ := testProgram(t, "")
+			if code := p2.main([]string{"export", "-store", url, id}); code != exitOK {
+				t.Fatalf("export -store URL ID: exit %d\n%s", code, errOut2)
+			}
+			if out2.String() != string(want) {
+				t.Fatalf("file → PostgreSQL → file changed the session:\n%s\nwant\n%s", out2, want)
+			}
+
+			sessions := filepath.Join(dir, "sessions")
+			p3, _, errOut3, _ := testProgram(t, "")
+			if code := p3.main([]string{"import", "-sessions", sessions, file}); code != exitOK {
+				t.Fatalf("import -sessions DIR: exit %d\n%s", code, errOut3)
+			}
+			out := filepath.Join(dir, id+".jsonl")
+			p4, _, errOut4, _ := testProgram(t, "")
+			if code := p4.main([]string{"export", "-o", out, filepath.Join(sessions, name)}); code != exitOK {
+				t.Fatalf("export -o FILE: exit %d\n%s", code, errOut4)
+			}
+			if got := readFile(t, out); string(got) != string(want) {
+				t.Fatalf("file → sessions directory → file changed the session:\n%s\nwant\n%s", got, want)
+			}
+			if got := readFile(t, filepath.Join(sessions, name)); string(got) != string(want) {
+				t.Fatalf("the imported session file differs from its source")
+			}
+		})
+	}
+}
+
+// TestImportRefusesBadInput: a line that is not the next event of a log,
+// or that a store's append would refuse, fails the import with the file
+// and line named, and no session is left in either store.
+func TestImportRefusesBadInput(t *testing.T) {
+	srv := pgtest.NewServer(t)
+	url := pgtest.NewDBOn(t, srv)
+	const good = `{"seq":1,"type":"session/created","time":"2025-01-02T03:04:05Z"}` + "\n"
+	line := func(seq int, rest string) string {
+		return `{"seq":` + strconv.Itoa(seq) + `,"time":"2025-01-02T03:04:05Z",` + rest + "}\n"
+	}
+	deep := strings.Repeat("[", 1001) + strings.Repeat("]", 1001)
+	tests := []struct {
+		name, content, want string
+		onlyPostgres        bool
+	}{
+		{name: "bad JSON", content: good + "{\"seq\":2,\n", want: ":2: "},
+		{name: "a gap in seq", content: good + line(3, `"type":"x/y"`), want: ":2: "},
+		{name: "a duplicate name", content: good + line(2, `"type":"x/y","data":{"a":1,"a":2}`), want: ":2: "},
+		{name: "data nested too deep", content: good + line(2, `"type":"x/y","data":`+deep), want: ":2: "},
+		{name: "a bad plan-mode payload", content: good + line(2, `"type":"plan/mode","data":{"active":"yes"}`), want: `:2: `},
+		{name: "a torn last line", content: good + `{"seq":2,"type":"x/y","ti`, want: ":2: the last line is incomplete"},
+		{name: "a NUL in the type", content: good + line(2, `"type":"a\u0000b"`), want: ":2: ", onlyPostgres: true},
+	}
+	for _, tt := range tests {
+		for _, target := range []string{"postgres", "file"} {
+			if tt.onlyPostgres && target == "file" {
+				continue
+			}
+			t.Run(tt.name+" into "+target, func(t *testing.T) {
+				dir := t.TempDir()
+				file := filepath.Join(dir, "bad.jsonl")
+				if err := os.WriteFile(file, []byte(tt.content), 0o600); err != nil {
+					t.Fatal(err)
+				}
+				sessions := filepath.Join(dir, "sessions")
+				args := []string{"import", "-sessions", sessions, file}
+				if target == "postgres" {
+					args = []string{"import", "-store", url, file}
+				}
+				p, _, errOut, _ := testProgram(t, "")
+				if code := p.main(args); code != exitFailure {
+					t.Fatalf("exit %d, want %d\n%s", code, exitFailure, errOut)
+				}
+				if !strings.Contains(errOut.String(), file+tt.want) {
+					t.Errorf("stderr = %q, want %q", errOut, file+tt.want)
+				}
+				if target == "postgres" {
+					p2, _, errOut2, _ := testProgram(t, "")
+					if code := p2.main([]string{"inspect", "-store", url, "bad"}); code != exitUsage || !strings.Contains(errOut2.String(), "not found") {
+						t.Errorf("after a refused import, inspect: exit %d, %q", code, errOut2)
+					}
+					return
+				}
+				entries, _ := os.ReadDir(sessions)
+				if len(entries) != 0 {
+					t.Errorf("the refused import left %v in the sessions directory", entries)
+				}
+			})
+		}
+	}
+}
+
+// TestImportExportArguments: what import and export refuse before they
+// touch a store.
+func TestImportExportArguments(t *testing.T) {
+	dir := t.TempDir()
+	file := filepath.Join(dir, "s1.jsonl")
+	if err := os.WriteFile(file, readFile(t, filepath.Join("testdata", "inspect", "pending.jsonl")), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	notes := filepath.Join(dir, "notes.txt")
+	if err := os.WriteFile(notes, readFile(t, file), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	sessions := filepath.Join(dir, "sessions")
+	if err := os.Symlink(file, filepath.Join(dir, "link.jsonl")); err != nil {
+		t.Fatal(err)
+	}
+	tests := []struct {
+		name string
+		args []string
+		code int
+		want string
+	}{
+		{"import without a file", []string{"import"}, exitUsage, "SESSION is required"},
+		{"import of a missing file", []string{"import", "-sessions", sessions, dir + "/x.jsonl"}, exitUsage, "no such file"},
+		{"import of a directory", []string{"import", "-sessions", sessions, "-session", "d", dir}, exitUsage, "not a regular file"},
+		{"import of a name without .jsonl", []string{"import", "-sessions", sessions, notes}, exitUsage, "-session ID"},
+		{"import under a bad ID", []string{"import", "-sessions", sessions, "-session", "../x", file}, exitUsage, "bad session id"},
+		{"import to an unknown store", []string{"import", "-store", "mysql://x", file}, exitUsage, "want file, postgres"},
+		{"import of a name without .jsonl, named", []string{"import", "-sessions", sessions, "-session", "notes", notes}, exitOK, "stored as session notes"},
+		{"import of a session that exists", []string{"import", "-sessions", sessions, "-session", "notes", file}, exitUsage, "pass -replace"},
+		{"import -replace", []string{"import", "-sessions", sessions, "-session", "notes", "-replace", file}, exitOK, "stored as session notes"},
+		{"export without a session", []string{"export"}, exitUsage, "SESSION is required"},
+		{"export of a bare ID", []string{"export", "s1"}, exitUsage, "-store postgres or -store URL"},
+		{"export over an existing file", []string{"export", "-o", notes, file}, exitUsage, "pass -force"},
+		{"export over a link", []string{"export", "-force", "-o", filepath.Join(dir, "link.jsonl"), file}, exitUsage, "not a regular file"},
+		{"export over a directory", []string{"export", "-force", "-o", sessions, file}, exitUsage, "not a regular file"},
+		{"export -force", []string{"export", "-force", "-o", notes, file}, exitOK, "written to " + notes},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			p, _, errOut, _ := testProgram(t, "")
+			if code := p.main(tt.args); code != tt.code {
+				t.Fatalf("exit %d, want %d\n%s", code, tt.code, errOut)
+			}
+			if !strings.Contains(errOut.String(), tt.want) {
+				t.Errorf("stderr = %q, want %q", errOut, tt.want)
+			}
+		})
+	}
+	if got := readFile(t, file); string(got) != string(readFile(t, filepath.Join("testdata", "inspect", "pending.jsonl"))) {
+		t.Errorf("the link's target changed")
+	}
+}
+
+// TestExportNeverWritesToATerminal: the real binary in a terminal refuses
+// to print a session's raw log there, and names the way out.
+func TestExportNeverWritesToATerminal(t *testing.T) {
+	file, err := filepath.Abs(filepath.Join("testdata", "inspect", "demo.jsonl"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	s := startPTY(t, 100, 30, nil, "export", file)
+	if code := s.waitExit(10 * time.Second); code != exitUsage {
+		t.Fatalf("exit %d, want %d\n%s", code, exitUsage, s.text())
+	}
+	if out := s.text(); !strings.Contains(out, "stdout is a terminal: name a file with -o FILE") || strings.Contains(out, `"seq"`) {
+		t.Fatalf("output:\n%s", out)
+	}
+}
+
+// TestHelpListsTransferCommands: planhost -h lists export and import.
+func TestHelpListsTransferCommands(t *testing.T) {
+	p, out, _, _ := testProgram(t, "")
+	if code := p.main([]string{"-h"}); code != exitOK {
+		t.Fatalf("exit %d", code)
+	}
+	for _, want := range []string{"planhost inspect SESSION", "planhost export SESSION", "planhost import FILE.jsonl"} {
+		if !strings.Contains(out.String(), want) {
+			t.Errorf("planhost -h does not list %q:\n%s", want, out)
+		}
+	}
+}
+
+// TestImportReplaceRefusesAHeldSession: -replace does not swap a session
+// file that another store holds open; it names the holder.
+func TestImportReplaceRefusesAHeldSession(t *testing.T) {
+	dir := t.TempDir()
+	sessions := filepath.Join(dir, "sessions")
+	file := filepath.Join("testdata", "inspect", "pending.jsonl")
+	p, _, errOut, _ := testProgram(t, "")
+	if code := p.main([]string{"import", "-sessions", sessions, file}); code != exitOK {
+		t.Fatalf("import: exit %d\n%s", code, errOut)
+	}
+	held, err := store.OpenDir(sessions)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer held.Close()
+	if _, err := held.Open("pending"); err != nil {
+		t.Fatal(err)
+	}
+	before := readFile(t, held.Path("pending"))
+	p2, _, errOut2, _ := testProgram(t, "")
+	if code := p2.main([]string{"import", "-sessions", sessions, "-replace", "-session", "pending", filepath.Join("testdata", "inspect", "demo.jsonl")}); code != exitFailure {
+		t.Fatalf("import -replace of a held session: exit %d, want %d\n%s", code, exitFailure, errOut2)
+	}
+	if want := fmt.Sprintf("busy on %s (pid %d)", hostname(t), os.Getpid()); !strings.Contains(errOut2.String(), want) {
+		t.Errorf("stderr = %q, want %q", errOut2, want)
+	}
+	if got := readFile(t, held.Path("pending")); string(got) != string(before) {
+		t.Errorf("the held session was replaced")
+	}
+}
+
+func hostname(t *testing.T) string {
+	t.Helper()
+	h, err := os.Hostname()
+	if err != nil {
+		t.Skip(err)
+	}
+	return h
+}
+
+// TestExportNamesItsRepair: a session file with a torn last line is
+// exported without it, and the note names export and says the file
+// itself is unchanged.
+func TestExportNamesItsRepair(t *testing.T) {
+	dir := t.TempDir()
+	file := filepath.Join(dir, "torn.jsonl")
+	content := `{"seq":1,"type":"session/created","time":"2025-01-02T03:04:05Z"}` + "\n" + `{"seq":2,"ty`
+	if err := os.WriteFile(file, []byte(content), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	p, out, errOut, _ := testProgram(t, "")
+	if code := p.main([]string{"export", file}); code != exitOK {
+		t.Fatalf("exit %d\n%s", code, errOut)
+	}
+	if want := `{"seq":1,"type":"session/created","time":"2025-01-02T03:04:05Z"}` + "\n"; out.String() != want {
+		t.Errorf("export = %q, want %q", out, want)
+	}
+	if !strings.Contains(errOut.String(), "planhost export: repaired "+file) || !strings.Contains(errOut.String(), "in export's private copy only") {
+		t.Errorf("stderr = %q", errOut)
+	}
+	if got := readFile(t, file); string(got) != content {
+		t.Errorf("export changed the file")
+	}
+}
