@@ -267,4 +267,13 @@ func TestPTYSavePlanAndStop(t *testing.T) {
 		strings.Contains(res[0].Output, `"approved":true`) {
 		t.Errorf("exit results = %+v", res)
 	}
+	// inspect tells the same story in the same words.
+	files, _ := filepath.Glob(filepath.Join(dir, "sessions", "*.jsonl"))
+	p, stdout, stderr, _ := testProgram(t, "")
+	if code := p.main([]string{"inspect", files[0]}); code != exitOK {
+		t.Fatalf("inspect: %d\n%s", code, stderr)
+	}
+	if !strings.Contains(stdout.String(), `review of "Add Goodbye": saved; nothing was carried out`) {
+		t.Errorf("inspect:\n%s", stdout)
+	}
 }
