@@ -28,6 +28,7 @@ type Catalog struct {
 	InterruptAgain string
 	Placeholder    string
 
+	// ReviewTitle heads the plan under review: "%s" is its title.
 	ReviewTitle    string
 	ReviewQuestion string
 	// ReviewChangedQuestion heads a review asked again because the plan
@@ -153,7 +154,7 @@ var English = &Catalog{
 	InterruptAgain: "Press Ctrl-C again to exit.",
 	Placeholder:    "Type a message (alt+enter for a new line, /help for keys)",
 
-	ReviewTitle:    "Plan review",
+	ReviewTitle:    "Plan review: %s",
 	ReviewQuestion: "The model presents this plan. What now?",
 	ReviewChangedQuestion: "The plan changed while you were reviewing it, so your answer was not taken. " +
 		"What changed is shown; review the plan as it is now. What now?",
@@ -287,7 +288,7 @@ var Chinese = &Catalog{
 	InterruptAgain: "再按一次 Ctrl-C 退出。",
 	Placeholder:    "输入消息（alt+enter 换行，/help 查看按键）",
 
-	ReviewTitle:    "计划审阅",
+	ReviewTitle:    "计划审阅：%s",
 	ReviewQuestion: "模型提交了这份计划。接下来？",
 	ReviewChangedQuestion: "你审阅期间计划被改动了，所以你的回答没有被采纳。" +
 		"下面显示了改动之处；请审阅现在的计划。接下来？",

@@ -169,7 +169,7 @@ func (m *Model) reviewBody(width int) string {
 	if !r.plan {
 		return m.transcript(width)
 	}
-	title := m.st.title.Render(wrap(m.cat.ReviewTitle+": "+planTitle(r.text), width))
+	title := m.st.title.Render(wrap(fmt.Sprintf(m.cat.ReviewTitle, planTitle(r.text)), width))
 	diff := planDiff(r.previous, r.text)
 	if diff == "" {
 		return title + "\n\n" + m.markdown(r.text, width)
