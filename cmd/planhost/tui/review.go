@@ -148,8 +148,12 @@ func (m *Model) setOptions() {
 		}
 	}
 	r.options = append(r.options, option{key: keyDismiss, label: m.cat.OptDismiss, desc: m.cat.OptDismissDesc, kind: optDismiss})
-	// Keys must be distinct; fall back to numbers.
+	// Keys must be distinct, and a plan review's v shows the diff; fall
+	// back to numbers.
 	seen := map[string]bool{}
+	if r.plan {
+		seen[keyDiff] = true
+	}
 	for _, o := range r.options {
 		if seen[o.key] {
 			for i := range r.options[:len(r.options)-1] {

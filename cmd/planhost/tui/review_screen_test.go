@@ -131,3 +131,16 @@ func TestHelpListsTheReviewKeys(t *testing.T) {
 		}
 	}
 }
+
+// TestAnOptionOnVFallsBackToNumbers protects v (what changed): an
+// extension's option whose key would be v makes the menu use numbers.
+func TestAnOptionOnVFallsBackToNumbers(t *testing.T) {
+	h := newHarness(t, tui.Config{})
+	ask, _ := planAsk(1, "# Plan\n\n1. One.\n")
+	q := &ask.Request.Questions[0]
+	q.Options = append(q.Options, host.Option{Label: "Verify first"})
+	h.send(ask)
+	if v := h.view(); !strings.Contains(v, "[3] Verify first") || strings.Contains(v, "[v]") {
+		t.Errorf("menu:\n%s", v)
+	}
+}
