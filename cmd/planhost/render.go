@@ -300,11 +300,11 @@ func (p *printer) toolResult(r host.ToolResult) {
 
 // card prints a card's kind and title, and its body as Markdown.
 func (p *printer) card(c host.Card) {
-	kind := c.Kind
 	if p.cat != nil {
-		kind = p.cat.CardKind(kind)
+		p.println(fmt.Sprintf(p.cat.CardLine, p.cat.CardKind(c.Kind), c.Title))
+	} else {
+		p.println(fmt.Sprintf(lineCard, c.Kind, c.Title))
 	}
-	p.println(fmt.Sprintf(lineCard, kind, c.Title))
 	if strings.TrimSpace(c.Body) != "" {
 		p.out.markdown(c.Body)
 		p.lastCard = c.Body

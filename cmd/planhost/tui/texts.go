@@ -122,8 +122,9 @@ type Catalog struct {
 	// review (the reason is for the model; -verbose shows it).
 	ReviewRefused string
 	// CardKinds are the words for a card's kind ("plan"); other kinds
-	// are shown as they are.
+	// are shown as they are. CardLine heads a card: kind, title.
 	CardKinds map[string]string
+	CardLine  string
 	// The intro and the last line: the session and its file, the model
 	// and its endpoint, a resumed session's recap header and the session
 	// file after the UI closed.
@@ -264,6 +265,7 @@ var English = &Catalog{
 	TurnBlocked:     "blocked",
 	ReviewRefused:   "  ← the plan was refused before the review; the model was told why",
 	CardKinds:       map[string]string{},
+	CardLine:        "  ▍%s: %s",
 	SessionLine:     "session %s (%s)",
 	ModelAtLine:     "model %s at %s",
 	RecapLine:       "Resumed session %s (%d events). The last exchanges:",
@@ -398,6 +400,7 @@ var Chinese = &Catalog{
 	TurnBlocked:     "被阻止",
 	ReviewRefused:   "  ← 计划在审阅前被拒绝；已告知模型原因",
 	CardKinds:       map[string]string{"plan": "计划"},
+	CardLine:        "  ▍%s：%s",
 	SessionLine:     "会话 %s（%s）",
 	ModelAtLine:     "模型 %s，端点 %s",
 	RecapLine:       "已恢复会话 %s（%d 个事件）。最近的对话：",
