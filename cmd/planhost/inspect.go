@@ -14,6 +14,7 @@ import (
 
 	"github.com/dshgo/planmode"
 	"github.com/dshgo/planmode/cmd/planhost/internal/safetext"
+	"github.com/dshgo/planmode/cmd/planhost/internal/saveplan"
 	"github.com/dshgo/planmode/cmd/planhost/tui"
 	"github.com/dshgo/planmode/host"
 	"github.com/dshgo/planmode/internal/planmd"
@@ -295,6 +296,9 @@ func inspect(id string, events host.Log) inspection {
 			var res map[string]any
 			edited := !r.IsError && json.Unmarshal([]byte(r.Output), &res) == nil && userEdited(res)
 			entry.Outcome = tui.English.ExitOutcome(planmode.ExitOutcome(r.Outcome), edited)
+			if !r.IsError && saveplan.Saved(r.Output) {
+				entry.Outcome = tui.English.OutcomeSaved
+			}
 			if r.IsError {
 				// The whole message, as the log has it: a keep-planning
 				// result ends with the user's feedback.

@@ -60,7 +60,16 @@ type printer struct {
 	pending planmode.Selection
 	// companions draws the companion plugins' displays (companions.go).
 	companions companionView
+	// cat, in the terminal UI, gives the session's lines in the user's
+	// language (nil: the line console's English); there the internal
+	// lines (request headers, pending switches, exit_plan_mode's result
+	// for the model) are shown only when verbose is set.
+	cat     *tui.Catalog
+	verbose bool
 }
+
+// quiet reports whether the internal lines are left out.
+func (p *printer) quiet() bool { return p.cat != nil && !p.verbose }
 
 func newPrinter(w io.Writer, md *mdview.Renderer, p *presenters, plan bool) *printer {
 	return &printer{out: &writerSink{w: w, md: md}, presenters: p, plan: plan, calls: map[string]host.ToolCall{}}
@@ -126,10 +135,14 @@ func (p *printer) event(e host.Event, events func() host.Log) {
 			return
 		}
 		p.pending = planmode.SelectionNone
+		on, off := lineModeOn, lineModeOff
+		if p.cat != nil {
+			on, off = p.cat.ModeOnLine, p.cat.ModeOffLine
+		}
 		if m.Active {
-			p.printKind(tui.KindMeta, lineModeOn)
+			p.printKind(tui.KindMeta, on)
 		} else {
-			p.printKind(tui.KindMeta, lineModeOff)
+			p.printKind(tui.KindMeta, off)
 		}
 	case host.TypeUserMessage:
 		if e.Source == nil || e.Source.Kind != host.SourcePlugin {
@@ -142,10 +155,14 @@ func (p *printer) event(e host.Event, events func() host.Log) {
 		p.println(indentText(fmt.Sprintf(lineNotice, e.Source.Plugin), blocksText(m.Content)))
 	case host.TypeRequestHeader:
 		var h host.RequestHeader
-		if json.Unmarshal(e.Data, &h) != nil {
+		if json.Unmarshal(e.Data, &h) != nil || p.quiet() {
 			return
 		}
-		p.printKind(tui.KindMeta, fmt.Sprintf(lineHeader, h.Reason, sectionList(h.Sections)))
+		format := lineHeader
+		if p.cat != nil {
+			format = p.cat.HeaderLine
+		}
+		p.printKind(tui.KindMeta, fmt.Sprintf(format, h.Reason, sectionList(h.Sections)))
 	case host.TypeAssistantMessage:
 		var m host.AssistantMessage
 		if json.Unmarshal(e.Data, &m) != nil {
@@ -155,7 +172,11 @@ func (p *printer) event(e host.Event, events func() host.Log) {
 			p.reasoning(m.Reasoning)
 		}
 		if strings.TrimSpace(m.Text) != "" {
-			p.printKind(tui.KindAssistant, indentText(lineAssistant, m.Text))
+			label := lineAssistant
+			if p.cat != nil {
+				label = p.cat.AssistantLabel
+			}
+			p.printKind(tui.KindAssistant, indentText(label, m.Text))
 		}
 	case host.TypeToolCall:
 		var c host.ToolCall
@@ -181,13 +202,20 @@ func (p *printer) event(e host.Event, events func() host.Log) {
 		}
 		clear(p.calls)
 		if t.Reason != host.TurnCompleted {
-			reason := string(t.Reason)
+			reason, format := string(t.Reason), lineTurnEnd
+			if p.cat != nil {
+				reason, format = p.turnReason(t.Reason), p.cat.TurnEndLine
+			}
 			if t.Error != "" {
 				reason += ": " + firstLine(t.Error)
 			}
-			p.printKind(tui.KindError, fmt.Sprintf(lineTurnEnd, t.Turn, reason))
+			p.printKind(tui.KindError, fmt.Sprintf(format, t.Turn, reason))
 		}
 	case host.TypeCompactionSummary:
+		if p.cat != nil {
+			p.println(p.cat.CompactedLine)
+			return
+		}
 		p.println(lineCompacted)
 	}
 }
@@ -205,12 +233,32 @@ func (p *printer) checkPending(e host.Event, events func() host.Log) {
 		return
 	}
 	p.pending = proj.Pending
+	if p.quiet() {
+		return // the status line shows the switch waiting
+	}
+	format, plan, def := linePending, modePlan, modeDefault
+	if p.cat != nil {
+		format, plan, def = p.cat.PendingLine, p.cat.ModePlan, p.cat.ModeDefault
+	}
 	switch proj.Pending {
 	case planmode.SelectionActive:
-		p.printKind(tui.KindMeta, fmt.Sprintf(linePending, modePlan))
+		p.printKind(tui.KindMeta, fmt.Sprintf(format, plan))
 	case planmode.SelectionInactive:
-		p.printKind(tui.KindMeta, fmt.Sprintf(linePending, modeDefault))
+		p.printKind(tui.KindMeta, fmt.Sprintf(format, def))
 	}
+}
+
+// turnReason is the catalog's word for why a turn ended.
+func (p *printer) turnReason(r host.TurnEndReason) string {
+	switch r {
+	case host.TurnCancelled:
+		return p.cat.TurnCancelled
+	case host.TurnError:
+		return p.cat.TurnFailed
+	case host.TurnBlocked:
+		return p.cat.TurnBlocked
+	}
+	return string(r)
 }
 
 func (p *printer) toolCall(c host.ToolCall) {
@@ -224,6 +272,14 @@ func (p *printer) toolCall(c host.ToolCall) {
 }
 
 func (p *printer) toolResult(r host.ToolResult) {
+	if p.quiet() && r.Name == planmode.ExitToolName {
+		// The result is the model's text; the UI said how the review
+		// ended in its own words (a refusal never reached the review).
+		if planmode.ExitOutcome(r.Outcome) == planmode.ExitRefused {
+			p.printKind(tui.KindMeta, p.cat.ReviewRefused)
+		}
+		return
+	}
 	if pr, ok := p.presenters.lookup(r.Name); ok {
 		in := p.calls[r.CallID].Input
 		card := pr.PresentResult(in, r.Output, r.IsError)
@@ -244,7 +300,11 @@ func (p *printer) toolResult(r host.ToolResult) {
 
 // card prints a card's kind and title, and its body as Markdown.
 func (p *printer) card(c host.Card) {
-	p.println(fmt.Sprintf(lineCard, c.Kind, c.Title))
+	if p.cat != nil {
+		p.println(fmt.Sprintf(p.cat.CardLine, p.cat.CardKind(c.Kind), c.Title))
+	} else {
+		p.println(fmt.Sprintf(lineCard, c.Kind, c.Title))
+	}
 	if strings.TrimSpace(c.Body) != "" {
 		p.out.markdown(c.Body)
 		p.lastCard = c.Body

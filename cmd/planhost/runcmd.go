@@ -165,15 +165,17 @@ func (p *program) run(args []string) int {
 	defer stopAgent(agent)
 	file := sessions.where(sess.ID())
 	if p.terminal() {
-		intro := []tui.Entry{{Kind: tui.KindMeta, Text: fmt.Sprintf(lineSession, sess.ID(), file)}}
+		cat := p.tuiCatalog(f.ui.lang)
+		intro := []tui.Entry{{Kind: tui.KindMeta, Text: fmt.Sprintf(cat.SessionLine, sess.ID(), file)}}
 		if f.model == modelOpenAI {
-			intro = append(intro, tui.Entry{Kind: tui.KindMeta, Text: fmt.Sprintf(lineModelAt, f.openai.Model, endpointShown(f.openai.BaseURL))})
+			intro = append(intro, tui.Entry{Kind: tui.KindMeta, Text: fmt.Sprintf(cat.ModelAtLine, f.openai.Model, endpointShown(f.openai.BaseURL))})
 		}
 		if resumed {
-			intro = append(intro, tui.Entry{Kind: tui.KindMeta, Text: fmt.Sprintf(lineRecap, sess.ID(), sess.Len())})
-			intro = append(intro, recap(sess.Events(), recapEntries)...)
+			intro = append(intro, tui.Entry{Kind: tui.KindMeta, Text: fmt.Sprintf(cat.RecapLine, sess.ID(), sess.Len())})
+			intro = append(intro, recap(sess.Events(), recapEntries, cat)...)
 		}
-		return p.converseTUI(ctx, parts, agent, tuiSession{file: file, stateDir: stateDir, intro: intro, lang: f.ui.lang, relay: relay})
+		return p.converseTUI(ctx, parts, agent, tuiSession{file: file, stateDir: stateDir, intro: intro, cat: cat, relay: relay,
+			verbose: f.ui.verbose, logger: logger})
 	}
 	return p.converse(ctx, parts, agent, file, resumed)
 }

@@ -101,9 +101,10 @@ An interactive session. Type a message to send it to the model, or:
 In a terminal: enter sends, alt+enter adds a line, shift+tab switches plan
 mode (queued while the model works), esc cancels the running turn, ctrl+o
 shows the model's thinking, pgup/pgdown scroll. When the model presents a
-plan you choose Approve, Keep planning (and write feedback), Edit (in
-$VISUAL or $EDITOR) or Dismiss, with the key in brackets or the arrows and
-enter. Ctrl-C cancels the running turn; a second Ctrl-C exits. The status
+plan you choose Approve, Save plan and stop, Keep planning (and write
+feedback), Edit (in $VISUAL or $EDITOR) or Dismiss, with the key in brackets
+or the arrows and enter; v shows or hides a long diff of a revised plan.
+-verbose also shows the host's internal lines. Ctrl-C cancels the running turn; a second Ctrl-C exits. The status
 line shows the mode, with an arrow when a switch waits for the next step.
 When stdin or stdout is not a terminal, planhost reads one input per line
 and review answers as lines (a, k then the feedback line, d).
@@ -204,6 +205,7 @@ const (
 	flagSourceStoreHelp = "where the session lives: file (SESSION is a session file), postgres (the database in " +
 		"$DATABASE_URL) or a postgres:// `URL` (SESSION is its ID)"
 	flagContinueHelp = "resume the session changed last in the store in use (-store): the newest file in -sessions, or the database's"
+	flagVerboseHelp  = "terminal UI: also show the internal lines (request headers, pending switches, exit_plan_mode's result for the model)"
 )
 
 // Texts of -store.

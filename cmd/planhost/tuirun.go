@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"log/slog"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -14,6 +15,7 @@ import (
 
 	"github.com/dshgo/planmode"
 	"github.com/dshgo/planmode/cmd/planhost/internal/safetext"
+	"github.com/dshgo/planmode/cmd/planhost/internal/saveplan"
 	"github.com/dshgo/planmode/cmd/planhost/openaimodel"
 	"github.com/dshgo/planmode/cmd/planhost/tui"
 	"github.com/dshgo/planmode/host"
@@ -49,6 +51,7 @@ type tuiBackend struct {
 	rt    *refhost.Runtime
 	agent *refhost.Agent
 	plan  *planmode.Controller
+	cat   *tui.Catalog
 }
 
 func (b *tuiBackend) Send(text string) error {
@@ -57,6 +60,12 @@ func (b *tuiBackend) Send(text string) error {
 
 func (b *tuiBackend) Command(line string) (string, bool, error) {
 	handled, reply, err := b.rt.Execute(b.ctx, b.agent, line, nil)
+	name, _, _ := strings.Cut(strings.TrimPrefix(strings.TrimSpace(line), "/"), " ")
+	if handled && err == nil && b.plan != nil && name == planmode.CommandName {
+		// The user's words for the mode the command left, not the
+		// plugin's English reply.
+		reply = b.cat.PlanReply(b.mode())
+	}
 	return reply, handled, err
 }
 
@@ -130,20 +139,29 @@ type tuiSession struct {
 	file     string
 	stateDir string
 	intro    []tui.Entry
-	lang     string
+	cat      *tui.Catalog
 	relay    *deltaRelay
+	// verbose shows the internal lines (request headers, pending
+	// switches, exit_plan_mode's result for the model).
+	verbose bool
+	logger  *slog.Logger
+}
+
+// tuiCatalog is the terminal UI's catalog for -lang (or the environment).
+func (p *program) tuiCatalog(lang string) *tui.Catalog {
+	return tui.CatalogFor(lang, p.getenv("LC_ALL"), p.getenv("LC_MESSAGES"), p.getenv("LANG"))
 }
 
 // converseTUI runs the session in the terminal UI until the user leaves.
 func (p *program) converseTUI(ctx context.Context, parts *hostParts, agent *refhost.Agent, s tuiSession) int {
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
-	backend := &tuiBackend{ctx: ctx, rt: parts.Runtime, agent: agent, plan: parts.Plan}
+	cat := s.cat
+	backend := &tuiBackend{ctx: ctx, rt: parts.Runtime, agent: agent, plan: parts.Plan, cat: cat}
 	var cmds []tui.CommandHelp
 	for _, c := range parts.Runtime.CommandList() {
 		cmds = append(cmds, tui.CommandHelp{Name: c.Name, Hint: c.Hint, Description: c.Description})
 	}
-	cat := tui.CatalogFor(s.lang, p.getenv("LC_ALL"), p.getenv("LC_MESSAGES"), p.getenv("LANG"))
 	editor := p.getenv("VISUAL")
 	if editor == "" {
 		editor = p.getenv("EDITOR")
@@ -169,6 +187,7 @@ func (p *program) converseTUI(ctx context.Context, parts *hostParts, agent *refh
 		Markdown:    safetext.Markdown,
 		Rendered:    safetext.EscapeExceptSGR,
 		PlanFile:    reviewPlanFile(parts, agent),
+		Logger:      s.logger,
 	})
 	// Bubble Tea's signal handler quits on SIGTERM (and SIGINT, which a
 	// terminal in raw mode sends as a key instead), restoring the terminal.
@@ -187,6 +206,7 @@ func (p *program) converseTUI(ctx context.Context, parts *hostParts, agent *refh
 
 	var wg sync.WaitGroup
 	fwd := newEventForwarder(parts, agent, backend, prog)
+	fwd.view.cat, fwd.view.verbose = cat, s.verbose
 	sess := agent.Session()
 	unsubscribe := sess.Subscribe(sess.Len(), fwd.queue.push)
 	wg.Go(func() { fwd.run(done) })
@@ -199,7 +219,7 @@ func (p *program) converseTUI(ctx context.Context, parts *hostParts, agent *refh
 	if runErr != nil && ctx.Err() == nil && !errors.Is(runErr, tea.ErrInterrupted) {
 		return p.fail("run", runErr)
 	}
-	fmt.Fprintf(p.stdout, lineSessionFile+"\n", s.file)
+	fmt.Fprintf(p.stdout, cat.SessionFileLine+"\n", s.file)
 	return exitOK
 }
 
@@ -262,7 +282,7 @@ func (f *eventForwarder) run(done <-chan struct{}) {
 }
 
 // recap is the last exchanges of a resumed session, for the UI's intro.
-func recap(events host.Log, n int) []tui.Entry {
+func recap(events host.Log, n int, cat *tui.Catalog) []tui.Entry {
 	var out []tui.Entry
 	for _, e := range events.All() {
 		switch e.Type {
@@ -277,7 +297,7 @@ func recap(events host.Log, n int) []tui.Entry {
 		case host.TypeAssistantMessage:
 			var m host.AssistantMessage
 			if json.Unmarshal(e.Data, &m) == nil && strings.TrimSpace(m.Text) != "" {
-				out = append(out, tui.Entry{Kind: tui.KindAssistant, Text: safetext.Escape(lineAssistant + clipText(oneLine(m.Text), maxRecap))})
+				out = append(out, tui.Entry{Kind: tui.KindAssistant, Text: safetext.Escape(cat.AssistantLabel + clipText(oneLine(m.Text), maxRecap))})
 			}
 		}
 	}
@@ -320,6 +340,7 @@ func presentedPlans(events host.Log) []tui.PresentedPlan {
 			}
 			plans[i].Outcome = cmp.Or(planmode.ExitOutcome(r.Outcome), outcomeNotLogged)
 			var res map[string]any
+			plans[i].Saved = !r.IsError && saveplan.Saved(r.Output)
 			if !r.IsError && json.Unmarshal([]byte(r.Output), &res) == nil && res[resultEdited] == true {
 				plans[i].Edited = true
 				if text, ok := res[resultEditedPlan].(string); ok {

@@ -27,15 +27,17 @@ const (
 
 // uiFlags are the flags of "planhost run" for the terminal and streaming.
 type uiFlags struct {
-	stream bool
-	lang   string
-	cont   bool
+	stream  bool
+	lang    string
+	cont    bool
+	verbose bool
 }
 
 func (u *uiFlags) define(fs *flag.FlagSet) {
 	fs.BoolVar(&u.stream, "stream", true, flagStreamHelp)
 	fs.StringVar(&u.lang, "lang", "", flagLangHelp)
 	fs.BoolVar(&u.cont, "continue", false, flagContinueHelp)
+	fs.BoolVar(&u.verbose, "verbose", false, flagVerboseHelp)
 }
 
 // resolveSession turns -session (an ID, or a session file's path ending in

@@ -8,6 +8,7 @@ import (
 	"go.uber.org/fx"
 
 	"github.com/dshgo/planmode"
+	"github.com/dshgo/planmode/cmd/planhost/internal/saveplan"
 	"github.com/dshgo/planmode/deploy"
 	"github.com/dshgo/planmode/host"
 	"github.com/dshgo/planmode/planfile"
@@ -63,6 +64,8 @@ func newHost(cfg hostConfig) (*fx.App, *hostParts) {
 		),
 		fx.Provide(newPresenters),
 		editExtensionOption(cfg.deployment),
+		// "Save plan and stop", offered in every front end's review.
+		fx.Supply(fx.Annotated{Group: planmode.ExitExtensionGroup, Target: saveplan.Extension()}),
 		fx.Decorate(func(p *presenters, t host.Tools) host.Tools { return presentingTools{next: t, p: p} }),
 		refhost.Module,
 		cfg.deployment.Option(),

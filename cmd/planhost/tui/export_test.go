@@ -8,3 +8,6 @@ func RenderedForTest(m any) []string {
 	mm := m.(Model)
 	return []string{mm.transcript(mm.width)}
 }
+
+// EditFailedForTest is the message of an editor that failed.
+func EditFailedForTest(err error) any { return editedMsg{err: err} }

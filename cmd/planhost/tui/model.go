@@ -7,6 +7,7 @@ package tui
 
 import (
 	"fmt"
+	"log/slog"
 	"strconv"
 	"strings"
 	"time"
@@ -70,6 +71,9 @@ type Config struct {
 	SaveHistory func(entry string)
 	// Now is the clock (time.Now when nil); tests fix it.
 	Now func() time.Time
+	// Logger receives what the UI reports besides the screen (an editor
+	// that failed); nil discards it.
+	Logger *slog.Logger
 }
 
 // PlanFile is the session's private plan file (the plan-file companion).
@@ -129,6 +133,8 @@ type PresentedPlan struct {
 	Title, Text string
 	Outcome     planmode.ExitOutcome
 	Edited      bool
+	// Saved reports a plan the user saved and stopped at.
+	Saved bool
 }
 
 // planRecord is a plan presented in this session, for /plans.
@@ -154,12 +160,18 @@ func New(cfg Config) Model {
 	if cfg.Now == nil {
 		cfg.Now = time.Now
 	}
+	if cfg.Logger == nil {
+		cfg.Logger = slog.New(slog.DiscardHandler)
+	}
 	m := Model{cfg: cfg, cat: cfg.Catalog, keys: newKeyMap(), dark: true, mode: cfg.Mode, follow: true, render: &renderCache{}}
 	m.st = newStyles(cfg.NoColor)
 	m.entries = append(m.entries, cfg.Intro...)
 	for _, p := range cfg.Plans {
 		outcome := m.cat.OutcomeUnanswered
-		if p.Outcome != "" {
+		switch {
+		case p.Saved:
+			outcome = m.cat.OutcomeSaved
+		case p.Outcome != "":
 			outcome = m.cat.ExitOutcome(p.Outcome, p.Edited)
 		}
 		// The title comes from the log: escaped like all model text. The
@@ -450,6 +462,10 @@ func (m *Model) paste(msg tea.PasteMsg) tea.Cmd {
 func (m *Model) submit(raw string) tea.Cmd {
 	text := strings.TrimSpace(raw)
 	m.note = ""
+	if text != "" {
+		// Whatever is sent, its answer comes at the bottom: go there.
+		m.follow = true
+	}
 	switch {
 	case text == "":
 		return nil
@@ -476,7 +492,6 @@ func (m *Model) submit(raw string) tea.Cmd {
 	if m.busy {
 		m.add(KindMeta, m.cat.Queued)
 	}
-	m.follow = true
 	b := m.cfg.Backend
 	return func() tea.Msg { return sentMsg{err: b.Send(strings.TrimRight(raw, "\n"))} }
 }
@@ -485,9 +500,11 @@ func (m *Model) submit(raw string) tea.Cmd {
 func (m *Model) help() {
 	lines := []string{m.cat.HelpKeys}
 	lines = append(lines, m.cat.HelpLines...)
+	lines = append(lines, m.cat.HelpReview...)
 	if len(m.cfg.Commands) > 0 {
 		lines = append(lines, m.cat.HelpCommands)
 		for _, c := range m.cfg.Commands {
+			c = m.cat.Command(c)
 			lines = append(lines, strings.TrimRight(fmt.Sprintf("  /%s %s — %s", c.Name, c.Hint, c.Description), " "))
 		}
 	}

@@ -13,6 +13,7 @@ import (
 
 	"github.com/dshgo/planmode"
 	"github.com/dshgo/planmode/cmd/planhost/internal/reviewgate"
+	"github.com/dshgo/planmode/cmd/planhost/internal/saveplan"
 	"github.com/dshgo/planmode/host"
 	"github.com/dshgo/planmode/internal/planmd"
 	"github.com/dshgo/planmode/planreview"
@@ -39,6 +40,9 @@ const (
 	keyAbandon  = "x"
 	keyEdit     = "e"
 	keyDismiss  = "d"
+	keySave     = "s"
+	// keyDiff shows or hides what changed since the previous plan.
+	keyDiff = "v"
 )
 
 // option is one line of the review menu.
@@ -87,6 +91,12 @@ type review struct {
 	gate   reviewgate.Gate
 	drawn  bool
 	record int
+	// problem is shown in the menu until the next key: the editor failed.
+	problem string
+	// diffToggled is set when v swapped what the review shows of the
+	// changes since the previous plan: the diff or its one-line summary
+	// (see diffShown).
+	diffToggled bool
 }
 
 // noCursor is the cursor of a menu with no option highlighted.
@@ -149,8 +159,12 @@ func (m *Model) setOptions() {
 		}
 	}
 	r.options = append(r.options, option{key: keyDismiss, label: m.cat.OptDismiss, desc: m.cat.OptDismissDesc, kind: optDismiss})
-	// Keys must be distinct; fall back to numbers.
+	// Keys must be distinct, and a plan review's v shows the diff; fall
+	// back to numbers.
 	seen := map[string]bool{}
+	if r.plan {
+		seen[keyDiff] = true
+	}
 	for _, o := range r.options {
 		if seen[o.key] {
 			for i := range r.options[:len(r.options)-1] {
@@ -179,6 +193,8 @@ func (m *Model) planOption(o host.Option, approve string) option {
 		opt.key, opt.kind, opt.outcome, opt.approves = keyClear, optAnswer, m.cat.OutcomeApprovedCleared, true
 	case planreview.LabelAbandon:
 		opt.key, opt.kind, opt.outcome = keyAbandon, optAnswer, m.cat.OutcomeAbandoned
+	case saveplan.Label:
+		opt.key, opt.kind, opt.outcome = keySave, optAnswer, m.cat.OutcomeSaved
 	default:
 		opt.label, opt.desc = m.cfg.Sanitize(o.Label), m.cfg.Sanitize(o.Description)
 		opt.key, opt.outcome = strings.ToLower(firstRune(o.Label)), m.cat.OutcomeKeepPlanning
@@ -258,6 +274,11 @@ func (m *Model) reviewKey(msg tea.KeyPressMsg, now time.Time) tea.Cmd {
 		return nil
 	}
 	m.note = ""
+	r.problem = ""
+	if r.plan && strings.ToLower(msg.String()) == keyDiff && planDiff(r.previous, r.text) != "" {
+		r.diffToggled = !r.diffToggled
+		return nil
+	}
 	switch {
 	case key.Matches(msg, m.keys.Up):
 		if r.cursor == noCursor {
@@ -354,6 +375,15 @@ func (m *Model) answer(a host.Answer, outcome string) tea.Cmd {
 	reply, answers := r.reply, r.answers
 	if r.plan {
 		m.add(KindMeta, fmt.Sprintf(m.cat.ReviewAnswered, outcome))
+		switch {
+		case strings.TrimSpace(a.Custom) != "":
+			// The user's words: the result that carries them to the
+			// model is not shown (it is the model's text).
+			m.add(KindUser, m.cfg.Sanitize(strings.TrimSpace(a.Custom)))
+		case a.Edited != "":
+			// The approved plan is the edit, not the card shown before.
+			m.add(KindMarkdown, r.text)
+		}
 	}
 	m.closeReview(outcome)
 	return func() tea.Msg { reply <- AskResult{Answers: answers}; return nil }
@@ -372,7 +402,7 @@ func (m *Model) approves(a host.Answer) bool {
 // startEditor runs the editor on a private copy of the plan.
 func (m *Model) startEditor(msg editReadyMsg) tea.Cmd {
 	if msg.err != nil {
-		m.add(KindError, fmt.Sprintf(m.cat.EditorFailed, msg.err))
+		m.editorFailed(msg.err)
 		return nil
 	}
 	args := strings.Fields(m.cfg.Editor)
@@ -399,7 +429,7 @@ func (m *Model) onEdited(msg editedMsg) tea.Cmd {
 	case r == nil:
 		return nil
 	case msg.err != nil:
-		m.add(KindError, fmt.Sprintf(m.cat.EditorFailed, msg.err))
+		m.editorFailed(msg.err)
 		return nil
 	}
 	text := strings.TrimRight(m.cfg.Sanitize(msg.text), "\n") + "\n"
@@ -409,6 +439,17 @@ func (m *Model) onEdited(msg editedMsg) tea.Cmd {
 	}
 	m.showEdited(text)
 	return nil
+}
+
+// editorFailed shows why the editor did not give a plan inside the review
+// (the transcript is hidden behind it) and in the transcript, and logs it.
+func (m *Model) editorFailed(err error) {
+	text := fmt.Sprintf(m.cat.EditorFailed, err)
+	if m.review != nil {
+		m.review.problem = text
+	}
+	m.add(KindError, text)
+	m.cfg.Logger.Warn("planhost: the editor failed", "editor", m.cfg.Editor, "err", err)
 }
 
 // showEdited makes text the plan under review.
@@ -421,6 +462,16 @@ func (m *Model) showEdited(text string) {
 		m.plans[r.record].text = text
 	}
 	m.vp.GotoTop()
+}
+
+// diffShown reports whether a review narrower than sideBySideWidth shows
+// the diff or its one-line summary: by default the diff when the plan
+// changed during the review, or when the diff takes at most a third of the
+// viewport (a longer one would leave a few lines of the plan); v swaps it.
+func (m *Model) diffShown(diff string) bool {
+	r := m.review
+	short := strings.Count(diff, "\n")+1 <= m.vp.Height()/3
+	return (r.changed || short) != r.diffToggled
 }
 
 // planDiff is a unified diff of the plan against the previous one, without

@@ -4,6 +4,7 @@ import (
 	"strings"
 
 	"github.com/dshgo/planmode"
+	"github.com/dshgo/planmode/cmd/planhost/internal/saveplan"
 	"github.com/dshgo/planmode/planreview"
 )
 
@@ -27,6 +28,7 @@ type Catalog struct {
 	InterruptAgain string
 	Placeholder    string
 
+	// ReviewTitle heads the plan under review: "%s" is its title.
 	ReviewTitle    string
 	ReviewQuestion string
 	// ReviewChangedQuestion heads a review asked again because the plan
@@ -105,6 +107,47 @@ type Catalog struct {
 	Queued       string
 	Bye          string
 	ModeFailed   string
+
+	// WaitingReview and WaitingAnswer replace the spinner while a plan
+	// review or another question waits for the user.
+	WaitingReview, WaitingAnswer string
+	// OptSave and OptSaveDesc are "Save plan and stop"; OutcomeSaved is
+	// how the transcript and /plans say it ended.
+	OptSave, OptSaveDesc, OutcomeSaved string
+	// ReviewChangedSummary stands for a collapsed diff: lines added and
+	// removed; ReviewChangedShown heads the diff when it is shown;
+	// ReviewHintDiff is ReviewHint when the review has a diff.
+	ReviewChangedSummary, ReviewChangedShown, ReviewHintDiff string
+	// HelpReview lists the review's keys in /help.
+	HelpReview []string
+	// The session's lines: mode switches, a switch waiting for the next
+	// step ("%s" is the mode), the request header (verbose: reason,
+	// sections), the assistant's label, a compaction, a turn that did not
+	// complete ("%d", reason) and the reasons.
+	ModeOnLine, ModeOffLine, PendingLine, HeaderLine, AssistantLabel, CompactedLine string
+	TurnEndLine, TurnCancelled, TurnFailed, TurnBlocked                             string
+	// ReviewRefused is the result line of a plan refused before the
+	// review (the reason is for the model; -verbose shows it).
+	ReviewRefused string
+	// CardKinds are the words for a card's kind ("plan"); other kinds
+	// are shown as they are. CardLine heads a card: kind, title.
+	CardKinds map[string]string
+	CardLine  string
+	// The intro and the last line: the session and its file, the model
+	// and its endpoint, a resumed session's recap header and the session
+	// file after the UI closed.
+	SessionLine, ModelAtLine, RecapLine, SessionFileLine string
+	// PlanOn, PlanOnNext, PlanOff and PlanOffNext are the /plan command's
+	// reply, from the mode after it.
+	PlanOn, PlanOnNext, PlanOff, PlanOffNext string
+	// Commands are the words for host commands by name: hint and
+	// description; a command not listed shows the host's own.
+	Commands map[string]CommandWords
+}
+
+// CommandWords are a host command's hint and description in a catalog.
+type CommandWords struct {
+	Hint, Description string
 }
 
 // English is the English catalog.
@@ -120,7 +163,7 @@ var English = &Catalog{
 	InterruptAgain: "Press Ctrl-C again to exit.",
 	Placeholder:    "Type a message (alt+enter for a new line, /help for keys)",
 
-	ReviewTitle:    "Plan review",
+	ReviewTitle:    "Plan review: %s",
 	ReviewQuestion: "The model presents this plan. What now?",
 	ReviewChangedQuestion: "The plan changed while you were reviewing it, so your answer was not taken. " +
 		"What changed is shown; review the plan as it is now. What now?",
@@ -205,6 +248,45 @@ var English = &Catalog{
 	Queued:     "Queued for the model's next step.",
 	Bye:        "bye",
 	ModeFailed: "Could not switch plan mode: %v",
+
+	WaitingReview:        "waiting for your review",
+	WaitingAnswer:        "waiting for your answer",
+	OptSave:              "Save plan and stop",
+	OptSaveDesc:          "keep the plan, leave plan mode, carry nothing out",
+	OutcomeSaved:         "saved; nothing was carried out",
+	ReviewChangedSummary: "What changed since the previous plan: %d lines added, %d removed · v shows it",
+	ReviewChangedShown:   "What changed since the previous plan (v hides it)",
+	ReviewHintDiff:       "↑/↓ and enter, or the key in brackets · v what changed · pgup/pgdown scroll the plan",
+	HelpReview: []string{
+		"In a plan review:",
+		"  a / k / e / d    approve / keep planning (write feedback) / edit / dismiss",
+		"  s                save the plan and stop: keep it, leave plan mode, carry nothing out",
+		"  w / c / x        approve with comments / approve and clear / abandon (plan-review)",
+		"  v                show or hide what changed since the previous plan",
+		"  ↑/↓ enter        choose an answer · pgup/pgdown scroll the plan",
+	},
+	ModeOnLine:      "── plan mode on ──",
+	ModeOffLine:     "── plan mode off: default mode ──",
+	PendingLine:     "  · switch pending: %s mode from the next step",
+	HeaderLine:      "  · request %s: sections %s",
+	AssistantLabel:  "assistant: ",
+	CompactedLine:   "  · transcript compacted",
+	TurnEndLine:     "  · turn %d ended: %s",
+	TurnCancelled:   "cancelled",
+	TurnFailed:      "error",
+	TurnBlocked:     "blocked",
+	ReviewRefused:   "  ← the plan was refused before the review; the model was told why",
+	CardKinds:       map[string]string{},
+	CardLine:        "  ▍%s: %s",
+	SessionLine:     "session %s (%s)",
+	ModelAtLine:     "model %s at %s",
+	RecapLine:       "Resumed session %s (%d events). The last exchanges:",
+	SessionFileLine: "session file: %s",
+	PlanOn:          "Plan mode is on.",
+	PlanOnNext:      "Plan mode is on from the next step of the running turn.",
+	PlanOff:         "Plan mode is off.",
+	PlanOffNext:     "Plan mode ends from the next step of the running turn.",
+	Commands:        map[string]CommandWords{},
 }
 
 // Chinese is the Chinese catalog.
@@ -220,7 +302,7 @@ var Chinese = &Catalog{
 	InterruptAgain: "再按一次 Ctrl-C 退出。",
 	Placeholder:    "输入消息（alt+enter 换行，/help 查看按键）",
 
-	ReviewTitle:    "计划审阅",
+	ReviewTitle:    "计划审阅：%s",
 	ReviewQuestion: "模型提交了这份计划。接下来？",
 	ReviewChangedQuestion: "你审阅期间计划被改动了，所以你的回答没有被采纳。" +
 		"下面显示了改动之处；请审阅现在的计划。接下来？",
@@ -305,6 +387,47 @@ var Chinese = &Catalog{
 	Queued:     "已排队，模型下一步时处理。",
 	Bye:        "再见",
 	ModeFailed: "无法切换计划模式：%v",
+
+	WaitingReview:        "等待你审阅",
+	WaitingAnswer:        "等待你回答",
+	OptSave:              "保存计划并停止",
+	OptSaveDesc:          "保留计划，退出计划模式，不执行任何步骤",
+	OutcomeSaved:         "已保存，未执行",
+	ReviewChangedSummary: "与上一版计划相比的改动：新增 %d 行，删除 %d 行 · 按 v 查看",
+	ReviewChangedShown:   "与上一版计划相比的改动（按 v 收起）",
+	ReviewHintDiff:       "↑/↓ 加回车，或按方括号里的键 · v 查看改动 · pgup/pgdown 滚动计划",
+	HelpReview: []string{
+		"计划审阅中：",
+		"  a / k / e / d    批准 / 继续计划（写反馈）/ 编辑 / 关闭",
+		"  s                保存计划并停止：保留计划，退出计划模式，不执行",
+		"  w / c / x        附意见批准 / 批准并清空上下文 / 放弃（计划审阅插件）",
+		"  v                显示或隐藏与上一版计划相比的改动",
+		"  ↑/↓ 回车         选择回答 · pgup/pgdown 滚动计划",
+	},
+	ModeOnLine:      "── 计划模式开启 ──",
+	ModeOffLine:     "── 计划模式关闭：默认模式 ──",
+	PendingLine:     "  · 切换待生效：从下一步起为%s模式",
+	HeaderLine:      "  · 请求（%s）：提示词段 %s",
+	AssistantLabel:  "助手：",
+	CompactedLine:   "  · 记录已压缩",
+	TurnEndLine:     "  · 第 %d 回合结束：%s",
+	TurnCancelled:   "已取消",
+	TurnFailed:      "失败",
+	TurnBlocked:     "被阻止",
+	ReviewRefused:   "  ← 计划在审阅前被拒绝；已告知模型原因",
+	CardKinds:       map[string]string{"plan": "计划"},
+	CardLine:        "  ▍%s：%s",
+	SessionLine:     "会话 %s（%s）",
+	ModelAtLine:     "模型 %s，端点 %s",
+	RecapLine:       "已恢复会话 %s（%d 个事件）。最近的对话：",
+	SessionFileLine: "会话文件：%s",
+	PlanOn:          "计划模式已开启。",
+	PlanOnNext:      "计划模式将从运行中回合的下一步开启。",
+	PlanOff:         "计划模式已关闭。",
+	PlanOffNext:     "计划模式将从运行中回合的下一步结束。",
+	Commands: map[string]CommandWords{
+		"plan": {Hint: "[off|消息]", Description: "切换计划模式：/plan 进入，/plan off 退出，/plan <消息> 进入并发送消息"},
+	},
 }
 
 // CatalogFor picks the catalog for a language: lang is a flag value ("en",
@@ -366,6 +489,38 @@ func (c *Catalog) optionLabel(label string) (string, string) {
 		return c.OptApproveClear, c.OptApproveClearDesc
 	case planreview.LabelAbandon:
 		return c.OptAbandon, c.OptAbandonDesc
+	case saveplan.Label:
+		return c.OptSave, c.OptSaveDesc
 	}
 	return label, ""
+}
+
+// CardKind is the catalog's word for a card's kind.
+func (c *Catalog) CardKind(kind string) string {
+	if w, ok := c.CardKinds[kind]; ok {
+		return w
+	}
+	return kind
+}
+
+// PlanReply is the /plan command's reply for the mode after it.
+func (c *Catalog) PlanReply(m Mode) string {
+	switch {
+	case m.target() && m.Active:
+		return c.PlanOn
+	case m.target():
+		return c.PlanOnNext
+	case m.Active:
+		return c.PlanOffNext
+	}
+	return c.PlanOff
+}
+
+// Command is a host command's help in the catalog's words: the host's
+// own hint and description unless the catalog has them.
+func (c *Catalog) Command(h CommandHelp) CommandHelp {
+	if w, ok := c.Commands[h.Name]; ok {
+		h.Hint, h.Description = w.Hint, w.Description
+	}
+	return h
 }

@@ -82,6 +82,11 @@ func (m Model) statusLine() string {
 	switch {
 	case m.cancelling:
 		b.WriteString(m.cat.Cancelling)
+	case m.review != nil && m.review.plan:
+		// The model waits for the user: no spinner, no clock.
+		b.WriteString(m.cat.WaitingReview)
+	case m.review != nil:
+		b.WriteString(m.cat.WaitingAnswer)
 	case m.busy:
 		el := m.now.Sub(m.started)
 		frame := spinnerFrames[int(el/tickInterval)%len(spinnerFrames)]
@@ -136,6 +141,9 @@ func (m Model) menuView(r *review) string {
 	if r.edited {
 		lines = append(lines, m.st.meta.Render(wrap(m.cat.ReviewEditedNote, m.width)))
 	}
+	if r.problem != "" {
+		lines = append(lines, m.st.err.Render(wrap(r.problem, m.width)))
+	}
 	for i, o := range r.options {
 		line := fmt.Sprintf("[%s] %s", o.key, o.label)
 		if o.desc != "" {
@@ -148,7 +156,10 @@ func (m Model) menuView(r *review) string {
 		}
 	}
 	hint := m.cat.QuestionHint
-	if r.plan {
+	switch {
+	case r.plan && planDiff(r.previous, r.text) != "" && m.width < sideBySideWidth:
+		hint = m.cat.ReviewHintDiff
+	case r.plan:
 		hint = m.cat.ReviewHint
 	}
 	lines = append(lines, m.st.meta.Render(wrap(hint, m.width)))
@@ -162,37 +173,66 @@ func (m *Model) reviewBody(width int) string {
 	if !r.plan {
 		return m.transcript(width)
 	}
-	heading := m.cat.ReviewTitle
-	if t := planmd.Title(r.text); t != "" {
-		heading += ": " + t
+	heading := fmt.Sprintf(m.cat.ReviewTitle, planmd.Title(r.text))
+	if planmd.Title(r.text) == "" {
+		heading = strings.TrimRight(heading, " :：")
 	}
 	title := m.st.title.Render(wrap(heading, width))
 	diff := planDiff(r.previous, r.text)
 	if diff == "" {
 		return title + "\n\n" + m.markdown(r.text, width)
 	}
-	colored := func(w int) string {
-		var out []string
-		for _, l := range strings.Split(wrapLines(diff, w), "\n") {
-			switch {
-			case strings.HasPrefix(l, "+"):
-				out = append(out, m.st.added.Render(l))
-			case strings.HasPrefix(l, "-"):
-				out = append(out, m.st.removed.Render(l))
-			default:
-				out = append(out, m.st.meta.Render(l))
-			}
-		}
-		return strings.Join(out, "\n")
-	}
 	if width >= sideBySideWidth {
 		half := (width - 3) / 2
-		left := m.st.title.Render(m.cat.ReviewChanged) + "\n" + colored(half)
+		left := m.st.title.Render(m.cat.ReviewChanged) + "\n" + m.diffView(diff, half)
 		right := m.st.title.Render(m.cat.ReviewFullPlan) + "\n" + m.markdown(r.text, half)
 		return title + "\n\n" + lipgloss.JoinHorizontal(lipgloss.Top, lipgloss.NewStyle().Width(half).Render(left), " │ ", right)
 	}
-	return title + "\n\n" + m.st.title.Render(wrap(m.cat.ReviewChanged, width)) + "\n" + colored(width) + "\n\n" +
+	// Narrower, a long diff is one line until v shows it (diffShown).
+	if !m.diffShown(diff) {
+		added, removed := diffCounts(diff)
+		return title + "\n" + m.st.meta.Render(wrap(fmt.Sprintf(m.cat.ReviewChangedSummary, added, removed), width)) + "\n\n" +
+			m.markdown(r.text, width)
+	}
+	return title + "\n\n" + m.st.title.Render(wrap(m.cat.ReviewChangedShown, width)) + "\n" + m.diffView(diff, width) + "\n\n" +
 		m.st.title.Render(wrap(m.cat.ReviewFullPlan, width)) + "\n" + m.markdown(r.text, width)
+}
+
+// diffView colours a unified diff wrapped to width; a wrapped line keeps
+// its marker (+, - or a space) and its colour on every piece.
+func (m *Model) diffView(diff string, width int) string {
+	var out []string
+	for _, l := range strings.Split(diff, "\n") {
+		style := m.st.meta
+		switch {
+		case strings.HasPrefix(l, "+"):
+			style = m.st.added
+		case strings.HasPrefix(l, "-"):
+			style = m.st.removed
+		}
+		if strings.HasPrefix(l, "@@") || l == "" || width < 4 {
+			out = append(out, style.Render(wrap(l, width)))
+			continue
+		}
+		marker, rest := l[:1], l[1:]
+		for _, piece := range strings.Split(wrap(rest, width-1), "\n") {
+			out = append(out, style.Render(marker+piece))
+		}
+	}
+	return strings.Join(out, "\n")
+}
+
+// diffCounts counts the lines a unified diff adds and removes.
+func diffCounts(diff string) (added, removed int) {
+	for _, l := range strings.Split(diff, "\n") {
+		switch {
+		case strings.HasPrefix(l, "+"):
+			added++
+		case strings.HasPrefix(l, "-"):
+			removed++
+		}
+	}
+	return added, removed
 }
 
 // hang wraps s to width with the lines after the first indented by n.

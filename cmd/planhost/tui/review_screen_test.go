@@ -1,0 +1,146 @@
+package tui_test
+
+import (
+	"bytes"
+	"errors"
+	"log/slog"
+	"regexp"
+	"strings"
+	"testing"
+	"time"
+
+	tea "charm.land/bubbletea/v2"
+	"github.com/charmbracelet/x/ansi"
+
+	"github.com/dshgo/planmode"
+	"github.com/dshgo/planmode/cmd/planhost/internal/saveplan"
+	"github.com/dshgo/planmode/cmd/planhost/tui"
+	"github.com/dshgo/planmode/host"
+)
+
+// TestWrappedDiffLinesKeepMarkerAndColour protects the diff of a revised
+// plan on a narrow terminal: every piece of a wrapped line starts with its
+// + or - and carries its colour.
+func TestWrappedDiffLinesKeepMarkerAndColour(t *testing.T) {
+	const long = "Add a function that says goodbye politely to every visitor who leaves the site."
+	before, after := "# Plan\n\n1. "+long+"\n", "# Plan\n\n1. "+long+" And log it.\n"
+	h := newHarness(t, tui.Config{})
+	h.send(tea.WindowSizeMsg{Width: 40, Height: 60})
+	ask, _ := planAsk(1, after)
+	ask.Request.Questions[0].Previous = before
+	h.send(ask)
+	body := tui.ReviewBodyForTest(h.m, 40)
+	_, diff, ok := strings.Cut(body, "@@")
+	diff, _, ok2 := strings.Cut(diff, "The plan")
+	if !ok || !ok2 {
+		t.Fatalf("no diff in the review:\n%s", ansi.Strip(body))
+	}
+	marked := map[byte]int{}
+	for _, l := range strings.Split(diff, "\n")[1:] {
+		plain := ansi.Strip(l)
+		if strings.TrimSpace(plain) == "" {
+			continue
+		}
+		colour := map[byte]string{'+': "\x1b[32m", '-': "\x1b[31m"}[plain[0]]
+		if colour == "" {
+			t.Errorf("diff line %q has no marker", plain)
+			continue
+		}
+		if !strings.Contains(l, colour) {
+			t.Errorf("diff line %q without its colour", l)
+		}
+		marked[plain[0]]++
+	}
+	if marked['+'] < 3 || marked['-'] < 3 {
+		t.Errorf("marked lines %v, want each wrapped piece marked:\n%s", marked, ansi.Strip(body))
+	}
+}
+
+// TestReviewStatusWaitsForTheUser protects the status line: while a review
+// waits it says so, and its clock does not run.
+func TestReviewStatusWaitsForTheUser(t *testing.T) {
+	h := newHarness(t, tui.Config{})
+	h.send(tui.EventsMsg{TurnStarted: true, Mode: tui.Mode{Composed: true, Active: true}})
+	ask, _ := planAsk(1, "# Plan\n\n1. One.\n")
+	h.send(ask)
+	h.clock.advance(15 * time.Second)
+	v := h.view()
+	if !strings.Contains(v, "waiting for your review") || strings.Contains(v, "working") {
+		t.Errorf("status line during a review:\n%s", v)
+	}
+}
+
+// TestSaveAndStop protects the save answer: s selects the option, which
+// is no approval and carries no edit.
+func TestSaveAndStop(t *testing.T) {
+	const plan = "# Plan\n\n1. One.\n"
+	h := newHarness(t, tui.Config{})
+	ask, reply := planAsk(1, plan)
+	q := &ask.Request.Questions[0]
+	q.Options = []host.Option{{Label: planmode.ReviewApprove}, {Label: saveplan.Label}, {Label: planmode.ReviewKeepPlanning}}
+	h.send(ask)
+	if v := h.view(); !strings.Contains(v, "[s] Save plan and stop") {
+		t.Fatalf("the menu lacks save:\n%s", v)
+	}
+	h.send(tui.EditedForTest("# Plan\n\n1. Two.\n"))
+	h.clock.advance(time.Second)
+	h.keys("s")
+	var r tui.AskResult
+	select {
+	case r = <-reply:
+	default:
+		t.Fatalf("s did not answer; view:\n%s", h.view())
+	}
+	if len(r.Answers) != 1 || r.Answers[0].Selected[0] != saveplan.Label || r.Answers[0].Edited != "" {
+		t.Fatalf("reply = %+v", r)
+	}
+	if v := h.view(); !strings.Contains(v, "Plan saved; nothing was carried out.") {
+		t.Errorf("the transcript lacks the outcome:\n%s", v)
+	}
+}
+
+// TestEditorFailureIsShownInTheReview protects the review from a silent
+// editor failure: the error is shown in the menu and logged.
+func TestEditorFailureIsShownInTheReview(t *testing.T) {
+	var log bytes.Buffer
+	h := newHarness(t, tui.Config{Editor: "no-such-editor", Logger: slog.New(slog.NewTextHandler(&log, nil))})
+	ask, _ := planAsk(1, "# Plan\n\n1. One.\n")
+	h.send(ask)
+	h.send(tui.EditFailedForTest(errors.New("exit status 3")))
+	v := h.view()
+	if !strings.Contains(v, "The editor failed: exit status 3") || !strings.Contains(v, "What now?") {
+		t.Errorf("the review does not show the editor's failure:\n%s", v)
+	}
+	if !strings.Contains(log.String(), "exit status 3") || !strings.Contains(log.String(), "no-such-editor") {
+		t.Errorf("log = %q", log.String())
+	}
+}
+
+// TestHelpListsTheReviewKeys protects /help: it lists the review's keys.
+func TestHelpListsTheReviewKeys(t *testing.T) {
+	for _, cat := range []*tui.Catalog{tui.English, tui.Chinese} {
+		h := newHarness(t, tui.Config{Catalog: cat})
+		h.send(tea.WindowSizeMsg{Width: 100, Height: 60})
+		h.keys("/help")
+		h.key(tea.KeyEnter, 0)
+		v := h.view()
+		for _, k := range []string{`(?m)^  a / k / e / d `, `(?m)^  s `, `(?m)^  v `} {
+			if !regexp.MustCompile(k).MatchString(v) {
+				t.Errorf("%s: /help lacks the review key %q:\n%s", cat.Lang, k, v)
+			}
+		}
+	}
+}
+
+// TestAnOptionOnVFallsBackToNumbers protects v (what changed): an
+// extension's option whose key would be v makes the menu use numbers.
+func TestAnOptionOnVFallsBackToNumbers(t *testing.T) {
+	h := newHarness(t, tui.Config{})
+	ask, _ := planAsk(1, "# Plan\n\n1. One.\n")
+	q := &ask.Request.Questions[0]
+	q.Options = append(q.Options, host.Option{Label: "Verify first"})
+	h.send(ask)
+	if v := h.view(); !strings.Contains(v, "[3] Verify first") || strings.Contains(v, "[v]") {
+		t.Errorf("menu:\n%s", v)
+	}
+}
