@@ -12,6 +12,7 @@ import (
 	"github.com/dshgo/planmode/deploy"
 	"github.com/dshgo/planmode/host"
 	"github.com/dshgo/planmode/internal/render"
+	"github.com/dshgo/planmode/planask"
 	"github.com/dshgo/planmode/planentry"
 	"github.com/dshgo/planmode/planfile"
 	"github.com/dshgo/planmode/plangate"
@@ -32,13 +33,14 @@ const (
 )
 
 // companionPlugins are the companion plugins a deployment file may enable
-// next to plan-mode, in any mix: plan-file, plan-entry, plan-review,
+// next to plan-mode, in any mix: plan-file, plan-entry, plan-ask, plan-review,
 // plan-gate, plan-steps and todo. Each one but todo requires plan-mode in
 // the same file.
 func companionPlugins() []deploy.Plugin {
 	return []deploy.Plugin{
 		planfile.DeployPlugin(),
 		planentry.DeployPlugin(),
+		planask.DeployPlugin(),
 		planreview.DeployPlugin(),
 		plangate.DeployPlugin(),
 		plansteps.DeployPlugin(),
