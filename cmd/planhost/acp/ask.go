@@ -19,7 +19,9 @@ import (
 // Markdown code block of its exact text, see shownPlan). The
 // approving option of the request's intent is allow_once and the other
 // options reject_once; with no approving option every option is
-// allow_once. A request the client answers "cancelled" is a dismissal
+// allow_once. A clarifying question (intent plan-ask) also lists its
+// options' descriptions and offers a reject_once "Skip this question"
+// (see clarifyingRequest). A request the client answers "cancelled" is a dismissal
 // ([host.ErrDismissed]); a request that fails or whose ctx ends is aborted
 // ([host.ErrAborted]).
 func (a *Agent) Ask(ctx context.Context, req host.AskRequest) ([]host.Answer, error) {
@@ -78,6 +80,9 @@ func (s *session) ask(ctx context.Context, q host.Question, intent *host.Intent)
 	}
 	content = append(content, sdk.ToolContent(sdk.TextBlock(q.Question)))
 	options, labels := permissionOptions(q.Options, intent)
+	if isClarifying(intent) {
+		content, options = clarifyingRequest(q, content, options, labels)
+	}
 	update := sdk.ToolCallUpdate{ToolCallId: callID, Content: content}
 	if !inCall {
 		update.Title = &title
@@ -105,6 +110,9 @@ func (s *session) ask(ctx context.Context, q host.Question, intent *host.Intent)
 	label, ok := labels[resp.Outcome.Selected.OptionId]
 	if !ok {
 		return host.Answer{}, fmt.Errorf("acp: ask: the client chose unknown option %q: %w", resp.Outcome.Selected.OptionId, host.ErrDismissed)
+	}
+	if label == skipLabel {
+		return host.Answer{QuestionID: q.ID}, nil
 	}
 	return host.Answer{QuestionID: q.ID, Selected: []string{label}, DetailDigest: q.DetailDigest}, nil
 }
