@@ -9,6 +9,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/dshgo/planmode/cmd/planhost/internal/fakeopenai"
 	"github.com/dshgo/planmode/cmd/planhost/internal/reviewgate"
 	"github.com/dshgo/planmode/deploy"
 	"github.com/dshgo/planmode/host"
@@ -171,5 +172,43 @@ func TestTypeAheadDoesNotAnswerAClarifyingQuestion(t *testing.T) {
 	asks := planask.Asks(sess.Events())
 	if len(asks) != 1 || asks[0].Answer == nil || !slices.Equal(asks[0].Answer.Answers[0].Selected, []string{"B"}) {
 		t.Fatalf("asks %+v\n%s", asks, out.String())
+	}
+}
+
+// TestAskUserOverTheOpenAIEndpoint drives ask_user end to end through the
+// fake OpenAI endpoint: the tool is in every request's tool list, the
+// model's call reaches the console, and the answer goes back to the model
+// as JSON in the tool message.
+func TestAskUserOverTheOpenAIEndpoint(t *testing.T) {
+	args := `{"questions":[{"header":"Storage","question":"Where should greetings live?","options":[` +
+		`{"label":"In code","description":"A Go map."},{"label":"In a file","description":"A JSON file."}]}]}`
+	srv := fakeopenai.New(fakeopenai.Options{APIKey: "k", Strict: true},
+		fakeopenai.Reply{Text: "One question first.", Calls: []fakeopenai.Call{{ID: "call_1", Name: planask.ToolName, Arguments: args}}},
+		fakeopenai.Reply{Text: "A JSON file it is."},
+	)
+	defer srv.Close()
+	dir := newRunDir(t)
+	env := map[string]string{"OPENAI_BASE_URL": srv.BaseURL(), "OPENAI_MODEL": "m", "OPENAI_API_KEY": "k"}
+	p, out, errOut, _ := testProgram(t, "/plan Greet in more languages\n2\n")
+	p.getenv = func(k string) string { return env[k] }
+	cmd := []string{
+		"run", "-config", filepath.Join("testdata", "ask", "deploy.yaml"), "-model", "openai",
+		"-workspace", filepath.Join(dir, "ws"), "-sessions", filepath.Join(dir, "sessions"),
+	}
+	if code := p.main(cmd); code != exitOK {
+		t.Fatalf("exit code = %d\n%s", code, errOut)
+	}
+	reqs := srv.Requests()
+	if len(reqs) != 2 {
+		t.Fatalf("%d requests\n%s", len(reqs), out)
+	}
+	if !strings.Contains(reqs[0].Raw, `"name":"ask_user"`) {
+		t.Errorf("the first request does not offer ask_user:\n%s", reqs[0].Raw)
+	}
+	if !strings.Contains(reqs[1].Raw, `\"outcome\":\"answered\"`) || !strings.Contains(reqs[1].Raw, `\"selected\":[\"In a file\"]`) {
+		t.Errorf("the answer did not reach the model:\n%s", reqs[1].Raw)
+	}
+	if !strings.Contains(out.String(), "assistant: A JSON file it is.") {
+		t.Errorf("output:\n%s", out)
 	}
 }

@@ -111,7 +111,9 @@ type Model struct {
 	lastKey time.Time
 
 	review *review
-	plans  []planRecord
+	// form is the open clarifying-question form (see form.go).
+	form  *form
+	plans []planRecord
 
 	render *renderCache
 	quit   bool
@@ -218,8 +220,11 @@ func (m Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		m.liveText += m.cfg.Sanitize(msg.Text)
 		m.liveReasoning += m.cfg.Sanitize(msg.Reasoning)
 	case AskMsg:
-		m.openReview(msg)
+		m.openAsk(msg)
 	case AskGoneMsg:
+		if m.withdrawForm(msg.ID) {
+			break
+		}
 		if m.review != nil && m.review.id == msg.ID {
 			m.closeReview(m.cat.OutcomeCancelled)
 			m.add(KindMeta, m.cat.ReviewCancelled)
@@ -338,6 +343,9 @@ func (m *Model) key(msg tea.KeyPressMsg) tea.Cmd {
 	}
 	now := m.cfg.Now()
 	defer func() { m.lastKey = now }()
+	if m.form != nil {
+		return m.formKey(msg, now)
+	}
 	if m.review != nil {
 		return m.reviewKey(msg, now)
 	}
@@ -433,6 +441,10 @@ func (m *Model) paste(msg tea.PasteMsg) tea.Cmd {
 	text := strings.ReplaceAll(msg.Content, "\r\n", "\n")
 	text = strings.ReplaceAll(text, "\r", "\n")
 	m.lastKey = m.cfg.Now()
+	if m.form != nil {
+		m.formPaste(text)
+		return nil
+	}
 	if m.review != nil {
 		if m.review.feedback {
 			m.feedback.InsertString(text)
