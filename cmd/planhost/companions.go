@@ -119,6 +119,8 @@ const companionWidth = 72
 // the plan-steps events one at a time, in log order.
 type companionView struct {
 	steps plansteps.State
+	// asks are the ask_user calls waiting for their answer, by call ID.
+	asks map[string]planask.Ask
 	// plain leaves the terminal styles out (output that is not a terminal);
 	// set decides it once, on first use.
 	plain, set bool
@@ -127,6 +129,8 @@ type companionView struct {
 // Show folds e and returns what to print after it, or "".
 func (v *companionView) Show(e host.Event) string {
 	switch e.Type {
+	case planask.EventAsk, planask.EventAnswer:
+		return v.showAsk(e)
 	case plansteps.EventSteps, plansteps.EventStepCompleted, plansteps.EventStepModified, plansteps.EventCompleted:
 		v.steps = plansteps.Apply(v.steps, e)
 		return v.style(plansteps.RenderANSI(shownSteps(v.steps.Plan), companionWidth))

@@ -3,6 +3,7 @@ package main
 import (
 	"context"
 	"encoding/json"
+	"os"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -81,6 +82,63 @@ func TestConsoleAnswersClarifyingQuestions(t *testing.T) {
 	}
 	if second.Answers[0].Other != "Both, behind a flag" || len(second.Answers[0].Selected) != 0 || !second.Answers[1].Skipped {
 		t.Errorf("second result %+v", second)
+	}
+	shown := []string{
+		"questions (answered):",
+		"· Storage — Where should the greetings live? → In a file",
+		"· Languages — Which languages first? → English, French",
+		"· Tests — Table tests or examples? → “Both, behind a flag”",
+		"· Docs — Update the README? → skipped",
+	}
+	for _, want := range shown {
+		if !strings.Contains(out, want) {
+			t.Errorf("the transcript lacks %q:\n%s", want, out)
+		}
+	}
+
+	files, err := filepath.Glob(filepath.Join(dir, "sessions", "*.jsonl"))
+	if err != nil || len(files) != 1 {
+		t.Fatalf("session files %v %v", files, err)
+	}
+	ip, iout, ierr, _ := testProgram(t, "")
+	if code := ip.main([]string{"inspect", files[0]}); code != exitOK {
+		t.Fatalf("inspect: %d\n%s", code, ierr)
+	}
+	for _, want := range shown {
+		if !strings.Contains(iout.String(), want) {
+			t.Errorf("inspect lacks %q:\n%s", want, iout)
+		}
+	}
+	page := filepath.Join(t.TempDir(), "session.html")
+	hp, _, herr, _ := testProgram(t, "")
+	if code := hp.main([]string{"inspect", "-html", page, files[0]}); code != exitOK {
+		t.Fatalf("inspect -html: %d\n%s", code, herr)
+	}
+	b, err := os.ReadFile(page)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, want := range []string{"<h2>" + htmlQuestions + "</h2>", "<strong>Tests</strong> Table tests or examples? → “Both, behind a flag”", "English, French"} {
+		if !strings.Contains(string(b), want) {
+			t.Errorf("the page lacks %q:\n%s", want, b)
+		}
+	}
+}
+
+// TestQuestionsHTMLEscapesTheLog: text from the log never becomes markup
+// or a control sequence on the page.
+func TestQuestionsHTMLEscapesTheLog(t *testing.T) {
+	a := planask.Ask{Seq: 3, Questions: planask.AskPayload{CallID: "c", Questions: []planask.Question{
+		{ID: "q1", Header: "<b>H</b>", Question: "Q <script>x</script>", Options: []planask.Option{{Label: "A"}, {Label: "B"}}}}},
+		Answer: &planask.AnswerPayload{CallID: "c", Outcome: planask.OutcomeAnswered, Answers: []planask.Answer{{ID: "q1", Other: "<img src=x>\x1b[31m"}}}}
+	page := questionsHTML([]planask.Ask{a})
+	for _, bad := range []string{"<b>", "<script", "<img", "\x1b"} {
+		if strings.Contains(page, bad) {
+			t.Errorf("the page holds %q:\n%s", bad, page)
+		}
+	}
+	if !strings.Contains(page, "&lt;b&gt;H&lt;/b&gt;") {
+		t.Errorf("page:\n%s", page)
 	}
 }
 
