@@ -369,3 +369,28 @@ func TestNewNeedsPlanModeAndAValidConfig(t *testing.T) {
 }
 
 var _ refhost.Provider = (*scripted.Provider)(nil)
+
+func TestAForkKeepsTheQuestionsAndAnswersOfItsPrefix(t *testing.T) {
+	h := askHost(t, planask.DefaultConfig())
+	a := h.Agent()
+	h.EnterPlanMode(a)
+	h.User.QueueAnswers(host.Answer{QuestionID: "q1", Selected: []string{"SQLite"}})
+	h.Model.Add(ask(storage), e2etest.Say("ok"))
+	h.Prompt(a, "go")
+	fork, err := a.Session().Fork(a.Session().Len())
+	if err != nil {
+		t.Fatal(err)
+	}
+	asks := planask.Asks(fork.Events())
+	if len(asks) != 1 || asks[0].Answer == nil || asks[0].Answer.Answers[0].Selected[0] != "SQLite" {
+		t.Fatalf("asks in the fork %+v", asks)
+	}
+	// The fork's next turn counts its questions afresh and asks again.
+	b := h.AgentOn(fork)
+	h.User.QueueAnswers(host.Answer{QuestionID: "q1", Selected: []string{"PostgreSQL"}})
+	h.Model.Add(e2etest.Call("k2", planask.ToolName, map[string]any{"questions": []any{storage}}), e2etest.Say("ok"))
+	h.Prompt(b, "again")
+	if got := planask.Asks(fork.Events()); len(got) != 2 || got[1].Answer.Answers[0].Selected[0] != "PostgreSQL" {
+		t.Fatalf("asks after the fork's turn %+v", got)
+	}
+}
