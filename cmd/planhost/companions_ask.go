@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/dshgo/planmode/cmd/planhost/internal/safetext"
+	"github.com/dshgo/planmode/cmd/planhost/tui"
 	"github.com/dshgo/planmode/host"
 	"github.com/dshgo/planmode/planask"
 )
@@ -104,4 +105,24 @@ func questionsHTML(asks []planask.Ask) string {
 		b.WriteString("</ul>\n</section>\n")
 	}
 	return b.String()
+}
+
+// askedQuestions are the answered clarifying questions of a session's log,
+// for the terminal UI's /plans.
+func askedQuestions(l host.Log) []tui.AskedQuestion {
+	var out []tui.AskedQuestion
+	for _, a := range planask.Asks(l) {
+		if a.Answer == nil || a.Answer.Outcome == planask.OutcomeFailed {
+			continue
+		}
+		byID := map[string]planask.Answer{}
+		for _, ans := range a.Answer.Answers {
+			byID[ans.ID] = ans
+		}
+		for _, q := range a.Questions.Questions {
+			ans := byID[q.ID]
+			out = append(out, tui.AskedQuestion{Header: q.Header, Question: q.Question, Selected: ans.Selected, Other: ans.Other})
+		}
+	}
+	return out
 }

@@ -96,6 +96,13 @@ func TestConsoleAnswersClarifyingQuestions(t *testing.T) {
 		}
 	}
 
+	// A resumed terminal UI's /plans gets them from the log.
+	asked := askedQuestions(host.LogOf(sessionEvents(t, dir)))
+	if len(asked) != 4 || !slices.Equal(asked[1].Selected, []string{"English", "French"}) || asked[2].Other != "Both, behind a flag" ||
+		asked[3].Header != "Docs" || len(asked[3].Selected)+len(asked[3].Other) != 0 {
+		t.Errorf("asked questions %+v", asked)
+	}
+
 	files, err := filepath.Glob(filepath.Join(dir, "sessions", "*.jsonl"))
 	if err != nil || len(files) != 1 {
 		t.Fatalf("session files %v %v", files, err)

@@ -35,6 +35,40 @@ type form struct {
 	drawn bool
 }
 
+// AskedQuestion is a clarifying question with its answer, as /plans lists
+// it.
+type AskedQuestion struct {
+	// Header and Question are the question's.
+	Header, Question string
+	// Selected are the labels chosen; Other is the user's own words.
+	Selected []string
+	Other    string
+}
+
+// listQuestions is /plans' list of the clarifying questions: those a
+// resumed session asked before the UI started, then this UI's.
+func (m *Model) listQuestions() {
+	all := append(append([]AskedQuestion(nil), m.cfg.Questions...), m.asked...)
+	if len(all) == 0 {
+		return
+	}
+	t := m.cat.formTexts()
+	lines := []string{t.AskedHeader}
+	for _, q := range all {
+		parts := append([]string(nil), q.Selected...)
+		if q.Other != "" {
+			parts = append(parts, fmt.Sprintf(t.AskedOwnWords, q.Other))
+		}
+		answer := strings.Join(parts, ", ")
+		if answer == "" {
+			answer = t.AskedSkipped
+		}
+		line := fmt.Sprintf(t.AskedLine, q.Header, q.Question, answer)
+		lines = append(lines, m.cfg.Sanitize(strings.Join(strings.Fields(line), " ")))
+	}
+	m.add(KindMeta, strings.Join(lines, "\n"))
+}
+
 // isClarifying reports whether req holds the plan-ask companion's
 // questions.
 func isClarifying(req host.AskRequest) bool {
@@ -212,6 +246,10 @@ func (m *Model) formAnswer(a host.Answer) tea.Cmd {
 		if len(a.Selected) == 0 && a.Custom == "" {
 			skipped++
 		}
+	}
+	for i, a := range f.answers {
+		q := f.req.Questions[i]
+		m.asked = append(m.asked, AskedQuestion{Header: q.Header, Question: q.Question, Selected: a.Selected, Other: a.Custom})
 	}
 	reply, answers := f.reply, f.answers
 	m.add(KindMeta, fmt.Sprintf(m.cat.formTexts().Answered, len(answers)-skipped, skipped))

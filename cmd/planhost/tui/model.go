@@ -47,6 +47,9 @@ type Config struct {
 	// Plans are the plans a resumed session presented before the UI
 	// started, oldest first, so that /plans lists them too.
 	Plans []PresentedPlan
+	// Questions are the clarifying questions a resumed session asked
+	// before the UI started, with their answers, for /plans.
+	Questions []AskedQuestion
 	// NoColor draws without colours (NO_COLOR).
 	NoColor bool
 	// Editor is the editor's command line ($VISUAL, $EDITOR); "" is vi.
@@ -113,6 +116,7 @@ type Model struct {
 	review *review
 	// form is the open clarifying-question form (see form.go).
 	form  *form
+	asked []AskedQuestion
 	plans []planRecord
 
 	render *renderCache
@@ -473,7 +477,11 @@ func (m *Model) submit(raw string) tea.Cmd {
 		m.help()
 		return nil
 	case text == "/plans" || strings.HasPrefix(text, "/plans "):
-		m.listPlans(strings.TrimSpace(strings.TrimPrefix(text, "/plans")))
+		arg := strings.TrimSpace(strings.TrimPrefix(text, "/plans"))
+		m.listPlans(arg)
+		if arg == "" {
+			m.listQuestions()
+		}
 		return nil
 	case strings.HasPrefix(text, "/"):
 		m.add(KindUser, text)
