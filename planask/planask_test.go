@@ -1,10 +1,12 @@
 package planask_test
 
 import (
+	"context"
 	"encoding/json"
 	"errors"
 	"strings"
 	"testing"
+	"time"
 
 	"go.uber.org/fx"
 	"go.uber.org/goleak"
@@ -392,5 +394,71 @@ func TestAForkKeepsTheQuestionsAndAnswersOfItsPrefix(t *testing.T) {
 	h.Prompt(b, "again")
 	if got := planask.Asks(fork.Events()); len(got) != 2 || got[1].Answer.Answers[0].Selected[0] != "PostgreSQL" {
 		t.Fatalf("asks after the fork's turn %+v", got)
+	}
+}
+
+func TestChannelFailuresAreToolErrorsAndLogged(t *testing.T) {
+	tests := []struct {
+		name string
+		err  error
+		want string
+	}{
+		{"a delegated agent", host.ErrDelegatedAgent, "a delegated agent cannot ask the user"},
+		{"an aborted question", host.ErrAborted, "could not be put to the user"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			h := askHost(t, planask.DefaultConfig())
+			a := h.Agent()
+			h.EnterPlanMode(a)
+			h.User.QueueReply(scripted.Reply{Err: tt.err})
+			h.Model.Add(ask(storage), e2etest.Say("ok"))
+			h.Prompt(a, "go")
+			if r := e2etest.Result(t, a, "k"); !r.IsError || !strings.Contains(r.Output, tt.want) {
+				t.Fatalf("result %+v", r)
+			}
+			if l := logged(t, a); l.Answer.Outcome != planask.OutcomeFailed || !strings.Contains(l.Answer.Error, tt.want) {
+				t.Fatalf("logged %+v", l.Answer)
+			}
+		})
+	}
+}
+
+func TestStoppingThePluginFailsOpenQuestions(t *testing.T) {
+	h := e2etest.New(t)
+	pl, err := planask.New(planask.Params{
+		Config: planask.DefaultConfig(), Controller: h.Plan, Tools: h.Runtime, Validators: h.Store, EventTypes: h.Runtime,
+		Guards: h.Runtime, Questions: h.Runtime.Questions(),
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := pl.Start(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	a := h.Agent()
+	h.EnterPlanMode(a)
+	release := h.User.Hold()
+	defer release()
+	h.Model.Add(ask(storage), e2etest.Say("ok"))
+	if err := a.Steer(host.Message{Content: []host.Block{host.TextBlock("go")}}); err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+	if err := h.User.WaitRequests(ctx, 1); err != nil {
+		t.Fatal(err)
+	}
+	if err := pl.Stop(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	if err := a.WaitIdle(ctx); err != nil {
+		t.Fatal(err)
+	}
+	if r := e2etest.Result(t, a, "k"); !r.IsError || !strings.Contains(r.Output, "reloaded") {
+		t.Fatalf("result %+v", r)
+	}
+	if l := logged(t, a); l.Answer.Outcome != planask.OutcomeFailed {
+		t.Fatalf("logged %+v", l.Answer)
 	}
 }
