@@ -18,6 +18,7 @@ func TestLoadCompanionFollowsTheNamingConvention(t *testing.T) {
 	}{
 		{"../planfile", "plan-file", 2, 2, 1},
 		{"../planentry", "plan-entry", 1, 1, 1},
+		{"../planask", "plan-ask", 2, 1, 0},
 		{"../planreview", "plan-review", 1, 0, 0},
 		{"../plangate", "plan-gate", 0, 0, 0},
 		{"../plansteps", "plan-steps", 4, 4, 1},

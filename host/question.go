@@ -34,6 +34,9 @@ type Question struct {
 	Previous string `json:"previous,omitempty"`
 	// Options are the choices offered.
 	Options []Option `json:"options"`
+	// MultiSelect lets the user choose several options: the answer's
+	// Selected may then hold several labels. Without it, at most one.
+	MultiSelect bool `json:"multiSelect,omitempty"`
 }
 
 // Intent tells the UI what a request is for.
@@ -56,9 +59,11 @@ type AskRequest struct {
 type Answer struct {
 	// QuestionID is the ID of the question answered.
 	QuestionID string `json:"questionId"`
-	// Selected are the labels of the options chosen.
+	// Selected are the labels of the options chosen: at most one unless
+	// the question is [Question].MultiSelect.
 	Selected []string `json:"selected,omitempty"`
-	// Custom is free text the user typed instead of or besides choosing.
+	// Custom is free text the user typed instead of or besides choosing
+	// (the "other" answer of a clarifying question).
 	Custom string `json:"custom,omitempty"`
 	// DetailDigest, when set, echoes the question's DetailDigest: the
 	// text the user saw when answering. An answer echoing another digest

@@ -38,7 +38,7 @@ const PluginName = "plan-gate"
 // gate can never refuse: they are how the model leaves plan mode or works
 // on its plan.
 var PlanModeTools = []string{
-	"enter_plan_mode", "exit_plan_mode",
+	"ask_user", "enter_plan_mode", "exit_plan_mode",
 	"plan_complete", "plan_modify", "plan_read", "plan_status", "plan_step_complete", "plan_write",
 }
 

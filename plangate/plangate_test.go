@@ -37,6 +37,7 @@ func TestDecodeConfig(t *testing.T) {
 		{"a repeated tool", "tools: [a, a]", `lists "a" twice`},
 		{"a plan-mode tool", "tools: [write, exit_plan_mode]", `"exit_plan_mode" belongs to plan mode`},
 		{"a companion tool", "tools: [plan_write]", `"plan_write" belongs to plan mode`},
+		{"the clarifying-question tool", "tools: [ask_user]", `"ask_user" belongs to plan mode`},
 		{"an unknown key", "tools: [a]\nextra: 1", "unknown key"},
 	}
 	for _, tt := range tests {

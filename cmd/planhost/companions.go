@@ -12,6 +12,7 @@ import (
 	"github.com/dshgo/planmode/cmd/planhost/workspace"
 	"github.com/dshgo/planmode/deploy"
 	"github.com/dshgo/planmode/host"
+	"github.com/dshgo/planmode/planask"
 	"github.com/dshgo/planmode/planentry"
 	"github.com/dshgo/planmode/planfile"
 	"github.com/dshgo/planmode/plangate"
@@ -32,13 +33,14 @@ const (
 )
 
 // companionPlugins are the companion plugins a deployment file may enable
-// next to plan-mode, in any mix: plan-file, plan-entry, plan-review,
+// next to plan-mode, in any mix: plan-file, plan-entry, plan-ask, plan-review,
 // plan-gate, plan-steps and todo. Each one but todo requires plan-mode in
 // the same file.
 func companionPlugins() []deploy.Plugin {
 	return []deploy.Plugin{
 		planfile.DeployPlugin(),
 		planentry.DeployPlugin(),
+		planask.DeployPlugin(),
 		planreview.DeployPlugin(),
 		plangate.DeployPlugin(),
 		plansteps.DeployPlugin(),
@@ -117,6 +119,8 @@ const companionWidth = 72
 // the plan-steps events one at a time, in log order.
 type companionView struct {
 	steps plansteps.State
+	// asks are the ask_user calls waiting for their answer, by call ID.
+	asks map[string]planask.Ask
 	// plain leaves the terminal styles out (output that is not a terminal);
 	// set decides it once, on first use.
 	plain, set bool
@@ -125,6 +129,8 @@ type companionView struct {
 // Show folds e and returns what to print after it, or "".
 func (v *companionView) Show(e host.Event) string {
 	switch e.Type {
+	case planask.EventAsk, planask.EventAnswer:
+		return v.showAsk(e)
 	case plansteps.EventSteps, plansteps.EventStepCompleted, plansteps.EventStepModified, plansteps.EventCompleted:
 		v.steps = plansteps.Apply(v.steps, e)
 		return v.style(render.StepsANSI(shownSteps(v.steps.Plan), companionWidth))

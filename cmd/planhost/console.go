@@ -260,6 +260,9 @@ func (c *console) prompt(cur *askState) string {
 		if cur.feedback {
 			return promptFeedback
 		}
+		if isClarifying(cur.a.req) {
+			return clarifyingPrompt(cur)
+		}
 		if isPlanReview(cur.a.req) {
 			return promptReview
 		}
@@ -351,6 +354,10 @@ func (c *console) startAsk(a *pendingAsk) *askState {
 }
 
 func (c *console) showQuestion(st *askState) {
+	if isClarifying(st.a.req) {
+		c.showClarifying(st)
+		return
+	}
 	q := st.a.req.Questions[st.q]
 	st.keys = optionKeys(q)
 	c.view.question(q, st.keys)
@@ -363,6 +370,9 @@ func (c *console) showQuestion(st *askState) {
 // answer takes one line, typed at at, for the question being asked and
 // reports whether the request is settled. An empty line never approves.
 func (c *console) answer(st *askState, line string, at time.Time) (done bool) {
+	if isClarifying(st.a.req) {
+		return c.answerClarifying(st, line, at)
+	}
 	q := st.a.req.Questions[st.q]
 	if st.feedback {
 		if strings.TrimSpace(line) == "" && st.selected == planreview.LabelApproveWithComments {

@@ -17,6 +17,7 @@ import (
 	"github.com/dshgo/planmode/cmd/planhost/internal/safetext"
 	"github.com/dshgo/planmode/host"
 	"github.com/dshgo/planmode/internal/planmd"
+	"github.com/dshgo/planmode/planask"
 	"github.com/dshgo/planmode/plansteps"
 	"github.com/dshgo/planmode/todo"
 )
@@ -32,6 +33,8 @@ type companionInspection struct {
 	// Todo is the list the last successful todo_write stored; nil when the
 	// session wrote none.
 	Todo []todo.Item `json:"todo,omitempty"`
+	// Questions are the ask_user calls (plan-ask), each with its answer.
+	Questions []planask.Ask `json:"questions,omitempty"`
 }
 
 // approvedPlan is one approved exit_plan_mode call.
@@ -44,7 +47,7 @@ type approvedPlan struct {
 // empty reports whether no companion plugin left anything in the log (the
 // approved plans alone are plan-mode's, which the timeline shows).
 func (c companionInspection) empty() bool {
-	return len(c.Steps) == 0 && c.Todo == nil
+	return len(c.Steps) == 0 && c.Todo == nil && len(c.Questions) == 0
 }
 
 // inspectCompanions reads the companions' part of a session's log.
@@ -98,6 +101,7 @@ func inspectCompanions(events host.Log) companionInspection {
 	if s.Plan != nil {
 		ci.Steps = append(ci.Steps, s.Plan)
 	}
+	ci.Questions = planask.Asks(events)
 	return ci
 }
 
@@ -111,6 +115,9 @@ func writeCompanions(w io.Writer, ci companionInspection) {
 	}
 	if ci.Todo != nil {
 		fmt.Fprint(w, render.Plain(render.TodoANSI(ci.Todo, companionWidth)))
+	}
+	for _, a := range ci.Questions {
+		fmt.Fprintln(w, safetext.Escape(strings.Join(askLines(a), "\n")))
 	}
 }
 
@@ -195,6 +202,7 @@ func writeHTMLPage(w io.Writer, session string, ci companionInspection) {
 	} else {
 		b.WriteString(render.TodoHTML(ci.Todo))
 	}
+	b.WriteString(questionsHTML(ci.Questions))
 	b.WriteString("</body>\n</html>\n")
 	io.WriteString(w, b.String())
 }

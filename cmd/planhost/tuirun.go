@@ -181,6 +181,7 @@ func (p *program) converseTUI(ctx context.Context, parts *hostParts, agent *refh
 		Mode:        backend.mode(),
 		Intro:       s.intro,
 		Plans:       presentedPlans(agent.Session().Events()),
+		Questions:   askedQuestions(agent.Session().Events()),
 		NoColor:     p.getenv("NO_COLOR") != "",
 		Editor:      editor,
 		Sanitize:    safetext.Escape,

@@ -16,6 +16,7 @@ import (
 	"github.com/dshgo/planmode"
 	"github.com/dshgo/planmode/host"
 	"github.com/dshgo/planmode/internal/e2etest"
+	"github.com/dshgo/planmode/planask"
 	"github.com/dshgo/planmode/planentry"
 	"github.com/dshgo/planmode/planfile"
 	"github.com/dshgo/planmode/plangate"
@@ -38,8 +39,8 @@ func (w writeTool) Execute(context.Context, host.CallContext, json.RawMessage) (
 	return "written", nil
 }
 
-// allHost runs plan mode with plan-file, plan-entry, plan-review and
-// plan-gate, the extra options (more companions) and a write tool.
+// allHost runs plan mode with plan-file, plan-entry, plan-ask,
+// plan-review and plan-gate, the extra options (more companions) and a write tool.
 func allHost(t *testing.T, extra ...fx.Option) (*e2etest.Host, *atomic.Int64) {
 	t.Helper()
 	runs := new(atomic.Int64)
@@ -49,8 +50,9 @@ func allHost(t *testing.T, extra ...fx.Option) (*e2etest.Host, *atomic.Int64) {
 			planentry.Config{},
 			planreview.Config{Options: []string{planreview.OptionApproveWithComments, planreview.OptionApproveAndClear, planreview.OptionAbandon}},
 			plangate.Config{Tools: []string{"write_file"}},
+			planask.DefaultConfig(),
 		),
-		planfile.Module, planentry.Module, planreview.Module, plangate.Module,
+		planfile.Module, planentry.Module, planask.Module, planreview.Module, plangate.Module,
 		fx.Invoke(func(lc fx.Lifecycle, tools host.Tools) {
 			lc.Append(fx.StartHook(func() error {
 				_, err := tools.AddTool(writeTool{runs: runs})
@@ -67,11 +69,16 @@ func TestAllCompanionsTogether(t *testing.T) {
 	const plan = "# Retry uploads\n\n1. Wrap the call.\n2. Test it.\n"
 	h.User.QueueAnswers(
 		host.Answer{QuestionID: planentry.QuestionID, Selected: []string{planentry.OptionEnter}},
+		host.Answer{QuestionID: "q1", Selected: []string{"Exponential"}},
 		host.Answer{QuestionID: planmode.ReviewQuestionID, Selected: []string{planreview.LabelApproveWithComments}, Custom: "behind a flag"},
 	)
 	h.Model.Add(
 		e2etest.Call("enter", planentry.ToolName, map[string]string{"goal": "Make uploads retry", "scope": "upload/"}),
 		e2etest.Call("w1", "write_file", map[string]string{}),
+		e2etest.Call("ask", planask.ToolName, map[string]any{"questions": []any{map[string]any{
+			"header": "Backoff", "question": "Which backoff?", "options": []map[string]string{
+				{"label": "Fixed", "description": "One second each time."},
+				{"label": "Exponential", "description": "Doubling, capped."}}}}}),
 		e2etest.Call("draft", planfile.WriteToolName, map[string]string{"plan": plan}),
 		e2etest.Call("exit", planmode.ExitToolName, map[string]string{}),
 		e2etest.Call("w2", "write_file", map[string]string{}),
@@ -84,6 +91,9 @@ func TestAllCompanionsTogether(t *testing.T) {
 	}
 	if r := e2etest.Result(t, a, "w1"); !r.IsError || !strings.Contains(r.Output, "plan mode is on") {
 		t.Fatalf("write while planning: %+v", r)
+	}
+	if r := e2etest.Result(t, a, "ask"); r.IsError || !strings.Contains(r.Output, `"selected":["Exponential"]`) {
+		t.Fatalf("ask while planning: %+v", r)
 	}
 	if r := e2etest.Result(t, a, "draft"); r.IsError {
 		t.Fatalf("draft: %+v", r)
@@ -108,7 +118,10 @@ func TestAllCompanionsTogether(t *testing.T) {
 	if n := len(e2etest.Events(a, planentry.EventGoal)); n != 1 {
 		t.Fatalf("%d plan/goal", n)
 	}
-	review := h.User.Requests()[1].Questions[0]
+	if intent := h.User.Requests()[1].Intent; intent == nil || intent.Kind != planask.IntentKind || intent.ApproveOption != "" {
+		t.Fatalf("the questions' intent %+v", intent)
+	}
+	review := h.User.Requests()[2].Questions[0]
 	if review.Detail != plan || len(review.Options) != 5 {
 		t.Fatalf("review %+v", review)
 	}

@@ -30,6 +30,7 @@ const (
 	problemEmptyList    = "must list at least one item"
 	problemNotOneOf     = "must be one of %s, got %q"
 	problemRepeated     = "lists %q twice"
+	problemNotBool      = "must be true or false, got %s"
 	// problemGoRange is the problem of a number out of range in a
 	// configuration built in Go.
 	problemGoRange = "must be a whole number from %d to %d, got %d"
@@ -162,6 +163,21 @@ func (m *Mapping) Int(key string, def, lo, hi int64) int64 {
 		return def
 	}
 	return n
+}
+
+// Bool returns key's value as a boolean (YAML true or false); def when the
+// key is missing.
+func (m *Mapping) Bool(key string, def bool) bool {
+	v := m.values[key]
+	if v == nil {
+		return def
+	}
+	b, err := strconv.ParseBool(v.Value)
+	if v.Kind != yaml.ScalarNode || v.ShortTag() != "!!bool" || err != nil {
+		m.FailAt(v, key, fmt.Sprintf(problemNotBool, deploy.Describe(v)))
+		return def
+	}
+	return b
 }
 
 // Strings returns key's value as a non-empty list of distinct strings;

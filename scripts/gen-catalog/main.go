@@ -31,7 +31,7 @@ const (
 	defaultPages = "docs/plan-mode.md,docs/plan-mode.zh.md"
 	// defaultCompanions are the companion plugins' package directories,
 	// whose surface follows the plugin's in the same region.
-	defaultCompanions = "planfile,planentry,planreview,plangate,plansteps,todo"
+	defaultCompanions = "planfile,planentry,planask,planreview,plangate,plansteps,todo"
 	// baseCommand is how this repository runs the generator.
 	baseCommand = "go run ./scripts/gen-catalog"
 )

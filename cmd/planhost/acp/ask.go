@@ -19,10 +19,12 @@ import (
 // outside a tool call gets a tool call of its own), with the question's
 // detail, the plan of a plan review, in the tool call's content (as a
 // Markdown code block of its exact text, see shownPlan), and the tool
-// call's title and kind. The options are permissionOptions'. A request the
-// client answers "cancelled", or a plan review answered "No, stop here", is
-// a dismissal ([host.ErrDismissed]); a request that fails or whose ctx ends
-// is aborted ([host.ErrAborted]).
+// call's title and kind. The options are permissionOptions'. A clarifying
+// question (intent plan-ask) also lists its options' descriptions and
+// offers a reject_once "Skip this question" (see clarifyingRequest). A
+// request the client answers "cancelled", or a plan review answered "No,
+// stop here", is a dismissal ([host.ErrDismissed]); a request that fails
+// or whose ctx ends is aborted ([host.ErrAborted]).
 func (a *Agent) Ask(ctx context.Context, req host.AskRequest) ([]host.Answer, error) {
 	if req.Agent == nil || req.Agent.Session() == nil {
 		return nil, fmt.Errorf("acp: ask: %w", host.ErrNoProvider)
@@ -79,6 +81,9 @@ func (s *session) ask(ctx context.Context, q host.Question, intent *host.Intent)
 	}
 	content = append(content, sdk.ToolContent(sdk.TextBlock(q.Question)))
 	options, choices := permissionOptions(q.Options, intent)
+	if isClarifying(intent) {
+		content, options = clarifyingRequest(q, content, options, choices)
+	}
 	// The request names its tool call's title and kind, so that a client
 	// showing the request on its own still says what it is about.
 	kind := sdk.ToolKindThink
@@ -115,6 +120,9 @@ func (s *session) ask(ctx context.Context, q host.Question, intent *host.Intent)
 	case c.dismiss:
 		return host.Answer{}, fmt.Errorf("acp: ask: the user chose to say what to change: %w", host.ErrDismissed)
 	}
+	if c.skip {
+		return host.Answer{QuestionID: q.ID}, nil
+	}
 	return host.Answer{QuestionID: q.ID, Selected: []string{c.label}, DetailDigest: q.DetailDigest}, nil
 }
 
@@ -150,6 +158,8 @@ const speakOptionID sdk.PermissionOptionId = "_speak"
 type choice struct {
 	label   string
 	dismiss bool
+	// skip is a clarifying question's "Skip this question".
+	skip bool
 }
 
 // permissionOptions maps a question's options to permission options, and

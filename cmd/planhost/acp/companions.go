@@ -7,6 +7,7 @@ import (
 
 	"github.com/dshgo/planmode"
 	"github.com/dshgo/planmode/host"
+	"github.com/dshgo/planmode/planask"
 	"github.com/dshgo/planmode/planentry"
 	"github.com/dshgo/planmode/planfile"
 	"github.com/dshgo/planmode/plansteps"
@@ -15,8 +16,8 @@ import (
 
 // CompanionToolKinds are the protocol's tool kinds of the companion
 // plugins' tools, for [Config.ToolKinds]: the todo and plan-steps tools
-// are the agent's own bookkeeping (think), the plan file is read and
-// edited, and entering plan mode switches the mode.
+// and ask_user are the agent's own bookkeeping (think), the plan file is
+// read and edited, and entering plan mode switches the mode.
 func CompanionToolKinds() map[string]sdk.ToolKind {
 	return map[string]sdk.ToolKind{
 		todo.ReadToolName:              sdk.ToolKindThink,
@@ -28,6 +29,7 @@ func CompanionToolKinds() map[string]sdk.ToolKind {
 		planfile.ReadToolName:          sdk.ToolKindRead,
 		planfile.WriteToolName:         sdk.ToolKindEdit,
 		planentry.ToolName:             sdk.ToolKindSwitchMode,
+		planask.ToolName:               sdk.ToolKindThink,
 	}
 }
 

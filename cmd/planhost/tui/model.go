@@ -48,6 +48,9 @@ type Config struct {
 	// Plans are the plans a resumed session presented before the UI
 	// started, oldest first, so that /plans lists them too.
 	Plans []PresentedPlan
+	// Questions are the clarifying questions a resumed session asked
+	// before the UI started, with their answers, for /plans.
+	Questions []AskedQuestion
 	// NoColor draws without colours (NO_COLOR).
 	NoColor bool
 	// Editor is the editor's command line ($VISUAL, $EDITOR); "" is vi.
@@ -115,7 +118,10 @@ type Model struct {
 	lastKey time.Time
 
 	review *review
-	plans  []planRecord
+	// form is the open clarifying-question form (see form.go).
+	form  *form
+	asked []AskedQuestion
+	plans []planRecord
 
 	render *renderCache
 	quit   bool
@@ -230,8 +236,11 @@ func (m Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		m.liveText += m.cfg.Sanitize(msg.Text)
 		m.liveReasoning += m.cfg.Sanitize(msg.Reasoning)
 	case AskMsg:
-		m.openReview(msg)
+		m.openAsk(msg)
 	case AskGoneMsg:
+		if m.withdrawForm(msg.ID) {
+			break
+		}
 		if m.review != nil && m.review.id == msg.ID {
 			m.closeReview(m.cat.OutcomeCancelled)
 			m.add(KindMeta, m.cat.ReviewCancelled)
@@ -350,6 +359,9 @@ func (m *Model) key(msg tea.KeyPressMsg) tea.Cmd {
 	}
 	now := m.cfg.Now()
 	defer func() { m.lastKey = now }()
+	if m.form != nil {
+		return m.formKey(msg, now)
+	}
 	if m.review != nil {
 		return m.reviewKey(msg, now)
 	}
@@ -445,6 +457,10 @@ func (m *Model) paste(msg tea.PasteMsg) tea.Cmd {
 	text := strings.ReplaceAll(msg.Content, "\r\n", "\n")
 	text = strings.ReplaceAll(text, "\r", "\n")
 	m.lastKey = m.cfg.Now()
+	if m.form != nil {
+		m.formPaste(text)
+		return nil
+	}
 	if m.review != nil {
 		if m.review.feedback {
 			m.feedback.InsertString(text)
@@ -477,7 +493,11 @@ func (m *Model) submit(raw string) tea.Cmd {
 		m.help()
 		return nil
 	case text == "/plans" || strings.HasPrefix(text, "/plans "):
-		m.listPlans(strings.TrimSpace(strings.TrimPrefix(text, "/plans")))
+		arg := strings.TrimSpace(strings.TrimPrefix(text, "/plans"))
+		m.listPlans(arg)
+		if arg == "" {
+			m.listQuestions()
+		}
 		return nil
 	case strings.HasPrefix(text, "/"):
 		m.add(KindUser, text)

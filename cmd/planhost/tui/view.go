@@ -46,6 +46,9 @@ func (m Model) View() tea.View {
 	if m.review != nil {
 		m.review.drew(m.cfg.Now())
 	}
+	if m.form != nil {
+		m.form.drew(m.cfg.Now())
+	}
 	if m.quit {
 		v = tea.NewView("")
 	}
@@ -58,6 +61,9 @@ func (m Model) bottomView() string {
 	if r := m.review; r != nil {
 		parts = append(parts, m.menuView(r))
 	}
+	if m.form != nil {
+		parts = append(parts, m.formView())
+	}
 	parts = append(parts, m.statusLine())
 	switch {
 	case m.review != nil && m.review.feedback:
@@ -66,7 +72,7 @@ func (m Model) bottomView() string {
 			title = m.cat.CommentsTitle
 		}
 		parts = append(parts, m.st.title.Render(title), m.feedback.View(), m.st.meta.Render(m.cat.FeedbackHint))
-	case m.review == nil:
+	case m.review == nil && m.form == nil:
 		parts = append(parts, m.input.View())
 	}
 	return strings.Join(parts, "\n")

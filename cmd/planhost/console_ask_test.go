@@ -1,0 +1,279 @@
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/dshgo/planmode/cmd/planhost/internal/fakeopenai"
+	"github.com/dshgo/planmode/cmd/planhost/internal/reviewgate"
+	"github.com/dshgo/planmode/deploy"
+	"github.com/dshgo/planmode/host"
+	"github.com/dshgo/planmode/planask"
+	"github.com/dshgo/planmode/refhost/scripted"
+	"github.com/dshgo/planmode/store"
+)
+
+// askResults decodes the ask_user results of the run in dir.
+func askResults(t *testing.T, dir string) []planask.Result {
+	t.Helper()
+	var out []planask.Result
+	for _, e := range sessionEvents(t, dir) {
+		var r host.ToolResult
+		if e.Type != host.TypeToolResult || json.Unmarshal(e.Data, &r) != nil || r.Name != planask.ToolName {
+			continue
+		}
+		if r.IsError {
+			t.Fatalf("ask_user error: %s", r.Output)
+		}
+		var res planask.Result
+		if err := json.Unmarshal([]byte(r.Output), &res); err != nil {
+			t.Fatal(err)
+		}
+		out = append(out, res)
+	}
+	return out
+}
+
+// TestConsoleAnswersClarifyingQuestions drives ask_user through the line
+// console: numbered options, a number that is no option and two numbers
+// for a single choice are refused and asked again, "1,3" picks several,
+// other text is the user's own answer and an empty line skips.
+func TestConsoleAnswersClarifyingQuestions(t *testing.T) {
+	dir := newRunDir(t)
+	in := "/plan Greet in more languages\n" +
+		"5\n" + // no option 5
+		"1,2\n" + // one option only
+		"2\n" + // In a file
+		"1, 3,1\n" + // English, French
+		"Both, behind a flag\n" + // own words
+		"\n" // skip
+	p, stdout, stderr, _ := testProgram(t, in)
+	args := ptyRunArgs(t, dir, filepath.Join("testdata", "ask", "ask.yaml"), "-config", filepath.Join("testdata", "ask", "deploy.yaml"))
+	if code := p.main(args); code != exitOK {
+		t.Fatalf("exit %d\n%s\n%s", code, stdout, stderr)
+	}
+	out := stdout.String()
+	for _, want := range []string{
+		"┌─ question 1 of 2 · Storage: Where should the greetings live?",
+		"│  [2] In a file — A JSON file next to the binary.",
+		lineAskMulti,
+		"there is no option 5: type a number from 1 to 2",
+		lineAskOne,
+		"┌─ question 2 of 2 · Docs: Update the README?",
+	} {
+		if !strings.Contains(out, want) {
+			t.Errorf("the transcript lacks %q:\n%s", want, out)
+		}
+	}
+	res := askResults(t, dir)
+	if len(res) != 2 {
+		t.Fatalf("%d results", len(res))
+	}
+	first, second := res[0], res[1]
+	if first.Outcome != planask.OutcomeAnswered || !slices.Equal(first.Answers[0].Selected, []string{"In a file"}) ||
+		!slices.Equal(first.Answers[1].Selected, []string{"English", "French"}) {
+		t.Errorf("first result %+v", first)
+	}
+	if second.Answers[0].Other != "Both, behind a flag" || len(second.Answers[0].Selected) != 0 || !second.Answers[1].Skipped {
+		t.Errorf("second result %+v", second)
+	}
+	shown := []string{
+		"questions (answered):",
+		"· Storage — Where should the greetings live? → In a file",
+		"· Languages — Which languages first? → English, French",
+		"· Tests — Table tests or examples? → “Both, behind a flag”",
+		"· Docs — Update the README? → skipped",
+	}
+	for _, want := range shown {
+		if !strings.Contains(out, want) {
+			t.Errorf("the transcript lacks %q:\n%s", want, out)
+		}
+	}
+
+	// A resumed terminal UI's /plans gets them from the log.
+	asked := askedQuestions(host.LogOf(sessionEvents(t, dir)))
+	if len(asked) != 4 || !slices.Equal(asked[1].Selected, []string{"English", "French"}) || asked[2].Other != "Both, behind a flag" ||
+		asked[3].Header != "Docs" || len(asked[3].Selected)+len(asked[3].Other) != 0 {
+		t.Errorf("asked questions %+v", asked)
+	}
+
+	files, err := filepath.Glob(filepath.Join(dir, "sessions", "*.jsonl"))
+	if err != nil || len(files) != 1 {
+		t.Fatalf("session files %v %v", files, err)
+	}
+	ip, iout, ierr, _ := testProgram(t, "")
+	if code := ip.main([]string{"inspect", files[0]}); code != exitOK {
+		t.Fatalf("inspect: %d\n%s", code, ierr)
+	}
+	for _, want := range shown {
+		if !strings.Contains(iout.String(), want) {
+			t.Errorf("inspect lacks %q:\n%s", want, iout)
+		}
+	}
+	page := filepath.Join(t.TempDir(), "session.html")
+	hp, _, herr, _ := testProgram(t, "")
+	if code := hp.main([]string{"inspect", "-html", page, files[0]}); code != exitOK {
+		t.Fatalf("inspect -html: %d\n%s", code, herr)
+	}
+	b, err := os.ReadFile(page)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, want := range []string{"<h2>" + htmlQuestions + "</h2>", "<strong>Tests</strong> Table tests or examples? → “Both, behind a flag”", "English, French"} {
+		if !strings.Contains(string(b), want) {
+			t.Errorf("the page lacks %q:\n%s", want, b)
+		}
+	}
+}
+
+// TestQuestionsHTMLEscapesTheLog: text from the log never becomes markup
+// or a control sequence on the page.
+func TestQuestionsHTMLEscapesTheLog(t *testing.T) {
+	a := planask.Ask{Seq: 3, Questions: planask.AskPayload{CallID: "c", Questions: []planask.Question{
+		{ID: "q1", Header: "<b>H</b>", Question: "Q <script>x</script>", Options: []planask.Option{{Label: "A"}, {Label: "B"}}}}},
+		Answer: &planask.AnswerPayload{CallID: "c", Outcome: planask.OutcomeAnswered, Answers: []planask.Answer{{ID: "q1", Other: "<img src=x>\x1b[31m"}}}}
+	page := questionsHTML([]planask.Ask{a})
+	for _, bad := range []string{"<b>", "<script", "<img", "\x1b"} {
+		if strings.Contains(page, bad) {
+			t.Errorf("the page holds %q:\n%s", bad, page)
+		}
+	}
+	if !strings.Contains(page, "&lt;b&gt;H&lt;/b&gt;") {
+		t.Errorf("page:\n%s", page)
+	}
+}
+
+func TestParsePicks(t *testing.T) {
+	tests := []struct {
+		text    string
+		picks   []int
+		numbers bool
+		bad     string
+	}{
+		{"1", []int{0}, true, ""},
+		{"3, 1,3", []int{2, 0}, true, ""},
+		{"0", nil, true, "0"},
+		{"2,9", []int{1}, true, "9"},
+		{"1,", nil, false, ""},
+		{"1 2", nil, false, ""},
+		{"-1", nil, false, ""},
+		{"99999999999999999999", nil, true, "99999999999999999999"},
+		{"SQLite", nil, false, ""},
+		{"", nil, false, ""},
+	}
+	for _, tt := range tests {
+		picks, numbers, bad := parsePicks(tt.text, 3)
+		if !slices.Equal(picks, tt.picks) || numbers != tt.numbers || bad != tt.bad {
+			t.Errorf("parsePicks(%q) = %v, %v, %q", tt.text, picks, numbers, bad)
+		}
+	}
+}
+
+// TestTypeAheadDoesNotAnswerAClarifyingQuestion: a line completed before
+// the question appeared is ignored, and only a later line answers it.
+func TestTypeAheadDoesNotAnswerAClarifyingQuestion(t *testing.T) {
+	steps, err := scripted.ParseScript([]byte("steps:\n  - toolCalls:\n      - name: ask_user\n        input:\n" +
+		"          questions:\n            - {header: H, question: Which one, options: [{label: A, description: a}, {label: B, description: b}]}\n" +
+		"  - text: ok\n"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	dep, err := deploy.Load(filepath.Join("testdata", "ask", "deploy.yaml"), offeredPlugins()...)
+	if err != nil {
+		t.Fatal(err)
+	}
+	mem := store.NewMemory()
+	app, parts := newHost(hostConfig{store: mem, model: scripted.NewModel(steps...), deployment: dep})
+	ctx := context.Background()
+	if err := app.Start(ctx); err != nil {
+		t.Fatal(err)
+	}
+	defer stopApp(app)
+	sess, err := mem.Create("")
+	if err != nil {
+		t.Fatal(err)
+	}
+	agent, err := parts.Runtime.NewAgent("", sess)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer stopAgent(agent)
+	md, err := newMarkdown(styleNoTTY)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var out syncBuffer
+	term := &fakeTerminal{ch: make(chan inputEvent)}
+	c := &console{out: &out, rt: parts.Runtime, agent: agent, plan: parts.Plan, view: newPrinter(&out, md, parts.Presenters, true), src: term}
+	unset, err := parts.Runtime.Questions().SetProvider(c)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer unset()
+	done := make(chan serveResult, 1)
+	go func() { done <- c.serve(ctx) }()
+
+	typedEarly := time.Now()
+	term.ch <- inputEvent{line: "/plan Go", at: typedEarly}
+	waitFor(t, &out, lineAskOther)
+	term.ch <- inputEvent{line: "1", at: typedEarly}
+	waitFor(t, &out, "it came before the question appeared")
+	term.ch <- inputEvent{line: "2", at: time.Now().Add(reviewgate.Quiet)}
+	term.ch <- inputEvent{eof: true}
+	select {
+	case <-done:
+	case <-time.After(10 * time.Second):
+		t.Fatalf("console did not end:\n%s", out.String())
+	}
+	if err := agent.WaitIdle(ctx); err != nil {
+		t.Fatal(err)
+	}
+	asks := planask.Asks(sess.Events())
+	if len(asks) != 1 || asks[0].Answer == nil || !slices.Equal(asks[0].Answer.Answers[0].Selected, []string{"B"}) {
+		t.Fatalf("asks %+v\n%s", asks, out.String())
+	}
+}
+
+// TestAskUserOverTheOpenAIEndpoint drives ask_user end to end through the
+// fake OpenAI endpoint: the tool is in every request's tool list, the
+// model's call reaches the console, and the answer goes back to the model
+// as JSON in the tool message.
+func TestAskUserOverTheOpenAIEndpoint(t *testing.T) {
+	args := `{"questions":[{"header":"Storage","question":"Where should greetings live?","options":[` +
+		`{"label":"In code","description":"A Go map."},{"label":"In a file","description":"A JSON file."}]}]}`
+	srv := fakeopenai.New(fakeopenai.Options{APIKey: "k", Strict: true},
+		fakeopenai.Reply{Text: "One question first.", Calls: []fakeopenai.Call{{ID: "call_1", Name: planask.ToolName, Arguments: args}}},
+		fakeopenai.Reply{Text: "A JSON file it is."},
+	)
+	defer srv.Close()
+	dir := newRunDir(t)
+	env := map[string]string{"OPENAI_BASE_URL": srv.BaseURL(), "OPENAI_MODEL": "m", "OPENAI_API_KEY": "k"}
+	p, out, errOut, _ := testProgram(t, "/plan Greet in more languages\n2\n")
+	p.getenv = func(k string) string { return env[k] }
+	cmd := []string{
+		"run", "-config", filepath.Join("testdata", "ask", "deploy.yaml"), "-model", "openai",
+		"-workspace", filepath.Join(dir, "ws"), "-sessions", filepath.Join(dir, "sessions"),
+	}
+	if code := p.main(cmd); code != exitOK {
+		t.Fatalf("exit code = %d\n%s", code, errOut)
+	}
+	reqs := srv.Requests()
+	if len(reqs) != 2 {
+		t.Fatalf("%d requests\n%s", len(reqs), out)
+	}
+	if !strings.Contains(reqs[0].Raw, `"name":"ask_user"`) {
+		t.Errorf("the first request does not offer ask_user:\n%s", reqs[0].Raw)
+	}
+	if !strings.Contains(reqs[1].Raw, `\"outcome\":\"answered\"`) || !strings.Contains(reqs[1].Raw, `\"selected\":[\"In a file\"]`) {
+		t.Errorf("the answer did not reach the model:\n%s", reqs[1].Raw)
+	}
+	if !strings.Contains(out.String(), "assistant: A JSON file it is.") {
+		t.Errorf("output:\n%s", out)
+	}
+}
