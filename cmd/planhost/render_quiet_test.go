@@ -18,7 +18,7 @@ import (
 func TestTerminalLinesAreQuietUnlessVerbose(t *testing.T) {
 	header, _ := json.Marshal(host.RequestHeader{Reason: "initial", Sections: []string{"planhost:base", "plan:policy"}})
 	refused, _ := json.Marshal(host.ToolResult{CallID: "c1", Name: planmode.ExitToolName, IsError: true,
-		Output: host.ToolErrorPrefix + "the plan has no heading: start it with # Title"})
+		Output: host.ToolErrorPrefix + "the plan has no heading: start it with # Title", Outcome: string(planmode.ExitRefused)})
 	events := []host.Event{{Seq: 1, Type: host.TypeRequestHeader, Data: header}, {Seq: 2, Type: host.TypeToolResult, Data: refused}}
 	tests := []struct {
 		name     string

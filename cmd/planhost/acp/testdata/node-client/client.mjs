@@ -161,10 +161,11 @@ let sessionId;
     const text = (review.toolCall.content ?? []).map((c) => c.content?.text ?? "").join("\n");
     check(text.includes("# Add Goodbye"), "the plan is in the tool call's content");
     // Every approving answer is allow_once (Approve, Approve and clear),
-    // every other reject_once; Approve with comments needs text, which a
+    // every other reject_once (Save plan and stop approves nothing);
+    // Approve with comments needs text, which a
     // permission option cannot carry, so it is not offered.
     const options = review.options.map((o) => `${o.optionId}=${o.kind}`).join(",");
-    check(options === "approve=allow_once,approve-and-clear=allow_once,keep-planning=reject_once,_speak=reject_once", `review options ${options}`);
+    check(options === "approve=allow_once,approve-and-clear=allow_once,save-plan-and-stop=reject_once,keep-planning=reject_once,_speak=reject_once", `review options ${options}`);
     check(!review.options.some((o) => /comment/i.test(o.name)), "no option that needs text");
     check(review.toolCall.title === "Plan: Add Goodbye" && review.toolCall.kind === "switch_mode", `the request names its tool call (${review.toolCall.title}, ${review.toolCall.kind})`);
     const reviewed = planAtReview[0].map((e) => `${e.content}/${e.priority}/${e.status}`).join(",");
