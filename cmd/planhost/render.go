@@ -285,8 +285,9 @@ func renderMarkdown(md *mdview.Renderer, text string) string {
 	return strings.Join(lines, "\n")
 }
 
-// question prints one question of an ask: its detail (unless it is the
-// card just shown), the question and the options with their keys.
+// question prints one question of an ask: what changed in a plan asked
+// again, its detail (unless it is the card just shown), the question and
+// the options with their keys.
 func (p *printer) question(q host.Question, keys []string) {
 	if d := planChange(q.Previous, q.Detail); d != "" {
 		p.println(lineReviewChanged)
@@ -295,6 +296,13 @@ func (p *printer) question(q host.Question, keys []string) {
 	if d := strings.TrimSpace(q.Detail); d != "" && q.Detail != p.lastCard {
 		p.out.markdown(q.Detail)
 	}
+	p.menu(q, keys)
+}
+
+// menu prints the question and the options with their keys: one per
+// option, then edit's when keys has one more (a plan review), then
+// dismiss's.
+func (p *printer) menu(q host.Question, keys []string) {
 	header := q.Header
 	if header == "" {
 		header = q.ID
@@ -302,6 +310,9 @@ func (p *printer) question(q host.Question, keys []string) {
 	p.println(fmt.Sprintf(lineReviewHead, header, q.Question))
 	for i, o := range q.Options {
 		p.println(strings.TrimRight(fmt.Sprintf(lineReviewOpt, keys[i], o.Label, o.Description), " —"))
+	}
+	if len(keys) > len(q.Options)+1 {
+		p.println(fmt.Sprintf(lineReviewOpt, keys[len(q.Options)], optionEdit, optionEditHelp))
 	}
 	p.println(fmt.Sprintf(lineReviewOpt, keys[len(keys)-1], optionDismiss, optionDismissHelp))
 	p.println(lineReviewEnd)

@@ -183,7 +183,8 @@ const (
 	promptPlan       = "[plan] › "
 	promptNoMode     = "› "
 	promptPendingFmt = "[%s → %s] › "
-	promptReview     = "review [a]pprove/[k]eep planning/[d]ismiss › "
+	promptReview     = "review [a]pprove/[k]eep planning/[e]dit/[d]ismiss › "
+	promptEdit       = "edit › "
 	promptFeedback   = "feedback (empty for none) › "
 	promptAnswer     = "answer [%s] › "
 
@@ -191,6 +192,10 @@ const (
 	cmdExit    = "/exit"
 	cmdHelp    = "/help"
 	dismissKey = "d"
+	editKey    = "e"
+	// editEnd is the line that ends an edited plan typed in the line
+	// console.
+	editEnd = "."
 
 	modeDefault = "default"
 	modePlan    = "plan"
@@ -221,6 +226,13 @@ const (
 	// lineReviewChanged heads the diff of a plan that changed while the
 	// user reviewed it.
 	lineReviewChanged = "The plan changed while you were reviewing it; what changed (- before, + now):"
+	// lineReviewRevised heads the diff of a plan against the plan sent
+	// back for a revision in the review before.
+	lineReviewRevised = "What changed since the plan you sent back (- before, + now):"
+	lineEditHow       = "  Type the plan as it should be (Markdown; pasting works), then a line holding only . to end it. A . alone keeps the plan as it is."
+	lineEditUnchanged = "  · the plan was not changed"
+	lineEditChanged   = "You edited the plan; what changed (- before, + now):"
+	lineEditedNote    = "  · you edited this plan; the edited text is what an approval approves"
 	linePlanFile      = "  plan file: %s"
 	lineReviewer      = "reviewer: %s"
 	lineReviewBad     = "  please answer one of %s"
@@ -245,6 +257,8 @@ const (
 
 	optionDismiss     = "dismiss"
 	optionDismissHelp = "close the review and talk to the model instead"
+	optionEdit        = "edit"
+	optionEditHelp    = "type the plan as it should be, then approve or send it back"
 	resultLines       = "%s (+%d more lines)"
 	resultError       = "error: %s"
 	inputBytes        = "%d bytes"
