@@ -49,16 +49,24 @@ func rows(x *Execution) []render.Row {
 func footer(x *Execution) string {
 	switch {
 	case x.Done:
-		return fmt.Sprintf(footerDone, x.Completed(), len(x.Steps), len(x.Deviations))
+		return fmt.Sprintf(footerDone, x.Completed(), count(len(x.Steps), wordStep, wordSteps), count(len(x.Deviations), wordDev, wordDevs))
 	case len(x.Steps) == 0:
 		return footerNoSteps
 	case x.Completed() == len(x.Steps):
-		return fmt.Sprintf(footerAllDone, len(x.Steps))
+		return fmt.Sprintf(footerAllDone, count(len(x.Steps), wordStep, wordSteps))
 	}
 	if cur := x.Current(); cur != 0 {
 		return fmt.Sprintf(footerNext, x.Completed(), len(x.Steps), cur)
 	}
 	return fmt.Sprintf(footerProgress, x.Completed(), len(x.Steps))
+}
+
+// count is n with its noun in English's singular or plural form.
+func count(n int, one, many string) string {
+	if n == 1 {
+		return fmt.Sprintf(countFmt, n, one)
+	}
+	return fmt.Sprintf(countFmt, n, many)
 }
 
 // title heads the box and the list.

@@ -147,12 +147,18 @@ const (
 
 // Rendering, for the user.
 const (
-	defaultTitle   = "Plan"
-	noteVerified   = "verified: %s"
-	noteVerify     = "verify: %s"
-	footerDone     = "Completed: %d of %d steps done, %d deviations"
-	footerNoSteps  = "No tracked steps"
-	footerAllDone  = "All %d steps done · the plan is not completed yet"
+	defaultTitle  = "Plan"
+	noteVerified  = "verified: %s"
+	noteVerify    = "verify: %s"
+	footerDone    = "Completed: %d of %s done, %s"
+	footerNoSteps = "No tracked steps"
+	footerAllDone = "All %s done · the plan is not completed yet"
+	// countFmt is a count and its noun.
+	countFmt       = "%d %s"
+	wordStep       = "step"
+	wordSteps      = "steps"
+	wordDev        = "deviation"
+	wordDevs       = "deviations"
 	footerNext     = "%d of %d done · next: step %d"
 	footerProgress = "%d of %d done · waiting on dependencies"
 )

@@ -21,7 +21,7 @@ import (
 // headless Chromium.
 func TestDemoCompanions(t *testing.T) {
 	p, out, errOut, _ := testProgram(t, "")
-	if code := p.main([]string{"demo-companions"}); code != exitOK {
+	if code := p.main([]string{"demo-companions", "-keep"}); code != exitOK {
 		t.Fatalf("exit code = %d\nstderr:\n%s\nstdout:\n%s", code, errOut, out)
 	}
 	goldenFile(t, "demo-companions.golden", mask(out.String()))
@@ -35,7 +35,7 @@ func TestDemoCompanions(t *testing.T) {
 		if code := p.main([]string{"inspect", files[0][1]}); code != exitOK {
 			t.Fatalf("inspect: %d\n%s", code, errOut)
 		}
-		for _, want := range []string{"plan approved: Add Goodbye", "╭─ Add Goodbye", "✓ 2. Add a table test", "Completed: 3 of 3 steps done, 1 deviations", "╭─ Todo", "▶ Write a release note"} {
+		for _, want := range []string{"plan approved: Add Goodbye", "╭─ Add Goodbye", "✓ 2. Add a table test", "Completed: 3 of 3 steps done, 1 deviation", "╭─ Todo", "▶ Write a release note"} {
 			if !strings.Contains(out.String(), want) {
 				t.Errorf("inspect output lacks %q:\n%s", want, out)
 			}

@@ -142,6 +142,7 @@ const (
 
 // serve runs the session until the input ends, /quit, or a second Ctrl-C.
 func (c *console) serve(ctx context.Context) serveResult {
+	c.view.holdPlanCards = true
 	c.events.notify = make(chan struct{}, 1)
 	c.asks = make(chan *pendingAsk)
 	c.closed = make(chan struct{})
@@ -360,8 +361,7 @@ func (c *console) help() {
 func (c *console) startAsk(a *pendingAsk) *askState {
 	if c.reviewer != nil {
 		for _, q := range a.req.Questions {
-			c.showRevision(a.req, q)
-			c.view.question(q, optionKeys(q, isPlanReview(a.req)))
+			c.view.review(q, optionKeys(q, isPlanReview(a.req)), c.revisedFrom(a.req))
 		}
 		answers, err := c.reviewer(a.req)
 		c.revised = ""
@@ -382,27 +382,21 @@ func (c *console) showQuestion(st *askState) {
 	st.keys = optionKeys(q, plan)
 	if plan {
 		st.text = q.Detail
-		c.showRevision(st.a.req, q)
 	}
-	c.view.question(q, st.keys)
+	c.view.review(q, st.keys, c.revisedFrom(st.a.req))
 	if c.planFile != "" && plan {
 		c.view.println(fmt.Sprintf(linePlanFile, safetext.Escape(c.planFile)))
 	}
 	st.gate = reviewgate.Open(time.Now(), c.lastLine)
 }
 
-// showRevision prints, for a plan review that follows a plan sent back for
-// a revision, what changed from that plan (a unified diff, escaped). A
-// review asked again because the plan changed during it shows that change
-// instead (the printer does).
-func (c *console) showRevision(req host.AskRequest, q host.Question) {
-	if !isPlanReview(req) || q.Previous != "" || c.revised == "" {
-		return
+// revisedFrom is the plan req revises, when it is a plan review that
+// follows a plan sent back for a revision; "" otherwise.
+func (c *console) revisedFrom(req host.AskRequest) string {
+	if !isPlanReview(req) {
+		return ""
 	}
-	if d := planChange(c.revised, q.Detail); d != "" {
-		c.view.println(lineReviewRevised)
-		c.view.println(d)
-	}
+	return c.revised
 }
 
 // answer takes one line, typed at at, for the question being asked and

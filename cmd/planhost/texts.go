@@ -67,6 +67,7 @@ const (
 
 Usage:
   planhost demo                    play a scripted plan-mode session on a sample workspace
+  planhost demo-companions         play a scripted scene of the companion plugins (steps, todo list)
   planhost run -config FILE        an interactive session in the terminal
   planhost validate -config FILE   check a deployment file and build the host without running it
   planhost inspect SESSION_FILE    show a session's plan-mode timeline
@@ -75,14 +76,15 @@ Usage:
 Run "planhost COMMAND -h" for a command's flags.
 Exit codes: 0 success, 1 runtime failure, 2 usage or configuration error.
 `
-	usageDemo = `Usage: planhost demo [-keep=false] [-scene entry]
+	usageDemo = `Usage: planhost demo [-keep] [-scene entry]
 
 Plays a complete plan-mode session with an embedded deployment, a scripted
 model and a scripted reviewer, on a sample workspace copied to a temporary
 directory: the user enters plan mode with a request, the model explores with
 read-only tools and presents a plan, the reviewer asks for one revision and
-then approves, and the model carries the plan out. The session is stored in a
-durable session file whose path is printed at the end.
+then approves, and the model carries the plan out. The temporary directory
+is removed at the end; with -keep it stays, with the session file (its path
+is printed at the end) and the changed workspace.
 
 Flags:
 `
@@ -148,7 +150,7 @@ const (
 	flagTimeoutHelp     = "`duration` the endpoint may stay silent while an answer streams (the whole request with -stream=false) for -model openai"
 	flagMaxResponseHelp = "largest response body in `bytes` the endpoint may send for -model openai"
 	flagJSONHelp        = "print the timeline as JSON"
-	flagKeepHelp        = "keep the demo directory (session file and changed workspace) after the demo"
+	flagKeepHelp        = "keep the demo directory (session file and changed workspace) after the demo; it is removed by default"
 	flagStreamHelp      = "stream answers from -model openai (text appears as it arrives; an endpoint that refuses gets one request)"
 	flagLangHelp        = "`language` of the terminal UI: en or zh (default: from LC_ALL, LC_MESSAGES, LANG)"
 	flagContinueHelp    = "resume the latest session in the sessions directory"

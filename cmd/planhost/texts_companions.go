@@ -34,14 +34,15 @@ pre{white-space:pre-wrap;background:#f6f8fa;padding:.75em;border-radius:6px}
 
 // The companions demo.
 const (
-	usageDemoCompanions = `Usage: planhost demo-companions [-keep=false]
+	usageDemoCompanions = `Usage: planhost demo-companions [-keep]
 
 Plays a scripted scene of the companion plugins on a sample workspace: in a
 first session the model plans with steps, the user approves, the model runs
 the steps with their verifications, changes one step with the user's
 approval and completes the plan, keeping a todo list; in a second session
-the same agent reads its list and finishes it. With -keep (the default) the
-directory with the sessions, the documents and the workspace is kept.
+the same agent reads its list and finishes it. With -keep the directory with
+the sessions, the documents and the workspace is kept; by default it is
+removed at the end.
 
 Flags:
 `
