@@ -12,6 +12,8 @@ import (
 
 	"github.com/chromedp/chromedp"
 
+	"github.com/dshgo/planmode"
+	"github.com/dshgo/planmode/host"
 	"github.com/dshgo/planmode/plansteps"
 	"github.com/dshgo/planmode/todo"
 )
@@ -82,6 +84,61 @@ func TestDemoCompanions(t *testing.T) {
 			}
 		}
 	})
+
+	t.Run("Chromium shows the plan rendered, under the plan's title, counted in words", func(t *testing.T) {
+		browser := openInChromium(t, findChromium(t), page)
+		title, err := chromedp.Run(browser, chromedp.Evaluate[string](`document.title`))
+		if err != nil || title != "Add Goodbye" {
+			t.Errorf("the page's title is %q (%v), want the plan's title", title, err)
+		}
+		heading, err := chromedp.Run(browser, chromedp.Evaluate[string](`document.querySelector(".plan h1").innerText`))
+		if err != nil || heading != "Add Goodbye" {
+			t.Errorf("the plan's heading is %q (%v), want it rendered", heading, err)
+		}
+		shown, err := chromedp.Run(browser, chromedp.Evaluate[string](`document.body.innerText`))
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, bad := range []string{"# Add Goodbye", "1 deviations"} {
+			if strings.Contains(shown, bad) {
+				t.Errorf("the page shows %q:\n%s", bad, shown)
+			}
+		}
+		if !strings.Contains(shown, "1 deviation") {
+			t.Errorf("the page does not count the deviation:\n%s", shown)
+		}
+	})
+}
+
+// TestTheHTMLPageIsTitledByTheSession: the page's title is the session's
+// first plan's title, else its first message, else its ID.
+func TestTheHTMLPageIsTitledByTheSession(t *testing.T) {
+	user := func(seq uint64, text string) host.Event {
+		return host.Event{Seq: seq, Type: host.TypeUserMessage, Data: mustJSON(t, host.UserMessage{Content: []host.Block{host.TextBlock(text)}})}
+	}
+	exit := func(seq uint64, plan string) host.Event {
+		return host.Event{Seq: seq, Type: host.TypeToolCall, Data: mustJSON(t, host.ToolCall{ID: "c1", Name: planmode.ExitToolName, Input: mustJSON(t, map[string]string{"plan": plan})})}
+	}
+	tests := []struct {
+		name   string
+		events []host.Event
+		want   string
+	}{
+		{"the first plan's title", []host.Event{user(1, "Add Goodbye, please"), exit(2, "# Add Goodbye\n\n1. Do it.")}, "<title>Add Goodbye</title>"},
+		{"the first message", []host.Event{user(1, "Add Goodbye\nand test it"), exit(2, "no heading")}, "<title>Add Goodbye</title>"},
+		{"a long first message clipped", []host.Event{user(1, strings.Repeat("word ", 40))}, "…</title>"},
+		{"the ID when there is neither", nil, "<title>Session s1</title>"},
+		{"markup in a title escaped", []host.Event{user(1, "<b>bold</b> move")}, "<title>&lt;b&gt;bold&lt;/b&gt; move</title>"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			var page strings.Builder
+			writeHTMLPage(&page, "s1", inspectCompanions(host.LogOf(tt.events)))
+			if !strings.Contains(page.String(), tt.want) {
+				t.Errorf("the page lacks %q:\n%s", tt.want, page.String())
+			}
+		})
+	}
 }
 
 // envRequireChromium makes a missing Chromium a failure (CI installs it).

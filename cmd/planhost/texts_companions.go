@@ -21,6 +21,7 @@ const (
 	htmlSteps           = "Steps"
 	htmlTodo            = "Todo list"
 	htmlNoPlans         = "No plan was approved in this session."
+	htmlPlanUntitled    = "Plan"
 	htmlNoSteps         = "No steps were tracked in this session."
 	htmlNoTodo          = "The session wrote no todo list."
 	htmlSummary         = "Summary:"
@@ -28,6 +29,10 @@ const (
 	htmlDeviationStep   = "Deviation (step %d):"
 	htmlPageStyle       = `body{font-family:system-ui,sans-serif;max-width:60em;margin:2em auto;padding:0 1em;color:#24292f}
 pre{white-space:pre-wrap;background:#f6f8fa;padding:.75em;border-radius:6px}
+code{background:#f6f8fa;padding:0 .2em;border-radius:4px;overflow-wrap:anywhere}
+.plan{border-left:3px solid #d0d7de;padding-left:1em;margin:1em 0}
+.plan h1{font-size:1.5em}.plan h2{font-size:1.25em}
+.session{color:#57606a}
 .empty{color:#57606a;font-style:italic}
 `
 )

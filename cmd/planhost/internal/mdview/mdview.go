@@ -59,22 +59,46 @@ func New(style string, width int) (*Renderer, error) {
 	if !ok {
 		return nil, fmt.Errorf("mdview: %w %q", ErrUnknownStyle, style)
 	}
-	// The parser of glamour (CommonMark, GFM, definition lists) without
-	// the paragraph transformer that takes link reference definitions out
-	// of the text.
+	md := newMarkdown()
+	md.SetRenderer(renderer.NewRenderer(renderer.WithNodeRenderers(
+		util.Prioritized(ansi.NewRenderer(ansi.Options{Styles: *st, WordWrap: width}), 1000),
+	)))
+	return &Renderer{md: md}, nil
+}
+
+// newMarkdown is the parser of glamour (CommonMark, GFM, definition
+// lists) without the paragraph transformer that takes link reference
+// definitions out of the text; its renderer is goldmark's HTML renderer,
+// which leaves raw HTML out (the document never holds any once changed).
+func newMarkdown() goldmark.Markdown {
 	p := parser.NewParser(
 		parser.WithBlockParsers(parser.DefaultBlockParsers()...),
 		parser.WithInlineParsers(parser.DefaultInlineParsers()...),
 		parser.WithAutoHeadingID(),
 	)
-	md := goldmark.New(
+	return goldmark.New(
 		goldmark.WithParser(p),
 		goldmark.WithExtensions(extension.GFM, extension.DefinitionList),
 	)
-	md.SetRenderer(renderer.NewRenderer(renderer.WithNodeRenderers(
-		util.Prioritized(ansi.NewRenderer(ansi.Options{Styles: *st, WordWrap: width}), 1000),
-	)))
-	return &Renderer{md: md}, nil
+}
+
+// HTML renders s as an HTML fragment that hides none of its text, with
+// the same changes as [Renderer.Render]: raw HTML and HTML blocks are
+// shown as code, links and images as their text with their destination
+// and title (so the fragment holds no hyperlink and loads nothing), and
+// info strings as written. Every text is escaped. The text should already
+// be safe (no invisible characters, see safetext).
+func HTML(s string) (string, error) {
+	md := newMarkdown()
+	src := []byte(s)
+	doc := md.Parser().Parse(text.NewReader(src))
+	v := &visible{src: src, extra: bytes.NewBuffer(nil), rawCode: true}
+	v.transform(doc)
+	var out bytes.Buffer
+	if err := md.Renderer().Render(&out, append(src, v.extra.Bytes()...), doc); err != nil {
+		return "", err
+	}
+	return out.String(), nil
 }
 
 // Render renders s. The text should already be safe for a terminal (no
@@ -97,21 +121,33 @@ func (r *Renderer) Render(s string) (string, error) {
 type visible struct {
 	src   []byte
 	extra *bytes.Buffer
+	// rawCode is set for a renderer that shows code as written, without
+	// decoding character references in it (goldmark's HTML renderer).
+	rawCode bool
 }
 
 // segment adds s to the source and returns a text node showing it as it
 // is. The terminal renderer decodes character references in text, so
 // every ampersand is written as one.
 func (v *visible) segment(s string) *ast.Text {
+	return v.add(strings.ReplaceAll(s, "&", "&amp;"))
+}
+
+// add adds s to the source as it is and returns a text node of it.
+func (v *visible) add(s string) *ast.Text {
 	start := len(v.src) + v.extra.Len()
-	v.extra.WriteString(strings.ReplaceAll(s, "&", "&amp;"))
+	v.extra.WriteString(s)
 	return ast.NewTextSegment(text.NewSegment(start, len(v.src)+v.extra.Len()))
 }
 
 // code is s shown as inline code.
 func (v *visible) code(s string) ast.Node {
 	c := ast.NewCodeSpan()
-	c.AppendChild(c, v.segment(s))
+	if v.rawCode {
+		c.AppendChild(c, v.add(s))
+	} else {
+		c.AppendChild(c, v.segment(s))
+	}
 	return c
 }
 
