@@ -87,17 +87,17 @@ func TestDemoInputsAreValid(t *testing.T) {
 }
 
 // TestREADMECommands checks that the README's first code block holds
-// exactly the two commands that work: the demo, run here through run as
-// "go run" would, and the test command this test is part of.
+// exactly the two commands that work (the light demo, which its own
+// package tests, and the test command this test is part of), and runs the
+// full demo the README names next, as "go run" would.
 func TestREADMECommands(t *testing.T) {
-	f, err := os.Open(filepath.Join("..", "..", "README.md"))
+	b, err := os.ReadFile(filepath.Join("..", "..", "README.md"))
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer f.Close()
 	var commands []string
 	inBlock := false
-	sc := bufio.NewScanner(f)
+	sc := bufio.NewScanner(strings.NewReader(string(b)))
 	for sc.Scan() {
 		line := strings.TrimSpace(sc.Text())
 		if strings.HasPrefix(line, "```") {
@@ -114,12 +114,16 @@ func TestREADMECommands(t *testing.T) {
 			commands = append(commands, strings.Join(strings.Fields(cmd), " "))
 		}
 	}
-	want := []string{"go run ./cmd/planhost demo", "go test -race ./... ./cmd/planhost/..."}
+	want := []string{"go run ./cmd/planmode-demo", "go test -race ./... ./cmd/planhost/..."}
 	if strings.Join(commands, "\n") != strings.Join(want, "\n") {
 		t.Fatalf("README's first code block = %q, want %q", commands, want)
 	}
 
-	fields := strings.Fields(commands[0])
+	const full = "go run ./cmd/planhost demo"
+	if !strings.Contains(string(b), "`"+full+"`") {
+		t.Fatalf("the README does not name the full demo %q", full)
+	}
+	fields := strings.Fields(full)
 	if pkg, err := filepath.Abs(filepath.Join("..", "..", filepath.FromSlash(fields[2]))); err != nil || !sameDir(t, pkg, ".") {
 		t.Fatalf("README runs %s, which is not this command's package", fields[2])
 	}
@@ -127,7 +131,7 @@ func TestREADMECommands(t *testing.T) {
 	t.Setenv("TMPDIR", tmp)
 	var out, errOut syncBuffer
 	if code := run(fields[3:], strings.NewReader(""), &out, &errOut); code != exitOK {
-		t.Fatalf("%s: exit code = %d\nstderr:\n%s", commands[0], code, errOut.String())
+		t.Fatalf("%s: exit code = %d\nstderr:\n%s", full, code, errOut.String())
 	}
 	// The transcript is the golden one; the directory is removed.
 	got := strings.Replace(mask(out.String()), lineDemoRemoved+"\n", "", 1)
