@@ -60,8 +60,6 @@ const (
 	NoticeForm      = noticeForm
 	NoticeEntered   = noticeEntered
 	NoticeLeft      = noticeLeft
-	CardKindPlan    = cardKindPlan
-	CardKindReview  = cardKindReview
 	MaxFeedbackSize = maxFeedbackSize
 	MaxReviewAsks   = maxReviewAsks
 	MaxPlanSize     = maxPlanSize

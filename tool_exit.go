@@ -36,12 +36,13 @@ const (
 		`"required":["approved"],"additionalProperties":false}`
 )
 
-// Kinds of the cards the exit tool presents to hosts' UIs.
+// Kinds of the cards the exit tool presents to hosts' UIs, which may
+// treat a plan card specially (show it once, under the review).
 const (
-	// cardKindPlan is the kind of the card that shows an exit call's plan.
-	cardKindPlan = "plan"
-	// cardKindReview is the kind of the card that shows a review's outcome.
-	cardKindReview = "review"
+	// CardKindPlan is the kind of the card that shows an exit call's plan.
+	CardKindPlan = "plan"
+	// CardKindReview is the kind of the card that shows a review's outcome.
+	CardKindReview = "review"
 )
 
 const (
@@ -454,7 +455,7 @@ func decodePlan(input json.RawMessage) (string, error) {
 // its body.
 func (t *exitTool) PresentCall(input json.RawMessage) host.Card {
 	plan := looseplan(input)
-	return host.Card{Kind: cardKindPlan, Title: planTitle(plan), Body: plan}
+	return host.Card{Kind: CardKindPlan, Title: planTitle(plan), Body: plan}
 }
 
 // PresentResult implements [host.Presenter]: a card of kind
@@ -466,18 +467,18 @@ func (t *exitTool) PresentResult(input json.RawMessage, output string, isError b
 			Abandoned bool `json:"abandoned"`
 		}
 		if json.Unmarshal([]byte(output), &res) == nil && res.Abandoned {
-			return host.Card{Kind: cardKindReview, Title: cardTitleAbandoned, Body: cardBodyAbandoned}
+			return host.Card{Kind: CardKindReview, Title: cardTitleAbandoned, Body: cardBodyAbandoned}
 		}
-		return host.Card{Kind: cardKindReview, Title: cardTitleApproved, Body: cardBodyApproved}
+		return host.Card{Kind: CardKindReview, Title: cardTitleApproved, Body: cardBodyApproved}
 	}
 	msg := strings.TrimPrefix(output, host.ToolErrorPrefix)
 	if feedback, ok := strings.CutPrefix(msg, textKeepPlanningFeedback); ok {
-		return host.Card{Kind: cardKindReview, Title: cardTitleKeepPlanning, Body: feedback}
+		return host.Card{Kind: CardKindReview, Title: cardTitleKeepPlanning, Body: feedback}
 	}
 	if msg == textKeepPlanning {
-		return host.Card{Kind: cardKindReview, Title: cardTitleKeepPlanning, Body: cardBodyNoFeedback}
+		return host.Card{Kind: CardKindReview, Title: cardTitleKeepPlanning, Body: cardBodyNoFeedback}
 	}
-	return host.Card{Kind: cardKindReview, Title: cardTitleFailed, Body: msg}
+	return host.Card{Kind: CardKindReview, Title: cardTitleFailed, Body: msg}
 }
 
 // looseplan returns the plan of an input for display: the "plan" string

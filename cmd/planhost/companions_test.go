@@ -12,7 +12,9 @@ import (
 
 	"github.com/chromedp/chromedp"
 
+	"github.com/dshgo/planmode"
 	"github.com/dshgo/planmode/cmd/planhost/internal/render"
+	"github.com/dshgo/planmode/host"
 )
 
 // TestDemoCompanions plays the companions scene, then inspects its two
@@ -20,7 +22,7 @@ import (
 // headless Chromium.
 func TestDemoCompanions(t *testing.T) {
 	p, out, errOut, _ := testProgram(t, "")
-	if code := p.main([]string{"demo-companions"}); code != exitOK {
+	if code := p.main([]string{"demo-companions", "-keep"}); code != exitOK {
 		t.Fatalf("exit code = %d\nstderr:\n%s\nstdout:\n%s", code, errOut, out)
 	}
 	goldenFile(t, "demo-companions.golden", mask(out.String()))
@@ -34,7 +36,7 @@ func TestDemoCompanions(t *testing.T) {
 		if code := p.main([]string{"inspect", files[0][1]}); code != exitOK {
 			t.Fatalf("inspect: %d\n%s", code, errOut)
 		}
-		for _, want := range []string{"plan approved: Add Goodbye", "╭─ Add Goodbye", "✓ 2. Add a table test", "Completed: 3 of 3 steps done, 1 deviations", "╭─ Todo", "▶ Write a release note"} {
+		for _, want := range []string{"plan approved: Add Goodbye", "╭─ Add Goodbye", "✓ 2. Add a table test", "Completed: 3 of 3 steps done, 1 deviation", "╭─ Todo", "▶ Write a release note"} {
 			if !strings.Contains(out.String(), want) {
 				t.Errorf("inspect output lacks %q:\n%s", want, out)
 			}
@@ -81,6 +83,61 @@ func TestDemoCompanions(t *testing.T) {
 			}
 		}
 	})
+
+	t.Run("Chromium shows the plan rendered, under the plan's title, counted in words", func(t *testing.T) {
+		browser := openInChromium(t, findChromium(t), page)
+		title, err := chromedp.Run(browser, chromedp.Evaluate[string](`document.title`))
+		if err != nil || title != "Add Goodbye" {
+			t.Errorf("the page's title is %q (%v), want the plan's title", title, err)
+		}
+		heading, err := chromedp.Run(browser, chromedp.Evaluate[string](`document.querySelector(".plan h1").innerText`))
+		if err != nil || heading != "Add Goodbye" {
+			t.Errorf("the plan's heading is %q (%v), want it rendered", heading, err)
+		}
+		shown, err := chromedp.Run(browser, chromedp.Evaluate[string](`document.body.innerText`))
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, bad := range []string{"# Add Goodbye", "1 deviations"} {
+			if strings.Contains(shown, bad) {
+				t.Errorf("the page shows %q:\n%s", bad, shown)
+			}
+		}
+		if !strings.Contains(shown, "1 deviation") {
+			t.Errorf("the page does not count the deviation:\n%s", shown)
+		}
+	})
+}
+
+// TestTheHTMLPageIsTitledByTheSession: the page's title is the session's
+// first plan's title, else its first message, else its ID.
+func TestTheHTMLPageIsTitledByTheSession(t *testing.T) {
+	user := func(seq uint64, text string) host.Event {
+		return host.Event{Seq: seq, Type: host.TypeUserMessage, Data: mustJSON(t, host.UserMessage{Content: []host.Block{host.TextBlock(text)}})}
+	}
+	exit := func(seq uint64, plan string) host.Event {
+		return host.Event{Seq: seq, Type: host.TypeToolCall, Data: mustJSON(t, host.ToolCall{ID: "c1", Name: planmode.ExitToolName, Input: mustJSON(t, map[string]string{"plan": plan})})}
+	}
+	tests := []struct {
+		name   string
+		events []host.Event
+		want   string
+	}{
+		{"the first plan's title", []host.Event{user(1, "Add Goodbye, please"), exit(2, "# Add Goodbye\n\n1. Do it.")}, "<title>Add Goodbye</title>"},
+		{"the first message", []host.Event{user(1, "Add Goodbye\nand test it"), exit(2, "no heading")}, "<title>Add Goodbye</title>"},
+		{"a long first message clipped", []host.Event{user(1, strings.Repeat("word ", 40))}, "…</title>"},
+		{"the ID when there is neither", nil, "<title>Session s1</title>"},
+		{"markup in a title escaped", []host.Event{user(1, "<b>bold</b> move")}, "<title>&lt;b&gt;bold&lt;/b&gt; move</title>"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			var page strings.Builder
+			writeHTMLPage(&page, "s1", inspectCompanions(host.LogOf(tt.events)))
+			if !strings.Contains(page.String(), tt.want) {
+				t.Errorf("the page lacks %q:\n%s", tt.want, page.String())
+			}
+		})
+	}
 }
 
 // envRequireChromium makes a missing Chromium a failure (CI installs it).
@@ -95,10 +152,10 @@ func findChromium(t *testing.T) string {
 			return path
 		}
 	}
-	if os.Getenv(envRequireChromium) != "" {
-		t.Fatalf("no Chromium on PATH and %s is set (apt-get install chromium)", envRequireChromium)
+	if os.Getenv(envRequireChromium) != "" || os.Getenv("CI") == "true" {
+		t.Fatalf("no Chromium on PATH and %s or CI=true is set (apt-get install chromium)", envRequireChromium)
 	}
-	t.Skipf("no Chromium on PATH (apt-get install chromium; .ci/run does); set %s to make this a failure", envRequireChromium)
+	t.Skipf("skipped: no Chromium on PATH (apt-get install chromium; .ci/run does); CI=true or %s makes this a failure", envRequireChromium)
 	return ""
 }
 

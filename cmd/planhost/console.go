@@ -39,6 +39,10 @@ type console struct {
 	planFile string
 	// lastLine is when the latest terminal line came (zero for a pipe).
 	lastLine time.Time
+	// revised is the plan of the last review when it was sent back for a
+	// revision (Keep planning, or approved as edited): the next plan
+	// review shows what changed from it. "" otherwise.
+	revised string
 
 	events eventQueue
 	asks   chan *pendingAsk
@@ -113,6 +117,16 @@ type askState struct {
 	feedback bool     // waiting for the feedback line
 	selected string   // the option chosen, while waiting for feedback
 	answers  []host.Answer
+	// text is the plan under review: the question's, or the user's edit
+	// of it (then edited is set, and an approving answer carries it).
+	text   string
+	edited bool
+	// editing is set while the lines of an edit are typed; lines holds
+	// them until the terminator line.
+	editing bool
+	lines   []string
+	// revise is set when the answer sends the plan back for a revision.
+	revise bool
 	// gate refuses lines typed before the question (or the feedback
 	// prompt) was shown, or too soon after it or after the line before.
 	gate reviewgate.Gate
@@ -128,6 +142,7 @@ const (
 
 // serve runs the session until the input ends, /quit, or a second Ctrl-C.
 func (c *console) serve(ctx context.Context) serveResult {
+	c.view.holdPlanCards = true
 	c.events.notify = make(chan struct{}, 1)
 	c.asks = make(chan *pendingAsk)
 	c.closed = make(chan struct{})
@@ -167,6 +182,7 @@ func (c *console) serve(ctx context.Context) serveResult {
 		if eof && ready {
 			if cur != nil {
 				cur.a.reply <- askReply{err: fmt.Errorf("%s: %w", lineInputEnded, host.ErrDismissed)}
+				c.revised = ""
 				cur = nil
 				continue
 			}
@@ -188,6 +204,7 @@ func (c *console) serve(ctx context.Context) serveResult {
 		case <-askDone:
 			c.drain()
 			c.view.println(fmt.Sprintf(lineReviewGone, context.Cause(cur.a.ctx)))
+			c.revised = ""
 			cur = nil
 		case <-idle:
 			busy, watching, cancelling = false, false, false
@@ -212,7 +229,9 @@ func (c *console) serve(ctx context.Context) serveResult {
 				c.lastLine = ev.at
 			}
 			if cur != nil {
-				if !cur.gate.Admit(ev.at) {
+				// The lines of an edit are text, never an answer: the
+				// gate guards the menu, shown again after the edit.
+				if !cur.editing && !cur.gate.Admit(ev.at) {
 					c.view.println(fmt.Sprintf(lineTypedAhead, ev.line))
 					continue
 				}
@@ -257,6 +276,9 @@ func (c *console) drain() {
 // prompt shows the mode, a pending switch, or the question being asked.
 func (c *console) prompt(cur *askState) string {
 	if cur != nil {
+		if cur.editing {
+			return promptEdit
+		}
 		if cur.feedback {
 			return promptFeedback
 		}
@@ -342,9 +364,13 @@ func (c *console) help() {
 func (c *console) startAsk(a *pendingAsk) *askState {
 	if c.reviewer != nil {
 		for _, q := range a.req.Questions {
-			c.view.question(q, optionKeys(q))
+			c.view.review(q, optionKeys(q, isPlanReview(a.req)), c.revisedFrom(a.req))
 		}
 		answers, err := c.reviewer(a.req)
+		c.revised = ""
+		if err == nil && isPlanReview(a.req) && len(answers) > 0 && len(answers[0].Selected) == 1 && sendsBack(answers[0].Selected[0], a.req.Intent.ApproveOption) {
+			c.revised = a.req.Questions[0].Detail
+		}
 		a.reply <- askReply{answers: answers, err: err}
 		return nil
 	}
@@ -359,12 +385,25 @@ func (c *console) showQuestion(st *askState) {
 		return
 	}
 	q := st.a.req.Questions[st.q]
-	st.keys = optionKeys(q)
-	c.view.question(q, st.keys)
-	if c.planFile != "" && isPlanReview(st.a.req) {
+	plan := isPlanReview(st.a.req)
+	st.keys = optionKeys(q, plan)
+	if plan {
+		st.text = q.Detail
+	}
+	c.view.review(q, st.keys, c.revisedFrom(st.a.req))
+	if c.planFile != "" && plan {
 		c.view.println(fmt.Sprintf(linePlanFile, safetext.Escape(c.planFile)))
 	}
 	st.gate = reviewgate.Open(time.Now(), c.lastLine)
+}
+
+// revisedFrom is the plan req revises, when it is a plan review that
+// follows a plan sent back for a revision; "" otherwise.
+func (c *console) revisedFrom(req host.AskRequest) string {
+	if !isPlanReview(req) {
+		return ""
+	}
+	return c.revised
 }
 
 // answer takes one line, typed at at, for the question being asked and
@@ -374,36 +413,87 @@ func (c *console) answer(st *askState, line string, at time.Time) (done bool) {
 		return c.answerClarifying(st, line, at)
 	}
 	q := st.a.req.Questions[st.q]
+	if st.editing {
+		if line == editEnd {
+			c.finishEdit(st, at)
+		} else {
+			st.lines = append(st.lines, line)
+		}
+		return false
+	}
 	if st.feedback {
 		if strings.TrimSpace(line) == "" && st.selected == planreview.LabelApproveWithComments {
 			c.view.println(lineCommentsNeeded)
 			st.gate.Sleep(at)
 			return false
 		}
-		st.answers = append(st.answers, host.Answer{QuestionID: q.ID, Selected: []string{st.selected}, Custom: strings.TrimSpace(line)})
-		st.feedback = false
-		return c.nextQuestion(st)
+		return c.choose(st, host.Answer{QuestionID: q.ID, Selected: []string{st.selected}, Custom: strings.TrimSpace(line)})
 	}
 	choice := strings.ToLower(strings.TrimSpace(line))
 	if choice == st.keys[len(st.keys)-1] || choice == optionDismiss {
 		st.a.reply <- askReply{err: fmt.Errorf("%s: %w", lineDismissed, host.ErrDismissed)}
+		c.revised = ""
 		return true
+	}
+	plan := isPlanReview(st.a.req)
+	if plan && (choice == st.keys[len(q.Options)] || choice == optionEdit) {
+		st.editing, st.lines = true, nil
+		c.view.println(lineEditHow)
+		return false
 	}
 	for i, o := range q.Options {
 		if choice != st.keys[i] && choice != strings.ToLower(o.Label) {
 			continue
 		}
-		if isPlanReview(st.a.req) && asksForText(o.Label, st.a.req.Intent.ApproveOption) {
+		if plan && asksForText(o.Label, st.a.req.Intent.ApproveOption) {
 			st.feedback, st.selected = true, o.Label
 			st.gate = reviewgate.Open(time.Now(), at)
 			return false
 		}
-		st.answers = append(st.answers, host.Answer{QuestionID: q.ID, Selected: []string{o.Label}})
-		return c.nextQuestion(st)
+		return c.choose(st, host.Answer{QuestionID: q.ID, Selected: []string{o.Label}})
 	}
 	c.view.println(fmt.Sprintf(lineReviewBad, strings.Join(st.keys, ", ")))
 	st.gate.Sleep(at)
 	return false
+}
+
+// finishEdit takes the typed edit: a changed plan becomes the plan under
+// review (what changed is shown, then the plan), an empty or unchanged one
+// leaves it as it was. The menu is shown again, asleep until the keyboard
+// is quiet.
+func (c *console) finishEdit(st *askState, at time.Time) {
+	text := strings.TrimRight(strings.Join(st.lines, "\n"), "\n") + "\n"
+	st.editing, st.lines = false, nil
+	if strings.TrimSpace(text) == "" || strings.TrimSpace(text) == strings.TrimSpace(st.text) {
+		c.view.println(lineEditUnchanged)
+	} else {
+		c.view.println(lineEditChanged)
+		if d := planChange(st.text, text); d != "" {
+			c.view.println(d)
+		}
+		st.text, st.edited = text, true
+		c.view.out.markdown(text)
+		c.view.println(lineEditedNote)
+	}
+	c.view.menu(st.a.req.Questions[st.q], st.keys)
+	st.gate = reviewgate.Open(time.Now(), at)
+}
+
+// choose records the answer to the current question: it echoes the
+// question's digest (the text shown), and an approving answer to an
+// edited plan carries the edit, as the full-screen UI's does.
+func (c *console) choose(st *askState, a host.Answer) bool {
+	st.feedback = false
+	a.DetailDigest = st.a.req.Questions[st.q].DetailDigest
+	if isPlanReview(st.a.req) && len(a.Selected) == 1 {
+		label := a.Selected[0]
+		if st.edited && approves(label, st.a.req.Intent.ApproveOption) {
+			a.Edited = st.text
+		}
+		st.revise = sendsBack(label, st.a.req.Intent.ApproveOption) || (st.edited && approves(label, st.a.req.Intent.ApproveOption))
+	}
+	st.answers = append(st.answers, a)
+	return c.nextQuestion(st)
 }
 
 func (c *console) nextQuestion(st *askState) bool {
@@ -413,7 +503,23 @@ func (c *console) nextQuestion(st *askState) bool {
 		return false
 	}
 	st.a.reply <- askReply{answers: st.answers}
+	c.revised = ""
+	if st.revise {
+		c.revised = st.text
+	}
 	return true
+}
+
+// approves reports whether a plan review's option approves the plan.
+func approves(label, approve string) bool {
+	return label == approve || label == planreview.LabelApproveWithComments || label == planreview.LabelApproveAndClear
+}
+
+// sendsBack reports whether a plan review's option sends the plan back to
+// the model for a revision: every option that neither approves nor
+// abandons it.
+func sendsBack(label, approve string) bool {
+	return !approves(label, approve) && label != planreview.LabelAbandon
 }
 
 // asksForText reports whether a plan review option takes a line of text
@@ -429,11 +535,12 @@ func isPlanReview(req host.AskRequest) bool {
 }
 
 // optionKeys gives each option a key: its first letter, lower-cased, when
-// those are distinct (and not the dismiss key); numbers otherwise. The
-// dismiss key comes last.
-func optionKeys(q host.Question) []string {
-	keys := make([]string, 0, len(q.Options)+1)
-	seen := map[string]bool{dismissKey: true}
+// those are distinct (and not the edit or dismiss key); numbers otherwise.
+// A plan review (edit set) has the edit key after the options; the dismiss
+// key comes last.
+func optionKeys(q host.Question, edit bool) []string {
+	keys := make([]string, 0, len(q.Options)+2)
+	seen := map[string]bool{dismissKey: true, editKey: edit}
 	for _, o := range q.Options {
 		k := strings.ToLower(firstRune(o.Label))
 		if k == "" || seen[k] {
@@ -448,6 +555,9 @@ func optionKeys(q host.Question) []string {
 		for i := range q.Options {
 			keys = append(keys, fmt.Sprint(i+1))
 		}
+	}
+	if edit {
+		keys = append(keys, editKey)
 	}
 	return append(keys, dismissKey)
 }

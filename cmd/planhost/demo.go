@@ -71,7 +71,7 @@ func parseStory(data []byte) (demoStory, error) {
 // demo plays the embedded story and prints its transcript.
 func (p *program) demo(args []string) int {
 	fs := flag.NewFlagSet("demo", flag.ContinueOnError)
-	keep := fs.Bool("keep", true, flagKeepHelp)
+	keep := fs.Bool("keep", false, flagKeepHelp)
 	scene := fs.String("scene", "", flagSceneHelp)
 	if code, done := p.parseFlags(fs, usageDemo, args); done {
 		return code

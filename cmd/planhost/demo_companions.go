@@ -45,7 +45,7 @@ var companionsUser = [][]string{
 // plan is completed; in session 2 the same agent picks up its todo list.
 func (p *program) demoCompanions(args []string) int {
 	fs := flag.NewFlagSet("demo-companions", flag.ContinueOnError)
-	keep := fs.Bool("keep", true, flagKeepHelp)
+	keep := fs.Bool("keep", false, flagKeepHelp)
 	if code, done := p.parseFlags(fs, usageDemoCompanions, args); done {
 		return code
 	}

@@ -15,7 +15,7 @@ var demoPaths = regexp.MustCompile(`/\S*` + demoDirPattern + `[^/\s]*(/plans/[0-
 
 func TestDemoEntrySceneGolden(t *testing.T) {
 	p, out, errOut, _ := testProgram(t, "")
-	if code := p.main([]string{"demo", "-scene", "entry"}); code != exitOK {
+	if code := p.main([]string{"demo", "-scene", "entry", "-keep"}); code != exitOK {
 		t.Fatalf("exit code = %d\nstderr:\n%s\nstdout:\n%s", code, errOut, out)
 	}
 	got := mask(out.String())

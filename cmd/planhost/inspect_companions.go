@@ -2,6 +2,7 @@ package main
 
 import (
 	"bytes"
+	"cmp"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -13,6 +14,7 @@ import (
 	"strings"
 
 	"github.com/dshgo/planmode"
+	"github.com/dshgo/planmode/cmd/planhost/internal/mdview"
 	"github.com/dshgo/planmode/cmd/planhost/internal/render"
 	"github.com/dshgo/planmode/cmd/planhost/internal/safetext"
 	"github.com/dshgo/planmode/host"
@@ -35,6 +37,10 @@ type companionInspection struct {
 	Todo []todo.Item `json:"todo,omitempty"`
 	// Questions are the ask_user calls (plan-ask), each with its answer.
 	Questions []planask.Ask `json:"questions,omitempty"`
+	// Title names the session on the HTML page: the title of its first
+	// plan, else its first user message (clipped); "" when it has
+	// neither.
+	Title string `json:"-"`
 }
 
 // approvedPlan is one approved exit_plan_mode call.
@@ -55,6 +61,7 @@ func inspectCompanions(events host.Log) companionInspection {
 	var ci companionInspection
 	var s plansteps.State
 	calls := map[string]string{} // exit_plan_mode call ID → plan
+	var firstMessage string
 	for _, e := range events.All() {
 		if e.Type == plansteps.EventSteps && s.Plan != nil {
 			ci.Steps = append(ci.Steps, s.Plan)
@@ -74,6 +81,15 @@ func inspectCompanions(events host.Log) companionInspection {
 			}
 			_ = json.Unmarshal(c.Input, &in)
 			calls[c.ID] = in.Plan
+			if ci.Title == "" {
+				ci.Title = planmd.Title(in.Plan)
+			}
+		case host.TypeUserMessage:
+			var m host.UserMessage
+			if firstMessage != "" || e.Source != nil && e.Source.Kind == host.SourcePlugin || json.Unmarshal(e.Data, &m) != nil {
+				continue
+			}
+			firstMessage = clipText(firstLine(strings.TrimSpace(blocksText(m.Content))), maxPageTitle)
 		case host.TypeToolResult:
 			if !mentionsTool(e.Data, planmode.ExitToolName) && !mentionsTool(e.Data, todo.WriteToolName) {
 				continue
@@ -102,8 +118,14 @@ func inspectCompanions(events host.Log) companionInspection {
 		ci.Steps = append(ci.Steps, s.Plan)
 	}
 	ci.Questions = planask.Asks(events)
+	if ci.Title == "" {
+		ci.Title = firstMessage
+	}
 	return ci
 }
+
+// maxPageTitle bounds a first message used as the page's title, in runes.
+const maxPageTitle = 80
 
 // writeCompanions prints the companions' part as text boxes.
 func writeCompanions(w io.Writer, ci companionInspection) {
@@ -155,24 +177,41 @@ func writeHTMLFile(path, session string, ci companionInspection) error {
 }
 
 // writeHTMLPage writes a self-contained HTML page (no scripts, no external
-// resources) of the session's approved plans, steps and todo list. Every
-// text from the log is escaped. A plan is shown as its exact text, never
-// rendered as Markdown, with its invisible characters (zero-width, bidi)
-// made visible (see safetext).
+// resources, no links) of the session's approved plans, steps and todo
+// list, titled by the session's title (its ID when it has none). Every
+// text from the log is escaped. A plan is rendered as Markdown that hides
+// none of its text (see mdview.HTML: raw HTML and comments shown as code,
+// links as text with their targets), after its invisible characters
+// (zero-width, bidi) were made visible (see safetext).
 func writeHTMLPage(w io.Writer, session string, ci companionInspection) {
-	title := html.EscapeString(fmt.Sprintf(htmlTitle, session))
+	sessionLine := html.EscapeString(safetext.Escape(fmt.Sprintf(htmlTitle, session)))
+	title := sessionLine
+	if t := strings.TrimSpace(ci.Title); t != "" {
+		title = html.EscapeString(safetext.Escape(t))
+	}
 	var b strings.Builder
 	b.WriteString("<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n")
 	b.WriteString("<meta http-equiv=\"Content-Security-Policy\" content=\"default-src 'none'; style-src 'unsafe-inline'\">\n")
 	b.WriteString("<title>" + title + "</title>\n<style>\n" + htmlPageStyle + render.Stylesheet + "</style>\n</head>\n<body>\n")
 	b.WriteString("<h1>" + title + "</h1>\n")
+	if title != sessionLine {
+		b.WriteString("<p class=\"session\">" + sessionLine + "</p>\n")
+	}
 	b.WriteString("<h2>" + htmlPlans + "</h2>\n")
 	if len(ci.Plans) == 0 {
 		b.WriteString("<p class=\"empty\">" + htmlNoPlans + "</p>\n")
 	}
 	for _, p := range ci.Plans {
-		fmt.Fprintf(&b, "<section class=\"plan\">\n<h3>%s</h3>\n<pre>%s</pre>\n</section>\n",
-			html.EscapeString(safetext.Escape(p.Title)), html.EscapeString(safetext.Escape(p.Plan)))
+		b.WriteString("<section class=\"plan\">\n")
+		if p.Title == "" || !strings.HasPrefix(strings.TrimSpace(p.Plan), "#") {
+			fmt.Fprintf(&b, "<h3>%s</h3>\n", html.EscapeString(safetext.Escape(cmp.Or(p.Title, htmlPlanUntitled))))
+		}
+		if body, err := mdview.HTML(safetext.Markdown(p.Plan)); err == nil {
+			b.WriteString(body)
+		} else {
+			fmt.Fprintf(&b, "<pre>%s</pre>\n", html.EscapeString(safetext.Escape(p.Plan)))
+		}
+		b.WriteString("</section>\n")
 	}
 	b.WriteString("<h2>" + htmlSteps + "</h2>\n")
 	if len(ci.Steps) == 0 {

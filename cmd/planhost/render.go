@@ -56,6 +56,13 @@ type printer struct {
 	// lastCard is the body of the card shown last, so that a review of
 	// the same plan does not print it twice.
 	lastCard string
+	// holdPlanCards holds a plan card back until its review shows (the
+	// console sets it): the review prints the plan it asks about, titled
+	// by that plan, instead of the call's plan, which may be empty
+	// (plan-file) or lack what a companion added (plan-steps). Anything
+	// else printed first prints the held card.
+	holdPlanCards bool
+	held          *host.Card
 	// pending is the switch last reported as pending.
 	pending planmode.Selection
 	// companions draws the companion plugins' displays (companions.go).
@@ -121,12 +128,25 @@ func (s *entrySink) take() []tui.Entry {
 	return e
 }
 
-func (p *printer) println(s string)                       { p.out.line(tui.KindLine, s) }
-func (p *printer) printKind(kind tui.EntryKind, s string) { p.out.line(kind, s) }
+func (p *printer) println(s string) { p.printKind(tui.KindLine, s) }
+
+func (p *printer) printKind(kind tui.EntryKind, s string) {
+	p.flushCard()
+	p.out.line(kind, s)
+}
+
+// flushCard prints the held plan card, if any.
+func (p *printer) flushCard() {
+	if c := p.held; c != nil {
+		p.held = nil
+		p.card(*c)
+	}
+}
 
 // event prints e. events is the session's log snapshot holding e, for the
 // pending-switch check.
 func (p *printer) event(e host.Event, events func() host.Log) {
+	p.flushCard()
 	defer p.showCompanions(e, events)
 	switch e.Type {
 	case planmode.EventPlanMode:
@@ -265,6 +285,10 @@ func (p *printer) toolCall(c host.ToolCall) {
 	if pr, ok := p.presenters.lookup(c.Name); ok {
 		card := pr.PresentCall(c.Input)
 		p.println(fmt.Sprintf(lineToolCall, c.Name))
+		if p.holdPlanCards && card.Kind == planmode.CardKindPlan {
+			p.held = &card
+			return
+		}
 		p.card(card)
 		return
 	}
@@ -345,16 +369,61 @@ func renderMarkdown(md *mdview.Renderer, text string) string {
 	return strings.Join(lines, "\n")
 }
 
-// question prints one question of an ask: its detail (unless it is the
-// card just shown), the question and the options with their keys.
+// question prints one question of an ask: what changed in a plan asked
+// again, its detail (unless it is the card just shown), the question and
+// the options with their keys.
 func (p *printer) question(q host.Question, keys []string) {
+	p.review(q, keys, "")
+}
+
+// review is question for a plan review that may follow a plan sent back
+// for a revision (revised; "" for none): what changed from it is shown
+// after the plan. A held plan card is shown with the plan under review.
+func (p *printer) review(q host.Question, keys []string, revised string) {
+	if c := p.held; c != nil {
+		p.held = nil
+		if strings.TrimSpace(q.Detail) == "" {
+			p.card(*c)
+		} else {
+			p.println(fmt.Sprintf(lineCard, c.Kind, p.planTitle(q.Detail, c.Title)))
+			p.lastCard = ""
+		}
+	}
 	if d := planChange(q.Previous, q.Detail); d != "" {
 		p.println(lineReviewChanged)
 		p.println(d)
 	}
 	if d := strings.TrimSpace(q.Detail); d != "" && q.Detail != p.lastCard {
 		p.out.markdown(q.Detail)
+		p.lastCard = q.Detail
 	}
+	if revised != "" && q.Previous == "" {
+		if d := planChange(revised, q.Detail); d != "" {
+			p.println(lineReviewRevised)
+			p.println(d)
+		}
+	}
+	p.menu(q, keys)
+}
+
+// planTitle is the title plan mode's card gives plan (its first heading),
+// or fallback when the exit tool has no presenter.
+func (p *printer) planTitle(plan, fallback string) string {
+	pr, ok := p.presenters.lookup(planmode.ExitToolName)
+	if !ok {
+		return fallback
+	}
+	in, err := json.Marshal(map[string]string{"plan": plan})
+	if err != nil {
+		return fallback
+	}
+	return pr.PresentCall(in).Title
+}
+
+// menu prints the question and the options with their keys: one per
+// option, then edit's when keys has one more (a plan review), then
+// dismiss's.
+func (p *printer) menu(q host.Question, keys []string) {
 	header := q.Header
 	if header == "" {
 		header = q.ID
@@ -362,6 +431,9 @@ func (p *printer) question(q host.Question, keys []string) {
 	p.println(fmt.Sprintf(lineReviewHead, header, q.Question))
 	for i, o := range q.Options {
 		p.println(strings.TrimRight(fmt.Sprintf(lineReviewOpt, keys[i], o.Label, o.Description), " —"))
+	}
+	if len(keys) > len(q.Options)+1 {
+		p.println(fmt.Sprintf(lineReviewOpt, keys[len(q.Options)], optionEdit, optionEditHelp))
 	}
 	p.println(fmt.Sprintf(lineReviewOpt, keys[len(keys)-1], optionDismiss, optionDismissHelp))
 	p.println(lineReviewEnd)

@@ -65,16 +65,20 @@ func TestOptionKeys(t *testing.T) {
 	tests := []struct {
 		name string
 		give host.Question
+		edit bool
 		want []string
 	}{
 		{name: "distinct first letters", give: opts("Approve", "Keep planning"), want: []string{"a", "k", "d"}},
 		{name: "a repeated first letter numbers them", give: opts("Yes", "yes please"), want: []string{"1", "2", "d"}},
 		{name: "a first letter taken by dismiss numbers them", give: opts("Delete", "Keep"), want: []string{"1", "2", "d"}},
 		{name: "no options leaves dismiss", give: opts(), want: []string{"d"}},
+		{name: "a plan review has edit before dismiss", give: opts("Approve", "Keep planning"), edit: true, want: []string{"a", "k", "e", "d"}},
+		{name: "a first letter taken by edit numbers them", give: opts("Approve", "Explain"), edit: true, want: []string{"1", "2", "e", "d"}},
+		{name: "edit is no key outside a plan review", give: opts("Approve", "Explain"), want: []string{"a", "e", "d"}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			if got := optionKeys(tt.give); strings.Join(got, ",") != strings.Join(tt.want, ",") {
+			if got := optionKeys(tt.give, tt.edit); strings.Join(got, ",") != strings.Join(tt.want, ",") {
 				t.Errorf("optionKeys = %v, want %v", got, tt.want)
 			}
 		})

@@ -68,6 +68,7 @@ const (
 
 Usage:
   planhost demo                    play a scripted plan-mode session on a sample workspace
+  planhost demo-companions         play a scripted scene of the companion plugins (steps, todo list)
   planhost run -config FILE        an interactive session in the terminal
   planhost validate -config FILE   check a deployment file and build the host without running it
   planhost inspect SESSION         show a session's plan-mode timeline
@@ -78,14 +79,15 @@ Usage:
 Run "planhost COMMAND -h" for a command's flags.
 Exit codes: 0 success, 1 runtime failure, 2 usage or configuration error.
 `
-	usageDemo = `Usage: planhost demo [-keep=false] [-scene entry]
+	usageDemo = `Usage: planhost demo [-keep] [-scene entry]
 
 Plays a complete plan-mode session with an embedded deployment, a scripted
 model and a scripted reviewer, on a sample workspace copied to a temporary
 directory: the user enters plan mode with a request, the model explores with
 read-only tools and presents a plan, the reviewer asks for one revision and
-then approves, and the model carries the plan out. The session is stored in a
-durable session file whose path is printed at the end.
+then approves, and the model carries the plan out. The temporary directory
+is removed at the end; with -keep it stays, with the session file (its path
+is printed at the end) and the changed workspace.
 
 Flags:
 `
@@ -199,7 +201,7 @@ const (
 	flagTimeoutHelp     = "`duration` the endpoint may stay silent while an answer streams (the whole request with -stream=false) for -model openai"
 	flagMaxResponseHelp = "largest response body in `bytes` the endpoint may send for -model openai"
 	flagJSONHelp        = "print the timeline as JSON"
-	flagKeepHelp        = "keep the demo directory (session file and changed workspace) after the demo"
+	flagKeepHelp        = "keep the demo directory (session file and changed workspace) after the demo; it is removed by default"
 	flagStreamHelp      = "stream answers from -model openai (text appears as it arrives; an endpoint that refuses gets one request)"
 	flagLangHelp        = "`language` of the terminal UI: en or zh (default: from LC_ALL, LC_MESSAGES, LANG)"
 	flagSourceStoreHelp = "where the session lives: file (SESSION is a session file), postgres (the database in " +
@@ -238,7 +240,8 @@ const (
 	promptPlan       = "[plan] › "
 	promptNoMode     = "› "
 	promptPendingFmt = "[%s → %s] › "
-	promptReview     = "review [a]pprove/[k]eep planning/[d]ismiss › "
+	promptReview     = "review [a]pprove/[k]eep planning/[e]dit/[d]ismiss › "
+	promptEdit       = "edit › "
 	promptFeedback   = "feedback (empty for none) › "
 	promptAnswer     = "answer [%s] › "
 
@@ -246,6 +249,10 @@ const (
 	cmdExit    = "/exit"
 	cmdHelp    = "/help"
 	dismissKey = "d"
+	editKey    = "e"
+	// editEnd is the line that ends an edited plan typed in the line
+	// console.
+	editEnd = "."
 
 	modeDefault = "default"
 	modePlan    = "plan"
@@ -276,6 +283,13 @@ const (
 	// lineReviewChanged heads the diff of a plan that changed while the
 	// user reviewed it.
 	lineReviewChanged = "The plan changed while you were reviewing it; what changed (- before, + now):"
+	// lineReviewRevised heads the diff of a plan against the plan sent
+	// back for a revision in the review before.
+	lineReviewRevised = "What changed since the plan you sent back (- before, + now):"
+	lineEditHow       = "  Type the plan as it should be (Markdown; pasting works), then a line holding only . to end it. A . alone keeps the plan as it is."
+	lineEditUnchanged = "  · the plan was not changed"
+	lineEditChanged   = "You edited the plan; what changed (- before, + now):"
+	lineEditedNote    = "  · you edited this plan; the edited text is what an approval approves"
 	linePlanFile      = "  plan file: %s"
 	lineReviewer      = "reviewer: %s"
 	lineReviewBad     = "  please answer one of %s"
@@ -300,6 +314,8 @@ const (
 
 	optionDismiss     = "dismiss"
 	optionDismissHelp = "close the review and talk to the model instead"
+	optionEdit        = "edit"
+	optionEditHelp    = "type the plan as it should be, then approve or send it back"
 	resultLines       = "%s (+%d more lines)"
 	resultError       = "error: %s"
 	inputBytes        = "%d bytes"

@@ -21,6 +21,7 @@ const (
 	htmlSteps           = "Steps"
 	htmlTodo            = "Todo list"
 	htmlNoPlans         = "No plan was approved in this session."
+	htmlPlanUntitled    = "Plan"
 	htmlNoSteps         = "No steps were tracked in this session."
 	htmlNoTodo          = "The session wrote no todo list."
 	htmlSummary         = "Summary:"
@@ -28,20 +29,25 @@ const (
 	htmlDeviationStep   = "Deviation (step %d):"
 	htmlPageStyle       = `body{font-family:system-ui,sans-serif;max-width:60em;margin:2em auto;padding:0 1em;color:#24292f}
 pre{white-space:pre-wrap;background:#f6f8fa;padding:.75em;border-radius:6px}
+code{background:#f6f8fa;padding:0 .2em;border-radius:4px;overflow-wrap:anywhere}
+.plan{border-left:3px solid #d0d7de;padding-left:1em;margin:1em 0}
+.plan h1{font-size:1.5em}.plan h2{font-size:1.25em}
+.session{color:#57606a}
 .empty{color:#57606a;font-style:italic}
 `
 )
 
 // The companions demo.
 const (
-	usageDemoCompanions = `Usage: planhost demo-companions [-keep=false]
+	usageDemoCompanions = `Usage: planhost demo-companions [-keep]
 
 Plays a scripted scene of the companion plugins on a sample workspace: in a
 first session the model plans with steps, the user approves, the model runs
 the steps with their verifications, changes one step with the user's
 approval and completes the plan, keeping a todo list; in a second session
-the same agent reads its list and finishes it. With -keep (the default) the
-directory with the sessions, the documents and the workspace is kept.
+the same agent reads its list and finishes it. With -keep the directory with
+the sessions, the documents and the workspace is kept; by default it is
+removed at the end.
 
 Flags:
 `

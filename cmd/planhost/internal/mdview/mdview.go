@@ -66,9 +66,10 @@ func New(style string, width int) (*Renderer, error) {
 	return &Renderer{md: md}, nil
 }
 
-// newMarkdown returns the parser of glamour (CommonMark, GFM, definition
+// newMarkdown is the parser of glamour (CommonMark, GFM, definition
 // lists) without the paragraph transformer that takes link reference
-// definitions out of the text.
+// definitions out of the text; its renderer is goldmark's HTML renderer,
+// which leaves raw HTML out (the document never holds any once changed).
 func newMarkdown() goldmark.Markdown {
 	p := parser.NewParser(
 		parser.WithBlockParsers(parser.DefaultBlockParsers()...),
@@ -79,6 +80,25 @@ func newMarkdown() goldmark.Markdown {
 		goldmark.WithParser(p),
 		goldmark.WithExtensions(extension.GFM, extension.DefinitionList),
 	)
+}
+
+// HTML renders s as an HTML fragment that hides none of its text, with
+// the same changes as [Renderer.Render]: raw HTML and HTML blocks are
+// shown as code, links and images as their text with their destination
+// and title (so the fragment holds no hyperlink and loads nothing), and
+// info strings as written. Every text is escaped. The text should already
+// be safe (no invisible characters, see safetext).
+func HTML(s string) (string, error) {
+	md := newMarkdown()
+	src := []byte(s)
+	doc := md.Parser().Parse(text.NewReader(src))
+	v := &visible{src: src, extra: bytes.NewBuffer(nil), rawCode: true, fence: "```"}
+	v.transform(doc)
+	var out bytes.Buffer
+	if err := md.Renderer().Render(&out, append(src, v.extra.Bytes()...), doc); err != nil {
+		return "", err
+	}
+	return out.String(), nil
 }
 
 // Render renders s. The text should already be safe for a terminal (no
@@ -103,21 +123,33 @@ type visible struct {
 	extra *bytes.Buffer
 	// fence is written before a fenced block's info string.
 	fence string
+	// rawCode is set for a renderer that shows code as written, without
+	// decoding character references in it (goldmark's HTML renderer).
+	rawCode bool
 }
 
 // segment adds s to the source and returns a text node showing it as it
 // is. The terminal renderer decodes character references in text, so
 // every ampersand is written as one.
 func (v *visible) segment(s string) *ast.Text {
+	return v.add(strings.ReplaceAll(s, "&", "&amp;"))
+}
+
+// add adds s to the source as it is and returns a text node of it.
+func (v *visible) add(s string) *ast.Text {
 	start := len(v.src) + v.extra.Len()
-	v.extra.WriteString(strings.ReplaceAll(s, "&", "&amp;"))
+	v.extra.WriteString(s)
 	return ast.NewTextSegment(text.NewSegment(start, len(v.src)+v.extra.Len()))
 }
 
 // code is s shown as inline code.
 func (v *visible) code(s string) ast.Node {
 	c := ast.NewCodeSpan()
-	c.AppendChild(c, v.segment(s))
+	if v.rawCode {
+		c.AppendChild(c, v.add(s))
+	} else {
+		c.AppendChild(c, v.segment(s))
+	}
 	return c
 }
 

@@ -96,3 +96,39 @@ func FuzzFence(f *testing.F) {
 		}
 	})
 }
+
+// TestHTMLShowsEveryWordAndLinksNothing renders each hiding trick as HTML:
+// every word is in the fragment's text, no element of the plan's own is
+// in it (raw HTML is escaped, never dropped), and it holds no hyperlink
+// and loads nothing.
+func TestHTMLShowsEveryWordAndLinksNothing(t *testing.T) {
+	for _, c := range hidetest.Cases {
+		t.Run(c.Name, func(t *testing.T) {
+			out, err := mdview.HTML(safetext.Markdown(c.Plan))
+			if err != nil {
+				t.Fatal(err)
+			}
+			if m := hidetest.Missing(hidetest.PageText(out), c.Words); len(m) > 0 {
+				t.Errorf("missing %q in the text of\n%s", m, out)
+			}
+			for _, bad := range []string{"<script", "<!--", "<div", "<details", "<b>", "<img", "<span", `href="`, `src="`, "raw HTML omitted"} {
+				if strings.Contains(out, bad) {
+					t.Errorf("the fragment holds %q:\n%s", bad, out)
+				}
+			}
+		})
+	}
+}
+
+// TestHTMLRendersMarkdown: headings, lists, emphasis and code become HTML.
+func TestHTMLRendersMarkdown(t *testing.T) {
+	out, err := mdview.HTML("# Add Goodbye\n\n1. Add `Goodbye` to **greeter.go**.\n2. Test it & ship <it>.\n")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, want := range []string{"<h1", ">Add Goodbye</h1>", "<ol>", "<li>Add <code>Goodbye</code> to <strong>greeter.go</strong>.</li>", "Test it &amp; ship <code>&lt;it&gt;</code>."} {
+		if !strings.Contains(out, want) {
+			t.Errorf("lacks %q:\n%s", want, out)
+		}
+	}
+}

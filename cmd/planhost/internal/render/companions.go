@@ -67,16 +67,24 @@ func stepRows(x *plansteps.Execution) []Row {
 func stepsFooter(x *plansteps.Execution) string {
 	switch {
 	case x.Done:
-		return fmt.Sprintf(footerDone, x.Completed(), len(x.Steps), len(x.Deviations))
+		return fmt.Sprintf(footerDone, x.Completed(), count(len(x.Steps), wordStep, wordSteps), count(len(x.Deviations), wordDev, wordDevs))
 	case len(x.Steps) == 0:
 		return footerNoSteps
 	case x.Completed() == len(x.Steps):
-		return fmt.Sprintf(footerAllDone, len(x.Steps))
+		return fmt.Sprintf(footerAllDone, count(len(x.Steps), wordStep, wordSteps))
 	}
 	if cur := x.Current(); cur != 0 {
 		return fmt.Sprintf(footerNext, x.Completed(), len(x.Steps), cur)
 	}
 	return fmt.Sprintf(footerProgress, x.Completed(), len(x.Steps))
+}
+
+// count is n with its noun in English's singular or plural form.
+func count(n int, one, many string) string {
+	if n == 1 {
+		return fmt.Sprintf(countFmt, n, one)
+	}
+	return fmt.Sprintf(countFmt, n, many)
 }
 
 // stepsTitle heads the box and the list.
@@ -143,11 +151,17 @@ const (
 	defaultStepsTitle = "Plan"
 	noteVerified      = "verified: %s"
 	noteVerify        = "verify: %s"
-	footerDone        = "Completed: %d of %d steps done, %d deviations"
+	footerDone        = "Completed: %d of %s done, %s"
 	footerNoSteps     = "No tracked steps"
-	footerAllDone     = "All %d steps done · the plan is not completed yet"
-	footerNext        = "%d of %d done · next: step %d"
-	footerProgress    = "%d of %d done · waiting on dependencies"
+	footerAllDone     = "All %s done · the plan is not completed yet"
+	// countFmt is a count and its noun.
+	countFmt       = "%d %s"
+	wordStep       = "step"
+	wordSteps      = "steps"
+	wordDev        = "deviation"
+	wordDevs       = "deviations"
+	footerNext     = "%d of %d done · next: step %d"
+	footerProgress = "%d of %d done · waiting on dependencies"
 
 	todoTitle        = "Todo"
 	todoFooterFormat = "%d of %d completed"

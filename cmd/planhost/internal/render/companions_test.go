@@ -104,3 +104,42 @@ func FuzzSteps(f *testing.F) {
 		_ = render.StepsANSI(s.Plan, 40)
 	})
 }
+
+// TestRenderCountsInWords: the footer says "1 deviation", "1 step",
+// "2 deviations", never "1 deviations".
+func TestRenderCountsInWords(t *testing.T) {
+	steps := func(n int, done bool) []plansteps.StepState {
+		var out []plansteps.StepState
+		for i := range n {
+			out = append(out, plansteps.StepState{Step: plansteps.Step{ID: i + 1, Description: "s"}, Completed: done})
+		}
+		return out
+	}
+	devs := func(n int) []plansteps.Deviation {
+		return make([]plansteps.Deviation, n)
+	}
+	tests := []struct {
+		name string
+		give plansteps.Execution
+		want string
+		bad  string
+	}{
+		{"one deviation", plansteps.Execution{Steps: steps(3, true), Done: true, Deviations: devs(1)}, "Completed: 3 of 3 steps done, 1 deviation", "1 deviations"},
+		{"two deviations", plansteps.Execution{Steps: steps(3, true), Done: true, Deviations: devs(2)}, "Completed: 3 of 3 steps done, 2 deviations", ""},
+		{"no deviation", plansteps.Execution{Steps: steps(2, true), Done: true}, "Completed: 2 of 2 steps done, 0 deviations", ""},
+		{"one step", plansteps.Execution{Steps: steps(1, true), Done: true}, "Completed: 1 of 1 step done", "1 steps"},
+		{"one step done, not completed", plansteps.Execution{Steps: steps(1, true)}, "All 1 step done", "1 steps"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			for _, out := range []string{render.StepsANSI(&tt.give, 80), render.StepsHTML(&tt.give)} {
+				if !strings.Contains(out, tt.want) {
+					t.Errorf("lacks %q:\n%s", tt.want, out)
+				}
+				if tt.bad != "" && strings.Contains(out, tt.bad) {
+					t.Errorf("says %q:\n%s", tt.bad, out)
+				}
+			}
+		})
+	}
+}

@@ -1,0 +1,99 @@
+package main
+
+import (
+	"strings"
+	"testing"
+)
+
+// TestLineConsoleReviewEditsAndRevisions drives the line console's plan
+// review through pipes as CI and screen readers do: Edit takes a plan typed
+// up to a line holding only ".", an approval of the edit carries it to the
+// model, an unchanged edit changes nothing, and a plan revised after Keep
+// planning is shown with what changed (a unified diff) as in the
+// full-screen UI.
+func TestLineConsoleReviewEditsAndRevisions(t *testing.T) {
+	present := func(plan string) string {
+		return "    toolCalls:\n      - name: exit_plan_mode\n        input:\n          plan: |\n" + indentText("            ", plan) + "\n"
+	}
+	script := "steps:\n  - text: Presenting.\n" + present("# Add Goodbye\n\n1. Add `Goodbye`.") + "  - text: Revising.\n" +
+		present("# Add Goodbye\n\n1. Add `Goodbye`.\n2. Test it.") + "  - text: Working on it.\n"
+	tests := []struct {
+		name  string
+		input []string
+		// wantOut are lines of the transcript, in order.
+		wantOut []string
+		// wantResult are strings of the exit_plan_mode result numbered
+		// result (from 0).
+		result     int
+		wantResult []string
+		noResult   []string
+	}{
+		{
+			name:       "an edit approved travels to the model",
+			input:      []string{"/plan Add Goodbye", "e", "# Add Goodbye", "", "1. Add `Goodbye` and `Hello`.", ".", "a"},
+			wantOut:    []string{"[e] edit", "edit › 1. Add `Goodbye` and `Hello`.", lineEditChanged, "-1. Add `Goodbye`.", "+1. Add `Goodbye` and `Hello`.", lineEditedNote, "┌─ Plan review", "review [a]pprove/[k]eep planning/[e]dit/[d]ismiss › a"},
+			wantResult: []string{`"approved":true`, `"editedByUser":true`, "and `Hello`"},
+		},
+		{
+			name:       "an edit ended at once keeps the plan",
+			input:      []string{"/plan Add Goodbye", "e", ".", "a"},
+			wantOut:    []string{lineEditUnchanged, "┌─ Plan review"},
+			wantResult: []string{`"approved":true`},
+			noResult:   []string{"editedByUser"},
+		},
+		{
+			name:       "an edit sent back is what the revision is compared with",
+			input:      []string{"/plan Add Goodbye", "e", "# Add Goodbye", "", "1. Add `Goodbye` now.", ".", "k", "Add a test.", "a"},
+			wantOut:    []string{lineReviewRevised, "-1. Add `Goodbye` now.", "+1. Add `Goodbye`.", "+2. Test it."},
+			result:     1,
+			wantResult: []string{`"approved":true`},
+			noResult:   []string{"editedByUser"},
+		},
+		{
+			name:       "a revision after Keep planning shows what changed",
+			input:      []string{"/plan Add Goodbye", "k", "Add a test.", "a"},
+			wantOut:    []string{"Revising.", lineReviewRevised, "@@ ", " 1. Add `Goodbye`.", "+2. Test it.", "review [a]pprove/[k]eep planning/[e]dit/[d]ismiss › a"},
+			result:     1,
+			wantResult: []string{`"approved":true`},
+		},
+		{
+			name:       "the edit key is no answer once typed as plan text",
+			input:      []string{"/plan Add Goodbye", "e", "a", "d", ".", "d"},
+			wantOut:    []string{"edit › a", "edit › d", lineEditChanged},
+			wantResult: []string{"dismissed the plan review"},
+		},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			dir := newRunDir(t)
+			s := writeScript(t, dir, "s.yaml", script)
+			p, out, errOut, _ := testProgram(t, strings.Join(tt.input, "\n")+"\n")
+			if code := p.main(runArgs(dir, s)); code != exitOK {
+				t.Fatalf("exit code = %d\n%s", code, errOut)
+			}
+			rest := out.String()
+			for _, w := range tt.wantOut {
+				i := strings.Index(rest, w)
+				if i < 0 {
+					t.Fatalf("the transcript lacks %q (in order):\n%s", w, out)
+				}
+				rest = rest[i+len(w):]
+			}
+			res := exitResults(t, sessionEvents(t, dir))
+			if len(res) <= tt.result {
+				t.Fatalf("exit_plan_mode results: %d\n%s", len(res), out)
+			}
+			last := res[tt.result].Output
+			for _, w := range tt.wantResult {
+				if !strings.Contains(last, w) {
+					t.Errorf("the result lacks %q: %s", w, last)
+				}
+			}
+			for _, w := range tt.noResult {
+				if strings.Contains(last, w) {
+					t.Errorf("the result has %q: %s", w, last)
+				}
+			}
+		})
+	}
+}
