@@ -13,6 +13,7 @@ import (
 	"github.com/dshgo/planmode/cmd/planhost/internal/reviewgate"
 	"github.com/dshgo/planmode/cmd/planhost/internal/safetext"
 	"github.com/dshgo/planmode/host"
+	"github.com/dshgo/planmode/internal/plandiff"
 	"github.com/dshgo/planmode/planreview"
 	"github.com/dshgo/planmode/refhost"
 )
@@ -468,7 +469,7 @@ func (c *console) finishEdit(st *askState, at time.Time) {
 		c.view.println(lineEditUnchanged)
 	} else {
 		c.view.println(lineEditChanged)
-		if d := planChange(st.text, text); d != "" {
+		if d := plandiff.Unified(st.text, text); d != "" {
 			c.view.println(d)
 		}
 		st.text, st.edited = text, true

@@ -4,9 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"slices"
-	"strings"
 
-	"github.com/pmezard/go-difflib/difflib"
 	"go.uber.org/fx"
 
 	"github.com/dshgo/planmode"
@@ -85,26 +83,4 @@ func userEdited(res map[string]any) bool {
 	}
 	_, planFile := res[planFileResultPath].(string)
 	return planFile && res[planFileResultEdited] == true
-}
-
-// planChange is a unified diff, without file headers, of a review's plan
-// against the text shown before it changed during the review; "" when
-// there is no previous text.
-func planChange(previous, current string) string {
-	if previous == "" {
-		return ""
-	}
-	d, err := difflib.GetUnifiedDiffString(difflib.UnifiedDiff{
-		A: difflib.SplitLines(strings.TrimRight(previous, "\n") + "\n"), B: difflib.SplitLines(strings.TrimRight(current, "\n") + "\n"), Context: 1,
-	})
-	if err != nil {
-		return ""
-	}
-	var out []string
-	for l := range strings.SplitSeq(strings.TrimRight(d, "\n"), "\n") {
-		if !strings.HasPrefix(l, "---") && !strings.HasPrefix(l, "+++") {
-			out = append(out, l)
-		}
-	}
-	return strings.Join(out, "\n")
 }

@@ -15,6 +15,7 @@ import (
 	"github.com/dshgo/planmode/cmd/planhost/internal/safetext"
 	"github.com/dshgo/planmode/cmd/planhost/tui"
 	"github.com/dshgo/planmode/host"
+	"github.com/dshgo/planmode/internal/plandiff"
 )
 
 // Markdown rendering: a fixed style and width keep the output the same on
@@ -389,7 +390,7 @@ func (p *printer) review(q host.Question, keys []string, revised string) {
 			p.lastCard = ""
 		}
 	}
-	if d := planChange(q.Previous, q.Detail); d != "" {
+	if d := plandiff.Unified(q.Previous, q.Detail); d != "" {
 		p.println(lineReviewChanged)
 		p.println(d)
 	}
@@ -398,7 +399,7 @@ func (p *printer) review(q host.Question, keys []string, revised string) {
 		p.lastCard = q.Detail
 	}
 	if revised != "" && q.Previous == "" {
-		if d := planChange(revised, q.Detail); d != "" {
+		if d := plandiff.Unified(revised, q.Detail); d != "" {
 			p.println(lineReviewRevised)
 			p.println(d)
 		}

@@ -27,11 +27,11 @@ import (
 	"time"
 	"unicode"
 
-	"github.com/pmezard/go-difflib/difflib"
 	"go.uber.org/fx"
 
 	"github.com/dshgo/planmode"
 	"github.com/dshgo/planmode/host"
+	"github.com/dshgo/planmode/internal/plandiff"
 	"github.com/dshgo/planmode/refhost"
 	"github.com/dshgo/planmode/refhost/scripted"
 	"github.com/dshgo/planmode/store"
@@ -244,21 +244,13 @@ func (r *reviewer) Ask(_ context.Context, req host.AskRequest) ([]host.Answer, e
 	return []host.Answer{a}, nil
 }
 
-// diff is a unified diff of two plans, without file headers.
+// diff is a unified diff of two plans, without file headers, a line each.
 func diff(before, after string) []string {
-	d, err := difflib.GetUnifiedDiffString(difflib.UnifiedDiff{
-		A: difflib.SplitLines(strings.TrimRight(before, "\n") + "\n"), B: difflib.SplitLines(strings.TrimRight(after, "\n") + "\n"), Context: 1,
-	})
-	if err != nil {
+	d := plandiff.Unified(before, after)
+	if d == "" {
 		return nil
 	}
-	var out []string
-	for _, l := range strings.Split(strings.TrimRight(d, "\n"), "\n") {
-		if !strings.HasPrefix(l, "---") && !strings.HasPrefix(l, "+++") {
-			out = append(out, l)
-		}
-	}
-	return out
+	return strings.Split(d, "\n")
 }
 
 // visible makes control and invisible formatting characters (zero-width,

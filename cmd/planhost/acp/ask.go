@@ -7,10 +7,10 @@ import (
 	"unicode"
 
 	sdk "github.com/coder/acp-go-sdk"
-	"github.com/pmezard/go-difflib/difflib"
 
 	"github.com/dshgo/planmode"
 	"github.com/dshgo/planmode/host"
+	"github.com/dshgo/planmode/internal/plandiff"
 	"github.com/dshgo/planmode/planreview"
 )
 
@@ -72,7 +72,7 @@ func (s *session) ask(ctx context.Context, q host.Question, intent *host.Intent)
 		return host.Answer{}, fmt.Errorf("acp: ask: %w: %w", host.ErrAborted, err)
 	}
 	var content []sdk.ToolCallContent
-	if d := changeDiff(q.Previous, q.Detail); d != "" {
+	if d := plandiff.Unified(q.Previous, q.Detail); d != "" {
 		// Asked again: the text changed during the review.
 		content = append(content, sdk.ToolContent(sdk.TextBlock(textChanged+"\n"+d)))
 	}
@@ -124,28 +124,6 @@ func (s *session) ask(ctx context.Context, q host.Question, intent *host.Intent)
 		return host.Answer{QuestionID: q.ID}, nil
 	}
 	return host.Answer{QuestionID: q.ID, Selected: []string{c.label}, DetailDigest: q.DetailDigest}, nil
-}
-
-// changeDiff is a unified diff, without file headers, of a question's
-// detail against the text it showed before it changed; "" when there is
-// no previous text.
-func changeDiff(previous, current string) string {
-	if previous == "" {
-		return ""
-	}
-	d, err := difflib.GetUnifiedDiffString(difflib.UnifiedDiff{
-		A: difflib.SplitLines(strings.TrimRight(previous, "\n") + "\n"), B: difflib.SplitLines(strings.TrimRight(current, "\n") + "\n"), Context: 1,
-	})
-	if err != nil {
-		return ""
-	}
-	var out []string
-	for l := range strings.SplitSeq(strings.TrimRight(d, "\n"), "\n") {
-		if !strings.HasPrefix(l, "---") && !strings.HasPrefix(l, "+++") {
-			out = append(out, l)
-		}
-	}
-	return strings.Join(out, "\n")
 }
 
 // speakOptionID is the ID of the plan review's option that stops the

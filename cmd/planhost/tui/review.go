@@ -9,12 +9,12 @@ import (
 
 	"charm.land/bubbles/v2/key"
 	tea "charm.land/bubbletea/v2"
-	"github.com/pmezard/go-difflib/difflib"
 
 	"github.com/dshgo/planmode"
 	"github.com/dshgo/planmode/cmd/planhost/internal/reviewgate"
 	"github.com/dshgo/planmode/cmd/planhost/internal/saveplan"
 	"github.com/dshgo/planmode/host"
+	"github.com/dshgo/planmode/internal/plandiff"
 	"github.com/dshgo/planmode/internal/planmd"
 	"github.com/dshgo/planmode/planreview"
 )
@@ -475,23 +475,10 @@ func (m *Model) diffShown(diff string) bool {
 }
 
 // planDiff is a unified diff of the plan against the previous one, without
-// file headers; "" when they are the same.
+// file headers; "" when they differ in white space at their ends only.
 func planDiff(previous, current string) string {
-	if previous == "" || strings.TrimSpace(previous) == strings.TrimSpace(current) {
+	if strings.TrimSpace(previous) == strings.TrimSpace(current) {
 		return ""
 	}
-	d, err := difflib.GetUnifiedDiffString(difflib.UnifiedDiff{
-		A: difflib.SplitLines(strings.TrimRight(previous, "\n") + "\n"), B: difflib.SplitLines(strings.TrimRight(current, "\n") + "\n"), Context: 1,
-	})
-	if err != nil {
-		return ""
-	}
-	var out []string
-	for _, l := range strings.Split(strings.TrimRight(d, "\n"), "\n") {
-		if strings.HasPrefix(l, "---") || strings.HasPrefix(l, "+++") {
-			continue
-		}
-		out = append(out, l)
-	}
-	return strings.Join(out, "\n")
+	return plandiff.Unified(previous, current)
 }
