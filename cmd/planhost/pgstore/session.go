@@ -70,6 +70,14 @@ func (s *session) Append(e host.Event) (host.Event, error) {
 // happen the event reaches this and every process by catching up, once,
 // at its place in the log.
 func (s *session) AppendIf(e host.Event, cond func() bool) (host.Event, bool, error) {
+	return s.appendIf(e, cond, 0)
+}
+
+// appendIf is AppendIf under the turn lease granted with token; token 0
+// appends without one (an event outside any turn, or a message queued for
+// the owner's next step). An append under a token that is no longer the
+// session's newest fails with host.ErrFenced before anything is written.
+func (s *session) appendIf(e host.Event, cond func() bool, token uint64) (host.Event, bool, error) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	if s.closed {
@@ -82,11 +90,14 @@ func (s *session) AppendIf(e host.Event, cond func() bool) (host.Event, bool, er
 		return host.Event{}, false, s.st.wrap(err, "pgstore: session %q: append: begin", s.id)
 	}
 	defer func() { _ = tx.Rollback(ctx) }()
-	var n int64
-	if err := tx.QueryRow(ctx, sqlLockSession, s.id).Scan(&n); errors.Is(err, pgx.ErrNoRows) {
+	var n, fence int64
+	if err := tx.QueryRow(ctx, sqlLockSession, s.id).Scan(&n, &fence); errors.Is(err, pgx.ErrNoRows) {
 		return host.Event{}, false, fmt.Errorf("pgstore: session %q: append: %w", s.id, host.ErrSessionNotFound)
 	} else if err != nil {
 		return host.Event{}, false, s.st.wrap(err, "pgstore: session %q: append: lock session", s.id)
+	}
+	if token != 0 && uint64(fence) != token {
+		return host.Event{}, false, fmt.Errorf("pgstore: session %q: append %q under lease %d, newest lease %d: %w", s.id, e.Type, token, fence, host.ErrFenced)
 	}
 	if have := int64(s.Len()); n < have {
 		// The database lost events this process saw committed (restored
