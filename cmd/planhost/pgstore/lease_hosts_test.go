@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"strings"
+	"sync"
 	"sync/atomic"
 	"testing"
 	"time"
@@ -102,6 +103,15 @@ func gate(entered chan<- struct{}, release <-chan struct{}, resp refhost.Respons
 	}}
 }
 
+// releaser returns a channel and its idempotent close. Tests defer the
+// close too, so that a failed test does not leave a gated step waiting
+// (deferred calls run before the cleanups that stop the agents).
+func releaser() (<-chan struct{}, func()) {
+	ch := make(chan struct{})
+	var once sync.Once
+	return ch, func() { once.Do(func() { close(ch) }) }
+}
+
 func after(t *testing.T, ch <-chan struct{}, what string) {
 	t.Helper()
 	select {
@@ -127,15 +137,18 @@ func TestOtherProcessJoinsLiveTurn(t *testing.T) {
 	if _, err := a.st.Create("s"); err != nil {
 		t.Fatal(err)
 	}
-	entered1, release1 := make(chan struct{}), make(chan struct{})
-	entered2, release2 := make(chan struct{}), make(chan struct{})
+	entered1, entered2 := make(chan struct{}), make(chan struct{})
+	gate1, release1 := releaser()
+	defer release1()
+	gate2, release2 := releaser()
+	defer release2()
 	call := host.ToolCall{ID: "c1", Name: "no_such_tool", Input: json.RawMessage(`{}`)}
-	a.model.Add(gate(entered1, release1, refhost.Response{ToolCalls: []host.ToolCall{call}}), scripted.Step{Text: "done"})
+	a.model.Add(gate(entered1, gate1, refhost.Response{ToolCalls: []host.ToolCall{call}}), scripted.Step{Text: "done"})
 	// A's second step waits in its pre-step: between two steps.
 	unset, err := a.rt.AddPreStep("test/hold", func(ctx context.Context, s host.Step, next host.PreStepNext) host.Decision {
 		if s.Step == 2 {
 			close(entered2)
-			<-release2
+			<-gate2
 		}
 		return next(ctx, s)
 	}, true)
@@ -156,7 +169,7 @@ func TestOtherProcessJoinsLiveTurn(t *testing.T) {
 		}
 	}
 	steer(t, ab, "hello from B")
-	close(release1)
+	release1()
 	after(t, entered2, "A between steps")
 	select {
 	case h := <-busy:
@@ -166,7 +179,7 @@ func TestOtherProcessJoinsLiveTurn(t *testing.T) {
 	case <-time.After(20 * time.Second):
 		t.Fatal("B never queued its message for A's turn")
 	}
-	close(release2)
+	release2()
 	waitIdle(t, aa)
 	waitIdle(t, ab)
 	reqs := a.model.Requests()
@@ -245,8 +258,10 @@ func TestFencedOwnerWritesRefused(t *testing.T) {
 	if _, err := a.st.Create("s"); err != nil {
 		t.Fatal(err)
 	}
-	entered, release := make(chan struct{}), make(chan struct{})
-	a.model.Add(gate(entered, release, refhost.Response{Text: "late from A"}))
+	entered := make(chan struct{})
+	gated, release := releaser()
+	defer release()
+	a.model.Add(gate(entered, gated, refhost.Response{Text: "late from A"}))
 	b.model.Add(scripted.Step{Text: "b done"})
 	aa := a.agent(t, "s")
 	steer(t, aa, "from A")
@@ -259,7 +274,7 @@ func TestFencedOwnerWritesRefused(t *testing.T) {
 	steer(t, ab, "from B")
 	waitIdle(t, ab)
 	waitFor(t, "A told it lost the lease", 5*time.Second, func() bool { return lost.Load() == 1 })
-	close(release) // A's model answers late
+	release() // A's model answers late
 	waitIdle(t, aa)
 	sb, _ := b.st.Open("s")
 	if err := sb.(host.Refresher).Refresh(); err != nil {
