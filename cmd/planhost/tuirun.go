@@ -122,6 +122,7 @@ type tuiSession struct {
 	intro    []tui.Entry
 	lang     string
 	relay    *deltaRelay
+	lease    *leaseRelay
 }
 
 // converseTUI runs the session in the terminal UI until the user leaves.
@@ -174,6 +175,9 @@ func (p *program) converseTUI(ctx context.Context, parts *hostParts, agent *refh
 	defer unset()
 	s.relay.set(func(d openaimodel.Delta) { prog.Send(tui.DeltaMsg{Text: d.Text, Reasoning: d.Reasoning}) })
 	defer s.relay.set(nil)
+	s.lease.set(func(h host.LeaseHolder) { go prog.Send(tui.BusyMsg{Host: h.Host, PID: h.PID, Since: h.Since}) },
+		func() { go prog.Send(tui.LeaseLostMsg{}) })
+	defer s.lease.set(nil, nil)
 
 	var wg sync.WaitGroup
 	fwd := newEventForwarder(parts, agent, backend, prog)

@@ -130,3 +130,41 @@ func TestLeaseExpiryOption(t *testing.T) {
 		t.Fatalf("1ms expiry: %v, want ErrBadOption", err)
 	}
 }
+
+// TestLeaseNotBlockedByPausedAppend: a process paused inside an append's
+// transaction (it holds the session's row lock) blocks another process's
+// lease grant for about the lease expiry at most: the server ends the
+// idle transaction, and its writes never commit.
+func TestLeaseNotBlockedByPausedAppend(t *testing.T) {
+	const ttl = 500 * time.Millisecond
+	a, b, _ := twoStores(t, pgstore.WithLeaseExpiry(ttl))
+	if _, err := a.Create("s"); err != nil {
+		t.Fatal(err)
+	}
+	_, lb := leaser(t, b, "s")
+	conn, err := a.Pool().Acquire(t.Context())
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer conn.Release()
+	tx, err := conn.Begin(t.Context())
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer func() { _ = tx.Rollback(t.Context()) }()
+	if _, err := tx.Exec(t.Context(), `SELECT len FROM planmode_sessions WHERE id = 's' FOR UPDATE`); err != nil {
+		t.Fatal(err)
+	}
+	start := time.Now()
+	g, err := lb.LeaseTurn()
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer func() { _ = g.Release() }()
+	if d := time.Since(start); d > 3*ttl {
+		t.Fatalf("lease granted after %s, want about the expiry %s", d, ttl)
+	}
+	if _, err := tx.Exec(t.Context(), `UPDATE planmode_sessions SET len = len WHERE id = 's'`); err == nil {
+		t.Fatal("the paused transaction still writes")
+	}
+}

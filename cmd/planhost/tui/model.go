@@ -220,6 +220,10 @@ func (m Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		m.liveReasoning += m.cfg.Sanitize(msg.Reasoning)
 	case AskMsg:
 		m.openReview(msg)
+	case BusyMsg:
+		m.add(KindMeta, fmt.Sprintf(m.cat.SessionBusy, m.cfg.Sanitize(msg.Host), msg.PID, msg.Since.UTC().Format(time.DateTime)))
+	case LeaseLostMsg:
+		m.add(KindError, m.cat.LeaseLost)
 	case AskGoneMsg:
 		if m.review != nil && m.review.id == msg.ID {
 			m.closeReview(m.cat.OutcomeCancelled)
