@@ -33,6 +33,19 @@
 // another process opened, and cannot apply a selection that is already in
 // the log.
 //
+// # Turn leases
+//
+// Sessions implement [host.TurnLeaser]: a turn is written by the process
+// that holds the session's turn lease, kept in the session's row (columns
+// fence, lease_host, lease_pid, lease_since, lease_until; migration 3). One
+// UPDATE grants it when no live lease is held, by the database's clock,
+// and increments fence, the fencing token. The holder renews it every
+// third of [WithLeaseExpiry] and clears it at the end of the turn. An
+// append under a lease reads fence in the same SELECT ... FOR UPDATE that
+// locks the row for the append and fails with host.ErrFenced when a newer
+// grant exists, so a process that was paused or cut off past its lease
+// writes nothing into the turn of the process that took over.
+//
 // # Following other processes
 //
 // Each process's copy of a session (Events, Len, the subscribers) follows
