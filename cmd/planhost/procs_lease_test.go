@@ -274,36 +274,55 @@ func waitOpenStep(t *testing.T, st *pgstore.Store, id string) {
 }
 
 // TestProcessKilledMidTurnTakenOver: the owner of a turn is SIGKILLed
-// mid-turn; another process opened on the session meanwhile takes the
-// session over within the lease expiry, closes the dead turn as
-// interrupted and answers.
+// mid-turn (in a model call, or with a plan review open); another process
+// opened on the session meanwhile takes the session over within the lease
+// expiry, closes the dead turn as interrupted, answers its dangling call
+// and goes on.
 func TestProcessKilledMidTurnTakenOver(t *testing.T) {
-	const id, lease = "killed", time.Second
-	url, st := procSetup(t, id)
-	dirA, dirB := t.TempDir(), t.TempDir()
-	a := startProc(t, procArgs(t, url, id, writeScript(t, dirA, "a.yaml", "steps:\n  - block: true\n"), lease)...)
-	a.send(t, "from A")
-	waitOpenStep(t, st, id)
-	b := startProc(t, procArgs(t, url, id, writeScript(t, dirB, "b.yaml", textSteps(1, "B")), lease)...)
-	waitUntil(t, "B's session line", 20*time.Second, func() bool { return strings.Contains(b.out.String(), "session ") })
-	if events := logOf(t, st, id); has(events, host.TypeTurnEnd, "") {
-		t.Fatalf("opening B closed A's live turn")
-	}
-	a.signal(t, syscall.SIGKILL)
-	start := time.Now()
-	b.send(t, "from B")
-	events := waitLog(t, st, id, "B's turn", 20*time.Second, func(events []host.Event) bool {
-		return has(events, host.TypeAssistantMessage, "B answer 1") && has(events, host.TypeTurnEnd, `"turn":2`)
-	})
-	if d := time.Since(start); d > lease+2*time.Second {
-		t.Errorf("B answered %s after the kill, want within the lease %s (+2s)", d, lease)
-	}
-	texts, open := transcriptOf(t, events)
-	if open || texts["from A"] != 1 || texts["from B"] != 1 {
-		t.Fatalf("open=%v texts=%v", open, texts)
-	}
-	if !has(events, host.TypeTurnEnd, "interrupted") {
-		t.Fatal("A's turn was not closed as interrupted")
+	const lease = time.Second
+	for _, tc := range []struct {
+		name, script string
+		input        []string
+		ready        func([]host.Event) bool
+	}{
+		{"model call", "steps:\n  - block: true\n", []string{"from A"}, func(events []host.Event) bool {
+			return has(events, host.TypeStepStart, `"step":1`) && has(events, host.TypeUserMessage, "from A")
+		}},
+		{"review", "steps:\n  - toolCalls:\n      - name: exit_plan_mode\n        input: {plan: \"# P\\n\\nDo it.\"}\n", []string{"/plan", "from A"}, func(events []host.Event) bool {
+			return has(events, host.TypeToolCall, "exit_plan_mode")
+		}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			id := strings.ReplaceAll(tc.name, " ", "-")
+			url, st := procSetup(t, id)
+			dirA, dirB := t.TempDir(), t.TempDir()
+			a := startProc(t, procArgs(t, url, id, writeScript(t, dirA, "a.yaml", tc.script), lease)...)
+			for _, in := range tc.input {
+				a.send(t, in)
+			}
+			waitLog(t, st, id, "A mid-turn", 30*time.Second, tc.ready)
+			b := startProc(t, procArgs(t, url, id, writeScript(t, dirB, "b.yaml", textSteps(1, "B")), lease)...)
+			waitUntil(t, "B's session line", 20*time.Second, func() bool { return strings.Contains(b.out.String(), "session ") })
+			if events := logOf(t, st, id); has(events, host.TypeTurnEnd, "") {
+				t.Fatalf("opening B closed A's live turn")
+			}
+			a.signal(t, syscall.SIGKILL)
+			start := time.Now()
+			b.send(t, "from B")
+			events := waitLog(t, st, id, "B's turn", 20*time.Second, func(events []host.Event) bool {
+				return has(events, host.TypeAssistantMessage, "B answer 1") && has(events, host.TypeTurnEnd, `"turn":2`)
+			})
+			if d := time.Since(start); d > lease+2*time.Second {
+				t.Errorf("B answered %s after the kill, want within the lease %s (+2s)", d, lease)
+			}
+			texts, open := transcriptOf(t, events)
+			if open || texts["from A"] != 1 || texts["from B"] != 1 {
+				t.Fatalf("open=%v texts=%v", open, texts)
+			}
+			if !has(events, host.TypeTurnEnd, "interrupted") {
+				t.Fatal("A's turn was not closed as interrupted")
+			}
+		})
 	}
 }
 
