@@ -269,6 +269,22 @@ func BenchmarkLease(b *testing.B) {
 			}
 		}
 	})
+	b.Run("append/raw-insert-floor", func(b *testing.B) {
+		// The floor: one plain INSERT per event, nothing else.
+		raw, err := st.Create("")
+		if err != nil {
+			b.Fatal(err)
+		}
+		ctx := context.Background()
+		seq := 0
+		b.ReportAllocs()
+		for b.Loop() {
+			seq++
+			if _, err := st.Pool().Exec(ctx, `INSERT INTO planmode_events (session_id, seq, type, at, at_ns, data) VALUES ($1, $2, $3, now(), 0, $4)`, raw.ID(), seq, e.Type, string(e.Data)); err != nil {
+				b.Fatal(err)
+			}
+		}
+	})
 	b.Run("turn/grant+release", func(b *testing.B) {
 		b.ReportAllocs()
 		for b.Loop() {

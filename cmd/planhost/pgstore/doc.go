@@ -16,9 +16,14 @@
 //
 // # Appends
 //
-// Append and AppendIf run one transaction: lock the session's row (SELECT
-// ... FOR UPDATE, which serializes the appends of a session across all
-// processes), read and deliver the events other processes committed since
+// An Append made while this process holds the whole log (no other
+// process appended since it last looked) is one statement that commits on
+// its own: it sets the session's length only where it is still one less
+// than the new seq (and, under a turn lease, only while the fencing token
+// is the newest) and inserts the event. When it writes nothing, and for
+// every AppendIf, the append runs one transaction: lock the session's row
+// (SELECT ... FOR UPDATE, which serializes the appends of a session
+// across all processes), read and deliver the events other processes committed since
 // this process last looked, run the condition, assign the next seq and the
 // time, run the validators, insert the event together with the new length,
 // commit. Only then is the event added to the process's copy of the log and

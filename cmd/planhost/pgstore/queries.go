@@ -21,6 +21,19 @@ const (
 		VALUES ($1, $2, $3, $4, $5, $6, $7)
 	)
 	UPDATE planmode_sessions SET len = $2 WHERE id = $1`
+	// sqlAppendOne appends event $2 of session $1 in one statement (one
+	// round trip, committed on its own) when the session still has $2-1
+	// events and, for $8 other than 0, fencing token $8: the row lock the
+	// UPDATE takes makes both checks hold at the commit. No row inserted
+	// means the log grew elsewhere, the token is stale or the session is
+	// gone; the locking append then finds out which.
+	sqlAppendOne = `WITH s AS (
+		UPDATE planmode_sessions SET len = $2
+		WHERE id = $1 AND len = $2 - 1 AND ($8::bigint = 0 OR fence = $8::bigint)
+		RETURNING id
+	)
+	INSERT INTO planmode_events (session_id, seq, type, at, at_ns, source, data)
+	SELECT s.id, $2, $3, $4, $5, $6, $7 FROM s`
 	// sqlNotify sends one notification per payload. It runs after the
 	// appends' commits, in its own transaction: PostgreSQL serializes the
 	// commits of all transactions that notify (a cluster-wide lock held
