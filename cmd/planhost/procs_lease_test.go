@@ -201,6 +201,19 @@ func textSteps(n int, who string) string {
 	return b.String()
 }
 
+// toolThenTextSteps is a script of n pairs of steps: a tool call (to a
+// tool that does not exist, answered with an error) and a text answer, so
+// a turn has a point between two steps where another process's message
+// can join it.
+func toolThenTextSteps(n int, who string) string {
+	var b strings.Builder
+	b.WriteString("steps:\n")
+	for i := range n {
+		fmt.Fprintf(&b, "  - toolCalls:\n      - id: %s-%d\n        name: no_such_tool\n  - text: %q\n", who, i+1, fmt.Sprintf("%s answer %d", who, i+1))
+	}
+	return b.String()
+}
+
 // TestProcessesShareOneSessionOnPostgres runs three planhost processes
 // on one PostgreSQL session and types prompts and mode switches into all
 // of them, interleaved: afterwards the log is one valid transcript (one
@@ -212,7 +225,7 @@ func TestProcessesShareOneSessionOnPostgres(t *testing.T) {
 	var procs []*proc
 	for _, who := range []string{"A", "B", "C"} {
 		dir := t.TempDir()
-		script := writeScript(t, dir, "s.yaml", textSteps(20, who))
+		script := writeScript(t, dir, "s.yaml", toolThenTextSteps(20, who))
 		procs = append(procs, startProc(t, procArgs(t, url, id, script, time.Second)...))
 	}
 	var want []string
@@ -245,11 +258,15 @@ func TestProcessesShareOneSessionOnPostgres(t *testing.T) {
 			t.Errorf("%q is in the log %d times, want once", w, texts[w])
 		}
 	}
+	handed := 0
 	for i, p := range procs {
-		if s := p.errOut.String(); strings.Contains(s, "panic") || strings.Contains(s, "interrupted") {
+		s := p.errOut.String()
+		if strings.Contains(s, "panic") || strings.Contains(s, "interrupted") {
 			t.Errorf("process %c stderr:\n%s", 'A'+i, s)
 		}
+		handed += strings.Count(s, "session busy on")
 	}
+	t.Logf("%d events, %d prompts queued for another process's turn", len(events), handed)
 }
 
 // waitUntil polls cond until it holds.
