@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"log/slog"
 	"slices"
@@ -41,7 +42,13 @@ type Agent struct {
 	hdrTools  string
 	tx        transcript
 	pc        promptCache
-	lost      []lostResult // calls whose result could not be written, oldest first
+	lost      []lostResult   // calls whose result could not be written, oldest first
+	lease     host.TurnLease // the session's turn lease while a turn runs (shared sessions only)
+
+	// Set when the session is a host.TurnLeaser (several processes serve
+	// it): the fold of where the log stands, and its unsubscribe.
+	fold        *turnFold
+	unsubscribe func()
 }
 
 // lostResult is a tool call whose result could not be written to the log:
@@ -64,7 +71,14 @@ func newAgent(r *Runtime, id string, s host.Session) (*Agent, error) {
 		idle:     make(chan struct{}),
 	}
 	close(a.idle)
+	if _, ok := s.(host.TurnLeaser); ok {
+		a.fold = newTurnFold()
+		a.unsubscribe = s.Subscribe(0, a.fold.add)
+	}
 	if err := a.readLog(); err != nil {
+		if a.unsubscribe != nil {
+			a.unsubscribe()
+		}
 		stop()
 		return nil, err
 	}
@@ -72,27 +86,25 @@ func newAgent(r *Runtime, id string, s host.Session) (*Agent, error) {
 }
 
 // readLog reads what the loop needs from an existing log: the last turn
-// number and the last request header. It then repairs the log: every tool
-// call the model asked for that has no result gets one (is-error: lost, or
-// interrupted in a turn the log left open), and a turn left open (the
-// process stopped mid-turn) is closed.
+// number and the last request header. It then repairs the log (see
+// repair). On a session several processes share, the repair needs the
+// session's turn lease: while another process holds it, the open turn is
+// that live process's and is left alone (the process that next takes the
+// lease after it expires repairs it).
 func (a *Agent) readLog() error {
 	events := a.sess.Events()
 	a.resume = events.Len() > 0
-	lastStart, lastEnd := -1, -1
-	for i, e := range events.Backward(events.Len()) {
-		if lastStart >= 0 && a.hasHeader {
+	for _, e := range events.Backward(events.Len()) {
+		if a.turn > 0 && a.hasHeader {
 			break
 		}
 		switch {
-		case e.Type == host.TypeTurnStart && lastStart < 0:
+		case e.Type == host.TypeTurnStart && a.turn == 0:
 			var p host.TurnStart
 			if err := json.Unmarshal(e.Data, &p); err != nil {
 				return fmt.Errorf("refhost: session %q: event %d (%s): %w", a.sess.ID(), e.Seq, e.Type, err)
 			}
-			lastStart, a.turn = i, p.Turn
-		case e.Type == host.TypeTurnEnd && lastEnd < 0:
-			lastEnd = i
+			a.turn = p.Turn
 		case e.Type == host.TypeRequestHeader && !a.hasHeader:
 			var p host.RequestHeader
 			if err := json.Unmarshal(e.Data, &p); err != nil {
@@ -101,10 +113,50 @@ func (a *Agent) readLog() error {
 			a.hasHeader, a.hdrSystem, a.hdrTools = true, p.SystemDigest, p.ToolsDigest
 		}
 	}
-	open := lastStart >= 0 && lastEnd < lastStart
-	if !open {
-		lastStart = events.Len()
+	l, shared := a.sess.(host.TurnLeaser)
+	if !shared || !needsRepair(events) {
+		return a.repair(events)
 	}
+	g, err := l.LeaseTurn()
+	if errors.Is(err, host.ErrBusy) {
+		a.log.Info("refhost: session's turn is held by a live process; not repaired", "err", err)
+		return nil
+	}
+	if err != nil {
+		return fmt.Errorf("refhost: session %q: repair: %w", a.sess.ID(), err)
+	}
+	a.lease = g
+	defer a.dropLease()
+	return a.repairUnderLease()
+}
+
+// needsRepair reports whether the log has a turn left open or a tool call
+// without a result.
+func needsRepair(events host.Log) bool {
+	open, _ := openTurn(events)
+	return open || len(unanswered(events)) > 0
+}
+
+// openTurn reports whether the log's last turn is open, and the index of
+// its "turn/start" (the log's length when none is open).
+func openTurn(events host.Log) (open bool, start int) {
+	for i, e := range events.Backward(events.Len()) {
+		switch e.Type {
+		case host.TypeTurnStart:
+			return true, i
+		case host.TypeTurnEnd:
+			return false, events.Len()
+		}
+	}
+	return false, events.Len()
+}
+
+// repair answers every tool call the model asked for that has no result
+// (is-error: lost, or interrupted in a turn the log left open) and closes
+// a turn left open (the process stopped mid-turn) with a "turn/end" of
+// reason error.
+func (a *Agent) repair(events host.Log) error {
+	open, lastStart := openTurn(events)
 	for _, u := range unanswered(events) {
 		out := TextResultLost
 		if u.at > lastStart {
@@ -118,7 +170,11 @@ func (a *Agent) readLog() error {
 	if !open {
 		return nil
 	}
-	return a.emit(host.TypeTurnEnd, nil, host.TurnEnd{Turn: a.turn, Reason: host.TurnError, Error: TextTurnInterrupted})
+	var p host.TurnStart
+	if err := json.Unmarshal(events.At(lastStart).Data, &p); err != nil {
+		return fmt.Errorf("refhost: session %q: event %d (%s): %w", a.sess.ID(), events.At(lastStart).Seq, host.TypeTurnStart, err)
+	}
+	return a.emit(host.TypeTurnEnd, nil, host.TurnEnd{Turn: p.Turn, Reason: host.TurnError, Error: TextTurnInterrupted})
 }
 
 // unansweredCall is a tool call of the log that has no "tool/result".
@@ -205,13 +261,13 @@ func (a *Agent) flushLost() error {
 	for len(a.lost) > 0 {
 		l := &a.lost[0]
 		if !l.called {
-			if _, err := appendJSON(a.sess, host.TypeToolCall, nil, l.call); err != nil {
+			if _, err := a.appendJSON(host.TypeToolCall, nil, l.call); err != nil {
 				return err
 			}
 			l.called = true
 		}
 		res := host.ToolResult{CallID: l.call.ID, Name: l.call.Name, Output: l.output, IsError: true}
-		if _, err := appendJSON(a.sess, host.TypeToolResult, nil, res); err != nil {
+		if _, err := a.appendJSON(host.TypeToolResult, nil, res); err != nil {
 			return err
 		}
 		a.lost = a.lost[1:]
@@ -364,7 +420,11 @@ func (a *Agent) Stop(ctx context.Context) error {
 	a.mu.Unlock()
 	a.stopBase()
 	a.rt.forget(a)
-	return a.WaitIdle(ctx)
+	err := a.WaitIdle(ctx)
+	if a.unsubscribe != nil {
+		a.unsubscribe()
+	}
+	return err
 }
 
 // run is the agent's goroutine: turns back to back while Steers keep
@@ -388,6 +448,16 @@ func (a *Agent) run(ctx context.Context) {
 }
 
 func (a *Agent) runTurn(ctx context.Context) {
+	if l, ok := a.sess.(host.TurnLeaser); ok {
+		if !a.takeLease(ctx, l) {
+			return
+		}
+		defer a.dropLease()
+		var cancel context.CancelFunc
+		ctx, cancel = context.WithCancel(ctx)
+		defer cancel()
+		defer a.watchLease(cancel)()
+	}
 	n := a.Turn() + 1
 	if err := a.emit(host.TypeTurnStart, nil, host.TurnStart{Turn: n}); err != nil {
 		a.log.Error("refhost: turn not started", "turn", n, "err", err)
@@ -396,17 +466,47 @@ func (a *Agent) runTurn(ctx context.Context) {
 	a.mu.Lock()
 	a.turn = n
 	a.mu.Unlock()
-	end := a.runSteps(ctx, n)
-	if err := a.emit(host.TypeTurnEnd, nil, end); err != nil {
-		a.log.Error("refhost: turn end not logged", "turn", n, "err", err)
-	} else if err := host.Sync(a.sess); err != nil { // a durability point
-		a.log.Error("refhost: turn end not made durable", "turn", n, "err", err)
+	for step := 1; ; {
+		end, next := a.runSteps(ctx, n, step)
+		ended, err := a.endTurn(end)
+		if err != nil {
+			a.log.Error("refhost: turn end not logged", "turn", n, "err", err)
+			break
+		}
+		if ended {
+			if err := host.Sync(a.sess); err != nil { // a durability point
+				a.log.Error("refhost: turn end not made durable", "turn", n, "err", err)
+			}
+			break
+		}
+		step = next // another process handed a message in: one more step
 	}
 	if a.rt.checkpoint != nil {
 		if err := a.rt.checkpoint(a.base, a); err != nil {
 			a.log.Warn("refhost: checkpoint", "turn", n, "err", err)
 		}
 	}
+}
+
+// endTurn appends the turn's "turn/end". On a shared session, a turn that
+// completed does not end while a message another process handed in waits
+// for a step: endTurn then reports false, and the turn takes one more.
+func (a *Agent) endTurn(end host.TurnEnd) (bool, error) {
+	if a.lease == nil || end.Reason != host.TurnCompleted {
+		return true, a.emit(host.TypeTurnEnd, nil, end)
+	}
+	if err := a.flushLost(); err != nil {
+		return false, err
+	}
+	data, err := json.Marshal(end)
+	if err != nil {
+		return false, fmt.Errorf("refhost: %s: %w", host.TypeTurnEnd, err)
+	}
+	_, ok, err := a.lease.AppendIf(host.Event{Type: host.TypeTurnEnd, Data: data}, func() bool { return !a.fold.handedIn() })
+	if err != nil {
+		return false, fmt.Errorf("refhost: %s: %w", host.TypeTurnEnd, err)
+	}
+	return ok, nil
 }
 
 // stepResult says how a step ended and what the turn does next.
@@ -420,18 +520,20 @@ const (
 	stepFailed                      // the request or the log failed for good
 )
 
-func (a *Agent) runSteps(ctx context.Context, n int) host.TurnEnd {
-	step, attempt := 1, 1
+// runSteps runs the steps of turn n from step first on, and returns how
+// the turn ends and the number its next step would take.
+func (a *Agent) runSteps(ctx context.Context, n, first int) (host.TurnEnd, int) {
+	step, attempt := first, 1
 	for {
 		c := a.claim()
 		dec := a.rt.preSteps.load().run(ctx, host.Step{Agent: a, Turn: n, Step: step, Attempt: attempt, Messages: c.msgs})
 		if ctx.Err() != nil {
 			a.putBack(c, true)
-			return host.TurnEnd{Turn: n, Reason: host.TurnCancelled}
+			return host.TurnEnd{Turn: n, Reason: host.TurnCancelled}, step + 1
 		}
 		if !dec.Accepted {
 			a.putBack(c, false)
-			return host.TurnEnd{Turn: n, Reason: host.TurnBlocked, Error: dec.Reason}
+			return host.TurnEnd{Turn: n, Reason: host.TurnBlocked, Error: dec.Reason}, step + 1
 		}
 		res, err := a.runStep(ctx, n, step, attempt, dec.Messages)
 		switch res {
@@ -439,18 +541,18 @@ func (a *Agent) runSteps(ctx context.Context, n int) host.TurnEnd {
 			if step >= a.rt.maxSteps {
 				err := fmt.Errorf("%w (%d)", ErrStepsExhausted, step)
 				a.log.Warn("refhost: turn failed", "turn", n, "step", step, "err", err)
-				return host.TurnEnd{Turn: n, Reason: host.TurnError, Error: err.Error()}
+				return host.TurnEnd{Turn: n, Reason: host.TurnError, Error: err.Error()}, step + 1
 			}
 			step, attempt = step+1, 1
 		case stepRetry:
 			attempt++
 		case stepDone:
-			return host.TurnEnd{Turn: n, Reason: host.TurnCompleted}
+			return host.TurnEnd{Turn: n, Reason: host.TurnCompleted}, step + 1
 		case stepCancelled:
-			return host.TurnEnd{Turn: n, Reason: host.TurnCancelled}
+			return host.TurnEnd{Turn: n, Reason: host.TurnCancelled}, step + 1
 		default:
 			a.log.Warn("refhost: turn failed", "turn", n, "step", step, "attempt", attempt, "err", err)
-			return host.TurnEnd{Turn: n, Reason: host.TurnError, Error: err.Error()}
+			return host.TurnEnd{Turn: n, Reason: host.TurnError, Error: err.Error()}, step + 1
 		}
 	}
 }
@@ -685,7 +787,7 @@ func (a *Agent) emit(typ string, src *host.Source, payload any) error {
 	if err := a.flushLost(); err != nil {
 		return err
 	}
-	_, err := appendJSON(a.sess, typ, src, payload)
+	_, err := a.appendJSON(typ, src, payload)
 	return err
 }
 
@@ -695,15 +797,29 @@ func (a *Agent) emitSeeded(typ string, src *host.Source, payload any, msg Messag
 	if err := a.flushLost(); err != nil {
 		return err
 	}
-	e, err := appendJSON(a.sess, typ, src, payload)
+	e, err := a.appendJSON(typ, src, payload)
 	if err == nil {
 		a.tx.seed(e.Seq, msg)
 	}
 	return err
 }
 
+// appendJSON appends one event with payload encoded as its data, under
+// the turn lease when the agent holds one.
+func (a *Agent) appendJSON(typ string, src *host.Source, payload any) (host.Event, error) {
+	if a.lease != nil {
+		return appendJSON(a.lease, typ, src, payload)
+	}
+	return appendJSON(a.sess, typ, src, payload)
+}
+
+// appender is what events are appended to: a session, or a turn lease.
+type appender interface {
+	Append(e host.Event) (host.Event, error)
+}
+
 // appendJSON appends one event with payload encoded as its data.
-func appendJSON(s host.Session, typ string, src *host.Source, payload any) (host.Event, error) {
+func appendJSON(s appender, typ string, src *host.Source, payload any) (host.Event, error) {
 	data, err := json.Marshal(payload)
 	if err != nil {
 		return host.Event{}, fmt.Errorf("refhost: %s: %w", typ, err)

@@ -25,6 +25,10 @@ type Settings struct {
 	MaxSteps int
 	// Checkpoint runs after every turn; see Options.Checkpoint.
 	Checkpoint func(ctx context.Context, a *Agent) error
+	// Busy and LeaseLost report the turn lease of shared sessions; see
+	// Options.Busy and Options.LeaseLost.
+	Busy      func(a *Agent, holder host.LeaseHolder, n int)
+	LeaseLost func(a *Agent)
 }
 
 // ModuleParams are what [NewModule] takes from the graph.
@@ -73,6 +77,7 @@ func NewModule(p ModuleParams) (ModuleResult, error) {
 	o := Options{Store: p.Store, Model: p.Model, Logger: p.Logger}
 	if p.Settings != nil {
 		o.MaxAttempts, o.MaxSteps, o.Checkpoint = p.Settings.MaxAttempts, p.Settings.MaxSteps, p.Settings.Checkpoint
+		o.Busy, o.LeaseLost = p.Settings.Busy, p.Settings.LeaseLost
 	}
 	r, err := New(o)
 	if err != nil {

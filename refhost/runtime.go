@@ -44,6 +44,15 @@ type Options struct {
 	// before the agent becomes idle. Its error is logged. Its ctx is
 	// cancelled once the agent is stopped.
 	Checkpoint func(ctx context.Context, a *Agent) error
+	// Busy, when set, is called when messages given to an agent were
+	// handed to the turn another process runs on the same session (it
+	// holds the session's turn lease, see [host.TurnLeaser]): n messages
+	// are now in the log, for that process's next step to read.
+	Busy func(a *Agent, holder host.LeaseHolder, n int)
+	// LeaseLost, when set, is called when an agent lost its session's turn
+	// lease mid-turn (paused or cut off past the lease, another process
+	// took over): the turn is cancelled and its writes are refused.
+	LeaseLost func(a *Agent)
 }
 
 // Runtime is the reference agent host: it keeps the registries plugins add
@@ -58,6 +67,8 @@ type Runtime struct {
 	maxAttempts int
 	maxSteps    int
 	checkpoint  func(ctx context.Context, a *Agent) error
+	busy        func(a *Agent, holder host.LeaseHolder, n int)
+	leaseLost   func(a *Agent)
 
 	types     *registry[host.EventKind, typeSnap]
 	sections  *registry[host.Section, sectionSnap]
@@ -91,6 +102,8 @@ func New(o Options) (*Runtime, error) {
 		maxAttempts: cmp.Or(o.MaxAttempts, DefaultMaxAttempts),
 		maxSteps:    cmp.Or(o.MaxSteps, DefaultMaxSteps),
 		checkpoint:  o.Checkpoint,
+		busy:        o.Busy,
+		leaseLost:   o.LeaseLost,
 		types:       newRegistry("event type", buildTypes),
 		sections:    newRegistry("section", buildSections),
 		tools:       newRegistry("tool", buildTools),
@@ -360,6 +373,12 @@ func (r *Runtime) settleRequestError(ctx context.Context, e RequestError) bool {
 // turn the log left open (the process stopped mid-turn) is closed with a
 // "turn/end" of reason error. One runtime binds a session to at most one
 // agent.
+//
+// A session several processes serve (a [host.TurnLeaser]) is repaired only
+// under its turn lease: a turn another live process runs is left alone.
+// Each turn then takes the lease first and writes under it; while another
+// process holds it, the agent's messages are queued in the log for that
+// process's turn (see Options.Busy) instead of starting a turn here.
 func (r *Runtime) NewAgent(id string, s host.Session) (*Agent, error) {
 	if s == nil {
 		return nil, fmt.Errorf("refhost: agent %q: session is nil: %w", id, ErrBadRegistration)

@@ -10,6 +10,7 @@ import (
 
 	"github.com/dshgo/planmode/cmd/planhost/acp"
 	"github.com/dshgo/planmode/cmd/planhost/openaimodel"
+	"github.com/dshgo/planmode/cmd/planhost/pgstore"
 	"github.com/dshgo/planmode/cmd/planhost/workspace"
 	"github.com/dshgo/planmode/store"
 )
@@ -37,6 +38,7 @@ func (p *program) acp(args []string) int {
 	fs.StringVar(&f.config, "config", "", flagConfigHelp)
 	fs.StringVar(&f.sessions, "sessions", "", fmt.Sprintf(flagSessionsHelp, filepath.Join(shownState, appDirName, sessionsDirName)))
 	fs.StringVar(&f.store, "store", storeFile, flagStoreHelp)
+	fs.DurationVar(&p.leaseExpiry, "lease", pgstore.DefaultLeaseExpiry, flagLeaseHelp)
 	fs.StringVar(&f.documents, "documents", "", fmt.Sprintf(flagDocumentsHelp, filepath.Join(shownState, appDirName, documentsDirName)))
 	fs.StringVar(&f.model, "model", modelOpenAI, flagModelHelp)
 	fs.StringVar(&f.logFile, "log", "", flagLogHelp)

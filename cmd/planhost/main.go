@@ -22,6 +22,7 @@ import (
 	"io"
 	"os"
 	"os/signal"
+	"time"
 
 	"github.com/charmbracelet/x/term"
 
@@ -58,6 +59,9 @@ type program struct {
 	// notifyInterrupt delivers Ctrl-C (SIGINT) on the returned channel
 	// until stop is called.
 	notifyInterrupt func() (c <-chan os.Signal, stop func())
+	// leaseExpiry is the turn-lease expiry of a PostgreSQL store (the
+	// -lease flag); zero keeps the store's default.
+	leaseExpiry time.Duration
 }
 
 func newProgram(stdin io.Reader, stdout, stderr io.Writer) *program {

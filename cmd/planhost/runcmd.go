@@ -7,8 +7,11 @@ import (
 	"fmt"
 	"path/filepath"
 	"strings"
+	"time"
 
+	"github.com/dshgo/planmode/cmd/planhost/internal/safetext"
 	"github.com/dshgo/planmode/cmd/planhost/openaimodel"
+	"github.com/dshgo/planmode/cmd/planhost/pgstore"
 	"github.com/dshgo/planmode/cmd/planhost/tui"
 	"github.com/dshgo/planmode/cmd/planhost/workspace"
 	"github.com/dshgo/planmode/host"
@@ -53,6 +56,7 @@ func (p *program) run(args []string) int {
 	fs.StringVar(&f.session, "session", "", flagSessionHelp)
 	fs.StringVar(&f.sessions, "sessions", "", fmt.Sprintf(flagSessionsHelp, filepath.Join(shownState, appDirName, sessionsDirName)))
 	fs.StringVar(&f.store, "store", storeFile, flagStoreHelp)
+	fs.DurationVar(&p.leaseExpiry, "lease", pgstore.DefaultLeaseExpiry, flagLeaseHelp)
 	fs.StringVar(&f.model, "model", modelOpenAI, flagModelHelp)
 	fs.StringVar(&f.workspace, "workspace", ".", flagWorkspaceHelp)
 	fs.StringVar(&f.agent, "agent", defaultAgentID, flagAgentHelp)
@@ -135,7 +139,8 @@ func (p *program) run(args []string) int {
 		return p.usageError("run", err)
 	}
 	defer closeLog()
-	app, parts := newHost(hostConfig{store: sessions, model: model, deployment: dep, tools: ws.Tools(), logger: logger, documents: docs})
+	lease := &leaseRelay{}
+	app, parts := newHost(hostConfig{store: sessions, model: model, deployment: dep, tools: ws.Tools(), logger: logger, documents: docs, lease: lease})
 	if err := app.Err(); err != nil {
 		return p.usageError("run", err)
 	}
@@ -175,8 +180,13 @@ func (p *program) run(args []string) int {
 			intro = append(intro, recap(sess.Events(), recapEntries, cat)...)
 		}
 		return p.converseTUI(ctx, parts, agent, tuiSession{file: file, stateDir: stateDir, intro: intro, cat: cat, relay: relay,
-			verbose: f.ui.verbose, logger: logger})
+			verbose: f.ui.verbose, logger: logger, lease: lease})
 	}
+	// The line console says on stderr when another process runs the turn.
+	lease.set(func(h host.LeaseHolder) {
+		fmt.Fprintf(p.stderr, lineSessionBusy+"\n", safetext.Escape(h.Host), h.PID, h.Since.UTC().Format(time.DateTime))
+	}, func() { fmt.Fprintln(p.stderr, lineLeaseLost) })
+	defer lease.set(nil, nil)
 	return p.converse(ctx, parts, agent, file, resumed)
 }
 

@@ -96,7 +96,11 @@ func (p *program) openStore(value, sessionsDir string, dirOpts ...store.Option) 
 	}
 	ctx, cancel := context.WithTimeout(context.Background(), storeOpenTimeout)
 	defer cancel()
-	st, err := pgstore.Open(ctx, url)
+	var opts []pgstore.Option
+	if p.leaseExpiry != 0 {
+		opts = append(opts, pgstore.WithLeaseExpiry(p.leaseExpiry))
+	}
+	st, err := pgstore.Open(ctx, url, opts...)
 	if err != nil {
 		return nil, false, err
 	}

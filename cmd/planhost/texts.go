@@ -191,6 +191,7 @@ const (
 	flagConfigHelp      = "deployment `file` (YAML)"
 	flagSessionHelp     = "resume the session with this `ID` (default: start a new one)"
 	flagSessionsHelp    = "`directory` of session files (default: %s)"
+	flagLeaseHelp       = "with a postgres -store: how long this process's hold on a session's running turn lasts without renewal; a crashed process's turn is taken over after it"
 	flagStoreHelp       = "where sessions live: file (in -sessions), postgres (the database in $DATABASE_URL) or a postgres:// `URL`"
 	flagModelHelp       = "`model`: scripted:FILE (a refhost/scripted YAML script) or openai"
 	flagWorkspaceHelp   = "workspace `directory` the model's file tools are confined to"
@@ -277,6 +278,11 @@ const (
 	lineCmdError   = "  /%s failed: %v"
 	lineUnknownCmd = "  unknown command %q; /help lists the commands"
 	lineQueued     = "  · queued for the next step"
+	// lineSessionBusy: another process runs the session's turn; host,
+	// pid, since (UTC).
+	lineSessionBusy = "  · session busy on %s (pid %d) since %s; your message is queued for its turn"
+	// lineLeaseLost: this process lost the turn to another process.
+	lineLeaseLost  = "  · another process took over this session's turn (this process was paused or cut off past its lease); its late writes were refused"
 	lineReviewHead = "┌─ %s: %s"
 	lineReviewOpt  = "│  [%s] %s — %s"
 	lineReviewEnd  = "└─"

@@ -145,6 +145,7 @@ type tuiSession struct {
 	// switches, exit_plan_mode's result for the model).
 	verbose bool
 	logger  *slog.Logger
+	lease   *leaseRelay
 }
 
 // tuiCatalog is the terminal UI's catalog for -lang (or the environment).
@@ -204,6 +205,9 @@ func (p *program) converseTUI(ctx context.Context, parts *hostParts, agent *refh
 	defer unset()
 	s.relay.set(func(d openaimodel.Delta) { prog.Send(tui.DeltaMsg{Text: d.Text, Reasoning: d.Reasoning}) })
 	defer s.relay.set(nil)
+	s.lease.set(func(h host.LeaseHolder) { go prog.Send(tui.BusyMsg{Host: h.Host, PID: h.PID, Since: h.Since}) },
+		func() { go prog.Send(tui.LeaseLostMsg{}) })
+	defer s.lease.set(nil, nil)
 
 	var wg sync.WaitGroup
 	fwd := newEventForwarder(parts, agent, backend, prog)

@@ -26,6 +26,9 @@ type hostConfig struct {
 	// documents keeps agent-scoped documents (the todo list); nil means
 	// an in-memory store.
 	documents host.Documents
+	// lease receives the turn-lease notices of shared sessions; nil
+	// drops them.
+	lease *leaseRelay
 }
 
 // hostParts are the pieces of a built host the program drives.
@@ -61,6 +64,7 @@ func newHost(cfg hostConfig) (*fx.App, *hostParts) {
 			fx.Annotate(cfg.model, fx.As(new(refhost.Model))),
 			fx.Annotate(documentsOrMemory(cfg.documents), fx.As(new(host.Documents))),
 			logger,
+			cfg.lease.settings(),
 		),
 		fx.Provide(newPresenters),
 		editExtensionOption(cfg.deployment),

@@ -233,3 +233,86 @@ func fillPostgres(b *testing.B, url, id string, n int) {
 		b.Fatal(err)
 	}
 }
+
+// BenchmarkLease measures what the turn lease costs, on one session:
+// appends without a lease and under one (the token is checked in the
+// append's own row lock, so the two should match), and one whole lease
+// per turn (grant and release: two statements, one round trip each),
+// with the renewal running in the background, next to the advisory lock
+// it was chosen over (try-lock and unlock on a connection held for the
+// turn).
+func BenchmarkLease(b *testing.B) {
+	st := open(b, pgtest.NewDB(b))
+	s, err := st.Create("")
+	if err != nil {
+		b.Fatal(err)
+	}
+	e := benchEvent(b)
+	b.Run("append/unleased", func(b *testing.B) {
+		b.ReportAllocs()
+		for b.Loop() {
+			if _, err := s.Append(e); err != nil {
+				b.Fatal(err)
+			}
+		}
+	})
+	b.Run("append/leased", func(b *testing.B) {
+		g, err := s.(host.TurnLeaser).LeaseTurn()
+		if err != nil {
+			b.Fatal(err)
+		}
+		defer func() { _ = g.Release() }()
+		b.ReportAllocs()
+		for b.Loop() {
+			if _, err := g.Append(e); err != nil {
+				b.Fatal(err)
+			}
+		}
+	})
+	b.Run("append/raw-insert-floor", func(b *testing.B) {
+		// The floor: one plain INSERT per event, nothing else.
+		raw, err := st.Create("")
+		if err != nil {
+			b.Fatal(err)
+		}
+		ctx := context.Background()
+		seq := 0
+		b.ReportAllocs()
+		for b.Loop() {
+			seq++
+			if _, err := st.Pool().Exec(ctx, `INSERT INTO planmode_events (session_id, seq, type, at, at_ns, data) VALUES ($1, $2, $3, now(), 0, $4)`, raw.ID(), seq, e.Type, string(e.Data)); err != nil {
+				b.Fatal(err)
+			}
+		}
+	})
+	b.Run("turn/grant+release", func(b *testing.B) {
+		b.ReportAllocs()
+		for b.Loop() {
+			g, err := s.(host.TurnLeaser).LeaseTurn()
+			if err != nil {
+				b.Fatal(err)
+			}
+			if err := g.Release(); err != nil {
+				b.Fatal(err)
+			}
+		}
+	})
+	b.Run("turn/advisory-lock+unlock", func(b *testing.B) {
+		ctx := context.Background()
+		b.ReportAllocs()
+		for b.Loop() {
+			c, err := st.Pool().Acquire(ctx)
+			if err != nil {
+				b.Fatal(err)
+			}
+			var ok bool
+			if err := c.QueryRow(ctx, `SELECT pg_try_advisory_lock(hashtext($1))`, s.ID()).Scan(&ok); err != nil || !ok {
+				b.Fatal(ok, err)
+			}
+			if _, err := c.Exec(ctx, `SELECT pg_advisory_unlock(hashtext($1))`, s.ID()); err != nil {
+				b.Fatal(err)
+			}
+			c.Release()
+		}
+	})
+}

@@ -16,9 +16,14 @@
 //
 // # Appends
 //
-// Append and AppendIf run one transaction: lock the session's row (SELECT
-// ... FOR UPDATE, which serializes the appends of a session across all
-// processes), read and deliver the events other processes committed since
+// An Append made while this process holds the whole log (no other
+// process appended since it last looked) is one statement that commits on
+// its own: it sets the session's length only where it is still one less
+// than the new seq (and, under a turn lease, only while the fencing token
+// is the newest) and inserts the event. When it writes nothing, and for
+// every AppendIf, the append runs one transaction: lock the session's row
+// (SELECT ... FOR UPDATE, which serializes the appends of a session
+// across all processes), read and deliver the events other processes committed since
 // this process last looked, run the condition, assign the next seq and the
 // time, run the validators, insert the event together with the new length,
 // commit. Only then is the event added to the process's copy of the log and
@@ -32,6 +37,19 @@
 // process that was behind cannot commit "between turns" inside a turn
 // another process opened, and cannot apply a selection that is already in
 // the log.
+//
+// # Turn leases
+//
+// Sessions implement [host.TurnLeaser]: a turn is written by the process
+// that holds the session's turn lease, kept in the session's row (columns
+// fence, lease_host, lease_pid, lease_since, lease_until; migration 3). One
+// UPDATE grants it when no live lease is held, by the database's clock,
+// and increments fence, the fencing token. The holder renews it every
+// third of [WithLeaseExpiry] and clears it at the end of the turn. An
+// append under a lease reads fence in the same SELECT ... FOR UPDATE that
+// locks the row for the append and fails with host.ErrFenced when a newer
+// grant exists, so a process that was paused or cut off past its lease
+// writes nothing into the turn of the process that took over.
 //
 // # Following other processes
 //

@@ -31,8 +31,16 @@ type node struct {
 
 func newNode(t *testing.T, url string) *node {
 	t.Helper()
-	n := &node{st: open(t, url), model: scripted.NewModel(), prov: scripted.NewProvider()}
-	rt, err := refhost.New(refhost.Options{Store: n.st, Model: n.model})
+	return newNodeWith(t, url, nil, refhost.Options{})
+}
+
+// newNodeWith is newNode with store options and runtime options (whose
+// Store and Model it sets).
+func newNodeWith(t *testing.T, url string, stOpts []pgstore.Option, o refhost.Options) *node {
+	t.Helper()
+	n := &node{st: open(t, url, stOpts...), model: scripted.NewModel(), prov: scripted.NewProvider()}
+	o.Store, o.Model = n.st, n.model
+	rt, err := refhost.New(o)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -18,6 +18,12 @@ const (
 	// the next notification, poll or append tries again. Attributes:
 	// "session", "err".
 	LogCatchUpFailed = "pgstore: catch-up failed"
+	// LogLeaseLost: another process was granted a turn lease this
+	// process held; its later writes under it are refused.
+	LogLeaseLost = "pgstore: turn lease lost to another process"
+	// LogLeaseRenewFailed: a turn lease could not be renewed; it is lost
+	// if that goes on until it expires.
+	LogLeaseRenewFailed = "pgstore: turn lease renewal failed"
 	// LogNotifyFailed: the notifications of committed appends could not be
 	// sent; other processes learn of the events at their next poll or
 	// append. Attributes: "sessions", "err".

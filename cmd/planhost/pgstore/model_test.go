@@ -1,6 +1,8 @@
 package pgstore_test
 
 import (
+	"context"
+	"errors"
 	"fmt"
 	"sync"
 	"sync/atomic"
@@ -10,8 +12,10 @@ import (
 	"pgregory.net/rapid"
 
 	"github.com/dshgo/planmode"
+	"github.com/dshgo/planmode/cmd/planhost/pgstore"
 	"github.com/dshgo/planmode/cmd/planhost/pgstore/pgtest"
 	"github.com/dshgo/planmode/host"
+	"github.com/dshgo/planmode/refhost"
 )
 
 // fakeAgent is what Set and Get need of an agent: its session.
@@ -182,6 +186,158 @@ func TestTwoControllersMatchReferenceModel(t *testing.T) {
 			if err := n.st.CloseSession(id); err != nil {
 				rt.Fatal(err)
 			}
+		}
+	})
+}
+
+// leaseModel is the reference for the turn lease of one session shared by
+// two hosts: who holds a live lease (-1: nobody), the newest token, and
+// the token each host's grant carries (0: none).
+type leaseModel struct {
+	holder int
+	token  uint64
+	grants [2]uint64
+}
+
+// TestTwoControllersTwoLeasesMatchReferenceModel runs random Set calls,
+// lease grants, releases and expiries (a host paused past its lease), and
+// turn boundaries appended under each host's lease, on two hosts, against
+// the reference models: one live lease at a time, tokens that only grow,
+// an append under a stale grant refused with host.ErrFenced and nothing
+// written, and each host's Get agreeing with the plan-mode model.
+func TestTwoControllersTwoLeasesMatchReferenceModel(t *testing.T) {
+	url := pgtest.NewDB(t)
+	// Renewals (every 20 minutes) never run during the test: expiry is
+	// what the test sets in the database.
+	opts := []pgstore.Option{pgstore.WithLeaseExpiry(time.Hour)}
+	nodes := [2]*node{newNodeWith(t, url, opts, refhost.Options{}), newNodeWith(t, url, opts, refhost.Options{})}
+	var seq atomic.Int64
+	rapid.Check(t, func(rt *rapid.T) {
+		id := fmt.Sprintf("l%d", seq.Add(1))
+		if _, err := nodes[0].st.Create(id); err != nil {
+			rt.Fatal(err)
+		}
+		var (
+			agents [2]fakeAgent
+			leases [2]host.TurnLease
+		)
+		for i, n := range nodes {
+			s, err := n.st.Open(id)
+			if err != nil {
+				rt.Fatal(err)
+			}
+			agents[i] = fakeAgent{s}
+		}
+		defer func() {
+			for _, l := range leases {
+				if l != nil {
+					_ = l.Release()
+				}
+			}
+			for _, n := range nodes {
+				_ = n.st.CloseSession(id)
+			}
+		}()
+		converge := func() {
+			deadline := time.Now().Add(10 * time.Second)
+			for agents[0].sess.Len() != agents[1].sess.Len() {
+				if time.Now().After(deadline) {
+					rt.Fatalf("hosts did not converge: %d and %d events", agents[0].sess.Len(), agents[1].sess.Len())
+				}
+				time.Sleep(time.Millisecond)
+			}
+		}
+		var (
+			m  twoHostModel
+			lm = leaseModel{holder: -1}
+		)
+		steps := rapid.IntRange(1, 16).Draw(rt, "steps")
+		for range steps {
+			i := rapid.IntRange(0, 1).Draw(rt, "host")
+			switch rapid.SampledFrom([]string{"set", "lease", "release", "expire", "turn"}).Draw(rt, "action") {
+			case "set":
+				active := rapid.Bool().Draw(rt, "active")
+				converge()
+				want := m.set(i, active)
+				got, err := nodes[i].c.Set(agents[i], active)
+				if err != nil {
+					rt.Fatal(err)
+				}
+				if got != want {
+					rt.Fatalf("host %d Set(%v) = %v, model says %v", i, active, got, want)
+				}
+			case "lease":
+				g, err := agents[i].sess.(host.TurnLeaser).LeaseTurn()
+				if lm.holder >= 0 {
+					if !errors.Is(err, host.ErrBusy) {
+						rt.Fatalf("host %d lease while host %d holds it: %v, want busy", i, lm.holder, err)
+					}
+					continue
+				}
+				if err != nil {
+					rt.Fatalf("host %d lease: %v", i, err)
+				}
+				if g.Token() <= lm.token {
+					rt.Fatalf("token %d after %d: tokens must grow", g.Token(), lm.token)
+				}
+				if leases[i] != nil {
+					_ = leases[i].Release() // a stale grant: changes nothing
+				}
+				leases[i], lm.token, lm.holder, lm.grants[i] = g, g.Token(), i, g.Token()
+			case "release":
+				if leases[i] == nil {
+					continue
+				}
+				if err := leases[i].Release(); err != nil {
+					rt.Fatal(err)
+				}
+				if lm.grants[i] == lm.token && lm.holder == i {
+					lm.holder = -1
+				}
+				leases[i], lm.grants[i] = nil, 0
+			case "expire":
+				// The holder is paused past its lease: the database lets it run out.
+				if _, err := nodes[i].st.Pool().Exec(context.Background(), `UPDATE planmode_sessions SET lease_until = clock_timestamp() WHERE id = $1 AND lease_until IS NOT NULL`, id); err != nil {
+					rt.Fatal(err)
+				}
+				lm.holder = -1
+			case "turn":
+				if leases[i] == nil {
+					continue
+				}
+				typ := host.TypeTurnStart
+				if m.turnOpen {
+					typ = host.TypeTurnEnd
+				}
+				n := agents[i].sess.Len()
+				_, err := leases[i].Append(host.Event{Type: typ, Data: []byte(`{"turn":1}`)})
+				if lm.grants[i] != lm.token {
+					if !errors.Is(err, host.ErrFenced) {
+						rt.Fatalf("host %d append under stale token %d (newest %d): %v, want ErrFenced", i, lm.grants[i], lm.token, err)
+					}
+					if err := agents[i].sess.(host.Refresher).Refresh(); err != nil {
+						rt.Fatal(err)
+					}
+					converge()
+					if agents[i].sess.Len() != n {
+						rt.Fatalf("a fenced append changed the log: %d events, had %d", agents[i].sess.Len(), n)
+					}
+					continue
+				}
+				if err != nil {
+					rt.Fatalf("host %d append under the newest token: %v", i, err)
+				}
+				m.turnOpen = !m.turnOpen
+			}
+			converge()
+			for j, n := range nodes {
+				if got, want := n.c.Get(agents[j]), (planmode.State{Active: m.logged, Pending: m.effective(j)}); got != want {
+					rt.Fatalf("host %d Get = %+v, model says %+v", j, got, want)
+				}
+			}
+		}
+		if bad := commitsInsideTurn(agents[0].sess.Events().Slice()); len(bad) > 0 {
+			rt.Fatalf("plan/mode committed inside a turn at seqs %v", bad)
 		}
 	})
 }

@@ -3,6 +3,7 @@ package pgstore
 import (
 	"fmt"
 	"log/slog"
+	"os"
 	"time"
 )
 
@@ -13,6 +14,12 @@ const (
 	// DefaultPollInterval is how often open sessions are compared with the
 	// database in case a notification was missed.
 	DefaultPollInterval = 5 * time.Second
+	// DefaultLeaseExpiry is how long a turn lease lives without renewal:
+	// the bound on how long a crashed process's turn blocks the session.
+	DefaultLeaseExpiry = 10 * time.Second
+	// minLeaseExpiry keeps the renewals (every third of the expiry) from
+	// flooding the database.
+	minLeaseExpiry = 300 * time.Millisecond
 	// reconnectMin and reconnectMax bound the listener's backoff.
 	reconnectMin = 50 * time.Millisecond
 	reconnectMax = 2 * time.Second
@@ -22,13 +29,21 @@ const (
 type Option func(*options)
 
 type options struct {
-	timeout time.Duration
-	poll    time.Duration
-	logger  *slog.Logger
+	timeout     time.Duration
+	poll        time.Duration
+	logger      *slog.Logger
+	leaseExpiry time.Duration
+	holderHost  string
+	holderPID   int
 }
 
 func defaultOptions() options {
-	return options{timeout: DefaultTimeout, poll: DefaultPollInterval, logger: slog.New(slog.DiscardHandler)}
+	h, err := os.Hostname()
+	if err != nil || h == "" {
+		h = "unknown host"
+	}
+	return options{timeout: DefaultTimeout, poll: DefaultPollInterval, logger: slog.New(slog.DiscardHandler),
+		leaseExpiry: DefaultLeaseExpiry, holderHost: h, holderPID: os.Getpid()}
 }
 
 func (o options) validate() error {
@@ -38,7 +53,24 @@ func (o options) validate() error {
 	if o.poll <= 0 {
 		return fmt.Errorf("pgstore: poll interval %s: want more than 0: %w", o.poll, ErrBadOption)
 	}
+	if o.leaseExpiry < minLeaseExpiry {
+		return fmt.Errorf("pgstore: lease expiry %s: want at least %s: %w", o.leaseExpiry, minLeaseExpiry, ErrBadOption)
+	}
 	return nil
+}
+
+// WithLeaseExpiry sets how long a turn lease lives without renewal; the
+// default is [DefaultLeaseExpiry], the least 300ms. The holder renews it
+// every third of that while its turn runs, so a crashed holder's turn is
+// taken over within this bound, and a holder cut off from the database
+// for longer loses its turn.
+func WithLeaseExpiry(d time.Duration) Option { return func(o *options) { o.leaseExpiry = d } }
+
+// WithLeaseHolder sets the host name and process ID a turn lease names
+// as its holder (shown to the other processes that find the session
+// busy); the default is this machine's host name and this process's ID.
+func WithLeaseHolder(hostName string, pid int) Option {
+	return func(o *options) { o.holderHost, o.holderPID = hostName, pid }
 }
 
 // WithTimeout bounds each store and session operation (all its round trips

@@ -8,8 +8,11 @@ const notifyChannel = "planmode_events"
 const (
 	sqlCreateSession = `INSERT INTO planmode_sessions (id) VALUES ($1)`
 	sqlSessionLen    = `SELECT len FROM planmode_sessions WHERE id = $1`
-	sqlLockSession   = `SELECT len FROM planmode_sessions WHERE id = $1 FOR UPDATE`
-	sqlReadEvents    = `SELECT seq, type, at, at_ns, source, data FROM planmode_events
+	// sqlLockSession locks the session's row for an append and reads its
+	// length and fencing token: while the row is locked no lease can be
+	// granted, so the token checked is the token at the commit.
+	sqlLockSession = `SELECT len, fence FROM planmode_sessions WHERE id = $1 FOR UPDATE`
+	sqlReadEvents  = `SELECT seq, type, at, at_ns, source, data FROM planmode_events
 		WHERE session_id = $1 AND seq > $2 ORDER BY seq`
 	// sqlInsertEvent inserts event $2 of session $1 and sets the
 	// session's length to it, in one round trip.
@@ -18,6 +21,19 @@ const (
 		VALUES ($1, $2, $3, $4, $5, $6, $7)
 	)
 	UPDATE planmode_sessions SET len = $2 WHERE id = $1`
+	// sqlAppendOne appends event $2 of session $1 in one statement (one
+	// round trip, committed on its own) when the session still has $2-1
+	// events and, for $8 other than 0, fencing token $8: the row lock the
+	// UPDATE takes makes both checks hold at the commit. No row inserted
+	// means the log grew elsewhere, the token is stale or the session is
+	// gone; the locking append then finds out which.
+	sqlAppendOne = `WITH s AS (
+		UPDATE planmode_sessions SET len = $2
+		WHERE id = $1 AND len = $2 - 1 AND ($8::bigint = 0 OR fence = $8::bigint)
+		RETURNING id
+	)
+	INSERT INTO planmode_events (session_id, seq, type, at, at_ns, source, data)
+	SELECT s.id, $2, $3, $4, $5, $6, $7 FROM s`
 	// sqlNotify sends one notification per payload. It runs after the
 	// appends' commits, in its own transaction: PostgreSQL serializes the
 	// commits of all transactions that notify (a cluster-wide lock held
@@ -28,7 +44,25 @@ const (
 	sqlForkEvents  = `INSERT INTO planmode_events (session_id, seq, type, at, at_ns, source, data)
 		SELECT $1, seq, type, at, at_ns, source, data FROM planmode_events
 		WHERE session_id = $2 AND seq <= $3`
-	sqlLens   = `SELECT id, len FROM planmode_sessions WHERE id = ANY($1)`
+	sqlLens = `SELECT id, len FROM planmode_sessions WHERE id = ANY($1)`
+	// sqlLeaseGrant grants the turn lease of session $1 to host $2, pid $3
+	// for $4 microseconds, when no live lease is held, and returns the new
+	// fencing token. The database's clock decides expiry, so the hosts'
+	// clocks need not agree.
+	sqlLeaseGrant = `UPDATE planmode_sessions SET fence = fence + 1, lease_host = $2, lease_pid = $3,
+		lease_since = clock_timestamp(), lease_until = clock_timestamp() + $4 * interval '1 microsecond'
+		WHERE id = $1 AND (lease_until IS NULL OR lease_until <= clock_timestamp())
+		RETURNING fence, lease_since, lease_until`
+	// sqlLeaseHolder reads who holds the lease of session $1.
+	sqlLeaseHolder = `SELECT lease_host, lease_pid, lease_since, lease_until, lease_until > clock_timestamp()
+		FROM planmode_sessions WHERE id = $1`
+	// sqlLeaseRenew extends the lease of session $1 granted with token $2
+	// by $3 microseconds from now; no row means another grant came since.
+	sqlLeaseRenew = `UPDATE planmode_sessions SET lease_until = clock_timestamp() + $3 * interval '1 microsecond'
+		WHERE id = $1 AND fence = $2 RETURNING lease_until`
+	// sqlLeaseRelease gives up the lease of session $1 granted with $2.
+	sqlLeaseRelease = `UPDATE planmode_sessions SET lease_until = NULL, lease_host = '', lease_pid = 0, lease_since = NULL
+		WHERE id = $1 AND fence = $2`
 	sqlListen = `LISTEN ` + notifyChannel
 )
 

@@ -1,11 +1,15 @@
 package pgstore
 
 import (
+	"bytes"
+	"context"
 	"errors"
 	"fmt"
+	"strings"
 	"sync"
 
 	"github.com/jackc/pgx/v5"
+	"github.com/jackc/pgx/v5/pgconn"
 
 	"github.com/dshgo/planmode/host"
 	"github.com/dshgo/planmode/host/hostkit"
@@ -71,6 +75,14 @@ func (s *session) Append(e host.Event) (host.Event, error) {
 // happen the event reaches this and every process by catching up, once,
 // at its place in the log.
 func (s *session) AppendIf(e host.Event, cond func() bool) (host.Event, bool, error) {
+	return s.appendIf(e, cond, 0)
+}
+
+// appendIf is AppendIf under the turn lease granted with token; token 0
+// appends without one (an event outside any turn, or a message queued for
+// the owner's next step). An append under a token that is no longer the
+// session's newest fails with host.ErrFenced before anything is written.
+func (s *session) appendIf(e host.Event, cond func() bool, token uint64) (host.Event, bool, error) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	if s.closed {
@@ -78,16 +90,38 @@ func (s *session) AppendIf(e host.Event, cond func() bool) (host.Event, bool, er
 	}
 	ctx, cancel := s.st.op()
 	defer cancel()
+	var maybe *host.Event // an append whose outcome is unknown
+	if cond == nil {
+		// The local log is the whole log unless another process appended
+		// since: try the one-statement append, which checks just that.
+		// (A condition must see the whole log, so AppendIf with one takes
+		// the locking path.)
+		got, done, unknown, err := s.appendOneLocked(ctx, e, token)
+		switch {
+		case done:
+			return got, true, nil
+		case err != nil && !unknown:
+			return host.Event{}, false, err
+		case err != nil:
+			// The connection broke around the statement: it may have
+			// committed. The locking path reads the log first and
+			// returns the event if it is there.
+			maybe = &got
+		}
+	}
 	tx, err := begin(ctx, s.st.pool, pgx.TxOptions{})
 	if err != nil {
 		return host.Event{}, false, s.st.wrap(err, "pgstore: session %q: append: begin", s.id)
 	}
 	defer func() { _ = tx.Rollback(ctx) }()
-	var n int64
-	if err := tx.QueryRow(ctx, sqlLockSession, s.id).Scan(&n); errors.Is(err, pgx.ErrNoRows) {
+	var n, fence int64
+	if err := tx.QueryRow(ctx, sqlLockSession, s.id).Scan(&n, &fence); errors.Is(err, pgx.ErrNoRows) {
 		return host.Event{}, false, fmt.Errorf("pgstore: session %q: append: %w", s.id, host.ErrSessionNotFound)
 	} else if err != nil {
 		return host.Event{}, false, s.st.wrap(err, "pgstore: session %q: append: lock session", s.id)
+	}
+	if token != 0 && uint64(fence) != token {
+		return host.Event{}, false, fmt.Errorf("pgstore: session %q: append %q under lease %d, newest lease %d: %w", s.id, e.Type, token, fence, host.ErrFenced)
 	}
 	if have := int64(s.Len()); n < have {
 		// The database lost events this process saw committed (restored
@@ -100,6 +134,11 @@ func (s *session) AppendIf(e host.Event, cond func() bool) (host.Event, bool, er
 		}
 		if got := int64(s.Len()); got != n {
 			return host.Event{}, false, fmt.Errorf("pgstore: session %q: append: %w: length %d, %d events", s.id, ErrCorrupt, n, got)
+		}
+	}
+	if maybe != nil && uint64(n) >= maybe.Seq {
+		if got := s.log.Log().At(int(maybe.Seq) - 1); got.Type == maybe.Type && got.Time.Equal(maybe.Time) && bytes.Equal(got.Data, maybe.Data) {
+			return got, true, nil // it did commit, and is in the log once
 		}
 	}
 	if cond != nil && !cond() {
@@ -127,6 +166,60 @@ func (s *session) AppendIf(e host.Event, cond func() bool) (host.Event, bool, er
 	}
 	s.st.notify.add(s.id, r.seq)
 	return s.addLocked(e), true, nil
+}
+
+// appendOneLocked appends e as the local log's next event in one
+// statement, which commits only when the database's log has the same
+// length (and the session the fencing token, when token is not 0). It
+// reports false, with no error, when it did not: the caller then takes
+// the locking path. unknown reports an error that leaves open whether the
+// statement committed. s.mu is held.
+func (s *session) appendOneLocked(ctx context.Context, e host.Event, token uint64) (_ host.Event, done, unknown bool, _ error) {
+	e.Seq = uint64(s.Len()) + 1
+	if e.Time.IsZero() {
+		e.Time = s.st.now()
+	}
+	if err := canonicalize(&e); err != nil {
+		return host.Event{}, false, false, fmt.Errorf("pgstore: session %q: append: %w", s.id, err)
+	}
+	if err := s.st.vs.Check(e); err != nil {
+		return host.Event{}, false, false, fmt.Errorf("pgstore: session %q: append event %d %q: %w", s.id, e.Seq, e.Type, err)
+	}
+	r, err := toRow(e)
+	if err != nil {
+		return host.Event{}, false, false, fmt.Errorf("pgstore: session %q: append: %w", s.id, err)
+	}
+	var tag pgconn.CommandTag
+	for i := 1; ; i++ {
+		tag, err = s.st.pool.Exec(ctx, sqlAppendOne, s.id, r.seq, r.typ, r.at, r.atNS, r.source, r.data, int64(token))
+		// A connection the server ended while idle in the pool fails
+		// before the statement is sent: try another.
+		if err == nil || !pgconn.SafeToRetry(err) || !retry(ctx, s.st.pool, i, err) {
+			break
+		}
+	}
+	if err != nil {
+		return e, false, outcomeUnknown(ctx, err), s.st.wrap(err, "pgstore: session %q: append event %d %q: lock session and insert", s.id, e.Seq, e.Type)
+	}
+	if tag.RowsAffected() != 1 {
+		return host.Event{}, false, false, nil
+	}
+	s.st.notify.add(s.id, r.seq)
+	return s.addLocked(e), true, false, nil
+}
+
+// outcomeUnknown reports whether err, from a statement that commits on
+// its own, leaves open whether it committed: the connection broke or the
+// server ended it. A statement the server refused or cancelled did not.
+func outcomeUnknown(ctx context.Context, err error) bool {
+	if ctx.Err() != nil || pgconn.Timeout(err) {
+		return false
+	}
+	var pe *pgconn.PgError
+	if errors.As(err, &pe) {
+		return strings.HasPrefix(pe.Code, "57P") || strings.HasPrefix(pe.Code, "08")
+	}
+	return true
 }
 
 // addLocked adds a committed event to the local log, delivers it and

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"net/url"
+	"strconv"
 
 	"sync"
 	"time"
@@ -48,11 +49,25 @@ type Store struct {
 // pool_max_conns and server settings such as statement_timeout may be
 // given in it), applies the schema migrations the database lacks
 // and starts listening for other processes' appends. Close the store to
-// close the pool. Errors never contain the password.
+// close the pool. Errors never contain the password. Unless the connection
+// string sets idle_in_transaction_session_timeout, it is set to the lease
+// expiry ([WithLeaseExpiry]), so that a process paused inside an append
+// cannot hold a session's row lock for longer.
 func Open(ctx context.Context, connString string, opts ...Option) (*Store, error) {
 	cfg, err := pgxpool.ParseConfig(connString)
 	if err != nil {
 		return nil, fmt.Errorf("pgstore: parse connection string: %w", redactURL(err, connString))
+	}
+	o := defaultOptions()
+	for _, opt := range opts {
+		opt(&o)
+	}
+	// A process paused inside an append's transaction holds the session's
+	// row lock, which every other process's appends and lease grants
+	// wait for: the server ends such a transaction once it has been idle
+	// for the lease expiry, unless the connection string says otherwise.
+	if _, ok := cfg.ConnConfig.RuntimeParams[idleInTxParam]; !ok && o.leaseExpiry > 0 {
+		cfg.ConnConfig.RuntimeParams[idleInTxParam] = strconv.FormatInt(o.leaseExpiry.Milliseconds(), 10)
 	}
 	pool, err := pgxpool.NewWithConfig(ctx, cfg)
 	if err != nil {
@@ -78,9 +93,15 @@ func redactURL(err error, connString string) error {
 	return err
 }
 
+// idleInTxParam is the server setting that ends a transaction left idle.
+const idleInTxParam = "idle_in_transaction_session_timeout"
+
 // New returns a store on an existing pool, which the caller keeps and
 // closes after the store. It applies the migrations the database lacks and
-// starts listening, as [Open] does.
+// starts listening, as [Open] does. Set idle_in_transaction_session_timeout
+// on the pool's connections (Open sets it to the lease expiry): without
+// it, a process paused inside an append holds the session's row lock, and
+// with it the session, until it resumes.
 func New(ctx context.Context, pool *pgxpool.Pool, opts ...Option) (*Store, error) {
 	return newStore(ctx, pool, false, opts)
 }

@@ -237,6 +237,10 @@ func (m Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		m.liveReasoning += m.cfg.Sanitize(msg.Reasoning)
 	case AskMsg:
 		m.openAsk(msg)
+	case BusyMsg:
+		m.add(KindMeta, fmt.Sprintf(m.cat.SessionBusy, m.cfg.Sanitize(msg.Host), msg.PID, msg.Since.UTC().Format(time.DateTime)))
+	case LeaseLostMsg:
+		m.add(KindError, m.cat.LeaseLost)
 	case AskGoneMsg:
 		if m.withdrawForm(msg.ID) {
 			break

@@ -102,6 +102,18 @@ type AskMsg struct {
 	Reply   chan<- AskResult
 }
 
+// BusyMsg says another process runs the session's turn: the message the
+// user sent is queued in the log for that turn's next step.
+type BusyMsg struct {
+	Host  string
+	PID   int
+	Since time.Time
+}
+
+// LeaseLostMsg says another process took over the session's turn from
+// this one, whose late writes were refused.
+type LeaseLostMsg struct{}
+
 // AskGoneMsg says the ask with ID was withdrawn (its context ended).
 type AskGoneMsg struct {
 	ID int

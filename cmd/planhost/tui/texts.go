@@ -105,8 +105,12 @@ type Catalog struct {
 	CmdFailed    string
 	SendFailed   string
 	Queued       string
-	Bye          string
-	ModeFailed   string
+	// SessionBusy: another process runs the turn; host, pid, since.
+	SessionBusy string
+	// LeaseLost: another process took the turn over from this one.
+	LeaseLost  string
+	Bye        string
+	ModeFailed string
 
 	// WaitingReview and WaitingAnswer replace the spinner while a plan
 	// review or another question waits for the user.
@@ -242,12 +246,14 @@ var English = &Catalog{
 		"  /help            this list",
 		"  /quit            exit",
 	},
-	UnknownCmd: "Unknown command %s; /help lists the commands.",
-	CmdFailed:  "/%s failed: %v",
-	SendFailed: "Could not send the message: %v",
-	Queued:     "Queued for the model's next step.",
-	Bye:        "bye",
-	ModeFailed: "Could not switch plan mode: %v",
+	UnknownCmd:  "Unknown command %s; /help lists the commands.",
+	CmdFailed:   "/%s failed: %v",
+	SendFailed:  "Could not send the message: %v",
+	Queued:      "Queued for the model's next step.",
+	SessionBusy: "Session busy on %s (pid %d) since %s UTC; your message is queued for its turn.",
+	LeaseLost:   "Another process took over this session's turn (this process was paused or cut off past its lease); its late writes were refused.",
+	Bye:         "bye",
+	ModeFailed:  "Could not switch plan mode: %v",
 
 	WaitingReview:        "waiting for your review",
 	WaitingAnswer:        "waiting for your answer",
@@ -381,12 +387,14 @@ var Chinese = &Catalog{
 		"  /help            本列表",
 		"  /quit            退出",
 	},
-	UnknownCmd: "未知命令 %s；/help 列出全部命令。",
-	CmdFailed:  "/%s 失败：%v",
-	SendFailed: "消息发送失败：%v",
-	Queued:     "已排队，模型下一步时处理。",
-	Bye:        "再见",
-	ModeFailed: "无法切换计划模式：%v",
+	UnknownCmd:  "未知命令 %s；/help 列出全部命令。",
+	CmdFailed:   "/%s 失败：%v",
+	SendFailed:  "消息发送失败：%v",
+	Queued:      "已排队，模型下一步时处理。",
+	SessionBusy: "会话正在 %s（pid %d）上运行，自 %s UTC 起；你的消息已排入它的当前轮次。",
+	LeaseLost:   "另一个进程接管了本会话的当前轮次（本进程暂停或断开超过了租约时间）；本进程迟到的写入已被拒绝。",
+	Bye:         "再见",
+	ModeFailed:  "无法切换计划模式：%v",
 
 	WaitingReview:        "等待你审阅",
 	WaitingAnswer:        "等待你回答",

@@ -1,0 +1,170 @@
+package pgstore_test
+
+import (
+	"errors"
+	"testing"
+	"time"
+
+	"github.com/dshgo/planmode/cmd/planhost/pgstore"
+	"github.com/dshgo/planmode/host"
+)
+
+// leaser opens id on st as a turn leaser.
+func leaser(t *testing.T, st *pgstore.Store, id string) (host.Session, host.TurnLeaser) {
+	t.Helper()
+	s, err := st.Open(id)
+	if err != nil {
+		t.Fatal(err)
+	}
+	l, ok := s.(host.TurnLeaser)
+	if !ok {
+		t.Fatal("pgstore session is not a host.TurnLeaser")
+	}
+	return s, l
+}
+
+// TestLeaseOneOwnerAndFencing: a live lease makes the session busy for
+// another process, naming the holder; a lease that ran out (its holder
+// stopped renewing, as a paused process does) is granted again with a
+// larger token, and the old holder's appends are refused by the store.
+func TestLeaseOneOwnerAndFencing(t *testing.T) {
+	const ttl = 600 * time.Millisecond
+	a, b, _ := twoStores(t, pgstore.WithLeaseExpiry(ttl))
+	if _, err := a.Create("s"); err != nil {
+		t.Fatal(err)
+	}
+	sa, la := leaser(t, a, "s")
+	sb, lb := leaser(t, b, "s")
+
+	ga, err := la.LeaseTurn()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := ga.Append(ev("test/a", 1)); err != nil {
+		t.Fatal(err)
+	}
+	_, err = lb.LeaseTurn()
+	var busy *host.BusyError
+	if !errors.As(err, &busy) || !errors.Is(err, host.ErrBusy) || busy.Holder.PID == 0 || busy.Holder.Host == "" || busy.Holder.Since.IsZero() {
+		t.Fatalf("second lease: %v (%+v), want busy naming the holder", err, busy)
+	}
+	// The holder keeps its lease past the expiry by renewing it.
+	time.Sleep(2 * ttl)
+	if _, err := lb.LeaseTurn(); !errors.Is(err, host.ErrBusy) {
+		t.Fatalf("lease while renewed: %v, want busy", err)
+	}
+	select {
+	case <-ga.Lost():
+		t.Fatal("renewed lease reported lost")
+	default:
+	}
+	if err := ga.Release(); err != nil {
+		t.Fatal(err)
+	}
+	gb, err := lb.LeaseTurn()
+	if err != nil {
+		t.Fatalf("lease after release: %v", err)
+	}
+	if gb.Token() <= ga.Token() {
+		t.Fatalf("token %d after %d, want larger", gb.Token(), ga.Token())
+	}
+	// The old grant's writes are fenced, and the refusal says so.
+	if _, err := ga.Append(ev("test/late", 2)); !errors.Is(err, host.ErrFenced) {
+		t.Fatalf("append under a released lease: %v, want ErrFenced", err)
+	}
+	select {
+	case <-ga.Lost():
+	default:
+		t.Fatal("fenced lease not reported lost")
+	}
+	if _, err := gb.Append(ev("test/b", 3)); err != nil {
+		t.Fatal(err)
+	}
+	// Unleased appends (a message queued for the owner) still go in.
+	if _, err := sa.Append(ev("test/queued", 4)); err != nil {
+		t.Fatal(err)
+	}
+	if err := gb.Release(); err != nil {
+		t.Fatal(err)
+	}
+	waitFor(t, "b sees 3 events", 5*time.Second, func() bool { return sb.Len() == 3 })
+	for i, typ := range []string{"test/a", "test/b", "test/queued"} {
+		if got := sb.Events().At(i).Type; got != typ {
+			t.Fatalf("event %d is %q, want %q", i, got, typ)
+		}
+	}
+}
+
+// TestLeaseExpiresWhenHolderStops: a holder whose renewals stop (its
+// store is closed, as when the process dies) loses the lease within the
+// expiry, and another process is granted it.
+func TestLeaseExpiresWhenHolderStops(t *testing.T) {
+	const ttl = 500 * time.Millisecond
+	a, b, _ := twoStores(t, pgstore.WithLeaseExpiry(ttl))
+	if _, err := a.Create("s"); err != nil {
+		t.Fatal(err)
+	}
+	_, la := leaser(t, a, "s")
+	_, lb := leaser(t, b, "s")
+	if _, err := la.LeaseTurn(); err != nil {
+		t.Fatal(err)
+	}
+	_ = a.Close() // renewals stop; the lease row stays
+	start := time.Now()
+	var g host.TurnLease
+	waitFor(t, "b granted the lease", 5*time.Second, func() bool {
+		var err error
+		g, err = lb.LeaseTurn()
+		return err == nil
+	})
+	if d := time.Since(start); d > ttl+300*time.Millisecond {
+		t.Fatalf("granted after %s, want within the expiry %s", d, ttl)
+	}
+	if err := g.Release(); err != nil {
+		t.Fatal(err)
+	}
+}
+
+func TestLeaseExpiryOption(t *testing.T) {
+	if _, err := pgstore.Open(t.Context(), "postgres://localhost/x", pgstore.WithLeaseExpiry(time.Millisecond)); !errors.Is(err, pgstore.ErrBadOption) {
+		t.Fatalf("1ms expiry: %v, want ErrBadOption", err)
+	}
+}
+
+// TestLeaseNotBlockedByPausedAppend: a process paused inside an append's
+// transaction (it holds the session's row lock) blocks another process's
+// lease grant for about the lease expiry at most: the server ends the
+// idle transaction, and its writes never commit.
+func TestLeaseNotBlockedByPausedAppend(t *testing.T) {
+	const ttl = 500 * time.Millisecond
+	a, b, _ := twoStores(t, pgstore.WithLeaseExpiry(ttl))
+	if _, err := a.Create("s"); err != nil {
+		t.Fatal(err)
+	}
+	_, lb := leaser(t, b, "s")
+	conn, err := a.Pool().Acquire(t.Context())
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer conn.Release()
+	tx, err := conn.Begin(t.Context())
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer func() { _ = tx.Rollback(t.Context()) }()
+	if _, err := tx.Exec(t.Context(), `SELECT len FROM planmode_sessions WHERE id = 's' FOR UPDATE`); err != nil {
+		t.Fatal(err)
+	}
+	start := time.Now()
+	g, err := lb.LeaseTurn()
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer func() { _ = g.Release() }()
+	if d := time.Since(start); d > 3*ttl {
+		t.Fatalf("lease granted after %s, want about the expiry %s", d, ttl)
+	}
+	if _, err := tx.Exec(t.Context(), `UPDATE planmode_sessions SET len = len WHERE id = 's'`); err == nil {
+		t.Fatal("the paused transaction still writes")
+	}
+}
