@@ -124,6 +124,8 @@ type companionView struct {
 	// plain leaves the terminal styles out (output that is not a terminal);
 	// set decides it once, on first use.
 	plain, set bool
+	// words are the boxes' words (nil: English).
+	words *render.Words
 }
 
 // Show folds e and returns what to print after it, or "".
@@ -133,7 +135,7 @@ func (v *companionView) Show(e host.Event) string {
 		return v.showAsk(e)
 	case plansteps.EventSteps, plansteps.EventStepCompleted, plansteps.EventStepModified, plansteps.EventCompleted:
 		v.steps = plansteps.Apply(v.steps, e)
-		return v.style(render.StepsANSI(shownSteps(v.steps.Plan), companionWidth))
+		return v.style(v.wordsOf().StepsANSI(shownSteps(v.steps.Plan), companionWidth))
 	case host.TypeToolResult:
 		var r host.ToolResult
 		if json.Unmarshal(e.Data, &r) != nil || r.IsError || r.Name != todo.WriteToolName {
@@ -143,9 +145,17 @@ func (v *companionView) Show(e host.Event) string {
 		if err != nil {
 			return ""
 		}
-		return v.style(render.TodoANSI(l.Todos, companionWidth))
+		return v.style(v.wordsOf().TodoANSI(l.Todos, companionWidth))
 	}
 	return ""
+}
+
+// wordsOf is the view's words, English by default.
+func (v *companionView) wordsOf() *render.Words {
+	if v.words == nil {
+		return render.English
+	}
+	return v.words
 }
 
 func (v *companionView) style(box string) string {
@@ -164,6 +174,9 @@ func (p *printer) showCompanions(e host.Event, events func() host.Log) {
 		// Styles go only to the terminal UI; the writer sink (pipes, the
 		// demo) prints no escape sequences.
 		p.companions.plain, p.companions.set = !styled, true
+		if p.cat != nil {
+			p.companions.words = render.WordsFor(p.cat.Lang)
+		}
 		if log := events(); e.Seq > 0 && int(e.Seq) <= log.Len() {
 			p.companions.steps = plansteps.Fold(log.Prefix(int(e.Seq) - 1))
 		}
