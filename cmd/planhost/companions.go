@@ -166,6 +166,18 @@ func (v *companionView) style(box string) string {
 	return box
 }
 
+// boxedTool reports whether a tool's call is followed by a companion's box
+// that shows what it did (the todo list, the steps); the terminal UI
+// leaves out its arguments and its result, text for the model, unless
+// -verbose.
+func boxedTool(name string) bool {
+	switch name {
+	case todo.WriteToolName, plansteps.StepCompleteToolName, plansteps.CompleteToolName:
+		return true
+	}
+	return false
+}
+
 // showCompanions prints the companions' display after e, if any. On first
 // use it folds the log before e (a resumed session's earlier plan).
 func (p *printer) showCompanions(e host.Event, events func() host.Log) {
