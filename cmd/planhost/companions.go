@@ -167,15 +167,29 @@ func (v *companionView) style(box string) string {
 }
 
 // boxedTool reports whether a tool's call is followed by a companion's box
-// that shows what it did (the todo list, the steps); the terminal UI
+// that shows what it did (the todo list, the steps, a changed step whose
+// reason the step-change question showed); the terminal UI
 // leaves out its arguments and its result, text for the model, unless
 // -verbose.
 func boxedTool(name string) bool {
 	switch name {
-	case todo.WriteToolName, plansteps.StepCompleteToolName, plansteps.CompleteToolName:
+	case todo.WriteToolName, plansteps.StepCompleteToolName, plansteps.ModifyToolName, plansteps.CompleteToolName:
 		return true
 	}
 	return false
+}
+
+// answeredTool reports whether a companion tool's result is text for the
+// model about what the user already saw or answered: the consent to plan,
+// the clarifying questions (their answers are shown), the
+// plan file (the review shows it). The terminal UI leaves it out unless
+// -verbose, like the results of the boxed tools.
+func answeredTool(name string) bool {
+	switch name {
+	case planentry.ToolName, planask.ToolName, planfile.WriteToolName:
+		return true
+	}
+	return boxedTool(name)
 }
 
 // showCompanions prints the companions' display after e, if any. On first

@@ -16,8 +16,9 @@ var companionTools = []string{todo.WriteToolName, todo.ReadToolName, plansteps.S
 
 // TestPTYCompanionsInChinese runs a session with plan-steps and todo in
 // the Chinese terminal UI: the todo box, the steps boxes from the first
-// step to the completed plan and the review all show, and no English
-// word reaches the screen outside the allowed names (tool names, keys).
+// step to the completed plan, the review and a step change in the
+// catalog's words all show, and no English word reaches the screen
+// outside the allowed names (tool names, keys).
 func TestPTYCompanionsInChinese(t *testing.T) {
 	dir := newRunDir(t)
 	abs := func(p string) string {
@@ -38,9 +39,20 @@ func TestPTYCompanionsInChinese(t *testing.T) {
 	screens = append(screens, s.waitScreen("接下来？"))
 	time.Sleep(reviewGraceWait)
 	s.send("a")
+	// The step change: the catalog's question and options; its detail
+	// is the plugin's Markdown, shown as written, so this screen is not
+	// scanned.
+	change := s.waitScreen("修改已批准计划中的这一步吗？")
+	for _, want := range []string{"[1] 批准修改", "[2] 保留原步骤"} {
+		if !strings.Contains(change, want) {
+			t.Errorf("the step change lacks %q:\n%s", want, change)
+		}
+	}
+	time.Sleep(reviewGraceWait)
+	s.send("1")
 	end := s.waitScreen("完成。")
 	screens = append(screens, end)
-	for _, want := range []string{"下一步：第 2 步", "已完成：2 步中完成 2 步，1 处偏离", "已完成 1/3", "已完成 2/3", "[高]", "─ 待办 ─"} {
+	for _, want := range []string{"下一步：第 2 步", "用表格测试问候函数和告别函数", "验证：运行表格测试", "已完成：2 步中完成 2 步，1 处偏离", "已完成 1/3", "已完成 2/3", "[高]", "─ 待办 ─"} {
 		if !strings.Contains(end, want) {
 			t.Errorf("the screen lacks %q:\n%s", want, end)
 		}

@@ -310,8 +310,8 @@ func (p *printer) toolResult(r host.ToolResult) {
 		}
 		return
 	}
-	if p.quiet() && !r.IsError && boxedTool(r.Name) {
-		return // the result is the model's text; the companion's box said it
+	if p.quiet() && !r.IsError && answeredTool(r.Name) {
+		return // the result is the model's text; the companion's display said it
 	}
 	if pr, ok := p.presenters.lookup(r.Name); ok {
 		in := p.calls[r.CallID].Input
