@@ -124,6 +124,8 @@ type companionView struct {
 	// plain leaves the terminal styles out (output that is not a terminal);
 	// set decides it once, on first use.
 	plain, set bool
+	// words are the boxes' words (nil: English).
+	words *render.Words
 }
 
 // Show folds e and returns what to print after it, or "".
@@ -133,7 +135,7 @@ func (v *companionView) Show(e host.Event) string {
 		return v.showAsk(e)
 	case plansteps.EventSteps, plansteps.EventStepCompleted, plansteps.EventStepModified, plansteps.EventCompleted:
 		v.steps = plansteps.Apply(v.steps, e)
-		return v.style(render.StepsANSI(shownSteps(v.steps.Plan), companionWidth))
+		return v.style(v.wordsOf().StepsANSI(shownSteps(v.steps.Plan), companionWidth))
 	case host.TypeToolResult:
 		var r host.ToolResult
 		if json.Unmarshal(e.Data, &r) != nil || r.IsError || r.Name != todo.WriteToolName {
@@ -143,9 +145,17 @@ func (v *companionView) Show(e host.Event) string {
 		if err != nil {
 			return ""
 		}
-		return v.style(render.TodoANSI(l.Todos, companionWidth))
+		return v.style(v.wordsOf().TodoANSI(l.Todos, companionWidth))
 	}
 	return ""
+}
+
+// wordsOf is the view's words, English by default.
+func (v *companionView) wordsOf() *render.Words {
+	if v.words == nil {
+		return render.English
+	}
+	return v.words
 }
 
 func (v *companionView) style(box string) string {
@@ -156,6 +166,32 @@ func (v *companionView) style(box string) string {
 	return box
 }
 
+// boxedTool reports whether a tool's call is followed by a companion's box
+// that shows what it did (the todo list, the steps, a changed step whose
+// reason the step-change question showed); the terminal UI
+// leaves out its arguments and its result, text for the model, unless
+// -verbose.
+func boxedTool(name string) bool {
+	switch name {
+	case todo.WriteToolName, plansteps.StepCompleteToolName, plansteps.ModifyToolName, plansteps.CompleteToolName:
+		return true
+	}
+	return false
+}
+
+// answeredTool reports whether a companion tool's result is text for the
+// model about what the user already saw or answered: the consent to plan,
+// the clarifying questions (their answers are shown), the
+// plan file (the review shows it). The terminal UI leaves it out unless
+// -verbose, like the results of the boxed tools.
+func answeredTool(name string) bool {
+	switch name {
+	case planentry.ToolName, planask.ToolName, planfile.WriteToolName:
+		return true
+	}
+	return boxedTool(name)
+}
+
 // showCompanions prints the companions' display after e, if any. On first
 // use it folds the log before e (a resumed session's earlier plan).
 func (p *printer) showCompanions(e host.Event, events func() host.Log) {
@@ -164,6 +200,9 @@ func (p *printer) showCompanions(e host.Event, events func() host.Log) {
 		// Styles go only to the terminal UI; the writer sink (pipes, the
 		// demo) prints no escape sequences.
 		p.companions.plain, p.companions.set = !styled, true
+		if p.cat != nil {
+			p.companions.words = render.WordsFor(p.cat.Lang)
+		}
 		if log := events(); e.Seq > 0 && int(e.Seq) <= log.Len() {
 			p.companions.steps = plansteps.Fold(log.Prefix(int(e.Seq) - 1))
 		}

@@ -6,28 +6,34 @@ import (
 	"html"
 	"strings"
 
+	"github.com/dshgo/planmode/cmd/planhost/internal/render"
 	"github.com/dshgo/planmode/cmd/planhost/internal/safetext"
 	"github.com/dshgo/planmode/cmd/planhost/tui"
 	"github.com/dshgo/planmode/host"
 	"github.com/dshgo/planmode/planask"
 )
 
-// askOutcome says how an ask_user call ended.
-func askOutcome(a planask.Ask) string {
+// askOutcome says how an ask_user call ended, in w's words (an outcome
+// it does not know as logged).
+func askOutcome(a planask.Ask, w *render.Words) string {
 	switch {
 	case a.Answer == nil:
-		return lineAskOpen
+		return w.AskOpen
 	case a.Answer.Outcome == planask.OutcomePolicy:
-		return fmt.Sprintf(lineAskPolicy, a.Answer.Policy)
+		return fmt.Sprintf(w.AskPolicy, a.Answer.Policy)
 	case a.Answer.Outcome == planask.OutcomeFailed:
-		return fmt.Sprintf(lineAskFailed, a.Answer.Error)
+		return fmt.Sprintf(w.AskFailed, a.Answer.Error)
+	case a.Answer.Outcome == planask.OutcomeAnswered:
+		return w.AskAnswered
+	case a.Answer.Outcome == planask.OutcomeDeclined:
+		return w.AskDeclined
 	}
 	return a.Answer.Outcome
 }
 
 // askAnswers pairs each question of a call with its answer as text: the
-// labels chosen, the user's own words quoted, or "skipped".
-func askAnswers(a planask.Ask) [][3]string {
+// labels chosen, the user's own words quoted, or w's "skipped".
+func askAnswers(a planask.Ask, w *render.Words) [][3]string {
 	byID := map[string]planask.Answer{}
 	if a.Answer != nil {
 		for _, ans := range a.Answer.Answers {
@@ -43,7 +49,7 @@ func askAnswers(a planask.Ask) [][3]string {
 		}
 		text := strings.Join(parts, ", ")
 		if ok && text == "" {
-			text = lineAskSkipped
+			text = w.AskSkipped
 		}
 		out = append(out, [3]string{q.Header, q.Question, text})
 	}
@@ -51,10 +57,10 @@ func askAnswers(a planask.Ask) [][3]string {
 }
 
 // askLines are the text lines of one call; the printer or the caller
-// escapes them.
-func askLines(a planask.Ask) []string {
-	lines := []string{fmt.Sprintf(lineAskAsked, a.Seq, askOutcome(a))}
-	for _, qa := range askAnswers(a) {
+// escapes them; w gives the words.
+func askLines(a planask.Ask, w *render.Words) []string {
+	lines := []string{fmt.Sprintf(w.AskAsked, a.Seq, askOutcome(a, w))}
+	for _, qa := range askAnswers(a, w) {
 		lines = append(lines, fmt.Sprintf(lineAskAnswer, oneLine(qa[0]), oneLine(qa[1]), oneLine(qa[2])))
 	}
 	return lines
@@ -83,7 +89,7 @@ func (v *companionView) showAsk(e host.Event) string {
 		}
 		delete(v.asks, p.CallID)
 		a.Answer = &p
-		return safetext.Escape(strings.Join(askLines(a), "\n"))
+		return safetext.Escape(strings.Join(askLines(a, v.wordsOf()), "\n"))
 	}
 	return ""
 }
@@ -98,8 +104,8 @@ func questionsHTML(asks []planask.Ask) string {
 	var b strings.Builder
 	b.WriteString("<h2>" + htmlQuestions + "</h2>\n")
 	for _, a := range asks {
-		fmt.Fprintf(&b, "<section class=\"questions\">\n<p>%s</p>\n<ul>\n", esc(fmt.Sprintf(lineAskAsked, a.Seq, askOutcome(a))))
-		for _, qa := range askAnswers(a) {
+		fmt.Fprintf(&b, "<section class=\"questions\">\n<p>%s</p>\n<ul>\n", esc(fmt.Sprintf(render.English.AskAsked, a.Seq, askOutcome(a, render.English))))
+		for _, qa := range askAnswers(a, render.English) {
 			fmt.Fprintf(&b, "<li><strong>%s</strong> %s → %s</li>\n", esc(qa[0]), esc(qa[1]), esc(qa[2]))
 		}
 		b.WriteString("</ul>\n</section>\n")

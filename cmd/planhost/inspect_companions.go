@@ -139,7 +139,7 @@ func writeCompanions(w io.Writer, ci companionInspection) {
 		fmt.Fprint(w, render.Plain(render.TodoANSI(ci.Todo, companionWidth)))
 	}
 	for _, a := range ci.Questions {
-		fmt.Fprintln(w, safetext.Escape(strings.Join(askLines(a), "\n")))
+		fmt.Fprintln(w, safetext.Escape(strings.Join(askLines(a, render.English), "\n")))
 	}
 }
 

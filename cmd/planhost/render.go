@@ -293,6 +293,11 @@ func (p *printer) toolCall(c host.ToolCall) {
 		p.card(card)
 		return
 	}
+	if p.quiet() && boxedTool(c.Name) {
+		// The companion's box that follows shows what the call did.
+		p.println(fmt.Sprintf(lineToolCall, c.Name))
+		return
+	}
 	p.println(fmt.Sprintf(lineToolCall, c.Name+"("+argSummary(c.Input)+")"))
 }
 
@@ -304,6 +309,9 @@ func (p *printer) toolResult(r host.ToolResult) {
 			p.printKind(tui.KindMeta, p.cat.ReviewRefused)
 		}
 		return
+	}
+	if p.quiet() && !r.IsError && answeredTool(r.Name) {
+		return // the result is the model's text; the companion's display said it
 	}
 	if pr, ok := p.presenters.lookup(r.Name); ok {
 		in := p.calls[r.CallID].Input

@@ -21,22 +21,11 @@ const (
 )
 
 // Texts of the questions and answers as the transcript, inspect and the
-// HTML page show them.
+// HTML page show them (the rest are render.Words, in the user's language).
 const (
-	// lineAskAsked heads the answers of one ask_user call: the log
-	// position and the outcome.
-	lineAskAsked = "#%d questions (%s):"
-	// lineAskPolicy is the outcome of a headless policy's answer.
-	lineAskPolicy = "no user attached; the headless policy %s answered"
-	// lineAskOpen is the outcome of questions with no logged answer.
-	lineAskOpen = "not answered"
-	// lineAskFailed is the outcome of questions that could not be put.
-	lineAskFailed = "failed: %s"
 	// lineAskAnswer is one question with its answer: header, question,
 	// answer.
 	lineAskAnswer = "  · %s — %s → %s"
-	// lineAskSkipped stands for a skipped question.
-	lineAskSkipped = "skipped"
 	// lineAskOwnWords quotes the user's own words.
 	lineAskOwnWords = "“%s”"
 	// htmlQuestions heads the page's questions.

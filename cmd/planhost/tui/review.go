@@ -154,8 +154,13 @@ func (m *Model) setOptions() {
 		}
 		r.options = append(r.options, option{key: keyEdit, label: m.cat.OptEdit, desc: m.cat.OptEditDesc, kind: optEdit})
 	} else {
+		words, _ := m.cat.question(r.req)
 		for i, o := range q.Options {
-			r.options = append(r.options, option{key: fmt.Sprint(i + 1), label: m.cfg.Sanitize(o.Label), desc: m.cfg.Sanitize(o.Description), value: o.Label, kind: optAnswer})
+			opt := option{key: fmt.Sprint(i + 1), label: m.cfg.Sanitize(o.Label), desc: m.cfg.Sanitize(o.Description), value: o.Label, kind: optAnswer}
+			if w, ok := words.Options[o.Label]; ok {
+				opt.label, opt.desc = w.Label, w.Description
+			}
+			r.options = append(r.options, opt)
 		}
 	}
 	r.options = append(r.options, option{key: keyDismiss, label: m.cat.OptDismiss, desc: m.cat.OptDismissDesc, kind: optDismiss})

@@ -5,7 +5,10 @@ import (
 
 	"github.com/dshgo/planmode"
 	"github.com/dshgo/planmode/cmd/planhost/internal/saveplan"
+	"github.com/dshgo/planmode/host"
+	"github.com/dshgo/planmode/planentry"
 	"github.com/dshgo/planmode/planreview"
+	"github.com/dshgo/planmode/plansteps"
 )
 
 // Catalog holds the words of the control UI in one language: review labels,
@@ -147,6 +150,26 @@ type Catalog struct {
 	// Commands are the words for host commands by name: hint and
 	// description; a command not listed shows the host's own.
 	Commands map[string]CommandWords
+	// Questions are the companions' own questions in the catalog's
+	// words, by the request's Intent.Kind (plan-entry's consent, a
+	// plan-steps step change); a question the catalog lacks shows the
+	// plugin's text.
+	Questions map[string]QuestionWords
+}
+
+// QuestionWords are a companion question's words in a catalog: the
+// question and its options' labels and descriptions. Options are keyed
+// by the option's label, which stays the answer's value: the protocol
+// identifier never changes with the language. The question's Detail is
+// shown as the plugin wrote it.
+type QuestionWords struct {
+	Question string
+	Options  map[string]OptionWords
+}
+
+// OptionWords are an option's label and description in a catalog.
+type OptionWords struct {
+	Label, Description string
 }
 
 // CommandWords are a host command's hint and description in a catalog.
@@ -433,6 +456,22 @@ var Chinese = &Catalog{
 	PlanOnNext:      "计划模式将从运行中回合的下一步开启。",
 	PlanOff:         "计划模式已关闭。",
 	PlanOffNext:     "计划模式将从运行中回合的下一步结束。",
+	Questions: map[string]QuestionWords{
+		planentry.IntentKind: {
+			Question: "助手请求先制定计划再做修改。切换到计划模式吗？",
+			Options: map[string]OptionWords{
+				planentry.OptionEnter:   {Label: "进入计划模式", Description: "先只读探索，在做任何修改前商定计划。"},
+				planentry.OptionDecline: {Label: "拒绝", Description: "在默认模式下继续，不经过计划审阅。"},
+			},
+		},
+		plansteps.ModifyIntentKind: {
+			Question: "修改已批准计划中的这一步吗？",
+			Options: map[string]OptionWords{
+				plansteps.ModifyApprove: {Label: "批准修改", Description: "这一步按所示内容修改；模型接着执行新的这一步。"},
+				plansteps.ModifyKeep:    {Label: "保留原步骤", Description: "这一步保持批准时的样子；写下原因，模型会读到。"},
+			},
+		},
+	},
 	Commands: map[string]CommandWords{
 		"plan": {Hint: "[off|消息]", Description: "切换计划模式：/plan 进入，/plan off 退出，/plan <消息> 进入并发送消息"},
 	},
@@ -501,6 +540,16 @@ func (c *Catalog) optionLabel(label string) (string, string) {
 		return c.OptSave, c.OptSaveDesc
 	}
 	return label, ""
+}
+
+// question is the catalog's words for the question of req shown now
+// (ok false: show the plugin's own).
+func (c *Catalog) question(req host.AskRequest) (QuestionWords, bool) {
+	if req.Intent == nil || len(req.Questions) != 1 {
+		return QuestionWords{}, false
+	}
+	w, ok := c.Questions[req.Intent.Kind]
+	return w, ok
 }
 
 // CardKind is the catalog's word for a card's kind.

@@ -136,6 +136,9 @@ func (m Model) menuView(r *review) string {
 	}
 	if !r.plan {
 		head = m.cfg.Sanitize(q.Question)
+		if w, ok := m.cat.question(r.req); ok {
+			head = w.Question
+		}
 		if d := strings.TrimSpace(q.Detail); d != "" {
 			lines = append(lines, wrap(m.cfg.Sanitize(d), m.width))
 		}

@@ -3,6 +3,7 @@ package render_test
 import (
 	"encoding/json"
 	"flag"
+	"regexp"
 	"strings"
 	"testing"
 	"time"
@@ -141,5 +142,48 @@ func TestRenderCountsInWords(t *testing.T) {
 				}
 			}
 		})
+	}
+}
+
+// TestChineseBoxesHaveNoEnglish draws the steps and todo boxes of every
+// footer's case with the Chinese words and Chinese model text: no English
+// word is left (the plan's and the model's text aside, which are Chinese
+// here), and the English words stay what the goldens show.
+func TestChineseBoxesHaveNoEnglish(t *testing.T) {
+	step := func(id int, done bool, verify string) plansteps.StepState {
+		return plansteps.StepState{Step: plansteps.Step{ID: id, Description: "读代码", Verification: verify}, Completed: done, VerificationResult: map[bool]string{true: "通过"}[done]}
+	}
+	at := time.Date(2026, 11, 30, 10, 0, 0, 0, time.UTC)
+	items := []todo.Item{
+		{ID: "1", Content: "读代码", Status: todo.StatusCompleted, Priority: todo.PriorityHigh, CreatedAt: at, UpdatedAt: at},
+		{ID: "2", Content: "写测试", Status: todo.StatusInProgress, Priority: todo.PriorityMedium, CreatedAt: at, UpdatedAt: at},
+	}
+	tests := []struct {
+		name string
+		give string
+	}{
+		{"no title, next step", render.Chinese.StepsANSI(&plansteps.Execution{Steps: []plansteps.StepState{step(1, true, ""), step(2, false, "运行测试")}}, 80)},
+		{"waiting on dependencies", render.Chinese.StepsANSI(&plansteps.Execution{Title: "重试", Steps: []plansteps.StepState{step(1, false, "")}}, 80)},
+		{"no steps", render.Chinese.StepsANSI(&plansteps.Execution{}, 80)},
+		{"all done", render.Chinese.StepsHTML(&plansteps.Execution{Steps: []plansteps.StepState{step(1, true, "")}})},
+		{"completed", render.Chinese.StepsANSI(&plansteps.Execution{Steps: []plansteps.StepState{step(1, true, "")}, Done: true, Deviations: make([]plansteps.Deviation, 2)}, 80)},
+		{"todo", render.Chinese.TodoANSI(items, 80)},
+		{"todo html", render.Chinese.TodoHTML(items)},
+		{"empty todo", render.Chinese.TodoANSI(nil, 80)},
+	}
+	word := regexp.MustCompile(`[A-Za-z][A-Za-z]+`)
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			text := render.Plain(tt.give)
+			if strings.HasPrefix(text, "<") {
+				text = regexp.MustCompile(`<[^>]*>`).ReplaceAllString(text, " ")
+			}
+			if w := word.FindAllString(text, -1); len(w) > 0 {
+				t.Errorf("English %q in the Chinese box:\n%s", w, text)
+			}
+		})
+	}
+	if render.WordsFor("zh_CN.UTF-8") != render.Chinese || render.WordsFor("en") != render.English || render.WordsFor("") != render.English {
+		t.Error("WordsFor picks the wrong words")
 	}
 }

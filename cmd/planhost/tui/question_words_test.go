@@ -1,0 +1,73 @@
+package tui_test
+
+import (
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/dshgo/planmode/cmd/planhost/tui"
+	"github.com/dshgo/planmode/host"
+	"github.com/dshgo/planmode/planentry"
+	"github.com/dshgo/planmode/plansteps"
+)
+
+// TestCompanionQuestionsInTheUsersLanguage shows plan-entry's consent and
+// plan-steps' step change in Chinese: the catalog's question and option
+// words replace the plugin's English ones, and the answer still carries
+// the option's label, the protocol identifier. In English the plugin's
+// words show as they are.
+func TestCompanionQuestionsInTheUsersLanguage(t *testing.T) {
+	tests := []struct {
+		name        string
+		kind, id    string
+		question    string
+		options     []host.Option
+		zh, english []string
+	}{
+		{"plan-entry", planentry.IntentKind, planentry.QuestionID,
+			"The assistant asks to plan before making changes. Switch to plan mode?",
+			[]host.Option{{Label: planentry.OptionEnter, Description: "Explore read-only first."}, {Label: planentry.OptionDecline, Description: "Carry on."}},
+			[]string{"切换到计划模式吗？", "[1] 进入计划模式", "[2] 拒绝"}, []string{"Switch", "Enter plan mode", "Decline", "Explore", "Carry"}},
+		{"plan-modify", plansteps.ModifyIntentKind, plansteps.ModifyQuestionID,
+			"Change step 2 of the approved plan?",
+			[]host.Option{{Label: plansteps.ModifyApprove, Description: "The step changes."}, {Label: plansteps.ModifyKeep, Description: "The step stays."}},
+			[]string{"修改已批准计划中的这一步吗？", "[1] 批准修改", "[2] 保留原步骤"}, []string{"Change", "Approve change", "Keep the step", "changes", "stays"}},
+	}
+	for _, tt := range tests {
+		for _, cat := range []*tui.Catalog{tui.Chinese, tui.English} {
+			t.Run(tt.name+"/"+cat.Lang, func(t *testing.T) {
+				h := newHarness(t, tui.Config{Catalog: cat})
+				reply := make(chan tui.AskResult, 1)
+				h.send(tui.AskMsg{ID: 1, Reply: reply, Request: host.AskRequest{
+					Questions: []host.Question{{ID: tt.id, Header: "Header", Question: tt.question, Options: tt.options}},
+					Intent:    &host.Intent{Kind: tt.kind, ApproveOption: tt.options[0].Label},
+				}})
+				view := h.view()
+				if cat == tui.Chinese {
+					for _, want := range tt.zh {
+						if !strings.Contains(view, want) {
+							t.Errorf("lacks %q:\n%s", want, view)
+						}
+					}
+					for _, bad := range tt.english {
+						if strings.Contains(view, bad) {
+							t.Errorf("shows the English %q:\n%s", bad, view)
+						}
+					}
+				} else if !strings.Contains(view, tt.question) || !strings.Contains(view, tt.options[1].Label+" — "+tt.options[1].Description) {
+					t.Errorf("the English view lacks the plugin's words:\n%s", view)
+				}
+				h.clock.advance(time.Second)
+				h.keys("1")
+				select {
+				case r := <-reply:
+					if r.Err != nil || len(r.Answers) != 1 || len(r.Answers[0].Selected) != 1 || r.Answers[0].Selected[0] != tt.options[0].Label {
+						t.Fatalf("reply = %+v, want the label %q", r, tt.options[0].Label)
+					}
+				default:
+					t.Fatalf("no reply; view:\n%s", h.view())
+				}
+			})
+		}
+	}
+}
