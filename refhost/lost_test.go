@@ -61,37 +61,8 @@ func (s *flakySession) AppendIf(e host.Event, cond func() bool) (host.Event, boo
 	return s.Session.AppendIf(e, cond)
 }
 
-// strictError says why an endpoint that enforces the tool-call rules, as
-// OpenAI's and DeepSeek's do, refuses msgs: every assistant message with
-// tool calls must be followed by one tool message per call, before any
-// other message, and every tool message must answer such a call. It
-// returns nil when msgs pass.
-func strictError(msgs []refhost.Message) error {
-	var open []string
-	for i, m := range msgs {
-		if m.Role == refhost.RoleTool {
-			j := slices.Index(open, m.ToolCallID)
-			if j < 0 {
-				return fmt.Errorf("message %d: tool message for %q answers no tool call", i, m.ToolCallID)
-			}
-			open = slices.Delete(open, j, j+1)
-			continue
-		}
-		if len(open) > 0 {
-			return fmt.Errorf("message %d: tool calls %v have no tool message after them", i, open)
-		}
-		for _, c := range m.ToolCalls {
-			open = append(open, c.ID)
-		}
-	}
-	if len(open) > 0 {
-		return fmt.Errorf("tool calls %v have no tool message after them", open)
-	}
-	return nil
-}
-
 // strictModel answers from a queue of responses, after refusing (as a 400
-// would) any request that strictError refuses.
+// would) any request that reviewfault.StrictError refuses.
 type strictModel struct {
 	mu      sync.Mutex
 	replies []refhost.Response
@@ -101,7 +72,7 @@ type strictModel struct {
 func (m *strictModel) Generate(_ context.Context, req refhost.Request) (refhost.Response, error) {
 	m.mu.Lock()
 	defer m.mu.Unlock()
-	if err := strictError(req.Messages); err != nil {
+	if err := reviewfault.StrictError(req.Messages); err != nil {
 		m.refused = append(m.refused, err)
 		return refhost.Response{}, fmt.Errorf("400 Bad Request: %w", err)
 	}
