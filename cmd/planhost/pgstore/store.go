@@ -8,6 +8,7 @@ import (
 	"strconv"
 
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/jackc/pgx/v5"
@@ -34,6 +35,8 @@ type Store struct {
 	vs       store.Validators
 	now      func() time.Time
 	notify   *notifier
+
+	readBacks atomic.Int64 // reads of events from the table, for the tests
 
 	ctx    context.Context // cancelled by Close; every operation derives from it
 	cancel context.CancelFunc
@@ -277,6 +280,7 @@ type querier interface {
 // another writer committed without these checks is refused, with what
 // was read before it, and nothing after it is read.
 func (s *Store) read(ctx context.Context, q querier, id string, after int, dst []host.Event) ([]host.Event, error) {
+	s.readBacks.Add(1)
 	have := dst
 	rows, err := q.Query(ctx, sqlReadEvents, id, after)
 	if err != nil {
@@ -366,6 +370,18 @@ func (s *Store) wakeBehind(id string, n int64) {
 	if ss != nil && int64(ss.Len()) < n {
 		ss.poke()
 	}
+}
+
+// noticed hands session id, when open, what a notification carried: it
+// has n events, and events are the last of them.
+func (s *Store) noticed(id string, n int64, events []host.Event) {
+	s.mu.Lock()
+	ss := s.sessions[id]
+	s.mu.Unlock()
+	if ss == nil || len(events) == 0 && int64(ss.Len()) >= n {
+		return
+	}
+	ss.notice(events, n)
 }
 
 // openIDs lists the open sessions.
