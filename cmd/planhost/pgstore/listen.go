@@ -91,13 +91,7 @@ func (l *listener) session(ctx context.Context) error {
 		cancel()
 		switch {
 		case err == nil:
-			id, seq, events, ok, err := decodeNotice(n.Payload)
-			if err != nil && ok {
-				l.st.opts.logger.Warn(LogNoticeRefused, "session", id, "err", err)
-			}
-			if ok {
-				l.st.noticed(id, seq, events)
-			}
+			l.st.noticed(n.Payload)
 		case timedOut:
 			if conn.IsClosed() {
 				return err

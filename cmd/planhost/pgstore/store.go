@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"net/url"
 	"strconv"
+	"strings"
 
 	"sync"
 	"sync/atomic"
@@ -372,14 +373,25 @@ func (s *Store) wakeBehind(id string, n int64) {
 	}
 }
 
-// noticed hands session id, when open, what a notification carried: it
-// has n events, and events are the last of them.
-func (s *Store) noticed(id string, n int64, events []host.Event) {
+// noticed hands the session a notification names, when it is open and
+// behind the length announced, what the notification carried. Other
+// notifications (this process's own, those of sessions not open here)
+// are not decoded further than their first line.
+func (s *Store) noticed(payload string) {
+	head, _, _ := strings.Cut(payload, "\n")
+	id, n, ok := parsePayload(head)
+	if !ok {
+		return
+	}
 	s.mu.Lock()
 	ss := s.sessions[id]
 	s.mu.Unlock()
-	if ss == nil || len(events) == 0 && int64(ss.Len()) >= n {
+	if ss == nil || int64(ss.Len()) >= n {
 		return
+	}
+	_, n, events, _, err := decodeNotice(payload)
+	if err != nil {
+		s.opts.logger.Warn(LogNoticeRefused, "session", id, "err", err)
 	}
 	ss.notice(events, n)
 }
