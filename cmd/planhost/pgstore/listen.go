@@ -84,6 +84,7 @@ func (l *listener) session(ctx context.Context) error {
 		_ = conn.Close(cctx)
 	}()
 	l.st.wakeAll()
+	l.st.listening.Store(true)
 	for {
 		wctx, cancel := context.WithTimeout(ctx, l.st.opts.poll)
 		n, err := conn.WaitForNotification(wctx)

@@ -17,17 +17,20 @@ import (
 	"github.com/dshgo/planmode/host"
 )
 
-// openQuiet opens session id in st and waits until the catch-ups that
-// opening starts are done, so that later reads of the table are counted
-// from a settled base.
+// openQuiet opens session id in st and waits until st listens and the
+// catch-ups that opening and listening start are done, so that later
+// reads of the table are counted from a settled base.
 func openQuiet(t *testing.T, st *pgstore.Store, id string) host.Session {
 	t.Helper()
 	s, err := st.Open(id)
 	if err != nil {
 		t.Fatal(err)
 	}
-	waitFor(t, "the catch-up after opening", 5*time.Second, func() bool { return pgstore.ReadBacks(st) >= 2 })
-	time.Sleep(100 * time.Millisecond)
+	waitFor(t, "the listener", 10*time.Second, func() bool { return pgstore.Listening(st) })
+	for n := int64(-1); n != pgstore.ReadBacks(st); {
+		n = pgstore.ReadBacks(st)
+		time.Sleep(100 * time.Millisecond)
+	}
 	return s
 }
 

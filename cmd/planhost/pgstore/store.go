@@ -38,6 +38,7 @@ type Store struct {
 	notify   *notifier
 
 	readBacks atomic.Int64 // reads of events from the table, for the tests
+	listening atomic.Bool  // the listener has listened once, for the tests
 
 	ctx    context.Context // cancelled by Close; every operation derives from it
 	cancel context.CancelFunc
