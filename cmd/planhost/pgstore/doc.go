@@ -61,7 +61,8 @@
 // over several. The session adds a carried event only when it is the next
 // of its log and passes the checks of an event read from the table
 // (package eventcheck and the validators): a notification is outside
-// input, which any client allowed to LISTEN and NOTIFY can send. Otherwise
+// input, which any client allowed to LISTEN and NOTIFY can send (and
+// read: [WithNotifyEvents] turns the carried events off). Otherwise
 // (an event too large, one refused, a gap), and whenever its log is still
 // shorter than announced, the session reads the events after its last seq
 // from the table and delivers them in order. Reading by position means a

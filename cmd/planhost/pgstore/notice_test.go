@@ -75,6 +75,29 @@ func TestNoticeCarriesEvents(t *testing.T) {
 	}
 }
 
+// TestNoticeWithoutEvents: a store told not to carry events in its
+// notifications sends only the length; the other process reads the table.
+func TestNoticeWithoutEvents(t *testing.T) {
+	url := pgtest.NewDB(t)
+	a := open(t, url, pgstore.WithPollInterval(time.Hour), pgstore.WithNotifyEvents(false))
+	b := open(t, url, pgstore.WithPollInterval(time.Hour))
+	sa, _ := a.Create("s")
+	sb := openQuiet(t, b, "s")
+	base := pgstore.ReadBacks(b)
+	rec := newRecorder()
+	defer sb.Subscribe(0, rec.add)()
+	if _, err := sa.Append(ev("x", 1)); err != nil {
+		t.Fatal(err)
+	}
+	got := rec.waitLen(t, 1, 10*time.Second)
+	if !reflect.DeepEqual(got, sa.Events().Slice()) {
+		t.Fatal("B delivered other events than A appended")
+	}
+	if pgstore.ReadBacks(b) == base {
+		t.Fatal("B got the event without reading the table: the notification carried it")
+	}
+}
+
 // TestNoticeTooLargeReadsBack: an event too large for a notification
 // reaches the other process by reading the table; small events around
 // it still arrive, each once and in order.

@@ -64,7 +64,7 @@ func (n *notifier) add(id string, e host.Event) {
 		n.pending[id] = p
 	}
 	p.n = max(p.n, int64(e.Seq))
-	if !p.full {
+	if !p.full && !n.st.opts.noEvents {
 		size := len(e.Type) + len(e.Data) + 160 // seq, time, source, keys
 		if e.Source != nil {
 			size += len(e.Source.Plugin) + len(e.Source.Form)
