@@ -198,6 +198,7 @@ func TestNoticeRefused(t *testing.T) {
 func TestNoticeRoundTrip(t *testing.T) {
 	at := time.Date(2026, 1, 2, 3, 4, 5, 678901234, time.UTC)
 	small := host.Event{Seq: 7, Type: "x", Time: at, Data: json.RawMessage(`{"t":"<&> \u2028"}`), Source: &host.Source{Kind: host.SourcePlugin, Plugin: "p"}}
+	gapped := host.Event{Seq: 9, Type: "x", Time: at}
 	big := host.Event{Seq: 8, Type: "x", Time: at, Data: json.RawMessage(`"` + strings.Repeat("z", 7990) + `"`)}
 	tests := []struct {
 		name   string
@@ -208,6 +209,7 @@ func TestNoticeRoundTrip(t *testing.T) {
 		{"one", []host.Event{small}, 1},
 		{"too large", []host.Event{big}, 0},
 		{"the first that fit", []host.Event{small, big}, 1},
+		{"up to a gap", []host.Event{small, gapped}, 1},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

@@ -130,7 +130,7 @@ func (n *notifier) flush(ctx context.Context) {
 
 // encodeNotice makes a payload announcing events of session id, which
 // has n events, and reports how many of them it carries: the first that
-// fit in a payload, as a JSON array of event objects (as the session
+// fit in a payload and count up by one, as a JSON array of event objects (as the session
 // files hold them) after the line "<id> <length>". The length is that of
 // the last event carried, or n when the payload carries all of events or
 // none. A receiver adds the carried events that continue its log and
@@ -143,6 +143,9 @@ func encodeNotice(id string, n int64, events []host.Event) (string, int) {
 	room := maxPayload - len(id) - 24 // the first line, "\n[" and "]"
 	used := 0
 	for _, e := range events {
+		if used > 0 && e.Seq != events[used-1].Seq+1 {
+			break // another process appended between: the next payload
+		}
 		buf.Reset()
 		if err := enc.Encode(e); err != nil {
 			break
