@@ -12,6 +12,8 @@ import (
 	"github.com/dshgo/planmode/cmd/planhost/openaimodel"
 	"github.com/dshgo/planmode/cmd/planhost/pgstore"
 	"github.com/dshgo/planmode/cmd/planhost/workspace"
+	"github.com/dshgo/planmode/host"
+	"github.com/dshgo/planmode/refhost"
 	"github.com/dshgo/planmode/store"
 )
 
@@ -121,7 +123,12 @@ func (p *program) acp(args []string) int {
 	workspaces := acp.NewWorkspaces(workspace.Limits{}, workspace.WithForbidden(forbidden...))
 	defer workspaces.Close()
 
-	app, parts := newHost(hostConfig{store: sessions, model: model, deployment: dep, tools: workspaces.Tools(), logger: logger, documents: docs})
+	// The turn-lease notices of sessions other processes share reach the
+	// client showing the session.
+	notices := &acp.LeaseNotices{}
+	lease := &leaseRelay{}
+	lease.setFor(func(a *refhost.Agent, h host.LeaseHolder) { notices.Busy(a, h, 0) }, notices.LeaseLost)
+	app, parts := newHost(hostConfig{store: sessions, model: model, deployment: dep, tools: workspaces.Tools(), logger: logger, documents: docs, lease: lease})
 	if err := app.Err(); err != nil {
 		return p.usageError("acp", err)
 	}
@@ -152,6 +159,7 @@ func (p *program) acp(args []string) int {
 		Version:    version,
 		ToolKinds:  acp.CompanionToolKinds(),
 		Plans:      acp.CompanionPlans{},
+		Leases:     notices,
 	}, p.stdin, p.stdout)
 	if err != nil {
 		return p.fail("acp", err)

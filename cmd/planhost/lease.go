@@ -13,12 +13,26 @@ import (
 // notices are dropped: the runtime logs them as well.
 type leaseRelay struct {
 	mu   sync.Mutex
-	busy func(h host.LeaseHolder)
-	lost func()
+	busy func(a *refhost.Agent, h host.LeaseHolder)
+	lost func(a *refhost.Agent)
 }
 
 // set installs the front end's handlers; nil handlers drop the notices.
 func (r *leaseRelay) set(busy func(host.LeaseHolder), lost func()) {
+	var b func(*refhost.Agent, host.LeaseHolder)
+	var l func(*refhost.Agent)
+	if busy != nil {
+		b = func(_ *refhost.Agent, h host.LeaseHolder) { busy(h) }
+	}
+	if lost != nil {
+		l = func(*refhost.Agent) { lost() }
+	}
+	r.setFor(b, l)
+}
+
+// setFor installs handlers that are told the agent concerned, for front
+// ends showing several sessions; nil handlers drop the notices.
+func (r *leaseRelay) setFor(busy func(*refhost.Agent, host.LeaseHolder), lost func(*refhost.Agent)) {
 	r.mu.Lock()
 	r.busy, r.lost = busy, lost
 	r.mu.Unlock()
@@ -31,20 +45,20 @@ func (r *leaseRelay) settings() *refhost.Settings {
 		return &refhost.Settings{}
 	}
 	return &refhost.Settings{
-		Busy: func(_ *refhost.Agent, h host.LeaseHolder, _ int) {
+		Busy: func(a *refhost.Agent, h host.LeaseHolder, _ int) {
 			r.mu.Lock()
 			f := r.busy
 			r.mu.Unlock()
 			if f != nil {
-				f(h)
+				f(a, h)
 			}
 		},
-		LeaseLost: func(*refhost.Agent) {
+		LeaseLost: func(a *refhost.Agent) {
 			r.mu.Lock()
 			f := r.lost
 			r.mu.Unlock()
 			if f != nil {
-				f()
+				f(a)
 			}
 		},
 	}

@@ -47,6 +47,9 @@ type Config struct {
 	// Plans, when set, turns the log into the protocol's plan updates (the
 	// todo list, tracked plan steps).
 	Plans PlanFeed
+	// Leases, when set, shows the client the turn-lease notices of
+	// sessions several processes share, for the connection's lifetime.
+	Leases *LeaseNotices
 }
 
 // PlanFeed follows session logs and reports the protocol's plan entries
@@ -83,6 +86,9 @@ func Serve(ctx context.Context, cfg Config, in io.Reader, out io.Writer) error {
 		return fmt.Errorf("acp: %w", err)
 	}
 	defer unset()
+	if cfg.Leases != nil {
+		defer cfg.Leases.attach(a)()
+	}
 	a.out = newOutput(out)
 	pr, pw := io.Pipe()
 	// The client's answers reach the connection only for requests it was

@@ -34,6 +34,11 @@ const (
 	textPlanUntitled   = "Plan"
 	textQuestionTitle  = "Question"
 	textToolFailed     = "%s failed"
+	// textSessionBusy: another process runs the session's turn; its host
+	// name, process ID and since when (UTC).
+	textSessionBusy = "Session busy on %s (pid %d) since %s UTC; your message is queued for its turn."
+	// textLeaseLost: this process lost the session's turn to another.
+	textLeaseLost = "Another process took over this session's turn (this process was paused or cut off past its lease); its late writes were refused."
 )
 
 // The plan review's options, as the client shows them.

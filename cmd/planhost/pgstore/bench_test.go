@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"os"
+	"slices"
 	"sync"
 	"testing"
 	"time"
@@ -55,10 +56,12 @@ func openDir(b *testing.B, p store.SyncPolicy) *store.Dir {
 	return d
 }
 
-// BenchmarkAppend measures appends per second with 1 and 32 sessions
-// appended to concurrently (one goroutine each).
+// BenchmarkAppend measures appends per second with 1 and 8 sessions
+// appended to concurrently (one goroutine each), beside the floor: a loop
+// of plain INSERTs of the same rows on the same server, one goroutine per
+// session.
 func BenchmarkAppend(b *testing.B) {
-	for _, sessions := range []int{1, 32} {
+	for _, sessions := range []int{1, 8} {
 		for _, bs := range benchStores() {
 			b.Run(fmt.Sprintf("sessions=%d/%s", sessions, bs.name), func(b *testing.B) {
 				st := bs.open(b)
@@ -71,31 +74,59 @@ func BenchmarkAppend(b *testing.B) {
 					ss[i] = s
 				}
 				e := benchEvent(b)
-				b.ReportAllocs()
-				b.ResetTimer()
-				start := time.Now()
-				var wg sync.WaitGroup
-				for i, s := range ss {
-					n := b.N / sessions
-					if i < b.N%sessions {
-						n++
-					}
-					wg.Add(1)
-					go func() {
-						defer wg.Done()
-						for range n {
-							if _, err := s.Append(e); err != nil {
-								b.Error(err)
-								return
-							}
-						}
-					}()
-				}
-				wg.Wait()
-				b.ReportMetric(float64(b.N)/time.Since(start).Seconds(), "appends/s")
+				runAppenders(b, sessions, func(i int) error {
+					_, err := ss[i].Append(e)
+					return err
+				})
 			})
 		}
+		b.Run(fmt.Sprintf("sessions=%d/postgres-raw-insert-floor", sessions), func(b *testing.B) {
+			st := open(b, pgtest.NewDB(b)+"&pool_max_conns=32")
+			ids := make([]string, sessions)
+			seqs := make([]int, sessions)
+			for i := range ids {
+				s, err := st.Create("")
+				if err != nil {
+					b.Fatal(err)
+				}
+				ids[i] = s.ID()
+			}
+			e := benchEvent(b)
+			ctx := context.Background()
+			runAppenders(b, sessions, func(i int) error {
+				seqs[i]++
+				_, err := st.Pool().Exec(ctx, `INSERT INTO planmode_events (session_id, seq, type, at, at_ns, data) VALUES ($1, $2, $3, now(), 0, $4)`, ids[i], seqs[i], e.Type, string(e.Data))
+				return err
+			})
+		})
 	}
+}
+
+// runAppenders runs b.N calls of appendTo spread over sessions
+// goroutines (goroutine i calls appendTo(i)) and reports appends/s.
+func runAppenders(b *testing.B, sessions int, appendTo func(i int) error) {
+	b.ReportAllocs()
+	b.ResetTimer()
+	start := time.Now()
+	var wg sync.WaitGroup
+	for i := range sessions {
+		n := b.N / sessions
+		if i < b.N%sessions {
+			n++
+		}
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for range n {
+				if err := appendTo(i); err != nil {
+					b.Error(err)
+					return
+				}
+			}
+		}()
+	}
+	wg.Wait()
+	b.ReportMetric(float64(b.N)/time.Since(start).Seconds(), "appends/s")
 }
 
 // BenchmarkAppendIf measures the latency of a conditional append (one
@@ -119,14 +150,53 @@ func BenchmarkAppendIf(b *testing.B) {
 }
 
 // BenchmarkNotify measures the time from the start of an append until a
-// subscriber of the session gets the event: in another store (another
-// pool and listener, as another process) for PostgreSQL, in the same
-// process for the file store (which cannot share a session between
-// processes).
+// subscriber of the session gets the event (p50 and p90 besides the
+// mean): in another store (another pool and listener, as another
+// process) for PostgreSQL, beside the floor (a plain INSERT, then a
+// NOTIFY, received on a third connection), and in the same process for
+// the file store (which cannot share a session between processes).
 func BenchmarkNotify(b *testing.B) {
 	b.Run("postgres-cross-process", func(b *testing.B) {
 		url := pgtest.NewDB(b)
 		benchNotify(b, open(b, url), open(b, url))
+	})
+	b.Run("postgres-insert+notify-floor", func(b *testing.B) {
+		url := pgtest.NewDB(b)
+		st := open(b, url)
+		s, err := st.Create("")
+		if err != nil {
+			b.Fatal(err)
+		}
+		ctx := context.Background()
+		w, err := pgx.Connect(ctx, url)
+		if err != nil {
+			b.Fatal(err)
+		}
+		defer w.Close(ctx)
+		r, err := pgx.Connect(ctx, url)
+		if err != nil {
+			b.Fatal(err)
+		}
+		defer r.Close(ctx)
+		if _, err := r.Exec(ctx, `LISTEN bench_floor`); err != nil {
+			b.Fatal(err)
+		}
+		e := benchEvent(b)
+		seq := 0
+		latencies(b, func() {
+			seq++
+			if _, err := w.Exec(ctx, `INSERT INTO planmode_events (session_id, seq, type, at, at_ns, data) VALUES ($1, $2, $3, now(), 0, $4)`, s.ID(), seq, e.Type, string(e.Data)); err != nil {
+				b.Fatal(err)
+			}
+			if _, err := w.Exec(ctx, `SELECT pg_notify('bench_floor', $1)`, s.ID()+" "+fmt.Sprint(seq)); err != nil {
+				b.Fatal(err)
+			}
+			wctx, cancel := context.WithTimeout(ctx, 10*time.Second)
+			defer cancel()
+			if _, err := r.WaitForNotification(wctx); err != nil {
+				b.Fatal(err)
+			}
+		})
 	})
 	b.Run("file-fsync=on-in-process", func(b *testing.B) {
 		d := openDir(b, store.SyncEveryAppend)
@@ -146,8 +216,7 @@ func benchNotify(b *testing.B, writer, reader host.Store) {
 	got := make(chan struct{}, 1)
 	defer r.Subscribe(r.Len(), func(host.Event) { got <- struct{}{} })()
 	e := benchEvent(b)
-	b.ReportAllocs()
-	for b.Loop() {
+	latencies(b, func() {
 		if _, err := w.Append(e); err != nil {
 			b.Fatal(err)
 		}
@@ -156,7 +225,21 @@ func benchNotify(b *testing.B, writer, reader host.Store) {
 		case <-time.After(10 * time.Second):
 			b.Fatal("no notification within 10s")
 		}
+	})
+}
+
+// latencies runs op b.N times and reports the p50 and p90 of its time.
+func latencies(b *testing.B, op func()) {
+	var ds []time.Duration
+	b.ReportAllocs()
+	for b.Loop() {
+		start := time.Now()
+		op()
+		ds = append(ds, time.Since(start))
 	}
+	slices.Sort(ds)
+	b.ReportMetric(float64(ds[len(ds)/2].Microseconds()), "p50-µs")
+	b.ReportMetric(float64(ds[len(ds)*9/10].Microseconds()), "p90-µs")
 }
 
 // BenchmarkColdOpen measures opening a session of n events in a store

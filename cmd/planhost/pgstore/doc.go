@@ -54,11 +54,20 @@
 // # Following other processes
 //
 // Each process's copy of a session (Events, Len, the subscribers) follows
-// the database: a listening connection receives a notification per commit
-// and wakes the session, which reads the events after its last seq and
-// delivers them in order. Notifications are only a wake-up; reading by
-// position means a lost notification, a restarted server or a reconnect
-// never causes a gap or a double delivery. After the listener reconnects it
+// the database: a listening connection receives the notifications of
+// other processes' commits. A notification carries the session's new
+// length and, when they fit in its payload (under 8000 bytes), the events
+// themselves, as JSON event objects; a batch that does not fit is split
+// over several. The session adds a carried event only when it is the next
+// of its log and passes the checks of an event read from the table
+// (package eventcheck and the validators): a notification is outside
+// input, which any client allowed to LISTEN and NOTIFY can send (and
+// read: [WithNotifyEvents] turns the carried events off). Otherwise
+// (an event too large, one refused, a gap), and whenever its log is still
+// shorter than announced, the session reads the events after its last seq
+// from the table and delivers them in order. Reading by position means a
+// lost notification, a restarted server or a reconnect never causes a gap
+// or a double delivery. After the listener reconnects it
 // catches up every open session, and every poll interval
 // ([WithPollInterval]) it compares the open sessions' lengths with the
 // database. So another process's plan/mode change reaches Get within one

@@ -15,6 +15,16 @@ import (
 // it in the form the stores keep. PostgreSQL text cannot hold NUL, so a
 // type or source holding one is refused too.
 func canonicalize(e *host.Event) error {
+	if err := checkNUL(e); err != nil {
+		return err
+	}
+	e.Time = e.Time.Round(0)
+	return eventcheck.Append(e)
+}
+
+// checkNUL refuses a type or source holding NUL, which PostgreSQL text
+// cannot hold.
+func checkNUL(e *host.Event) error {
 	if strings.IndexByte(e.Type, 0) >= 0 {
 		return fmt.Errorf("type %q holds NUL: %w", e.Type, store.ErrBadEvent)
 	}
@@ -25,8 +35,7 @@ func canonicalize(e *host.Event) error {
 			}
 		}
 	}
-	e.Time = e.Time.Round(0)
-	return eventcheck.Append(e)
+	return nil
 }
 
 // row is an event as stored: the time split into microseconds and the

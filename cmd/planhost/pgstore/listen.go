@@ -24,17 +24,21 @@ const (
 	// LogLeaseRenewFailed: a turn lease could not be renewed; it is lost
 	// if that goes on until it expires.
 	LogLeaseRenewFailed = "pgstore: turn lease renewal failed"
+	// LogNoticeRefused: a notification carried events that failed the
+	// checks of an event read back; the session reads the rows from the
+	// table instead. Attributes: "session", "err".
+	LogNoticeRefused = "pgstore: refused the events of a notification; reading the table instead"
 	// LogNotifyFailed: the notifications of committed appends could not be
 	// sent; other processes learn of the events at their next poll or
 	// append. Attributes: "sessions", "err".
 	LogNotifyFailed = "pgstore: notify failed"
 )
 
-// listener holds one connection that LISTENs for appends and wakes the
-// open sessions they concern. Notifications are only a wake-up: sessions
-// read the table by position, so a lost notification delays a catch-up
-// (until the next notification, poll or append) but never skips or
-// repeats an event.
+// listener holds one connection that LISTENs for appends and hands the
+// open sessions they concern what they carry. Sessions add only the
+// event that continues their log and read the table by position
+// otherwise, so a lost notification delays a catch-up (until the next
+// notification, poll or append) but never skips or repeats an event.
 type listener struct {
 	st *Store
 }
@@ -80,6 +84,7 @@ func (l *listener) session(ctx context.Context) error {
 		_ = conn.Close(cctx)
 	}()
 	l.st.wakeAll()
+	l.st.listening.Store(true)
 	for {
 		wctx, cancel := context.WithTimeout(ctx, l.st.opts.poll)
 		n, err := conn.WaitForNotification(wctx)
@@ -87,10 +92,7 @@ func (l *listener) session(ctx context.Context) error {
 		cancel()
 		switch {
 		case err == nil:
-			id, seq, ok := parsePayload(n.Payload)
-			if ok {
-				l.st.wakeBehind(id, seq)
-			}
+			l.st.noticed(n.Payload)
 		case timedOut:
 			if conn.IsClosed() {
 				return err

@@ -1,37 +1,80 @@
 package pgstore
 
 import (
+	"bytes"
 	"context"
+	"encoding/json"
+	"fmt"
 	"maps"
 	"slices"
 	"strconv"
+	"strings"
 	"sync"
 	"time"
+
+	"github.com/dshgo/planmode/host"
+	"github.com/dshgo/planmode/store/eventcheck"
 )
 
+// maxPayload is the longest notification payload PostgreSQL sends (it
+// must be shorter than 8000 bytes).
+const maxPayload = 7999
+
+// maxPending bounds the events a session's next notifications carry,
+// roughly in bytes.
+const maxPending = 16 * maxPayload
+
 // notifier sends the notifications of committed appends, batched: an
-// append records its session's new length and returns; the notifier sends
-// one notification per session with the latest length, in one statement.
-// A notification is only a wake-up, so one that is never sent (the
-// process dies after the commit, the statement fails) delays other
-// processes until their next poll or append; it never loses an event.
+// append records its event and returns; the notifier sends one
+// notification per session, in one statement, carrying the events this
+// process appended since the last one when they fit (see [encodeNotice]).
+// A notification is only a wake-up with a shortcut, so one that is never
+// sent (the process dies after the commit, the statement fails) delays
+// other processes until their next poll or append; it never loses an
+// event.
 type notifier struct {
 	st   *Store
 	wake chan struct{}
 
 	mu      sync.Mutex
-	pending map[string]int64 // session → length to announce
+	pending map[string]*notice // session → what to announce
+}
+
+// notice is what one notification announces: the session has n events,
+// and these are (some of) the last ones, in order.
+type notice struct {
+	n      int64
+	events []host.Event
+	size   int  // the events' payload bytes, roughly
+	full   bool // later events are not carried
 }
 
 func newNotifier(st *Store) *notifier {
-	return &notifier{st: st, wake: make(chan struct{}, 1), pending: map[string]int64{}}
+	return &notifier{st: st, wake: make(chan struct{}, 1), pending: map[string]*notice{}}
 }
 
-// add records that session id has n events.
-func (n *notifier) add(id string, seq int64) {
+// add records that session id committed e. Events stop being kept once
+// they hold maxPending bytes (the notifier is behind); the notifications
+// then carry those kept and the length.
+func (n *notifier) add(id string, e host.Event) {
 	n.mu.Lock()
-	if seq > n.pending[id] {
-		n.pending[id] = seq
+	p := n.pending[id]
+	if p == nil {
+		p = &notice{}
+		n.pending[id] = p
+	}
+	p.n = max(p.n, int64(e.Seq))
+	if !p.full && !n.st.opts.noEvents {
+		size := len(e.Type) + len(e.Data) + 160 // seq, time, source, keys
+		if e.Source != nil {
+			size += len(e.Source.Plugin) + len(e.Source.Form)
+		}
+		if p.size+size > maxPending {
+			p.full = true
+		} else {
+			p.events = append(p.events, e)
+			p.size += size
+		}
 	}
 	n.mu.Unlock()
 	select {
@@ -63,15 +106,102 @@ func (n *notifier) flush(ctx context.Context) {
 		n.mu.Unlock()
 		return
 	}
-	n.pending = make(map[string]int64, len(batch))
+	n.pending = make(map[string]*notice, len(batch))
 	n.mu.Unlock()
 	payloads := make([]string, 0, len(batch))
 	for _, id := range slices.Sorted(maps.Keys(batch)) {
-		payloads = append(payloads, id+" "+strconv.FormatInt(batch[id], 10))
+		p := batch[id]
+		events := p.events
+		for {
+			payload, used := encodeNotice(id, p.n, events)
+			payloads = append(payloads, payload)
+			events = events[used:]
+			if used == 0 || len(events) == 0 {
+				break
+			}
+		}
 	}
 	ctx, cancel := context.WithTimeout(ctx, n.st.opts.timeout)
 	defer cancel()
 	if _, err := n.st.pool.Exec(ctx, sqlNotify, payloads); err != nil && n.st.ctx.Err() == nil {
 		n.st.opts.logger.Warn(LogNotifyFailed, "sessions", len(payloads), "err", redact(err, n.st.password))
 	}
+}
+
+// encodeNotice makes a payload announcing events of session id, which
+// has n events, and reports how many of them it carries: the first that
+// fit in a payload and count up by one, as a JSON array of event objects (as the session
+// files hold them) after the line "<id> <length>". The length is that of
+// the last event carried, or n when the payload carries all of events or
+// none. A receiver adds the carried events that continue its log and
+// reads the table when its log is still shorter than the length.
+func encodeNotice(id string, n int64, events []host.Event) (string, int) {
+	var body bytes.Buffer
+	var buf bytes.Buffer
+	enc := json.NewEncoder(&buf)
+	enc.SetEscapeHTML(false)          // keep the data's bytes as stored
+	room := maxPayload - len(id) - 24 // the first line, "\n[" and "]"
+	used := 0
+	for _, e := range events {
+		if used > 0 && e.Seq != events[used-1].Seq+1 {
+			break // another process appended between: the next payload
+		}
+		buf.Reset()
+		if err := enc.Encode(e); err != nil {
+			break
+		}
+		one := bytes.TrimSuffix(buf.Bytes(), []byte("\n"))
+		if body.Len()+len(one)+1 > room {
+			break
+		}
+		if used > 0 {
+			body.WriteByte(',')
+		}
+		body.Write(one)
+		used++
+	}
+	if used > 0 && used < len(events) {
+		n = int64(events[used-1].Seq)
+	}
+	head := id + " " + strconv.FormatInt(n, 10)
+	if used == 0 {
+		return head, 0
+	}
+	return head + "\n[" + body.String() + "]", used
+}
+
+// decodeNotice reads a payload made by [encodeNotice]. A payload of only
+// the first line (what earlier versions send) carries no events. The
+// events are outside input: each passes the check of every event read
+// back from a store (package eventcheck); a payload whose events do not
+// parse, fail the check or do not count up by one is refused as a whole
+// (ok is still true when its first line names a session and a length, so
+// the receiver reads the rows instead).
+func decodeNotice(p string) (id string, n int64, events []host.Event, ok bool, err error) {
+	head, body, hasBody := strings.Cut(p, "\n")
+	id, n, ok = parsePayload(head)
+	if !ok {
+		return "", 0, nil, false, fmt.Errorf("notification %.40q: want \"<session> <length>\"", head)
+	}
+	if !hasBody {
+		return id, n, nil, true, nil
+	}
+	var raw []host.Event
+	if err := json.Unmarshal([]byte(body), &raw); err != nil {
+		return id, n, nil, true, fmt.Errorf("notification for session %q: events: %w", id, err)
+	}
+	for i := range raw {
+		e := &raw[i]
+		if e.Seq == 0 || int64(e.Seq) > n || i > 0 && e.Seq != raw[i-1].Seq+1 {
+			return id, n, nil, true, fmt.Errorf("notification for session %q of length %d: event %d at position %d", id, n, e.Seq, i)
+		}
+		err := checkNUL(e)
+		if err == nil {
+			err = eventcheck.Stored(e)
+		}
+		if err != nil {
+			return id, n, nil, true, fmt.Errorf("notification for session %q: %w", id, err)
+		}
+	}
+	return id, n, raw, true, nil
 }

@@ -35,6 +35,7 @@ type options struct {
 	leaseExpiry time.Duration
 	holderHost  string
 	holderPID   int
+	noEvents    bool // notifications carry no events
 }
 
 func defaultOptions() options {
@@ -72,6 +73,14 @@ func WithLeaseExpiry(d time.Duration) Option { return func(o *options) { o.lease
 func WithLeaseHolder(hostName string, pid int) Option {
 	return func(o *options) { o.holderHost, o.holderPID = hostName, pid }
 }
+
+// WithNotifyEvents sets whether the notifications of this store's appends
+// carry the events (the default) or only the session and its length, so
+// that other processes read the events from the table. Any role that can
+// connect to the database can LISTEN, without the table privileges
+// reading the events needs: turn carrying off where such roles must not
+// see the transcripts.
+func WithNotifyEvents(on bool) Option { return func(o *options) { o.noEvents = !on } }
 
 // WithTimeout bounds each store and session operation (all its round trips
 // to the database); the default is [DefaultTimeout]. The server's own

@@ -26,6 +26,11 @@ type session struct {
 
 	closeFuncs hostkit.CloseFuncs // the AfterClose registrations
 
+	inMu     sync.Mutex   // guards the three below, which the follower takes
+	inbox    []host.Event // events other processes' notifications carried
+	target   int64        // the longest length notifications announced
+	readBack bool         // a catch-up from the table was asked for
+
 	mu     sync.Mutex // the local append lock: serializes appends and deliveries, guards subs and closed
 	subs   hostkit.Subscribers
 	closed bool
@@ -164,8 +169,9 @@ func (s *session) appendIf(e host.Event, cond func() bool, token uint64) (host.E
 	if err := tx.Commit(ctx); err != nil {
 		return host.Event{}, false, s.st.wrap(err, "pgstore: session %q: append event %d %q: commit", s.id, e.Seq, e.Type)
 	}
-	s.st.notify.add(s.id, r.seq)
-	return s.addLocked(e), true, nil
+	e = s.addLocked(e)
+	s.st.notify.add(s.id, e) // e now holds the log's copy of the data
+	return e, true, nil
 }
 
 // appendOneLocked appends e as the local log's next event in one
@@ -204,8 +210,9 @@ func (s *session) appendOneLocked(ctx context.Context, e host.Event, token uint6
 	if tag.RowsAffected() != 1 {
 		return host.Event{}, false, false, nil
 	}
-	s.st.notify.add(s.id, r.seq)
-	return s.addLocked(e), true, false, nil
+	e = s.addLocked(e)
+	s.st.notify.add(s.id, e) // e now holds the log's copy of the data
+	return e, true, false, nil
 }
 
 // outcomeUnknown reports whether err, from a statement that commits on
@@ -263,24 +270,84 @@ func (s *session) sync() error {
 	}
 }
 
-// poke asks the follower to catch up.
+// poke asks the follower to catch up from the table.
 func (s *session) poke() {
+	s.inMu.Lock()
+	s.readBack = true
+	s.inMu.Unlock()
+	s.signal()
+}
+
+// notice hands the follower what a notification announced: the session
+// has n events, and events (checked by decodeNotice) are the last of them.
+func (s *session) notice(events []host.Event, n int64) {
+	s.inMu.Lock()
+	s.inbox = append(s.inbox, events...)
+	s.target = max(s.target, n)
+	s.inMu.Unlock()
+	s.signal()
+}
+
+func (s *session) signal() {
 	select {
 	case s.wake <- struct{}{}:
 	default:
 	}
 }
 
-// follow catches up whenever poked, until the session is closed.
+// follow catches up whenever poked or notified, until the session is
+// closed.
 func (s *session) follow() {
 	for {
 		select {
 		case <-s.done:
 			return
 		case <-s.wake:
-			if err := s.sync(); err != nil && !errors.Is(err, host.ErrClosed) && s.st.ctx.Err() == nil {
+			s.inMu.Lock()
+			events, target, readBack := s.inbox, s.target, s.readBack
+			s.inbox, s.readBack = nil, false
+			s.inMu.Unlock()
+			if err := s.follow1(events, target, readBack); err != nil && !errors.Is(err, host.ErrClosed) && s.st.ctx.Err() == nil {
 				s.st.opts.logger.Warn(LogCatchUpFailed, "session", s.id, "err", err)
 			}
+		}
+	}
+}
+
+// follow1 adds and delivers the notified events that continue the local
+// log, each once and in order, after the validators passed it, as a row
+// read back would be. It reads the table when asked to, when an event
+// does not continue the log or is refused, or when the log is still
+// shorter than a notification announced.
+func (s *session) follow1(events []host.Event, target int64, readBack bool) error {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.closed {
+		return fmt.Errorf("pgstore: session %q: %w", s.id, host.ErrClosed)
+	}
+	for _, e := range events {
+		n := uint64(s.Len())
+		if e.Seq <= n {
+			continue // this process appended it, or read it already
+		}
+		if e.Seq != n+1 {
+			readBack = true // a notification was lost or came late
+			break
+		}
+		if err := s.st.vs.Check(e); err != nil {
+			s.st.opts.logger.Warn(LogNoticeRefused, "session", s.id, "err", fmt.Errorf("event %d %q: %w", e.Seq, e.Type, err))
+			readBack = true
+			break
+		}
+		s.addLocked(e)
+	}
+	if !readBack && int64(s.Len()) >= target {
+		return nil
+	}
+	for i := 1; ; i++ {
+		err := s.catchUpLocked(s.st.pool)
+		if err == nil || !retry(s.st.ctx, s.st.pool, i, err) {
+			return err
 		}
 	}
 }

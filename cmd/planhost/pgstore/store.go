@@ -6,8 +6,10 @@ import (
 	"fmt"
 	"net/url"
 	"strconv"
+	"strings"
 
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/jackc/pgx/v5"
@@ -34,6 +36,9 @@ type Store struct {
 	vs       store.Validators
 	now      func() time.Time
 	notify   *notifier
+
+	readBacks atomic.Int64 // reads of events from the table, for the tests
+	listening atomic.Bool  // the listener has listened once, for the tests
 
 	ctx    context.Context // cancelled by Close; every operation derives from it
 	cancel context.CancelFunc
@@ -277,6 +282,7 @@ type querier interface {
 // another writer committed without these checks is refused, with what
 // was read before it, and nothing after it is read.
 func (s *Store) read(ctx context.Context, q querier, id string, after int, dst []host.Event) ([]host.Event, error) {
+	s.readBacks.Add(1)
 	have := dst
 	rows, err := q.Query(ctx, sqlReadEvents, id, after)
 	if err != nil {
@@ -366,6 +372,29 @@ func (s *Store) wakeBehind(id string, n int64) {
 	if ss != nil && int64(ss.Len()) < n {
 		ss.poke()
 	}
+}
+
+// noticed hands the session a notification names, when it is open and
+// behind the length announced, what the notification carried. Other
+// notifications (this process's own, those of sessions not open here)
+// are not decoded further than their first line.
+func (s *Store) noticed(payload string) {
+	head, _, _ := strings.Cut(payload, "\n")
+	id, n, ok := parsePayload(head)
+	if !ok {
+		return
+	}
+	s.mu.Lock()
+	ss := s.sessions[id]
+	s.mu.Unlock()
+	if ss == nil || int64(ss.Len()) >= n {
+		return
+	}
+	_, n, events, _, err := decodeNotice(payload)
+	if err != nil {
+		s.opts.logger.Warn(LogNoticeRefused, "session", id, "err", err)
+	}
+	ss.notice(events, n)
 }
 
 // openIDs lists the open sessions.

@@ -1,0 +1,263 @@
+package pgstore_test
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"reflect"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/jackc/pgx/v5"
+
+	"github.com/dshgo/planmode/cmd/planhost/pgstore"
+	"github.com/dshgo/planmode/cmd/planhost/pgstore/pgtest"
+	"github.com/dshgo/planmode/host"
+)
+
+// openQuiet opens session id in st and waits until st listens and the
+// catch-ups that opening and listening start are done, so that later
+// reads of the table are counted from a settled base.
+func openQuiet(t *testing.T, st *pgstore.Store, id string) host.Session {
+	t.Helper()
+	s, err := st.Open(id)
+	if err != nil {
+		t.Fatal(err)
+	}
+	waitFor(t, "the listener", 10*time.Second, func() bool { return pgstore.Listening(st) })
+	for n := int64(-1); n != pgstore.ReadBacks(st); {
+		n = pgstore.ReadBacks(st)
+		time.Sleep(100 * time.Millisecond)
+	}
+	return s
+}
+
+// TestNoticeCarriesEvents: another process's subscriber gets the appended
+// events from the notifications alone, without reading the table, byte
+// for byte as appended, under a turn lease too.
+func TestNoticeCarriesEvents(t *testing.T) {
+	a, b, _ := twoStores(t, pgstore.WithPollInterval(time.Hour))
+	sa, err := a.Create("s")
+	if err != nil {
+		t.Fatal(err)
+	}
+	sb := openQuiet(t, b, "s")
+	base := pgstore.ReadBacks(b)
+	rec := newRecorder()
+	defer sb.Subscribe(0, rec.add)()
+	for i := range 40 {
+		e := host.Event{Type: "x", Data: json.RawMessage(fmt.Sprintf(`{"n":%d,"html":"<a & b>","u":"\u2028 é"}`, i))}
+		if _, err := sa.Append(e); err != nil {
+			t.Fatal(err)
+		}
+	}
+	g, err := sa.(host.TurnLeaser).LeaseTurn()
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i := range 10 {
+		if _, err := g.Append(ev("leased", i)); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := g.Release(); err != nil {
+		t.Fatal(err)
+	}
+	got := rec.waitLen(t, 50, 10*time.Second)
+	checkSeqs(t, got)
+	if !reflect.DeepEqual(got, sa.Events().Slice()) {
+		t.Fatalf("B delivered other events than A appended:\n%+v\n%+v", got[0], sa.Events().At(0))
+	}
+	if n := pgstore.ReadBacks(b) - base; n != 0 {
+		t.Fatalf("B read the table %d times; the notifications carried every event", n)
+	}
+}
+
+// TestNoticeWithoutEvents: a store told not to carry events in its
+// notifications sends only the length; the other process reads the table.
+func TestNoticeWithoutEvents(t *testing.T) {
+	url := pgtest.NewDB(t)
+	a := open(t, url, pgstore.WithPollInterval(time.Hour), pgstore.WithNotifyEvents(false))
+	b := open(t, url, pgstore.WithPollInterval(time.Hour))
+	sa, _ := a.Create("s")
+	sb := openQuiet(t, b, "s")
+	base := pgstore.ReadBacks(b)
+	rec := newRecorder()
+	defer sb.Subscribe(0, rec.add)()
+	if _, err := sa.Append(ev("x", 1)); err != nil {
+		t.Fatal(err)
+	}
+	got := rec.waitLen(t, 1, 10*time.Second)
+	if !reflect.DeepEqual(got, sa.Events().Slice()) {
+		t.Fatal("B delivered other events than A appended")
+	}
+	if pgstore.ReadBacks(b) == base {
+		t.Fatal("B got the event without reading the table: the notification carried it")
+	}
+}
+
+// TestNoticeTooLargeReadsBack: an event too large for a notification
+// reaches the other process by reading the table; small events around
+// it still arrive, each once and in order.
+func TestNoticeTooLargeReadsBack(t *testing.T) {
+	a, b, _ := twoStores(t, pgstore.WithPollInterval(time.Hour))
+	sa, _ := a.Create("s")
+	sb := openQuiet(t, b, "s")
+	base := pgstore.ReadBacks(b)
+	rec := newRecorder()
+	defer sb.Subscribe(0, rec.add)()
+	big := host.Event{Type: "big", Data: json.RawMessage(`{"text":"` + strings.Repeat("y", 9000) + `"}`)}
+	for i, e := range []host.Event{ev("x", 1), big, ev("x", 2), ev("x", 3)} {
+		if _, err := sa.Append(e); err != nil {
+			t.Fatalf("append %d: %v", i, err)
+		}
+	}
+	got := rec.waitLen(t, 4, 10*time.Second)
+	checkSeqs(t, got)
+	if !reflect.DeepEqual(got, sa.Events().Slice()) {
+		t.Fatal("B delivered other events than A appended")
+	}
+	if pgstore.ReadBacks(b) == base {
+		t.Fatal("B got a 9 KB event without reading the table")
+	}
+}
+
+// TestNoticeRefused: a notification is outside input (any client of the
+// database can send one): events in it that do not parse, fail the
+// checks of a stored event or a validator, or do not continue the log
+// are refused, and the row in the table is read and delivered instead.
+func TestNoticeRefused(t *testing.T) {
+	valid := func(typ, data string) string {
+		return fmt.Sprintf(`{"seq":2,"type":"%s","time":"2026-01-01T00:00:00Z","data":%s}`, typ, data)
+	}
+	tests := []struct {
+		name   string
+		events string
+	}{
+		{"not JSON", `[{"seq":2,`},
+		{"not an array", valid("x", `{"forged":true}`)},
+		{"empty type", `[` + valid("", `{"forged":true}`) + `]`},
+		{"NUL in type", `[` + valid(`x\u0000y`, `{"forged":true}`) + `]`},
+		{"duplicate names in data", `[` + valid("x", `{"a":1,"a":2}`) + `]`},
+		{"year outside 0..9999", `[{"seq":2,"type":"x","time":"-0001-01-01T00:00:00Z","data":{}}]`},
+		{"seq past the length", `[{"seq":3,"type":"x","time":"2026-01-01T00:00:00Z"}]`},
+		{"seqs not counting up", `[` + valid("x", `{}`) + `,` + valid("x", `{}`) + `]`},
+		{"refused by a validator", `[` + valid("forbidden", `{"forged":true}`) + `]`},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			url := pgtest.NewDB(t)
+			st := open(t, url, pgstore.WithPollInterval(time.Hour))
+			remove, err := st.AddValidator("no-forbidden", func(e host.Event) error {
+				if e.Type == "forbidden" {
+					return errors.New("forbidden")
+				}
+				return nil
+			})
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer remove()
+			s, _ := st.Create("s")
+			if _, err := s.Append(ev("x", 1)); err != nil {
+				t.Fatal(err)
+			}
+			rec := newRecorder()
+			defer s.Subscribe(0, rec.add)()
+			// Another writer commits event 2 with no notification; a forged
+			// notification then claims different content for it.
+			ctx := context.Background()
+			conn, err := pgx.Connect(ctx, url)
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer conn.Close(ctx)
+			if _, err := conn.Exec(ctx, `WITH i AS (INSERT INTO planmode_events (session_id, seq, type, at, at_ns, data) VALUES ('s', 2, 'x', now(), 0, '{"row":true}'))
+				UPDATE planmode_sessions SET len = 2 WHERE id = 's'`); err != nil {
+				t.Fatal(err)
+			}
+			if _, err := conn.Exec(ctx, `SELECT pg_notify('planmode_events', $1)`, "s 2\n"+tt.events); err != nil {
+				t.Fatal(err)
+			}
+			got := rec.waitLen(t, 2, 10*time.Second)
+			if got[1].Type != "x" || string(got[1].Data) != `{"row":true}` {
+				t.Fatalf("delivered %s %s, want the row x {\"row\":true}", got[1].Type, got[1].Data)
+			}
+			time.Sleep(50 * time.Millisecond)
+			if n := len(rec.got()); n != 2 {
+				t.Fatalf("%d events delivered, want 2", n)
+			}
+		})
+	}
+}
+
+// TestNoticeRoundTrip: what a payload carries decodes to the events
+// encoded, as many as fit in a notification, and the length.
+func TestNoticeRoundTrip(t *testing.T) {
+	at := time.Date(2026, 1, 2, 3, 4, 5, 678901234, time.UTC)
+	small := host.Event{Seq: 7, Type: "x", Time: at, Data: json.RawMessage(`{"t":"<&> \u2028"}`), Source: &host.Source{Kind: host.SourcePlugin, Plugin: "p"}}
+	gapped := host.Event{Seq: 9, Type: "x", Time: at}
+	big := host.Event{Seq: 8, Type: "x", Time: at, Data: json.RawMessage(`"` + strings.Repeat("z", 7990) + `"`)}
+	tests := []struct {
+		name   string
+		events []host.Event
+		want   int
+	}{
+		{"none", nil, 0},
+		{"one", []host.Event{small}, 1},
+		{"too large", []host.Event{big}, 0},
+		{"the first that fit", []host.Event{small, big}, 1},
+		{"up to a gap", []host.Event{small, gapped}, 1},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			p, used := pgstore.EncodeNotice("sess", 9, tt.events)
+			if len(p) >= 8000 || used != tt.want {
+				t.Fatalf("payload of %d bytes", len(p))
+			}
+			id, n, got, ok, err := pgstore.DecodeNotice(p)
+			wantN := int64(9)
+			if tt.want > 0 && tt.want < len(tt.events) {
+				wantN = int64(tt.events[tt.want-1].Seq)
+			}
+			if !ok || err != nil || id != "sess" || n != wantN {
+				t.Fatalf("decode: %q %d %v %v", id, n, ok, err)
+			}
+			if len(got) != tt.want || tt.want > 0 && !reflect.DeepEqual(got, tt.events[:tt.want]) {
+				t.Fatalf("decoded %+v, want the first %d of %+v", got, tt.want, tt.events)
+			}
+		})
+	}
+}
+
+// FuzzDecodeNotice: a notification payload is outside input; decoding
+// never panics, and the events it accepts count up by one to at most the
+// length and re-encode to the same events.
+func FuzzDecodeNotice(f *testing.F) {
+	f.Add("s 1")
+	f.Add(`s 2` + "\n" + `[{"seq":2,"type":"x","time":"2026-01-01T00:00:00Z","data":{"a":1}}]`)
+	f.Add(`s 1` + "\n" + `[{"seq":1,"type":"x","time":"2026-01-01T00:00:00Z","source":{"kind":"plugin"}}]`)
+	f.Add("s 1\n[")
+	f.Add("\n")
+	f.Fuzz(func(t *testing.T, p string) {
+		id, n, events, ok, err := pgstore.DecodeNotice(p)
+		if !ok || err != nil {
+			return
+		}
+		for i, e := range events {
+			if e.Seq == 0 || int64(e.Seq) > n || i > 0 && e.Seq != events[i-1].Seq+1 {
+				t.Fatalf("accepted seq %d at %d of length %d", e.Seq, i, n)
+			}
+		}
+		payload, _ := pgstore.EncodeNotice(id, n, events)
+		_, _, again, ok, err := pgstore.DecodeNotice(payload)
+		if !ok || err != nil {
+			t.Fatalf("re-encoded payload refused: %v", err)
+		}
+		if len(again) > len(events) || len(again) > 0 && !reflect.DeepEqual(again, events[:len(again)]) {
+			t.Fatalf("re-encoded %+v as %+v", events, again)
+		}
+	})
+}
