@@ -434,7 +434,7 @@ var Chinese = &Catalog{
 	PlanOff:         "计划模式已关闭。",
 	PlanOffNext:     "计划模式将从运行中回合的下一步结束。",
 	Commands: map[string]CommandWords{
-		"plan": {Hint: "[off|消息]", Description: "切换计划模式：/plan 进入，/plan off 退出，/plan <消息> 进入并发送消息"},
+		"plan": {Hint: "[off|reopen [N]|消息]", Description: "切换计划模式：/plan 进入，/plan off 退出，/plan reopen [N] 进入并以第 N 个计划（默认：最后批准的）为草稿，/plan <消息> 进入并发送消息"},
 	},
 }
 
