@@ -174,6 +174,9 @@ func (c *Controller) reopen(ctx context.Context, agent host.Agent, arg string) (
 		return "", ErrNoApprovedPlan
 	}
 	p := plans[n-1]
+	if strings.TrimSpace(p.Plan) == "" {
+		return "", fmt.Errorf("%w: %s", ErrNoSuchPlan, fmt.Sprintf(textPlanNotLogged, n))
+	}
 	outcome, err := c.set(agent, true, true)
 	if err != nil {
 		return "", err

@@ -103,6 +103,9 @@ func TestPlanReopen(t *testing.T) {
 		{name: "plan 0", setup: threePlans, args: "reopen 0", wantErr: planmode.ErrNoSuchPlan},
 		{name: "not a number", setup: threePlans, args: "reopen two", wantErr: planmode.ErrNoSuchPlan},
 		{name: "no plans at all", args: "reopen 1", wantErr: planmode.ErrNoSuchPlan},
+		{name: "a plan whose text the log lacks", setup: func(t *testing.T, _ *planmode.Controller, a *fakeAgent) {
+			presentPlan(t, a.Session(), "c1", "", planmode.ExitApproved, `{"approved":true}`)
+		}, args: "reopen", wantErr: planmode.ErrNoSuchPlan},
 		{name: "no approved plan", setup: func(t *testing.T, _ *planmode.Controller, a *fakeAgent) {
 			presentPlan(t, a.Session(), "c1", reopenPlan1, planmode.ExitKeepPlanning, "no")
 		}, args: "reopen", wantErr: planmode.ErrNoApprovedPlan},

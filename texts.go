@@ -208,9 +208,11 @@ const (
 	// textNoSuchPlan: %s is the argument, %d how many plans the session has.
 	textNoSuchPlanSentinel = "no such plan"
 	textNoSuchPlan         = "/plan reopen %s: no such plan; /plans lists the %d plans of this session"
-	textNoApprovedPlan     = "/plan reopen: this session has no approved plan; name one with /plan reopen N (/plans lists them)"
-	textReopenWithImages   = "/plan reopen takes no attachments: send the images once plan mode is on"
-	textReopenFailed       = "/plan reopen could not record the reopened plan"
+	// textPlanNotLogged: %d is the plan's number.
+	textPlanNotLogged    = "the log does not hold the text of plan %d (it was presented from a file, without a text in the call)"
+	textNoApprovedPlan   = "/plan reopen: this session has no approved plan; name one with /plan reopen N (/plans lists them)"
+	textReopenWithImages = "/plan reopen takes no attachments: send the images once plan mode is on"
+	textReopenFailed     = "/plan reopen could not record the reopened plan"
 
 	textOffWithImages = "/plan off takes no attachments: send the images with /plan <message> or as an ordinary message"
 	textSteerFailed   = "plan mode was selected, but the message could not be sent"
