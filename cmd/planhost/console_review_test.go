@@ -97,3 +97,27 @@ func TestLineConsoleReviewEditsAndRevisions(t *testing.T) {
 		})
 	}
 }
+
+// TestLineConsoleReopenShowsWhatChangedSinceTheReopenedPlan: after
+// "/plan reopen", the next review shows the plan against the reopened one.
+func TestLineConsoleReopenShowsWhatChangedSinceTheReopenedPlan(t *testing.T) {
+	present := func(plan string) string {
+		return "    toolCalls:\n      - name: exit_plan_mode\n        input:\n          plan: |\n" + indentText("            ", plan) + "\n"
+	}
+	script := "steps:\n  - text: Presenting.\n" + present("# Add Goodbye\n\n1. Add `Goodbye`.") + "  - text: Working on it.\n" +
+		"  - text: Revising.\n" + present("# Add Goodbye\n\n1. Add `Goodbye`.\n2. Test it.") + "  - text: Working again.\n"
+	dir := newRunDir(t)
+	s := writeScript(t, dir, "s.yaml", script)
+	p, out, errOut, _ := testProgram(t, strings.Join([]string{"/plan Add Goodbye", "a", "/plan reopen", "Add a test.", "a"}, "\n")+"\n")
+	if code := p.main(runArgs(dir, s)); code != exitOK {
+		t.Fatalf("exit code = %d\n%s", code, errOut)
+	}
+	rest := out.String()
+	for _, w := range []string{"Working on it.", "plan 1 reopened", "Revising.", lineReviewReopened, " 1. Add `Goodbye`.", "+2. Test it.", "Working again."} {
+		i := strings.Index(rest, w)
+		if i < 0 {
+			t.Fatalf("the transcript lacks %q (in order):\n%s", w, out)
+		}
+		rest = rest[i+len(w):]
+	}
+}
