@@ -1,6 +1,8 @@
 package main
 
 import (
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 )
@@ -119,5 +121,22 @@ func TestLineConsoleReopenShowsWhatChangedSinceTheReopenedPlan(t *testing.T) {
 			t.Fatalf("the transcript lacks %q (in order):\n%s", w, out)
 		}
 		rest = rest[i+len(w):]
+	}
+	// inspect and its HTML page say which plan was reopened.
+	files, _ := filepath.Glob(filepath.Join(dir, "sessions", "*.jsonl"))
+	page := filepath.Join(t.TempDir(), "page.html")
+	p, stdout, stderr, _ := testProgram(t, "")
+	if code := p.main([]string{"inspect", files[0]}); code != exitOK {
+		t.Fatalf("inspect: %d\n%s", code, stderr)
+	}
+	if !strings.Contains(stdout.String(), `plan/reopen: plan 1 "Add Goodbye" reopened as the working draft`) {
+		t.Errorf("inspect:\n%s", stdout)
+	}
+	p, _, stderr, _ = testProgram(t, "")
+	if code := p.main([]string{"inspect", "-html", page, files[0]}); code != exitOK {
+		t.Fatalf("inspect -html: %d\n%s", code, stderr)
+	}
+	if b, err := os.ReadFile(page); err != nil || strings.Count(string(b), htmlPlanReopened) != 1 {
+		t.Errorf("the page marks %d plans reopened, want 1 (%v)", strings.Count(string(b), htmlPlanReopened), err)
 	}
 }

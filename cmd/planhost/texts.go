@@ -346,6 +346,7 @@ const (
 	inspectCommand    = "#%d /plan %s"
 	inspectCommandRes = "#%d /plan done ok=%t: %s"
 	inspectReview     = "#%d review of %q: %s"
+	inspectReopen     = "#%d plan/reopen: plan %d %q reopened as the working draft"
 	inspectTurnEnd    = "#%d turn %d ended %s"
 	inspectProjection = "projection: {active: %t, pending: %s}"
 	inspectYes        = "yes"
