@@ -110,12 +110,12 @@ func TestLineConsoleReopenShowsWhatChangedSinceTheReopenedPlan(t *testing.T) {
 		"  - text: Revising.\n" + present("# Add Goodbye\n\n1. Add `Goodbye`.\n2. Test it.") + "  - text: Working again.\n"
 	dir := newRunDir(t)
 	s := writeScript(t, dir, "s.yaml", script)
-	p, out, errOut, _ := testProgram(t, strings.Join([]string{"/plan Add Goodbye", "a", "/plan reopen", "Add a test.", "a"}, "\n")+"\n")
+	p, out, errOut, _ := testProgram(t, strings.Join([]string{"/plan Add Goodbye", "a", "/plan reopen", "/plans", "Add a test.", "a"}, "\n")+"\n")
 	if code := p.main(runArgs(dir, s)); code != exitOK {
 		t.Fatalf("exit code = %d\n%s", code, errOut)
 	}
 	rest := out.String()
-	for _, w := range []string{"Working on it.", "plan 1 reopened", "Revising.", lineReviewReopened, " 1. Add `Goodbye`.", "+2. Test it.", "Working again."} {
+	for _, w := range []string{"Working on it.", "plan 1 reopened", linePlansHeader, "1. Add Goodbye — approved; reopened as the working draft", "Revising.", lineReviewReopened, " 1. Add `Goodbye`.", "+2. Test it.", "Working again."} {
 		i := strings.Index(rest, w)
 		if i < 0 {
 			t.Fatalf("the transcript lacks %q (in order):\n%s", w, out)

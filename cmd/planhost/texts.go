@@ -249,6 +249,7 @@ const (
 	cmdQuit    = "/quit"
 	cmdExit    = "/exit"
 	cmdHelp    = "/help"
+	cmdPlans   = "/plans"
 	dismissKey = "d"
 	editKey    = "e"
 	// editEnd is the line that ends an edited plan typed in the line
@@ -317,9 +318,12 @@ const (
 	lineHelpHeader     = "commands:"
 	lineHelpCmd        = "  /%s %s — %s"
 	lineHelpHelp       = "  /help — this list"
-	lineHelpQuit       = "  /quit — leave (also Ctrl-D)"
-	lineInputEnded     = "input ended"
-	lineDismissed      = "dismissed"
+	lineHelpPlans      = "  /plans — the plans of this session, how each review ended and which one is reopened"
+	// linePlansHeader heads the line console's /plans.
+	linePlansHeader = "Plans presented in this session (/plan reopen N reopens one):"
+	lineHelpQuit    = "  /quit — leave (also Ctrl-D)"
+	lineInputEnded  = "input ended"
+	lineDismissed   = "dismissed"
 
 	optionDismiss     = "dismiss"
 	optionDismissHelp = "close the review and talk to the model instead"
