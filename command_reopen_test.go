@@ -222,3 +222,22 @@ func mustMarshal(v any) []byte {
 	must(err)
 	return b
 }
+
+// FuzzReopenPayload: the payload check never panics, and what it accepts
+// is a plan/reopen that Plans and the review read back whole.
+func FuzzReopenPayload(f *testing.F) {
+	f.Add(string(mustMarshal(planmode.ReopenPayload{Number: 1, Digest: host.DigestDetail("# A"), Plan: "# A"})))
+	f.Add(`{"number":-1}`)
+	f.Add(`null`)
+	f.Add(`{"number":1,"digest":"","plan":""}`)
+	f.Fuzz(func(t *testing.T, data string) {
+		err := planmode.CheckPayload(host.Event{Type: planmode.EventPlanReopen, Data: json.RawMessage(data)})
+		if err != nil {
+			return
+		}
+		var p planmode.ReopenPayload
+		if json.Unmarshal([]byte(data), &p) != nil || p.Number < 1 || p.Digest != host.DigestDetail(p.Plan) {
+			t.Fatalf("accepted %q", data)
+		}
+	})
+}
