@@ -2,7 +2,9 @@ package planmode
 
 import (
 	"context"
+	"encoding/json"
 	"fmt"
+	"strconv"
 	"strings"
 
 	"github.com/dshgo/planmode/host"
@@ -20,11 +22,19 @@ const (
 	planOff
 	// planOffRefused is "off" with attachments: refused before any change.
 	planOffRefused
+	// planReopen selects plan mode with a plan of the session as the
+	// working draft.
+	planReopen
+	// planReopenRefused is "reopen" with attachments: refused before any
+	// change.
+	planReopenRefused
 )
 
 // planArgs classifies a /plan invocation by its raw argument text and
 // whether images were attached. The text is trimmed; exactly "off"
-// (case-sensitive) leaves plan mode and is refused with attachments; empty
+// (case-sensitive) leaves plan mode and is refused with attachments;
+// "reopen", alone or followed by one word (the plan's number, returned as
+// text), reopens a plan and is refused with attachments; empty
 // text with no attachments enters plan mode; anything else enters plan mode
 // and steers a message. text is the trimmed argument. The selection agrees
 // with selectionForArgs, which reads the same arguments back from the log.
@@ -35,11 +45,32 @@ func planArgs(args string, attachments bool) (action planAction, text string) {
 		return planOffRefused, text
 	case text == CommandArgOff:
 		return planOff, text
+	}
+	if n, ok := reopenArg(text); ok {
+		if attachments {
+			return planReopenRefused, n
+		}
+		return planReopen, n
+	}
+	switch {
 	case text == "" && !attachments:
 		return planOn, text
 	default:
 		return planOnAndSteer, text
 	}
+}
+
+// reopenArg reports whether text is "reopen" or "reopen WORD", and the
+// word ("" for none).
+func reopenArg(text string) (string, bool) {
+	f := strings.Fields(text)
+	if len(f) == 0 || f[0] != CommandArgReopen || len(f) > 2 {
+		return "", false
+	}
+	if len(f) == 2 {
+		return f[1], true
+	}
+	return "", true
 }
 
 // command returns the /plan command.
@@ -64,8 +95,13 @@ func (c *Controller) command() host.Command {
 // and [ErrSteerFailed].
 func (c *Controller) runPlan(ctx context.Context, inv host.Invocation) (string, error) {
 	action, text := planArgs(inv.Args, len(inv.Attachments) > 0)
-	if action == planOffRefused {
+	switch action {
+	case planOffRefused:
 		return "", ErrOffWithImages
+	case planReopenRefused:
+		return "", ErrReopenWithImages
+	case planReopen:
+		return c.reopen(ctx, inv.Agent, text)
 	}
 	active := action != planOff
 	outcome, err := c.set(inv.Agent, active, true)
@@ -116,3 +152,98 @@ func (c *Controller) planReply(agent host.Agent, active bool, o Outcome) PlanRep
 	}
 	return r
 }
+
+// reopen handles "/plan reopen [N]": it picks plan N of the session (the
+// last approved one without N), selects plan mode as "/plan" does, logs
+// [EventPlanReopen] and gives the model the draft: the exit extensions'
+// Reopen hooks first (a plan file), then a notice, appended when no turn
+// is open and steered into the running turn otherwise.
+func (c *Controller) reopen(ctx context.Context, agent host.Agent, arg string) (string, error) {
+	if agent == nil || agent.Session() == nil {
+		return "", fmt.Errorf("%s: reopen: %w", PluginName, ErrNoAgent)
+	}
+	plans := Plans(agent.Session().Events())
+	n := lastApproved(plans)
+	if arg != "" {
+		v, err := strconv.Atoi(arg)
+		if err != nil || v < 1 || v > len(plans) {
+			return "", &noSuchPlanError{arg: arg, plans: len(plans)}
+		}
+		n = v
+	} else if n == 0 {
+		return "", ErrNoApprovedPlan
+	}
+	p := plans[n-1]
+	if strings.TrimSpace(p.Plan) == "" {
+		return "", fmt.Errorf("%w: %s", ErrNoSuchPlan, fmt.Sprintf(textPlanNotLogged, n))
+	}
+	outcome, err := c.set(agent, true, true)
+	if err != nil {
+		return "", err
+	}
+	st, err := c.state(agent)
+	if err != nil {
+		return "", fmt.Errorf("%s: reopen: %w", PluginName, err)
+	}
+	data, err := json.Marshal(ReopenPayload{Number: n, Title: p.Title, Digest: host.DigestDetail(p.Plan), Plan: p.Plan})
+	if err != nil {
+		return "", fmt.Errorf("%w: %w", ErrReopenFailed, err)
+	}
+	if _, err := st.sess.Append(host.Event{Type: EventPlanReopen, Data: data}); err != nil {
+		return "", fmt.Errorf("%w: %w", ErrReopenFailed, err)
+	}
+	delivered := false
+	for _, x := range c.exits {
+		if x.Reopen == nil {
+			continue
+		}
+		ok, err := x.Reopen(ctx, agent, p.Plan)
+		if err != nil {
+			return "", fmt.Errorf("%w: %s: %w", ErrReopenFailed, x.Name, err)
+		}
+		delivered = delivered || ok
+	}
+	text := fmt.Sprintf(noticeReopened, n) + p.Plan
+	if delivered {
+		text = fmt.Sprintf(noticeReopenedFile, n)
+	}
+	msg := reopenMessage(text)
+	_, appended, err := st.sess.AppendIf(host.Event{Type: host.TypeUserMessage, Source: msg.Source, Data: mustJSON(host.UserMessage{Content: msg.Content})},
+		func() bool { return st.open() && !st.load().turnOpen() })
+	switch {
+	case err != nil:
+		return "", fmt.Errorf("%w: %w", ErrReopenFailed, err)
+	case !appended:
+		if err := agent.Steer(msg); err != nil {
+			return "", fmt.Errorf("%w: %w", ErrReopenFailed, err)
+		}
+	}
+	if err := host.Sync(st.sess); err != nil {
+		return "", fmt.Errorf("%s: reopen: %w", PluginName, err)
+	}
+	r, reply := PlanReopened, replyReopened
+	if outcome == Queued || !appended {
+		r, reply = PlanReopening, replyReopening
+	}
+	host.SetOutcome(ctx, string(r))
+	return fmt.Sprintf(reply, n), nil
+}
+
+// reopenMessage is the model-facing message that gives the model a
+// reopened plan.
+func reopenMessage(text string) host.Message {
+	return host.Message{
+		Content: []host.Block{host.TextBlock(text)},
+		Source:  &host.Source{Kind: host.SourcePlugin, Plugin: PluginName, Form: reopenForm},
+	}
+}
+
+// noSuchPlanError is the failure of "/plan reopen N" naming no plan. It is
+// ErrNoSuchPlan for errors.Is.
+type noSuchPlanError struct {
+	arg   string
+	plans int
+}
+
+func (e *noSuchPlanError) Error() string        { return fmt.Sprintf(textNoSuchPlan, e.arg, e.plans) }
+func (e *noSuchPlanError) Is(target error) bool { return target == ErrNoSuchPlan }

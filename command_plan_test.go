@@ -293,14 +293,21 @@ func TestPlanCommandReportsSteerFailure(t *testing.T) {
 }
 
 func FuzzPlanArgs(f *testing.F) {
-	for _, s := range []string{"", " ", "off", " off ", "OFF", "Off", "off now", "\toff\n", "of f", "\u00a0off\u00a0", "\xffoff", "message"} {
+	for _, s := range []string{"", " ", "off", " off ", "OFF", "Off", "off now", "\toff\n", "of f", "\u00a0off\u00a0", "\xffoff", "message",
+		"reopen", " reopen 2 ", "reopen x y", "Reopen", "reopening"} {
 		f.Add(s, false)
 		f.Add(s, true)
 	}
 	f.Fuzz(func(t *testing.T, args string, attachments bool) {
 		action, text := planmode.PlanArgs(args, attachments)
-		if text != strings.TrimSpace(args) {
-			t.Fatalf("text = %q, want the trimmed arguments %q", text, strings.TrimSpace(args))
+		f := strings.Fields(args)
+		isReopen := len(f) > 0 && len(f) <= 2 && f[0] == "reopen"
+		wantText := strings.TrimSpace(args)
+		if isReopen {
+			wantText = strings.Join(f[1:], "")
+		}
+		if text != wantText {
+			t.Fatalf("text = %q, want %q", text, wantText)
 		}
 		// A simple reference, spelled out.
 		var want planmode.PlanAction
@@ -309,6 +316,10 @@ func FuzzPlanArgs(f *testing.F) {
 			want = planmode.PlanOffRefused
 		case isOff:
 			want = planmode.PlanOff
+		case isReopen && attachments:
+			want = planmode.PlanReopenRefused
+		case isReopen:
+			want = planmode.PlanReopen
 		case strings.TrimSpace(args) == "" && !attachments:
 			want = planmode.PlanOn
 		default:

@@ -84,6 +84,17 @@ var (
 	// ErrSteerFailed means "/plan <message>" selected plan mode but the
 	// message could not be sent; the agent's error is wrapped too.
 	ErrSteerFailed = errors.New(textSteerFailed)
+	// ErrNoSuchPlan means "/plan reopen N" named no plan of the session.
+	ErrNoSuchPlan = errors.New(textNoSuchPlanSentinel)
+	// ErrNoApprovedPlan means "/plan reopen" found no approved plan in
+	// the session.
+	ErrNoApprovedPlan = errors.New(textNoApprovedPlan)
+	// ErrReopenWithImages means "/plan reopen" came with attachments and
+	// was refused before anything changed.
+	ErrReopenWithImages = errors.New(textReopenWithImages)
+	// ErrReopenFailed means "/plan reopen" selected plan mode but could
+	// not record the reopened plan; the cause is wrapped too.
+	ErrReopenFailed = errors.New(textReopenFailed)
 )
 
 // errNoSessionID is the error of a session whose ID is empty: a host bug,

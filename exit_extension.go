@@ -140,6 +140,12 @@ type ExitExtension struct {
 	// abandon), before the exit is queued. It may add to x.Result and log
 	// events. An error fails the call and plan mode stays.
 	Finish func(ctx context.Context, x *ExitCall, v ExitVerdict) error
+	// Reopen runs, in order, when the user reopens plan as the working
+	// draft ("/plan reopen"), after plan mode was selected and the
+	// reopen logged. It reports whether it gave the model the draft
+	// itself (a plan file seeded with it, say): the notice then names the
+	// draft instead of carrying it. An error fails the command.
+	Reopen func(ctx context.Context, agent host.Agent, plan string) (delivered bool, err error)
 }
 
 // exitExtensions is the sorted, checked set of a controller's extensions.

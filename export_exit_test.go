@@ -12,10 +12,12 @@ type PlanAction = planAction
 
 // The /plan actions.
 const (
-	PlanOn         = planOn
-	PlanOnAndSteer = planOnAndSteer
-	PlanOff        = planOff
-	PlanOffRefused = planOffRefused
+	PlanOn            = planOn
+	PlanOnAndSteer    = planOnAndSteer
+	PlanOff           = planOff
+	PlanOffRefused    = planOffRefused
+	PlanReopen        = planReopen
+	PlanReopenRefused = planReopenRefused
 )
 
 // Texts the tests compare against.
@@ -45,4 +47,9 @@ const (
 	ReplyExitCancelled   = replyExitCancelled
 	ReplyAlreadyInactive = replyAlreadyInactive
 	ReplyAlreadyActive   = replyAlreadyActive
+	ReplyReopened        = replyReopened
+	ReplyReopening       = replyReopening
+	NoticeReopened       = noticeReopened
+	NoticeReopenedFile   = noticeReopenedFile
+	ReopenForm           = reopenForm
 )

@@ -25,6 +25,12 @@ const (
 	PlanAlreadyOff PlanReply = "already-off"
 	// PlanAlreadyOn: plan mode already was on.
 	PlanAlreadyOn PlanReply = "already-on"
+	// PlanReopened: plan mode is on with a plan of the session reopened as
+	// the working draft ("/plan reopen").
+	PlanReopened PlanReply = "reopened"
+	// PlanReopening: as PlanReopened, from the next step of the running
+	// turn.
+	PlanReopening PlanReply = "reopening"
 )
 
 // planReplies are the reply texts of the outcomes.

@@ -13,7 +13,9 @@ import (
 // CheckPayload is the plugin's payload check, a [host.Validator]. It rejects
 // a "plan/mode" event whose active field is missing or not a boolean, and a
 // "plan/cancel" event whose cancelled field is not "active" or "inactive",
-// naming the event and the bad value; it accepts every other event. The
+// and a "plan/reopen" event whose number is not positive, whose plan is too
+// large or whose digest is not the plan's, naming the event and the bad
+// value; it accepts every other event. The
 // plugin registers it under [PluginName] while it runs, so the store applies
 // it on every append and to every event of a session being opened.
 func CheckPayload(e host.Event) error {
@@ -23,6 +25,8 @@ func CheckPayload(e host.Event) error {
 		_, err = decodeMode(e.Data)
 	case EventPlanCancel:
 		_, err = decodeCancel(e.Data)
+	case EventPlanReopen:
+		_, err = decodeReopen(e.Data)
 	}
 	if err != nil {
 		return fmt.Errorf("%s: %s: %w: %w", PluginName, eventLabel(e), ErrBadPayload, err)
@@ -44,6 +48,7 @@ func eventTypes() []host.EventType {
 	return []host.EventType{
 		{Name: EventPlanMode, Kind: host.LogOnly},
 		{Name: EventPlanCancel, Kind: host.LogOnly},
+		{Name: EventPlanReopen, Kind: host.LogOnly},
 	}
 }
 
@@ -135,4 +140,22 @@ func quoteJSON(raw []byte) string {
 		s = s[:cut] + "…"
 	}
 	return s
+}
+
+// decodeReopen reads a plan/reopen payload: a positive number, a plan
+// within the size limit and its digest.
+func decodeReopen(data json.RawMessage) (ReopenPayload, error) {
+	var p ReopenPayload
+	if err := json.Unmarshal(data, &p); err != nil {
+		return p, fmt.Errorf(problemReopenNotObject, quoteJSON(data))
+	}
+	switch {
+	case p.Number < 1:
+		return p, fmt.Errorf(problemReopenNumber, p.Number)
+	case len(p.Plan) > maxPlanSize:
+		return p, fmt.Errorf(problemReopenSize, len(p.Plan), maxPlanSize)
+	case p.Digest != host.DigestDetail(p.Plan):
+		return p, errors.New(problemReopenDigest)
+	}
+	return p, nil
 }

@@ -64,6 +64,10 @@ const (
 	// controller do not bring it back. It never changes the logged state.
 	// Its payload is [CancelPayload].
 	EventPlanCancel = "plan/cancel"
+	// EventPlanReopen is the log-only event "/plan reopen" appends: the
+	// plan it reopened as the working draft. Its payload is
+	// [ReopenPayload]. The next plan review shows what changed from it.
+	EventPlanReopen = "plan/reopen"
 	// SectionName is the system-prompt section that carries the configured
 	// guidance while plan mode is active.
 	SectionName = "plan:policy"
@@ -75,18 +79,38 @@ const (
 	// CommandName is the slash command ("/plan") that switches plan mode.
 	CommandName = "plan"
 	// CommandHint shows the command's arguments in help listings.
-	CommandHint = "[off|message]"
+	CommandHint = "[off|reopen [N]|message]"
 	// CommandArgOff is the one argument of [CommandName] that selects the
 	// default mode; it is matched exactly after trimming white space.
 	CommandArgOff = "off"
+	// CommandArgReopen is the argument of [CommandName] that reopens a
+	// plan of the session: "reopen" alone (the last approved plan) or
+	// followed by the plan's number, as "/plans" numbers them.
+	CommandArgReopen = "reopen"
 	// noticeForm is the Source.Form of the notices the plugin records.
 	noticeForm = "notice"
+	// reopenForm is the Source.Form of the message that gives the model a
+	// reopened plan.
+	reopenForm = "reopen"
 )
 
 // ModePayload is the payload of [EventPlanMode].
 type ModePayload struct {
 	// Active is true while the session is in plan mode.
 	Active bool `json:"active"`
+}
+
+// ReopenPayload is the payload of [EventPlanReopen].
+type ReopenPayload struct {
+	// Number is the plan's number among the session's presented plans
+	// ([PresentedPlan.Number]).
+	Number int `json:"number"`
+	// Title is the plan's first heading ("" for none).
+	Title string `json:"title,omitempty"`
+	// Digest is [host.DigestDetail] of Plan.
+	Digest string `json:"digest"`
+	// Plan is the reopened plan, the working draft.
+	Plan string `json:"plan"`
 }
 
 // CancelPayload is the payload of [EventPlanCancel].

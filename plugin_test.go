@@ -178,8 +178,8 @@ func TestListenerActsOnlyAfterInnerListenersAccept(t *testing.T) {
 func TestStopUnregistersEverything(t *testing.T) {
 	h := newFakeHost()
 	c := h.start(t, nil)
-	if s, l, ty := h.registered(); s != 1 || l != 1 || ty != 2 {
-		t.Fatalf("registered sections=%d listeners=%d types=%d, want 1, 1 and 2 (plan/mode, plan/cancel)", s, l, ty)
+	if s, l, ty := h.registered(); s != 1 || l != 1 || ty != 3 {
+		t.Fatalf("registered sections=%d listeners=%d types=%d, want 1, 1 and 3 (plan/mode, plan/cancel, plan/reopen)", s, l, ty)
 	}
 	if err := c.Stop(context.Background()); err != nil {
 		t.Fatal(err)
@@ -246,8 +246,8 @@ func TestModuleRegistersOnStartAndUnregistersOnStop(t *testing.T) {
 		t.Fatal("the constructor registered something before start")
 	}
 	app.RequireStart()
-	if s, l, ty := h.registered(); s != 1 || l != 1 || ty != 2 {
-		t.Fatalf("after start sections=%d listeners=%d types=%d, want 1, 1 and 2 (plan/mode, plan/cancel)", s, l, ty)
+	if s, l, ty := h.registered(); s != 1 || l != 1 || ty != 3 {
+		t.Fatalf("after start sections=%d listeners=%d types=%d, want 1, 1 and 3 (plan/mode, plan/cancel, plan/reopen)", s, l, ty)
 	}
 	a := h.newAgent(t)
 	set(t, c, a, true)

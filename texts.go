@@ -1,5 +1,18 @@
 package planmode
 
+// Model-facing notices of "/plan reopen", recorded with the plugin's source
+// after the plan-mode notice (or sent into the running turn).
+const (
+	// noticeReopened precedes the reopened plan, verbatim; %d is its number.
+	noticeReopened = "The user has reopened plan %d of this session as your working draft. Revise it as the " +
+		"user asks and present the revised plan with exit_plan_mode; the user will see what changed from this draft. " +
+		"The draft:\n\n"
+	// noticeReopenedFile: the draft is in the plan file; %d is its number.
+	noticeReopenedFile = "The user has reopened plan %d of this session as your working draft: the plan file now " +
+		"holds it. Revise it as the user asks and present the revised plan with exit_plan_mode; the user will see " +
+		"what changed from this draft."
+)
+
 // Model-facing notices. The plugin records one as a "user/message" with a
 // plugin source when a user's change lands and the last request header
 // described the other mode.
@@ -31,10 +44,14 @@ const (
 
 // Payload-check problems; %s is the offending JSON value.
 const (
-	problemNotObject     = "payload %s is not a JSON object; want {\"active\": true} or {\"active\": false}"
-	problemEmpty         = "payload is empty; want {\"active\": true} or {\"active\": false}"
-	problemActiveMissing = "active is missing; want true or false"
-	problemActiveNotBool = "active is %s; want true or false"
+	problemReopenNotObject = "payload %s is not a JSON object with number, digest and plan"
+	problemReopenNumber    = "plan number %d is not positive"
+	problemReopenSize      = "the plan is %d bytes, more than the %d-byte limit"
+	problemReopenDigest    = "the digest is not the plan's"
+	problemNotObject       = "payload %s is not a JSON object; want {\"active\": true} or {\"active\": false}"
+	problemEmpty           = "payload is empty; want {\"active\": true} or {\"active\": false}"
+	problemActiveMissing   = "active is missing; want true or false"
+	problemActiveNotBool   = "active is %s; want true or false"
 
 	problemCancelNotObject = "payload %s is not a JSON object; want {\"cancelled\": \"active\"} or {\"cancelled\": \"inactive\"}"
 	problemCancelEmpty     = "payload is empty; want {\"cancelled\": \"active\"} or {\"cancelled\": \"inactive\"}"
@@ -87,7 +104,7 @@ const (
 		"result is {\"approved\":true}, or asks you to keep planning, and the call fails with their feedback: " +
 		"revise the plan and call again."
 	// CommandDescription is the one-line help of the /plan command.
-	CommandDescription = "Switch plan mode: /plan enters it, /plan off leaves it, /plan <message> enters it and sends the message"
+	CommandDescription = "Switch plan mode: /plan enters it, /plan off leaves it, /plan reopen [N] enters it with plan N (default: the last approved) as the draft, /plan <message> enters it and sends the message"
 )
 
 // The plan review the exit tool puts to the user. Hosts' UIs may recognize
@@ -183,6 +200,19 @@ const (
 	replyExitCancelled   = "The switch back to the default mode was cancelled before it reached the model; plan mode stays on."
 	replyAlreadyInactive = "Plan mode is already off."
 	replyAlreadyActive   = "Plan mode is already on."
+
+	// replyReopened and replyReopening: %d is the plan's number.
+	replyReopened  = "Plan mode is on with plan %d reopened as the working draft; the next review shows what changed from it."
+	replyReopening = "Plan mode is on from the next step of the running turn, with plan %d reopened as the working draft; the next review shows what changed from it."
+
+	// textNoSuchPlan: %s is the argument, %d how many plans the session has.
+	textNoSuchPlanSentinel = "no such plan"
+	textNoSuchPlan         = "/plan reopen %s: no such plan; /plans lists the %d plans of this session"
+	// textPlanNotLogged: %d is the plan's number.
+	textPlanNotLogged    = "the log does not hold the text of plan %d (it was presented from a file, without a text in the call)"
+	textNoApprovedPlan   = "/plan reopen: this session has no approved plan; name one with /plan reopen N (/plans lists them)"
+	textReopenWithImages = "/plan reopen takes no attachments: send the images once plan mode is on"
+	textReopenFailed     = "/plan reopen could not record the reopened plan"
 
 	textOffWithImages = "/plan off takes no attachments: send the images with /plan <message> or as an ordinary message"
 	textSteerFailed   = "plan mode was selected, but the message could not be sent"

@@ -216,9 +216,12 @@ const maxReviewAsks = 3
 // x.ShownDigest and x.Edited (x.Plan becomes the edit).
 func (t *exitTool) reviewBound(ctx context.Context, done <-chan struct{}, x *ExitCall) (ExitVerdict, error) {
 	shown, previous := x.Plan, ""
+	reopened := reopenedDraft(x.Agent.Session().Events(), x.CallID)
 	for asks := 1; ; asks++ {
 		digest := host.DigestDetail(shown)
-		answers, err := t.review(ctx, done, x.Agent, reviewRequest(x.Agent, shown, previous, t.c.exits.options()))
+		req := reviewRequest(x.Agent, shown, previous, t.c.exits.options())
+		req.Questions[0].Reopened = reopened
+		answers, err := t.review(ctx, done, x.Agent, req)
 		switch {
 		case errors.Is(err, ErrReviewReloaded):
 			return ExitVerdict{}, ErrReviewReloaded
@@ -499,3 +502,24 @@ var (
 	_ host.Tool      = (*exitTool)(nil)
 	_ host.Presenter = (*exitTool)(nil)
 )
+
+// reopenedDraft returns the plan the latest [EventPlanReopen] of events
+// reopened, when no exit_plan_mode call other than callID came after it:
+// the draft the plan of callID revises. It returns "" otherwise.
+func reopenedDraft(events host.Log, callID string) string {
+	draft := ""
+	for _, e := range events.All() {
+		switch e.Type {
+		case EventPlanReopen:
+			if p, err := decodeReopen(e.Data); err == nil {
+				draft = p.Plan
+			}
+		case host.TypeToolCall:
+			var c host.ToolCall
+			if json.Unmarshal(e.Data, &c) == nil && c.Name == ExitToolName && c.ID != callID {
+				draft = ""
+			}
+		}
+	}
+	return draft
+}

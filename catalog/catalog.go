@@ -75,13 +75,16 @@ type item struct {
 
 // The names of the required declarations.
 const (
-	nameController       = "Controller"
-	nameConfig           = "Config"
-	namePayload          = "ModePayload"
-	namePlugin           = "PluginName"
-	nameEvent            = "EventPlanMode"
-	nameCancelPayload    = "CancelPayload"
-	nameCancelEvent      = "EventPlanCancel"
+	nameController    = "Controller"
+	nameConfig        = "Config"
+	namePayload       = "ModePayload"
+	namePlugin        = "PluginName"
+	nameEvent         = "EventPlanMode"
+	nameCancelPayload = "CancelPayload"
+	nameCancelEvent   = "EventPlanCancel"
+	// The plan/reopen event is optional: listed when the package has it.
+	nameReopenPayload    = "ReopenPayload"
+	nameReopenEvent      = "EventPlanReopen"
 	nameSection          = "SectionName"
 	nameSectionOrder     = "SectionOrder"
 	nameExitTool         = "ExitToolName"
@@ -126,7 +129,8 @@ type Catalog struct {
 	Wiring wiring
 	// service is the controller type, the ctx.planMode service.
 	Service service
-	// Events are the log events: plan/mode, then plan/cancel.
+	// Events are the log events: plan/mode, then plan/cancel, then
+	// plan/reopen when the package declares it.
 	Events []event
 	// tool is the exit tool.
 	Tool tool
@@ -181,8 +185,8 @@ type service struct {
 type event struct {
 	// Name is the event type, from the constant Const.
 	Name string
-	// Const is the constant that names the event: EventPlanMode or
-	// EventPlanCancel.
+	// Const is the constant that names the event: EventPlanMode,
+	// EventPlanCancel or EventPlanReopen.
 	Const string
 	// Payload is the payload type.
 	Payload typeDecl
@@ -272,6 +276,9 @@ func Load(dir string) (Catalog, error) {
 	c.Events = []event{
 		{Name: l.str(nameEvent), Const: nameEvent, Payload: l.typeDecl(l.typ(namePayload))},
 		{Name: l.str(nameCancelEvent), Const: nameCancelEvent, Payload: l.typeDecl(l.typ(nameCancelPayload))},
+	}
+	if l.declared(nameReopenEvent) && l.typ(nameReopenPayload) != nil {
+		c.Events = append(c.Events, event{Name: l.str(nameReopenEvent), Const: nameReopenEvent, Payload: l.typeDecl(l.typ(nameReopenPayload))})
 	}
 	c.Tool = tool{
 		Name:         l.str(nameExitTool),

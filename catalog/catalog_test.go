@@ -381,3 +381,28 @@ func TestThePluginsCatalogListsItsWiring(t *testing.T) {
 		}
 	}
 }
+
+// TestLoadListsPlanReopenWhenDeclared: the plugin's own package declares
+// plan/reopen, so its catalog lists the event after plan/mode and
+// plan/cancel; the fixture, which does not, lists only those two.
+func TestLoadListsPlanReopenWhenDeclared(t *testing.T) {
+	for _, tt := range []struct {
+		dir  string
+		want []string
+	}{
+		{"..", []string{"plan/mode", "plan/cancel", "plan/reopen"}},
+		{fixtureDir, []string{"plan/mode", "plan/cancel"}},
+	} {
+		c, err := catalog.Load(tt.dir)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var got []string
+		for _, e := range c.Events {
+			got = append(got, e.Name)
+		}
+		if !slices.Equal(got, tt.want) {
+			t.Errorf("%s: events %v, want %v", tt.dir, got, tt.want)
+		}
+	}
+}

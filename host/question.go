@@ -32,6 +32,10 @@ type Question struct {
 	// review showed as Detail, which changed before the user answered:
 	// front ends show what changed from Previous to Detail (a diff).
 	Previous string `json:"previous,omitempty"`
+	// Reopened, when set, is the plan the user reopened as the working
+	// draft that Detail revises: front ends show what changed from it to
+	// Detail (a diff). Previous, when set too, is the closer text.
+	Reopened string `json:"reopened,omitempty"`
 	// Options are the choices offered.
 	Options []Option `json:"options"`
 	// MultiSelect lets the user choose several options: the answer's

@@ -33,7 +33,19 @@ func (pl *Plugin) extension() planmode.ExitExtension {
 		Prepare: pl.prepare,
 		Reread:  pl.reread,
 		Finish:  pl.finish,
+		Reopen:  pl.reopen,
 	}
+}
+
+// reopen seeds the plan file with a plan the user reopened as the working
+// draft, replacing what the file held: the model revises it there.
+func (pl *Plugin) reopen(ctx context.Context, agent host.Agent, plan string) (bool, error) {
+	sess := agent.Session()
+	pl.serve(ctx, sess)
+	if err := pl.write(ctx, sess, plan); err != nil {
+		return false, fmt.Errorf(textFileError, err)
+	}
+	return true, nil
 }
 
 // prepare writes a given plan to the file first, then presents the file's

@@ -479,3 +479,51 @@ func TestWithoutPlanModeTheModuleFailsToStart(t *testing.T) {
 		t.Fatalf("app error %v", err)
 	}
 }
+
+func TestReopenSeedsTheFileAndTheNextReviewShowsTheDraft(t *testing.T) {
+	h, pl := fileHost(t)
+	a := h.Agent()
+	h.EnterPlanMode(a)
+	h.User.QueueAnswers(e2etest.Approve(), e2etest.Approve())
+	h.Model.Add(
+		e2etest.Call("x1", planmode.ExitToolName, map[string]string{"plan": plan}),
+		e2etest.Say("done"),
+	)
+	h.Prompt(a, "plan it")
+	// The model drafts something else in the file meanwhile.
+	if err := pl.Store().Replace(context.Background(), a.Session().ID(), "# Other\n"); err != nil {
+		t.Fatal(err)
+	}
+	handled, reply, err := h.Runtime.Execute(context.Background(), a, "/plan reopen 1", nil)
+	if !handled || err != nil || !strings.Contains(reply, "plan 1") {
+		t.Fatalf("/plan reopen 1 = %v, %q, %v", handled, reply, err)
+	}
+	if got, err := pl.Plan(context.Background(), a); err != nil || got != plan {
+		t.Fatalf("plan file = %q, %v; want the reopened plan", got, err)
+	}
+	if !e2etest.Active(a) {
+		t.Fatal("not in plan mode after the reopen")
+	}
+	msgs := e2etest.Events(a, host.TypeUserMessage)
+	last := msgs[len(msgs)-1]
+	var m host.UserMessage
+	if err := json.Unmarshal(last.Data, &m); err != nil || last.Source == nil || last.Source.Plugin != planmode.PluginName ||
+		strings.Contains(m.Content[0].Text, "Add retries") || !strings.Contains(m.Content[0].Text, "plan file") {
+		t.Fatalf("reopen message %+v %q: want the plan file named, not the plan", last.Source, m.Content)
+	}
+	revised := plan + "3. Ship it.\n"
+	h.Model.Add(
+		e2etest.Call("w2", planfile.WriteToolName, map[string]string{"plan": revised}),
+		e2etest.Call("x2", planmode.ExitToolName, map[string]string{}),
+		e2etest.Say("done"),
+	)
+	h.Prompt(a, "add shipping")
+	reqs := h.User.Requests()
+	q := reqs[len(reqs)-1].Questions[0]
+	if q.Detail != revised || q.Reopened != plan || q.Previous != "" {
+		t.Fatalf("review detail %q reopened %q previous %q; want the revision against the reopened plan", q.Detail, q.Reopened, q.Previous)
+	}
+	if q0 := reqs[0].Questions[0]; q0.Reopened != "" {
+		t.Fatalf("first review reopened %q, want none", q0.Reopened)
+	}
+}

@@ -12,6 +12,7 @@ import (
 	"github.com/dshgo/planmode"
 	"github.com/dshgo/planmode/cmd/planhost/internal/reviewgate"
 	"github.com/dshgo/planmode/cmd/planhost/internal/safetext"
+	"github.com/dshgo/planmode/cmd/planhost/tui"
 	"github.com/dshgo/planmode/host"
 	"github.com/dshgo/planmode/internal/plandiff"
 	"github.com/dshgo/planmode/planreview"
@@ -327,6 +328,9 @@ func (c *console) line(ctx context.Context, line string, busy bool) (quit bool) 
 	case text == cmdHelp:
 		c.help()
 		return false
+	case text == cmdPlans:
+		c.listPlans()
+		return false
 	case strings.HasPrefix(text, "/"):
 		name, _, _ := refhost.ParseCommand(text)
 		handled, reply, err := c.rt.Execute(ctx, c.agent, text, nil)
@@ -350,12 +354,39 @@ func (c *console) line(ctx context.Context, line string, busy bool) (quit bool) 
 	return false
 }
 
+// listPlans is /plans: the plans presented in the session, numbered as
+// "/plan reopen N" numbers them, with how each review ended and which one
+// is reopened, in the terminal UI's words.
+func (c *console) listPlans() {
+	plans := presentedPlans(c.agent.Session().Events())
+	cat := tui.English
+	if len(plans) == 0 {
+		c.view.println(cat.PlansNone)
+		return
+	}
+	c.view.println(linePlansHeader)
+	for i, p := range plans {
+		outcome := cat.OutcomeUnanswered
+		switch {
+		case p.Saved:
+			outcome = cat.OutcomeSaved
+		case p.Outcome != "":
+			outcome = cat.ExitOutcome(p.Outcome, p.Edited)
+		}
+		if p.Reopened {
+			outcome += "; " + cat.OutcomeReopened
+		}
+		c.view.println(safetext.Escape(fmt.Sprintf(cat.PlansLine, i+1, oneLine(p.Title), outcome)))
+	}
+}
+
 // help lists the host's commands and the console's own.
 func (c *console) help() {
 	c.view.println(lineHelpHeader)
 	for _, cmd := range c.rt.CommandList() {
 		c.view.println(strings.Replace(fmt.Sprintf(lineHelpCmd, cmd.Name, cmd.Hint, cmd.Description), "  — ", " — ", 1))
 	}
+	c.view.println(lineHelpPlans)
 	c.view.println(lineHelpHelp)
 	c.view.println(lineHelpQuit)
 }

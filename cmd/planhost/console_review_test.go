@@ -1,6 +1,8 @@
 package main
 
 import (
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 )
@@ -95,5 +97,46 @@ func TestLineConsoleReviewEditsAndRevisions(t *testing.T) {
 				}
 			}
 		})
+	}
+}
+
+// TestLineConsoleReopenShowsWhatChangedSinceTheReopenedPlan: after
+// "/plan reopen", the next review shows the plan against the reopened one.
+func TestLineConsoleReopenShowsWhatChangedSinceTheReopenedPlan(t *testing.T) {
+	present := func(plan string) string {
+		return "    toolCalls:\n      - name: exit_plan_mode\n        input:\n          plan: |\n" + indentText("            ", plan) + "\n"
+	}
+	script := "steps:\n  - text: Presenting.\n" + present("# Add Goodbye\n\n1. Add `Goodbye`.") + "  - text: Working on it.\n" +
+		"  - text: Revising.\n" + present("# Add Goodbye\n\n1. Add `Goodbye`.\n2. Test it.") + "  - text: Working again.\n"
+	dir := newRunDir(t)
+	s := writeScript(t, dir, "s.yaml", script)
+	p, out, errOut, _ := testProgram(t, strings.Join([]string{"/plan Add Goodbye", "a", "/plan reopen", "/plans", "Add a test.", "a"}, "\n")+"\n")
+	if code := p.main(runArgs(dir, s)); code != exitOK {
+		t.Fatalf("exit code = %d\n%s", code, errOut)
+	}
+	rest := out.String()
+	for _, w := range []string{"Working on it.", "plan 1 reopened", linePlansHeader, "1. Add Goodbye — approved; reopened as the working draft", "Revising.", lineReviewReopened, " 1. Add `Goodbye`.", "+2. Test it.", "Working again."} {
+		i := strings.Index(rest, w)
+		if i < 0 {
+			t.Fatalf("the transcript lacks %q (in order):\n%s", w, out)
+		}
+		rest = rest[i+len(w):]
+	}
+	// inspect and its HTML page say which plan was reopened.
+	files, _ := filepath.Glob(filepath.Join(dir, "sessions", "*.jsonl"))
+	page := filepath.Join(t.TempDir(), "page.html")
+	p, stdout, stderr, _ := testProgram(t, "")
+	if code := p.main([]string{"inspect", files[0]}); code != exitOK {
+		t.Fatalf("inspect: %d\n%s", code, stderr)
+	}
+	if !strings.Contains(stdout.String(), `plan/reopen: plan 1 "Add Goodbye" reopened as the working draft`) {
+		t.Errorf("inspect:\n%s", stdout)
+	}
+	p, _, stderr, _ = testProgram(t, "")
+	if code := p.main([]string{"inspect", "-html", page, files[0]}); code != exitOK {
+		t.Fatalf("inspect -html: %d\n%s", code, stderr)
+	}
+	if b, err := os.ReadFile(page); err != nil || strings.Count(string(b), htmlPlanReopened) != 1 {
+		t.Errorf("the page marks %d plans reopened, want 1 (%v)", strings.Count(string(b), htmlPlanReopened), err)
 	}
 }

@@ -20,8 +20,8 @@ import (
 const (
 	editExtensionName  = "planhost-edit"
 	editExtensionOrder = 100
-	resultEdited       = "editedByUser"
-	resultEditedPlan   = "editedPlan"
+	resultEdited       = planmode.ResultEditedByUser
+	resultEditedPlan   = planmode.ResultEditedPlan
 	resultEditedNote   = "note"
 
 	// Model-facing texts (not translated).

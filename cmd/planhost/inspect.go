@@ -36,6 +36,7 @@ const (
 	entryCommand     = "command"
 	entryCommandDone = "command/done"
 	entryReview      = "review"
+	entryReopen      = "plan/reopen"
 )
 
 // inspection is the plan-mode timeline of one session, as inspect prints
@@ -67,8 +68,11 @@ type timelineEntry struct {
 	Args *string `json:"args,omitempty"`
 	// OK is a /plan command's success.
 	OK *bool `json:"ok,omitempty"`
-	// Title is the reviewed plan's title (its first heading).
+	// Title is the reviewed or reopened plan's title (its first heading).
 	Title string `json:"title,omitempty"`
+	// Plan is the number of the plan a plan/reopen reopened, as /plans
+	// numbers the plans.
+	Plan int `json:"plan,omitempty"`
 	// Outcome is how a review ended, in the words the terminal UI uses
 	// ("approved", "sent back with feedback", "dismissed", …).
 	Outcome string `json:"outcome,omitempty"`
@@ -249,6 +253,12 @@ func inspect(id string, events host.Log) inspection {
 			}
 			entry.Kind, entry.Turn, entry.Reason = entryTurnEnd, t.Turn, string(t.Reason)
 			entry.Text = clipText(firstLine(t.Error), maxInspectText)
+		case planmode.EventPlanReopen:
+			var p planmode.ReopenPayload
+			if json.Unmarshal(e.Data, &p) != nil {
+				continue
+			}
+			entry.Kind, entry.Plan, entry.Title = entryReopen, p.Number, p.Title
 		case planmode.EventPlanMode:
 			var m planmode.ModePayload
 			if json.Unmarshal(e.Data, &m) != nil {
@@ -341,6 +351,8 @@ func writeInspection(w io.Writer, ins inspection) {
 			line = fmt.Sprintf(inspectCommand, e.Seq, strings.TrimSpace(*e.Args))
 		case entryCommandDone:
 			line = fmt.Sprintf(inspectCommandRes, e.Seq, *e.OK, e.Text)
+		case entryReopen:
+			line = fmt.Sprintf(inspectReopen, e.Seq, e.Plan, e.Title)
 		case entryReview:
 			line = fmt.Sprintf(inspectReview, e.Seq, e.Title, e.Outcome)
 			if e.Text != "" {

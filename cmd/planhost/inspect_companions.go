@@ -48,6 +48,9 @@ type approvedPlan struct {
 	Seq   uint64 `json:"seq"`
 	Title string `json:"title"`
 	Plan  string `json:"plan"`
+	// Reopened marks the plan reopened last ("/plan reopen").
+	Reopened bool   `json:"reopened,omitempty"`
+	call     string // the exit_plan_mode call
 }
 
 // empty reports whether no companion plugin left anything in the log (the
@@ -105,7 +108,7 @@ func inspectCompanions(events host.Log) companionInspection {
 				}
 				if json.Unmarshal([]byte(r.Output), &out) == nil && out.Approved {
 					plan := calls[r.CallID]
-					ci.Plans = append(ci.Plans, approvedPlan{Seq: e.Seq, Title: planmd.Title(plan), Plan: plan})
+					ci.Plans = append(ci.Plans, approvedPlan{Seq: e.Seq, Title: planmd.Title(plan), Plan: plan, call: r.CallID})
 				}
 			case todo.WriteToolName:
 				if l, err := todo.ParseList([]byte(r.Output)); err == nil {
@@ -116,6 +119,13 @@ func inspectCompanions(events host.Log) companionInspection {
 	}
 	if s.Plan != nil {
 		ci.Steps = append(ci.Steps, s.Plan)
+	}
+	for _, p := range planmode.Plans(events) {
+		for i := range ci.Plans {
+			if p.Reopened && ci.Plans[i].call == p.CallID {
+				ci.Plans[i].Reopened = true
+			}
+		}
 	}
 	ci.Questions = planask.Asks(events)
 	if ci.Title == "" {
@@ -203,6 +213,9 @@ func writeHTMLPage(w io.Writer, session string, ci companionInspection) {
 	}
 	for _, p := range ci.Plans {
 		b.WriteString("<section class=\"plan\">\n")
+		if p.Reopened {
+			b.WriteString("<p class=\"reopened\">" + htmlPlanReopened + "</p>\n")
+		}
 		if p.Title == "" || !strings.HasPrefix(strings.TrimSpace(p.Plan), "#") {
 			fmt.Fprintf(&b, "<h3>%s</h3>\n", html.EscapeString(safetext.Escape(cmp.Or(p.Title, htmlPlanUntitled))))
 		}

@@ -126,7 +126,7 @@ func TestPTYReviewScreens(t *testing.T) {
 
 // allowedASCII are the words a Chinese screen may show: keys, command and
 // tool names, flags.
-var allowedASCII = []string{"shift", "tab", "esc", "ctrl", "enter", "alt", "pgup", "pgdown", "up", "down", "off", "exit_plan_mode"}
+var allowedASCII = []string{"shift", "tab", "esc", "ctrl", "enter", "alt", "pgup", "pgdown", "up", "down", "off", "reopen", "exit_plan_mode"}
 
 // englishWords lists the words of ASCII letters on screen that are not
 // names: paths and commands (anything with a slash), session IDs and
@@ -276,4 +276,21 @@ func TestPTYSavePlanAndStop(t *testing.T) {
 	if !strings.Contains(stdout.String(), `review of "Add Goodbye": saved; nothing was carried out`) {
 		t.Errorf("inspect:\n%s", stdout)
 	}
+}
+
+// TestPTYReopenMarksThePlan protects "/plan reopen": plan mode is on again
+// and /plans marks the approved plan as the reopened draft.
+func TestPTYReopenMarksThePlan(t *testing.T) {
+	s, _ := startPlanhost(t, 100, "approve.yaml")
+	s.send("/plan Add Goodbye\r")
+	s.waitScreen("What now?")
+	time.Sleep(reviewGraceWait)
+	s.send("a")
+	s.waitScreen("Working on it.")
+	s.waitScreen(" default ")
+	s.send("/plan reopen\r")
+	s.waitScreen("Plan 1 is reopened as the working draft")
+	s.send("/plans\r")
+	s.waitScreen("1. Add Goodbye — approved; reopened as the working draft")
+	s.quit()
 }

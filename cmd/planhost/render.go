@@ -406,7 +406,12 @@ func (p *printer) review(q host.Question, keys []string, revised string) {
 		p.out.markdown(q.Detail)
 		p.lastCard = q.Detail
 	}
-	if revised != "" && q.Previous == "" {
+	if q.Reopened != "" && q.Previous == "" {
+		if d := plandiff.Unified(q.Reopened, q.Detail); d != "" {
+			p.println(lineReviewReopened)
+			p.println(d)
+		}
+	} else if revised != "" && q.Previous == "" {
 		if d := plandiff.Unified(revised, q.Detail); d != "" {
 			p.println(lineReviewRevised)
 			p.println(d)

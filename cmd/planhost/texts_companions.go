@@ -22,6 +22,7 @@ const (
 	htmlTodo            = "Todo list"
 	htmlNoPlans         = "No plan was approved in this session."
 	htmlPlanUntitled    = "Plan"
+	htmlPlanReopened    = "Reopened as the working draft (/plan reopen)."
 	htmlNoSteps         = "No steps were tracked in this session."
 	htmlNoTodo          = "The session wrote no todo list."
 	htmlSummary         = "Summary:"

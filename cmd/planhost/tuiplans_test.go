@@ -39,14 +39,17 @@ func TestPresentedPlansAreReadFromTheLog(t *testing.T) {
 		// A result logged before outcomes were: answered, how unknown.
 		call("5", "# E\n"),
 		result("5", host.ToolErrorPrefix+planmode.ErrKeepPlanning.Error(), true, ""),
+		// The last plan/reopen marks the plan it names.
+		ev(planmode.EventPlanReopen, planmode.ReopenPayload{Number: 1, Digest: host.DigestDetail("# A\n"), Plan: "# A\n"}),
+		ev(planmode.EventPlanReopen, planmode.ReopenPayload{Number: 2, Digest: host.DigestDetail("# B, edited\n"), Plan: "# B, edited\n"}),
 	}
 	got := presentedPlans(host.LogOf(events))
 	want := []tui.PresentedPlan{
 		{Title: "A", Text: "# A\n", Outcome: planmode.ExitKeepPlanning},
-		{Title: "B", Text: "# B, edited\n", Outcome: planmode.ExitApproved, Edited: true},
+		{Title: "B", Text: "# B, edited\n", Outcome: planmode.ExitApproved, Edited: true, Reopened: true},
 		{Title: "C", Text: "# C\n"},
 		{Title: "D", Text: "# D\n", Outcome: planmode.ExitDismissed},
-		{Title: "E", Text: "# E\n", Outcome: outcomeNotLogged},
+		{Title: "E", Text: "# E\n", Outcome: planmode.ExitOutcomeNotLogged},
 	}
 	if len(got) != len(want) {
 		t.Fatalf("presentedPlans = %+v, want %+v", got, want)

@@ -1,7 +1,6 @@
 package main
 
 import (
-	"cmp"
 	"context"
 	"encoding/json"
 	"errors"
@@ -19,7 +18,6 @@ import (
 	"github.com/dshgo/planmode/cmd/planhost/openaimodel"
 	"github.com/dshgo/planmode/cmd/planhost/tui"
 	"github.com/dshgo/planmode/host"
-	"github.com/dshgo/planmode/internal/planmd"
 	"github.com/dshgo/planmode/planfile"
 	"github.com/dshgo/planmode/refhost"
 )
@@ -59,17 +57,42 @@ func (b *tuiBackend) Send(text string) error {
 }
 
 func (b *tuiBackend) Command(line string) (string, bool, error) {
+	before := reopens(b.agent.Session().Events())
 	handled, reply, err := b.rt.Execute(b.ctx, b.agent, line, nil)
 	name, _, _ := strings.Cut(strings.TrimPrefix(strings.TrimSpace(line), "/"), " ")
 	if handled && err == nil && b.plan != nil && name == planmode.CommandName {
 		// The user's words for the mode the command left, not the
 		// plugin's English reply.
 		reply = b.cat.PlanReply(b.mode())
+		if n := b.ReopenedPlan(); n > 0 && reopens(b.agent.Session().Events()) > before {
+			reply += " " + fmt.Sprintf(b.cat.PlanReopened, n)
+		}
 	}
 	return reply, handled, err
 }
 
 func (b *tuiBackend) Cancel() { b.agent.Cancel() }
+
+// reopens counts the plan/reopen events of events.
+func reopens(events host.Log) int {
+	n := 0
+	for _, e := range events.All() {
+		if e.Type == planmode.EventPlanReopen {
+			n++
+		}
+	}
+	return n
+}
+
+// ReopenedPlan implements tui.PlanReopener.
+func (b *tuiBackend) ReopenedPlan() int {
+	for _, p := range planmode.Plans(b.agent.Session().Events()) {
+		if p.Reopened {
+			return p.Number
+		}
+	}
+	return 0
+}
 
 func (b *tuiBackend) SetPlan(active bool) (tui.Mode, error) {
 	if b.plan == nil {
@@ -312,47 +335,17 @@ func recap(events host.Log, n int, cat *tui.Catalog) []tui.Entry {
 	return out
 }
 
-// outcomeNotLogged stands for the outcome of an exit_plan_mode result that
-// logs none (a log written before outcomes were logged): answered, but
-// how is unknown; the catalog words it so.
-const outcomeNotLogged planmode.ExitOutcome = "not-logged"
-
 // presentedPlans reads the plans the session's log shows presented with
-// exit_plan_mode, and how each review ended, for the UI's /plans.
+// exit_plan_mode, how each review ended and which one was reopened, for
+// the UI's /plans (numbered as planmode.Plans and "/plan reopen N" number
+// them).
 func presentedPlans(events host.Log) []tui.PresentedPlan {
 	var plans []tui.PresentedPlan
-	index := map[string]int{} // call ID → position in plans
-	for _, e := range events.All() {
-		switch e.Type {
-		case host.TypeToolCall:
-			var c host.ToolCall
-			var in struct {
-				Plan string `json:"plan"`
-			}
-			if json.Unmarshal(e.Data, &c) != nil || c.Name != planmode.ExitToolName || json.Unmarshal(c.Input, &in) != nil {
-				continue
-			}
-			index[c.ID] = len(plans)
-			plans = append(plans, tui.PresentedPlan{Title: planmd.Title(in.Plan), Text: in.Plan})
-		case host.TypeToolResult:
-			var r host.ToolResult
-			if json.Unmarshal(e.Data, &r) != nil || r.Name != planmode.ExitToolName {
-				continue
-			}
-			i, ok := index[r.CallID]
-			if !ok {
-				continue
-			}
-			plans[i].Outcome = cmp.Or(planmode.ExitOutcome(r.Outcome), outcomeNotLogged)
-			var res map[string]any
-			plans[i].Saved = !r.IsError && saveplan.Saved(r.Output)
-			if !r.IsError && json.Unmarshal([]byte(r.Output), &res) == nil && res[resultEdited] == true {
-				plans[i].Edited = true
-				if text, ok := res[resultEditedPlan].(string); ok {
-					plans[i].Text = text
-				}
-			}
-		}
+	for _, p := range planmode.Plans(events) {
+		plans = append(plans, tui.PresentedPlan{
+			Title: p.Title, Text: p.Plan, Outcome: p.Outcome, Edited: p.Edited, Reopened: p.Reopened,
+			Saved: !p.IsError && p.Outcome != "" && saveplan.Saved(p.Output),
+		})
 	}
 	return plans
 }

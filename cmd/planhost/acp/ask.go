@@ -75,6 +75,9 @@ func (s *session) ask(ctx context.Context, q host.Question, intent *host.Intent)
 	if d := plandiff.Unified(q.Previous, q.Detail); d != "" {
 		// Asked again: the text changed during the review.
 		content = append(content, sdk.ToolContent(sdk.TextBlock(textChanged+"\n"+d)))
+	} else if d := plandiff.Unified(q.Reopened, q.Detail); q.Reopened != "" && d != "" {
+		// The plan revises one the user reopened.
+		content = append(content, sdk.ToolContent(sdk.TextBlock(textReopened+"\n"+d)))
 	}
 	if q.Detail != "" {
 		content = append(content, sdk.ToolContent(sdk.TextBlock(shownPlan(q.Detail))))

@@ -56,6 +56,9 @@ const (
 	// textChanged heads the diff of a plan that changed while the user
 	// reviewed it.
 	textChanged = "The plan changed while you were reviewing it; what changed (- before, + now):"
+	// textReopened heads the diff of a plan against the plan the user
+	// reopened as its draft.
+	textReopened = "What changed since the plan you reopened (- before, + now):"
 )
 
 // Tool call titles, by workspace tool; %s is the path or pattern.

@@ -122,6 +122,8 @@ type Model struct {
 	form  *form
 	asked []AskedQuestion
 	plans []planRecord
+	// reopened is the number of the plan reopened last (0 for none).
+	reopened int
 
 	render *renderCache
 	quit   bool
@@ -141,6 +143,8 @@ type PresentedPlan struct {
 	Edited      bool
 	// Saved reports a plan the user saved and stopped at.
 	Saved bool
+	// Reopened reports the plan reopened last ("/plan reopen").
+	Reopened bool
 }
 
 // planRecord is a plan presented in this session, for /plans.
@@ -183,6 +187,9 @@ func New(cfg Config) Model {
 		// The title comes from the log: escaped like all model text. The
 		// text is escaped when it is rendered.
 		m.plans = append(m.plans, planRecord{title: cfg.Sanitize(p.Title), text: p.Text, outcome: outcome})
+		if p.Reopened {
+			m.reopened = len(m.plans)
+		}
 	}
 	m.history = append([]string(nil), cfg.History...)
 	m.histPos = len(m.history)
@@ -261,6 +268,9 @@ func (m Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 			m.add(KindError, fmt.Sprintf(m.cat.SendFailed, msg.err))
 		}
 	case commandMsg:
+		if msg.reopened > 0 {
+			m.reopened = msg.reopened
+		}
 		switch {
 		case !msg.handled:
 			m.add(KindError, fmt.Sprintf(m.cat.UnknownCmd, "/"+msg.name))
@@ -509,7 +519,11 @@ func (m *Model) submit(raw string) tea.Cmd {
 		name, _, _ := strings.Cut(strings.TrimPrefix(text, "/"), " ")
 		return func() tea.Msg {
 			reply, handled, err := b.Command(text)
-			return commandMsg{name: name, reply: reply, handled: handled, err: err}
+			msg := commandMsg{name: name, reply: reply, handled: handled, err: err}
+			if r, ok := b.(PlanReopener); ok {
+				msg.reopened = r.ReopenedPlan()
+			}
+			return msg
 		}
 	}
 	m.add(KindUser, strings.TrimRight(raw, "\n"))
@@ -544,7 +558,7 @@ func (m *Model) listPlans(arg string) {
 			return
 		}
 		p := m.plans[n-1]
-		m.add(KindMeta, fmt.Sprintf(m.cat.PlansLine, n, p.title, p.outcome))
+		m.add(KindMeta, fmt.Sprintf(m.cat.PlansLine, n, p.title, m.planMarks(n, p)))
 		m.add(KindMarkdown, p.text)
 		return
 	}
@@ -554,9 +568,18 @@ func (m *Model) listPlans(arg string) {
 	}
 	lines := []string{m.cat.PlansHeader}
 	for i, p := range m.plans {
-		lines = append(lines, fmt.Sprintf(m.cat.PlansLine, i+1, p.title, p.outcome))
+		lines = append(lines, fmt.Sprintf(m.cat.PlansLine, i+1, p.title, m.planMarks(i+1, p)))
 	}
 	m.add(KindMeta, strings.Join(lines, "\n"))
+}
+
+// planMarks is how plan n's review ended, and whether it is the plan
+// reopened last.
+func (m *Model) planMarks(n int, p planRecord) string {
+	if n == m.reopened {
+		return p.outcome + "; " + m.cat.OutcomeReopened
+	}
+	return p.outcome
 }
 
 // errDismissed is the answer of a dismissed review.

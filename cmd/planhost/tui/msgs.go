@@ -23,6 +23,13 @@ type Backend interface {
 	SetPlan(active bool) (Mode, error)
 }
 
+// PlanReopener is a [Backend] that tells which plan of the session the
+// log marks reopened ("/plan reopen"): its number as /plans numbers the
+// plans, 0 for none. The UI asks after each command, for /plans.
+type PlanReopener interface {
+	ReopenedPlan() int
+}
+
 // Mode is the plan-mode state the status line shows.
 type Mode struct {
 	// Composed is false when the deployment has no plan mode.
@@ -133,6 +140,9 @@ type (
 		reply   string
 		handled bool
 		err     error
+		// reopened is the number of the plan the log marks reopened
+		// after the command (0 for none or no [PlanReopener]).
+		reopened int
 	}
 	modeMsg struct {
 		mode Mode

@@ -126,6 +126,9 @@ func (m *Model) openReview(msg AskMsg) {
 				m.plans[n-1].outcome = m.cat.OutcomeChanged
 			}
 			m.add(KindMeta, m.cat.ReviewChangedNote)
+		case q.Reopened != "":
+			// The plan revises one the user reopened.
+			r.previous = m.cfg.Sanitize(q.Reopened)
 		case n > 0 && (m.plans[n-1].outcome == m.cat.OutcomeKeepPlanning || m.plans[n-1].outcome == m.cat.OutcomeEdited):
 			r.previous = m.plans[n-1].text
 		}

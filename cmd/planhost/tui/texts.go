@@ -147,6 +147,9 @@ type Catalog struct {
 	// PlanOn, PlanOnNext, PlanOff and PlanOffNext are the /plan command's
 	// reply, from the mode after it.
 	PlanOn, PlanOnNext, PlanOff, PlanOffNext string
+	// PlanReopened is the reply of "/plan reopen" (%d: the plan's number);
+	// OutcomeReopened marks the reopened plan in /plans.
+	PlanReopened, OutcomeReopened string
 	// Commands are the words for host commands by name: hint and
 	// description; a command not listed shows the host's own.
 	Commands map[string]CommandWords
@@ -313,6 +316,8 @@ var English = &Catalog{
 	SessionFileLine: "session file: %s",
 	PlanOn:          "Plan mode is on.",
 	PlanOnNext:      "Plan mode is on from the next step of the running turn.",
+	PlanReopened:    "Plan %d is reopened as the working draft; the next review shows what changed from it.",
+	OutcomeReopened: "reopened as the working draft",
 	PlanOff:         "Plan mode is off.",
 	PlanOffNext:     "Plan mode ends from the next step of the running turn.",
 	Commands:        map[string]CommandWords{},
@@ -454,6 +459,8 @@ var Chinese = &Catalog{
 	SessionFileLine: "会话文件：%s",
 	PlanOn:          "计划模式已开启。",
 	PlanOnNext:      "计划模式将从运行中回合的下一步开启。",
+	PlanReopened:    "第 %d 个计划已重新打开，作为工作草稿；下次审阅会显示相对它的改动。",
+	OutcomeReopened: "已重新打开，作为工作草稿",
 	PlanOff:         "计划模式已关闭。",
 	PlanOffNext:     "计划模式将从运行中回合的下一步结束。",
 	Questions: map[string]QuestionWords{
@@ -473,7 +480,7 @@ var Chinese = &Catalog{
 		},
 	},
 	Commands: map[string]CommandWords{
-		"plan": {Hint: "[off|消息]", Description: "切换计划模式：/plan 进入，/plan off 退出，/plan <消息> 进入并发送消息"},
+		"plan": {Hint: "[off|reopen [N]|消息]", Description: "切换计划模式：/plan 进入，/plan off 退出，/plan reopen [N] 进入并以第 N 个计划（默认：最后批准的）为草稿，/plan <消息> 进入并发送消息"},
 	},
 }
 
