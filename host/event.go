@@ -156,6 +156,9 @@ type StepStart struct {
 	Turn    int `json:"turn"`
 	Step    int `json:"step"`
 	Attempt int `json:"attempt"`
+	// Model names the model that answers the step's request, when the
+	// host chooses among several (empty otherwise). It is a record only.
+	Model string `json:"model,omitempty"`
 }
 
 // StepEnd is the payload of "step/end".

@@ -399,3 +399,21 @@ func TestPlansOfAResumedSessionAreListed(t *testing.T) {
 		}
 	}
 }
+
+// TestStatusLineShowsTheModel checks that the status line names the model
+// that answered the last step once the events name one, keeps it when
+// later events name none, and shows none before.
+func TestStatusLineShowsTheModel(t *testing.T) {
+	h := newHarness(t, tui.Config{})
+	if strings.Contains(h.view(), "model ") {
+		t.Errorf("view names a model before any step:\n%s", h.view())
+	}
+	for _, tt := range []struct {
+		model, want string
+	}{{"planner", "model planner"}, {"", "model planner"}, {"doer", "model doer"}} {
+		h.send(tui.EventsMsg{Mode: tui.Mode{Composed: true}, Model: tt.model})
+		if !strings.Contains(h.view(), tt.want) {
+			t.Errorf("after %q the view lacks %q:\n%s", tt.model, tt.want, h.view())
+		}
+	}
+}

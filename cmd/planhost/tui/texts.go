@@ -141,6 +141,10 @@ type Catalog struct {
 	// and its endpoint, a resumed session's recap header and the session
 	// file after the UI closed.
 	SessionLine, ModelAtLine, RecapLine, SessionFileLine string
+	// PlanModelAtLine names the plan-mode model and its endpoint, when
+	// one is configured; ModelLine says which model answers from a step
+	// on; ModelStatus is the model in the status line.
+	PlanModelAtLine, ModelLine, ModelStatus string
 	// PlanOn, PlanOnNext, PlanOff and PlanOffNext are the /plan command's
 	// reply, from the mode after it.
 	PlanOn, PlanOnNext, PlanOff, PlanOffNext string
@@ -286,6 +290,9 @@ var English = &Catalog{
 	CardLine:        "  ▍%s: %s",
 	SessionLine:     "session %s (%s)",
 	ModelAtLine:     "model %s at %s",
+	PlanModelAtLine: "plan-mode model %s at %s",
+	ModelLine:       "── model %s ──",
+	ModelStatus:     "model %s",
 	RecapLine:       "Resumed session %s (%d events). The last exchanges:",
 	SessionFileLine: "session file: %s",
 	PlanOn:          "Plan mode is on.",
@@ -427,6 +434,9 @@ var Chinese = &Catalog{
 	CardLine:        "  ▍%s：%s",
 	SessionLine:     "会话 %s（%s）",
 	ModelAtLine:     "模型 %s，端点 %s",
+	PlanModelAtLine: "计划模式模型 %s，端点 %s",
+	ModelLine:       "── 模型 %s ──",
+	ModelStatus:     "模型 %s",
 	RecapLine:       "已恢复会话 %s（%d 个事件）。最近的对话：",
 	SessionFileLine: "会话文件：%s",
 	PlanOn:          "计划模式已开启。",
