@@ -621,8 +621,8 @@ func (a *Agent) runStep(ctx context.Context, n, step, attempt int, msgs []host.M
 		return stepRetry, nil
 	}
 	bad := sanitizeCalls(resp.ToolCalls)
-	if err := a.emitSeeded(host.TypeAssistantMessage, nil, host.AssistantMessage{Text: resp.Text, ToolCalls: resp.ToolCalls, Reasoning: resp.Reasoning},
-		Message{Role: RoleAssistant, Text: resp.Text, ToolCalls: resp.ToolCalls, Reasoning: resp.Reasoning}); err != nil {
+	if err := a.emitSeeded(host.TypeAssistantMessage, nil, host.AssistantMessage{Text: resp.Text, ToolCalls: resp.ToolCalls, Reasoning: resp.Reasoning, Model: model},
+		Message{Role: RoleAssistant, Text: resp.Text, ToolCalls: resp.ToolCalls, Reasoning: resp.Reasoning, Model: model}); err != nil {
 		endErr = err.Error()
 		return stepFailed, err
 	}

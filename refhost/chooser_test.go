@@ -2,6 +2,7 @@ package refhost_test
 
 import (
 	"context"
+	"strings"
 	"sync/atomic"
 	"testing"
 
@@ -45,7 +46,15 @@ func TestModelChooserPerStep(t *testing.T) {
 		}
 		return next(ctx, s)
 	}, false))
-	a := must[*refhost.Agent](t)(rt.NewAgent("", must[host.Session](t)(st.Create(""))))
+	// A message an earlier run logged, read back from the log.
+	sess := must[host.Session](t)(st.Create(""))
+	for _, e := range []host.Event{
+		{Type: host.TypeUserMessage, Data: []byte(`{"content":[{"type":"text","text":"before"}]}`)},
+		{Type: host.TypeAssistantMessage, Data: []byte(`{"text":"earlier","model":"old"}`)},
+	} {
+		must[host.Event](t)(sess.Append(e))
+	}
+	a := must[*refhost.Agent](t)(rt.NewAgent("", sess))
 	for _, text := range []string{"first", "second"} {
 		if err := a.Steer(userText(text)); err != nil {
 			t.Fatal(err)
@@ -59,6 +68,21 @@ func TestModelChooserPerStep(t *testing.T) {
 	var asked []string
 	for _, r := range m.Requests() {
 		asked = append(asked, r.Model)
+	}
+	var wrote []string
+	for _, m := range payloads[host.AssistantMessage](t, a.Session(), host.TypeAssistantMessage) {
+		wrote = append(wrote, m.Model)
+	}
+	// The second request's transcript names the writer of each assistant
+	// message: one folded from the log, one the loop seeded.
+	var writers []string
+	for _, msg := range m.Requests()[1].Messages {
+		if msg.Role == refhost.RoleAssistant {
+			writers = append(writers, msg.Model)
+		}
+	}
+	if strings.Join(wrote, ",") != "old,small,big" || strings.Join(writers, ",") != "old,small" {
+		t.Errorf("assistant/message models = %q, transcript writers = %q; want old,small,big and old,small", wrote, writers)
 	}
 	want := []string{"small", "big"}
 	for _, tt := range []struct {

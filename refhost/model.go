@@ -66,6 +66,9 @@ type Message struct {
 	// it (empty when it returned none); a model adapter sends it back
 	// where the provider requires it.
 	Reasoning string
+	// Model names the model that wrote an assistant message when a
+	// [ModelChooser] chose it; empty otherwise.
+	Model string
 	// ToolCallID and IsError are set for tool results.
 	ToolCallID string
 	IsError    bool

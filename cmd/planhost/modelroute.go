@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"slices"
 	"sync/atomic"
 
 	"github.com/dshgo/planmode"
@@ -93,12 +94,38 @@ func (r *modelRouter) ChooseModel(agent host.Agent) string {
 }
 
 // Generate implements [refhost.Model]: the request goes to the model the
-// loop recorded for the step.
+// loop recorded for the step, with the reasoning of messages another model
+// wrote left out (see ownReasoning).
 func (r *modelRouter) Generate(ctx context.Context, req refhost.Request) (refhost.Response, error) {
+	req.Messages = ownReasoning(req.Messages, req.Model)
 	if req.Model == r.planName {
 		return r.plan.Generate(ctx, req)
 	}
 	return r.def.Generate(ctx, req)
+}
+
+// ownReasoning returns msgs with the reasoning of every message that names
+// a model other than model cleared: a thinking model's reasoning (DeepSeek's
+// reasoning_content) goes back to that model, which requires it with tool
+// calls, and never to another, which may refuse the field. A message that
+// names no model (written before the host chose among several) keeps its
+// reasoning. msgs is shared with the loop and left unchanged: a copy is
+// returned when something is cleared.
+func ownReasoning(msgs []refhost.Message, model string) []refhost.Message {
+	var out []refhost.Message
+	for i, m := range msgs {
+		if m.Reasoning == "" || m.Model == "" || m.Model == model {
+			continue
+		}
+		if out == nil {
+			out = slices.Clone(msgs)
+		}
+		out[i].Reasoning = ""
+	}
+	if out == nil {
+		return msgs
+	}
+	return out
 }
 
 var (

@@ -3,6 +3,7 @@ package main
 import (
 	"bufio"
 	"encoding/json"
+	"fmt"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -12,6 +13,7 @@ import (
 	"github.com/dshgo/planmode/cmd/planhost/internal/fakeopenai"
 	"github.com/dshgo/planmode/cmd/planhost/openaimodel"
 	"github.com/dshgo/planmode/host"
+	"github.com/dshgo/planmode/refhost"
 )
 
 // planCall is an exit_plan_mode call of a fake reply.
@@ -160,5 +162,81 @@ func TestPlanModelUsageErrors(t *testing.T) {
 				t.Errorf("stderr = %q; want %q", errOut, tt.want)
 			}
 		})
+	}
+}
+
+// TestReasoningAcrossModels plans on a thinking model (DeepSeek's rules:
+// its reasoning must come back with its tool calls) and executes on a
+// strict endpoint that refuses reasoning_content: the step after the
+// approval goes to the default model without the planner's reasoning, and
+// the step after /plan goes back to the planner with it. Both directions
+// run against endpoints that answer 400 when the rule is broken.
+func TestReasoningAcrossModels(t *testing.T) {
+	for _, stream := range []bool{true, false} {
+		t.Run(fmt.Sprintf("stream=%t", stream), func(t *testing.T) {
+			planSrv := fakeopenai.New(fakeopenai.Options{Flavour: fakeopenai.DeepSeek, APIKey: "k", Strict: true},
+				fakeopenai.Reply{Reasoning: "Think first.", Text: "A plan.", Calls: []fakeopenai.Call{planCall("call_1", "# Hello\n\n1. Say hello.")}},
+				fakeopenai.Reply{Reasoning: "Nothing new.", Text: "Still fine."},
+			)
+			defer planSrv.Close()
+			defSrv := fakeopenai.New(fakeopenai.Options{Flavour: fakeopenai.OpenAI, APIKey: "k", Strict: true}, fakeopenai.Reply{Text: "Hello done."})
+			defer defSrv.Close()
+			env := map[string]string{"OPENAI_BASE_URL": defSrv.BaseURL(), "OPENAI_MODEL": "doer", "OPENAI_API_KEY": "k", envPlanBaseURL: planSrv.BaseURL(), envPlanAPIKey: "k"}
+			dir := newRunDir(t)
+			p, out, errOut, _ := testProgram(t, "/plan Say hello\na\n/plan Check again\n")
+			p.getenv = func(k string) string { return env[k] }
+			args := []string{
+				"run", "-config", filepath.Join("testdata", "run", "deploy.yaml"), "-model", "openai", "-plan-model", "thinker",
+				fmt.Sprintf("-stream=%t", stream), "-workspace", filepath.Join(dir, "ws"), "-sessions", filepath.Join(dir, "sessions"),
+			}
+			if code := p.main(args); code != exitOK {
+				t.Fatalf("exit code = %d\n%s", code, errOut)
+			}
+			if strings.Contains(out.String(), "ended: error") {
+				t.Errorf("a turn failed:\n%s", out)
+			}
+			def := defSrv.Requests()
+			if len(def) != 1 || strings.Contains(def[0].Raw, "reasoning_content") {
+				t.Errorf("default requests = %d; the first carries the planner's reasoning: %v", len(def), def)
+			}
+			plan := planSrv.Requests()
+			if len(plan) != 2 || !strings.Contains(plan[1].Raw, `"reasoning_content":"Think first."`) {
+				t.Errorf("plan requests = %d; the second lacks the planner's reasoning: %v", len(plan), plan)
+			}
+			for _, want := range []string{"assistant: Hello done.", "assistant: Still fine."} {
+				if !strings.Contains(out.String(), want) {
+					t.Errorf("output lacks %q:\n%s", want, out)
+				}
+			}
+		})
+	}
+}
+
+// TestOwnReasoning checks which messages keep their reasoning for a model.
+func TestOwnReasoning(t *testing.T) {
+	msgs := []refhost.Message{
+		{Role: refhost.RoleAssistant, Reasoning: "a", Model: "thinker"},
+		{Role: refhost.RoleAssistant, Reasoning: "b"},
+		{Role: refhost.RoleAssistant, Model: "doer"},
+	}
+	tests := []struct {
+		model string
+		want  []string
+	}{
+		{"thinker", []string{"a", "b", ""}},
+		{"doer", []string{"", "b", ""}},
+	}
+	for _, tt := range tests {
+		got := ownReasoning(msgs, tt.model)
+		var r []string
+		for _, m := range got {
+			r = append(r, m.Reasoning)
+		}
+		if strings.Join(r, "|") != strings.Join(tt.want, "|") {
+			t.Errorf("for %s: reasoning = %q; want %q", tt.model, r, tt.want)
+		}
+	}
+	if msgs[0].Reasoning != "a" {
+		t.Errorf("the loop's messages were changed: %+v", msgs)
 	}
 }
