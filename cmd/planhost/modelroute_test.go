@@ -22,9 +22,22 @@ func planCall(id, plan string) fakeopenai.Call {
 	return fakeopenai.Call{ID: id, Name: "exit_plan_mode", Arguments: string(args)}
 }
 
-// stepModels reads the models the "step/start" events of the session file
-// named in out record.
-func stepModels(t *testing.T, out string) []string {
+// toolResults reads the outputs of the "tool/result" events of the
+// session file named in out.
+func toolResults(t *testing.T, out string) []string {
+	t.Helper()
+	var outputs []string
+	for _, e := range sessionFileEvents(t, out) {
+		var r host.ToolResult
+		if e.Type == host.TypeToolResult && json.Unmarshal(e.Data, &r) == nil {
+			outputs = append(outputs, r.Output)
+		}
+	}
+	return outputs
+}
+
+// sessionFileEvents reads the events of the session file named in out.
+func sessionFileEvents(t *testing.T, out string) []host.Event {
 	t.Helper()
 	file := strings.TrimPrefix(regexp.MustCompile(`(?m)^session file: .*$`).FindString(out), "session file: ")
 	f, err := os.Open(file)
@@ -32,12 +45,25 @@ func stepModels(t *testing.T, out string) []string {
 		t.Fatal(err)
 	}
 	defer f.Close()
-	var models []string
+	var events []host.Event
 	sc := bufio.NewScanner(f)
 	sc.Buffer(nil, 1<<20)
 	for sc.Scan() {
 		var e host.Event
-		if json.Unmarshal(sc.Bytes(), &e) != nil || e.Type != host.TypeStepStart {
+		if json.Unmarshal(sc.Bytes(), &e) == nil {
+			events = append(events, e)
+		}
+	}
+	return events
+}
+
+// stepModels reads the models the "step/start" events of the session file
+// named in out record.
+func stepModels(t *testing.T, out string) []string {
+	t.Helper()
+	var models []string
+	for _, e := range sessionFileEvents(t, out) {
+		if e.Type != host.TypeStepStart {
 			continue
 		}
 		var s host.StepStart
@@ -68,7 +94,9 @@ func TestRunWithAModelPerMode(t *testing.T) {
 		envPlanBaseURL: planSrv.BaseURL(), envPlanAPIKey: "plan-key",
 	}
 	dir := newRunDir(t)
-	p, out, errOut, _ := testProgram(t, "/plan Say hello\na\n/plan Check again\n")
+	// The review's options are Approve, Approve and execute with doer,
+	// Save plan and stop, Keep planning: numbered, as two begin with "A".
+	p, out, errOut, _ := testProgram(t, "/plan Say hello\n2\n/plan Check again\n")
 	p.getenv = func(k string) string { return env[k] }
 	args := []string{
 		"run", "-config", filepath.Join("testdata", "run", "deploy.yaml"), "-model", "openai", "-plan-model", "planner",
@@ -95,6 +123,12 @@ func TestRunWithAModelPerMode(t *testing.T) {
 		if !strings.Contains(out.String(), want) {
 			t.Errorf("output lacks %q:\n%s", want, out)
 		}
+	}
+	if !strings.Contains(out.String(), "[2] Approve and execute with doer") {
+		t.Errorf("the review does not offer the default model:\n%s", out)
+	}
+	if got := toolResults(t, out.String()); len(got) != 1 || !strings.Contains(got[0], `"executeWith":"doer"`) || !strings.Contains(got[0], `"approved":true`) {
+		t.Errorf("exit_plan_mode results = %q; want an approval recording the model", got)
 	}
 	if got := strings.Count(out.String(), "── model "); got != 3 {
 		t.Errorf("%d model lines; want one per switch (3):\n%s", got, out)
@@ -183,7 +217,7 @@ func TestReasoningAcrossModels(t *testing.T) {
 			defer defSrv.Close()
 			env := map[string]string{"OPENAI_BASE_URL": defSrv.BaseURL(), "OPENAI_MODEL": "doer", "OPENAI_API_KEY": "k", envPlanBaseURL: planSrv.BaseURL(), envPlanAPIKey: "k"}
 			dir := newRunDir(t)
-			p, out, errOut, _ := testProgram(t, "/plan Say hello\na\n/plan Check again\n")
+			p, out, errOut, _ := testProgram(t, "/plan Say hello\n1\n/plan Check again\n")
 			p.getenv = func(k string) string { return env[k] }
 			args := []string{
 				"run", "-config", filepath.Join("testdata", "run", "deploy.yaml"), "-model", "openai", "-plan-model", "thinker",

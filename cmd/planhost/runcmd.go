@@ -143,7 +143,12 @@ func (p *program) run(args []string) int {
 	}
 	defer closeLog()
 	lease := &leaseRelay{}
-	app, parts := newHost(hostConfig{store: sessions, model: model, deployment: dep, tools: ws.Tools(), logger: logger, documents: docs, lease: lease})
+	var executeModel string
+	if _, ok := model.(*modelRouter); ok {
+		executeModel = f.openai.Model
+	}
+	app, parts := newHost(hostConfig{store: sessions, model: model, deployment: dep, tools: ws.Tools(), logger: logger, documents: docs, lease: lease,
+		executeModel: executeModel})
 	if err := app.Err(); err != nil {
 		return p.usageError("run", err)
 	}

@@ -118,6 +118,9 @@ type Catalog struct {
 	// OptSave and OptSaveDesc are "Save plan and stop"; OutcomeSaved is
 	// how the transcript and /plans say it ended.
 	OptSave, OptSaveDesc, OutcomeSaved string
+	// OptApproveWith is "Approve and execute with MODEL" (%s is the
+	// model's name).
+	OptApproveWith, OptApproveWithDesc string
 	// ReviewChangedSummary stands for a collapsed diff: lines added and
 	// removed; ReviewChangedShown heads the diff when it is shown;
 	// ReviewHintDiff is ReviewHint when the review has a diff.
@@ -263,6 +266,8 @@ var English = &Catalog{
 	WaitingAnswer:        "waiting for your answer",
 	OptSave:              "Save plan and stop",
 	OptSaveDesc:          "keep the plan, leave plan mode, carry nothing out",
+	OptApproveWith:       "Approve and execute with %s",
+	OptApproveWithDesc:   "leave plan mode and carry out the plan with this model",
 	OutcomeSaved:         "saved; nothing was carried out",
 	ReviewChangedSummary: "What changed since the previous plan: %d lines added, %d removed · v shows it",
 	ReviewChangedShown:   "What changed since the previous plan (v hides it)",
@@ -407,6 +412,8 @@ var Chinese = &Catalog{
 	WaitingAnswer:        "等待你回答",
 	OptSave:              "保存计划并停止",
 	OptSaveDesc:          "保留计划，退出计划模式，不执行任何步骤",
+	OptApproveWith:       "批准并用 %s 执行",
+	OptApproveWithDesc:   "退出计划模式，用这个模型执行计划",
 	OutcomeSaved:         "已保存，未执行",
 	ReviewChangedSummary: "与上一版计划相比的改动：新增 %d 行，删除 %d 行 · 按 v 查看",
 	ReviewChangedShown:   "与上一版计划相比的改动（按 v 收起）",
