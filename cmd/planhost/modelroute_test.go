@@ -130,6 +130,16 @@ func TestRunWithAModelPerMode(t *testing.T) {
 	if got := toolResults(t, out.String()); len(got) != 1 || !strings.Contains(got[0], `"executeWith":"doer"`) || !strings.Contains(got[0], `"approved":true`) {
 		t.Errorf("exit_plan_mode results = %q; want an approval recording the model", got)
 	}
+	// inspect lists each switch of model in its timeline.
+	file := strings.TrimPrefix(regexp.MustCompile(`(?m)^session file: .*$`).FindString(out.String()), "session file: ")
+	p2, out2, errOut2, _ := testProgram(t, "")
+	if code := p2.main([]string{"inspect", file}); code != exitOK {
+		t.Fatalf("inspect: %d\n%s", code, errOut2)
+	}
+	if got := regexp.MustCompile(`(?m)^#\d+ model (\S+)$`).FindAllStringSubmatch(out2.String(), -1); len(got) != 3 ||
+		got[0][1] != "planner" || got[1][1] != "doer" || got[2][1] != "planner" {
+		t.Errorf("inspect model lines = %q; want planner, doer, planner:\n%s", got, out2)
+	}
 	if got := strings.Count(out.String(), "── model "); got != 3 {
 		t.Errorf("%d model lines; want one per switch (3):\n%s", got, out)
 	}

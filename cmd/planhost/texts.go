@@ -241,7 +241,7 @@ const (
 	errSessionNotIn       = "session %s not found in %s"
 	errTurnFailed         = "planhost demo: the story did not end as scripted: %s\n"
 	errPlanModelSame      = "-plan-model %q: the default mode's model has the same name; name another model, or leave -plan-model out"
-	errPlanModelScripted  = "-plan-model: needs -model openai"
+	errPlanModelScripted  = "-plan-model (or PLAN_OPENAI_MODEL): needs -model openai"
 	errPlanModelNoPlan    = "-plan-model: the deployment does not enable plan-mode"
 )
 
@@ -350,6 +350,7 @@ const (
 	inspectTurnStart  = "#%d turn %d started"
 	inspectMode       = "#%d plan/mode active=%t"
 	inspectNotice     = "#%d notice: %s"
+	inspectModel      = "#%d model %s"
 	inspectHeader     = "#%d request/header %s: plan:policy %s (sections: %s)"
 	inspectCommand    = "#%d /plan %s"
 	inspectCommandRes = "#%d /plan done ok=%t: %s"
