@@ -156,6 +156,9 @@ type StepStart struct {
 	Turn    int `json:"turn"`
 	Step    int `json:"step"`
 	Attempt int `json:"attempt"`
+	// Model names the model that answers the step's request, when the
+	// host chooses among several (empty otherwise). It is a record only.
+	Model string `json:"model,omitempty"`
 }
 
 // StepEnd is the payload of "step/end".
@@ -231,6 +234,10 @@ type AssistantMessage struct {
 	// with the message's tool calls on later requests; empty when the
 	// model gave none.
 	Reasoning string `json:"reasoning,omitempty"`
+	// Model names the model that wrote the message, when the host
+	// chooses among several (see StepStart.Model); empty otherwise. A
+	// host sends Reasoning back only to that model.
+	Model string `json:"model,omitempty"`
 }
 
 // ToolCall is one tool call the model asked for; also the payload of

@@ -562,7 +562,11 @@ func (a *Agent) runSteps(ctx context.Context, n, first int) (host.TurnEnd, int) 
 // message and the tool calls, then "step/end". Every "step/start" gets its
 // "step/end" (best effort when the log itself fails).
 func (a *Agent) runStep(ctx context.Context, n, step, attempt int, msgs []host.Message) (res stepResult, err error) {
-	if err := a.emit(host.TypeStepStart, nil, host.StepStart{Turn: n, Step: step, Attempt: attempt}); err != nil {
+	var model string
+	if ch, ok := a.rt.model.(ModelChooser); ok {
+		model = ch.ChooseModel(a)
+	}
+	if err := a.emit(host.TypeStepStart, nil, host.StepStart{Turn: n, Step: step, Attempt: attempt, Model: model}); err != nil {
 		return stepFailed, err
 	}
 	var endErr string
@@ -585,6 +589,7 @@ func (a *Agent) runStep(ctx context.Context, n, step, attempt int, msgs []host.M
 		}
 	}
 	req, hdr := a.derive()
+	req.Model = model
 	if hdr != nil {
 		if err := a.emit(host.TypeRequestHeader, nil, hdr); err != nil {
 			endErr = err.Error()
@@ -616,8 +621,8 @@ func (a *Agent) runStep(ctx context.Context, n, step, attempt int, msgs []host.M
 		return stepRetry, nil
 	}
 	bad := sanitizeCalls(resp.ToolCalls)
-	if err := a.emitSeeded(host.TypeAssistantMessage, nil, host.AssistantMessage{Text: resp.Text, ToolCalls: resp.ToolCalls, Reasoning: resp.Reasoning},
-		Message{Role: RoleAssistant, Text: resp.Text, ToolCalls: resp.ToolCalls, Reasoning: resp.Reasoning}); err != nil {
+	if err := a.emitSeeded(host.TypeAssistantMessage, nil, host.AssistantMessage{Text: resp.Text, ToolCalls: resp.ToolCalls, Reasoning: resp.Reasoning, Model: model},
+		Message{Role: RoleAssistant, Text: resp.Text, ToolCalls: resp.ToolCalls, Reasoning: resp.Reasoning, Model: model}); err != nil {
 		endErr = err.Error()
 		return stepFailed, err
 	}

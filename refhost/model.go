@@ -26,6 +26,18 @@ type Request struct {
 	Tools []host.ToolDefinition
 	// Messages is the transcript built from transcript-kind events.
 	Messages []Message
+	// Model is the name a [ModelChooser] chose for the step; empty when
+	// the model is not one.
+	Model string
+}
+
+// ModelChooser is implemented by a Model that answers with one of several
+// models. The loop asks it once per step, after the pre-step listeners
+// ran (so a mode they switched is in force), records the name on the
+// step's "step/start" event and passes it in [Request.Model].
+type ModelChooser interface {
+	// ChooseModel names the model that answers agent's next request.
+	ChooseModel(agent host.Agent) string
 }
 
 // Role says who a transcript message is from.
@@ -54,6 +66,9 @@ type Message struct {
 	// it (empty when it returned none); a model adapter sends it back
 	// where the provider requires it.
 	Reasoning string
+	// Model names the model that wrote an assistant message when a
+	// [ModelChooser] chose it; empty otherwise.
+	Model string
 	// ToolCallID and IsError are set for tool results.
 	ToolCallID string
 	IsError    bool

@@ -135,7 +135,7 @@ func (t *transcript) fold(e host.Event) error {
 		if err := json.Unmarshal(e.Data, &p); err != nil {
 			return err
 		}
-		t.add(Message{Role: RoleAssistant, Text: p.Text, ToolCalls: p.ToolCalls, Reasoning: p.Reasoning})
+		t.add(Message{Role: RoleAssistant, Text: p.Text, ToolCalls: p.ToolCalls, Reasoning: p.Reasoning, Model: p.Model})
 	case host.TypeToolCall:
 	case host.TypeToolResult:
 		var p host.ToolResult

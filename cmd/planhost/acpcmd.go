@@ -25,6 +25,7 @@ type acpFlags struct {
 	config, sessions, store, model, logFile, logLevel string
 	documents                                         string
 	openai                                            openaimodel.Config
+	plan                                              planModelFlags
 }
 
 // acp is "planhost acp": an Agent Client Protocol agent on stdin/stdout.
@@ -46,10 +47,12 @@ func (p *program) acp(args []string) int {
 	fs.StringVar(&f.logFile, "log", "", flagLogHelp)
 	fs.StringVar(&f.logLevel, "log-level", "warn", flagLogLevelHelp)
 	finishOpenAI := addOpenAIFlags(fs, &f.openai, env)
+	finishPlan := addPlanModelFlags(fs, &f.plan, p.getenv)
 	if code, done := p.parseFlags(fs, usageACP, args); done {
 		return code
 	}
 	finishOpenAI()
+	finishPlan()
 	if fs.NArg() > 0 {
 		fmt.Fprintf(p.stderr, errExtraArgs, "acp", fs.Args())
 		return exitUsage
@@ -81,7 +84,7 @@ func (p *program) acp(args []string) int {
 		fmt.Fprintln(p.stderr, err)
 		return exitUsage
 	}
-	model, err := p.model(runFlags{model: f.model, openai: f.openai})
+	model, err := p.model(runFlags{model: f.model, openai: f.openai, plan: f.plan})
 	if err != nil {
 		return p.usageError("acp", err)
 	}
@@ -128,8 +131,16 @@ func (p *program) acp(args []string) int {
 	notices := &acp.LeaseNotices{}
 	lease := &leaseRelay{}
 	lease.setFor(func(a *refhost.Agent, h host.LeaseHolder) { notices.Busy(a, h, 0) }, notices.LeaseLost)
-	app, parts := newHost(hostConfig{store: sessions, model: model, deployment: dep, tools: workspaces.Tools(), logger: logger, documents: docs, lease: lease})
+	var executeModel string
+	if _, ok := model.(*modelRouter); ok {
+		executeModel = f.openai.Model
+	}
+	app, parts := newHost(hostConfig{store: sessions, model: model, deployment: dep, tools: workspaces.Tools(), logger: logger, documents: docs,
+		lease: lease, executeModel: executeModel})
 	if err := app.Err(); err != nil {
+		return p.usageError("acp", err)
+	}
+	if err := bindRouter(model, parts); err != nil {
 		return p.usageError("acp", err)
 	}
 	ctx, cancel := context.WithCancel(context.Background())

@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/dshgo/planmode"
+	"github.com/dshgo/planmode/cmd/planhost/internal/approvewith"
 	"github.com/dshgo/planmode/cmd/planhost/internal/reviewgate"
 	"github.com/dshgo/planmode/cmd/planhost/internal/safetext"
 	"github.com/dshgo/planmode/cmd/planhost/tui"
@@ -544,7 +545,8 @@ func (c *console) nextQuestion(st *askState) bool {
 
 // approves reports whether a plan review's option approves the plan.
 func approves(label, approve string) bool {
-	return label == approve || label == planreview.LabelApproveWithComments || label == planreview.LabelApproveAndClear
+	_, with := approvewith.ModelOf(label)
+	return label == approve || label == planreview.LabelApproveWithComments || label == planreview.LabelApproveAndClear || with
 }
 
 // sendsBack reports whether a plan review's option sends the plan back to
@@ -556,9 +558,11 @@ func sendsBack(label, approve string) bool {
 
 // asksForText reports whether a plan review option takes a line of text
 // (feedback, comments) before it is answered: every option but the
-// approval and plan-review's Approve and clear and Abandon, which take none.
+// approval (also with a named model) and plan-review's Approve and clear
+// and Abandon, which take none.
 func asksForText(label, approve string) bool {
-	return label != approve && label != planreview.LabelApproveAndClear && label != planreview.LabelAbandon
+	_, with := approvewith.ModelOf(label)
+	return label != approve && label != planreview.LabelApproveAndClear && label != planreview.LabelAbandon && !with
 }
 
 // isPlanReview reports whether req is plan mode's review.

@@ -37,6 +37,9 @@ const (
 	entryCommandDone = "command/done"
 	entryReview      = "review"
 	entryReopen      = "plan/reopen"
+	// entryModel is a step answered by another model than the step before
+	// (the host chooses among several); Text names it.
+	entryModel = "model"
 )
 
 // inspection is the plan-mode timeline of one session, as inspect prints
@@ -225,6 +228,7 @@ func inspect(id string, events host.Log) inspection {
 	ins := inspection{Session: id, Events: events.Len(), Timeline: []timelineEntry{}}
 	planRuns := map[string]bool{} // command/run IDs of /plan
 	titles := map[string]string{} // exit_plan_mode call ID → plan title
+	model := ""                   // the model of the last step that named one
 	for _, e := range events.All() {
 		entry := timelineEntry{Seq: e.Seq}
 		switch e.Type {
@@ -240,6 +244,13 @@ func inspect(id string, events host.Log) inspection {
 				titles[c.ID] = planmd.Title(in.Plan)
 			}
 			continue
+		case host.TypeStepStart:
+			var s host.StepStart
+			if !bytes.Contains(e.Data, []byte(`"model"`)) || json.Unmarshal(e.Data, &s) != nil || s.Model == "" || s.Model == model {
+				continue
+			}
+			model = s.Model
+			entry.Kind, entry.Text = entryModel, s.Model
 		case host.TypeTurnStart:
 			var t host.TurnStart
 			if json.Unmarshal(e.Data, &t) != nil {
@@ -341,6 +352,8 @@ func writeInspection(w io.Writer, ins inspection) {
 			line = fmt.Sprintf(inspectMode, e.Seq, *e.Active)
 		case entryNotice:
 			line = fmt.Sprintf(inspectNotice, e.Seq, e.Text)
+		case entryModel:
+			line = fmt.Sprintf(inspectModel, e.Seq, e.Text)
 		case entryHeader:
 			carried := inspectNo
 			if *e.PlanPolicy {

@@ -29,3 +29,23 @@ func addOpenAIFlags(fs *flag.FlagSet, cfg *openaimodel.Config, env openaimodel.C
 		}
 	}
 }
+
+// addPlanModelFlags adds the -plan-* flags of run to fs, filling pf. As
+// with addOpenAIFlags, the key and the base URL are never flag defaults:
+// call the returned finish after parsing to take them from env (getenv)
+// unless a flag set them.
+func addPlanModelFlags(fs *flag.FlagSet, pf *planModelFlags, getenv func(string) string) (finish func()) {
+	fs.StringVar(&pf.model, "plan-model", getenv(envPlanModel), flagPlanModelHelp)
+	fs.StringVar(&pf.baseURL, "plan-base-url", "", flagPlanBaseURLHelp)
+	fs.StringVar(&pf.apiKey, "plan-api-key", "", flagPlanAPIKeyHelp)
+	return func() {
+		set := map[string]bool{}
+		fs.Visit(func(fl *flag.Flag) { set[fl.Name] = true })
+		if !set["plan-base-url"] {
+			pf.baseURL = getenv(envPlanBaseURL)
+		}
+		if !set["plan-api-key"] {
+			pf.apiKey = getenv(envPlanAPIKey)
+		}
+	}
+}

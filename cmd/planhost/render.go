@@ -66,6 +66,9 @@ type printer struct {
 	held          *host.Card
 	// pending is the switch last reported as pending.
 	pending planmode.Selection
+	// model is the model shown last (a step's "step/start" names it when
+	// the host chooses among several).
+	model string
 	// companions draws the companion plugins' displays (companions.go).
 	companions companionView
 	// cat, in the terminal UI, gives the session's lines in the user's
@@ -232,6 +235,8 @@ func (p *printer) event(e host.Event, events func() host.Log) {
 			}
 			p.printKind(tui.KindError, fmt.Sprintf(format, t.Turn, reason))
 		}
+	case host.TypeStepStart:
+		p.stepModel(e)
 	case host.TypeCompactionSummary:
 		if p.cat != nil {
 			p.println(p.cat.CompactedLine)
@@ -239,6 +244,21 @@ func (p *printer) event(e host.Event, events func() host.Log) {
 		}
 		p.println(lineCompacted)
 	}
+}
+
+// stepModel shows which model answers from the step on, when the host
+// chooses among several and the step's model is not the one shown last.
+func (p *printer) stepModel(e host.Event) {
+	var s host.StepStart
+	if json.Unmarshal(e.Data, &s) != nil || s.Model == "" || s.Model == p.model {
+		return
+	}
+	p.model = s.Model
+	format := lineModel
+	if p.cat != nil {
+		format = p.cat.ModelLine
+	}
+	p.printKind(tui.KindMeta, fmt.Sprintf(format, s.Model))
 }
 
 // checkPending reports a mode switch that the log shows as pending after e

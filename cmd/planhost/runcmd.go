@@ -39,6 +39,7 @@ type runFlags struct {
 	config, session, sessions, store, model, workspace string
 	agent, documents                                   string
 	openai                                             openaimodel.Config
+	plan                                               planModelFlags
 	ui                                                 uiFlags
 }
 
@@ -62,11 +63,13 @@ func (p *program) run(args []string) int {
 	fs.StringVar(&f.agent, "agent", defaultAgentID, flagAgentHelp)
 	fs.StringVar(&f.documents, "documents", "", fmt.Sprintf(flagDocumentsHelp, filepath.Join(shownState, appDirName, documentsDirName)))
 	finishOpenAI := addOpenAIFlags(fs, &f.openai, env)
+	finishPlan := addPlanModelFlags(fs, &f.plan, p.getenv)
 	f.ui.define(fs)
 	if code, done := p.parseFlags(fs, usageRun, args); done {
 		return code
 	}
 	finishOpenAI()
+	finishPlan()
 	if fs.NArg() > 0 {
 		return p.extraArgs("run", fs.Args())
 	}
@@ -140,8 +143,16 @@ func (p *program) run(args []string) int {
 	}
 	defer closeLog()
 	lease := &leaseRelay{}
-	app, parts := newHost(hostConfig{store: sessions, model: model, deployment: dep, tools: ws.Tools(), logger: logger, documents: docs, lease: lease})
+	var executeModel string
+	if _, ok := model.(*modelRouter); ok {
+		executeModel = f.openai.Model
+	}
+	app, parts := newHost(hostConfig{store: sessions, model: model, deployment: dep, tools: ws.Tools(), logger: logger, documents: docs, lease: lease,
+		executeModel: executeModel})
 	if err := app.Err(); err != nil {
+		return p.usageError("run", err)
+	}
+	if err := bindRouter(model, parts); err != nil {
 		return p.usageError("run", err)
 	}
 	ctx := context.Background()
@@ -174,6 +185,9 @@ func (p *program) run(args []string) int {
 		intro := []tui.Entry{{Kind: tui.KindMeta, Text: fmt.Sprintf(cat.SessionLine, sess.ID(), file)}}
 		if f.model == modelOpenAI {
 			intro = append(intro, tui.Entry{Kind: tui.KindMeta, Text: fmt.Sprintf(cat.ModelAtLine, f.openai.Model, endpointShown(f.openai.BaseURL))})
+			if pc, ok := planConfig(f.openai, f.plan); ok {
+				intro = append(intro, tui.Entry{Kind: tui.KindMeta, Text: fmt.Sprintf(cat.PlanModelAtLine, pc.Model, endpointShown(pc.BaseURL))})
+			}
 		}
 		if resumed {
 			intro = append(intro, tui.Entry{Kind: tui.KindMeta, Text: fmt.Sprintf(cat.RecapLine, sess.ID(), sess.Len())})
@@ -231,15 +245,27 @@ func (p *program) converse(ctx context.Context, parts *hostParts, agent *refhost
 	return exitOK
 }
 
-// model builds the model -model names.
+// model builds the model -model names: with -plan-model, a router
+// between the two (see bindRouter).
 func (p *program) model(f runFlags) (refhost.Model, error) {
+	_, plan := planConfig(f.openai, f.plan)
 	switch {
 	case f.model == modelOpenAI:
 		m, err := openaimodel.New(f.openai)
 		if err != nil {
 			return nil, fmt.Errorf("-model openai: %w", err)
 		}
-		return m, nil
+		if !plan {
+			return m, nil
+		}
+		pc, _ := planConfig(f.openai, f.plan)
+		pm, err := openaimodel.New(pc)
+		if err != nil {
+			return nil, fmt.Errorf("-plan-model: %w", err)
+		}
+		return newModelRouter(m, f.openai.Model, pm, pc.Model)
+	case plan:
+		return nil, errors.New(errPlanModelScripted)
 	case strings.HasPrefix(f.model, modelScriptedPrefix) && len(f.model) > len(modelScriptedPrefix):
 		steps, err := scripted.LoadScript(strings.TrimPrefix(f.model, modelScriptedPrefix))
 		if err != nil {

@@ -117,6 +117,10 @@ share them; the file store in -sessions is the default.
 
 With -model openai the flags below, or OPENAI_BASE_URL, OPENAI_MODEL and
 OPENAI_API_KEY, configure any OpenAI-compatible chat-completions endpoint.
+-plan-model (or PLAN_OPENAI_MODEL) names another model for plan mode, with
+-plan-base-url and -plan-api-key (PLAN_OPENAI_BASE_URL, PLAN_OPENAI_API_KEY)
+when its endpoint or key differ; each step goes to the model of the mode
+in force at that step.
 
 Flags:
 `
@@ -201,6 +205,9 @@ const (
 	flagRetriesHelp     = "`n` retries of a failed request for -model openai"
 	flagTimeoutHelp     = "`duration` the endpoint may stay silent while an answer streams (the whole request with -stream=false) for -model openai"
 	flagMaxResponseHelp = "largest response body in `bytes` the endpoint may send for -model openai"
+	flagPlanModelHelp   = "model `name` that answers in plan mode, with -model openai (env PLAN_OPENAI_MODEL; default: the -openai-model answers in both modes)"
+	flagPlanBaseURLHelp = "API base `URL` of the -plan-model when it differs (default $PLAN_OPENAI_BASE_URL, else the -openai-base-url)"
+	flagPlanAPIKeyHelp  = "API `key` of the -plan-model (default $PLAN_OPENAI_API_KEY, else the -openai-api-key unless -plan-base-url names another endpoint)"
 	flagJSONHelp        = "print the timeline as JSON"
 	flagKeepHelp        = "keep the demo directory (session file and changed workspace) after the demo; it is removed by default"
 	flagStreamHelp      = "stream answers from -model openai (text appears as it arrives; an endpoint that refuses gets one request)"
@@ -233,6 +240,9 @@ const (
 	errNoSessions         = "no session in %s"
 	errSessionNotIn       = "session %s not found in %s"
 	errTurnFailed         = "planhost demo: the story did not end as scripted: %s\n"
+	errPlanModelSame      = "-plan-model %q: the default mode's model has the same name; name another model, or leave -plan-model out"
+	errPlanModelScripted  = "-plan-model (or PLAN_OPENAI_MODEL): needs -model openai"
+	errPlanModelNoPlan    = "-plan-model: the deployment does not enable plan-mode"
 )
 
 // Transcript texts of the console.
@@ -262,6 +272,7 @@ const (
 	lineModeOn    = "── plan mode on ──"
 	lineModeOff   = "── plan mode off: default mode ──"
 	lineHeader    = "  · request %s: sections %s"
+	lineModel     = "── model %s ──"
 	linePending   = "  · switch pending: %s mode from the next step"
 	lineAssistant = "assistant: "
 	lineReasoning = "  · reasoning: %s"
@@ -346,6 +357,7 @@ const (
 	inspectTurnStart  = "#%d turn %d started"
 	inspectMode       = "#%d plan/mode active=%t"
 	inspectNotice     = "#%d notice: %s"
+	inspectModel      = "#%d model %s"
 	inspectHeader     = "#%d request/header %s: plan:policy %s (sections: %s)"
 	inspectCommand    = "#%d /plan %s"
 	inspectCommandRes = "#%d /plan done ok=%t: %s"

@@ -300,6 +300,7 @@ func (f *eventForwarder) run(done <-chan struct{}) {
 		}
 		msg.Entries = f.sink.take()
 		msg.Mode = f.backend.mode()
+		msg.Model = safetext.Escape(f.view.model)
 		select {
 		case <-done:
 			return

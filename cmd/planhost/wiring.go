@@ -8,6 +8,7 @@ import (
 	"go.uber.org/fx"
 
 	"github.com/dshgo/planmode"
+	"github.com/dshgo/planmode/cmd/planhost/internal/approvewith"
 	"github.com/dshgo/planmode/cmd/planhost/internal/saveplan"
 	"github.com/dshgo/planmode/deploy"
 	"github.com/dshgo/planmode/host"
@@ -29,6 +30,10 @@ type hostConfig struct {
 	// lease receives the turn-lease notices of shared sessions; nil
 	// drops them.
 	lease *leaseRelay
+	// executeModel, when set, is the default mode's model offered in the
+	// review as "Approve and execute with MODEL" (plan mode has a model
+	// of its own).
+	executeModel string
 }
 
 // hostParts are the pieces of a built host the program drives.
@@ -70,6 +75,7 @@ func newHost(cfg hostConfig) (*fx.App, *hostParts) {
 		editExtensionOption(cfg.deployment),
 		// "Save plan and stop", offered in every front end's review.
 		fx.Supply(fx.Annotated{Group: planmode.ExitExtensionGroup, Target: saveplan.Extension()}),
+		executeWithOption(cfg.executeModel),
 		fx.Decorate(func(p *presenters, t host.Tools) host.Tools { return presentingTools{next: t, p: p} }),
 		refhost.Module,
 		cfg.deployment.Option(),
@@ -81,6 +87,15 @@ func newHost(cfg hostConfig) (*fx.App, *hostParts) {
 		fx.Populate(parts),
 	)
 	return app, parts
+}
+
+// executeWithOption offers "Approve and execute with MODEL" in every
+// front end's review when model is set.
+func executeWithOption(model string) fx.Option {
+	if model == "" {
+		return fx.Options()
+	}
+	return fx.Supply(fx.Annotated{Group: planmode.ExitExtensionGroup, Target: approvewith.Extension(model)})
 }
 
 // register adds planhost's own prompt section and the tools when the app

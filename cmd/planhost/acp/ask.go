@@ -9,6 +9,7 @@ import (
 	sdk "github.com/coder/acp-go-sdk"
 
 	"github.com/dshgo/planmode"
+	"github.com/dshgo/planmode/cmd/planhost/internal/approvewith"
 	"github.com/dshgo/planmode/host"
 	"github.com/dshgo/planmode/internal/plandiff"
 	"github.com/dshgo/planmode/planreview"
@@ -200,6 +201,9 @@ func reviewOption(label, approve string) (name string, kind sdk.PermissionOption
 		return optionKeepPlanning, sdk.PermissionOptionKindRejectOnce, true
 	case planreview.LabelAbandon:
 		return optionAbandon, sdk.PermissionOptionKindRejectOnce, true
+	}
+	if model, ok := approvewith.ModelOf(label); ok {
+		return fmt.Sprintf(optionApproveWith, model), sdk.PermissionOptionKindAllowOnce, true
 	}
 	return label, sdk.PermissionOptionKindRejectOnce, true
 }

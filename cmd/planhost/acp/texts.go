@@ -48,6 +48,9 @@ const (
 	optionKeepPlanning = "No, keep planning: let the agent revise the plan"
 	optionSpeak        = "No, stop here: I will say what to change"
 	optionAbandon      = "No, drop the plan and leave plan mode"
+	// optionApproveWith names the default mode's model (%s) when plan
+	// mode has a model of its own.
+	optionApproveWith = "Yes, leave plan mode and carry out the plan with %s"
 )
 
 // Model-facing tool errors of the routing workspace tools.

@@ -95,6 +95,10 @@ type Model struct {
 	width, height int
 	dark          bool
 
+	// model is the model that answered the last step, when the host
+	// chooses among several (already escaped).
+	model string
+
 	entries []Entry
 	// liveText and liveReasoning are the streamed answer so far.
 	liveText, liveReasoning string
@@ -316,6 +320,9 @@ func (m *Model) onEvents(msg EventsMsg) tea.Cmd {
 	}
 	m.entries = append(m.entries, msg.Entries...)
 	m.mode = msg.Mode
+	if msg.Model != "" {
+		m.model = msg.Model
+	}
 	var cmd tea.Cmd
 	if msg.TurnStarted && !m.busy {
 		m.busy, m.started, m.cancelling = true, m.cfg.Now(), false

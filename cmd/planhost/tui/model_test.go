@@ -13,6 +13,7 @@ import (
 	"go.uber.org/goleak"
 
 	"github.com/dshgo/planmode"
+	"github.com/dshgo/planmode/cmd/planhost/internal/approvewith"
 	"github.com/dshgo/planmode/cmd/planhost/tui"
 	"github.com/dshgo/planmode/host"
 )
@@ -397,5 +398,52 @@ func TestPlansOfAResumedSessionAreListed(t *testing.T) {
 		if !strings.Contains(h.view(), want) {
 			t.Errorf("/plans lacks %q:\n%s", want, h.view())
 		}
+	}
+}
+
+// TestStatusLineShowsTheModel checks that the status line names the model
+// that answered the last step once the events name one, keeps it when
+// later events name none, and shows none before.
+func TestStatusLineShowsTheModel(t *testing.T) {
+	h := newHarness(t, tui.Config{})
+	if strings.Contains(h.view(), "model ") {
+		t.Errorf("view names a model before any step:\n%s", h.view())
+	}
+	for _, tt := range []struct {
+		model, want string
+	}{{"planner", "model planner"}, {"", "model planner"}, {"doer", "model doer"}} {
+		h.send(tui.EventsMsg{Mode: tui.Mode{Composed: true}, Model: tt.model})
+		if !strings.Contains(h.view(), tt.want) {
+			t.Errorf("after %q the view lacks %q:\n%s", tt.model, tt.want, h.view())
+		}
+	}
+}
+
+// TestReviewApprovesAndExecutesWithAModel checks the "Approve and execute
+// with MODEL" option: its own words with the model's name (escaped), the
+// key m, and an answer that selects it with the digest of the text shown.
+func TestReviewApprovesAndExecutesWithAModel(t *testing.T) {
+	const plan = "# Plan\n\n1. One.\n"
+	label := approvewith.Label("doer\x1b[2J")
+	h := newHarness(t, tui.Config{Sanitize: func(s string) string { return strings.ReplaceAll(s, "\x1b", "^[") }})
+	ask, reply := planAsk(1, plan)
+	ask.Request.Questions[0].DetailDigest = host.DigestDetail(plan)
+	q := &ask.Request.Questions[0]
+	q.Options = append(q.Options[:1:1], append([]host.Option{{Label: label}}, q.Options[1:]...)...)
+	h.send(ask)
+	if v := h.view(); !strings.Contains(v, "[m] Approve and execute with doer^[[2J") {
+		t.Errorf("the option is not shown with the model's name escaped:\n%s", v)
+	}
+	h.clock.advance(time.Second)
+	h.keys("m")
+	var r tui.AskResult
+	select {
+	case r = <-reply:
+	default:
+		t.Fatalf("no reply; view:\n%s", h.view())
+	}
+	want := host.Answer{QuestionID: planmode.ReviewQuestionID, Selected: []string{label}, DetailDigest: host.DigestDetail(plan)}
+	if len(r.Answers) != 1 || !reflect.DeepEqual(r.Answers[0], want) {
+		t.Fatalf("reply = %+v; want %+v", r, want)
 	}
 }

@@ -83,6 +83,9 @@ type EventsMsg struct {
 	Entries []Entry
 	// Mode is the plan-mode state after the events.
 	Mode Mode
+	// Model names the model that answered the last step, when the host
+	// chooses among several (empty otherwise); the status line shows it.
+	Model string
 	// TurnStarted and TurnEnded report turn boundaries among the events.
 	TurnStarted, TurnEnded bool
 	// AssistantDone is set when an assistant message was logged: the

@@ -11,6 +11,7 @@ import (
 	tea "charm.land/bubbletea/v2"
 
 	"github.com/dshgo/planmode"
+	"github.com/dshgo/planmode/cmd/planhost/internal/approvewith"
 	"github.com/dshgo/planmode/cmd/planhost/internal/reviewgate"
 	"github.com/dshgo/planmode/cmd/planhost/internal/saveplan"
 	"github.com/dshgo/planmode/host"
@@ -41,6 +42,8 @@ const (
 	keyEdit     = "e"
 	keyDismiss  = "d"
 	keySave     = "s"
+	// keyApproveWith approves and executes with the named model.
+	keyApproveWith = "m"
 	// keyDiff shows or hides what changed since the previous plan.
 	keyDiff = "v"
 )
@@ -204,6 +207,11 @@ func (m *Model) planOption(o host.Option, approve string) option {
 	case saveplan.Label:
 		opt.key, opt.kind, opt.outcome = keySave, optAnswer, m.cat.OutcomeSaved
 	default:
+		if model, ok := approvewith.ModelOf(o.Label); ok {
+			opt.label, opt.desc = fmt.Sprintf(m.cat.OptApproveWith, m.cfg.Sanitize(model)), m.cat.OptApproveWithDesc
+			opt.key, opt.kind, opt.approves = keyApproveWith, optAnswer, true
+			break
+		}
 		opt.label, opt.desc = m.cfg.Sanitize(o.Label), m.cfg.Sanitize(o.Description)
 		opt.key, opt.outcome = strings.ToLower(firstRune(o.Label)), m.cat.OutcomeKeepPlanning
 	}

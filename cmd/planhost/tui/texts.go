@@ -121,6 +121,9 @@ type Catalog struct {
 	// OptSave and OptSaveDesc are "Save plan and stop"; OutcomeSaved is
 	// how the transcript and /plans say it ended.
 	OptSave, OptSaveDesc, OutcomeSaved string
+	// OptApproveWith is "Approve and execute with MODEL" (%s is the
+	// model's name).
+	OptApproveWith, OptApproveWithDesc string
 	// ReviewChangedSummary stands for a collapsed diff: lines added and
 	// removed; ReviewChangedShown heads the diff when it is shown;
 	// ReviewHintDiff is ReviewHint when the review has a diff.
@@ -144,6 +147,10 @@ type Catalog struct {
 	// and its endpoint, a resumed session's recap header and the session
 	// file after the UI closed.
 	SessionLine, ModelAtLine, RecapLine, SessionFileLine string
+	// PlanModelAtLine names the plan-mode model and its endpoint, when
+	// one is configured; ModelLine says which model answers from a step
+	// on; ModelStatus is the model in the status line.
+	PlanModelAtLine, ModelLine, ModelStatus string
 	// PlanOn, PlanOnNext, PlanOff and PlanOffNext are the /plan command's
 	// reply, from the mode after it.
 	PlanOn, PlanOnNext, PlanOff, PlanOffNext string
@@ -285,6 +292,8 @@ var English = &Catalog{
 	WaitingAnswer:        "waiting for your answer",
 	OptSave:              "Save plan and stop",
 	OptSaveDesc:          "keep the plan, leave plan mode, carry nothing out",
+	OptApproveWith:       "Approve and execute with %s",
+	OptApproveWithDesc:   "leave plan mode and carry out the plan with this model",
 	OutcomeSaved:         "saved; nothing was carried out",
 	ReviewChangedSummary: "What changed since the previous plan: %d lines added, %d removed · v shows it",
 	ReviewChangedShown:   "What changed since the previous plan (v hides it)",
@@ -312,6 +321,9 @@ var English = &Catalog{
 	CardLine:        "  ▍%s: %s",
 	SessionLine:     "session %s (%s)",
 	ModelAtLine:     "model %s at %s",
+	PlanModelAtLine: "plan-mode model %s at %s",
+	ModelLine:       "── model %s ──",
+	ModelStatus:     "model %s",
 	RecapLine:       "Resumed session %s (%d events). The last exchanges:",
 	SessionFileLine: "session file: %s",
 	PlanOn:          "Plan mode is on.",
@@ -428,6 +440,8 @@ var Chinese = &Catalog{
 	WaitingAnswer:        "等待你回答",
 	OptSave:              "保存计划并停止",
 	OptSaveDesc:          "保留计划，退出计划模式，不执行任何步骤",
+	OptApproveWith:       "批准并用 %s 执行",
+	OptApproveWithDesc:   "退出计划模式，用这个模型执行计划",
 	OutcomeSaved:         "已保存，未执行",
 	ReviewChangedSummary: "与上一版计划相比的改动：新增 %d 行，删除 %d 行 · 按 v 查看",
 	ReviewChangedShown:   "与上一版计划相比的改动（按 v 收起）",
@@ -455,6 +469,9 @@ var Chinese = &Catalog{
 	CardLine:        "  ▍%s：%s",
 	SessionLine:     "会话 %s（%s）",
 	ModelAtLine:     "模型 %s，端点 %s",
+	PlanModelAtLine: "计划模式模型 %s，端点 %s",
+	ModelLine:       "── 模型 %s ──",
+	ModelStatus:     "模型 %s",
 	RecapLine:       "已恢复会话 %s（%d 个事件）。最近的对话：",
 	SessionFileLine: "会话文件：%s",
 	PlanOn:          "计划模式已开启。",

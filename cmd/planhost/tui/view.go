@@ -85,6 +85,9 @@ func (m Model) statusLine() string {
 		b.WriteString(m.modeBadge())
 		b.WriteString(" ")
 	}
+	if m.model != "" {
+		b.WriteString(fmt.Sprintf(m.cat.ModelStatus, m.model) + " · ")
+	}
 	switch {
 	case m.cancelling:
 		b.WriteString(m.cat.Cancelling)

@@ -1,0 +1,87 @@
+// Package approvewith is planhost's "Approve and execute with MODEL"
+// review answer, offered when plan mode has a model of its own: it
+// approves the plan like plan mode's own Approve and records, in the
+// exit_plan_mode result, the model the plan is carried out with. The
+// default mode's model answers after any approval; the option says so
+// where the user decides, and the log keeps the choice.
+package approvewith
+
+import (
+	"context"
+	"encoding/json"
+	"strings"
+
+	"github.com/dshgo/planmode"
+	"github.com/dshgo/planmode/host"
+)
+
+// The extension, its option and its result field.
+const (
+	// Name is the exit extension's name.
+	Name = "planhost-approve-with"
+	// Order places the option after the companions' and before
+	// planhost's "Save plan and stop".
+	Order = 80
+	// LabelPrefix starts the option's label; the model's name follows.
+	// The label is the identifier an answer selects; front ends show
+	// their own words for it.
+	LabelPrefix = "Approve and execute with "
+	// ResultModel names, in the result of an approval with the option,
+	// the model that carries the plan out.
+	ResultModel = "executeWith"
+)
+
+// Model-facing texts (not translated).
+const (
+	description = "Leave plan mode and carry out the plan with this model."
+	schemaModel = `{"type":"string","description":"the model the user chose, when approving, to carry out the plan"}`
+)
+
+// Label is the option's label for model.
+func Label(model string) string { return LabelPrefix + model }
+
+// ModelOf returns the model an option label names, and whether the label
+// is this extension's.
+func ModelOf(label string) (string, bool) {
+	m, ok := strings.CutPrefix(label, LabelPrefix)
+	if !ok || m == "" {
+		return "", false
+	}
+	return m, true
+}
+
+// Extension returns the exit extension offering to approve and execute
+// with model.
+func Extension(model string) planmode.ExitExtension {
+	label := Label(model)
+	return planmode.ExitExtension{
+		Name:             Name,
+		Order:            Order,
+		Options:          []host.Option{{Label: label, Description: description}},
+		ResultProperties: map[string]json.RawMessage{ResultModel: json.RawMessage(schemaModel)},
+		Decide: func(_ *planmode.ExitCall, answers []host.Answer) (planmode.ExitVerdict, bool) {
+			return decide(label, answers)
+		},
+		Finish: func(_ context.Context, x *planmode.ExitCall, v planmode.ExitVerdict) error {
+			if v.Kind == planmode.VerdictApprove && v.Option == label {
+				x.Result[ResultModel] = model
+			}
+			return nil
+		},
+	}
+}
+
+// decide takes exactly one answer selecting exactly the option, with no
+// words: anything else is left to the other extensions and the core. Words
+// with the option keep planning, with the words as the feedback: an
+// approval is never guessed.
+func decide(label string, answers []host.Answer) (planmode.ExitVerdict, bool) {
+	if len(answers) != 1 || answers[0].QuestionID != planmode.ReviewQuestionID ||
+		len(answers[0].Selected) != 1 || answers[0].Selected[0] != label {
+		return planmode.ExitVerdict{}, false
+	}
+	if strings.TrimSpace(answers[0].Custom) != "" {
+		return planmode.ExitVerdict{Kind: planmode.VerdictKeepPlanning, Feedback: answers[0].Custom}, true
+	}
+	return planmode.ExitVerdict{Kind: planmode.VerdictApprove, Option: label}, true
+}

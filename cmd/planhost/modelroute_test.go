@@ -1,0 +1,286 @@
+package main
+
+import (
+	"bufio"
+	"encoding/json"
+	"fmt"
+	"os"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"testing"
+
+	"github.com/dshgo/planmode/cmd/planhost/internal/fakeopenai"
+	"github.com/dshgo/planmode/cmd/planhost/openaimodel"
+	"github.com/dshgo/planmode/host"
+	"github.com/dshgo/planmode/refhost"
+)
+
+// planCall is an exit_plan_mode call of a fake reply.
+func planCall(id, plan string) fakeopenai.Call {
+	args, _ := json.Marshal(map[string]string{"plan": plan})
+	return fakeopenai.Call{ID: id, Name: "exit_plan_mode", Arguments: string(args)}
+}
+
+// toolResults reads the outputs of the "tool/result" events of the
+// session file named in out.
+func toolResults(t *testing.T, out string) []string {
+	t.Helper()
+	var outputs []string
+	for _, e := range sessionFileEvents(t, out) {
+		var r host.ToolResult
+		if e.Type == host.TypeToolResult && json.Unmarshal(e.Data, &r) == nil {
+			outputs = append(outputs, r.Output)
+		}
+	}
+	return outputs
+}
+
+// sessionFileEvents reads the events of the session file named in out.
+func sessionFileEvents(t *testing.T, out string) []host.Event {
+	t.Helper()
+	file := strings.TrimPrefix(regexp.MustCompile(`(?m)^session file: .*$`).FindString(out), "session file: ")
+	f, err := os.Open(file)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	var events []host.Event
+	sc := bufio.NewScanner(f)
+	sc.Buffer(nil, 1<<20)
+	for sc.Scan() {
+		var e host.Event
+		if json.Unmarshal(sc.Bytes(), &e) == nil {
+			events = append(events, e)
+		}
+	}
+	return events
+}
+
+// stepModels reads the models the "step/start" events of the session file
+// named in out record.
+func stepModels(t *testing.T, out string) []string {
+	t.Helper()
+	var models []string
+	for _, e := range sessionFileEvents(t, out) {
+		if e.Type != host.TypeStepStart {
+			continue
+		}
+		var s host.StepStart
+		if err := json.Unmarshal(e.Data, &s); err != nil {
+			t.Fatal(err)
+		}
+		models = append(models, s.Model)
+	}
+	return models
+}
+
+// TestRunWithAModelPerMode plans on one endpoint and executes on another:
+// each step goes to the model of the mode in force at that step (the
+// approval switches within the turn, /plan back), every step records its
+// model, the console says at each switch which model answers, and the
+// plan endpoint's own key never reaches the default endpoint nor the
+// other way round.
+func TestRunWithAModelPerMode(t *testing.T) {
+	planSrv := fakeopenai.New(fakeopenai.Options{APIKey: "plan-key", Strict: true},
+		fakeopenai.Reply{Text: "A plan.", Calls: []fakeopenai.Call{planCall("call_1", "# Hello\n\n1. Say hello.")}},
+		fakeopenai.Reply{Text: "Still fine."},
+	)
+	defer planSrv.Close()
+	defSrv := fakeopenai.New(fakeopenai.Options{APIKey: "k", Strict: true}, fakeopenai.Reply{Text: "Hello done."})
+	defer defSrv.Close()
+	env := map[string]string{
+		"OPENAI_BASE_URL": defSrv.BaseURL(), "OPENAI_MODEL": "doer", "OPENAI_API_KEY": "k",
+		envPlanBaseURL: planSrv.BaseURL(), envPlanAPIKey: "plan-key",
+	}
+	dir := newRunDir(t)
+	// The review's options are Approve, Approve and execute with doer,
+	// Save plan and stop, Keep planning: numbered, as two begin with "A".
+	p, out, errOut, _ := testProgram(t, "/plan Say hello\n2\n/plan Check again\n")
+	p.getenv = func(k string) string { return env[k] }
+	args := []string{
+		"run", "-config", filepath.Join("testdata", "run", "deploy.yaml"), "-model", "openai", "-plan-model", "planner",
+		"-workspace", filepath.Join(dir, "ws"), "-sessions", filepath.Join(dir, "sessions"),
+	}
+	if code := p.main(args); code != exitOK {
+		t.Fatalf("exit code = %d\n%s", code, errOut)
+	}
+	if got, want := stepModels(t, out.String()), []string{"planner", "doer", "planner"}; strings.Join(got, ",") != strings.Join(want, ",") {
+		t.Errorf("step models = %q; want %q", got, want)
+	}
+	if n := len(planSrv.Requests()); n != 2 {
+		t.Errorf("plan endpoint requests = %d; want 2", n)
+	}
+	if n := len(defSrv.Requests()); n != 1 {
+		t.Errorf("default endpoint requests = %d; want 1", n)
+	}
+	for _, r := range planSrv.Requests() {
+		if !strings.Contains(r.Raw, `"model":"planner"`) {
+			t.Errorf("plan request names another model: %s", r.Raw)
+		}
+	}
+	for _, want := range []string{"── model planner ──\n", "── model doer ──\n", "assistant: Hello done.", "assistant: Still fine."} {
+		if !strings.Contains(out.String(), want) {
+			t.Errorf("output lacks %q:\n%s", want, out)
+		}
+	}
+	if !strings.Contains(out.String(), "[2] Approve and execute with doer") {
+		t.Errorf("the review does not offer the default model:\n%s", out)
+	}
+	if got := toolResults(t, out.String()); len(got) != 1 || !strings.Contains(got[0], `"executeWith":"doer"`) || !strings.Contains(got[0], `"approved":true`) {
+		t.Errorf("exit_plan_mode results = %q; want an approval recording the model", got)
+	}
+	// inspect lists each switch of model in its timeline.
+	file := strings.TrimPrefix(regexp.MustCompile(`(?m)^session file: .*$`).FindString(out.String()), "session file: ")
+	p2, out2, errOut2, _ := testProgram(t, "")
+	if code := p2.main([]string{"inspect", file}); code != exitOK {
+		t.Fatalf("inspect: %d\n%s", code, errOut2)
+	}
+	if got := regexp.MustCompile(`(?m)^#\d+ model (\S+)$`).FindAllStringSubmatch(out2.String(), -1); len(got) != 3 ||
+		got[0][1] != "planner" || got[1][1] != "doer" || got[2][1] != "planner" {
+		t.Errorf("inspect model lines = %q; want planner, doer, planner:\n%s", got, out2)
+	}
+	if got := strings.Count(out.String(), "── model "); got != 3 {
+		t.Errorf("%d model lines; want one per switch (3):\n%s", got, out)
+	}
+}
+
+// TestPlanConfig checks where the plan-mode model's endpoint and key come
+// from: the default's unless named, and never the default's key for an
+// endpoint of its own.
+func TestPlanConfig(t *testing.T) {
+	def := openaimodel.Config{BaseURL: "https://a.example/v1", Model: "doer", APIKey: "def-key", Retries: 3}
+	tests := []struct {
+		name        string
+		pf          planModelFlags
+		ok          bool
+		url, key    string
+		wantRetries int
+	}{
+		{"none", planModelFlags{}, false, "", "", 0},
+		{"same endpoint", planModelFlags{model: "planner"}, true, "https://a.example/v1", "def-key", 3},
+		{"own key", planModelFlags{model: "planner", apiKey: "p"}, true, "https://a.example/v1", "p", 3},
+		{"own endpoint, no key", planModelFlags{model: "planner", baseURL: "https://b.example/v1"}, true, "https://b.example/v1", "", 3},
+		{"own endpoint and key", planModelFlags{model: "planner", baseURL: "https://b.example/v1", apiKey: "p"}, true, "https://b.example/v1", "p", 3},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			cfg, ok := planConfig(def, tt.pf)
+			if ok != tt.ok || cfg.BaseURL != tt.url || cfg.APIKey != tt.key || cfg.Retries != tt.wantRetries {
+				t.Errorf("planConfig = %+v, %v; want %s %s retries %d, %v", cfg, ok, tt.url, tt.key, tt.wantRetries, tt.ok)
+			}
+			if ok && cfg.Model != tt.pf.model {
+				t.Errorf("model = %q; want %q", cfg.Model, tt.pf.model)
+			}
+		})
+	}
+}
+
+// TestPlanModelUsageErrors checks the configurations -plan-model refuses.
+func TestPlanModelUsageErrors(t *testing.T) {
+	dir := newRunDir(t)
+	script := writeScript(t, dir, "s.yaml", "steps:\n  - text: Hi.\n")
+	noPlan := filepath.Join(dir, "noplan.yaml")
+	if err := os.WriteFile(noPlan, []byte("plugins: {}\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	deploy := filepath.Join("testdata", "run", "deploy.yaml")
+	tests := []struct {
+		name string
+		args []string
+		want string
+	}{
+		{"scripted", []string{"-config", deploy, "-model", "scripted:" + script, "-plan-model", "planner"}, errPlanModelScripted},
+		{"same name", []string{"-config", deploy, "-model", "openai", "-openai-model", "m", "-plan-model", "m"}, `-plan-model "m": the default mode's model has the same name`},
+		{"bad plan URL", []string{"-config", deploy, "-model", "openai", "-openai-model", "m", "-plan-model", "p", "-plan-base-url", "ftp://x"}, "-plan-model: "},
+		{"no plan mode", []string{"-config", noPlan, "-model", "openai", "-openai-model", "m", "-plan-model", "p"}, errPlanModelNoPlan},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			p, _, errOut, _ := testProgram(t, "")
+			args := append([]string{"run", "-workspace", filepath.Join(dir, "ws"), "-sessions", filepath.Join(dir, "sessions")}, tt.args...)
+			if code := p.main(args); code != exitUsage {
+				t.Errorf("exit code = %d; want %d\n%s", code, exitUsage, errOut)
+			}
+			if !strings.Contains(errOut.String(), tt.want) {
+				t.Errorf("stderr = %q; want %q", errOut, tt.want)
+			}
+		})
+	}
+}
+
+// TestReasoningAcrossModels plans on a thinking model (DeepSeek's rules:
+// its reasoning must come back with its tool calls) and executes on a
+// strict endpoint that refuses reasoning_content: the step after the
+// approval goes to the default model without the planner's reasoning, and
+// the step after /plan goes back to the planner with it. Both directions
+// run against endpoints that answer 400 when the rule is broken.
+func TestReasoningAcrossModels(t *testing.T) {
+	for _, stream := range []bool{true, false} {
+		t.Run(fmt.Sprintf("stream=%t", stream), func(t *testing.T) {
+			planSrv := fakeopenai.New(fakeopenai.Options{Flavour: fakeopenai.DeepSeek, APIKey: "k", Strict: true},
+				fakeopenai.Reply{Reasoning: "Think first.", Text: "A plan.", Calls: []fakeopenai.Call{planCall("call_1", "# Hello\n\n1. Say hello.")}},
+				fakeopenai.Reply{Reasoning: "Nothing new.", Text: "Still fine."},
+			)
+			defer planSrv.Close()
+			defSrv := fakeopenai.New(fakeopenai.Options{Flavour: fakeopenai.OpenAI, APIKey: "k", Strict: true}, fakeopenai.Reply{Text: "Hello done."})
+			defer defSrv.Close()
+			env := map[string]string{"OPENAI_BASE_URL": defSrv.BaseURL(), "OPENAI_MODEL": "doer", "OPENAI_API_KEY": "k", envPlanBaseURL: planSrv.BaseURL(), envPlanAPIKey: "k"}
+			dir := newRunDir(t)
+			p, out, errOut, _ := testProgram(t, "/plan Say hello\n1\n/plan Check again\n")
+			p.getenv = func(k string) string { return env[k] }
+			args := []string{
+				"run", "-config", filepath.Join("testdata", "run", "deploy.yaml"), "-model", "openai", "-plan-model", "thinker",
+				fmt.Sprintf("-stream=%t", stream), "-workspace", filepath.Join(dir, "ws"), "-sessions", filepath.Join(dir, "sessions"),
+			}
+			if code := p.main(args); code != exitOK {
+				t.Fatalf("exit code = %d\n%s", code, errOut)
+			}
+			if strings.Contains(out.String(), "ended: error") {
+				t.Errorf("a turn failed:\n%s", out)
+			}
+			def := defSrv.Requests()
+			if len(def) != 1 || strings.Contains(def[0].Raw, "reasoning_content") {
+				t.Errorf("default requests = %d; the first carries the planner's reasoning: %v", len(def), def)
+			}
+			plan := planSrv.Requests()
+			if len(plan) != 2 || !strings.Contains(plan[1].Raw, `"reasoning_content":"Think first."`) {
+				t.Errorf("plan requests = %d; the second lacks the planner's reasoning: %v", len(plan), plan)
+			}
+			for _, want := range []string{"assistant: Hello done.", "assistant: Still fine."} {
+				if !strings.Contains(out.String(), want) {
+					t.Errorf("output lacks %q:\n%s", want, out)
+				}
+			}
+		})
+	}
+}
+
+// TestOwnReasoning checks which messages keep their reasoning for a model.
+func TestOwnReasoning(t *testing.T) {
+	msgs := []refhost.Message{
+		{Role: refhost.RoleAssistant, Reasoning: "a", Model: "thinker"},
+		{Role: refhost.RoleAssistant, Reasoning: "b"},
+		{Role: refhost.RoleAssistant, Model: "doer"},
+	}
+	tests := []struct {
+		model string
+		want  []string
+	}{
+		{"thinker", []string{"a", "b", ""}},
+		{"doer", []string{"", "b", ""}},
+	}
+	for _, tt := range tests {
+		got := ownReasoning(msgs, tt.model)
+		var r []string
+		for _, m := range got {
+			r = append(r, m.Reasoning)
+		}
+		if strings.Join(r, "|") != strings.Join(tt.want, "|") {
+			t.Errorf("for %s: reasoning = %q; want %q", tt.model, r, tt.want)
+		}
+	}
+	if msgs[0].Reasoning != "a" {
+		t.Errorf("the loop's messages were changed: %+v", msgs)
+	}
+}
