@@ -36,11 +36,24 @@ type Question struct {
 	// draft that Detail revises: front ends show what changed from it to
 	// Detail (a diff). Previous, when set too, is the closer text.
 	Reopened string `json:"reopened,omitempty"`
+	// Fields, when set, are labelled values the UI may show instead of
+	// Detail, in the user's language: Key is a stable identifier the
+	// asking plugin documents, Value is the text (model text: escape it).
+	// Detail still holds the same content for front ends that do not know
+	// the keys.
+	Fields []Field `json:"fields,omitempty"`
 	// Options are the choices offered.
 	Options []Option `json:"options"`
 	// MultiSelect lets the user choose several options: the answer's
 	// Selected may then hold several labels. Without it, at most one.
 	MultiSelect bool `json:"multiSelect,omitempty"`
+}
+
+// Field is one labelled value of a [Question]: Key names it (a stable
+// identifier, never shown), Value is its text.
+type Field struct {
+	Key   string `json:"key"`
+	Value string `json:"value"`
 }
 
 // Intent tells the UI what a request is for.

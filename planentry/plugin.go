@@ -246,13 +246,15 @@ func (t *tool) ask(ctx context.Context, done <-chan struct{}, agent host.Agent, 
 		}
 	}()
 	detail := fmt.Sprintf(detailGoal, goal.Goal)
+	fields := []host.Field{{Key: FieldGoal, Value: goal.Goal}}
 	if goal.Scope != "" {
 		detail += fmt.Sprintf(detailScope, goal.Scope)
+		fields = append(fields, host.Field{Key: FieldScope, Value: goal.Scope})
 	}
 	answers, err := t.pl.p.Questions.Ask(ctx, host.AskRequest{
 		Agent: agent,
 		Questions: []host.Question{{
-			ID: QuestionID, Header: questionHeader, Question: questionText, Detail: detail,
+			ID: QuestionID, Header: questionHeader, Question: questionText, Detail: detail, Fields: fields,
 			Options: []host.Option{{Label: OptionEnter, Description: optionEnterDesc}, {Label: OptionDecline, Description: optionDeclDesc}},
 		}},
 		Intent: &host.Intent{Kind: IntentKind, ApproveOption: OptionEnter},

@@ -25,6 +25,11 @@ const (
 	OptionEnter = "Enter plan mode"
 	// OptionDecline is the label of the option that declines.
 	OptionDecline = "Decline"
+	// FieldGoal is the Key of the question's field holding the goal.
+	FieldGoal = "goal"
+	// FieldScope is the Key of the question's field holding the scope,
+	// present when the model gave one.
+	FieldScope = "scope"
 
 	questionHeader  = "Plan mode"
 	questionText    = "The assistant asks to plan before making changes. Switch to plan mode?"

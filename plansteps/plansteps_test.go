@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"slices"
 	"strings"
 	"testing"
 
@@ -160,6 +161,17 @@ func TestModifyAsksTheUser(t *testing.T) {
 		detail := req.Questions[0].Detail
 		if !strings.Contains(detail, "Before:") || !strings.Contains(detail, "Add the retry loop") || !strings.Contains(detail, "Configure the client's retries") {
 			t.Fatalf("detail lacks before and after:\n%s", detail)
+		}
+		wantFields := []host.Field{
+			{Key: plansteps.FieldStep, Value: "2"}, {Key: plansteps.FieldPlan, Value: "Add retries"},
+			{Key: plansteps.FieldReason, Value: "the client has retries"},
+			{Key: plansteps.FieldBefore, Value: "Add the retry loop"},
+			{Key: plansteps.FieldBeforeVerification, Value: "go test ./upload"},
+			{Key: plansteps.FieldAfter, Value: "Configure the client's retries"},
+			{Key: plansteps.FieldAfterVerification, Value: "go test ./client"},
+		}
+		if got := req.Questions[0].Fields; !slices.Equal(got, wantFields) {
+			t.Errorf("fields = %+v, want %+v", got, wantFields)
 		}
 		st := e.state().Plan.Steps[1]
 		if st.Description != "Configure the client's retries" || st.Verification != "go test ./client" || st.Modified != 1 || st.DependsOn[0] != 1 {

@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"slices"
+	"strconv"
 	"strings"
 
 	"github.com/dshgo/planmode/host"
@@ -358,6 +359,7 @@ func modifyRequest(agent host.Agent, title string, before, after Step, reason st
 			Header:   modifyHeader,
 			Question: fmt.Sprintf(modifyQuestion, before.ID),
 			Detail:   b.String(),
+			Fields:   modifyFields(title, before, after, reason),
 			Options: []host.Option{
 				{Label: ModifyApprove, Description: modifyApproveDetail},
 				{Label: ModifyKeep, Description: modifyKeepDetail},
@@ -365,6 +367,28 @@ func modifyRequest(agent host.Agent, title string, before, after Step, reason st
 		}},
 		Intent: &host.Intent{Kind: ModifyIntentKind, ApproveOption: ModifyApprove},
 	}
+}
+
+// modifyFields are the step change's labelled values, the same content
+// as its detail.
+func modifyFields(title string, before, after Step, reason string) []host.Field {
+	fields := []host.Field{
+		{Key: FieldStep, Value: strconv.Itoa(before.ID)},
+		{Key: FieldPlan, Value: title},
+		{Key: FieldReason, Value: reason},
+	}
+	step := func(desc, files, verification string, s Step) {
+		fields = append(fields, host.Field{Key: desc, Value: s.Description})
+		if len(s.Files) > 0 {
+			fields = append(fields, host.Field{Key: files, Value: strings.Join(s.Files, ", ")})
+		}
+		if s.Verification != "" {
+			fields = append(fields, host.Field{Key: verification, Value: s.Verification})
+		}
+	}
+	step(FieldBefore, FieldBeforeFiles, FieldBeforeVerification, before)
+	step(FieldAfter, FieldAfterFiles, FieldAfterVerification, after)
+	return fields
 }
 
 func writeStep(b *strings.Builder, s Step) {

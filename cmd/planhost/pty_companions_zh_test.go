@@ -39,11 +39,11 @@ func TestPTYCompanionsInChinese(t *testing.T) {
 	screens = append(screens, s.waitScreen("接下来？"))
 	time.Sleep(reviewGraceWait)
 	s.send("a")
-	// The step change: the catalog's question and options; its detail
-	// is the plugin's Markdown, shown as written, so this screen is not
-	// scanned.
+	// The step change: the catalog's question and options, and the
+	// plugin's fields under the catalog's labels.
 	change := s.waitScreen("修改已批准计划中的这一步吗？")
-	for _, want := range []string{"[1] 批准修改", "[2] 保留原步骤"} {
+	screens = append(screens, change)
+	for _, want := range []string{"[1] 批准修改", "[2] 保留原步骤", "步骤：2", "原因：表格测试覆盖得更好。", "修改后：用表格测试问候函数和告别函数", "修改后的验证：运行表格测试"} {
 		if !strings.Contains(change, want) {
 			t.Errorf("the step change lacks %q:\n%s", want, change)
 		}

@@ -5,8 +5,12 @@ import (
 	"testing"
 	"time"
 
+	"go.uber.org/fx"
+
+	"github.com/dshgo/planmode/cmd/planhost/internal/safetext"
 	"github.com/dshgo/planmode/cmd/planhost/tui"
 	"github.com/dshgo/planmode/host"
+	"github.com/dshgo/planmode/internal/e2etest"
 	"github.com/dshgo/planmode/planentry"
 	"github.com/dshgo/planmode/plansteps"
 )
@@ -69,5 +73,45 @@ func TestCompanionQuestionsInTheUsersLanguage(t *testing.T) {
 				}
 			})
 		}
+	}
+}
+
+// TestPlanEntryConsentFieldsInTheUsersLanguage puts plan-entry's consent
+// question, as the real plugin asks it, to the Chinese UI: the goal and
+// scope show under the catalog's labels, with the model's text escaped,
+// and none of the plugin's English Markdown labels reach the screen.
+func TestPlanEntryConsentFieldsInTheUsersLanguage(t *testing.T) {
+	h := e2etest.New(t, fx.Supply(planentry.Config{}), planentry.Module)
+	a := h.Agent()
+	h.User.QueueAnswers(host.Answer{QuestionID: planentry.QuestionID, Selected: []string{planentry.OptionDecline}})
+	h.Model.Add(e2etest.Call("e", planentry.ToolName, map[string]string{"goal": "给上传器加重试\x1b[2J", "scope": "internal/upload"}), e2etest.Say("好"))
+	h.Prompt(a, "加重试")
+	reqs := h.User.Requests()
+	if len(reqs) != 1 {
+		t.Fatalf("%d requests, want 1", len(reqs))
+	}
+	tests := []struct {
+		cat       *tui.Catalog
+		want, bad []string
+	}{
+		{tui.Chinese, []string{"目标：给上传器加重试\\x1b[2J", "范围：internal/upload"}, []string{"Goal", "Scope", "**", "\x1b[2J"}},
+		{tui.English, []string{"Goal: 给上传器加重试\\x1b[2J", "Scope: internal/upload"}, []string{"**", "\x1b[2J"}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.cat.Lang, func(t *testing.T) {
+			m := newHarness(t, tui.Config{Catalog: tt.cat, Sanitize: safetext.Escape})
+			m.send(tui.AskMsg{ID: 1, Reply: make(chan tui.AskResult, 1), Request: reqs[0]})
+			view := m.view()
+			for _, want := range tt.want {
+				if !strings.Contains(view, want) {
+					t.Errorf("lacks %q:\n%s", want, view)
+				}
+			}
+			for _, bad := range tt.bad {
+				if strings.Contains(view, bad) {
+					t.Errorf("shows %q:\n%s", bad, view)
+				}
+			}
+		})
 	}
 }

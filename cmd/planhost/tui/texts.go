@@ -1,6 +1,7 @@
 package tui
 
 import (
+	"fmt"
 	"strings"
 
 	"github.com/dshgo/planmode"
@@ -165,16 +166,22 @@ type Catalog struct {
 	// plan-steps step change); a question the catalog lacks shows the
 	// plugin's text.
 	Questions map[string]QuestionWords
+	// FieldLine is one labelled value of a question (%s: the label, the
+	// value).
+	FieldLine string
 }
 
 // QuestionWords are a companion question's words in a catalog: the
 // question and its options' labels and descriptions. Options are keyed
 // by the option's label, which stays the answer's value: the protocol
-// identifier never changes with the language. The question's Detail is
-// shown as the plugin wrote it.
+// identifier never changes with the language. Fields are the labels of
+// the question's fields by Key: when every field of the question has one,
+// the fields show instead of the Detail, which is shown as the plugin
+// wrote it otherwise.
 type QuestionWords struct {
 	Question string
 	Options  map[string]OptionWords
+	Fields   map[string]string
 }
 
 // OptionWords are an option's label and description in a catalog.
@@ -333,6 +340,15 @@ var English = &Catalog{
 	PlanOff:         "Plan mode is off.",
 	PlanOffNext:     "Plan mode ends from the next step of the running turn.",
 	Commands:        map[string]CommandWords{},
+	FieldLine:       "%s: %s",
+	Questions: map[string]QuestionWords{
+		planentry.IntentKind: {Fields: map[string]string{planentry.FieldGoal: "Goal", planentry.FieldScope: "Scope"}},
+		plansteps.ModifyIntentKind: {Fields: map[string]string{
+			plansteps.FieldStep: "Step", plansteps.FieldPlan: "Plan", plansteps.FieldReason: "Reason",
+			plansteps.FieldBefore: "Before", plansteps.FieldBeforeFiles: "Files before", plansteps.FieldBeforeVerification: "Verify before",
+			plansteps.FieldAfter: "After", plansteps.FieldAfterFiles: "Files after", plansteps.FieldAfterVerification: "Verify after",
+		}},
+	},
 }
 
 // Chinese is the Chinese catalog.
@@ -480,6 +496,7 @@ var Chinese = &Catalog{
 	OutcomeReopened: "已重新打开，作为工作草稿",
 	PlanOff:         "计划模式已关闭。",
 	PlanOffNext:     "计划模式将从运行中回合的下一步结束。",
+	FieldLine:       "%s：%s",
 	Questions: map[string]QuestionWords{
 		planentry.IntentKind: {
 			Question: "助手请求先制定计划再做修改。切换到计划模式吗？",
@@ -487,12 +504,18 @@ var Chinese = &Catalog{
 				planentry.OptionEnter:   {Label: "进入计划模式", Description: "先只读探索，在做任何修改前商定计划。"},
 				planentry.OptionDecline: {Label: "拒绝", Description: "在默认模式下继续，不经过计划审阅。"},
 			},
+			Fields: map[string]string{planentry.FieldGoal: "目标", planentry.FieldScope: "范围"},
 		},
 		plansteps.ModifyIntentKind: {
 			Question: "修改已批准计划中的这一步吗？",
 			Options: map[string]OptionWords{
 				plansteps.ModifyApprove: {Label: "批准修改", Description: "这一步按所示内容修改；模型接着执行新的这一步。"},
 				plansteps.ModifyKeep:    {Label: "保留原步骤", Description: "这一步保持批准时的样子；写下原因，模型会读到。"},
+			},
+			Fields: map[string]string{
+				plansteps.FieldStep: "步骤", plansteps.FieldPlan: "计划", plansteps.FieldReason: "原因",
+				plansteps.FieldBefore: "修改前", plansteps.FieldBeforeFiles: "修改前的文件", plansteps.FieldBeforeVerification: "修改前的验证",
+				plansteps.FieldAfter: "修改后", plansteps.FieldAfterFiles: "修改后的文件", plansteps.FieldAfterVerification: "修改后的验证",
 			},
 		},
 	},
@@ -564,6 +587,25 @@ func (c *Catalog) optionLabel(label string) (string, string) {
 		return c.OptSave, c.OptSaveDesc
 	}
 	return label, ""
+}
+
+// fields are the lines of q's fields in the catalog's words, each value
+// escaped by sanitize; nil when q has no fields or one lacks a label (the
+// Detail shows then).
+func (c *Catalog) fields(req host.AskRequest, q host.Question, sanitize func(string) string) []string {
+	w, ok := c.question(req)
+	if !ok || len(q.Fields) == 0 {
+		return nil
+	}
+	lines := make([]string, 0, len(q.Fields))
+	for _, f := range q.Fields {
+		label, ok := w.Fields[f.Key]
+		if !ok {
+			return nil
+		}
+		lines = append(lines, fmt.Sprintf(c.FieldLine, label, sanitize(f.Value)))
+	}
+	return lines
 }
 
 // question is the catalog's words for the question of req shown now

@@ -139,10 +139,14 @@ func (m Model) menuView(r *review) string {
 	}
 	if !r.plan {
 		head = m.cfg.Sanitize(q.Question)
-		if w, ok := m.cat.question(r.req); ok {
+		if w, ok := m.cat.question(r.req); ok && w.Question != "" {
 			head = w.Question
 		}
-		if d := strings.TrimSpace(q.Detail); d != "" {
+		if fields := m.cat.fields(r.req, q, m.cfg.Sanitize); fields != nil {
+			for _, f := range fields {
+				lines = append(lines, wrap(f, m.width))
+			}
+		} else if d := strings.TrimSpace(q.Detail); d != "" {
 			lines = append(lines, wrap(m.cfg.Sanitize(d), m.width))
 		}
 	}
