@@ -58,7 +58,12 @@ func interopMissing(lookPath func(string) (string, error), stat func(string) err
 // plan update, a switch to plan mode during a second prompt's last model
 // request announced before its response, and a load of the session in a second
 // process, which then keeps serving through a burst of 3,000
-// session/cancel notifications and a prompt of 2 MB of '<'. Every message both sides sent is then checked against the JSON
+// session/cancel notifications and a prompt of 2 MB of '<'. A third process,
+// on a new session, asks two clarifying questions (one permission request
+// each, the first answered with a choice, the second skipped, both in the
+// tool's result), has a plan approved, takes "/plan reopen" (a mode update
+// to plan) and shows the diff against the reopened plan in the next review.
+// Every message both sides sent is then checked against the JSON
 // schema of the Go SDK and of the npm package.
 func TestNodeClientInterop(t *testing.T) {
 	node, npmSchema := interopClient(t)
@@ -78,7 +83,7 @@ func TestNodeClientInterop(t *testing.T) {
 	}
 	cmd := exec.Command(node, "client.mjs", bin, filepath.Join(tmp, "sessions"), ws,
 		abs("testdata/interop-script.yaml"), abs("testdata/interop-script-2.yaml"), transcript,
-		abs("testdata/interop-deploy.yaml"))
+		abs("testdata/interop-deploy.yaml"), abs("testdata/interop-script-3.yaml"))
 	cmd.Dir = nodeClientDir
 	cmd.Env = append(os.Environ(), "XDG_STATE_HOME="+filepath.Join(tmp, "state"))
 	var stderr bytes.Buffer
@@ -120,7 +125,7 @@ func TestNodeClientInterop(t *testing.T) {
 			fromClient[rec.Conn] = append(fromClient[rec.Conn], []byte(rec.Line))
 		}
 	}
-	if len(fromAgent) != 2 || len(fromAgent[1]) < 10 || len(fromClient[1]) < 4 || len(fromAgent[2]) < 4 {
+	if len(fromAgent) != 3 || len(fromAgent[1]) < 10 || len(fromClient[1]) < 4 || len(fromAgent[2]) < 4 || len(fromAgent[3]) < 4 {
 		t.Fatalf("transcript has agent messages %d and client messages %d by connection; want the whole walk", len(fromAgent), len(fromClient))
 	}
 	for _, s := range []*protocolSchema{goSDKSchema(t), loadSchema(t, npmSchema)} {

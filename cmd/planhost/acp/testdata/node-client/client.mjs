@@ -1,10 +1,10 @@
 // Interop test client for `planhost acp`, written with the official ACP
 // TypeScript SDK. The Go test TestNodeClientInterop runs it:
 //
-//   node client.mjs PLANHOST SESSIONS_DIR WORKSPACE SCRIPT SCRIPT2 TRANSCRIPT CONFIG
+//   node client.mjs PLANHOST SESSIONS_DIR WORKSPACE SCRIPT SCRIPT2 TRANSCRIPT CONFIG SCRIPT3
 //
-// It spawns `PLANHOST acp` twice, with the scripted models SCRIPT and
-// SCRIPT2, and walks:
+// It spawns `PLANHOST acp` three times, with the scripted models SCRIPT,
+// SCRIPT2 and SCRIPT3, and walks:
 // initialize, session/new, session/set_mode plan, a prompt whose plan review
 // arrives as session/request_permission (its steps sent as a plan update
 // before it; approved with the allow_once option), the
@@ -13,8 +13,13 @@
 // prompt waits (announced when that turn ends, before its response), and
 // then, in a second agent process,
 // session/load of the same session (the plan sent again), a burst of 3,000
-// session/cancel notifications and a prompt of 2 MB of '<'. CONFIG is the
-// deployment file (plan mode and the todo plugin). Every line either side
+// session/cancel notifications and a prompt of 2 MB of '<'; then, in a
+// third agent process on a new session, two clarifying questions (ask_user)
+// as one permission request each, the first answered with a choice and the
+// second skipped (the tool's result carries both), an approved plan,
+// "/plan reopen" (a current_mode_update to plan) and a revised plan whose
+// review shows what changed from the reopened plan. CONFIG is the
+// deployment file (plan mode, the todo plugin and plan-ask). Every line either side
 // wrote is appended to TRANSCRIPT as {"conn": 1|2, "from": "client"|"agent",
 // "line": ...}
 // so that the Go test can check it against the protocol's JSON schema.
@@ -24,9 +29,9 @@ import { appendFileSync } from "node:fs";
 import { Readable, Writable } from "node:stream";
 import * as acp from "@agentclientprotocol/sdk";
 
-const [planhost, sessionsDir, workspace, script, script2, transcript, config] = process.argv.slice(2);
-if (!config) {
-  console.error("usage: node client.mjs PLANHOST SESSIONS_DIR WORKSPACE SCRIPT SCRIPT2 TRANSCRIPT CONFIG");
+const [planhost, sessionsDir, workspace, script, script2, transcript, config, script3] = process.argv.slice(2);
+if (!script3) {
+  console.error("usage: node client.mjs PLANHOST SESSIONS_DIR WORKSPACE SCRIPT SCRIPT2 TRANSCRIPT CONFIG SCRIPT3");
   process.exit(2);
 }
 
@@ -77,6 +82,10 @@ const permissionRequests = [];
 // before it.
 const planAtReview = [];
 let onUpdate = () => {};
+// answer picks the option id for a permission request; by default the
+// first allow_once option.
+const allowOnce = (params) => params.options.find((o) => o.kind === "allow_once").optionId;
+let answer = allowOnce;
 
 function newClient() {
   return acp
@@ -88,8 +97,7 @@ function newClient() {
     .onRequest(acp.methods.client.session.requestPermission, ({ params }) => {
       permissionRequests.push(params);
       planAtReview.push(updates.filter((n) => n.update.sessionUpdate === "plan").at(-1)?.update.entries ?? []);
-      const allow = params.options.find((o) => o.kind === "allow_once");
-      return { outcome: { outcome: "selected", optionId: allow.optionId } };
+      return { outcome: { outcome: "selected", optionId: answer(params) } };
     });
 }
 
@@ -222,6 +230,55 @@ let sessionId;
     check(true, `a 2 MB prompt of '<' after a cancel burst is answered (${answer.slice(0, 200)})`);
     const resp = await ctx.request(acp.methods.agent.session.prompt, { sessionId, prompt: [{ type: "text", text: "Thanks." }] });
     check(resp.stopReason === "end_turn", "the loaded session goes on");
+  });
+  await stopAgent(child);
+}
+
+// toolText joins the text of a permission request's tool call content.
+const toolText = (req) => (req.toolCall.content ?? []).map((c) => c.content?.text ?? "").join("\n");
+
+// Third agent process, a new session: clarifying questions and /plan reopen.
+{
+  updates.length = 0;
+  permissionRequests.length = 0;
+  // The storage question is answered "In a file", the language one skipped.
+  answer = (params) => {
+    if (params.toolCall.toolCallId !== "ask-1") return allowOnce(params);
+    const want = toolText(params).includes("Which language first?") ? "Skip this question" : "In a file";
+    return params.options.find((o) => o.name === want).optionId;
+  };
+  const { child, stream } = startAgent(script3);
+  await newClient().connectWith(stream, async (ctx) => {
+    await ctx.request(acp.methods.agent.initialize, initParams);
+    const created = await ctx.request(acp.methods.agent.session.new, { cwd: workspace, mcpServers: [] });
+    const sid = created.sessionId;
+    await ctx.request(acp.methods.agent.session.setMode, { sessionId: sid, modeId: "plan" });
+    const resp = await ctx.request(acp.methods.agent.session.prompt, { sessionId: sid, prompt: [{ type: "text", text: "Keep greetings elsewhere." }] });
+    check(resp.stopReason === "end_turn", `ask prompt stop reason ${resp.stopReason}`);
+    const asks = permissionRequests.filter((r) => r.toolCall.toolCallId === "ask-1");
+    check(asks.length === 2, `one permission request per question (${asks.length})`);
+    const opts = asks.map((r) => r.options.map((o) => `${o.name}=${o.kind}`).join(",")).join(" | ");
+    check(opts === "In code=allow_once,In a file=allow_once,Skip this question=reject_once | German=allow_once,French=allow_once,Skip this question=reject_once",
+      `each choice is an allow_once option, plus a reject_once Skip (${opts})`);
+    check(toolText(asks[0]).includes("Where should greetings live?") && toolText(asks[1]).includes("Which language first?"), "each request holds its question");
+    const done = updates.find((n) => n.update.sessionUpdate === "tool_call_update" && n.update.toolCallId === "ask-1" && n.update.status === "completed");
+    const result = JSON.parse(done?.update.rawOutput?.output ?? "{}");
+    const got = (result.answers ?? []).map((a) => (a.skipped ? "skipped" : (a.selected ?? []).join("+"))).join(",");
+    check(result.outcome === "answered" && got === "In a file,skipped", `the model gets the chosen label and the skipped question (${result.outcome}: ${got})`);
+    check(permissionRequests.length === 3 && permissionRequests[2].toolCall.toolCallId === "plan-2", "then the plan review, approved");
+
+    const reopened = await ctx.request(acp.methods.agent.session.prompt, { sessionId: sid, prompt: [{ type: "text", text: "/plan reopen" }] });
+    check(reopened.stopReason === "end_turn", `/plan reopen stop reason ${reopened.stopReason}`);
+    const modes = updates.filter((n) => n.update.sessionUpdate === "current_mode_update").map((n) => n.update.currentModeId);
+    check(modes.join(",") === "plan,default,plan", `/plan reopen switches to plan mode (mode updates ${modes})`);
+    check(!toolText(permissionRequests[2]).includes("What changed since the plan you reopened"), "the first review shows no reopen diff");
+
+    const revised = await ctx.request(acp.methods.agent.session.prompt, { sessionId: sid, prompt: [{ type: "text", text: "Document it too." }] });
+    check(revised.stopReason === "end_turn", `revised plan stop reason ${revised.stopReason}`);
+    check(permissionRequests.length === 4 && permissionRequests[3].toolCall.toolCallId === "plan-3", "the revised plan is reviewed");
+    const diff = toolText(permissionRequests[3]);
+    check(diff.includes("What changed since the plan you reopened") && diff.includes("+2. Document the file's format."),
+      "the next review shows the diff against the reopened plan");
   });
   await stopAgent(child);
 }
