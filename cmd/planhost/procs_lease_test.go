@@ -58,7 +58,12 @@ func startProc(t *testing.T, args ...string) *proc {
 func (p *proc) send(t *testing.T, line string) {
 	t.Helper()
 	if _, err := io.WriteString(p.in, line+"\n"); err != nil {
-		t.Fatal(err)
+		// The process is gone: say why, from what it printed.
+		select {
+		case <-p.done:
+		case <-time.After(5 * time.Second):
+		}
+		t.Fatalf("send %q: %v; the process exited (%v); stderr:\n%s\nstdout:\n%s", line, err, p.cmd.ProcessState, p.errOut.String(), p.out.String())
 	}
 }
 
