@@ -1,5 +1,10 @@
 package pgstore
 
+import (
+	"context"
+	"time"
+)
+
 // ReadBacks returns how many times st read events from the table.
 func ReadBacks(st *Store) int64 { return st.readBacks.Load() }
 
@@ -11,3 +16,15 @@ var (
 	EncodeNotice = encodeNotice
 	DecodeNotice = decodeNotice
 )
+
+// LeaseHolder runs the query that reads who holds session id's lease, as
+// LeaseTurn does after a grant it lost.
+func LeaseHolder(st *Store, id string) (live bool, err error) {
+	var (
+		host       string
+		pid        int
+		since, upt *time.Time
+	)
+	err = st.pool.QueryRow(context.Background(), sqlLeaseHolder, id).Scan(&host, &pid, &since, &upt, &live)
+	return live, err
+}

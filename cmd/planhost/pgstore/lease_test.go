@@ -168,3 +168,30 @@ func TestLeaseNotBlockedByPausedAppend(t *testing.T) {
 		t.Fatal("the paused transaction still writes")
 	}
 }
+
+// TestLeaseHolderOfAReleasedLease: a grant can lose to a holder that then
+// releases its lease before the holder is read; the read then finds no
+// lease at all (its expiry NULL) and must say "not live", not fail, so
+// that LeaseTurn asks again instead of failing the turn (as it did, with
+// "cannot scan NULL into *bool", once three processes shared a session).
+func TestLeaseHolderOfAReleasedLease(t *testing.T) {
+	a, _, _ := twoStores(t)
+	if _, err := a.Create("s"); err != nil {
+		t.Fatal(err)
+	}
+	for _, stage := range []string{"never leased", "released"} {
+		live, err := pgstore.LeaseHolder(a, "s")
+		if err != nil || live {
+			t.Fatalf("%s: live %v, err %v; want not live and no error", stage, live, err)
+		}
+		_, l := leaser(t, a, "s")
+		g, err := l.LeaseTurn()
+		if err != nil {
+			t.Fatal(err)
+		}
+		if live, err := pgstore.LeaseHolder(a, "s"); err != nil || !live {
+			t.Fatalf("held: live %v, err %v", live, err)
+		}
+		g.Release()
+	}
+}

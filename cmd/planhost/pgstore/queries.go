@@ -54,7 +54,7 @@ const (
 		WHERE id = $1 AND (lease_until IS NULL OR lease_until <= clock_timestamp())
 		RETURNING fence, lease_since, lease_until`
 	// sqlLeaseHolder reads who holds the lease of session $1.
-	sqlLeaseHolder = `SELECT lease_host, lease_pid, lease_since, lease_until, lease_until > clock_timestamp()
+	sqlLeaseHolder = `SELECT lease_host, lease_pid, lease_since, lease_until, COALESCE(lease_until > clock_timestamp(), false)
 		FROM planmode_sessions WHERE id = $1`
 	// sqlLeaseRenew extends the lease of session $1 granted with token $2
 	// by $3 microseconds from now; no row means another grant came since.
