@@ -121,6 +121,13 @@ type Model struct {
 	// review came: a review waits for the typing to stop.
 	lastKey time.Time
 
+	// sending is set while a message or a command is on its way to the
+	// backend; what the user sends meanwhile waits in outbox, so the
+	// backend gets them in the order they were typed (a "/plan ..." and
+	// the message typed after it, say).
+	sending bool
+	outbox  []tea.Cmd
+
 	review *review
 	// form is the open clarifying-question form (see form.go).
 	form  *form
@@ -271,7 +278,9 @@ func (m Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		if msg.err != nil {
 			m.add(KindError, fmt.Sprintf(m.cat.SendFailed, msg.err))
 		}
+		cmd = m.delivered()
 	case commandMsg:
+		cmd = m.delivered()
 		if msg.reopened > 0 {
 			m.reopened = msg.reopened
 		}
@@ -524,21 +533,43 @@ func (m *Model) submit(raw string) tea.Cmd {
 		m.add(KindUser, text)
 		b := m.cfg.Backend
 		name, _, _ := strings.Cut(strings.TrimPrefix(text, "/"), " ")
-		return func() tea.Msg {
+		return m.deliver(func() tea.Msg {
 			reply, handled, err := b.Command(text)
 			msg := commandMsg{name: name, reply: reply, handled: handled, err: err}
 			if r, ok := b.(PlanReopener); ok {
 				msg.reopened = r.ReopenedPlan()
 			}
 			return msg
-		}
+		})
 	}
 	m.add(KindUser, strings.TrimRight(raw, "\n"))
 	if m.busy {
 		m.add(KindMeta, m.cat.Queued)
 	}
 	b := m.cfg.Backend
-	return func() tea.Msg { return sentMsg{err: b.Send(strings.TrimRight(raw, "\n"))} }
+	return m.deliver(func() tea.Msg { return sentMsg{err: b.Send(strings.TrimRight(raw, "\n"))} })
+}
+
+// deliver sends f to the backend now, or after what is on its way there.
+func (m *Model) deliver(f tea.Cmd) tea.Cmd {
+	if m.sending {
+		m.outbox = append(m.outbox, f)
+		return nil
+	}
+	m.sending = true
+	return f
+}
+
+// delivered is called when a message or command reached the backend: the
+// next one waiting goes.
+func (m *Model) delivered() tea.Cmd {
+	if len(m.outbox) == 0 {
+		m.sending = false
+		return nil
+	}
+	f := m.outbox[0]
+	m.outbox = m.outbox[1:]
+	return f
 }
 
 // help lists the keys and the host's commands.
