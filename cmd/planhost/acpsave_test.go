@@ -1,14 +1,9 @@
 package main
 
 import (
-	"bufio"
-	"encoding/json"
-	"fmt"
-	"io"
 	"os"
 	"path/filepath"
 	"testing"
-	"time"
 
 	"github.com/dshgo/planmode/cmd/planhost/internal/saveplan"
 )
@@ -32,75 +27,10 @@ func TestACPSaveIsNoApproval(t *testing.T) {
 	if err := os.Mkdir(ws, 0o700); err != nil {
 		t.Fatal(err)
 	}
-	inR, inW := io.Pipe()
-	outR, outW := io.Pipe()
-	var errOut syncBuffer
-	p := newProgram(inR, outW, &errOut)
-	p.getenv = func(k string) string {
-		if k == "XDG_STATE_HOME" {
-			return filepath.Join(dir, "state")
-		}
-		return ""
-	}
-	code := make(chan int, 1)
-	go func() {
-		code <- p.main([]string{"acp", "-model", "scripted:" + script})
-		outW.Close()
-	}()
-	lines := make(chan map[string]any, 64)
-	go func() {
-		defer close(lines)
-		sc := bufio.NewScanner(outR)
-		sc.Buffer(nil, 1<<20)
-		for sc.Scan() {
-			var m map[string]any
-			if json.Unmarshal(sc.Bytes(), &m) == nil {
-				lines <- m
-			}
-		}
-	}()
-	send := func(s string) {
-		t.Helper()
-		if _, err := io.WriteString(inW, s+"\n"); err != nil {
-			t.Fatal(err)
-		}
-	}
-	// until reads messages until one satisfies ok.
-	until := func(ok func(map[string]any) bool) map[string]any {
-		t.Helper()
-		for {
-			select {
-			case m, open := <-lines:
-				if !open {
-					t.Fatalf("stdout closed; stderr:\n%s", errOut.String())
-				}
-				if ok(m) {
-					return m
-				}
-			case <-time.After(20 * time.Second):
-				t.Fatalf("timed out; stderr:\n%s", errOut.String())
-			}
-		}
-	}
-	response := func(id float64) func(map[string]any) bool {
-		return func(m map[string]any) bool { return m["id"] == id && m["method"] == nil }
-	}
-	send(`{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":1}}`)
-	until(response(1))
-	send(`{"jsonrpc":"2.0","id":2,"method":"session/new","params":{"cwd":"` + ws + `","mcpServers":[]}}`)
-	res, _ := until(response(2))["result"].(map[string]any)
-	id, _ := res["sessionId"].(string)
-	send(`{"jsonrpc":"2.0","id":3,"method":"session/set_mode","params":{"sessionId":"` + id + `","modeId":"plan"}}`)
-	if m := until(response(3)); m["error"] != nil {
-		t.Fatalf("set_mode: %v", m)
-	}
-	send(`{"jsonrpc":"2.0","id":4,"method":"session/prompt","params":{"sessionId":"` + id + `","prompt":[{"type":"text","text":"plan it"}]}}`)
-	req := until(func(m map[string]any) bool { return m["method"] == "session/request_permission" })
-	params, _ := req["params"].(map[string]any)
-	options, _ := params["options"].([]any)
+	env := map[string]string{"XDG_STATE_HOME": filepath.Join(dir, "state")}
+	r := startACPReview(t, []string{"acp", "-model", "scripted:" + script}, env, ws)
 	var saveID string
-	for _, o := range options {
-		o, _ := o.(map[string]any)
+	for _, o := range r.Options() {
 		if o["name"] == saveplan.Label {
 			saveID, _ = o["optionId"].(string)
 			if o["kind"] != "reject_once" {
@@ -109,21 +39,9 @@ func TestACPSaveIsNoApproval(t *testing.T) {
 		}
 	}
 	if saveID == "" {
-		t.Fatalf("no save option in %v", options)
+		t.Fatalf("no save option in %v", r.Options())
 	}
-	reqID, _ := json.Marshal(req["id"])
-	send(fmt.Sprintf(`{"jsonrpc":"2.0","id":%s,"result":{"outcome":{"outcome":"selected","optionId":%q}}}`, reqID, saveID))
-	if r, _ := until(response(4))["result"].(map[string]any); r["stopReason"] != "end_turn" {
-		t.Errorf("prompt result %v", r)
-	}
-	inW.Close()
-	select {
-	case <-code:
-	case <-time.After(20 * time.Second):
-		t.Fatal("planhost acp did not exit")
-	}
-	for range lines {
-	}
+	r.answer(saveID)
 	res2 := exitResults(t, sessionEvents(t, filepath.Join(dir, "state", appDirName)))
 	if len(res2) != 1 || res2[0].IsError || !saveplan.Saved(res2[0].Output) {
 		t.Errorf("exit results %+v", res2)
