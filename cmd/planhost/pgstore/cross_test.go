@@ -64,6 +64,10 @@ func TestAppendIfSeesEventsWithoutNotification(t *testing.T) {
 		last = e.Type
 		mu.Unlock()
 	})()
+	// The store's listener catches every session up once it listens;
+	// let that happen first, so that only AppendIf can learn of the
+	// other writer's event below.
+	settled(t, st)
 	// Another writer commits a turn/start and sends no notification.
 	ctx := context.Background()
 	conn, err := pgx.Connect(ctx, url)
@@ -194,5 +198,29 @@ func TestPollCatchesUpWithoutNotification(t *testing.T) {
 	got := rec.waitLen(t, 1, 5*time.Second)
 	if got[0].Type != "x" || got[0].Seq != 1 {
 		t.Fatalf("delivered %+v", got[0])
+	}
+}
+
+// settled waits until st's listener listens and st has read nothing from
+// the table for 200 ms: the catch-up the listener starts is over.
+func settled(t *testing.T, st *pgstore.Store) {
+	t.Helper()
+	deadline := time.Now().Add(20 * time.Second)
+	for !pgstore.Listening(st) {
+		if time.Now().After(deadline) {
+			t.Fatal("the store never listened")
+		}
+		time.Sleep(5 * time.Millisecond)
+	}
+	for n := pgstore.ReadBacks(st); ; {
+		time.Sleep(200 * time.Millisecond)
+		m := pgstore.ReadBacks(st)
+		if m == n {
+			return
+		}
+		if time.Now().After(deadline) {
+			t.Fatal("the store kept reading the table")
+		}
+		n = m
 	}
 }
