@@ -289,7 +289,9 @@ func (c *console) prompt(cur *askState) string {
 			return clarifyingPrompt(cur)
 		}
 		if isPlanReview(cur.a.req) {
-			return promptReview
+			// The keys of the menu shown above, whatever options the
+			// review offers (Save plan and stop, plan-review's, ...).
+			return fmt.Sprintf(promptReview, strings.Join(cur.keys, "/"))
 		}
 		return fmt.Sprintf(promptAnswer, strings.Join(cur.keys, "/"))
 	}

@@ -33,7 +33,7 @@ func TestLineConsoleReviewEditsAndRevisions(t *testing.T) {
 		{
 			name:       "an edit approved travels to the model",
 			input:      []string{"/plan Add Goodbye", "e", "# Add Goodbye", "", "1. Add `Goodbye` and `Hello`.", ".", "a"},
-			wantOut:    []string{"[e] edit", "edit › 1. Add `Goodbye` and `Hello`.", lineEditChanged, "-1. Add `Goodbye`.", "+1. Add `Goodbye` and `Hello`.", lineEditedNote, "┌─ Plan review", "review [a]pprove/[k]eep planning/[e]dit/[d]ismiss › a"},
+			wantOut:    []string{"[e] edit", "edit › 1. Add `Goodbye` and `Hello`.", lineEditChanged, "-1. Add `Goodbye`.", "+1. Add `Goodbye` and `Hello`.", lineEditedNote, "┌─ Plan review", "review [a/s/k/e/d] › a"},
 			wantResult: []string{`"approved":true`, `"editedByUser":true`, "and `Hello`"},
 		},
 		{
@@ -54,7 +54,7 @@ func TestLineConsoleReviewEditsAndRevisions(t *testing.T) {
 		{
 			name:       "a revision after Keep planning shows what changed",
 			input:      []string{"/plan Add Goodbye", "k", "Add a test.", "a"},
-			wantOut:    []string{"Revising.", lineReviewRevised, "@@ ", " 1. Add `Goodbye`.", "+2. Test it.", "review [a]pprove/[k]eep planning/[e]dit/[d]ismiss › a"},
+			wantOut:    []string{"Revising.", lineReviewRevised, "@@ ", " 1. Add `Goodbye`.", "+2. Test it.", "review [a/s/k/e/d] › a"},
 			result:     1,
 			wantResult: []string{`"approved":true`},
 		},

@@ -251,7 +251,7 @@ const (
 	promptPlan       = "[plan] › "
 	promptNoMode     = "› "
 	promptPendingFmt = "[%s → %s] › "
-	promptReview     = "review [a]pprove/[k]eep planning/[e]dit/[d]ismiss › "
+	promptReview     = "review [%s] › "
 	promptEdit       = "edit › "
 	promptFeedback   = "feedback (empty for none) › "
 	promptAnswer     = "answer [%s] › "
