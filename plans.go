@@ -15,6 +15,11 @@ const (
 	ResultEditedByUser = "editedByUser"
 	// ResultEditedPlan holds the plan as the user edited it.
 	ResultEditedPlan = "editedPlan"
+	// ResultPlan holds the plan's text when the call's "plan" argument
+	// does not: the text an extension presented for a call without
+	// "plan" (a plan file's), or the user's edit of it. [Plans] reads it
+	// as the plan; [ResultEditedPlan] still comes first.
+	ResultPlan = "plan"
 )
 
 // PresentedPlan is a plan the session's log shows presented with
@@ -27,8 +32,9 @@ type PresentedPlan struct {
 	CallID string
 	// Title is the plan's first heading ("" for none).
 	Title string
-	// Plan is the text: as presented, or as the user edited it when the
-	// result reports an edit ([ResultEditedPlan]).
+	// Plan is the text: as presented (the call's "plan", or [ResultPlan]
+	// when the result holds it), or as the user edited it when the result
+	// reports an edit ([ResultEditedPlan]).
 	Plan string
 	// Outcome is how the review ended; "" when the log holds no result,
 	// [ExitOutcomeNotLogged] for a result logged without an outcome.
@@ -83,7 +89,13 @@ func Plans(events host.Log) []PresentedPlan {
 			}
 			p.Output, p.IsError = r.Output, r.IsError
 			var res map[string]any
-			if !r.IsError && json.Unmarshal([]byte(r.Output), &res) == nil && res[ResultEditedByUser] == true {
+			if r.IsError || json.Unmarshal([]byte(r.Output), &res) != nil {
+				continue
+			}
+			if text, ok := res[ResultPlan].(string); ok && text != "" {
+				p.Plan, p.Title = text, planmd.Title(text)
+			}
+			if res[ResultEditedByUser] == true {
 				p.Edited = true
 				if text, ok := res[ResultEditedPlan].(string); ok {
 					p.Plan = text

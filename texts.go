@@ -209,7 +209,7 @@ const (
 	textNoSuchPlanSentinel = "no such plan"
 	textNoSuchPlan         = "/plan reopen %s: no such plan; /plans lists the %d plans of this session"
 	// textPlanNotLogged: %d is the plan's number.
-	textPlanNotLogged    = "the log does not hold the text of plan %d (it was presented from a file, without a text in the call)"
+	textPlanNotLogged    = "the log does not hold the text of plan %d (it was presented from a file, without a text in the call or its result)"
 	textNoApprovedPlan   = "/plan reopen: this session has no approved plan; name one with /plan reopen N (/plans lists them)"
 	textReopenWithImages = "/plan reopen takes no attachments: send the images once plan mode is on"
 	textReopenFailed     = "/plan reopen could not record the reopened plan"

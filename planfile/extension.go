@@ -84,8 +84,14 @@ func (pl *Plugin) reread(ctx context.Context, x *planmode.ExitCall, _ string) (s
 // this review and carried in the answer) to the file and reports it; a
 // plan approved as shown is reported unedited, whatever any other writer
 // did. It logs plan/approved with the digest of the text shown. An
-// abandoned plan logs nothing.
+// abandoned plan logs nothing. For a call without "plan", the result of
+// either holds the plan's text (the file's as shown, or the user's edit).
 func (pl *Plugin) finish(ctx context.Context, x *planmode.ExitCall, v planmode.ExitVerdict) error {
+	if !x.PlanGiven {
+		// The call named no plan: the result records the text the review
+		// settled on, so that the log holds it ([planmode.Plans]).
+		x.Result[resultPlan] = x.Plan
+	}
 	if v.Kind != planmode.VerdictApprove {
 		return nil
 	}

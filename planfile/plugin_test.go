@@ -527,3 +527,51 @@ func TestReopenSeedsTheFileAndTheNextReviewShowsTheDraft(t *testing.T) {
 		t.Fatalf("first review reopened %q, want none", q0.Reopened)
 	}
 }
+
+// TestReopenAPlanPresentedFromTheFile reopens a plan the model wrote to the
+// file and presented with exit_plan_mode without "plan": the log holds its
+// text, so Plans lists it with its title, "/plan reopen" seeds the file
+// with it and the next review diffs against it.
+func TestReopenAPlanPresentedFromTheFile(t *testing.T) {
+	h, pl := fileHost(t)
+	a := h.Agent()
+	h.EnterPlanMode(a)
+	h.User.QueueAnswers(e2etest.Approve(), e2etest.Approve())
+	h.Model.Add(
+		e2etest.Call("w1", planfile.WriteToolName, map[string]string{"plan": plan}),
+		e2etest.Call("x1", planmode.ExitToolName, map[string]string{}),
+		e2etest.Say("done"),
+	)
+	h.Prompt(a, "plan it")
+	if e2etest.Active(a) {
+		t.Fatal("still in plan mode after the approval")
+	}
+	plans := planmode.Plans(a.Session().Events())
+	if len(plans) != 1 || plans[0].Plan != plan || plans[0].Title != "Add retries" || plans[0].Outcome != planmode.ExitApproved {
+		t.Fatalf("plans %+v; want the file's plan, titled, approved", plans)
+	}
+	if err := pl.Store().Replace(context.Background(), a.Session().ID(), "# Other\n"); err != nil {
+		t.Fatal(err)
+	}
+	handled, reply, err := h.Runtime.Execute(context.Background(), a, "/plan reopen", nil)
+	if !handled || err != nil || !strings.Contains(reply, "plan 1") {
+		t.Fatalf("/plan reopen = %v, %q, %v", handled, reply, err)
+	}
+	if got, err := pl.Plan(context.Background(), a); err != nil || got != plan {
+		t.Fatalf("plan file = %q, %v; want the reopened plan", got, err)
+	}
+	revised := plan + "3. Ship it.\n"
+	h.Model.Add(
+		e2etest.Call("w2", planfile.WriteToolName, map[string]string{"plan": revised}),
+		e2etest.Call("x2", planmode.ExitToolName, map[string]string{}),
+		e2etest.Say("done"),
+	)
+	h.Prompt(a, "add shipping")
+	reqs := h.User.Requests()
+	if q := reqs[len(reqs)-1].Questions[0]; q.Detail != revised || q.Reopened != plan {
+		t.Fatalf("review detail %q reopened %q; want the revision against the reopened plan", q.Detail, q.Reopened)
+	}
+	if plans := planmode.Plans(a.Session().Events()); len(plans) != 2 || plans[1].Plan != revised || !plans[0].Reopened {
+		t.Fatalf("plans %+v; want the revision second and the first reopened", plans)
+	}
+}

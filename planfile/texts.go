@@ -1,5 +1,7 @@
 package planfile
 
+import "github.com/dshgo/planmode"
+
 // Error texts; the error values built from them live in errors.go.
 const (
 	textUnsafe        = "unsafe plan file"
@@ -74,11 +76,11 @@ const titleDefault = "Plan"
 // Extra result fields of exit_plan_mode, and their schema.
 const (
 	resultEdited = "edited"
-	resultPlan   = "plan"
+	resultPlan   = planmode.ResultPlan
 	resultPath   = "planFile"
 
 	schemaEdited = `{"type":"boolean","description":"true when the user edited the plan in the review; plan then holds the approved text, now in the plan file"}`
-	schemaPlan   = `{"type":"string","description":"the approved plan as the user left it, when they edited it"}`
+	schemaPlan   = `{"type":"string","description":"the plan as the user left it: when they edited it, or when the call gave no plan (the plan file's text)"}`
 	schemaPath   = `{"type":"string","description":"the plan file's path"}`
 )
 

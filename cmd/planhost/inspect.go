@@ -13,6 +13,7 @@ import (
 	"strings"
 
 	"github.com/dshgo/planmode"
+	"github.com/dshgo/planmode/cmd/planhost/internal/approvewith"
 	"github.com/dshgo/planmode/cmd/planhost/internal/safetext"
 	"github.com/dshgo/planmode/cmd/planhost/internal/saveplan"
 	"github.com/dshgo/planmode/cmd/planhost/tui"
@@ -79,9 +80,15 @@ type timelineEntry struct {
 	// Outcome is how a review ended, in the words the terminal UI uses
 	// ("approved", "sent back with feedback", "dismissed", …).
 	Outcome string `json:"outcome,omitempty"`
-	// Text is a notice, a command reply, a review's message or a turn's
-	// error.
+	// Text is a notice, a command reply, a review's message, a turn's
+	// error or the model a step went to.
 	Text string `json:"text,omitempty"`
+	// From is the model of the steps before a model entry's ("" for the
+	// first model).
+	From string `json:"from,omitempty"`
+	// ExecuteWith is the model a review's approval chose to carry the
+	// plan out ("Approve and execute with MODEL").
+	ExecuteWith string `json:"executeWith,omitempty"`
 }
 
 // projectionView is planmode.Projection for printing.
@@ -249,8 +256,8 @@ func inspect(id string, events host.Log) inspection {
 			if !bytes.Contains(e.Data, []byte(`"model"`)) || json.Unmarshal(e.Data, &s) != nil || s.Model == "" || s.Model == model {
 				continue
 			}
+			entry.Kind, entry.Text, entry.From = entryModel, s.Model, model
 			model = s.Model
-			entry.Kind, entry.Text = entryModel, s.Model
 		case host.TypeTurnStart:
 			var t host.TurnStart
 			if json.Unmarshal(e.Data, &t) != nil {
@@ -315,7 +322,15 @@ func inspect(id string, events host.Log) inspection {
 			}
 			entry.Kind, entry.Title = entryReview, titles[r.CallID]
 			var res map[string]any
-			edited := !r.IsError && json.Unmarshal([]byte(r.Output), &res) == nil && userEdited(res)
+			decoded := !r.IsError && json.Unmarshal([]byte(r.Output), &res) == nil
+			edited := decoded && userEdited(res)
+			if text, ok := res[planmode.ResultPlan].(string); decoded && ok && text != "" {
+				// A plan presented without "plan" (a plan file's).
+				entry.Title = planmd.Title(text)
+			}
+			if m, ok := res[approvewith.ResultModel].(string); decoded && ok {
+				entry.ExecuteWith = m
+			}
 			entry.Outcome = tui.English.ExitOutcome(planmode.ExitOutcome(r.Outcome), edited)
 			if !r.IsError && saveplan.Saved(r.Output) {
 				entry.Outcome = tui.English.OutcomeSaved
@@ -354,6 +369,9 @@ func writeInspection(w io.Writer, ins inspection) {
 			line = fmt.Sprintf(inspectNotice, e.Seq, e.Text)
 		case entryModel:
 			line = fmt.Sprintf(inspectModel, e.Seq, e.Text)
+			if e.From != "" {
+				line = fmt.Sprintf(inspectModelSwitch, e.Seq, e.From, e.Text)
+			}
 		case entryHeader:
 			carried := inspectNo
 			if *e.PlanPolicy {
@@ -368,6 +386,9 @@ func writeInspection(w io.Writer, ins inspection) {
 			line = fmt.Sprintf(inspectReopen, e.Seq, e.Plan, e.Title)
 		case entryReview:
 			line = fmt.Sprintf(inspectReview, e.Seq, e.Title, e.Outcome)
+			if e.ExecuteWith != "" {
+				line += fmt.Sprintf(inspectExecuteWith, e.ExecuteWith)
+			}
 			if e.Text != "" {
 				line += ": " + e.Text
 			}

@@ -41,6 +41,20 @@ type companionInspection struct {
 	// plan, else its first user message (clipped); "" when it has
 	// neither.
 	Title string `json:"-"`
+	// Models are the runs of steps whose step/start names their model, in
+	// log order, for the HTML page (the timeline lists the switches).
+	Models []modelRun `json:"-"`
+}
+
+// modelRun is a run of steps of one turn that went to one model in one
+// mode.
+type modelRun struct {
+	Model string
+	// From is the model of the run before, when it differs ("" otherwise).
+	From        string
+	Turn        int
+	First, Last int // the steps' numbers
+	PlanMode    bool
 }
 
 // approvedPlan is one approved exit_plan_mode call.
@@ -49,8 +63,11 @@ type approvedPlan struct {
 	Title string `json:"title"`
 	Plan  string `json:"plan"`
 	// Reopened marks the plan reopened last ("/plan reopen").
-	Reopened bool   `json:"reopened,omitempty"`
-	call     string // the exit_plan_mode call
+	Reopened bool `json:"reopened,omitempty"`
+	// ExecuteWith is the model the approval chose to carry the plan out
+	// ("Approve and execute with MODEL").
+	ExecuteWith string `json:"executeWith,omitempty"`
+	call        string // the exit_plan_mode call
 }
 
 // empty reports whether no companion plugin left anything in the log (the
@@ -65,12 +82,24 @@ func inspectCompanions(events host.Log) companionInspection {
 	var s plansteps.State
 	calls := map[string]string{} // exit_plan_mode call ID → plan
 	var firstMessage string
+	planMode := false
 	for _, e := range events.All() {
 		if e.Type == plansteps.EventSteps && s.Plan != nil {
 			ci.Steps = append(ci.Steps, s.Plan)
 		}
 		s = plansteps.Apply(s, e)
 		switch e.Type {
+		case planmode.EventPlanMode:
+			var m planmode.ModePayload
+			if json.Unmarshal(e.Data, &m) == nil {
+				planMode = m.Active
+			}
+		case host.TypeStepStart:
+			var st host.StepStart
+			if !bytes.Contains(e.Data, []byte(`"model"`)) || json.Unmarshal(e.Data, &st) != nil || st.Model == "" {
+				continue
+			}
+			ci.Models = addStep(ci.Models, st, planMode)
 		case host.TypeToolCall:
 			if !mentionsTool(e.Data, planmode.ExitToolName) {
 				continue
@@ -104,11 +133,25 @@ func inspectCompanions(events host.Log) companionInspection {
 			switch r.Name {
 			case planmode.ExitToolName:
 				var out struct {
-					Approved bool `json:"approved"`
+					Approved    bool   `json:"approved"`
+					Plan        string `json:"plan"` // planmode.ResultPlan
+					Edited      bool   `json:"editedByUser"`
+					EditedPlan  string `json:"editedPlan"`
+					ExecuteWith string `json:"executeWith"`
 				}
 				if json.Unmarshal([]byte(r.Output), &out) == nil && out.Approved {
 					plan := calls[r.CallID]
-					ci.Plans = append(ci.Plans, approvedPlan{Seq: e.Seq, Title: planmd.Title(plan), Plan: plan, call: r.CallID})
+					if out.Edited && out.EditedPlan != "" {
+						plan = out.EditedPlan
+					} else if out.Plan != "" {
+						// Presented without "plan" (a plan file's), or edited
+						// there.
+						plan = out.Plan
+					}
+					ci.Plans = append(ci.Plans, approvedPlan{Seq: e.Seq, Title: planmd.Title(plan), Plan: plan, ExecuteWith: out.ExecuteWith, call: r.CallID})
+					if ci.Title == "" {
+						ci.Title = planmd.Title(plan)
+					}
 				}
 			case todo.WriteToolName:
 				if l, err := todo.ParseList([]byte(r.Output)); err == nil {
@@ -132,6 +175,57 @@ func inspectCompanions(events host.Log) companionInspection {
 		ci.Title = firstMessage
 	}
 	return ci
+}
+
+// addStep adds a step that went to a named model to runs: to the last run
+// when it is of the same turn, model and mode, else as a new run.
+func addStep(runs []modelRun, st host.StepStart, planMode bool) []modelRun {
+	if n := len(runs); n > 0 {
+		last := &runs[n-1]
+		if last.Model == st.Model && last.Turn == st.Turn && last.PlanMode == planMode && st.Step >= last.Last {
+			last.Last = st.Step
+			return runs
+		}
+	}
+	r := modelRun{Model: st.Model, Turn: st.Turn, First: st.Step, Last: st.Step, PlanMode: planMode}
+	if n := len(runs); n > 0 && runs[n-1].Model != st.Model {
+		r.From = runs[n-1].Model
+	}
+	return append(runs, r)
+}
+
+// modelsHTML is the page's list of the models the steps went to: a line
+// per run of steps, and "model: X → Y" where the model changes. It is ""
+// when no step named its model (one model, or a log from before models
+// were recorded).
+func modelsHTML(runs []modelRun) string {
+	if len(runs) == 0 {
+		return ""
+	}
+	var b strings.Builder
+	b.WriteString("<h2>" + htmlModels + "</h2>\n<ul class=\"models\">\n")
+	for _, r := range runs {
+		if r.From != "" {
+			fmt.Fprintf(&b, "<li class=\"model-switch\">%s</li>\n", fmt.Sprintf(htmlModelSwitch, modelHTML(r.From), modelHTML(r.Model)))
+		}
+		steps := fmt.Sprintf(htmlModelStep, r.Turn, r.First)
+		if r.Last != r.First {
+			steps = fmt.Sprintf(htmlModelSteps, r.Turn, r.First, r.Last)
+		}
+		mode := htmlModeDefault
+		if r.PlanMode {
+			mode = htmlModePlan
+		}
+		fmt.Fprintf(&b, "<li class=\"model-run\">%s (%s): %s</li>\n", steps, mode, modelHTML(r.Model))
+	}
+	b.WriteString("</ul>\n")
+	return b.String()
+}
+
+// modelHTML is a model's name as the page shows it: escaped, in a code
+// element.
+func modelHTML(model string) string {
+	return "<code class=\"model\">" + html.EscapeString(safetext.Escape(model)) + "</code>"
 }
 
 // maxPageTitle bounds a first message used as the page's title, in runes.
@@ -224,8 +318,12 @@ func writeHTMLPage(w io.Writer, session string, ci companionInspection) {
 		} else {
 			fmt.Fprintf(&b, "<pre>%s</pre>\n", html.EscapeString(safetext.Escape(p.Plan)))
 		}
+		if p.ExecuteWith != "" {
+			fmt.Fprintf(&b, "<p class=\"execute-with\">%s</p>\n", fmt.Sprintf(htmlExecuteWith, modelHTML(p.ExecuteWith)))
+		}
 		b.WriteString("</section>\n")
 	}
+	b.WriteString(modelsHTML(ci.Models))
 	b.WriteString("<h2>" + htmlSteps + "</h2>\n")
 	if len(ci.Steps) == 0 {
 		b.WriteString("<p class=\"empty\">" + htmlNoSteps + "</p>\n")

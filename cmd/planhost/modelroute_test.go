@@ -136,9 +136,61 @@ func TestRunWithAModelPerMode(t *testing.T) {
 	if code := p2.main([]string{"inspect", file}); code != exitOK {
 		t.Fatalf("inspect: %d\n%s", code, errOut2)
 	}
-	if got := regexp.MustCompile(`(?m)^#\d+ model (\S+)$`).FindAllStringSubmatch(out2.String(), -1); len(got) != 3 ||
-		got[0][1] != "planner" || got[1][1] != "doer" || got[2][1] != "planner" {
-		t.Errorf("inspect model lines = %q; want planner, doer, planner:\n%s", got, out2)
+	if got := regexp.MustCompile(`(?m)^#\d+ model.*$`).FindAllString(out2.String(), -1); len(got) != 3 ||
+		!strings.HasSuffix(got[0], " model planner") || !strings.HasSuffix(got[1], " model: planner → doer") || !strings.HasSuffix(got[2], " model: doer → planner") {
+		t.Errorf("inspect model lines = %q; want planner, planner → doer, doer → planner:\n%s", got, out2)
+	}
+	if !regexp.MustCompile(`(?m)^#\d+ review of "Hello": approved \(execute with doer\)$`).MatchString(out2.String()) {
+		t.Errorf("inspect does not show the model the approval chose:\n%s", out2)
+	}
+	// inspect -json says the same.
+	p3, out3, errOut3, _ := testProgram(t, "")
+	if code := p3.main([]string{"inspect", "-json", file}); code != exitOK {
+		t.Fatalf("inspect -json: %d\n%s", code, errOut3)
+	}
+	var ins inspection
+	if err := json.Unmarshal(out3.Bytes(), &ins); err != nil {
+		t.Fatal(err)
+	}
+	var switches []string
+	executeWith := ""
+	for _, e := range ins.Timeline {
+		switch e.Kind {
+		case entryModel:
+			switches = append(switches, e.From+">"+e.Text)
+		case entryReview:
+			executeWith = e.ExecuteWith
+		}
+	}
+	if got := strings.Join(switches, ","); got != ">planner,planner>doer,doer>planner" || executeWith != "doer" {
+		t.Errorf("inspect -json model entries %q, executeWith %q; want the three switches and doer:\n%s", got, executeWith, out3)
+	}
+	// The HTML page shows the model of each run of steps and marks each
+	// change, and the model the approval chose.
+	page := filepath.Join(t.TempDir(), "session.html")
+	p4, _, errOut4, _ := testProgram(t, "")
+	if code := p4.main([]string{"inspect", "-html", page, file}); code != exitOK {
+		t.Fatalf("inspect -html: %d\n%s", code, errOut4)
+	}
+	b, err := os.ReadFile(page)
+	if err != nil {
+		t.Fatal(err)
+	}
+	code := func(m string) string { return `<code class="model">` + m + `</code>` }
+	want := `<h2>Models</h2>
+<ul class="models">
+<li class="model-run">Turn 1, step 1 (plan mode): ` + code("planner") + `</li>
+<li class="model-switch">model: ` + code("planner") + ` → ` + code("doer") + `</li>
+<li class="model-run">Turn 1, step 2 (default mode): ` + code("doer") + `</li>
+<li class="model-switch">model: ` + code("doer") + ` → ` + code("planner") + `</li>
+<li class="model-run">Turn 2, step 1 (plan mode): ` + code("planner") + `</li>
+</ul>
+`
+	if !strings.Contains(string(b), want) {
+		t.Errorf("the page lacks the models:\n%s\nwant:\n%s", b, want)
+	}
+	if !strings.Contains(string(b), `<p class="execute-with">Approved to execute with `+code("doer")+`.</p>`) {
+		t.Errorf("the page does not say which model the approval chose:\n%s", b)
 	}
 	if got := strings.Count(out.String(), "── model "); got != 3 {
 		t.Errorf("%d model lines; want one per switch (3):\n%s", got, out)

@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"os"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"testing"
 	"time"
@@ -155,5 +156,32 @@ func TestPTYAPlanChangedDuringTheReviewIsShownAgain(t *testing.T) {
 	}
 	if len(approved) != 1 || approved[0].Content != swapped || approved[0].ShownSHA256 != planfile.Digest(swapped) {
 		t.Errorf("plan/approved %+v; want the text shown in the second review", approved)
+	}
+}
+
+// TestRunReopenAPlanPresentedFromTheFile protects the line console's
+// /plans and /plan reopen for a plan the model wrote to the plan file and
+// presented without a plan argument: /plans lists it with its title, and
+// the reopen seeds the file with its text.
+func TestRunReopenAPlanPresentedFromTheFile(t *testing.T) {
+	dir := newRunDir(t)
+	args := runArgs(dir, filepath.Join("testdata", "pty", "planfile-nameless.yaml"), "-config", planFileDeploy(t, dir))
+	p, stdout, stderr, _ := testProgram(t, "/plan Add Goodbye\n1\n/plans\n/plan reopen\n")
+	if code := p.main(args); code != exitOK {
+		t.Fatalf("exit code %d\n%s", code, stderr)
+	}
+	if !regexp.MustCompile(`(?m)^\s*1\. Add Goodbye — approved`).MatchString(stdout.String()) {
+		t.Errorf("/plans does not list the plan with its title:\n%s", stdout)
+	}
+	if !strings.Contains(stdout.String(), "Plan mode is on with plan 1 reopened as the working draft") {
+		t.Errorf("/plan reopen did not reopen plan 1:\n%s", stdout)
+	}
+	out := exitResult(t, dir)
+	want := "# Add Goodbye\n\n1. Add `Goodbye` to `greeter.go`.\n"
+	if out["plan"] != want {
+		t.Errorf("result = %v; want the file's plan in it", out)
+	}
+	if b, err := os.ReadFile(out["planFile"].(string)); err != nil || string(b) != want {
+		t.Errorf("plan file = %q, %v; want the reopened plan", b, err)
 	}
 }

@@ -353,20 +353,26 @@ const (
 
 // Inspect texts.
 const (
-	inspectSession    = "session %s: %d events"
-	inspectTurnStart  = "#%d turn %d started"
-	inspectMode       = "#%d plan/mode active=%t"
-	inspectNotice     = "#%d notice: %s"
-	inspectModel      = "#%d model %s"
-	inspectHeader     = "#%d request/header %s: plan:policy %s (sections: %s)"
-	inspectCommand    = "#%d /plan %s"
-	inspectCommandRes = "#%d /plan done ok=%t: %s"
-	inspectReview     = "#%d review of %q: %s"
-	inspectReopen     = "#%d plan/reopen: plan %d %q reopened as the working draft"
-	inspectTurnEnd    = "#%d turn %d ended %s"
-	inspectProjection = "projection: {active: %t, pending: %s}"
-	inspectYes        = "yes"
-	inspectNo         = "no"
+	inspectSession   = "session %s: %d events"
+	inspectTurnStart = "#%d turn %d started"
+	inspectMode      = "#%d plan/mode active=%t"
+	inspectNotice    = "#%d notice: %s"
+	inspectModel     = "#%d model %s"
+	// inspectModelSwitch is a step answered by another model than the
+	// steps before it: from, to.
+	inspectModelSwitch = "#%d model: %s → %s"
+	// inspectExecuteWith follows a review approved with "Approve and
+	// execute with MODEL".
+	inspectExecuteWith = " (execute with %s)"
+	inspectHeader      = "#%d request/header %s: plan:policy %s (sections: %s)"
+	inspectCommand     = "#%d /plan %s"
+	inspectCommandRes  = "#%d /plan done ok=%t: %s"
+	inspectReview      = "#%d review of %q: %s"
+	inspectReopen      = "#%d plan/reopen: plan %d %q reopened as the working draft"
+	inspectTurnEnd     = "#%d turn %d ended %s"
+	inspectProjection  = "projection: {active: %t, pending: %s}"
+	inspectYes         = "yes"
+	inspectNo          = "no"
 )
 
 // Texts of "planhost acp" (acpcmd.go).

@@ -28,13 +28,28 @@ const (
 	htmlSummary         = "Summary:"
 	htmlDeviation       = "Deviation:"
 	htmlDeviationStep   = "Deviation (step %d):"
-	htmlPageStyle       = `body{font-family:system-ui,sans-serif;max-width:60em;margin:2em auto;padding:0 1em;color:#24292f}
+	// htmlModels heads the page's list of the models the steps went to.
+	htmlModels = "Models"
+	// htmlModelStep and htmlModelSteps name a run of steps: turn, step(s).
+	htmlModelStep  = "Turn %d, step %d"
+	htmlModelSteps = "Turn %d, steps %d–%d"
+	// htmlModeDefault and htmlModePlan name the mode of a run of steps.
+	htmlModeDefault = "default mode"
+	htmlModePlan    = "plan mode"
+	// htmlModelSwitch marks a change of model: from, to (escaped HTML).
+	htmlModelSwitch = "model: %s → %s"
+	// htmlExecuteWith follows a plan approved with "Approve and execute
+	// with MODEL" (the model as escaped HTML).
+	htmlExecuteWith = "Approved to execute with %s."
+	htmlPageStyle   = `body{font-family:system-ui,sans-serif;max-width:60em;margin:2em auto;padding:0 1em;color:#24292f}
 pre{white-space:pre-wrap;background:#f6f8fa;padding:.75em;border-radius:6px}
 code{background:#f6f8fa;padding:0 .2em;border-radius:4px;overflow-wrap:anywhere}
 .plan{border-left:3px solid #d0d7de;padding-left:1em;margin:1em 0}
 .plan h1{font-size:1.5em}.plan h2{font-size:1.25em}
 .session{color:#57606a}
 .empty{color:#57606a;font-style:italic}
+.models .model-switch{font-weight:600;list-style:none}
+.execute-with{color:#57606a}
 `
 )
 

@@ -39,6 +39,10 @@ func TestPresentedPlansAreReadFromTheLog(t *testing.T) {
 		// A result logged before outcomes were: answered, how unknown.
 		call("5", "# E\n"),
 		result("5", host.ToolErrorPrefix+planmode.ErrKeepPlanning.Error(), true, ""),
+		// Presented from the plan file without "plan": the result holds
+		// the text (plan-file), whether approved or abandoned.
+		ev(host.TypeToolCall, host.ToolCall{ID: "6", Name: planmode.ExitToolName, Input: json.RawMessage(`{}`)}),
+		result("6", `{"approved":false,"abandoned":true,"plan":"# F\n","planFile":"/p/plan.md"}`, false, planmode.ExitAbandoned),
 		// The last plan/reopen marks the plan it names.
 		ev(planmode.EventPlanReopen, planmode.ReopenPayload{Number: 1, Digest: host.DigestDetail("# A\n"), Plan: "# A\n"}),
 		ev(planmode.EventPlanReopen, planmode.ReopenPayload{Number: 2, Digest: host.DigestDetail("# B, edited\n"), Plan: "# B, edited\n"}),
@@ -50,6 +54,7 @@ func TestPresentedPlansAreReadFromTheLog(t *testing.T) {
 		{Title: "C", Text: "# C\n"},
 		{Title: "D", Text: "# D\n", Outcome: planmode.ExitDismissed},
 		{Title: "E", Text: "# E\n", Outcome: planmode.ExitOutcomeNotLogged},
+		{Title: "F", Text: "# F\n", Outcome: planmode.ExitAbandoned},
 	}
 	if len(got) != len(want) {
 		t.Fatalf("presentedPlans = %+v, want %+v", got, want)

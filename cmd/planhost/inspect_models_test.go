@@ -1,0 +1,126 @@
+package main
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/chromedp/chromedp"
+
+	"github.com/dshgo/planmode"
+	"github.com/dshgo/planmode/host"
+)
+
+// modelSession is a log of two turns whose steps name their models: plan
+// mode's model (a name with markup and a bidi control) plans, the default
+// model executes from step 3 on.
+func modelSession(t *testing.T) []host.Event {
+	t.Helper()
+	planner := "<img src=x>\u202eplanner"
+	var events []host.Event
+	add := func(typ string, v any) {
+		events = append(events, host.Event{Seq: uint64(len(events) + 1), Type: typ, Data: mustJSON(t, v)})
+	}
+	add(planmode.EventPlanMode, planmode.ModePayload{Active: true})
+	add(host.TypeStepStart, host.StepStart{Turn: 1, Step: 1, Attempt: 1, Model: planner})
+	add(host.TypeStepStart, host.StepStart{Turn: 1, Step: 2, Attempt: 1, Model: planner})
+	add(host.TypeStepStart, host.StepStart{Turn: 1, Step: 2, Attempt: 2, Model: planner})
+	add(planmode.EventPlanMode, planmode.ModePayload{Active: false})
+	add(host.TypeStepStart, host.StepStart{Turn: 1, Step: 3, Attempt: 1, Model: "doer"})
+	add(host.TypeStepStart, host.StepStart{Turn: 2, Step: 1, Attempt: 1, Model: "doer"})
+	add(host.TypeStepStart, host.StepStart{Turn: 2, Step: 2, Attempt: 1})
+	return events
+}
+
+// TestTheHTMLPageShowsTheModels: the page lists the runs of steps by
+// model and mode, marks each change of model, and escapes the names;
+// a log whose steps name no model has no such list.
+func TestTheHTMLPageShowsTheModels(t *testing.T) {
+	var page strings.Builder
+	writeHTMLPage(&page, "s1", inspectCompanions(host.LogOf(modelSession(t))))
+	planner := `<code class="model">&lt;img src=x&gt;\u202eplanner</code>`
+	doer := `<code class="model">doer</code>`
+	want := `<h2>Models</h2>
+<ul class="models">
+<li class="model-run">Turn 1, steps 1–2 (plan mode): ` + planner + `</li>
+<li class="model-switch">model: ` + planner + ` → ` + doer + `</li>
+<li class="model-run">Turn 1, step 3 (default mode): ` + doer + `</li>
+<li class="model-run">Turn 2, step 1 (default mode): ` + doer + `</li>
+</ul>
+`
+	if !strings.Contains(page.String(), want) {
+		t.Fatalf("page:\n%s\nwant the models:\n%s", page.String(), want)
+	}
+	if strings.Contains(page.String(), "<img") || strings.Contains(page.String(), "\u202e") {
+		t.Fatal("a model's name reached the page unescaped")
+	}
+
+	var plain strings.Builder
+	writeHTMLPage(&plain, "s1", inspectCompanions(host.LogOf([]host.Event{
+		{Seq: 1, Type: host.TypeStepStart, Data: mustJSON(t, host.StepStart{Turn: 1, Step: 1, Attempt: 1})},
+	})))
+	if strings.Contains(plain.String(), "Models") {
+		t.Fatalf("a page without named models lists models:\n%s", plain.String())
+	}
+
+	t.Run("Chromium shows the change of model as text", func(t *testing.T) {
+		file := filepath.Join(t.TempDir(), "models.html")
+		if err := os.WriteFile(file, []byte(page.String()), 0o600); err != nil {
+			t.Fatal(err)
+		}
+		browser := openInChromium(t, findChromium(t), file)
+		shown, err := chromedp.Run(browser, chromedp.Evaluate[string](`document.querySelector(".model-switch").innerText`))
+		if err != nil || shown != `model: <img src=x>\u202eplanner → doer` {
+			t.Errorf("the change of model reads %q (%v)", shown, err)
+		}
+		imgs, err := chromedp.Run(browser, chromedp.Evaluate[int](`document.querySelectorAll("img").length`))
+		if err != nil || imgs != 0 {
+			t.Errorf("%d images on the page (%v)", imgs, err)
+		}
+	})
+}
+
+// TestInspectShowsTheModelSwitches: the text timeline and its JSON name
+// each change of model with the model before it.
+func TestInspectShowsTheModelSwitches(t *testing.T) {
+	ins := inspect("s1", host.LogOf(modelSession(t)))
+	var got []string
+	for _, e := range ins.Timeline {
+		if e.Kind == entryModel {
+			got = append(got, e.From+">"+e.Text)
+		}
+	}
+	if want := "><img src=x>\u202eplanner,<img src=x>\u202eplanner>doer"; strings.Join(got, ",") != want {
+		t.Fatalf("model entries %q; want %q", got, want)
+	}
+	var out strings.Builder
+	writeInspection(&out, ins)
+	if !strings.Contains(out.String(), `#6 model: <img src=x>\u202eplanner → doer`+"\n") {
+		t.Fatalf("inspect:\n%s", out.String())
+	}
+}
+
+// TestInspectShowsAPlanPresentedFromTheFile: a plan presented without a
+// "plan" argument (plan-file) is read from its result's "plan": inspect's
+// review line and the page carry its title and text.
+func TestInspectShowsAPlanPresentedFromTheFile(t *testing.T) {
+	plan := "# From the file\n\n1. Write it."
+	events := host.LogOf([]host.Event{
+		{Seq: 1, Type: host.TypeToolCall, Data: mustJSON(t, host.ToolCall{ID: "c1", Name: planmode.ExitToolName, Input: mustJSON(t, map[string]string{})})},
+		{Seq: 2, Type: host.TypeToolResult, Data: mustJSON(t, host.ToolResult{CallID: "c1", Name: planmode.ExitToolName, Outcome: string(planmode.ExitApproved),
+			Output: string(mustJSON(t, map[string]any{"approved": true, "edited": false, planmode.ResultPlan: plan, "planFile": "/p/plan.md"}))})},
+	})
+	var out strings.Builder
+	writeInspection(&out, inspect("s1", events))
+	if !strings.Contains(out.String(), `#2 review of "From the file": approved`) {
+		t.Errorf("inspect:\n%s", out.String())
+	}
+	var page strings.Builder
+	writeHTMLPage(&page, "s1", inspectCompanions(events))
+	for _, want := range []string{"<title>From the file</title>", "<h1>From the file</h1>", "Write it."} {
+		if !strings.Contains(page.String(), want) {
+			t.Errorf("the page lacks %q:\n%s", want, page.String())
+		}
+	}
+}
