@@ -10,7 +10,7 @@ const (
 	// errDocumentsWithDatabase refuses -documents with a database -store:
 	// the documents live in the database then.
 	errDocumentsWithDatabase = "-documents %s: the agent documents live in the -store database; leave -documents out"
-	flagHTMLHelp             = "also write a self-contained HTML page of the session's plans, steps and todo list to `FILE`"
+	flagHTMLHelp             = "also write a self-contained HTML page of the session's plans, models, questions, steps and todo list to `FILE`"
 )
 
 // inspect's companion lines and the HTML page.
