@@ -8,6 +8,7 @@ import (
 	"sync"
 	"sync/atomic"
 	"testing"
+	"time"
 
 	"github.com/dshgo/planmode"
 	"github.com/dshgo/planmode/host"
@@ -255,6 +256,68 @@ func BenchmarkHostStep(b *testing.B) {
 						b.Fatalf("last request carried plan:policy = %v, want %v", got, variant.plugin)
 					}
 				})
+			}
+		})
+	}
+}
+
+// BenchmarkHostStepPaired measures the plugin's share of a step with the
+// two variants interleaved: every iteration runs one step on the host
+// without the plugin and one on the host with it, in alternating order,
+// and times each. Whatever the machine does meanwhile (a collection of
+// the large heap, another process) falls on either variant at random, so
+// the mean difference is the plugin's cost even where a run of one
+// variant after the other cannot resolve it. It reports the wall time of
+// each variant's step and the plugin's share, (on − off) / off, in percent.
+func BenchmarkHostStepPaired(b *testing.B) {
+	for _, sz := range []size{size1k, size1M} {
+		b.Run(sz.name, func(b *testing.B) {
+			keys := [2]stepKey{{plugin: false, n: sz.n}, {plugin: true, n: sz.n}}
+			var hosts [2]*stepHost
+			for i, k := range keys {
+				h, err := takeStepHost(k)
+				if err != nil {
+					b.Fatal(err)
+				}
+				hosts[i] = h
+			}
+			defer func() {
+				for i, k := range keys {
+					putStepHost(k, hosts[i])
+				}
+			}()
+			rebuildAt := sz.n + sz.n/2
+			var spent [2]time.Duration
+			runtime.GC()
+			i := 0
+			for b.Loop() {
+				for v, h := range hosts {
+					if h.agent.Session().Len() > rebuildAt {
+						b.StopTimer()
+						h.close()
+						var err error
+						if hosts[v], err = buildStepHost(keys[v]); err != nil {
+							b.Fatal(err)
+						}
+						b.StartTimer()
+					}
+				}
+				for j := range 2 {
+					v := (i + j) % 2 // off first on even iterations, on first on odd ones
+					start := time.Now()
+					if err := hosts[v].step(); err != nil {
+						b.Fatal(err)
+					}
+					spent[v] += time.Since(start)
+				}
+				i++
+			}
+			off, on := float64(spent[0])/float64(b.N), float64(spent[1])/float64(b.N)
+			b.ReportMetric(off, "off-ns/step")
+			b.ReportMetric(on, "on-ns/step")
+			b.ReportMetric(100*(on-off)/off, "plugin-%")
+			if !hosts[1].model.planned.Load() || hosts[0].model.planned.Load() {
+				b.Fatal("plan:policy went to the wrong variant's requests")
 			}
 		})
 	}
