@@ -75,7 +75,7 @@ func (d *lineDecoder) own(line []byte) (e host.Event, ok bool) {
 		}
 		e.Data = line[start:r.i:r.i] // capped: an append to it must not reach the next line
 	}
-	if !r.skip("}") || r.i != len(line) {
+	if !r.skipByte('}') || r.i != len(line) {
 		return e, false
 	}
 	return e, true
@@ -88,6 +88,15 @@ func (r *ownReader) skip(s string) bool {
 	}
 	r.i += len(s)
 	return true
+}
+
+// skipByte moves past c if it is the next byte.
+func (r *ownReader) skipByte(c byte) bool {
+	if r.i < len(r.b) && r.b[r.i] == c {
+		r.i++
+		return true
+	}
+	return false
 }
 
 // next returns the next byte, or 0 at the end.
@@ -122,7 +131,7 @@ func (r *ownReader) object(depth int) bool {
 		return false
 	}
 	r.i++ // '{'
-	if r.skip("}") {
+	if r.skipByte('}') {
 		return true
 	}
 	first := len(r.names)
@@ -139,14 +148,14 @@ func (r *ownReader) object(depth int) bool {
 			return false
 		}
 		r.names = append(r.names, name)
-		if !r.skip(":") || !r.value(depth) {
+		if !r.skipByte(':') || !r.value(depth) {
 			return false
 		}
-		if r.skip(",") {
+		if r.skipByte(',') {
 			continue
 		}
 		r.names = r.names[:first]
-		return r.skip("}")
+		return r.skipByte('}')
 	}
 }
 
@@ -155,15 +164,15 @@ func (r *ownReader) array(depth int) bool {
 		return false
 	}
 	r.i++ // '['
-	if r.skip("]") {
+	if r.skipByte(']') {
 		return true
 	}
 	for {
 		if !r.value(depth) {
 			return false
 		}
-		if !r.skip(",") {
-			return r.skip("]")
+		if !r.skipByte(',') {
+			return r.skipByte(']')
 		}
 	}
 }
@@ -171,7 +180,7 @@ func (r *ownReader) array(depth int) bool {
 // str reads a string: no control characters, valid UTF-8, valid escapes
 // other than of a surrogate.
 func (r *ownReader) str() bool {
-	if !r.skip(`"`) {
+	if !r.skipByte('"') {
 		return false
 	}
 	for r.i < len(r.b) {
@@ -248,16 +257,16 @@ func (r *ownReader) escape() bool {
 
 // number reads a JSON number: -?(0|[1-9][0-9]*)(\.[0-9]+)?([eE][+-]?[0-9]+)?
 func (r *ownReader) number() bool {
-	r.skip("-")
-	if !r.skip("0") && r.digits() == 0 {
+	r.skipByte('-')
+	if !r.skipByte('0') && r.digits() == 0 {
 		return false
 	}
-	if r.skip(".") && r.digits() == 0 {
+	if r.skipByte('.') && r.digits() == 0 {
 		return false
 	}
-	if r.skip("e") || r.skip("E") {
-		if !r.skip("+") {
-			r.skip("-")
+	if r.skipByte('e') || r.skipByte('E') {
+		if !r.skipByte('+') {
+			r.skipByte('-')
 		}
 		return r.digits() > 0
 	}
