@@ -9,6 +9,7 @@ import (
 	"slices"
 	"strings"
 	"testing"
+	"time"
 	"unicode/utf8"
 
 	"github.com/go-json-experiment/json/jsontext"
@@ -241,5 +242,61 @@ func TestLineDecoderSharesTypesAndSources(t *testing.T) {
 	}
 	if len(d.types) > maxShared || len(d.sources) > maxShared {
 		t.Fatalf("%d types and %d sources shared, bound %d", len(d.types), len(d.sources), maxShared)
+	}
+}
+
+// BenchmarkLineDecoder decodes the lines of BenchmarkOpen's realistic file
+// (a user message with a source, and an assistant message whose text holds
+// \n, \t and \") one at a time on one goroutine, by the own-form reader
+// and by the jsontext path it hands other lines to; docs/performance.md
+// gives the ratio.
+func BenchmarkLineDecoder(b *testing.B) {
+	reply, err := json.Marshal(host.AssistantMessage{Text: "I read the file. The loop in \"scan\" stops early:\n\n\tfor i := 0; i < n; i++ {\n\t\tif s[i] == '\"' {\n\nI will fix it."})
+	if err != nil {
+		b.Fatal(err)
+	}
+	t0 := time.Date(2025, 1, 2, 3, 4, 5, 0, time.UTC)
+	var lines [][]byte
+	for i := range 4 {
+		e := host.Event{Type: host.TypeAssistantMessage, Data: reply}
+		if i == 0 {
+			e = host.Event{Type: host.TypeUserMessage, Source: &host.Source{Kind: host.SourceUser},
+				Data: json.RawMessage(`{"content":[{"type":"text","text":"please fix the \"parser\" bug\nthen run the tests again"}]}`)}
+		}
+		e.Seq, e.Time = uint64(i)+123456, t0.Add(time.Duration(i)*time.Millisecond+time.Duration(i)*time.Microsecond)
+		var le lineEncoder
+		line, err := le.encode(e)
+		if err != nil {
+			b.Fatal(err)
+		}
+		lines = append(lines, bytes.Clone(line[:len(line)-1]))
+	}
+	for _, bc := range []struct {
+		name string
+		read func(d *lineDecoder, line []byte) error
+	}{
+		{"reader=own", func(d *lineDecoder, line []byte) error {
+			if _, ok := d.own(line); !ok {
+				return errors.New("not taken")
+			}
+			return nil
+		}},
+		{"reader=jsontext", func(d *lineDecoder, line []byte) error {
+			_, err := d.read(line, false)
+			return err
+		}},
+	} {
+		b.Run(bc.name, func(b *testing.B) {
+			var d lineDecoder
+			b.ReportAllocs()
+			for i := 0; b.Loop(); i++ {
+				if err := bc.read(&d, lines[i%len(lines)]); err != nil {
+					b.Fatal(err)
+				}
+			}
+			if d.slow > 0 {
+				b.Fatalf("%d lines went to encoding/json", d.slow)
+			}
+		})
 	}
 }
