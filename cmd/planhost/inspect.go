@@ -11,6 +11,7 @@ import (
 	"path/filepath"
 	"slices"
 	"strings"
+	"sync"
 
 	"github.com/dshgo/planmode"
 	"github.com/dshgo/planmode/cmd/planhost/internal/safetext"
@@ -232,34 +233,40 @@ func copyFile(src, dst string) error {
 	return out.Close()
 }
 
-// inspect builds the timeline of events.
+// inspect builds the timeline of events. The entries that need no other
+// event (turns, modes, notices, headers, reopens) and those that follow
+// earlier ones (models, /plan runs, reviews) are read on two goroutines,
+// beside the projection, and merged in log order.
 func inspect(id string, events host.Log) inspection {
-	ins := inspection{Session: id, Events: events.Len(), Timeline: []timelineEntry{}}
-	planRuns := map[string]bool{} // command/run IDs of /plan
-	titles := map[string]string{} // exit_plan_mode call ID → plan title
-	model := ""                   // the model of the last step that named one
+	ins := inspection{Session: id, Events: events.Len()}
+	var (
+		plain []timelineEntry
+		proj  planmode.Projection
+		wg    sync.WaitGroup
+	)
+	wg.Go(func() { plain = plainEntries(events) })
+	wg.Go(func() { proj = planmode.Project(events) })
+	linked := linkedEntries(events)
+	wg.Wait()
+	ins.Timeline = make([]timelineEntry, 0, len(plain)+len(linked))
+	for len(plain) > 0 || len(linked) > 0 {
+		if len(linked) == 0 || len(plain) > 0 && plain[0].Seq < linked[0].Seq {
+			ins.Timeline, plain = append(ins.Timeline, plain[0]), plain[1:]
+		} else {
+			ins.Timeline, linked = append(ins.Timeline, linked[0]), linked[1:]
+		}
+	}
+	ins.Projection = projectionView{Active: proj.Active, Pending: proj.Pending.String(), Exit: proj.Exit}
+	return ins
+}
+
+// plainEntries returns the timeline entries that each come from one event
+// alone, in log order.
+func plainEntries(events host.Log) []timelineEntry {
+	var entries []timelineEntry
 	for _, e := range events.All() {
 		entry := timelineEntry{Seq: e.Seq}
 		switch e.Type {
-		case host.TypeToolCall:
-			if !mentionsTool(e.Data, planmode.ExitToolName) {
-				continue
-			}
-			var c host.ToolCall
-			var in struct {
-				Plan string `json:"plan"`
-			}
-			if json.Unmarshal(e.Data, &c) == nil && c.Name == planmode.ExitToolName && json.Unmarshal(c.Input, &in) == nil {
-				titles[c.ID] = planmd.Title(in.Plan)
-			}
-			continue
-		case host.TypeStepStart:
-			var s host.StepStart
-			if !bytes.Contains(e.Data, []byte(`"model"`)) || json.Unmarshal(e.Data, &s) != nil || s.Model == "" || s.Model == model {
-				continue
-			}
-			model = s.Model
-			entry.Kind, entry.Text = entryModel, s.Model
 		case host.TypeTurnStart:
 			var t host.TurnStart
 			if json.Unmarshal(e.Data, &t) != nil {
@@ -301,6 +308,44 @@ func inspect(id string, events host.Log) inspection {
 			}
 			policy := slices.Contains(h.Sections, planmode.SectionName)
 			entry.Kind, entry.Reason, entry.PlanPolicy, entry.Sections = entryHeader, string(h.Reason), &policy, h.Sections
+		default:
+			continue
+		}
+		entries = append(entries, entry)
+	}
+	return entries
+}
+
+// linkedEntries returns the timeline entries that follow earlier events:
+// a step's model when it changes, /plan runs and their results, reviews
+// with the title of the plan their call presented; in log order.
+func linkedEntries(events host.Log) []timelineEntry {
+	var entries []timelineEntry
+	planRuns := map[string]bool{} // command/run IDs of /plan
+	titles := map[string]string{} // exit_plan_mode call ID → plan title
+	model := ""                   // the model of the last step that named one
+	for _, e := range events.All() {
+		entry := timelineEntry{Seq: e.Seq}
+		switch e.Type {
+		case host.TypeToolCall:
+			if !mentionsTool(e.Data, planmode.ExitToolName) {
+				continue
+			}
+			var c host.ToolCall
+			var in struct {
+				Plan string `json:"plan"`
+			}
+			if json.Unmarshal(e.Data, &c) == nil && c.Name == planmode.ExitToolName && json.Unmarshal(c.Input, &in) == nil {
+				titles[c.ID] = planmd.Title(in.Plan)
+			}
+			continue
+		case host.TypeStepStart:
+			var s host.StepStart
+			if !bytes.Contains(e.Data, []byte(`"model"`)) || json.Unmarshal(e.Data, &s) != nil || s.Model == "" || s.Model == model {
+				continue
+			}
+			model = s.Model
+			entry.Kind, entry.Text = entryModel, s.Model
 		case host.TypeCommandRun:
 			var c host.CommandRun
 			if json.Unmarshal(e.Data, &c) != nil || c.Name != planmode.CommandName {
@@ -337,11 +382,9 @@ func inspect(id string, events host.Log) inspection {
 		default:
 			continue
 		}
-		ins.Timeline = append(ins.Timeline, entry)
+		entries = append(entries, entry)
 	}
-	proj := planmode.Project(events)
-	ins.Projection = projectionView{Active: proj.Active, Pending: proj.Pending.String(), Exit: proj.Exit}
-	return ins
+	return entries
 }
 
 // writeInspection prints the timeline as text, one line per entry.
