@@ -60,7 +60,7 @@ func Unsafe(r rune) bool {
 func Safe(s string) bool {
 	for i := 0; i < len(s); {
 		if c := s[i]; c < utf8.RuneSelf { // ASCII, most of any text: no decoding
-			if Unsafe(rune(c)) {
+			if c < 0x20 && c != '\n' && c != '\t' || c == 0x7f { // as Unsafe
 				return false
 			}
 			i++
