@@ -3,7 +3,6 @@ package main
 import (
 	"bytes"
 	"cmp"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"html"
@@ -76,20 +75,20 @@ func inspectCompanions(events host.Log) companionInspection {
 				continue
 			}
 			var c host.ToolCall
-			if json.Unmarshal(e.Data, &c) != nil || c.Name != planmode.ExitToolName {
+			if unmarshal(e.Data, &c) != nil || c.Name != planmode.ExitToolName {
 				continue
 			}
 			var in struct {
 				Plan string `json:"plan"`
 			}
-			_ = json.Unmarshal(c.Input, &in)
+			_ = unmarshal(c.Input, &in)
 			calls[c.ID] = in.Plan
 			if ci.Title == "" {
 				ci.Title = planmd.Title(in.Plan)
 			}
 		case host.TypeUserMessage:
 			var m host.UserMessage
-			if firstMessage != "" || e.Source != nil && e.Source.Kind == host.SourcePlugin || json.Unmarshal(e.Data, &m) != nil {
+			if firstMessage != "" || e.Source != nil && e.Source.Kind == host.SourcePlugin || unmarshal(e.Data, &m) != nil {
 				continue
 			}
 			firstMessage = clipText(firstLine(strings.TrimSpace(blocksText(m.Content))), maxPageTitle)
@@ -98,7 +97,7 @@ func inspectCompanions(events host.Log) companionInspection {
 				continue
 			}
 			var r host.ToolResult
-			if json.Unmarshal(e.Data, &r) != nil || r.IsError {
+			if unmarshal(e.Data, &r) != nil || r.IsError {
 				continue
 			}
 			switch r.Name {
@@ -106,7 +105,7 @@ func inspectCompanions(events host.Log) companionInspection {
 				var out struct {
 					Approved bool `json:"approved"`
 				}
-				if json.Unmarshal([]byte(r.Output), &out) == nil && out.Approved {
+				if unmarshal([]byte(r.Output), &out) == nil && out.Approved {
 					plan := calls[r.CallID]
 					ci.Plans = append(ci.Plans, approvedPlan{Seq: e.Seq, Title: planmd.Title(plan), Plan: plan, call: r.CallID})
 				}
