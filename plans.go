@@ -64,6 +64,9 @@ func Plans(events host.Log) []PresentedPlan {
 	for _, e := range events.All() {
 		switch e.Type {
 		case host.TypeToolCall:
+			if !mentionsExitTool(e.Data) {
+				continue // not exit_plan_mode's, as the fold decides
+			}
 			var c host.ToolCall
 			var in struct {
 				Plan string `json:"plan"`
@@ -74,6 +77,9 @@ func Plans(events host.Log) []PresentedPlan {
 			index[c.ID] = len(plans)
 			plans = append(plans, PresentedPlan{Number: len(plans) + 1, CallID: c.ID, Title: planmd.Title(in.Plan), Plan: in.Plan})
 		case host.TypeToolResult:
+			if !mentionsExitTool(e.Data) {
+				continue
+			}
 			var r host.ToolResult
 			if json.Unmarshal(e.Data, &r) != nil || r.Name != ExitToolName {
 				continue

@@ -228,20 +228,21 @@ func (d *Dir) load(id string) (_ *session, err error) {
 // replay reads every event of the file at path (size bytes long),
 // repairing a torn tail. It returns the events and the size of the file
 // after repair. The file is read into one buffer, which the events' data
-// then share.
+// then share. The lines are decoded on all cores first ([decodeLines]);
+// this loop then takes them in file order, so the first error in the file
+// is the one reported, as if one goroutine had read it.
 func (d *Dir) replay(path string, f *os.File, size int64) ([]host.Event, int64, error) {
 	maxLine := d.opts.maxLine
 	buf := make([]byte, size)
 	if _, err := io.ReadFull(io.NewSectionReader(f, 0, size), buf); err != nil {
 		return nil, 0, fmt.Errorf("store: %s: %w", path, err)
 	}
-	lines := bytes.Count(buf, []byte{'\n'})
+	events, chunks := decodeLines(buf, maxLine)
 	var (
-		vals   = d.validators.snapshot()
-		events = make([]host.Event, 0, lines)
-		dec    lineDecoder
-		off    int64 // start of the current line
-		n      int   // current line number
+		vals = d.validators.snapshot()
+		off  int64 // start of the current line
+		n    int   // current line number
+		c    = 0   // the chunk of the current line
 	)
 	for rest := buf; len(rest) > 0; {
 		n++
@@ -255,7 +256,14 @@ func (d *Dir) replay(path string, f *os.File, size int64) ([]host.Event, int64, 
 		if len(body) > maxLine {
 			return nil, 0, fmt.Errorf("store: %s:%d: longer than %d bytes: %w", path, n, maxLine, ErrLineTooLong)
 		}
-		e, err = dec.decode(body)
+		for n > chunks[c].end {
+			c++
+		}
+		if i := n - 1; i < chunks[c].decoded {
+			e = events[i]
+		} else {
+			err = chunks[c].err // the line that stopped its chunk
+		}
 		tok := len(body)
 		if terminated {
 			tok++
@@ -270,18 +278,17 @@ func (d *Dir) replay(path string, f *os.File, size int64) ([]host.Event, int64, 
 				return nil, 0, fmt.Errorf("store: %s:%d: cut torn line: %w", path, n, err)
 			}
 			d.opts.logger.Warn(LogTornLine, "file", path, "line", n, "bytes", len(body))
-			return events, off, nil
+			return events[:n-1], off, nil
 		}
 		if err != nil {
 			return nil, 0, fmt.Errorf("store: %s:%d: %w", path, n, err)
 		}
-		if want := uint64(len(events)) + 1; e.Seq != want {
+		if want := uint64(n); e.Seq != want {
 			return nil, 0, fmt.Errorf("store: %s:%d: %w: event %d %q: seq %d, want %d", path, n, ErrCorrupt, e.Seq, e.Type, e.Seq, want)
 		}
 		if err := checkEach(vals, e); err != nil {
 			return nil, 0, fmt.Errorf("store: %s:%d: event %d %q: %w", path, n, e.Seq, e.Type, err)
 		}
-		events = append(events, e)
 		off += int64(tok)
 		if !terminated {
 			// A complete event whose newline was not written: keep it.

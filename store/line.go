@@ -83,26 +83,35 @@ func (noValue) Is(target error) bool { return target == errNoValue }
 // maxShared bounds the distinct types and sources a decoder shares.
 const maxShared = 256
 
-// lineDecoder decodes a file's lines, each in one pass of a jsontext
-// decoder that checks the syntax, the UTF-8 of every string, that no
-// object has two equal names and the depth, while it reads the fields of
-// the event: the data stays a slice of the line, and equal types and
-// sources are shared between events. A line in another form than the
-// store writes (a key spelled in another case, an unknown key, a null
-// source, a seq written as 1.0, an escape in the type) is decoded by
-// encoding/json once checked, so every line gives the event encoding/json
-// gives (FuzzLineDecoder checks this). The events it returns alias the
-// line. It is not safe for concurrent use.
+// lineDecoder decodes a file's lines. A line in the form the store writes
+// is read by the own-form reader ([ownReader]) in one pass over its bytes.
+// Any other line, and any line that reader refuses, goes through one pass
+// of a jsontext decoder that checks the syntax, the UTF-8 of every
+// string, that no object has two equal names and the depth, while it
+// reads the fields of the event; errors come from that path only. Either
+// way the data stays a slice of the line, and equal types and sources are
+// shared between events. A line in another form than the store writes (a
+// key spelled in another case, an unknown key, a null source, a seq
+// written as 1.0, an escape in the type) is decoded by encoding/json once
+// checked, so every line gives the event encoding/json gives
+// (FuzzLineDecoder checks this). The events it returns alias the line. It
+// is not safe for concurrent use.
 type lineDecoder struct {
 	buf     bytes.Buffer
 	dec     *jsontext.Decoder
+	reader  ownReader
 	types   map[string]string       // shared types by their text
 	sources map[string]*host.Source // shared sources by their JSON text
+	checked int                     // lines read by jsontext, for tests
 	slow    int                     // lines decoded by encoding/json, for tests
 }
 
 func (d *lineDecoder) decode(line []byte) (host.Event, error) {
-	e, err := d.read(line, false)
+	e, ok := d.own(line)
+	var err error
+	if !ok {
+		e, err = d.read(line, false)
+	}
 	if err != nil && utf8.Valid(line) {
 		// Every byte is UTF-8, so the refusal may be an escaped half
 		// surrogate, which earlier versions kept: read it as they did.
@@ -154,6 +163,7 @@ func (d *lineDecoder) reset(line []byte, lenient bool) {
 // read decodes and checks line in one pass when it is in the store's
 // form, else checks it and hands it to encoding/json.
 func (d *lineDecoder) read(line []byte, lenient bool) (host.Event, error) {
+	d.checked++
 	d.reset(line, lenient)
 	e, ok, err := d.fields(line)
 	if err != nil {

@@ -6,8 +6,10 @@ import (
 	"errors"
 	"fmt"
 	"reflect"
+	"slices"
 	"strings"
 	"testing"
+	"time"
 	"unicode/utf8"
 
 	"github.com/go-json-experiment/json/jsontext"
@@ -51,14 +53,14 @@ var lineSeeds = []string{
 }
 
 // TestLineDecoderTakesTheStoresOwnLines checks that lines the store
-// writes are decoded in one pass (else the speed-up is lost), and lines in
-// other forms by encoding/json.
+// writes are decoded by the own-form reader (else the speed-up is lost),
+// and lines in other forms by encoding/json.
 func TestLineDecoderTakesTheStoresOwnLines(t *testing.T) {
 	for i, line := range lineSeeds {
 		var d lineDecoder
 		_, err := d.decode([]byte(line))
-		if i < 4 && (err != nil || d.slow != 0) {
-			t.Errorf("line %q: %v, encoding/json used %v; want one pass", line, err, d.slow > 0)
+		if i < 4 && (err != nil || d.checked != 0 || d.slow != 0) {
+			t.Errorf("line %q: %v, jsontext used %v, encoding/json used %v; want the own-form reader", line, err, d.checked > 0, d.slow > 0)
 		}
 	}
 	for _, i := range []int{5, 6, 7, 8, 11, 16, 22} {
@@ -98,6 +100,80 @@ func FuzzLineDecoder(f *testing.F) {
 			}
 		}
 	})
+}
+
+// ownSeeds are lines in the store's form with data that the own-form
+// reader must check as the jsontext path does, and near misses.
+var ownSeeds = []string{
+	`{"seq":7,"type":"t","time":"2025-01-02T03:04:05Z","data":{"a":[1,-0,0.5,-2.5e-3,1E+9,true,false,null,"\u00e9\u2028\\\/\b\f\n\r\t"],"b":{},"c":[],"d":{"a":{"a":1}}}}`,
+	`{"seq":7,"type":"t","time":"2025-01-02T03:04:05Z","data":"é中😀"}`,
+	`{"seq":7,"type":"t","time":"2025-01-02T03:04:05Z","data":[{"a":1},{"a":1}]}`,
+	`{"seq":7,"type":"t","time":"2025-01-02T03:04:05Z","data":{"a":1,"b":2,"a":3}}`,
+	`{"seq":7,"type":"t","time":"2025-01-02T03:04:05Z","data":{"a":1,"\u0061":3}}`,
+	`{"seq":7,"type":"t","time":"2025-01-02T03:04:05Z","data":"\ud83d\ude00"}`,
+	`{"seq":7,"type":"t","time":"2025-01-02T03:04:05Z","data":"\udc00"}`,
+	`{"seq":7,"type":"t","time":"2025-01-02T03:04:05Z","data":"\u00"}`,
+	`{"seq":7,"type":"t","time":"2025-01-02T03:04:05Z","data":"\x"}`,
+	`{"seq":7,"type":"t","time":"2025-01-02T03:04:05Z","data":"a` + "\x01" + `"}`,
+	`{"seq":7,"type":"t","time":"2025-01-02T03:04:05Z","data":"\xff"}`,
+	`{"seq":7,"type":"t","time":"2025-01-02T03:04:05Z","data":"\xed\xa0\x80"}`,
+	`{"seq":7,"type":"t","time":"2025-01-02T03:04:05Z","data":[01]}`,
+	`{"seq":7,"type":"t","time":"2025-01-02T03:04:05Z","data":[1.]}`,
+	`{"seq":7,"type":"t","time":"2025-01-02T03:04:05Z","data":[-]}`,
+	`{"seq":7,"type":"t","time":"2025-01-02T03:04:05Z","data":[1e]}`,
+	`{"seq":7,"type":"t","time":"2025-01-02T03:04:05Z","data":[1,]}`,
+	`{"seq":7,"type":"t","time":"2025-01-02T03:04:05Z","data":{"a":1,}}`,
+	`{"seq":7,"type":"t","time":"2025-01-02T03:04:05Z","data":tru}`,
+	`{"seq":7,"type":"t","time":"2025-01-02T03:04:05Z","data":` + strings.Repeat("[", 70) + strings.Repeat("]", 70) + `}`,
+	`{"seq":07,"type":"t","time":"2025-01-02T03:04:05Z"}`,
+	`{"seq":7,"type":"t\u00e9","time":"2025-01-02T03:04:05Z"}`,
+	`{"seq":7,"type":"t","time":"2025-01-02T03:04:05\u005a"}`,
+	`{"seq":7,"type":"t","time":"2025-01-02T03:04:05Z","source":{"kind":"user"},"source":{"kind":"user"}}`,
+	`{"seq":7,"type":"t","time":"2025-01-02T03:04:05Z","data":1,"data":2}`,
+	`{"seq":7,"type":"t","time":"2025-01-02T03:04:05Z","data":1}` + "\r",
+}
+
+// FuzzOwnReader is the differential test of the own-form reader against
+// the jsontext path and encoding/json. A line the reader takes, the
+// jsontext path takes too and reads to the same event, and the decoder
+// then gives the event encoding/json gives. (A line it refuses goes to
+// the jsontext path, which FuzzLineDecoder covers: the reader may refuse
+// a good line, never take a bad one.)
+func FuzzOwnReader(f *testing.F) {
+	for _, s := range append(slices.Clone(lineSeeds), ownSeeds...) {
+		f.Add([]byte(s))
+	}
+	f.Fuzz(func(t *testing.T, line []byte) {
+		var own, other lineDecoder
+		got, ok := own.own(line)
+		if !ok {
+			return
+		}
+		want, err := other.read(line, false)
+		if err != nil {
+			t.Fatalf("line %q: the own-form reader took it, jsontext refused: %v", line, err)
+		}
+		if !reflect.DeepEqual(got, want) {
+			t.Fatalf("line %q:\nown-form reader: %+v\njsontext: %+v", line, got, want)
+		}
+		got, gotErr := own.decode(line)
+		want, wantErr := referenceDecode(line)
+		if (gotErr == nil) != (wantErr == nil) || gotErr == nil && !reflect.DeepEqual(got, want) {
+			t.Fatalf("line %q:\ndecoder: %+v %v\nencoding/json: %+v %v", line, got, gotErr, want, wantErr)
+		}
+	})
+}
+
+// TestOwnReaderSeeds checks which of ownSeeds the own-form reader takes:
+// the good ones in the store's form, none of the bad ones.
+func TestOwnReaderSeeds(t *testing.T) {
+	for i, line := range ownSeeds {
+		var d lineDecoder
+		_, ok := d.own([]byte(line))
+		if want := i < 3; ok != want {
+			t.Errorf("line %q: taken %v, want %v", line, ok, want)
+		}
+	}
 }
 
 // referenceDecode decodes line with encoding/json.
@@ -166,5 +242,61 @@ func TestLineDecoderSharesTypesAndSources(t *testing.T) {
 	}
 	if len(d.types) > maxShared || len(d.sources) > maxShared {
 		t.Fatalf("%d types and %d sources shared, bound %d", len(d.types), len(d.sources), maxShared)
+	}
+}
+
+// BenchmarkLineDecoder decodes the lines of BenchmarkOpen's realistic file
+// (a user message with a source, and an assistant message whose text holds
+// \n, \t and \") one at a time on one goroutine, by the own-form reader
+// and by the jsontext path it hands other lines to; docs/performance.md
+// gives the ratio.
+func BenchmarkLineDecoder(b *testing.B) {
+	reply, err := json.Marshal(host.AssistantMessage{Text: "I read the file. The loop in \"scan\" stops early:\n\n\tfor i := 0; i < n; i++ {\n\t\tif s[i] == '\"' {\n\nI will fix it."})
+	if err != nil {
+		b.Fatal(err)
+	}
+	t0 := time.Date(2025, 1, 2, 3, 4, 5, 0, time.UTC)
+	var lines [][]byte
+	for i := range 4 {
+		e := host.Event{Type: host.TypeAssistantMessage, Data: reply}
+		if i == 0 {
+			e = host.Event{Type: host.TypeUserMessage, Source: &host.Source{Kind: host.SourceUser},
+				Data: json.RawMessage(`{"content":[{"type":"text","text":"please fix the \"parser\" bug\nthen run the tests again"}]}`)}
+		}
+		e.Seq, e.Time = uint64(i)+123456, t0.Add(time.Duration(i)*time.Millisecond+time.Duration(i)*time.Microsecond)
+		var le lineEncoder
+		line, err := le.encode(e)
+		if err != nil {
+			b.Fatal(err)
+		}
+		lines = append(lines, bytes.Clone(line[:len(line)-1]))
+	}
+	for _, bc := range []struct {
+		name string
+		read func(d *lineDecoder, line []byte) error
+	}{
+		{"reader=own", func(d *lineDecoder, line []byte) error {
+			if _, ok := d.own(line); !ok {
+				return errors.New("not taken")
+			}
+			return nil
+		}},
+		{"reader=jsontext", func(d *lineDecoder, line []byte) error {
+			_, err := d.read(line, false)
+			return err
+		}},
+	} {
+		b.Run(bc.name, func(b *testing.B) {
+			var d lineDecoder
+			b.ReportAllocs()
+			for i := 0; b.Loop(); i++ {
+				if err := bc.read(&d, lines[i%len(lines)]); err != nil {
+					b.Fatal(err)
+				}
+			}
+			if d.slow > 0 {
+				b.Fatalf("%d lines went to encoding/json", d.slow)
+			}
+		})
 	}
 }

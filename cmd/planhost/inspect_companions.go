@@ -3,7 +3,6 @@ package main
 import (
 	"bytes"
 	"cmp"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"html"
@@ -91,12 +90,12 @@ func inspectCompanions(events host.Log) companionInspection {
 		switch e.Type {
 		case planmode.EventPlanMode:
 			var m planmode.ModePayload
-			if json.Unmarshal(e.Data, &m) == nil {
+			if unmarshal(e.Data, &m) == nil {
 				planMode = m.Active
 			}
 		case host.TypeStepStart:
 			var st host.StepStart
-			if !bytes.Contains(e.Data, []byte(`"model"`)) || json.Unmarshal(e.Data, &st) != nil || st.Model == "" {
+			if !bytes.Contains(e.Data, []byte(`"model"`)) || unmarshal(e.Data, &st) != nil || st.Model == "" {
 				continue
 			}
 			ci.Models = addStep(ci.Models, st, planMode)
@@ -105,20 +104,20 @@ func inspectCompanions(events host.Log) companionInspection {
 				continue
 			}
 			var c host.ToolCall
-			if json.Unmarshal(e.Data, &c) != nil || c.Name != planmode.ExitToolName {
+			if unmarshal(e.Data, &c) != nil || c.Name != planmode.ExitToolName {
 				continue
 			}
 			var in struct {
 				Plan string `json:"plan"`
 			}
-			_ = json.Unmarshal(c.Input, &in)
+			_ = unmarshal(c.Input, &in)
 			calls[c.ID] = in.Plan
 			if ci.Title == "" {
 				ci.Title = planmd.Title(in.Plan)
 			}
 		case host.TypeUserMessage:
 			var m host.UserMessage
-			if firstMessage != "" || e.Source != nil && e.Source.Kind == host.SourcePlugin || json.Unmarshal(e.Data, &m) != nil {
+			if firstMessage != "" || e.Source != nil && e.Source.Kind == host.SourcePlugin || unmarshal(e.Data, &m) != nil {
 				continue
 			}
 			firstMessage = clipText(firstLine(strings.TrimSpace(blocksText(m.Content))), maxPageTitle)
@@ -127,7 +126,7 @@ func inspectCompanions(events host.Log) companionInspection {
 				continue
 			}
 			var r host.ToolResult
-			if json.Unmarshal(e.Data, &r) != nil || r.IsError {
+			if unmarshal(e.Data, &r) != nil || r.IsError {
 				continue
 			}
 			switch r.Name {
@@ -139,7 +138,7 @@ func inspectCompanions(events host.Log) companionInspection {
 					EditedPlan  string `json:"editedPlan"`
 					ExecuteWith string `json:"executeWith"`
 				}
-				if json.Unmarshal([]byte(r.Output), &out) == nil && out.Approved {
+				if unmarshal([]byte(r.Output), &out) == nil && out.Approved {
 					plan := calls[r.CallID]
 					if out.Edited && out.EditedPlan != "" {
 						plan = out.EditedPlan

@@ -59,6 +59,13 @@ func Unsafe(r rune) bool {
 // Escape would replace.
 func Safe(s string) bool {
 	for i := 0; i < len(s); {
+		if c := s[i]; c < utf8.RuneSelf { // ASCII, most of any text: no decoding
+			if c < 0x20 && c != '\n' && c != '\t' || c == 0x7f { // as Unsafe
+				return false
+			}
+			i++
+			continue
+		}
 		r, n := utf8.DecodeRuneInString(s[i:])
 		if r == utf8.RuneError && n == 1 || Unsafe(r) {
 			return false
