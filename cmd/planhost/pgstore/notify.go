@@ -20,6 +20,10 @@ import (
 // must be shorter than 8000 bytes).
 const maxPayload = 7999
 
+// maxLinger bounds how long the notifier waits for appends whose commit
+// is under way before it sends what is pending (see [notifier.run]).
+const maxLinger = time.Millisecond
+
 // maxPending bounds the events a session's next notifications carry,
 // roughly in bytes.
 const maxPending = 16 * maxPayload
@@ -84,11 +88,35 @@ func (n *notifier) add(id string, e host.Event) {
 }
 
 // run sends what was added until the store is closed, then sends what is
-// left.
+// left. Every notification is a transaction of its own, which costs the
+// server about half of an append; so while other appends of this process
+// are committing, it waits for them (up to maxLinger) and sends their
+// events in the same notification, as PostgreSQL's commit_delay groups
+// the commits of busy servers. An append with no other under way is
+// announced at once.
 func (n *notifier) run() {
+	var linger *time.Timer
 	for {
 		select {
 		case <-n.wake:
+			if n.st.committing.Load() > 0 {
+				if linger == nil {
+					linger = time.NewTimer(maxLinger)
+				} else {
+					linger.Reset(maxLinger)
+				}
+			wait:
+				for n.st.committing.Load() > 0 {
+					select {
+					case <-n.wake:
+					case <-linger.C:
+						break wait
+					case <-n.st.ctx.Done():
+						break wait
+					}
+				}
+				linger.Stop()
+			}
 			n.flush(n.st.ctx)
 		case <-n.st.ctx.Done():
 			ctx, cancel := context.WithTimeout(context.Background(), time.Second)
