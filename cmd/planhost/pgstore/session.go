@@ -88,6 +88,10 @@ func (s *session) AppendIf(e host.Event, cond func() bool) (host.Event, bool, er
 // the owner's next step). An append under a token that is no longer the
 // session's newest fails with host.ErrFenced before anything is written.
 func (s *session) appendIf(e host.Event, cond func() bool, token uint64) (host.Event, bool, error) {
+	// The notifier announces the event once this append (and any other
+	// under way in this process) is done; see notifier.run.
+	s.st.appending.Add(1)
+	defer s.st.notify.appendDone()
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	if s.closed {
@@ -166,10 +170,7 @@ func (s *session) appendIf(e host.Event, cond func() bool, token uint64) (host.E
 	if _, err := tx.Exec(ctx, sqlInsertEvent, s.id, r.seq, r.typ, r.at, r.atNS, r.source, r.data); err != nil {
 		return host.Event{}, false, s.st.wrap(err, "pgstore: session %q: append event %d %q: insert", s.id, e.Seq, e.Type)
 	}
-	s.st.committing.Add(1)
-	err = tx.Commit(ctx)
-	s.st.committing.Add(-1)
-	if err != nil {
+	if err := tx.Commit(ctx); err != nil {
 		return host.Event{}, false, s.st.wrap(err, "pgstore: session %q: append event %d %q: commit", s.id, e.Seq, e.Type)
 	}
 	e = s.addLocked(e)
@@ -220,13 +221,11 @@ func (s *session) appendOneLocked(ctx context.Context, e host.Event, token uint6
 	}
 	var tag pgconn.CommandTag
 	for i := 1; ; i++ {
-		s.st.committing.Add(1)
 		if token == 0 {
 			tag, err = s.st.pool.Exec(ctx, sqlAppendOne, s.id, r.seq, r.typ, r.at, r.atNS, r.source, r.data)
 		} else {
 			tag, err = s.st.pool.Exec(ctx, sqlAppendFenced, s.id, r.seq, r.typ, r.at, r.atNS, r.source, r.data, int64(token))
 		}
-		s.st.committing.Add(-1)
 		// A connection the server ended while idle in the pool fails
 		// before the statement is sent: try another.
 		if err == nil || !pgconn.SafeToRetry(err) || !retry(ctx, s.st.pool, i, err) {

@@ -38,10 +38,10 @@ type Store struct {
 	notify   *notifier
 
 	readBacks atomic.Int64 // reads of events from the table, for the tests
-	// committing counts this process's appends whose commit is under way
-	// (sent, not yet answered): the notifier waits a little for them.
-	committing atomic.Int64
-	listening  atomic.Bool // the listener has listened once, for the tests
+	// appending counts this process's appends under way: the notifier
+	// waits a little for them.
+	appending atomic.Int64
+	listening atomic.Bool // the listener has listened once, for the tests
 
 	ctx    context.Context // cancelled by Close; every operation derives from it
 	cancel context.CancelFunc
