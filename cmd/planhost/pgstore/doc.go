@@ -9,8 +9,10 @@
 // the package (migrations/NNNN_name.sql), applied at [Open] in one
 // transaction under an advisory lock; the applied versions are recorded in
 // planmode_migrations. Table planmode_sessions holds one row per session
-// with its length; planmode_events holds one row per event, keyed by
-// (session_id, seq). The payload and source are stored as json (not
+// (with its turn lease); planmode_events holds one row per event, keyed by
+// (session_id, seq). A session's length is its highest seq: the events
+// count 1, 2, 3, ... without a gap (migration 4 dropped the length column
+// that appends once updated). The payload and source are stored as json (not
 // jsonb), so an event reads back byte for byte as it was appended, and the
 // time is kept to the nanosecond.
 //
@@ -18,15 +20,19 @@
 //
 // An Append made while this process holds the whole log (no other
 // process appended since it last looked) is one statement that commits on
-// its own: it sets the session's length only where it is still one less
-// than the new seq (and, under a turn lease, only while the fencing token
-// is the newest) and inserts the event. When it writes nothing, and for
-// every AppendIf, the append runs one transaction: lock the session's row
-// (SELECT ... FOR UPDATE, which serializes the appends of a session
-// across all processes), read and deliver the events other processes committed since
+// its own: it inserts the event as the next of the log this process
+// holds, only where the previous event is there and (under a turn lease)
+// the fencing token is the newest, share-locking the session's row as the
+// events' foreign key check does anyway; the events' primary key refuses
+// a seq another process took meanwhile. It writes nothing to the
+// session's row, so it costs about what a plain INSERT does. When it
+// inserts nothing, and for every AppendIf, the append runs one
+// transaction: lock the session's row (SELECT ... FOR UPDATE, which waits
+// for the one-statement appends under way and holds off the others, so
+// it serializes the appends of a session across all processes), read the
+// length, read and deliver the events other processes committed since
 // this process last looked, run the condition, assign the next seq and the
-// time, run the validators, insert the event together with the new length,
-// commit. Only then is the event added to the process's copy of the log and
+// time, run the validators, insert the event, commit. Only then is the event added to the process's copy of the log and
 // delivered to its subscribers, and a NOTIFY goes out (batched, in its own
 // statement: PostgreSQL serializes the commits of notifying transactions,
 // which would serialize every session's appends). A failed or rejected append
@@ -46,9 +52,10 @@
 // UPDATE grants it when no live lease is held, by the database's clock,
 // and increments fence, the fencing token. The holder renews it every
 // third of [WithLeaseExpiry] and clears it at the end of the turn. An
-// append under a lease reads fence in the same SELECT ... FOR UPDATE that
-// locks the row for the append and fails with host.ErrFenced when a newer
-// grant exists, so a process that was paused or cut off past its lease
+// append under a lease checks fence in its own statement, under the row
+// lock it takes (a share lock in the one-statement append, which the
+// grant's UPDATE waits for; FOR UPDATE in the locking one), and fails
+// with host.ErrFenced when a newer grant exists, so a process that was paused or cut off past its lease
 // writes nothing into the turn of the process that took over.
 //
 // # Following other processes
@@ -92,8 +99,7 @@
 // (the append reads it first), so a refused row stays the last event of
 // the log. Nothing stored is lost or changed: the store never skips,
 // rewrites or deletes a row; the session opens again, with every event it
-// had, once whoever wrote the row corrects or deletes it and sets the
-// session's len to match.
+// had, once whoever wrote the row corrects or deletes it.
 //
 // The table itself has no such check: PostgreSQL before 16 has no IS JSON
 // WITH UNIQUE KEYS, and a PL/pgSQL check constraint walking the payload

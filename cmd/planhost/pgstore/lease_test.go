@@ -152,7 +152,7 @@ func TestLeaseNotBlockedByPausedAppend(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer func() { _ = tx.Rollback(t.Context()) }()
-	if _, err := tx.Exec(t.Context(), `SELECT len FROM planmode_sessions WHERE id = 's' FOR UPDATE`); err != nil {
+	if _, err := tx.Exec(t.Context(), `SELECT fence FROM planmode_sessions WHERE id = 's' FOR UPDATE`); err != nil {
 		t.Fatal(err)
 	}
 	start := time.Now()
@@ -164,7 +164,7 @@ func TestLeaseNotBlockedByPausedAppend(t *testing.T) {
 	if d := time.Since(start); d > 3*ttl {
 		t.Fatalf("lease granted after %s, want about the expiry %s", d, ttl)
 	}
-	if _, err := tx.Exec(t.Context(), `UPDATE planmode_sessions SET len = len WHERE id = 's'`); err == nil {
+	if _, err := tx.Exec(t.Context(), `UPDATE planmode_sessions SET fence = fence WHERE id = 's'`); err == nil {
 		t.Fatal("the paused transaction still writes")
 	}
 }

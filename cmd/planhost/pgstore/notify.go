@@ -20,6 +20,10 @@ import (
 // must be shorter than 8000 bytes).
 const maxPayload = 7999
 
+// maxLinger bounds how long the notifier waits for this process's
+// appends under way before it sends what is pending (see [notifier.run]).
+const maxLinger = time.Millisecond
+
 // maxPending bounds the events a session's next notifications carry,
 // roughly in bytes.
 const maxPending = 16 * maxPayload
@@ -53,7 +57,8 @@ func newNotifier(st *Store) *notifier {
 	return &notifier{st: st, wake: make(chan struct{}, 1), pending: map[string]*notice{}}
 }
 
-// add records that session id committed e. Events stop being kept once
+// add records that session id committed e; the append's appendDone
+// wakes the notifier. Events stop being kept once
 // they hold maxPending bytes (the notifier is behind); the notifications
 // then carry those kept and the length.
 func (n *notifier) add(id string, e host.Event) {
@@ -77,6 +82,13 @@ func (n *notifier) add(id string, e host.Event) {
 		}
 	}
 	n.mu.Unlock()
+}
+
+// appendDone ends an append counted in Store.appending and wakes the
+// notifier, which sends what the append added (if anything) unless other
+// appends are under way.
+func (n *notifier) appendDone() {
+	n.st.appending.Add(-1)
 	select {
 	case n.wake <- struct{}{}:
 	default:
@@ -84,11 +96,35 @@ func (n *notifier) add(id string, e host.Event) {
 }
 
 // run sends what was added until the store is closed, then sends what is
-// left.
+// left. Every notification is a transaction of its own, which costs the
+// server about half of an append; so while other appends of this process
+// are under way, it waits for them (up to maxLinger) and sends their
+// events in the same notification, as PostgreSQL's commit_delay groups
+// the commits of busy servers. An append with no other under way is
+// announced as soon as it returns.
 func (n *notifier) run() {
+	var linger *time.Timer
 	for {
 		select {
 		case <-n.wake:
+			if n.st.appending.Load() > 0 {
+				if linger == nil {
+					linger = time.NewTimer(maxLinger)
+				} else {
+					linger.Reset(maxLinger)
+				}
+			wait:
+				for n.st.appending.Load() > 0 {
+					select {
+					case <-n.wake:
+					case <-linger.C:
+						break wait
+					case <-n.st.ctx.Done():
+						break wait
+					}
+				}
+				linger.Stop()
+			}
 			n.flush(n.st.ctx)
 		case <-n.st.ctx.Done():
 			ctx, cancel := context.WithTimeout(context.Background(), time.Second)

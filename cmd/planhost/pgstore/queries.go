@@ -7,44 +7,64 @@ const notifyChannel = "planmode_events"
 // Statements, named after their purpose (errors are wrapped with it).
 const (
 	sqlCreateSession = `INSERT INTO planmode_sessions (id) VALUES ($1)`
-	sqlSessionLen    = `SELECT len FROM planmode_sessions WHERE id = $1`
+	// sqlSessionLen reads whether session $1 exists and its length, the
+	// highest seq of its events (they count up from 1 without a gap).
+	sqlSessionLen = `SELECT coalesce((SELECT max(seq) FROM planmode_events WHERE session_id = $1), 0)
+		FROM planmode_sessions WHERE id = $1`
 	// sqlLockSession locks the session's row for an append and reads its
-	// length and fencing token: while the row is locked no lease can be
-	// granted, so the token checked is the token at the commit.
-	sqlLockSession = `SELECT len, fence FROM planmode_sessions WHERE id = $1 FOR UPDATE`
+	// fencing token: while the row is locked no lease can be granted and
+	// no other append commits, so the token checked is the token at the
+	// commit and the length read next (sqlEventsLen, a statement of its
+	// own so that it sees what committed while this one waited) stays the
+	// length.
+	sqlLockSession = `SELECT fence FROM planmode_sessions WHERE id = $1 FOR UPDATE`
+	sqlEventsLen   = `SELECT coalesce(max(seq), 0) FROM planmode_events WHERE session_id = $1`
 	sqlReadEvents  = `SELECT seq, type, at, at_ns, source, data FROM planmode_events
 		WHERE session_id = $1 AND seq > $2 ORDER BY seq`
-	// sqlInsertEvent inserts event $2 of session $1 and sets the
-	// session's length to it, in one round trip.
-	sqlInsertEvent = `WITH ins AS (
-		INSERT INTO planmode_events (session_id, seq, type, at, at_ns, source, data)
-		VALUES ($1, $2, $3, $4, $5, $6, $7)
-	)
-	UPDATE planmode_sessions SET len = $2 WHERE id = $1`
+	// sqlInsertEvent inserts event $2 of session $1 (the locking
+	// append's, under the session's row lock).
+	sqlInsertEvent = `INSERT INTO planmode_events (session_id, seq, type, at, at_ns, source, data)
+		VALUES ($1, $2, $3, $4, $5, $6, $7)`
 	// sqlAppendOne appends event $2 of session $1 in one statement (one
-	// round trip, committed on its own) when the session still has $2-1
-	// events and, for $8 other than 0, fencing token $8: the row lock the
-	// UPDATE takes makes both checks hold at the commit. No row inserted
-	// means the log grew elsewhere, the token is stale or the session is
-	// gone; the locking append then finds out which.
-	sqlAppendOne = `WITH s AS (
-		UPDATE planmode_sessions SET len = $2
-		WHERE id = $1 AND len = $2 - 1 AND ($8::bigint = 0 OR fence = $8::bigint)
-		RETURNING id
-	)
-	INSERT INTO planmode_events (session_id, seq, type, at, at_ns, source, data)
-	SELECT s.id, $2, $3, $4, $5, $6, $7 FROM s`
+	// round trip, committed on its own) when event $2-1 is there (so a
+	// database that lost events this process saw gets no gap). It locks
+	// the session's row FOR KEY SHARE before it inserts, as the events'
+	// foreign key check would after: the locking append holds the row
+	// FOR UPDATE before it inserts, so taking the row after the event's
+	// key would deadlock with it. The events' primary key refuses event
+	// $2 when another append took it (a unique violation). Nothing is
+	// written to the session's row, so the append costs about what a
+	// plain INSERT does. No row inserted (the session is gone or the
+	// database lacks event $2-1) or a unique violation sends the append
+	// down the locking path, which finds out why.
+	sqlAppendOne = `INSERT INTO planmode_events (session_id, seq, type, at, at_ns, source, data)
+		SELECT s.id, $2::bigint, $3, $4, $5, $6, $7 FROM planmode_sessions s
+		WHERE s.id = $1 AND ($2::bigint = 1 OR EXISTS (SELECT FROM planmode_events p
+				WHERE p.session_id = $1 AND p.seq = $2::bigint - 1))
+		FOR KEY SHARE OF s`
+	// sqlAppendFenced is sqlAppendOne under fencing token $8: it
+	// share-locks the session's row and checks the token there. A lease
+	// grant (an UPDATE of the row) waits for the lock, and a grant that
+	// committed meanwhile makes the row fail the check, so the token
+	// checked is the token at the commit: a stale token never writes.
+	sqlAppendFenced = `INSERT INTO planmode_events (session_id, seq, type, at, at_ns, source, data)
+		SELECT s.id, $2::bigint, $3, $4, $5, $6, $7 FROM planmode_sessions s
+		WHERE s.id = $1 AND s.fence = $8::bigint
+			AND ($2::bigint = 1 OR EXISTS (SELECT FROM planmode_events p
+				WHERE p.session_id = $1 AND p.seq = $2::bigint - 1))
+		FOR SHARE OF s`
 	// sqlNotify sends one notification per payload. It runs after the
 	// appends' commits, in its own transaction: PostgreSQL serializes the
 	// commits of all transactions that notify (a cluster-wide lock held
 	// through the commit's WAL flush), so notifying inside the append
 	// would serialize every session's appends.
 	sqlNotify      = `SELECT pg_notify('` + notifyChannel + `', p) FROM unnest($1::text[]) AS p`
-	sqlForkSession = `INSERT INTO planmode_sessions (id, len) VALUES ($1, $2)`
+	sqlForkSession = `INSERT INTO planmode_sessions (id) VALUES ($1)`
 	sqlForkEvents  = `INSERT INTO planmode_events (session_id, seq, type, at, at_ns, source, data)
 		SELECT $1, seq, type, at, at_ns, source, data FROM planmode_events
 		WHERE session_id = $2 AND seq <= $3`
-	sqlLens = `SELECT id, len FROM planmode_sessions WHERE id = ANY($1)`
+	sqlLens = `SELECT s.id, coalesce((SELECT max(e.seq) FROM planmode_events e WHERE e.session_id = s.id), 0)
+		FROM planmode_sessions s WHERE s.id = ANY($1)`
 	// sqlLeaseGrant grants the turn lease of session $1 to host $2, pid $3
 	// for $4 microseconds, when no live lease is held, and returns the new
 	// fencing token. The database's clock decides expiry, so the hosts'

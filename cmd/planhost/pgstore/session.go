@@ -88,6 +88,10 @@ func (s *session) AppendIf(e host.Event, cond func() bool) (host.Event, bool, er
 // the owner's next step). An append under a token that is no longer the
 // session's newest fails with host.ErrFenced before anything is written.
 func (s *session) appendIf(e host.Event, cond func() bool, token uint64) (host.Event, bool, error) {
+	// The notifier announces the event once this append (and any other
+	// under way in this process) is done; see notifier.run.
+	s.st.appending.Add(1)
+	defer s.st.notify.appendDone()
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	if s.closed {
@@ -119,8 +123,8 @@ func (s *session) appendIf(e host.Event, cond func() bool, token uint64) (host.E
 		return host.Event{}, false, s.st.wrap(err, "pgstore: session %q: append: begin", s.id)
 	}
 	defer func() { _ = tx.Rollback(ctx) }()
-	var n, fence int64
-	if err := tx.QueryRow(ctx, sqlLockSession, s.id).Scan(&n, &fence); errors.Is(err, pgx.ErrNoRows) {
+	n, fence, err := s.lockLocked(ctx, tx)
+	if errors.Is(err, pgx.ErrNoRows) {
 		return host.Event{}, false, fmt.Errorf("pgstore: session %q: append: %w", s.id, host.ErrSessionNotFound)
 	} else if err != nil {
 		return host.Event{}, false, s.st.wrap(err, "pgstore: session %q: append: lock session", s.id)
@@ -174,6 +178,26 @@ func (s *session) appendIf(e host.Event, cond func() bool, token uint64) (host.E
 	return e, true, nil
 }
 
+// lockLocked locks the session's row in tx and then reads its length and
+// fencing token, in one round trip: the length is read by a statement of
+// its own, after the lock is held, so it counts every append that
+// committed while the lock was awaited, and no other can commit until tx
+// ends. A session that is gone is pgx.ErrNoRows. s.mu is held.
+func (s *session) lockLocked(ctx context.Context, tx pgx.Tx) (n, fence int64, err error) {
+	var b pgx.Batch
+	b.Queue(sqlLockSession, s.id)
+	b.Queue(sqlEventsLen, s.id)
+	br := tx.SendBatch(ctx, &b)
+	err = br.QueryRow().Scan(&fence)
+	if err == nil {
+		err = br.QueryRow().Scan(&n)
+	}
+	if cerr := br.Close(); err == nil {
+		err = cerr
+	}
+	return n, fence, err
+}
+
 // appendOneLocked appends e as the local log's next event in one
 // statement, which commits only when the database's log has the same
 // length (and the session the fencing token, when token is not 0). It
@@ -197,12 +221,19 @@ func (s *session) appendOneLocked(ctx context.Context, e host.Event, token uint6
 	}
 	var tag pgconn.CommandTag
 	for i := 1; ; i++ {
-		tag, err = s.st.pool.Exec(ctx, sqlAppendOne, s.id, r.seq, r.typ, r.at, r.atNS, r.source, r.data, int64(token))
+		if token == 0 {
+			tag, err = s.st.pool.Exec(ctx, sqlAppendOne, s.id, r.seq, r.typ, r.at, r.atNS, r.source, r.data)
+		} else {
+			tag, err = s.st.pool.Exec(ctx, sqlAppendFenced, s.id, r.seq, r.typ, r.at, r.atNS, r.source, r.data, int64(token))
+		}
 		// A connection the server ended while idle in the pool fails
 		// before the statement is sent: try another.
 		if err == nil || !pgconn.SafeToRetry(err) || !retry(ctx, s.st.pool, i, err) {
 			break
 		}
+	}
+	if isUniqueViolation(err) {
+		return host.Event{}, false, false, nil // another append took e.Seq
 	}
 	if err != nil {
 		return e, false, outcomeUnknown(ctx, err), s.st.wrap(err, "pgstore: session %q: append event %d %q: lock session and insert", s.id, e.Seq, e.Type)

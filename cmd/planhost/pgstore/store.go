@@ -38,7 +38,10 @@ type Store struct {
 	notify   *notifier
 
 	readBacks atomic.Int64 // reads of events from the table, for the tests
-	listening atomic.Bool  // the listener has listened once, for the tests
+	// appending counts this process's appends under way: the notifier
+	// waits a little for them.
+	appending atomic.Int64
+	listening atomic.Bool // the listener has listened once, for the tests
 
 	ctx    context.Context // cancelled by Close; every operation derives from it
 	cancel context.CancelFunc
@@ -321,7 +324,7 @@ func (s *Store) read(ctx context.Context, q querier, id string, after int, dst [
 // correct or delete its row.
 func refused(id string, seq int64, err error) error {
 	return fmt.Errorf("pgstore: session %q: %w; the session cannot go on past this event: "+
-		"correct or delete the row (session_id %q, seq %d) of planmode_events and set len of planmode_sessions to match", id, err, id, seq)
+		"correct or delete the row (session_id %q, seq %d) of planmode_events", id, err, id, seq)
 }
 
 // register makes the session object of id, holding events, and starts
@@ -460,7 +463,7 @@ func (s *Store) fork(src *session, end int) (host.Session, error) {
 	ctx, cancel := s.op()
 	defer cancel()
 	err := inTx(ctx, s.pool, pgx.TxOptions{}, fmt.Sprintf("pgstore: session %q: fork", src.id), func(tx pgx.Tx) error {
-		if _, err := tx.Exec(ctx, sqlForkSession, id, end); err != nil {
+		if _, err := tx.Exec(ctx, sqlForkSession, id); err != nil {
 			return s.wrap(err, "pgstore: session %q: fork: insert session %q", src.id, id)
 		}
 		tag, err := tx.Exec(ctx, sqlForkEvents, id, src.id, end)

@@ -16,11 +16,12 @@ const (
 	// last event, or its creation when that is later (an imported
 	// session keeps its events' times but was created now).
 	sqlLatestSession = `SELECT s.id FROM planmode_sessions s
-		LEFT JOIN planmode_events e ON e.session_id = s.id AND e.seq = s.len
+		LEFT JOIN LATERAL (SELECT at FROM planmode_events
+			WHERE session_id = s.id ORDER BY seq DESC LIMIT 1) e ON true
 		ORDER BY greatest(s.created, e.at) DESC, s.id DESC LIMIT 1`
-	sqlLockForReplace  = `SELECT len FROM planmode_sessions WHERE id = $1 FOR UPDATE`
+	sqlLockForReplace  = `SELECT fence FROM planmode_sessions WHERE id = $1 FOR UPDATE`
 	sqlDeleteSession   = `DELETE FROM planmode_sessions WHERE id = $1`
-	sqlImportedSession = `INSERT INTO planmode_sessions (id, len) VALUES ($1, $2)`
+	sqlImportedSession = `INSERT INTO planmode_sessions (id) VALUES ($1)`
 )
 
 // importColumns are the columns Import copies each event into.
@@ -107,7 +108,7 @@ func (s *Store) Import(id string, events host.Log, replace bool) error {
 		case !errors.Is(err, pgx.ErrNoRows):
 			return s.wrap(err, "%s: look the session up", purpose)
 		}
-		if _, err := tx.Exec(ctx, sqlImportedSession, id, len(rows)); err != nil {
+		if _, err := tx.Exec(ctx, sqlImportedSession, id); err != nil {
 			if isUniqueViolation(err) {
 				return fmt.Errorf("%s: %w", purpose, host.ErrSessionExists)
 			}
