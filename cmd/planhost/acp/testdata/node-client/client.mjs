@@ -25,40 +25,14 @@
 // so that the Go test can check it against the protocol's JSON schema.
 // Diagnostics go to stderr; the exit code is 0 only when every check held.
 import { spawn } from "node:child_process";
-import { appendFileSync } from "node:fs";
 import { Readable, Writable } from "node:stream";
 import * as acp from "@agentclientprotocol/sdk";
+import { check, record as recordTo } from "./common.mjs";
 
 const [planhost, sessionsDir, workspace, script, script2, transcript, config, script3] = process.argv.slice(2);
 if (!script3) {
   console.error("usage: node client.mjs PLANHOST SESSIONS_DIR WORKSPACE SCRIPT SCRIPT2 TRANSCRIPT CONFIG SCRIPT3");
   process.exit(2);
-}
-
-function check(ok, what) {
-  if (!ok) {
-    throw new Error(`check failed: ${what}`);
-  }
-  console.error(`ok: ${what}`);
-}
-
-// record returns a TransformStream that appends every line passing through
-// it to the transcript.
-function record(conn, from) {
-  const decoder = new TextDecoder();
-  let pending = "";
-  return new TransformStream({
-    transform(chunk, controller) {
-      pending += decoder.decode(chunk, { stream: true });
-      let i;
-      while ((i = pending.indexOf("\n")) >= 0) {
-        const line = pending.slice(0, i).trim();
-        pending = pending.slice(i + 1);
-        if (line) appendFileSync(transcript, JSON.stringify({ conn, from, line }) + "\n");
-      }
-      controller.enqueue(chunk);
-    },
-  });
 }
 
 // startAgent spawns planhost acp and returns its process and an ACP stream.
@@ -69,9 +43,9 @@ function startAgent(script) {
   const child = spawn(planhost, ["acp", "-config", config, "-model", `scripted:${script}`, "-sessions", sessionsDir, "-log-level", "info"], {
     stdio: ["pipe", "pipe", "inherit"],
   });
-  const toAgent = record(conn, "client");
+  const toAgent = recordTo(transcript, conn, "client");
   toAgent.readable.pipeTo(Writable.toWeb(child.stdin)).catch(() => {});
-  const fromAgent = Readable.toWeb(child.stdout).pipeThrough(record(conn, "agent"));
+  const fromAgent = Readable.toWeb(child.stdout).pipeThrough(recordTo(transcript, conn, "agent"));
   return { child, stream: acp.ndJsonStream(toAgent.writable, fromAgent) };
 }
 

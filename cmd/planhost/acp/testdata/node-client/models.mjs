@@ -17,9 +17,9 @@
 // "from": "client"|"agent", "line": ...} for the schema check. Diagnostics
 // go to stderr; the exit code is 0 only when every check held.
 import { spawn } from "node:child_process";
-import { appendFileSync } from "node:fs";
 import { Readable, Writable } from "node:stream";
 import * as acp from "@agentclientprotocol/sdk";
+import { check, record as recordTo } from "./common.mjs";
 
 const [planhost, sessionsDir, workspace, transcript, config, planModel] = process.argv.slice(2);
 const execModel = process.env.OPENAI_MODEL;
@@ -28,38 +28,12 @@ if (!planModel || !execModel) {
   process.exit(2);
 }
 
-function check(ok, what) {
-  if (!ok) {
-    throw new Error(`check failed: ${what}`);
-  }
-  console.error(`ok: ${what}`);
-}
-
-// record returns a TransformStream that appends every line passing through
-// it to the transcript.
-function record(from) {
-  const decoder = new TextDecoder();
-  let pending = "";
-  return new TransformStream({
-    transform(chunk, controller) {
-      pending += decoder.decode(chunk, { stream: true });
-      let i;
-      while ((i = pending.indexOf("\n")) >= 0) {
-        const line = pending.slice(0, i).trim();
-        pending = pending.slice(i + 1);
-        if (line) appendFileSync(transcript, JSON.stringify({ conn: 1, from, line }) + "\n");
-      }
-      controller.enqueue(chunk);
-    },
-  });
-}
-
 const child = spawn(planhost, ["acp", "-config", config, "-model", "openai", "-plan-model", planModel, "-sessions", sessionsDir, "-log-level", "info"], {
   stdio: ["pipe", "pipe", "inherit"],
 });
-const toAgent = record("client");
+const toAgent = recordTo(transcript, 1, "client");
 toAgent.readable.pipeTo(Writable.toWeb(child.stdin)).catch(() => {});
-const stream = acp.ndJsonStream(toAgent.writable, Readable.toWeb(child.stdout).pipeThrough(record("agent")));
+const stream = acp.ndJsonStream(toAgent.writable, Readable.toWeb(child.stdout).pipeThrough(recordTo(transcript, 1, "agent")));
 
 const updates = [];
 const permissionRequests = [];
