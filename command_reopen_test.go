@@ -190,6 +190,17 @@ func TestPlansReadsOutcomesEditsAndNumbers(t *testing.T) {
 		if p.Number != i+1 || p.Title != w.title || p.Plan != w.plan || p.Outcome != w.outcome || p.Edited != w.edited || p.Reopened {
 			t.Fatalf("plan %d = %+v, want %+v", i+1, p, w)
 		}
+		// ResultSeq is the Seq of the call's own tool/result.
+		var result host.Event
+		for _, e := range a.Session().Events().All() {
+			var r host.ToolResult
+			if e.Type == host.TypeToolResult && json.Unmarshal(e.Data, &r) == nil && r.CallID == p.CallID {
+				result = e
+			}
+		}
+		if p.ResultSeq != result.Seq {
+			t.Errorf("plan %d: ResultSeq = %d, want %d (its tool/result)", i+1, p.ResultSeq, result.Seq)
+		}
 	}
 }
 

@@ -45,6 +45,8 @@ type PresentedPlan struct {
 	Output string
 	// IsError reports a failed result.
 	IsError bool
+	// ResultSeq is the Seq of the call's "tool/result" (0 with no result).
+	ResultSeq uint64
 	// Reopened reports the plan the latest [EventPlanReopen] names.
 	Reopened bool
 }
@@ -93,7 +95,7 @@ func Plans(events host.Log) []PresentedPlan {
 			if p.Outcome == "" {
 				p.Outcome = ExitOutcomeNotLogged
 			}
-			p.Output, p.IsError = r.Output, r.IsError
+			p.Output, p.IsError, p.ResultSeq = r.Output, r.IsError, e.Seq
 			var res map[string]any
 			if r.IsError || json.Unmarshal([]byte(r.Output), &res) != nil {
 				continue

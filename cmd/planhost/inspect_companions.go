@@ -66,7 +66,6 @@ type approvedPlan struct {
 	// ExecuteWith is the model the approval chose to carry the plan out
 	// ("Approve and execute with MODEL").
 	ExecuteWith string `json:"executeWith,omitempty"`
-	call        string // the exit_plan_mode call
 }
 
 // empty reports whether no companion plugin left anything in the log (the
@@ -79,7 +78,6 @@ func (c companionInspection) empty() bool {
 func inspectCompanions(events host.Log) companionInspection {
 	var ci companionInspection
 	var s plansteps.State
-	calls := map[string]string{} // exit_plan_mode call ID → plan
 	var firstMessage string
 	planMode := false
 	for _, e := range events.All() {
@@ -99,22 +97,6 @@ func inspectCompanions(events host.Log) companionInspection {
 				continue
 			}
 			ci.Models = addStep(ci.Models, st, planMode)
-		case host.TypeToolCall:
-			if !mentionsTool(e.Data, planmode.ExitToolName) {
-				continue
-			}
-			var c host.ToolCall
-			if unmarshal(e.Data, &c) != nil || c.Name != planmode.ExitToolName {
-				continue
-			}
-			var in struct {
-				Plan string `json:"plan"`
-			}
-			_ = unmarshal(c.Input, &in)
-			calls[c.ID] = in.Plan
-			if ci.Title == "" {
-				ci.Title = planmd.Title(in.Plan)
-			}
 		case host.TypeUserMessage:
 			var m host.UserMessage
 			if firstMessage != "" || e.Source != nil && e.Source.Kind == host.SourcePlugin || unmarshal(e.Data, &m) != nil {
@@ -122,40 +104,15 @@ func inspectCompanions(events host.Log) companionInspection {
 			}
 			firstMessage = clipText(firstLine(strings.TrimSpace(blocksText(m.Content))), maxPageTitle)
 		case host.TypeToolResult:
-			if !mentionsTool(e.Data, planmode.ExitToolName) && !mentionsTool(e.Data, todo.WriteToolName) {
+			if !mentionsTool(e.Data, todo.WriteToolName) {
 				continue
 			}
 			var r host.ToolResult
-			if unmarshal(e.Data, &r) != nil || r.IsError {
+			if unmarshal(e.Data, &r) != nil || r.IsError || r.Name != todo.WriteToolName {
 				continue
 			}
-			switch r.Name {
-			case planmode.ExitToolName:
-				var out struct {
-					Approved    bool   `json:"approved"`
-					Plan        string `json:"plan"` // planmode.ResultPlan
-					Edited      bool   `json:"editedByUser"`
-					EditedPlan  string `json:"editedPlan"`
-					ExecuteWith string `json:"executeWith"`
-				}
-				if unmarshal([]byte(r.Output), &out) == nil && out.Approved {
-					plan := calls[r.CallID]
-					if out.Edited && out.EditedPlan != "" {
-						plan = out.EditedPlan
-					} else if out.Plan != "" {
-						// Presented without "plan" (a plan file's), or edited
-						// there.
-						plan = out.Plan
-					}
-					ci.Plans = append(ci.Plans, approvedPlan{Seq: e.Seq, Title: planmd.Title(plan), Plan: plan, ExecuteWith: out.ExecuteWith, call: r.CallID})
-					if ci.Title == "" {
-						ci.Title = planmd.Title(plan)
-					}
-				}
-			case todo.WriteToolName:
-				if l, err := todo.ParseList([]byte(r.Output)); err == nil {
-					ci.Todo = l.Todos
-				}
+			if l, err := todo.ParseList([]byte(r.Output)); err == nil {
+				ci.Todo = l.Todos
 			}
 		}
 	}
@@ -163,11 +120,17 @@ func inspectCompanions(events host.Log) companionInspection {
 		ci.Steps = append(ci.Steps, s.Plan)
 	}
 	for _, p := range planmode.Plans(events) {
-		for i := range ci.Plans {
-			if p.Reopened && ci.Plans[i].call == p.CallID {
-				ci.Plans[i].Reopened = true
-			}
+		if ci.Title == "" {
+			ci.Title = p.Title
 		}
+		var out struct {
+			Approved    bool   `json:"approved"`
+			ExecuteWith string `json:"executeWith"`
+		}
+		if p.IsError || unmarshal([]byte(p.Output), &out) != nil || !out.Approved {
+			continue
+		}
+		ci.Plans = append(ci.Plans, approvedPlan{Seq: p.ResultSeq, Title: planmd.Title(p.Plan), Plan: p.Plan, Reopened: p.Reopened, ExecuteWith: out.ExecuteWith})
 	}
 	ci.Questions = planask.Asks(events)
 	if ci.Title == "" {
