@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/dshgo/planmode/host"
+	"github.com/dshgo/planmode/internal/logcheck"
 )
 
 // numbered returns n events with Seq from+1, from+2, ...
@@ -18,61 +19,11 @@ func numbered(from, n int) []host.Event {
 	return out
 }
 
-// seqs lists the Seq of every event the log's readers give, checking that
-// At, All, Range, Backward, ChunkAt and Slice agree with each other.
-func seqs(t testing.TB, l host.Log) []uint64 {
-	t.Helper()
-	var all []uint64
-	for i, e := range l.All() {
-		if at := l.At(i); at.Seq != e.Seq {
-			t.Fatalf("At(%d).Seq = %d, All gives %d", i, at.Seq, e.Seq)
-		}
-		all = append(all, e.Seq)
-	}
-	if len(all) != l.Len() {
-		t.Fatalf("All gave %d events, Len is %d", len(all), l.Len())
-	}
-	var chunked []uint64
-	for i := 0; i < l.Len(); {
-		chunk, first := l.ChunkAt(i)
-		if first > i || first+len(chunk) <= i {
-			t.Fatalf("ChunkAt(%d) = %d events from %d: does not hold event %d", i, len(chunk), first, i)
-		}
-		for _, e := range chunk {
-			chunked = append(chunked, e.Seq)
-		}
-		i = first + len(chunk)
-	}
-	var back []uint64
-	for _, e := range l.Backward(l.Len()) {
-		back = append(back, e.Seq)
-	}
-	slices.Reverse(back)
-	var sliced []uint64
-	for _, e := range l.Slice() {
-		sliced = append(sliced, e.Seq)
-	}
-	for name, got := range map[string][]uint64{"ChunkAt": chunked, "Backward": back, "Slice": sliced} {
-		if !slices.Equal(got, all) {
-			t.Fatalf("%s gives %v, All gives %v", name, got, all)
-		}
-	}
-	return all
-}
-
-func wantSeqs(from, n int) []uint64 {
-	var out []uint64
-	for i := range n {
-		out = append(out, uint64(from+i+1))
-	}
-	return out
-}
-
 func TestLogOfReadsBackTheEvents(t *testing.T) {
 	for _, n := range []int{0, 1, 7, 1023, 1024, 1025, 2048, 5000} {
 		t.Run(fmt.Sprint(n), func(t *testing.T) {
 			l := host.LogOf(numbered(0, n))
-			if got := seqs(t, l); !slices.Equal(got, wantSeqs(0, n)) {
+			if got := logcheck.Seqs(t, l); !slices.Equal(got, logcheck.Want(0, n)) {
 				t.Fatalf("LogOf of %d events reads %v", n, got)
 			}
 		})
@@ -167,7 +118,7 @@ func BenchmarkLogAt(b *testing.B) {
 func TestLogOfChunksChecksTheLayout(t *testing.T) {
 	full := numbered(0, host.LogChunkLen)
 	l := host.LogOfChunks([][]host.Event{full, numbered(host.LogChunkLen, 5)}, host.LogChunkLen+3)
-	if got := seqs(t, l); !slices.Equal(got, wantSeqs(0, host.LogChunkLen+3)) {
+	if got := logcheck.Seqs(t, l); !slices.Equal(got, logcheck.Want(0, host.LogChunkLen+3)) {
 		t.Fatalf("LogOfChunks read back %d events, want %d in order", len(got), host.LogChunkLen+3)
 	}
 	for name, f := range map[string]func(){

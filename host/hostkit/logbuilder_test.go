@@ -10,57 +10,8 @@ import (
 
 	"github.com/dshgo/planmode/host"
 	"github.com/dshgo/planmode/host/hostkit"
+	"github.com/dshgo/planmode/internal/logcheck"
 )
-
-// seqs lists the Seq of every event the log's readers give, checking that
-// At, All, Range, Backward, ChunkAt and Slice agree with each other.
-func seqs(t testing.TB, l host.Log) []uint64 {
-	t.Helper()
-	var all []uint64
-	for i, e := range l.All() {
-		if at := l.At(i); at.Seq != e.Seq {
-			t.Fatalf("At(%d).Seq = %d, All gives %d", i, at.Seq, e.Seq)
-		}
-		all = append(all, e.Seq)
-	}
-	if len(all) != l.Len() {
-		t.Fatalf("All gave %d events, Len is %d", len(all), l.Len())
-	}
-	var chunked []uint64
-	for i := 0; i < l.Len(); {
-		chunk, first := l.ChunkAt(i)
-		if first > i || first+len(chunk) <= i {
-			t.Fatalf("ChunkAt(%d) = %d events from %d: does not hold event %d", i, len(chunk), first, i)
-		}
-		for _, e := range chunk {
-			chunked = append(chunked, e.Seq)
-		}
-		i = first + len(chunk)
-	}
-	var back []uint64
-	for _, e := range l.Backward(l.Len()) {
-		back = append(back, e.Seq)
-	}
-	slices.Reverse(back)
-	var sliced []uint64
-	for _, e := range l.Slice() {
-		sliced = append(sliced, e.Seq)
-	}
-	for name, got := range map[string][]uint64{"ChunkAt": chunked, "Backward": back, "Slice": sliced} {
-		if !slices.Equal(got, all) {
-			t.Fatalf("%s gives %v, All gives %v", name, got, all)
-		}
-	}
-	return all
-}
-
-func wantSeqs(from, n int) []uint64 {
-	var out []uint64
-	for i := range n {
-		out = append(out, uint64(from+i+1))
-	}
-	return out
-}
 
 func TestLogBuilderSnapshotsNeverChange(t *testing.T) {
 	b := hostkit.NewLogBuilder(host.Log{})
@@ -72,7 +23,7 @@ func TestLogBuilderSnapshotsNeverChange(t *testing.T) {
 		}
 	}
 	for _, s := range snaps {
-		if got := seqs(t, s); !slices.Equal(got, wantSeqs(0, s.Len())) {
+		if got := logcheck.Seqs(t, s); !slices.Equal(got, logcheck.Want(0, s.Len())) {
 			t.Fatalf("snapshot of %d events changed: %v", s.Len(), got)
 		}
 	}
@@ -118,7 +69,7 @@ func TestLogBuildersFromOnePrefixAreIndependent(t *testing.T) {
 				src.Append(host.Event{Seq: uint64(n + i + 1), Type: "src"})
 			}
 			for name, l := range map[string]host.Log{"a": a.Log(), "b": b.Log(), "src": src.Log()} {
-				if got := seqs(t, l); !slices.Equal(got, wantSeqs(0, n+1100)) {
+				if got := logcheck.Seqs(t, l); !slices.Equal(got, logcheck.Want(0, n+1100)) {
 					t.Fatalf("%s reads %v", name, got)
 				}
 				for i, e := range l.Range(n, l.Len()) {
@@ -127,7 +78,7 @@ func TestLogBuildersFromOnePrefixAreIndependent(t *testing.T) {
 					}
 				}
 			}
-			if got := seqs(t, prefix); !slices.Equal(got, wantSeqs(0, n)) {
+			if got := logcheck.Seqs(t, prefix); !slices.Equal(got, logcheck.Want(0, n)) {
 				t.Fatalf("the prefix changed: %v", got)
 			}
 		})
