@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"reflect"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -259,4 +260,71 @@ func FuzzDecodeNotice(f *testing.F) {
 			t.Fatalf("re-encoded %+v as %+v", events, again)
 		}
 	})
+}
+
+// TestNoticeBatchesAppendsUnderWay: appends made while others of the same
+// process are under way are announced together, and every session's last
+// length is announced, also for the appends made just before Close.
+func TestNoticeBatchesAppendsUnderWay(t *testing.T) {
+	url := pgtest.NewDB(t)
+	ctx := context.Background()
+	conn, err := pgx.Connect(ctx, url)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer conn.Close(ctx)
+	if _, err := conn.Exec(ctx, `LISTEN planmode_events`); err != nil {
+		t.Fatal(err)
+	}
+	st, err := pgstore.Open(ctx, url)
+	if err != nil {
+		t.Fatal(err)
+	}
+	const sessions, each = 4, 50
+	ids := make([]string, sessions)
+	done := make(chan error, sessions)
+	for i := range ids {
+		s, err := st.Create("")
+		if err != nil {
+			t.Fatal(err)
+		}
+		ids[i] = s.ID()
+		go func() {
+			for k := range each {
+				if _, err := s.Append(ev("tick", k)); err != nil {
+					done <- err
+					return
+				}
+			}
+			done <- nil
+		}()
+	}
+	for range sessions {
+		if err := <-done; err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := st.Close(); err != nil {
+		t.Fatal(err)
+	}
+	announced := map[string]int64{}
+	notifications := 0
+	for len(announced) < sessions || slices.ContainsFunc(ids, func(id string) bool { return announced[id] < each }) {
+		wctx, cancel := context.WithTimeout(ctx, 10*time.Second)
+		n, err := conn.WaitForNotification(wctx)
+		cancel()
+		if err != nil {
+			t.Fatalf("after %d notifications, announced %v: %v", notifications, announced, err)
+		}
+		notifications++
+		id, length, _, ok, err := pgstore.DecodeNotice(n.Payload)
+		if !ok || err != nil {
+			t.Fatalf("notification %q: %v", n.Payload, err)
+		}
+		announced[id] = max(announced[id], length)
+	}
+	t.Logf("%d appends, %d notifications", sessions*each, notifications)
+	if appends := sessions * each; notifications > appends/2 {
+		t.Errorf("%d appends under way together were announced in %d notifications, want at most %d", appends, notifications, appends/2)
+	}
 }

@@ -10,6 +10,7 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/dshgo/planmode/host"
@@ -28,6 +29,9 @@ const maxLinger = time.Millisecond
 // roughly in bytes.
 const maxPending = 16 * maxPayload
 
+// closeGrace bounds how long Close waits for the last notifications.
+const closeGrace = time.Second
+
 // notifier sends the notifications of committed appends, batched: an
 // append records its event and returns; the notifier sends one
 // notification per session, in one statement, carrying the events this
@@ -37,8 +41,13 @@ const maxPending = 16 * maxPayload
 // other processes until their next poll or append; it never loses an
 // event.
 type notifier struct {
-	st   *Store
-	wake chan struct{}
+	st    *Store
+	wake  chan struct{}
+	armed atomic.Bool // a batch began: the next appendDone wakes run
+	// sendCtx ends closeGrace after the store is closed, or when run
+	// returns.
+	sendCtx  context.Context
+	stopSend context.CancelFunc
 
 	mu      sync.Mutex
 	pending map[string]*notice // session → what to announce
@@ -54,15 +63,23 @@ type notice struct {
 }
 
 func newNotifier(st *Store) *notifier {
-	return &notifier{st: st, wake: make(chan struct{}, 1), pending: map[string]*notice{}}
+	n := &notifier{st: st, wake: make(chan struct{}, 1), pending: map[string]*notice{}}
+	// Close lets the notifications under way and the last one go out,
+	// for up to closeGrace.
+	n.sendCtx, n.stopSend = context.WithCancel(context.Background())
+	context.AfterFunc(st.ctx, func() { time.AfterFunc(closeGrace, n.stopSend) })
+	return n
 }
 
-// add records that session id committed e; the append's appendDone
-// wakes the notifier. Events stop being kept once
-// they hold maxPending bytes (the notifier is behind); the notifications
-// then carry those kept and the length.
+// add records that session id committed e. The first event of a batch
+// arms the wake-up that the append's appendDone sends. Events stop being
+// kept once they hold maxPending bytes (the notifier is behind); the
+// notifications then carry those kept and the length.
 func (n *notifier) add(id string, e host.Event) {
 	n.mu.Lock()
+	if len(n.pending) == 0 {
+		n.armed.Store(true)
+	}
 	p := n.pending[id]
 	if p == nil {
 		p = &notice{}
@@ -84,58 +101,55 @@ func (n *notifier) add(id string, e host.Event) {
 	n.mu.Unlock()
 }
 
-// appendDone ends an append counted in Store.appending and wakes the
-// notifier, which sends what the append added (if anything) unless other
-// appends are under way.
+// appendDone ends an append counted in Store.appending. The append that
+// began a batch (or, racing with it, another) wakes the notifier; the
+// other appends of the batch do not, so a stream of appends costs a
+// wake-up per notification, not per event.
 func (n *notifier) appendDone() {
 	n.st.appending.Add(-1)
-	select {
-	case n.wake <- struct{}{}:
-	default:
+	if n.armed.Swap(false) {
+		select {
+		case n.wake <- struct{}{}:
+		default:
+		}
 	}
 }
 
 // run sends what was added until the store is closed, then sends what is
 // left. Every notification is a transaction of its own, which costs the
-// server about half of an append; so while other appends of this process
-// are under way, it waits for them (up to maxLinger) and sends their
-// events in the same notification, as PostgreSQL's commit_delay groups
-// the commits of busy servers. An append with no other under way is
-// announced as soon as it returns.
+// server about half of an append; so when the notifier is woken while
+// other appends of this process are under way, it waits maxLinger and
+// sends their events in the same notification, as PostgreSQL's
+// commit_delay groups the commits of busy servers. A batch whose appends
+// are all done is announced at once.
 func (n *notifier) run() {
-	var linger *time.Timer
+	linger := time.NewTimer(maxLinger)
+	linger.Stop()
 	for {
 		select {
 		case <-n.wake:
-			if n.st.appending.Load() > 0 {
-				if linger == nil {
-					linger = time.NewTimer(maxLinger)
-				} else {
-					linger.Reset(maxLinger)
-				}
-			wait:
-				for n.st.appending.Load() > 0 {
-					select {
-					case <-n.wake:
-					case <-linger.C:
-						break wait
-					case <-n.st.ctx.Done():
-						break wait
-					}
-				}
+		case <-n.st.ctx.Done():
+		}
+		if n.st.ctx.Err() == nil && n.st.appending.Load() > 0 {
+			linger.Reset(maxLinger)
+			select {
+			case <-linger.C:
+			case <-n.st.ctx.Done():
 				linger.Stop()
 			}
-			n.flush(n.st.ctx)
-		case <-n.st.ctx.Done():
-			ctx, cancel := context.WithTimeout(context.Background(), time.Second)
-			n.flush(ctx)
-			cancel()
+		}
+		n.flush()
+		if n.st.ctx.Err() != nil {
+			n.flush() // what was added while the last one was sent
+			n.stopSend()
 			return
 		}
 	}
 }
 
-func (n *notifier) flush(ctx context.Context) {
+// flush sends what is pending. Close waits for it (up to closeGrace), so
+// the appends that returned before Close are announced.
+func (n *notifier) flush() {
 	n.mu.Lock()
 	batch := n.pending
 	if len(batch) == 0 {
@@ -157,7 +171,7 @@ func (n *notifier) flush(ctx context.Context) {
 			}
 		}
 	}
-	ctx, cancel := context.WithTimeout(ctx, n.st.opts.timeout)
+	ctx, cancel := context.WithTimeout(n.sendCtx, n.st.opts.timeout)
 	defer cancel()
 	if _, err := n.st.pool.Exec(ctx, sqlNotify, payloads); err != nil && n.st.ctx.Err() == nil {
 		n.st.opts.logger.Warn(LogNotifyFailed, "sessions", len(payloads), "err", redact(err, n.st.password))
