@@ -43,7 +43,21 @@ func eventLabel(e host.Event) string {
 	return fmt.Sprintf("event %d %q", e.Seq, e.Type)
 }
 
-// eventTypes are the declarations of the plugin's events, both log-only.
+// addPayloadCheck registers CheckPayload with vs: for the plugin's event
+// types only where vs offers that (the store then spares the call for
+// every other event), else for every event.
+func addPayloadCheck(vs host.Validators) (func(), error) {
+	if tv, ok := vs.(host.TypedValidators); ok {
+		var names []string
+		for _, t := range eventTypes() {
+			names = append(names, t.Name)
+		}
+		return tv.AddValidatorFor(PluginName, names, CheckPayload)
+	}
+	return vs.AddValidator(PluginName, CheckPayload)
+}
+
+// eventTypes are the declarations of the plugin's events, all log-only.
 func eventTypes() []host.EventType {
 	return []host.EventType{
 		{Name: EventPlanMode, Kind: host.LogOnly},

@@ -221,7 +221,7 @@ func (c *Controller) registrations() []registration {
 		regs = append(regs, registration{"event type " + t.Name, func() (func(), error) { return c.types.DeclareEventType(t) }})
 	}
 	regs = append(regs, []registration{
-		{"payload check", func() (func(), error) { return c.validators.AddValidator(PluginName, CheckPayload) }},
+		{"payload check", func() (func(), error) { return addPayloadCheck(c.validators) }},
 		{"section", func() (func(), error) { return c.sections.AddSection(c.section()) }},
 		{"pre-step listener", func() (func(), error) { return c.chain.AddPreStep(PluginName, c.preStep, true) }},
 		{"tool " + ExitToolName, func() (func(), error) { return c.tools.AddTool(newExitTool(c)) }},

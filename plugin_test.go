@@ -319,3 +319,69 @@ func TestModuleWithSuppliesConfigPrivately(t *testing.T) {
 		app.RequireStart().RequireStop()
 	})
 }
+
+// plainValidators offers only AddValidator, hiding the store's typed
+// registration.
+type plainValidators struct {
+	vs    host.Validators
+	calls []string
+}
+
+func (p *plainValidators) AddValidator(name string, v host.Validator) (func(), error) {
+	p.calls = append(p.calls, "AddValidator "+name)
+	return p.vs.AddValidator(name, v)
+}
+
+// typedValidators records the typed registrations it passes on.
+type typedValidators struct {
+	plainValidators
+	tv host.TypedValidators
+}
+
+func (p *typedValidators) AddValidatorFor(name string, types []string, v host.Validator) (func(), error) {
+	p.calls = append(p.calls, "AddValidatorFor "+name+" "+strings.Join(types, ","))
+	return p.tv.AddValidatorFor(name, types, v)
+}
+
+// TestPayloadCheckRegistersForItsTypes: where the store runs a validator
+// on some event types only, the payload check is registered for the
+// plugin's three event types, so no other event reaches it; elsewhere it
+// is registered for every event. Either way a bad plan/mode is refused.
+func TestPayloadCheckRegistersForItsTypes(t *testing.T) {
+	h := newFakeHost()
+	plain := &plainValidators{vs: h.store}
+	typed := &typedValidators{plainValidators: plainValidators{vs: h.store}, tv: h.store}
+	tests := []struct {
+		name  string
+		vs    host.Validators
+		calls *[]string
+		want  []string
+	}{
+		{"typed", typed, &typed.calls, []string{"AddValidatorFor " + planmode.PluginName + " " + planmode.EventPlanMode + "," + planmode.EventPlanCancel + "," + planmode.EventPlanReopen}},
+		{"plain", plain, &plain.calls, []string{"AddValidator " + planmode.PluginName}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			p := h.params(nil)
+			p.Validators = tt.vs
+			res, err := planmode.New(p)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if err := res.Controller.Start(context.Background()); err != nil {
+				t.Fatal(err)
+			}
+			defer func() { _ = res.Controller.Stop(context.Background()) }()
+			if !slices.Equal(*tt.calls, tt.want) {
+				t.Errorf("registrations %q, want %q", *tt.calls, tt.want)
+			}
+			sess, err := h.store.Create("")
+			if err != nil {
+				t.Fatal(err)
+			}
+			if _, err := sess.Append(host.Event{Type: planmode.EventPlanMode, Data: []byte(`{"active":"yes"}`)}); !errors.Is(err, planmode.ErrBadPayload) {
+				t.Errorf("append of a bad plan/mode: %v, want ErrBadPayload", err)
+			}
+		})
+	}
+}

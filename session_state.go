@@ -147,6 +147,7 @@ type sessionState struct {
 	// What a read touches comes first.
 	now    atomic.Pointer[word] // the word as it is now; replaced under vmu
 	folded atomic.Uint64        // events folded into now; stored after now
+	prev   *word                // the word now held before, reused when it comes back; under vmu
 
 	vmu  sync.Mutex
 	v    view      // the fold of the log's first v.n events
@@ -223,8 +224,14 @@ func (s *sessionState) publishLocked() {
 		sel: s.sel, exit: s.exit, proj: proj, projExit: projExit,
 	}
 	if cur := s.now.Load(); cur == nil || *cur != w {
-		next := new(word) // w itself stays on the stack: most events change nothing
-		*next = w
+		// Words are never changed once stored, so a word that comes back
+		// (a turn opens, then ends) reuses the one stored before.
+		next := s.prev
+		if next == nil || *next != w {
+			next = new(word) // w itself stays on the stack: most events change nothing
+			*next = w
+		}
+		s.prev = cur
 		s.now.Store(next)
 	}
 	s.folded.Store(s.v.n)

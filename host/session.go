@@ -65,6 +65,17 @@ type Validators interface {
 	AddValidator(name string, v Validator) (unregister func(), err error)
 }
 
+// TypedValidators is implemented by stores that can run a validator on
+// the events of some types only. A validator that checks a few types of
+// its own registers with it, where the store offers it, so that the
+// events of every other type never reach it; otherwise with AddValidator.
+type TypedValidators interface {
+	// AddValidatorFor registers v under name for the events whose Type is
+	// one of types (at least one); a name already taken, by either method,
+	// is ErrDuplicate.
+	AddValidatorFor(name string, types []string, v Validator) (unregister func(), err error)
+}
+
 // Store creates and opens sessions.
 type Store interface {
 	Validators
