@@ -40,18 +40,26 @@ func ServedSessions(c *Controller) int {
 var MentionsExitTool = mentionsExitTool
 
 // FoldViews folds events into two views and returns them printed: one
-// event at a time, as the session subscription does, and events[:split] in
-// one pass (as the controller's first sight and Project do) followed by the
-// rest one at a time. The two must be equal.
+// event at a time, as the session subscription does (skipping those of no
+// kind it folds), and events[:split] in one pass (as the controller's
+// first sight and Project do) followed by the rest one at a time. The two
+// must be equal.
 func FoldViews(events []host.Event, split int) (stepwise, bulk string) {
 	var s, b view
 	for i := range events {
-		s.apply(&events[i])
+		if kindOf(events[i].Type) != kindOther {
+			s.apply(&events[i])
+		}
 	}
 	b.applyAll(host.LogOf(events[:split]))
 	for i := split; i < len(events); i++ {
-		b.apply(&events[i])
+		if kindOf(events[i].Type) != kindOther {
+			b.apply(&events[i])
+		}
 	}
+	// The count of events folded lags behind skipped ones at the end (Get
+	// scans those); the positions the views record do not.
+	s.n, b.n = uint64(len(events)), uint64(len(events))
 	return fmt.Sprintf("%+v", s), fmt.Sprintf("%+v", b)
 }
 

@@ -106,7 +106,7 @@ type view struct {
 	selAt     uint64     // when sel was made: the position of its command/run or tool/result
 	selCall   string     // the call ID of the approved exit that made sel
 	cut       uint64     // the position of the last valid plan/mode or plan/cancel
-	n         uint64     // events applied so far; an event's position is n after applying it
+	n         uint64     // the position (Seq) of the last event applied; later ones of no kind folded may be skipped
 	runs      map[string]planRun
 	calls     map[string]uint64 // exit_plan_mode tool/call ID → its position, until its tool/result
 }
@@ -208,7 +208,7 @@ func kindOf(t string) eventKind {
 }
 
 func (v *view) apply(e *host.Event) {
-	v.n++
+	v.n = e.Seq // the subscription skips events that change nothing
 	v.applyKind(e, kindOf(e.Type))
 }
 

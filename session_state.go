@@ -146,11 +146,11 @@ func (r *run) close() {
 type sessionState struct {
 	// What a read touches comes first.
 	now    atomic.Pointer[word] // the word as it is now; replaced under vmu
-	folded atomic.Uint64        // events folded into now; stored after now
+	folded atomic.Uint64        // events folded into now (events after it may be folded too, if they change nothing); stored after now
 	prev   *word                // the word now held before, reused when it comes back; under vmu
 
 	vmu  sync.Mutex
-	v    view      // the fold of the log's first v.n events
+	v    view      // the fold of the log's first v.n events (and of the others up to folded, which change nothing)
 	sel  Selection // the pending selection; never the logged state
 	exit bool      // sel is an approved exit
 
@@ -245,6 +245,9 @@ func (s *sessionState) publishLocked() {
 // reached by another writer is dropped, never just hidden, and cannot come
 // back when the opposite state is logged later.
 func (s *sessionState) fold(e host.Event) {
+	if kindOf(e.Type) == kindOther {
+		return // it changes nothing, and reads scan past the events folded
+	}
 	s.vmu.Lock()
 	defer s.vmu.Unlock()
 	s.v.apply(&e)
