@@ -47,13 +47,13 @@ var MentionsExitTool = mentionsExitTool
 func FoldViews(events []host.Event, split int) (stepwise, bulk string) {
 	var s, b view
 	for i := range events {
-		if kindOf(events[i].Type) != kindOther {
+		if !changesNothing(&events[i]) {
 			s.apply(&events[i])
 		}
 	}
 	b.applyAll(host.LogOf(events[:split]))
 	for i := split; i < len(events); i++ {
-		if kindOf(events[i].Type) != kindOther {
+		if !changesNothing(&events[i]) {
 			b.apply(&events[i])
 		}
 	}
@@ -92,3 +92,21 @@ func HoldFold(c *Controller, sess host.Session) (release func(), ok bool) {
 	st.vmu.Lock()
 	return st.vmu.Unlock, true
 }
+
+// Unfolded returns how many events of sess come after the last one the
+// controller's state counts as folded (what Get may scan), and false when
+// the controller does not serve sess.
+func Unfolded(c *Controller, sess host.Session) (int, bool) {
+	r := c.run.Load()
+	if r == nil {
+		return 0, false
+	}
+	st, ok := r.lookup(sess)
+	if !ok {
+		return 0, false
+	}
+	return sess.Len() - int(st.folded.Load()), true
+}
+
+// MaxUnfolded bounds Unfolded.
+const MaxUnfolded = maxUnfolded

@@ -132,6 +132,10 @@ func (r *run) close() {
 	}
 }
 
+// maxUnfolded bounds how many events after the last one folded Get may
+// have to scan: the events that change nothing are not folded one by one.
+const maxUnfolded = 64
+
 // sessionState is the controller's state for one session: the fold of its
 // log and the pending selection, both guarded by vmu, and the word they
 // make, which reads load without a lock.
@@ -245,8 +249,14 @@ func (s *sessionState) publishLocked() {
 // reached by another writer is dropped, never just hidden, and cannot come
 // back when the opposite state is logged later.
 func (s *sessionState) fold(e host.Event) {
-	if kindOf(e.Type) == kindOther {
-		return // it changes nothing, and reads scan past the events folded
+	if changesNothing(&e) {
+		// Nothing to fold. Get scans the events after folded for
+		// plan/mode; advancing folded now and then keeps that scan short
+		// without a store per event.
+		if e.Seq-s.folded.Load() >= maxUnfolded {
+			s.folded.Store(e.Seq)
+		}
+		return
 	}
 	s.vmu.Lock()
 	defer s.vmu.Unlock()

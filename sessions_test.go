@@ -374,3 +374,36 @@ func TestReadsDoNotWaitForAFold(t *testing.T) {
 		})
 	}
 }
+
+// TestGetScanStaysShort: the events that change nothing (a long run of
+// steps without a turn, a plan/mode or a command) are not folded one by
+// one, but the count of events Get may have to scan after the last one
+// folded stays under a small bound, and Get still sees a plan/mode
+// appended after them.
+func TestGetScanStaysShort(t *testing.T) {
+	h := newFakeHost()
+	c := h.start(t, nil)
+	a := h.newAgent(t)
+	if got := set(t, c, a, true); got != planmode.Committed {
+		t.Fatalf("Set(true) = %v, want committed", got)
+	}
+	sess := a.Session()
+	for i := range 1000 {
+		typ := []string{host.TypeStepStart, host.TypeAssistantMessage, host.TypeStepEnd}[i%3]
+		if _, err := sess.Append(host.Event{Type: typ, Data: []byte(`{}`)}); err != nil {
+			t.Fatal(err)
+		}
+		if n, ok := planmode.Unfolded(c, sess); !ok || n > planmode.MaxUnfolded {
+			t.Fatalf("after %d appends Get may scan %d events (served %v), want at most %d", i+1, n, ok, planmode.MaxUnfolded)
+		}
+	}
+	if !c.Get(a).Active {
+		t.Fatal("Get: inactive, want active")
+	}
+	if _, err := sess.Append(host.Event{Type: planmode.EventPlanMode, Data: []byte(`{"active":false}`)}); err != nil {
+		t.Fatal(err)
+	}
+	if c.Get(a).Active {
+		t.Fatal("Get after plan/mode false: active")
+	}
+}
