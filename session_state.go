@@ -134,7 +134,7 @@ func (r *run) close() {
 
 // maxUnfolded bounds how many events after the last one folded Get may
 // have to scan: the events that change nothing are not folded one by one.
-const maxUnfolded = 64
+const maxUnfolded = 16
 
 // sessionState is the controller's state for one session: the fold of its
 // log and the pending selection, both guarded by vmu, and the word they
