@@ -162,9 +162,6 @@ const (
 	kindResult
 )
 
-// kindOf classifies an event type by its length first, so that most types
-// the view ignores cost one comparison of lengths and at most two of short
-// constant strings, which the compiler makes a few word compares.
 // changesNothing reports whether folding e would change no view: an event
 // of no kind the view folds, or a user message that is not this plugin's
 // notice (most of a step's events).
@@ -178,6 +175,9 @@ func changesNothing(e *host.Event) bool {
 	return false
 }
 
+// kindOf classifies an event type by its length first, so that most types
+// the view ignores cost one comparison of lengths and at most two of short
+// constant strings, which the compiler makes a few word compares.
 func kindOf(t string) eventKind {
 	switch len(t) {
 	case len(host.TypeTurnEnd): // 8, as step/end

@@ -67,6 +67,7 @@ func (r *run) state(sess host.Session) (*sessionState, word, error) {
 	st.vmu.Lock()
 	st.v.applyAll(ev)
 	st.publishLocked()
+	st.folded.Store(st.v.n)
 	st.vmu.Unlock()
 	st.unsubscribe = sess.Subscribe(ev.Len(), st.fold)
 	// Seed the pending selection from the log (a completed /plan or an
@@ -149,12 +150,17 @@ const maxUnfolded = 16
 // subscription never takes it).
 type sessionState struct {
 	// What a read touches comes first.
-	now    atomic.Pointer[word] // the word as it is now; replaced under vmu
-	folded atomic.Uint64        // events folded into now (events after it may be folded too, if they change nothing); stored after now
-	prev   *word                // the word now held before, reused when it comes back; under vmu
+	now atomic.Pointer[word] // the word as it is now; replaced under vmu
+	// folded is the position up to which now reflects the log. The events
+	// after it are not delivered yet (an append under way) or change
+	// nothing; skipped ones move it on once per maxUnfolded, so there are
+	// few. It only grows (set at first sight, then by the session's
+	// deliveries in log order) and is stored after now.
+	folded atomic.Uint64
+	prev   *word // the word now held before, reused when it comes back; under vmu
 
 	vmu  sync.Mutex
-	v    view      // the fold of the log's first v.n events (and of the others up to folded, which change nothing)
+	v    view      // the fold of the log up to its event v.n (the events after it up to folded change nothing)
 	sel  Selection // the pending selection; never the logged state
 	exit bool      // sel is an approved exit
 
@@ -210,17 +216,16 @@ func (w word) projected() (Selection, bool) { return w.proj, w.projExit }
 // load returns the session's word as it is now.
 func (s *sessionState) load() word { return *s.now.Load() }
 
-// loadFolded returns the session's word and a count of events folded into
-// it: the word holds at least that many (the count is stored after the
-// word), maybe more.
+// loadFolded returns the session's word and the position up to which it
+// reflects the log (folded; the word may reflect more).
 func (s *sessionState) loadFolded() (word, int) {
 	n := s.folded.Load()
 	return *s.now.Load(), int(n)
 }
 
 // publishLocked stores the word that the view and the pending selection
-// make, when it differs from the current one, and the count of events
-// folded. Callers hold vmu.
+// make, when it differs from the current one. Callers hold vmu; those that
+// folded events then store folded.
 func (s *sessionState) publishLocked() {
 	proj, projExit := s.v.pending()
 	w := word{
@@ -238,7 +243,6 @@ func (s *sessionState) publishLocked() {
 		s.prev = cur
 		s.now.Store(next)
 	}
-	s.folded.Store(s.v.n)
 }
 
 // fold is the session subscription: it folds e into the view. A valid
@@ -265,6 +269,7 @@ func (s *sessionState) fold(e host.Event) {
 		s.sel, s.exit = SelectionNone, false
 	}
 	s.publishLocked()
+	s.folded.Store(s.v.n)
 }
 
 // setPending replaces the pending selection, which no logged "/plan" run
