@@ -85,7 +85,9 @@ func (pl *Plugin) Start(context.Context) error {
 		{What: "event type " + EventAnswer, Add: func() (func(), error) {
 			return pl.p.EventTypes.DeclareEventType(host.EventType{Name: EventAnswer, Kind: host.LogOnly})
 		}},
-		{What: "payload check", Add: func() (func(), error) { return pl.p.Validators.AddValidator(PluginName, CheckPayload) }},
+		{What: "payload check", Add: func() (func(), error) {
+			return companion.AddPayloadCheck(pl.p.Validators, PluginName, []string{EventAsk, EventAnswer}, CheckPayload)
+		}},
 		{What: "tool " + ToolName, Add: func() (func(), error) { return pl.p.Tools.AddTool(&tool{pl: pl}) }},
 	}
 	if pl.p.Guards != nil {

@@ -101,7 +101,9 @@ func (pl *Plugin) Start(context.Context) error {
 		{What: "event type " + EventGoal, Add: func() (func(), error) {
 			return pl.p.EventTypes.DeclareEventType(host.EventType{Name: EventGoal, Kind: host.LogOnly})
 		}},
-		{What: "payload check", Add: func() (func(), error) { return pl.p.Validators.AddValidator(PluginName, CheckPayload) }},
+		{What: "payload check", Add: func() (func(), error) {
+			return companion.AddPayloadCheck(pl.p.Validators, PluginName, []string{EventGoal}, CheckPayload)
+		}},
 		{What: "section", Add: func() (func(), error) {
 			return pl.p.Sections.AddSection(host.Section{Name: SectionName, Order: SectionOrder, Text: pl.sectionText})
 		}},

@@ -136,7 +136,9 @@ func (pl *Plugin) Start(context.Context) error {
 		regs = append(regs, companion.Registration{What: "event type " + t.Name, Add: func() (func(), error) { return pl.p.EventTypes.DeclareEventType(t) }})
 	}
 	regs = append(regs,
-		companion.Registration{What: "payload check", Add: func() (func(), error) { return pl.p.Validators.AddValidator(PluginName, CheckPayload) }},
+		companion.Registration{What: "payload check", Add: func() (func(), error) {
+			return companion.AddPayloadCheck(pl.p.Validators, PluginName, []string{EventApproved, EventFile}, CheckPayload)
+		}},
 		companion.Registration{What: "section", Add: func() (func(), error) {
 			return pl.p.Sections.AddSection(host.Section{Name: SectionName, Order: SectionOrder, Text: pl.sectionText})
 		}},

@@ -148,7 +148,9 @@ func (pl *Plugin) Start(context.Context) error {
 		{What: "event type " + EventPolicy, Add: func() (func(), error) {
 			return pl.p.EventTypes.DeclareEventType(host.EventType{Name: EventPolicy, Kind: host.LogOnly})
 		}},
-		{What: "payload check", Add: func() (func(), error) { return pl.p.Validators.AddValidator(PluginName, CheckPayload) }},
+		{What: "payload check", Add: func() (func(), error) {
+			return companion.AddPayloadCheck(pl.p.Validators, PluginName, []string{EventPolicy}, CheckPayload)
+		}},
 	})
 	if err != nil {
 		return err

@@ -12,6 +12,7 @@ import (
 	"github.com/dshgo/planmode"
 	"github.com/dshgo/planmode/deploy"
 	"github.com/dshgo/planmode/host"
+	"github.com/dshgo/planmode/internal/companion"
 	"go.uber.org/fx"
 )
 
@@ -132,7 +133,9 @@ func (p *Plugin) Start(context.Context) error {
 	for _, t := range eventTypes() {
 		regs = append(regs, reg{"event type " + t.Name, func() (func(), error) { return p.types.DeclareEventType(t) }})
 	}
-	regs = append(regs, reg{"payload check", func() (func(), error) { return p.validators.AddValidator(PluginName, CheckPayload) }},
+	regs = append(regs, reg{"payload check", func() (func(), error) {
+		return companion.AddPayloadCheck(p.validators, PluginName, eventTypeNames(), CheckPayload)
+	}},
 		reg{"section", func() (func(), error) { return p.sections.AddSection(p.section()) }})
 	for _, t := range p.newTools() {
 		regs = append(regs, reg{"tool " + t.Definition().Name, func() (func(), error) { return p.tools.AddTool(t) }})
