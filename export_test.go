@@ -40,21 +40,21 @@ func ServedSessions(c *Controller) int {
 var MentionsExitTool = mentionsExitTool
 
 // FoldViews folds events into two views and returns them printed: one
-// event at a time, as the session subscription does (skipping those of no
-// kind it folds), and events[:split] in one pass (as the controller's
+// event at a time, as the session subscription does (skipping those that
+// change nothing), and events[:split] in one pass (as the controller's
 // first sight and Project do) followed by the rest one at a time. The two
 // must be equal.
 func FoldViews(events []host.Event, split int) (stepwise, bulk string) {
 	var s, b view
 	for i := range events {
-		if !changesNothing(&events[i]) {
-			s.apply(&events[i])
+		if k, ok := foldKind(&events[i]); ok {
+			s.apply(&events[i], k)
 		}
 	}
 	b.applyAll(host.LogOf(events[:split]))
 	for i := split; i < len(events); i++ {
-		if !changesNothing(&events[i]) {
-			b.apply(&events[i])
+		if k, ok := foldKind(&events[i]); ok {
+			b.apply(&events[i], k)
 		}
 	}
 	// The count of events folded lags behind skipped ones at the end (Get

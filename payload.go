@@ -8,6 +8,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/dshgo/planmode/host"
+	"github.com/dshgo/planmode/internal/validators"
 )
 
 // CheckPayload is the plugin's payload check, a [host.Validator]. It rejects
@@ -43,18 +44,14 @@ func eventLabel(e host.Event) string {
 	return fmt.Sprintf("event %d %q", e.Seq, e.Type)
 }
 
-// addPayloadCheck registers CheckPayload with vs: for the plugin's event
-// types only where vs offers that (the store then spares the call for
-// every other event), else for every event.
+// addPayloadCheck registers CheckPayload with vs, for the plugin's event
+// types where vs can run it on those only.
 func addPayloadCheck(vs host.Validators) (func(), error) {
-	if tv, ok := vs.(host.TypedValidators); ok {
-		var names []string
-		for _, t := range eventTypes() {
-			names = append(names, t.Name)
-		}
-		return tv.AddValidatorFor(PluginName, names, CheckPayload)
+	var names []string
+	for _, t := range eventTypes() {
+		names = append(names, t.Name)
 	}
-	return vs.AddValidator(PluginName, CheckPayload)
+	return validators.AddFor(vs, PluginName, names, CheckPayload)
 }
 
 // eventTypes are the declarations of the plugin's events, all log-only.

@@ -162,17 +162,12 @@ const (
 	kindResult
 )
 
-// changesNothing reports whether folding e would change no view: an event
-// of no kind the view folds, or a user message that is not this plugin's
-// notice (most of a step's events).
-func changesNothing(e *host.Event) bool {
-	switch kindOf(e.Type) {
-	case kindOther:
-		return true
-	case kindUser:
-		return !isNotice(e)
-	}
-	return false
+// foldKind returns e's kind, and false when folding e would change no
+// view: an event of no kind the view folds, or a user message that is not
+// this plugin's notice (most of a step's events).
+func foldKind(e *host.Event) (eventKind, bool) {
+	k := kindOf(e.Type)
+	return k, k != kindOther && (k != kindUser || isNotice(e))
 }
 
 // kindOf classifies an event type by its length first, so that most types
@@ -220,9 +215,11 @@ func kindOf(t string) eventKind {
 	return kindOther
 }
 
-func (v *view) apply(e *host.Event) {
-	v.n = e.Seq // the subscription skips events that change nothing
-	v.applyKind(e, kindOf(e.Type))
+// apply folds e, of kind k (see foldKind), into the view. Its position is
+// its Seq: the subscription skips the events that change nothing.
+func (v *view) apply(e *host.Event, k eventKind) {
+	v.n = e.Seq
+	v.applyKind(e, k)
 }
 
 // applyAll applies every event in order. It gives the result of apply on

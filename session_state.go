@@ -253,7 +253,8 @@ func (s *sessionState) publishLocked() {
 // reached by another writer is dropped, never just hidden, and cannot come
 // back when the opposite state is logged later.
 func (s *sessionState) fold(e host.Event) {
-	if changesNothing(&e) {
+	k, ok := foldKind(&e)
+	if !ok {
 		// Nothing to fold. Get scans the events after folded for
 		// plan/mode; advancing folded now and then keeps that scan short
 		// without a store per event.
@@ -264,7 +265,7 @@ func (s *sessionState) fold(e host.Event) {
 	}
 	s.vmu.Lock()
 	defer s.vmu.Unlock()
-	s.v.apply(&e)
+	s.v.apply(&e, k)
 	if s.v.cut == s.v.n || s.sel == selectionOf(s.v.active) {
 		s.sel, s.exit = SelectionNone, false
 	}
@@ -329,10 +330,11 @@ func (s *sessionState) open() bool { return !s.closed.Load() }
 func (s *sessionState) current() State { return s.stateOf(s.sess) }
 
 // stateOf returns the state for Get of sess, whose ID is the state's.
-// Events already in the log but not yet folded (Get called from a session
+// Events after folded (skipped ones that change nothing, at most
+// maxUnfolded, or ones not delivered yet: Get called from a session
 // subscriber that runs before the controller's, or racing an append) are
-// read from the log's tail, so Get always reflects every event appended
-// before it was called.
+// scanned for plan/mode, so Get always reflects every event appended before
+// it was called.
 func (s *sessionState) stateOf(sess host.Session) State {
 	w, folded := s.loadFolded()
 	active := w.logged

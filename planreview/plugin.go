@@ -13,6 +13,7 @@ import (
 	"github.com/dshgo/planmode/deploy"
 	"github.com/dshgo/planmode/host"
 	"github.com/dshgo/planmode/internal/companion"
+	"github.com/dshgo/planmode/internal/validators"
 	"github.com/dshgo/planmode/internal/yamlcfg"
 	"go.uber.org/fx"
 	"gopkg.in/yaml.v3"
@@ -149,7 +150,7 @@ func (pl *Plugin) Start(context.Context) error {
 			return pl.p.EventTypes.DeclareEventType(host.EventType{Name: EventPolicy, Kind: host.LogOnly})
 		}},
 		{What: "payload check", Add: func() (func(), error) {
-			return companion.AddPayloadCheck(pl.p.Validators, PluginName, []string{EventPolicy}, CheckPayload)
+			return validators.AddFor(pl.p.Validators, PluginName, []string{EventPolicy}, CheckPayload)
 		}},
 	})
 	if err != nil {

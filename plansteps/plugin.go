@@ -12,7 +12,7 @@ import (
 	"github.com/dshgo/planmode"
 	"github.com/dshgo/planmode/deploy"
 	"github.com/dshgo/planmode/host"
-	"github.com/dshgo/planmode/internal/companion"
+	"github.com/dshgo/planmode/internal/validators"
 	"go.uber.org/fx"
 )
 
@@ -134,7 +134,7 @@ func (p *Plugin) Start(context.Context) error {
 		regs = append(regs, reg{"event type " + t.Name, func() (func(), error) { return p.types.DeclareEventType(t) }})
 	}
 	regs = append(regs, reg{"payload check", func() (func(), error) {
-		return companion.AddPayloadCheck(p.validators, PluginName, eventTypeNames(), CheckPayload)
+		return validators.AddFor(p.validators, PluginName, eventTypeNames(), CheckPayload)
 	}},
 		reg{"section", func() (func(), error) { return p.sections.AddSection(p.section()) }})
 	for _, t := range p.newTools() {

@@ -8,7 +8,6 @@ import (
 	"slices"
 
 	"github.com/dshgo/planmode"
-	"github.com/dshgo/planmode/host"
 	"go.uber.org/fx"
 )
 
@@ -64,15 +63,4 @@ func QuoteJSON(raw json.RawMessage) string {
 		s = s[:max] + "…"
 	}
 	return fmt.Sprintf("%q", s)
-}
-
-// AddPayloadCheck registers a companion's payload check under plugin with
-// vs: for the events of types only where vs offers that
-// ([host.TypedValidators]; the store then spares the call for every other
-// event), else for every event (check passes the other types).
-func AddPayloadCheck(vs host.Validators, plugin string, types []string, check host.Validator) (func(), error) {
-	if tv, ok := vs.(host.TypedValidators); ok {
-		return tv.AddValidatorFor(plugin, types, check)
-	}
-	return vs.AddValidator(plugin, check)
 }

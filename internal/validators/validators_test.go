@@ -1,4 +1,4 @@
-package companion_test
+package validators_test
 
 import (
 	"errors"
@@ -6,7 +6,7 @@ import (
 	"testing"
 
 	"github.com/dshgo/planmode/host"
-	"github.com/dshgo/planmode/internal/companion"
+	"github.com/dshgo/planmode/internal/validators"
 	"github.com/dshgo/planmode/store"
 )
 
@@ -18,10 +18,10 @@ func (p plainValidators) AddValidator(name string, v host.Validator) (func(), er
 	return p.vs.AddValidator(name, v)
 }
 
-// TestAddPayloadCheck: where the store offers typed registration, the
+// TestAddFor: where the store offers typed registration, the
 // check runs on the named types only; elsewhere on every event. Either way
 // a bad event of a named type is refused.
-func TestAddPayloadCheck(t *testing.T) {
+func TestAddFor(t *testing.T) {
 	errBad := errors.New("bad")
 	tests := []struct {
 		name      string
@@ -46,7 +46,7 @@ func TestAddPayloadCheck(t *testing.T) {
 				}
 				return nil
 			}
-			if _, err := companion.AddPayloadCheck(vs, "p", []string{"test/a", "test/b"}, check); err != nil {
+			if _, err := validators.AddFor(vs, "p", []string{"test/a", "test/b"}, check); err != nil {
 				t.Fatal(err)
 			}
 			s, err := st.Create("")
