@@ -8,7 +8,6 @@ import (
 	"unicode/utf8"
 
 	"github.com/dshgo/planmode/host"
-	"github.com/dshgo/planmode/internal/validators"
 )
 
 // CheckPayload is the plugin's payload check, a [host.Validator]. It rejects
@@ -42,16 +41,6 @@ func eventLabel(e host.Event) string {
 		return fmt.Sprintf("new event %q", e.Type)
 	}
 	return fmt.Sprintf("event %d %q", e.Seq, e.Type)
-}
-
-// addPayloadCheck registers CheckPayload with vs, for the plugin's event
-// types where vs can run it on those only.
-func addPayloadCheck(vs host.Validators) (func(), error) {
-	var names []string
-	for _, t := range eventTypes() {
-		names = append(names, t.Name)
-	}
-	return validators.AddFor(vs, PluginName, names, CheckPayload)
 }
 
 // eventTypes are the declarations of the plugin's events, all log-only.

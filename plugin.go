@@ -9,6 +9,7 @@ import (
 
 	"github.com/dshgo/planmode/deploy"
 	"github.com/dshgo/planmode/host"
+	"github.com/dshgo/planmode/internal/validators"
 	"go.uber.org/fx"
 	"gopkg.in/yaml.v3"
 )
@@ -221,7 +222,9 @@ func (c *Controller) registrations() []registration {
 		regs = append(regs, registration{"event type " + t.Name, func() (func(), error) { return c.types.DeclareEventType(t) }})
 	}
 	regs = append(regs, []registration{
-		{"payload check", func() (func(), error) { return addPayloadCheck(c.validators) }},
+		{"payload check", func() (func(), error) {
+			return validators.AddFor(c.validators, PluginName, validators.Names(eventTypes()), CheckPayload)
+		}},
 		{"section", func() (func(), error) { return c.sections.AddSection(c.section()) }},
 		{"pre-step listener", func() (func(), error) { return c.chain.AddPreStep(PluginName, c.preStep, true) }},
 		{"tool " + ExitToolName, func() (func(), error) { return c.tools.AddTool(newExitTool(c)) }},

@@ -40,16 +40,6 @@ func CheckPayload(e host.Event) error {
 	return nil
 }
 
-// eventTypeNames names the plugin's events, the only ones CheckPayload
-// looks at.
-func eventTypeNames() []string {
-	var names []string
-	for _, t := range eventTypes() {
-		names = append(names, t.Name)
-	}
-	return names
-}
-
 // eventTypes are the plugin's events, all log-only.
 func eventTypes() []host.EventType {
 	return []host.EventType{

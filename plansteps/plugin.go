@@ -134,7 +134,7 @@ func (p *Plugin) Start(context.Context) error {
 		regs = append(regs, reg{"event type " + t.Name, func() (func(), error) { return p.types.DeclareEventType(t) }})
 	}
 	regs = append(regs, reg{"payload check", func() (func(), error) {
-		return validators.AddFor(p.validators, PluginName, eventTypeNames(), CheckPayload)
+		return validators.AddFor(p.validators, PluginName, validators.Names(eventTypes()), CheckPayload)
 	}},
 		reg{"section", func() (func(), error) { return p.sections.AddSection(p.section()) }})
 	for _, t := range p.newTools() {

@@ -14,3 +14,13 @@ func AddFor(vs host.Validators, name string, types []string, check host.Validato
 	}
 	return vs.AddValidator(name, check)
 }
+
+// Names returns the names of the declared event types, in order: the
+// types argument of AddFor for a plugin that checks all its own events.
+func Names(types []host.EventType) []string {
+	names := make([]string, len(types))
+	for i, t := range types {
+		names[i] = t.Name
+	}
+	return names
+}

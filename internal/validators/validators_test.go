@@ -67,3 +67,13 @@ func TestAddFor(t *testing.T) {
 		})
 	}
 }
+
+func TestNames(t *testing.T) {
+	types := []host.EventType{{Name: "test/a", Kind: host.LogOnly}, {Name: "test/b", Kind: host.LogOnly}}
+	if got, want := validators.Names(types), []string{"test/a", "test/b"}; !slices.Equal(got, want) {
+		t.Errorf("Names = %q, want %q", got, want)
+	}
+	if got := validators.Names(nil); len(got) != 0 {
+		t.Errorf("Names(nil) = %q, want none", got)
+	}
+}
