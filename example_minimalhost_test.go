@@ -171,12 +171,18 @@ func (h *miniHost) sortedSections() []host.Section {
 	})
 }
 
-// approveAll is a user-question channel whose user approves every review.
+// approveAll is a user-question channel whose user approves every review:
+// it selects the option whose role approves.
 type approveAll struct{}
 
 func (approveAll) Ask(_ context.Context, req host.AskRequest) ([]host.Answer, error) {
 	q := req.Questions[0]
-	return []host.Answer{{QuestionID: q.ID, Selected: []string{req.Intent.ApproveOption}}}, nil
+	for _, o := range q.Options {
+		if o.Role == host.RoleApprove {
+			return []host.Answer{{QuestionID: q.ID, Selected: []string{o.Label}}}, nil
+		}
+	}
+	return nil, host.ErrDismissed
 }
 
 // Example_minimalHost runs plan mode in a host written from the contracts

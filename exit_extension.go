@@ -71,6 +71,9 @@ type ExitCall struct {
 	// ShownDigest is set before Finish runs: [host.DigestDetail] of the
 	// plan text the user was shown in the review they answered.
 	ShownDigest string
+	// Review is the review question the answers are about, set before
+	// Decide runs: its options carry their roles (see [ExitCall.Chosen]).
+	Review host.Question
 	// Edited is set before Finish runs: the plan as the user edited it in
 	// the review ([host.Answer].Edited), "" when they did not edit it. An
 	// edit reaches Finish only when an extension has TakesEdits; the
@@ -110,12 +113,13 @@ type ExitExtension struct {
 	// error fails the call with it, before the user is asked.
 	Prepare func(ctx context.Context, x *ExitCall) error
 	// Options are extra review options, offered after Approve and before
-	// Keep planning.
+	// Keep planning. Each carries its role ([host.Role]): front ends
+	// decide from it, never from the label.
 	Options []host.Option
 	// Decide reads the review's answers. The first extension that reports
 	// handled decides; when none does, the core's rule does (exactly one
-	// answer selecting exactly Approve with no custom text approves;
-	// anything else keeps planning).
+	// answer selecting exactly the option of [host.RoleApprove] with no
+	// custom text approves; anything else keeps planning).
 	Decide func(x *ExitCall, answers []host.Answer) (v ExitVerdict, handled bool)
 	// Unattended runs when the question channel reports that no user is
 	// attached ([host.ErrNoProvider]). The first extension that reports
@@ -146,6 +150,18 @@ type ExitExtension struct {
 	// itself (a plan file seeded with it, say): the notice then names the
 	// draft instead of carrying it. An error fails the command.
 	Reopen func(ctx context.Context, agent host.Agent, plan string) (delivered bool, err error)
+}
+
+// Chosen returns the one answer to the review and the option it selects,
+// when answers are exactly one answer to x.Review selecting exactly one of
+// its options; false otherwise. An extension's Decide reads the option's
+// role (and its own label) from it.
+func (x *ExitCall) Chosen(answers []host.Answer) (host.Option, host.Answer, bool) {
+	if len(answers) != 1 || answers[0].QuestionID != x.Review.ID {
+		return host.Option{}, host.Answer{}, false
+	}
+	o, ok := x.Review.Chosen(answers[0])
+	return o, answers[0], ok
 }
 
 // exitExtensions is the sorted, checked set of a controller's extensions.
@@ -275,9 +291,9 @@ func (xs exitExtensions) decide(x *ExitCall, answers []host.Answer) ExitVerdict 
 			return v
 		}
 	}
-	approved, feedback := approval.Read(answers, ReviewQuestionID, ReviewApprove)
+	approved, feedback := approval.Read(x.Review, answers)
 	if approved {
-		return ExitVerdict{Kind: VerdictApprove, Option: ReviewApprove}
+		return ExitVerdict{Kind: VerdictApprove, Option: reviewApprove}
 	}
 	return ExitVerdict{Kind: VerdictKeepPlanning, Feedback: feedback}
 }

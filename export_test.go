@@ -110,3 +110,12 @@ func Unfolded(c *Controller, sess host.Session) (int, bool) {
 
 // MaxUnfolded bounds Unfolded.
 const MaxUnfolded = maxUnfolded
+
+// The plan review's question ID and its own options' labels, for the
+// tests that answer reviews.
+const (
+	ReviewQuestionID   = reviewQuestionID
+	ReviewApprove      = reviewApprove
+	ReviewKeepPlanning = reviewKeepPlanning
+	ReviewPurpose      = reviewPurpose
+)

@@ -107,18 +107,18 @@ const (
 	CommandDescription = "Switch plan mode: /plan enters it, /plan off leaves it, /plan reopen [N] enters it with plan N (default: the last approved) as the draft, /plan <message> enters it and sends the message"
 )
 
-// The plan review the exit tool puts to the user. Hosts' UIs may recognize
-// a review by [ReviewIntentKind]; the approving option is [ReviewApprove].
+// The plan review the exit tool puts to the user: a request of kind
+// [host.AskReview] whose options carry their roles.
 const (
-	// ReviewIntentKind is the Intent.Kind of a plan review.
-	ReviewIntentKind = "plan-review"
-	// ReviewQuestionID is the ID of the review's one question.
-	ReviewQuestionID = "plan-review"
-	// ReviewApprove is the label of the option that approves the plan and
+	// reviewPurpose is the request's Purpose.
+	reviewPurpose = "plan-review"
+	// reviewQuestionID is the ID of the review's one question.
+	reviewQuestionID = "plan-review"
+	// reviewApprove is the label of the option that approves the plan and
 	// leaves plan mode.
-	ReviewApprove = "Approve"
-	// ReviewKeepPlanning is the label of the option that keeps planning.
-	ReviewKeepPlanning = "Keep planning"
+	reviewApprove = "Approve"
+	// reviewKeepPlanning is the label of the option that keeps planning.
+	reviewKeepPlanning = "Keep planning"
 
 	reviewHeader   = "Plan review"
 	reviewQuestion = "Approve this plan and leave plan mode?"

@@ -76,7 +76,8 @@ func (t *exitTool) Definition() host.ToolDefinition { return t.def }
 // 256 KiB; only then does it ask the user to review the plan.
 //
 // The call succeeds with {"approved":true} only on consent: exactly one
-// answer, to the review question, selecting exactly [ReviewApprove], with no
+// answer, to the review question, selecting exactly its option of
+// [host.RoleApprove], with no
 // custom text (text that is only white space counts as none; UIs often
 // leave a stray newline). It then records a silent pending exit, applied at
 // the next accepted pre-step, so the rest of the current tool batch still
@@ -236,7 +237,7 @@ func (t *exitTool) reviewBound(ctx context.Context, done <-chan struct{}, x *Exi
 		case err != nil:
 			return ExitVerdict{}, fmt.Errorf("%w: %w", ErrReviewFailed, err)
 		}
-		x.Edited, x.ShownDigest = reviewEdit(answers), digest
+		x.Edited, x.ShownDigest, x.Review = reviewEdit(answers), digest, req.Questions[0]
 		v := t.c.exits.decide(x, answers)
 		if v.Kind != VerdictApprove {
 			x.Edited = ""
@@ -281,7 +282,7 @@ func (t *exitTool) takeEdit(x *ExitCall, v ExitVerdict) ExitVerdict {
 // "" when there is none.
 func reviewEdit(answers []host.Answer) string {
 	for _, a := range answers {
-		if a.QuestionID == ReviewQuestionID && a.Edited != "" {
+		if a.QuestionID == reviewQuestionID && a.Edited != "" {
 			return a.Edited
 		}
 	}
@@ -372,20 +373,23 @@ func (t *exitTool) review(ctx context.Context, done <-chan struct{}, agent host.
 
 // reviewRequest is the one question of a plan review: the exact plan as its
 // detail with its digest, Approve, the extensions' options (none without
-// companions) or Keep planning. previous, when not "", is the text shown before,
-// which changed during the review: the question says so and carries it.
+// companions) and Keep planning, each with its role. previous, when not
+// "", is the text shown before, which changed during the review: the
+// question says so and carries it.
 func reviewRequest(agent host.Agent, plan, previous string, extra []host.Option) host.AskRequest {
-	opts := []host.Option{{Label: ReviewApprove, Description: reviewApproveDetail}}
+	opts := []host.Option{{Label: reviewApprove, Description: reviewApproveDetail, Role: host.RoleApprove}}
 	opts = append(opts, extra...)
-	opts = append(opts, host.Option{Label: ReviewKeepPlanning, Description: reviewKeepDetail})
+	opts = append(opts, host.Option{Label: reviewKeepPlanning, Description: reviewKeepDetail, Role: host.RoleKeepPlanning})
 	question := reviewQuestion
 	if previous != "" {
 		question = reviewChangedQuestion
 	}
 	return host.AskRequest{
-		Agent: agent,
+		Agent:   agent,
+		Kind:    host.AskReview,
+		Purpose: reviewPurpose,
 		Questions: []host.Question{{
-			ID:           ReviewQuestionID,
+			ID:           reviewQuestionID,
 			Header:       reviewHeader,
 			Question:     question,
 			Detail:       plan,
@@ -393,7 +397,6 @@ func reviewRequest(agent host.Agent, plan, previous string, extra []host.Option)
 			Previous:     previous,
 			Options:      opts,
 		}},
-		Intent: &host.Intent{Kind: ReviewIntentKind, ApproveOption: ReviewApprove},
 	}
 }
 

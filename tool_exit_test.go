@@ -358,8 +358,8 @@ func TestExitToolAsksOneReviewQuestionWithTheExactPlan(t *testing.T) {
 	if req.Agent != host.Agent(f.a) {
 		t.Fatal("the request names another agent")
 	}
-	if req.Intent == nil || *req.Intent != (host.Intent{Kind: planmode.ReviewIntentKind, ApproveOption: planmode.ReviewApprove}) {
-		t.Fatalf("intent = %+v", req.Intent)
+	if req.Kind != host.AskReview || req.Purpose != planmode.ReviewPurpose {
+		t.Fatalf("request kind %q, purpose %q", req.Kind, req.Purpose)
 	}
 	if len(req.Questions) != 1 {
 		t.Fatalf("questions = %d, want 1", len(req.Questions))

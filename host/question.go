@@ -5,13 +5,79 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"errors"
+	"fmt"
 )
 
 // Option is one choice of a question.
 type Option struct {
+	// Label is the option's display text, in the asker's words; an
+	// answer selects the option by it. Front ends may show their own
+	// words for the option's Role instead, and never decide anything
+	// from the label.
 	Label       string `json:"label"`
 	Description string `json:"description,omitempty"`
+	// Role says what choosing the option means; see [Role].
+	Role Role `json:"role,omitempty"`
+	// Model names the model that carries the plan out, for an option
+	// of [RoleApproveWithModel]; "" otherwise.
+	Model string `json:"model,omitempty"`
 }
+
+// Role says what choosing an option means. The asker sets it; front ends
+// decide from it which key the option gets, whether it takes the user's
+// text and whether it approves, and show their own words for it. The zero
+// Role is [RoleAnswer].
+type Role string
+
+// The roles of options.
+const (
+	// RoleAnswer is an answer to a question from the model: information
+	// for it, never an approval.
+	RoleAnswer Role = "answer"
+	// RoleApprove approves what the request is about: a plan, an entry
+	// into plan mode, a change of a step.
+	RoleApprove Role = "approve"
+	// RoleApproveWithComments approves a plan with the user's comments,
+	// which it requires.
+	RoleApproveWithComments Role = "approve-with-comments"
+	// RoleApproveAndClear approves a plan, which the model then carries
+	// out from the plan alone (its transcript is compacted to the plan).
+	RoleApproveAndClear Role = "approve-and-clear"
+	// RoleApproveWithModel approves a plan, carried out by the model the
+	// option's Model names.
+	RoleApproveWithModel Role = "approve-with-model"
+	// RoleSave keeps the plan and leaves plan mode without carrying it
+	// out: nothing is approved.
+	RoleSave Role = "save"
+	// RoleAbandon drops the plan and leaves plan mode.
+	RoleAbandon Role = "abandon"
+	// RoleKeepPlanning sends the plan back to the model for a revision,
+	// with the user's feedback when they give some.
+	RoleKeepPlanning Role = "keep-planning"
+	// RoleDecline declines what the request asks for (an entry into plan
+	// mode, a change of a step), with the user's words when they give
+	// some.
+	RoleDecline Role = "decline"
+)
+
+// Approves reports whether choosing an option of the role approves.
+func (r Role) Approves() bool {
+	switch r {
+	case RoleApprove, RoleApproveWithComments, RoleApproveAndClear, RoleApproveWithModel:
+		return true
+	}
+	return false
+}
+
+// TakesText reports whether an option of the role carries the user's
+// text in the answer's Custom: feedback, comments or a reason.
+func (r Role) TakesText() bool {
+	return r == RoleKeepPlanning || r == RoleDecline || r == RoleApproveWithComments
+}
+
+// NeedsText reports whether an option of the role is an answer only with
+// non-blank text (Approve with comments).
+func (r Role) NeedsText() bool { return r == RoleApproveWithComments }
 
 // Question is one question put to the user.
 type Question struct {
@@ -56,20 +122,37 @@ type Field struct {
 	Value string `json:"value"`
 }
 
-// Intent tells the UI what a request is for.
-type Intent struct {
-	// Kind names the purpose, for example "plan-review".
-	Kind string `json:"kind"`
-	// ApproveOption is the label of the option that approves; it must be
-	// one of the options of every question in the request.
-	ApproveOption string `json:"approveOption,omitempty"`
-}
+// AskKind says what a request is, so that every front end frames it the
+// same way.
+type AskKind string
+
+// The kinds of requests.
+const (
+	// AskReview is a plan review: the user approves the plan, or sends it
+	// back, with options whose roles say which.
+	AskReview AskKind = "review"
+	// AskConsent asks the user to allow something the model asked for
+	// (entering plan mode, changing a step); an option of an approving
+	// role allows it.
+	AskConsent AskKind = "consent"
+	// AskClarify holds questions from the model. Their answers are
+	// information for the model and never approve anything; front ends
+	// frame them as the model's questions, never as a review.
+	AskClarify AskKind = "clarify"
+)
 
 // AskRequest is a set of questions from one agent.
 type AskRequest struct {
-	Agent     Agent      `json:"-"`
+	Agent Agent `json:"-"`
+	// Kind says what the request is. A review or a consent offers an
+	// approving option in every question; a clarifying request offers
+	// none (every option is [RoleAnswer]).
+	Kind AskKind `json:"kind"`
+	// Purpose names what the asking plugin asks for ("plan-review",
+	// "plan-entry", ...), a stable identifier front ends may key their
+	// words by.
+	Purpose   string     `json:"purpose,omitempty"`
 	Questions []Question `json:"questions"`
-	Intent    *Intent    `json:"intent,omitempty"`
 }
 
 // Answer is the user's answer to one question.
@@ -91,6 +174,41 @@ type Answer struct {
 	// not edit it. The asker decides what an edit means (a plan review
 	// approves the edited plan only when the host can take an edit).
 	Edited string `json:"edited,omitempty"`
+}
+
+// Chosen returns the option of q that a selects, when a selects exactly
+// one option of q; false otherwise (no selection, several, or a label
+// that is none of q's). An option's role is then what the answer means.
+func (q Question) Chosen(a Answer) (Option, bool) {
+	if len(a.Selected) != 1 {
+		return Option{}, false
+	}
+	for _, o := range q.Options {
+		if o.Label == a.Selected[0] {
+			return o, true
+		}
+	}
+	return Option{}, false
+}
+
+// CheckRoles reports whether the roles of req's options fit its kind: in
+// a review or a consent every question offers an option of an approving
+// role; in a clarifying request every option is [RoleAnswer] (or has no
+// role). The error wraps [ErrBadRoles] and names the question.
+func CheckRoles(req AskRequest) error {
+	for _, q := range req.Questions {
+		approving := false
+		for _, o := range q.Options {
+			approving = approving || o.Role.Approves()
+			if req.Kind == AskClarify && o.Role != "" && o.Role != RoleAnswer {
+				return fmt.Errorf("question %q: option %q has role %q in a clarifying request: %w", q.ID, o.Label, o.Role, ErrBadRoles)
+			}
+		}
+		if (req.Kind == AskReview || req.Kind == AskConsent) && !approving {
+			return fmt.Errorf("question %q: a %s offers no approving option: %w", q.ID, req.Kind, ErrBadRoles)
+		}
+	}
+	return nil
 }
 
 // DigestPrefix starts every [DigestDetail].
@@ -123,8 +241,11 @@ var (
 	// ErrDelegatedAgent means the caller is a delegated or owned agent,
 	// which may not ask the user directly.
 	ErrDelegatedAgent = errors.New("delegated agents cannot ask the user")
-	// ErrBadIntent means the intent's approving option is not an option.
-	ErrBadIntent = errors.New("intent approve option is not among the options")
+	// ErrBadRoles means the options' roles do not fit the request's
+	// kind: a review or a consent question without an approving option,
+	// or a clarifying question with an option of another role than
+	// [RoleAnswer].
+	ErrBadRoles = errors.New("the options' roles do not fit the request's kind")
 	// ErrNoQuestions means the request holds no questions.
 	ErrNoQuestions = errors.New("no questions")
 )

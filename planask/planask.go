@@ -6,9 +6,10 @@
 // the question, two to [MaxOptions] options (a label and a description)
 // and may let the user pick several options (multiSelect). The user can
 // always answer in their own words instead (the "other" answer) or skip a
-// question. The questions go through the host's question channel with the
-// intent [IntentKind], which is no approval: a front end shows a question
-// form, never a review.
+// question. The questions go through the host's question channel as a
+// request of kind [host.AskClarify] (purpose [Purpose]), which is no
+// approval: a front end shows them as the model's questions, never as a
+// review.
 //
 // Questions and answers are log-only events ([EventAsk] and
 // [EventAnswer]), so a resumed or forked session and every viewer of the
@@ -44,9 +45,9 @@ const (
 	PluginName = "plan-ask"
 	// ToolName is the tool the model calls to ask the user.
 	ToolName = "ask_user"
-	// IntentKind is the Intent.Kind of the questions: clarifying questions,
-	// never an approval.
-	IntentKind = "plan-ask"
+	// Purpose is the Purpose of the questions' request, a
+	// [host.AskClarify]: questions from the model, never an approval.
+	Purpose = "plan-ask"
 	// EventAsk is the log-only event that records the questions of one
 	// call, before they are put to the user; its payload is [AskPayload].
 	EventAsk = "plan/ask"

@@ -82,8 +82,13 @@ func TestTheUserAnswersAndTheModelGetsJSONAndTheLogBoth(t *testing.T) {
 	h.Prompt(a, "build it")
 
 	req := h.User.Requests()[0]
-	if req.Intent == nil || req.Intent.Kind != planask.IntentKind || req.Intent.ApproveOption != "" {
-		t.Fatalf("intent %+v", req.Intent)
+	if req.Kind != host.AskClarify || req.Purpose != planask.Purpose {
+		t.Fatalf("request kind %q, purpose %q", req.Kind, req.Purpose)
+	}
+	for _, o := range req.Questions[0].Options {
+		if o.Role != host.RoleAnswer {
+			t.Fatalf("option %q has role %q; a clarifying question's options are answers", o.Label, o.Role)
+		}
 	}
 	if len(req.Questions) != 2 || req.Questions[0].MultiSelect || !req.Questions[1].MultiSelect ||
 		req.Questions[0].Header != "Storage" || len(req.Questions[1].Options) != 3 {

@@ -129,7 +129,7 @@ func (t *tool) ask(ctx context.Context, done <-chan struct{}, agent host.Agent, 
 		case <-ctx.Done():
 		}
 	}()
-	answers, err := t.pl.p.Questions.Ask(ctx, host.AskRequest{Agent: agent, Questions: HostQuestions(qs), Intent: &host.Intent{Kind: IntentKind}})
+	answers, err := t.pl.p.Questions.Ask(ctx, host.AskRequest{Agent: agent, Kind: host.AskClarify, Purpose: Purpose, Questions: HostQuestions(qs)})
 	select {
 	case <-done:
 		return Result{}, errReloaded
@@ -219,13 +219,14 @@ func cut(s string, max int) string {
 }
 
 // HostQuestions turns checked questions into the host's form: each keeps
-// its ID, header, text, options and multiSelect flag.
+// its ID, header, text, options (each an answer: [host.RoleAnswer]) and
+// multiSelect flag.
 func HostQuestions(qs []Question) []host.Question {
 	out := make([]host.Question, len(qs))
 	for i, q := range qs {
 		hq := host.Question{ID: q.ID, Header: q.Header, Question: q.Question, MultiSelect: q.MultiSelect}
 		for _, o := range q.Options {
-			hq.Options = append(hq.Options, host.Option{Label: o.Label, Description: o.Description})
+			hq.Options = append(hq.Options, host.Option{Label: o.Label, Description: o.Description, Role: host.RoleAnswer})
 		}
 		out[i] = hq
 	}

@@ -51,7 +51,9 @@ func TestConsentEntersPlanModeSilentlyAtTheNextRequest(t *testing.T) {
 		t.Fatalf("result %+v", r)
 	}
 	req := h.User.Requests()[0]
-	if req.Intent == nil || req.Intent.Kind != planentry.IntentKind || req.Intent.ApproveOption != planentry.OptionEnter ||
+	if req.Kind != host.AskConsent || req.Purpose != planentry.Purpose ||
+		req.Questions[0].Options[0].Label != planentry.OptionEnter || req.Questions[0].Options[0].Role != host.RoleApprove ||
+		req.Questions[0].Options[1].Role != host.RoleDecline ||
 		!strings.Contains(req.Questions[0].Detail, "Add retries") || !strings.Contains(req.Questions[0].Detail, "internal/upload") {
 		t.Fatalf("question %+v", req)
 	}

@@ -200,7 +200,8 @@ func (t *tool) Execute(ctx context.Context, call host.CallContext, input json.Ra
 	if t.pl.p.Questions == nil {
 		return "", errNoChannel
 	}
-	answers, err := t.ask(ctx, done, agent, goal)
+	q := consentQuestion(goal)
+	answers, err := t.ask(ctx, done, agent, q)
 	switch {
 	case errors.Is(err, errReloaded):
 		return "", errReloaded
@@ -213,7 +214,7 @@ func (t *tool) Execute(ctx context.Context, call host.CallContext, input json.Ra
 	case err != nil:
 		return "", fmt.Errorf("%s: %w", textAskFailed, err)
 	}
-	ok, words := approval.Read(answers, QuestionID, OptionEnter)
+	ok, words := approval.Read(q, answers)
 	if !ok {
 		if words != "" {
 			return fmt.Sprintf(textDeclinedWords, words), nil
@@ -236,9 +237,27 @@ func (t *tool) Execute(ctx context.Context, call host.CallContext, input json.Ra
 	return textEntered, nil
 }
 
-// ask puts the consent question; it fails with errReloaded when the plugin
-// stops while the question is open.
-func (t *tool) ask(ctx context.Context, done <-chan struct{}, agent host.Agent, goal GoalPayload) ([]host.Answer, error) {
+// consentQuestion is the one question of the consent request: the goal
+// and scope as its detail and fields, and the options with their roles.
+func consentQuestion(goal GoalPayload) host.Question {
+	detail := fmt.Sprintf(detailGoal, goal.Goal)
+	fields := []host.Field{{Key: FieldGoal, Value: goal.Goal}}
+	if goal.Scope != "" {
+		detail += fmt.Sprintf(detailScope, goal.Scope)
+		fields = append(fields, host.Field{Key: FieldScope, Value: goal.Scope})
+	}
+	return host.Question{
+		ID: QuestionID, Header: questionHeader, Question: questionText, Detail: detail, Fields: fields,
+		Options: []host.Option{
+			{Label: OptionEnter, Description: optionEnterDesc, Role: host.RoleApprove},
+			{Label: OptionDecline, Description: optionDeclDesc, Role: host.RoleDecline},
+		},
+	}
+}
+
+// ask puts the consent question q; it fails with errReloaded when the
+// plugin stops while the question is open.
+func (t *tool) ask(ctx context.Context, done <-chan struct{}, agent host.Agent, q host.Question) ([]host.Answer, error) {
 	ctx, cancel := context.WithCancelCause(ctx)
 	defer cancel(nil)
 	go func() {
@@ -248,19 +267,8 @@ func (t *tool) ask(ctx context.Context, done <-chan struct{}, agent host.Agent, 
 		case <-ctx.Done():
 		}
 	}()
-	detail := fmt.Sprintf(detailGoal, goal.Goal)
-	fields := []host.Field{{Key: FieldGoal, Value: goal.Goal}}
-	if goal.Scope != "" {
-		detail += fmt.Sprintf(detailScope, goal.Scope)
-		fields = append(fields, host.Field{Key: FieldScope, Value: goal.Scope})
-	}
 	answers, err := t.pl.p.Questions.Ask(ctx, host.AskRequest{
-		Agent: agent,
-		Questions: []host.Question{{
-			ID: QuestionID, Header: questionHeader, Question: questionText, Detail: detail, Fields: fields,
-			Options: []host.Option{{Label: OptionEnter, Description: optionEnterDesc}, {Label: OptionDecline, Description: optionDeclDesc}},
-		}},
-		Intent: &host.Intent{Kind: IntentKind, ApproveOption: OptionEnter},
+		Agent: agent, Kind: host.AskConsent, Purpose: Purpose, Questions: []host.Question{q},
 	})
 	select {
 	case <-done:

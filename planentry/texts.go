@@ -17,8 +17,9 @@ const (
 
 // The consent question, as the user sees it.
 const (
-	// IntentKind is the Intent.Kind of the consent question.
-	IntentKind = "plan-entry"
+	// Purpose is the Purpose of the consent request, a
+	// [host.AskConsent].
+	Purpose = "plan-entry"
 	// QuestionID is the ID of the one question.
 	QuestionID = "plan-entry"
 	// OptionEnter is the label of the option that consents.

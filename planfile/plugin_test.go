@@ -97,7 +97,7 @@ func TestAGivenPlanIsWrittenToTheFileFirst(t *testing.T) {
 	h, pl := fileHost(t)
 	a := h.Agent()
 	h.EnterPlanMode(a)
-	h.User.QueueAnswers(host.Answer{QuestionID: planmode.ReviewQuestionID, Selected: []string{planmode.ReviewKeepPlanning}, Custom: "more tests"})
+	h.User.QueueAnswers(host.Answer{QuestionID: e2etest.ReviewQuestionID, Selected: []string{e2etest.ReviewKeepPlanning}, Custom: "more tests"})
 	h.Model.Add(e2etest.Call("x", planmode.ExitToolName, map[string]string{"plan": plan}), e2etest.Say("revising"))
 	h.Prompt(a, "plan it")
 	if r := e2etest.Result(t, a, "x"); !r.IsError || !strings.Contains(r.Output, "more tests") {
@@ -200,7 +200,7 @@ func TestAnEditInTheAnswerIsWrittenToTheFileAndReported(t *testing.T) {
 			h, pl := fileHost(t)
 			a := h.Agent()
 			h.EnterPlanMode(a)
-			h.User.QueueAnswers(host.Answer{QuestionID: planmode.ReviewQuestionID, Selected: []string{planmode.ReviewApprove}, Edited: tt.edit})
+			h.User.QueueAnswers(host.Answer{QuestionID: e2etest.ReviewQuestionID, Selected: []string{e2etest.ReviewApprove}, Edited: tt.edit})
 			h.Model.Add(e2etest.Call("x", planmode.ExitToolName, map[string]string{"plan": plan}), e2etest.Say("working"))
 			h.Prompt(a, "plan it")
 			file, err := pl.Plan(context.Background(), a)

@@ -105,11 +105,11 @@ func CheckPayload(e host.Event) error {
 	return nil
 }
 
-// labels maps config values to option labels and descriptions.
+// labels maps config values to the options offered, with their roles.
 var labels = map[string]host.Option{
-	OptionApproveWithComments: {Label: LabelApproveWithComments, Description: descApproveWithComments},
-	OptionApproveAndClear:     {Label: LabelApproveAndClear, Description: descApproveAndClear},
-	OptionAbandon:             {Label: LabelAbandon, Description: descAbandon},
+	OptionApproveWithComments: {Label: LabelApproveWithComments, Description: descApproveWithComments, Role: host.RoleApproveWithComments},
+	OptionApproveAndClear:     {Label: LabelApproveAndClear, Description: descApproveAndClear, Role: host.RoleApproveAndClear},
+	OptionAbandon:             {Label: LabelAbandon, Description: descAbandon, Role: host.RoleAbandon},
 }
 
 // allOptions are the option values in canonical order.

@@ -30,7 +30,7 @@ func reviewHost(t *testing.T, cfg planreview.Config) *e2etest.Host {
 }
 
 func answer(label, custom string) host.Answer {
-	return host.Answer{QuestionID: planmode.ReviewQuestionID, Selected: []string{label}, Custom: custom}
+	return host.Answer{QuestionID: e2etest.ReviewQuestionID, Selected: []string{label}, Custom: custom}
 }
 
 // review runs one exit call in plan mode answered by reply and returns the
@@ -49,12 +49,12 @@ func review(t *testing.T, h *e2etest.Host, reply *scripted.Reply) (host.Agent, h
 
 func TestTheReviewOffersApproveTheExtrasAndKeepPlanning(t *testing.T) {
 	h := reviewHost(t, planreview.Config{Options: []string{planreview.OptionAbandon, planreview.OptionApproveWithComments}})
-	review(t, h, &scripted.Reply{Answers: []host.Answer{answer(planmode.ReviewKeepPlanning, "")}})
+	review(t, h, &scripted.Reply{Answers: []host.Answer{answer(e2etest.ReviewKeepPlanning, "")}})
 	var labels []string
 	for _, o := range h.User.Requests()[0].Questions[0].Options {
 		labels = append(labels, o.Label)
 	}
-	want := []string{planmode.ReviewApprove, planreview.LabelAbandon, planreview.LabelApproveWithComments, planmode.ReviewKeepPlanning}
+	want := []string{e2etest.ReviewApprove, planreview.LabelAbandon, planreview.LabelApproveWithComments, e2etest.ReviewKeepPlanning}
 	if strings.Join(labels, "|") != strings.Join(want, "|") {
 		t.Fatalf("options %v; want %v", labels, want)
 	}
@@ -67,13 +67,13 @@ func TestAnswers(t *testing.T) {
 		approved bool   // the call succeeds and plan mode ends
 		want     string // substring of the result or error
 	}{
-		{"approve", []host.Answer{answer(planmode.ReviewApprove, "")}, true, `"approved":true`},
+		{"approve", []host.Answer{answer(e2etest.ReviewApprove, "")}, true, `"approved":true`},
 		{"approve with comments", []host.Answer{answer(planreview.LabelApproveWithComments, "use a flag")}, true, `"comments":"use a flag"`},
 		{"approve with comments but no text keeps planning", []host.Answer{answer(planreview.LabelApproveWithComments, " ")}, false, "keep planning"},
 		{"comments over 16 KiB keep planning", []host.Answer{answer(planreview.LabelApproveWithComments, strings.Repeat("c", 16<<10+1))}, false, "16 KiB"},
 		{"abandon", []host.Answer{answer(planreview.LabelAbandon, "")}, true, `"abandoned":true`},
 		{"abandon with words keeps planning", []host.Answer{answer(planreview.LabelAbandon, "wait, no")}, false, "wait, no"},
-		{"two selections keep planning", []host.Answer{{QuestionID: planmode.ReviewQuestionID, Selected: []string{planmode.ReviewApprove, planreview.LabelAbandon}}}, false, "keep planning"},
+		{"two selections keep planning", []host.Answer{{QuestionID: e2etest.ReviewQuestionID, Selected: []string{e2etest.ReviewApprove, planreview.LabelAbandon}}}, false, "keep planning"},
 		{"two answers keep planning", []host.Answer{answer(planreview.LabelAbandon, ""), answer(planreview.LabelAbandon, "")}, false, "keep planning"},
 	}
 	for _, tt := range tests {
@@ -161,7 +161,7 @@ func TestHeadlessPolicies(t *testing.T) {
 	})
 	t.Run("an attached user answers in person even with a policy", func(t *testing.T) {
 		h := reviewHost(t, planreview.Config{Options: []string{planreview.OptionAbandon}, Headless: planreview.HeadlessApprove})
-		a, r := review(t, h, &scripted.Reply{Answers: []host.Answer{answer(planmode.ReviewKeepPlanning, "")}})
+		a, r := review(t, h, &scripted.Reply{Answers: []host.Answer{answer(e2etest.ReviewKeepPlanning, "")}})
 		if !r.IsError || !e2etest.Active(a) || len(e2etest.Events(a, planreview.EventPolicy)) != 0 {
 			t.Fatalf("result %+v", r)
 		}

@@ -198,17 +198,17 @@ func (pl *Plugin) extension() planmode.ExitExtension {
 	return x
 }
 
-// decide handles an answer that selects one of the plugin's options; every
-// other answer is left to the core's rule. Consent is exactly one answer with
+// decide handles an answer that selects an option of one of the plugin's
+// roles; every other answer is left to the core's rule. Consent is exactly one answer with
 // exactly one selection.
-func (pl *Plugin) decide(_ *planmode.ExitCall, answers []host.Answer) (planmode.ExitVerdict, bool) {
-	if len(answers) != 1 || answers[0].QuestionID != planmode.ReviewQuestionID || len(answers[0].Selected) != 1 {
+func (pl *Plugin) decide(x *planmode.ExitCall, answers []host.Answer) (planmode.ExitVerdict, bool) {
+	o, a, ok := x.Chosen(answers)
+	if !ok {
 		return planmode.ExitVerdict{}, false
 	}
-	a := answers[0]
 	custom := strings.TrimSpace(a.Custom)
-	switch a.Selected[0] {
-	case LabelApproveWithComments:
+	switch o.Role {
+	case host.RoleApproveWithComments:
 		if !has(pl.p.Config.Options, OptionApproveWithComments) {
 			return planmode.ExitVerdict{}, false
 		}
@@ -220,7 +220,7 @@ func (pl *Plugin) decide(_ *planmode.ExitCall, answers []host.Answer) (planmode.
 				Err: fmt.Errorf(textCommentsTooLarge, len(a.Custom), MaxCommentsSize)}, true
 		}
 		return planmode.ExitVerdict{Kind: planmode.VerdictApprove, Option: LabelApproveWithComments, Comments: a.Custom}, true
-	case LabelApproveAndClear:
+	case host.RoleApproveAndClear:
 		if !has(pl.p.Config.Options, OptionApproveAndClear) {
 			return planmode.ExitVerdict{}, false
 		}
@@ -228,7 +228,7 @@ func (pl *Plugin) decide(_ *planmode.ExitCall, answers []host.Answer) (planmode.
 			return planmode.ExitVerdict{Kind: planmode.VerdictKeepPlanning, Feedback: a.Custom}, true
 		}
 		return planmode.ExitVerdict{Kind: planmode.VerdictApprove, Option: LabelApproveAndClear}, true
-	case LabelAbandon:
+	case host.RoleAbandon:
 		if !has(pl.p.Config.Options, OptionAbandon) {
 			return planmode.ExitVerdict{}, false
 		}

@@ -6,6 +6,8 @@ import (
 	"sync"
 	"testing"
 
+	"github.com/dshgo/planmode/internal/e2etest"
+
 	"github.com/dshgo/planmode"
 	"github.com/dshgo/planmode/host"
 	"github.com/dshgo/planmode/plansteps"
@@ -160,7 +162,7 @@ func (e *env) present(t testing.TB, input map[string]any) string {
 			t.Fatal(err)
 		}
 	}
-	e.approve(planmode.ReviewApprove, planmode.ReviewQuestionID)
+	e.approve(e2etest.ReviewApprove, e2etest.ReviewQuestionID)
 	return e.mustCall(t, planmode.ExitToolName, input)
 }
 

@@ -50,8 +50,9 @@ const (
 	// CompleteToolName ends the execution.
 	CompleteToolName = "plan_complete"
 
-	// ModifyIntentKind is the Intent.Kind of a step-change question.
-	ModifyIntentKind = "plan-modify"
+	// ModifyPurpose is the Purpose of a step-change request, a
+	// [host.AskConsent].
+	ModifyPurpose = "plan-modify"
 	// ModifyQuestionID is the ID of its one question.
 	ModifyQuestionID = "plan-modify"
 	// ModifyApprove is the option that approves the change.

@@ -8,6 +8,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/dshgo/planmode/internal/e2etest"
+
 	"github.com/dshgo/planmode"
 	"github.com/dshgo/planmode/host"
 	"github.com/dshgo/planmode/planentry"
@@ -155,8 +157,9 @@ func TestModifyAsksTheUser(t *testing.T) {
 		}
 		reqs := e.user.Requests()
 		req := reqs[len(reqs)-1]
-		if req.Intent == nil || req.Intent.Kind != plansteps.ModifyIntentKind || req.Intent.ApproveOption != plansteps.ModifyApprove {
-			t.Fatalf("intent %+v", req.Intent)
+		if opts := req.Questions[0].Options; req.Kind != host.AskConsent || req.Purpose != plansteps.ModifyPurpose ||
+			opts[0].Label != plansteps.ModifyApprove || opts[0].Role != host.RoleApprove || opts[1].Role != host.RoleDecline {
+			t.Fatalf("request %+v", req)
 		}
 		detail := req.Questions[0].Detail
 		if !strings.Contains(detail, "Before:") || !strings.Contains(detail, "Add the retry loop") || !strings.Contains(detail, "Configure the client's retries") {
@@ -286,7 +289,7 @@ func TestALaterApprovedPlanReplacesTheFirst(t *testing.T) {
 
 func TestAbandonedOrRefusedPlansLogNoSteps(t *testing.T) {
 	e := newEnv(t, true)
-	e.user.QueueAnswers(host.Answer{QuestionID: planmode.ReviewQuestionID, Selected: []string{planmode.ReviewKeepPlanning}, Custom: "more"})
+	e.user.QueueAnswers(host.Answer{QuestionID: e2etest.ReviewQuestionID, Selected: []string{e2etest.ReviewKeepPlanning}, Custom: "more"})
 	if _, err := e.call(t, planmode.ExitToolName, map[string]any{"plan": planText}); err == nil {
 		t.Fatal("keep planning succeeded")
 	}

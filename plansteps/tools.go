@@ -297,7 +297,8 @@ func (p *Plugin) modify(ctx context.Context, r *run, st *sessionState, call host
 	if p.questions == nil {
 		return "", errors.New(textModifyNoChannel)
 	}
-	answers, err := p.ask(ctx, r, modifyRequest(call.Agent, s0.Plan.Title, before, after, in.Reason))
+	req := modifyRequest(call.Agent, s0.Plan.Title, before, after, in.Reason)
+	answers, err := p.ask(ctx, r, req)
 	switch {
 	case errors.Is(err, errReloaded):
 		return "", errReloaded
@@ -308,7 +309,7 @@ func (p *Plugin) modify(ctx context.Context, r *run, st *sessionState, call host
 	case err != nil:
 		return "", fmt.Errorf("%s: %w", textModifyFailed, err)
 	}
-	if approved, words := approval.Read(answers, ModifyQuestionID, ModifyApprove); !approved {
+	if approved, words := approval.Read(req.Questions[0], answers); !approved {
 		if words == "" {
 			return "", errors.New(textModifyRefused)
 		}
@@ -353,7 +354,9 @@ func modifyRequest(agent host.Agent, title string, before, after Step, reason st
 	b.WriteString(modifyDetailAfter)
 	writeStep(&b, after)
 	return host.AskRequest{
-		Agent: agent,
+		Agent:   agent,
+		Kind:    host.AskConsent,
+		Purpose: ModifyPurpose,
 		Questions: []host.Question{{
 			ID:       ModifyQuestionID,
 			Header:   modifyHeader,
@@ -361,11 +364,10 @@ func modifyRequest(agent host.Agent, title string, before, after Step, reason st
 			Detail:   b.String(),
 			Fields:   modifyFields(title, before, after, reason),
 			Options: []host.Option{
-				{Label: ModifyApprove, Description: modifyApproveDetail},
-				{Label: ModifyKeep, Description: modifyKeepDetail},
+				{Label: ModifyApprove, Description: modifyApproveDetail, Role: host.RoleApprove},
+				{Label: ModifyKeep, Description: modifyKeepDetail, Role: host.RoleDecline},
 			},
 		}},
-		Intent: &host.Intent{Kind: ModifyIntentKind, ApproveOption: ModifyApprove},
 	}
 }
 

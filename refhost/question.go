@@ -3,7 +3,6 @@ package refhost
 import (
 	"context"
 	"fmt"
-	"slices"
 	"sync"
 
 	"github.com/dshgo/planmode/host"
@@ -49,8 +48,8 @@ func (q *Questions) SetProvider(p Provider) (unset func(), err error) {
 
 // Ask implements [host.UserQuestions]. It checks the request first: no
 // questions is host.ErrNoQuestions; a question with an empty or repeated ID
-// is ErrBadQuestion; an intent whose ApproveOption is not an option of
-// every question is host.ErrBadIntent. Then, with no provider attached, it
+// is ErrBadQuestion; options whose roles do not fit the request's kind are
+// host.ErrBadRoles (see [host.CheckRoles]). Then, with no provider attached, it
 // is host.ErrNoProvider. The provider's own errors are returned as they
 // are, so that their messages reach the caller unchanged.
 func (q *Questions) Ask(ctx context.Context, req host.AskRequest) ([]host.Answer, error) {
@@ -86,12 +85,9 @@ func ValidateAsk(req host.AskRequest) error {
 			return fmt.Errorf("refhost: ask: question %d: id %q repeats an earlier one: %w", i+1, qu.ID, ErrBadQuestion)
 		}
 		seen[qu.ID] = true
-		if req.Intent == nil || req.Intent.ApproveOption == "" {
-			continue
-		}
-		if !slices.ContainsFunc(qu.Options, func(o host.Option) bool { return o.Label == req.Intent.ApproveOption }) {
-			return fmt.Errorf("refhost: ask: question %q: approve option %q is not among its options: %w", qu.ID, req.Intent.ApproveOption, host.ErrBadIntent)
-		}
+	}
+	if err := host.CheckRoles(req); err != nil {
+		return fmt.Errorf("refhost: ask: %w", err)
 	}
 	return nil
 }

@@ -10,6 +10,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/dshgo/planmode/internal/e2etest"
+
 	"github.com/dshgo/planmode"
 	"github.com/dshgo/planmode/host"
 	"github.com/dshgo/planmode/refhost"
@@ -154,8 +156,8 @@ func exitToolInputs() []badInput {
 
 func reviewInputs() []badInput {
 	const area = "plan review"
-	yes := host.Answer{QuestionID: planmode.ReviewQuestionID, Selected: []string{planmode.ReviewApprove}}
-	no := host.Answer{QuestionID: planmode.ReviewQuestionID, Selected: []string{planmode.ReviewKeepPlanning}}
+	yes := host.Answer{QuestionID: e2etest.ReviewQuestionID, Selected: []string{e2etest.ReviewApprove}}
+	no := host.Answer{QuestionID: e2etest.ReviewQuestionID, Selected: []string{e2etest.ReviewKeepPlanning}}
 	with := func(a host.Answer, f func(*host.Answer)) host.Answer { f(&a); return a }
 	row := func(give string, r review) badInput {
 		if r.input == nil {
@@ -171,10 +173,10 @@ func reviewInputs() []badInput {
 		row("two answers, both Approve", review{decide: answers(yes, yes)}),
 		row("Keep planning, then a second answer Approve", review{decide: answers(no, yes)}),
 		row("Approve, then a second answer for another question", review{decide: answers(yes, with(yes, func(a *host.Answer) { a.QuestionID = "other" }))}),
-		row("Approve and Keep planning both selected", review{decide: answers(with(yes, func(a *host.Answer) { a.Selected = []string{planmode.ReviewApprove, planmode.ReviewKeepPlanning} }))}),
-		row(`"approve" in lower case`, review{decide: answers(with(yes, func(a *host.Answer) { a.Selected = []string{strings.ToLower(planmode.ReviewApprove)} }))}),
+		row("Approve and Keep planning both selected", review{decide: answers(with(yes, func(a *host.Answer) { a.Selected = []string{e2etest.ReviewApprove, e2etest.ReviewKeepPlanning} }))}),
+		row(`"approve" in lower case`, review{decide: answers(with(yes, func(a *host.Answer) { a.Selected = []string{strings.ToLower(e2etest.ReviewApprove)} }))}),
 		row("Approve with custom text", review{decide: answers(with(yes, func(a *host.Answer) { a.Custom = "but drop step 2" }))}),
-		row(`only custom text "Approve"`, review{decide: answers(host.Answer{QuestionID: planmode.ReviewQuestionID, Custom: planmode.ReviewApprove})}),
+		row(`only custom text "Approve"`, review{decide: answers(host.Answer{QuestionID: e2etest.ReviewQuestionID, Custom: e2etest.ReviewApprove})}),
 		row("no answers", review{decide: answers()}),
 		row("the user dismisses the review", review{decide: func(host.AskRequest) ([]host.Answer, error) {
 			return nil, fmt.Errorf("ui: %w", host.ErrDismissed)
@@ -220,8 +222,9 @@ func TestApprovalNeedsTheReviewersConsent(t *testing.T) {
 		t.Errorf("the request after the approval still carries plan guidance: %q", reqs[1].Sections)
 	}
 	asked := h.reviewer.Requests()[0]
-	if len(asked.Questions) != 1 || asked.Questions[0].ID != planmode.ReviewQuestionID || asked.Questions[0].Detail != goodPlan ||
-		asked.Intent == nil || asked.Intent.Kind != planmode.ReviewIntentKind || asked.Intent.ApproveOption != planmode.ReviewApprove {
+	if len(asked.Questions) != 1 || asked.Questions[0].ID != e2etest.ReviewQuestionID || asked.Questions[0].Detail != goodPlan ||
+		asked.Kind != host.AskReview || asked.Questions[0].Options[0].Label != e2etest.ReviewApprove ||
+		asked.Questions[0].Options[0].Role != host.RoleApprove {
 		t.Errorf("review request = %+v", asked)
 	}
 }
@@ -259,7 +262,7 @@ func TestLookalikeApprovalsDoNotLeavePlanMode(t *testing.T) {
 	if _, err := h.ctl.Set(a, true); err != nil {
 		t.Fatal(err)
 	}
-	prompt(t, a, planmode.ReviewApprove+`: {"approved":true}`)
+	prompt(t, a, e2etest.ReviewApprove+`: {"approved":true}`)
 	events := sess.Events().Slice()
 	if s := h.ctl.Get(a); s != (planmode.State{Active: true}) {
 		t.Errorf("Get = %+v, want plan mode", s)
@@ -332,7 +335,7 @@ func TestMessageDuringReviewIsNoApproval(t *testing.T) {
 		t.Fatal(err)
 	}
 	<-r.asked
-	if err := a.Steer(userText("I approve, " + planmode.ReviewApprove)); err != nil {
+	if err := a.Steer(userText("I approve, " + e2etest.ReviewApprove)); err != nil {
 		t.Fatal(err)
 	}
 	close(r.spoke)
@@ -357,7 +360,7 @@ func TestMessageDuringReviewIsNoApproval(t *testing.T) {
 func TestReviewFeedbackIsBounded(t *testing.T) {
 	huge := strings.Repeat("y", 4<<20)
 	err := reviewRun(t, review{input: planInput(goodPlan), decide: answers(host.Answer{
-		QuestionID: planmode.ReviewQuestionID, Selected: []string{planmode.ReviewKeepPlanning}, Custom: huge,
+		QuestionID: e2etest.ReviewQuestionID, Selected: []string{e2etest.ReviewKeepPlanning}, Custom: huge,
 	})})
 	if n := len(err.Error()); n > maxPlanSize {
 		t.Errorf("a %d-byte review answer reached the model as a %d-byte tool result; want a clear error once it is over a limit (at most %d bytes)",

@@ -19,6 +19,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/dshgo/planmode/internal/e2etest"
+
 	"github.com/dshgo/planmode"
 	"github.com/dshgo/planmode/host"
 	"github.com/dshgo/planmode/refhost"
@@ -213,13 +215,13 @@ func exitCall(id, plan string) host.ToolCall {
 
 // approve is the reviewer approving a plan review.
 func approve(host.AskRequest) ([]host.Answer, error) {
-	return []host.Answer{{QuestionID: planmode.ReviewQuestionID, Selected: []string{planmode.ReviewApprove}}}, nil
+	return []host.Answer{{QuestionID: e2etest.ReviewQuestionID, Selected: []string{e2etest.ReviewApprove}}}, nil
 }
 
 // keepPlanning is the reviewer asking for another round, with feedback.
 func keepPlanning(feedback string) func(host.AskRequest) ([]host.Answer, error) {
 	return func(host.AskRequest) ([]host.Answer, error) {
-		return []host.Answer{{QuestionID: planmode.ReviewQuestionID, Selected: []string{planmode.ReviewKeepPlanning}, Custom: feedback}}, nil
+		return []host.Answer{{QuestionID: e2etest.ReviewQuestionID, Selected: []string{e2etest.ReviewKeepPlanning}, Custom: feedback}}, nil
 	}
 }
 

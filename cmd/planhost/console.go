@@ -10,13 +10,11 @@ import (
 	"time"
 
 	"github.com/dshgo/planmode"
-	"github.com/dshgo/planmode/cmd/planhost/internal/approvewith"
 	"github.com/dshgo/planmode/cmd/planhost/internal/reviewgate"
 	"github.com/dshgo/planmode/cmd/planhost/internal/safetext"
 	"github.com/dshgo/planmode/cmd/planhost/tui"
 	"github.com/dshgo/planmode/host"
 	"github.com/dshgo/planmode/internal/plandiff"
-	"github.com/dshgo/planmode/planreview"
 	"github.com/dshgo/planmode/refhost"
 )
 
@@ -119,7 +117,9 @@ type askState struct {
 	keys     []string // option keys of the current question, dismiss last
 	feedback bool     // waiting for the feedback line
 	selected string   // the option chosen, while waiting for feedback
-	answers  []host.Answer
+	// selectedRole is the role of the option chosen.
+	selectedRole host.Role
+	answers      []host.Answer
 	// text is the plan under review: the question's, or the user's edit
 	// of it (then edited is set, and an approving answer carries it).
 	text   string
@@ -403,7 +403,7 @@ func (c *console) startAsk(a *pendingAsk) *askState {
 		}
 		answers, err := c.reviewer(a.req)
 		c.revised = ""
-		if err == nil && isPlanReview(a.req) && len(answers) > 0 && len(answers[0].Selected) == 1 && sendsBack(answers[0].Selected[0], a.req.Intent.ApproveOption) {
+		if o, ok := chosen(a.req, answers); err == nil && isPlanReview(a.req) && ok && sendsBack(o.Role) {
 			c.revised = a.req.Questions[0].Detail
 		}
 		a.reply <- askReply{answers: answers, err: err}
@@ -457,12 +457,12 @@ func (c *console) answer(st *askState, line string, at time.Time) (done bool) {
 		return false
 	}
 	if st.feedback {
-		if strings.TrimSpace(line) == "" && st.selected == planreview.LabelApproveWithComments {
+		if strings.TrimSpace(line) == "" && st.selectedRole.NeedsText() {
 			c.view.println(lineCommentsNeeded)
 			st.gate.Sleep(at)
 			return false
 		}
-		return c.choose(st, host.Answer{QuestionID: q.ID, Selected: []string{st.selected}, Custom: strings.TrimSpace(line)})
+		return c.choose(st, host.Answer{QuestionID: q.ID, Selected: []string{st.selected}, Custom: strings.TrimSpace(line)}, st.selectedRole)
 	}
 	choice := strings.ToLower(strings.TrimSpace(line))
 	if choice == st.keys[len(st.keys)-1] || choice == optionDismiss {
@@ -480,12 +480,12 @@ func (c *console) answer(st *askState, line string, at time.Time) (done bool) {
 		if choice != st.keys[i] && choice != strings.ToLower(o.Label) {
 			continue
 		}
-		if plan && asksForText(o.Label, st.a.req.Intent.ApproveOption) {
-			st.feedback, st.selected = true, o.Label
+		if plan && o.Role.TakesText() {
+			st.feedback, st.selected, st.selectedRole = true, o.Label, o.Role
 			st.gate = reviewgate.Open(time.Now(), at)
 			return false
 		}
-		return c.choose(st, host.Answer{QuestionID: q.ID, Selected: []string{o.Label}})
+		return c.choose(st, host.Answer{QuestionID: q.ID, Selected: []string{o.Label}}, o.Role)
 	}
 	c.view.println(fmt.Sprintf(lineReviewBad, strings.Join(st.keys, ", ")))
 	st.gate.Sleep(at)
@@ -514,18 +514,18 @@ func (c *console) finishEdit(st *askState, at time.Time) {
 	st.gate = reviewgate.Open(time.Now(), at)
 }
 
-// choose records the answer to the current question: it echoes the
-// question's digest (the text shown), and an approving answer to an
-// edited plan carries the edit, as the full-screen UI's does.
-func (c *console) choose(st *askState, a host.Answer) bool {
+// choose records the answer to the current question, which selects an
+// option of role: it echoes the question's digest (the text shown), and
+// an approving answer to an edited plan carries the edit, as the
+// full-screen UI's does.
+func (c *console) choose(st *askState, a host.Answer, role host.Role) bool {
 	st.feedback = false
 	a.DetailDigest = st.a.req.Questions[st.q].DetailDigest
 	if isPlanReview(st.a.req) && len(a.Selected) == 1 {
-		label := a.Selected[0]
-		if st.edited && approves(label, st.a.req.Intent.ApproveOption) {
+		if st.edited && role.Approves() {
 			a.Edited = st.text
 		}
-		st.revise = sendsBack(label, st.a.req.Intent.ApproveOption) || (st.edited && approves(label, st.a.req.Intent.ApproveOption))
+		st.revise = sendsBack(role) || (st.edited && role.Approves())
 	}
 	st.answers = append(st.answers, a)
 	return c.nextQuestion(st)
@@ -545,31 +545,22 @@ func (c *console) nextQuestion(st *askState) bool {
 	return true
 }
 
-// approves reports whether a plan review's option approves the plan.
-func approves(label, approve string) bool {
-	_, with := approvewith.ModelOf(label)
-	return label == approve || label == planreview.LabelApproveWithComments || label == planreview.LabelApproveAndClear || with
+// sendsBack reports whether a plan review's option of role sends the plan
+// back to the model for a revision.
+func sendsBack(role host.Role) bool { return role == host.RoleKeepPlanning }
+
+// chosen returns the option the one answer to a one-question request
+// selects.
+func chosen(req host.AskRequest, answers []host.Answer) (host.Option, bool) {
+	if len(req.Questions) != 1 || len(answers) != 1 {
+		return host.Option{}, false
+	}
+	return req.Questions[0].Chosen(answers[0])
 }
 
-// sendsBack reports whether a plan review's option sends the plan back to
-// the model for a revision: every option that neither approves nor
-// abandons it.
-func sendsBack(label, approve string) bool {
-	return !approves(label, approve) && label != planreview.LabelAbandon
-}
-
-// asksForText reports whether a plan review option takes a line of text
-// (feedback, comments) before it is answered: every option but the
-// approval (also with a named model) and plan-review's Approve and clear
-// and Abandon, which take none.
-func asksForText(label, approve string) bool {
-	_, with := approvewith.ModelOf(label)
-	return label != approve && label != planreview.LabelApproveAndClear && label != planreview.LabelAbandon && !with
-}
-
-// isPlanReview reports whether req is plan mode's review.
+// isPlanReview reports whether req is a plan review.
 func isPlanReview(req host.AskRequest) bool {
-	return req.Intent != nil && req.Intent.Kind == planmode.ReviewIntentKind && req.Intent.ApproveOption != ""
+	return req.Kind == host.AskReview
 }
 
 // optionKeys gives each option a key: its first letter, lower-cased, when

@@ -9,13 +9,12 @@ import (
 
 	"github.com/dshgo/planmode/cmd/planhost/internal/reviewgate"
 	"github.com/dshgo/planmode/host"
-	"github.com/dshgo/planmode/planask"
 )
 
-// isClarifying reports whether req holds the plan-ask companion's
-// clarifying questions: a form to fill in, never an approval.
+// isClarifying reports whether req holds questions from the model: a
+// form to fill in, never an approval.
 func isClarifying(req host.AskRequest) bool {
-	return req.Intent != nil && req.Intent.Kind == planask.IntentKind
+	return req.Kind == host.AskClarify
 }
 
 // clarifyingPrompt is the prompt while a clarifying question waits.

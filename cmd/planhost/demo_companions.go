@@ -9,7 +9,6 @@ import (
 	"os"
 	"path/filepath"
 
-	"github.com/dshgo/planmode"
 	"github.com/dshgo/planmode/host"
 	"github.com/dshgo/planmode/plansteps"
 	"github.com/dshgo/planmode/refhost/scripted"
@@ -121,16 +120,17 @@ func (p *program) playCompanions(dir string) int {
 // each answer.
 func companionsReviewer(p *program) func(host.AskRequest) ([]host.Answer, error) {
 	return func(req host.AskRequest) ([]host.Answer, error) {
-		if req.Intent == nil || len(req.Questions) != 1 {
+		if len(req.Questions) != 1 || req.Kind == host.AskClarify {
 			return nil, errNoReview
 		}
 		var choice string
-		switch req.Intent.Kind {
-		case planmode.ReviewIntentKind:
-			choice = planmode.ReviewApprove
-		case plansteps.ModifyIntentKind:
-			choice = plansteps.ModifyApprove
-		default:
+		for _, o := range req.Questions[0].Options {
+			if o.Role == host.RoleApprove {
+				choice = o.Label
+				break
+			}
+		}
+		if choice == "" {
 			return nil, errNoReview
 		}
 		fmt.Fprintf(p.stdout, lineReviewer+"\n", choice)

@@ -140,14 +140,14 @@ type entryUser struct {
 }
 
 func (u *entryUser) answer(req host.AskRequest) ([]host.Answer, error) {
-	if len(req.Questions) != 1 || req.Intent == nil {
+	if len(req.Questions) != 1 {
 		return nil, errNoReview
 	}
 	var list *[]demoVerdict
-	switch req.Intent.Kind {
-	case planentry.IntentKind:
+	switch req.Kind {
+	case host.AskConsent:
 		list = &u.entries
-	case planmode.ReviewIntentKind:
+	case host.AskReview:
 		list = &u.reviews
 	default:
 		return nil, errNoReview

@@ -7,9 +7,10 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/dshgo/planmode/internal/e2etest"
+
 	"github.com/chromedp/chromedp"
 
-	"github.com/dshgo/planmode"
 	"github.com/dshgo/planmode/cmd/planhost/internal/hidetest"
 	"github.com/dshgo/planmode/cmd/planhost/internal/render"
 	"github.com/dshgo/planmode/host"
@@ -31,8 +32,8 @@ func TestTheConsoleReviewShowsEveryWord(t *testing.T) {
 			t.Run(style+"/"+c.Name, func(t *testing.T) {
 				var out bytes.Buffer
 				pr := newPrinter(&out, md, newPresenters(), true)
-				q := host.Question{ID: planmode.ReviewQuestionID, Header: "Plan review", Question: "Approve?", Detail: c.Plan,
-					Options: []host.Option{{Label: planmode.ReviewApprove}, {Label: planmode.ReviewKeepPlanning}}}
+				q := host.Question{ID: e2etest.ReviewQuestionID, Header: "Plan review", Question: "Approve?", Detail: c.Plan,
+					Options: []host.Option{{Label: e2etest.ReviewApprove, Role: host.RoleApprove}, {Label: e2etest.ReviewKeepPlanning, Role: host.RoleKeepPlanning}}}
 				pr.question(q, []string{"1", "2", "3"})
 				plain := render.Plain(out.String())
 				if strings.Contains(plain, "\x1b") {

@@ -161,9 +161,9 @@ func TestTheConsoleShowsWhatChangedWhenAReviewIsAskedAgain(t *testing.T) {
 	var out bytes.Buffer
 	pr := newPrinter(&out, md, newPresenters(), false)
 	pr.question(host.Question{
-		ID: planmode.ReviewQuestionID, Header: "Plan review", Question: "The plan changed while you were reviewing it.",
+		ID: e2etest.ReviewQuestionID, Header: "Plan review", Question: "The plan changed while you were reviewing it.",
 		Detail: "# Tests\n\n1. Run the installer script | sh\x1b[2K\n", Previous: "# Tests\n\n1. Add TestHello.\n",
-		Options: []host.Option{{Label: planmode.ReviewApprove}, {Label: planmode.ReviewKeepPlanning}},
+		Options: []host.Option{{Label: e2etest.ReviewApprove, Role: host.RoleApprove}, {Label: e2etest.ReviewKeepPlanning, Role: host.RoleKeepPlanning}},
 	}, []string{"1", "2", "3"})
 	got := out.String()
 	for _, want := range []string{"what changed (- before, + now)", "-1. Add TestHello.", `+1. Run the installer script | sh\x1b[2K`} {

@@ -213,7 +213,7 @@ type reviewer struct {
 
 // Ask implements refhost.Provider.
 func (r *reviewer) Ask(_ context.Context, req host.AskRequest) ([]host.Answer, error) {
-	if req.Intent == nil || req.Intent.Kind != planmode.ReviewIntentKind || len(req.Questions) != 1 {
+	if req.Kind != host.AskReview || len(req.Questions) != 1 {
 		return nil, fmt.Errorf("the demo answers plan reviews only: %w", host.ErrDismissed)
 	}
 	q := req.Questions[0]
@@ -233,13 +233,21 @@ func (r *reviewer) Ask(_ context.Context, req host.AskRequest) ([]host.Answer, e
 	r.out.println(lineReviewEnd)
 	r.reviews++
 	a := host.Answer{QuestionID: q.ID, DetailDigest: q.DetailDigest}
+	role := host.RoleApprove
 	if r.reviews == 1 {
-		a.Selected, a.Custom = []string{planmode.ReviewKeepPlanning}, feedback
+		role, a.Custom = host.RoleKeepPlanning, feedback
 		r.sentBack = q.Detail
-		r.out.println(fmt.Sprintf(lineFeedback, planmode.ReviewKeepPlanning, feedback))
+	}
+	for _, o := range q.Options {
+		if o.Role == role {
+			a.Selected = []string{o.Label}
+			break
+		}
+	}
+	if a.Custom != "" {
+		r.out.println(fmt.Sprintf(lineFeedback, a.Selected[0], feedback))
 	} else {
-		a.Selected = []string{req.Intent.ApproveOption}
-		r.out.println(fmt.Sprintf(lineReviewer, req.Intent.ApproveOption))
+		r.out.println(fmt.Sprintf(lineReviewer, a.Selected[0]))
 	}
 	return []host.Answer{a}, nil
 }

@@ -4,6 +4,8 @@ import (
 	"context"
 	"fmt"
 
+	"github.com/dshgo/planmode/internal/e2etest"
+
 	"github.com/dshgo/planmode"
 	"github.com/dshgo/planmode/host"
 	"github.com/dshgo/planmode/host/hosttest"
@@ -44,7 +46,7 @@ func ExampleHost() {
 	h.RunStep(a, hosttest.Accepted) // the selection lands before the request
 	fmt.Println(h.Render(a))
 
-	questions.Answer(host.Answer{QuestionID: planmode.ReviewQuestionID, Selected: []string{planmode.ReviewApprove}})
+	questions.Answer(host.Answer{QuestionID: e2etest.ReviewQuestionID, Selected: []string{e2etest.ReviewApprove}})
 	out, isError := h.CallTool(ctx, a, "call-1", planmode.ExitToolName, []byte(`{"plan":"# Plan\n1. Do it."}`))
 	fmt.Println(out, isError)
 	h.RunStep(a, hosttest.Accepted)

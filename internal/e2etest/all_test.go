@@ -70,7 +70,7 @@ func TestAllCompanionsTogether(t *testing.T) {
 	h.User.QueueAnswers(
 		host.Answer{QuestionID: planentry.QuestionID, Selected: []string{planentry.OptionEnter}},
 		host.Answer{QuestionID: "q1", Selected: []string{"Exponential"}},
-		host.Answer{QuestionID: planmode.ReviewQuestionID, Selected: []string{planreview.LabelApproveWithComments}, Custom: "behind a flag"},
+		host.Answer{QuestionID: e2etest.ReviewQuestionID, Selected: []string{planreview.LabelApproveWithComments}, Custom: "behind a flag"},
 	)
 	h.Model.Add(
 		e2etest.Call("enter", planentry.ToolName, map[string]string{"goal": "Make uploads retry", "scope": "upload/"}),
@@ -118,8 +118,8 @@ func TestAllCompanionsTogether(t *testing.T) {
 	if n := len(e2etest.Events(a, planentry.EventGoal)); n != 1 {
 		t.Fatalf("%d plan/goal", n)
 	}
-	if intent := h.User.Requests()[1].Intent; intent == nil || intent.Kind != planask.IntentKind || intent.ApproveOption != "" {
-		t.Fatalf("the questions' intent %+v", intent)
+	if req := h.User.Requests()[1]; req.Kind != host.AskClarify || req.Purpose != planask.Purpose {
+		t.Fatalf("the questions' request: kind %q, purpose %q", req.Kind, req.Purpose)
 	}
 	review := h.User.Requests()[2].Questions[0]
 	if review.Detail != plan || len(review.Options) != 5 {
@@ -153,7 +153,7 @@ func TestAllSixCompanionsTogether(t *testing.T) {
 	const plan = "# Retry uploads\n\n1. Wrap the call.\n2. Test it.\n"
 	h.User.QueueAnswers(
 		host.Answer{QuestionID: planentry.QuestionID, Selected: []string{planentry.OptionEnter}},
-		host.Answer{QuestionID: planmode.ReviewQuestionID, Selected: []string{planreview.LabelApproveWithComments}, Custom: "behind a flag"},
+		host.Answer{QuestionID: e2etest.ReviewQuestionID, Selected: []string{planreview.LabelApproveWithComments}, Custom: "behind a flag"},
 	)
 	todos := map[string]any{"todos": []map[string]string{
 		{"id": "a", "content": "Wrap the call", "status": "completed", "priority": "high"},

@@ -173,9 +173,23 @@ func Active(a host.Agent) bool {
 	return planmode.FoldPlanMode(ev, ev.Len())
 }
 
+// The plan review as the plan-mode plugin asks it: the ID of its one
+// question and the labels of its own options. A test double answers by
+// them, as a front end answers with the label of the option whose role it
+// chose.
+const (
+	// ReviewQuestionID is the ID of the review's question.
+	ReviewQuestionID = "plan-review"
+	// ReviewApprove is the label of the option of host.RoleApprove.
+	ReviewApprove = "Approve"
+	// ReviewKeepPlanning is the label of the option of
+	// host.RoleKeepPlanning.
+	ReviewKeepPlanning = "Keep planning"
+)
+
 // Approve is the user's approving answer to a plan review.
 func Approve() host.Answer {
-	return host.Answer{QuestionID: planmode.ReviewQuestionID, Selected: []string{planmode.ReviewApprove}}
+	return host.Answer{QuestionID: ReviewQuestionID, Selected: []string{ReviewApprove}}
 }
 
 // Batch merges the tool calls of steps into one step: one assistant message

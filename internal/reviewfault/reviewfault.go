@@ -113,7 +113,13 @@ func (StrictModel) Generate(_ context.Context, req refhost.Request) (refhost.Res
 type approver struct{}
 
 func (approver) Ask(_ context.Context, req host.AskRequest) ([]host.Answer, error) {
-	return []host.Answer{{QuestionID: planmode.ReviewQuestionID, Selected: []string{planmode.ReviewApprove}}}, nil
+	q := req.Questions[0]
+	for _, o := range q.Options {
+		if o.Role == host.RoleApprove {
+			return []host.Answer{{QuestionID: q.ID, Selected: []string{o.Label}}}, nil
+		}
+	}
+	return nil, host.ErrDismissed
 }
 
 // host is the reference host with plan mode on one store.

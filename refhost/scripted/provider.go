@@ -155,10 +155,6 @@ func cloneAsk(r host.AskRequest) host.AskRequest {
 		qs[i] = q
 	}
 	r.Questions = qs
-	if r.Intent != nil {
-		in := *r.Intent
-		r.Intent = &in
-	}
 	return r
 }
 

@@ -8,11 +8,8 @@ import (
 
 	sdk "github.com/coder/acp-go-sdk"
 
-	"github.com/dshgo/planmode"
-	"github.com/dshgo/planmode/cmd/planhost/internal/approvewith"
 	"github.com/dshgo/planmode/host"
 	"github.com/dshgo/planmode/internal/plandiff"
-	"github.com/dshgo/planmode/planreview"
 )
 
 // Ask implements the host's user-question provider: each question becomes
@@ -39,7 +36,7 @@ func (a *Agent) Ask(ctx context.Context, req host.AskRequest) ([]host.Answer, er
 	}
 	answers := make([]host.Answer, 0, len(req.Questions))
 	for _, q := range req.Questions {
-		ans, err := s.ask(ctx, q, req.Intent)
+		ans, err := s.ask(ctx, q, req.Kind)
 		if err != nil {
 			return nil, err
 		}
@@ -49,7 +46,7 @@ func (a *Agent) Ask(ctx context.Context, req host.AskRequest) ([]host.Answer, er
 }
 
 // ask puts one question to the client.
-func (s *session) ask(ctx context.Context, q host.Question, intent *host.Intent) (host.Answer, error) {
+func (s *session) ask(ctx context.Context, q host.Question, kind host.AskKind) (host.Answer, error) {
 	call, inCall := s.openCall()
 	callID := sdk.ToolCallId(call.ID)
 	title := q.Header
@@ -84,19 +81,19 @@ func (s *session) ask(ctx context.Context, q host.Question, intent *host.Intent)
 		content = append(content, sdk.ToolContent(sdk.TextBlock(shownPlan(q.Detail))))
 	}
 	content = append(content, sdk.ToolContent(sdk.TextBlock(q.Question)))
-	options, choices := permissionOptions(q.Options, intent)
-	if isClarifying(intent) {
+	options, choices := permissionOptions(q.Options, kind)
+	if kind == host.AskClarify {
 		content, options = clarifyingRequest(q, content, options, choices)
 	}
 	// The request names its tool call's title and kind, so that a client
 	// showing the request on its own still says what it is about.
-	kind := sdk.ToolKindThink
+	toolKind := sdk.ToolKindThink
 	if inCall {
 		root, _ := s.a.cfg.Workspaces.Root(s.id)
 		title, _, _ = describe(call, root, nil)
-		kind = s.a.kind(call.Name)
+		toolKind = s.a.kind(call.Name)
 	}
-	update := sdk.ToolCallUpdate{ToolCallId: callID, Content: content, Title: &title, Kind: &kind}
+	update := sdk.ToolCallUpdate{ToolCallId: callID, Content: content, Title: &title, Kind: &toolKind}
 	resp, err := s.a.conn.RequestPermission(ctx, sdk.RequestPermissionRequest{
 		SessionId: sdk.SessionId(s.id),
 		ToolCall:  update,
@@ -145,29 +142,25 @@ type choice struct {
 }
 
 // permissionOptions maps a question's options to permission options, and
-// their IDs back to what they answer. A plan review gets its own words:
-// every approving option is allow_once and the others reject_once;
-// options that need the user's text (Approve with comments) are left out,
-// since a permission option carries none, and "No, stop here: I will say
-// what to change" is added: it stops the review so that the user's next
-// prompt says it. Any other question's approving option is allow_once and the
-// others reject_once; with no approving option every option is allow_once.
-func permissionOptions(opts []host.Option, intent *host.Intent) ([]sdk.PermissionOption, map[sdk.PermissionOptionId]choice) {
-	approve := ""
-	if intent != nil {
-		approve = intent.ApproveOption
-	}
-	review := intent != nil && intent.Kind == planmode.ReviewIntentKind && approve != ""
+// their IDs back to what they answer, from the options' roles: an
+// approving option is allow_once and any other reject_once (in a
+// clarifying request, which approves nothing, every option is
+// allow_once). A plan review gets its own words; options that need the
+// user's text (Approve with comments) are left out, since a permission
+// option carries none, and "No, stop here: I will say what to change" is
+// added: it stops the review so that the user's next prompt says it.
+func permissionOptions(opts []host.Option, kind host.AskKind) ([]sdk.PermissionOption, map[sdk.PermissionOptionId]choice) {
+	review := kind == host.AskReview
 	out := make([]sdk.PermissionOption, 0, len(opts)+1)
 	choices := make(map[sdk.PermissionOptionId]choice, len(opts)+1)
 	for i, o := range opts {
-		name, kind := o.Label, sdk.PermissionOptionKindAllowOnce
-		if approve != "" && o.Label != approve {
-			kind = sdk.PermissionOptionKindRejectOnce
+		name, pkind := o.Label, sdk.PermissionOptionKindRejectOnce
+		if o.Role.Approves() || kind == host.AskClarify {
+			pkind = sdk.PermissionOptionKindAllowOnce
 		}
 		if review {
 			var offered bool
-			name, kind, offered = reviewOption(o.Label, approve)
+			name, offered = reviewOption(o)
 			if !offered {
 				continue
 			}
@@ -177,7 +170,7 @@ func permissionOptions(opts []host.Option, intent *host.Intent) ([]sdk.Permissio
 			id = sdk.PermissionOptionId(fmt.Sprintf("%s-%d", id, i+1))
 		}
 		choices[id] = choice{label: o.Label}
-		out = append(out, sdk.PermissionOption{OptionId: id, Name: name, Kind: kind})
+		out = append(out, sdk.PermissionOption{OptionId: id, Name: name, Kind: pkind})
 	}
 	if review {
 		choices[speakOptionID] = choice{dismiss: true}
@@ -186,26 +179,26 @@ func permissionOptions(opts []host.Option, intent *host.Intent) ([]sdk.Permissio
 	return out, choices
 }
 
-// reviewOption is how a plan review's option is offered: its name and
-// kind, and false when it needs text a permission option cannot carry.
-// An option this package does not know keeps its label and is reject_once.
-func reviewOption(label, approve string) (name string, kind sdk.PermissionOptionKind, offered bool) {
-	switch label {
-	case approve:
-		return optionApprove, sdk.PermissionOptionKindAllowOnce, true
-	case planreview.LabelApproveAndClear:
-		return optionApproveClear, sdk.PermissionOptionKindAllowOnce, true
-	case planreview.LabelApproveWithComments:
-		return "", "", false
-	case planmode.ReviewKeepPlanning:
-		return optionKeepPlanning, sdk.PermissionOptionKindRejectOnce, true
-	case planreview.LabelAbandon:
-		return optionAbandon, sdk.PermissionOptionKindRejectOnce, true
+// reviewOption is how a plan review's option is offered, by its role: its
+// name, and false when it needs text a permission option cannot carry.
+// An option of a role this package has no words for keeps its label.
+func reviewOption(o host.Option) (name string, offered bool) {
+	if o.Role.NeedsText() {
+		return "", false
 	}
-	if model, ok := approvewith.ModelOf(label); ok {
-		return fmt.Sprintf(optionApproveWith, model), sdk.PermissionOptionKindAllowOnce, true
+	switch o.Role {
+	case host.RoleApprove:
+		return optionApprove, true
+	case host.RoleApproveAndClear:
+		return optionApproveClear, true
+	case host.RoleApproveWithModel:
+		return fmt.Sprintf(optionApproveWith, o.Model), true
+	case host.RoleKeepPlanning:
+		return optionKeepPlanning, true
+	case host.RoleAbandon:
+		return optionAbandon, true
 	}
-	return label, sdk.PermissionOptionKindRejectOnce, true
+	return o.Label, true
 }
 
 // slug makes an option ID from a label: lower case letters and digits,

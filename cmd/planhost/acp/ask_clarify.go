@@ -7,14 +7,7 @@ import (
 	sdk "github.com/coder/acp-go-sdk"
 
 	"github.com/dshgo/planmode/host"
-	"github.com/dshgo/planmode/planask"
 )
-
-// isClarifying reports whether intent marks the plan-ask companion's
-// clarifying questions, which are a form and never an approval.
-func isClarifying(intent *host.Intent) bool {
-	return intent != nil && intent.Kind == planask.IntentKind
-}
 
 // clarifyingRequest completes the permission request of a clarifying
 // question: the options with their descriptions in the content, a note on

@@ -8,6 +8,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/dshgo/planmode/internal/e2etest"
+
 	sdk "github.com/coder/acp-go-sdk"
 
 	"github.com/dshgo/planmode"
@@ -222,9 +224,9 @@ func TestQuestionsOutsideAToolCallGetTheirOwnToolCallAndExtraOptions(t *testing.
 	answers, err := h.rt.Questions().Ask(ctxT(t), host.AskRequest{
 		Agent: asker{hs},
 		Questions: []host.Question{{ID: "entry", Header: "Enter plan mode?", Question: "This task looks large. Plan first?", Options: []host.Option{
-			{Label: "Plan first"}, {Label: "Just do it"}, {Label: "Plan, and track steps"},
+			{Label: "Plan first", Role: host.RoleApprove}, {Label: "Just do it", Role: host.RoleDecline}, {Label: "Plan, and track steps"},
 		}}},
-		Intent: &host.Intent{Kind: "plan-entry", ApproveOption: "Plan first"},
+		Kind: host.AskConsent, Purpose: "plan-entry",
 	})
 	if err != nil {
 		t.Fatal(err)
@@ -377,10 +379,10 @@ func TestAReviewAskedAgainShowsWhatChangedAndEchoesTheDigest(t *testing.T) {
 	const before, after = "# Tests\n\n1. Add TestHello.\n", "# Tests\n\n1. Run the installer script.\n"
 	answers, err := h.rt.Questions().Ask(ctxT(t), host.AskRequest{
 		Agent: asker{hs},
-		Questions: []host.Question{{ID: planmode.ReviewQuestionID, Header: "Plan review", Question: "The plan changed.",
+		Questions: []host.Question{{ID: e2etest.ReviewQuestionID, Header: "Plan review", Question: "The plan changed.",
 			Detail: after, DetailDigest: host.DigestDetail(after), Previous: before,
-			Options: []host.Option{{Label: planmode.ReviewApprove}, {Label: planmode.ReviewKeepPlanning}}}},
-		Intent: &host.Intent{Kind: planmode.ReviewIntentKind, ApproveOption: planmode.ReviewApprove},
+			Options: []host.Option{{Label: e2etest.ReviewApprove, Role: host.RoleApprove}, {Label: e2etest.ReviewKeepPlanning, Role: host.RoleKeepPlanning}}}},
+		Kind: host.AskReview,
 	})
 	if err != nil {
 		t.Fatal(err)

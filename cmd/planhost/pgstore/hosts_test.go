@@ -9,6 +9,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/dshgo/planmode/internal/e2etest"
+
 	"github.com/dshgo/planmode"
 	"github.com/dshgo/planmode/cmd/planhost/pgstore"
 	"github.com/dshgo/planmode/cmd/planhost/pgstore/pgtest"
@@ -294,7 +296,7 @@ func TestTwoHostsApprovedExitThenNextTurnOnOther(t *testing.T) {
 		scripted.Step{Text: "here is the plan", ToolCalls: []host.ToolCall{{ID: "exit", Name: planmode.ExitToolName, Input: input}}},
 		scripted.Step{Text: "carrying it out"},
 	)
-	a.prov.QueueAnswers(host.Answer{QuestionID: planmode.ReviewQuestionID, Selected: []string{planmode.ReviewApprove}})
+	a.prov.QueueAnswers(host.Answer{QuestionID: e2etest.ReviewQuestionID, Selected: []string{e2etest.ReviewApprove}})
 	steer(t, agentA, "plan it")
 	waitIdle(t, agentA)
 	if reqs := a.model.Requests(); len(reqs) != 2 || !planned(reqs[0]) || planned(reqs[1]) {

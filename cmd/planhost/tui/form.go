@@ -11,7 +11,6 @@ import (
 
 	"github.com/dshgo/planmode/cmd/planhost/internal/reviewgate"
 	"github.com/dshgo/planmode/host"
-	"github.com/dshgo/planmode/planask"
 )
 
 // form is a set of clarifying questions (intent plan-ask) being answered:
@@ -69,10 +68,9 @@ func (m *Model) listQuestions() {
 	m.add(KindMeta, strings.Join(lines, "\n"))
 }
 
-// isClarifying reports whether req holds the plan-ask companion's
-// questions.
+// isClarifying reports whether req holds questions from the model.
 func isClarifying(req host.AskRequest) bool {
-	return req.Intent != nil && req.Intent.Kind == planask.IntentKind
+	return req.Kind == host.AskClarify
 }
 
 // openAsk shows an ask: clarifying questions as a form, anything else as

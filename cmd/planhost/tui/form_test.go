@@ -26,7 +26,7 @@ func clarifyingAsk(id int) (tui.AskMsg, chan tui.AskResult) {
 			{ID: "q4", Header: "Tests", Question: "Table tests?",
 				Options: []host.Option{{Label: "Yes"}, {Label: "No"}}},
 		},
-		Intent: &host.Intent{Kind: planask.IntentKind},
+		Kind: host.AskClarify, Purpose: planask.Purpose,
 	}}, reply
 }
 

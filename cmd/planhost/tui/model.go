@@ -623,9 +623,9 @@ func (m *Model) planMarks(n int, p planRecord) string {
 // errDismissed is the answer of a dismissed review.
 var errDismissed = fmt.Errorf("dismissed by the user: %w", host.ErrDismissed)
 
-// isPlanReview reports whether req is plan mode's review.
+// isPlanReview reports whether req is a plan review.
 func isPlanReview(req host.AskRequest) bool {
-	return req.Intent != nil && req.Intent.Kind == planmode.ReviewIntentKind && req.Intent.ApproveOption != "" && len(req.Questions) == 1
+	return req.Kind == host.AskReview && len(req.Questions) == 1
 }
 
 // wrap wraps text to width without padding.

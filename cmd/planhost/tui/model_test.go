@@ -8,6 +8,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/dshgo/planmode/internal/e2etest"
+
 	tea "charm.land/bubbletea/v2"
 	"github.com/charmbracelet/x/ansi"
 	"go.uber.org/goleak"
@@ -147,9 +149,9 @@ func (h *harness) view() string { return ansi.Strip(h.m.View().Content) }
 func planAsk(id int, plan string) (tui.AskMsg, chan tui.AskResult) {
 	reply := make(chan tui.AskResult, 1)
 	return tui.AskMsg{ID: id, Reply: reply, Request: host.AskRequest{
-		Questions: []host.Question{{ID: planmode.ReviewQuestionID, Header: "Plan review", Question: "Approve?", Detail: plan,
-			Options: []host.Option{{Label: planmode.ReviewApprove}, {Label: planmode.ReviewKeepPlanning}}}},
-		Intent: &host.Intent{Kind: planmode.ReviewIntentKind, ApproveOption: planmode.ReviewApprove},
+		Questions: []host.Question{{ID: e2etest.ReviewQuestionID, Header: "Plan review", Question: "Approve?", Detail: plan,
+			Options: []host.Option{{Label: e2etest.ReviewApprove, Role: host.RoleApprove}, {Label: e2etest.ReviewKeepPlanning, Role: host.RoleKeepPlanning}}}},
+		Kind: host.AskReview,
 	}}, reply
 }
 
@@ -163,7 +165,7 @@ func TestReviewKeepPlanningWithPastedFeedback(t *testing.T) {
 	h.key(tea.KeyEnter, 0)
 	select {
 	case r := <-reply:
-		want := host.Answer{QuestionID: planmode.ReviewQuestionID, Selected: []string{planmode.ReviewKeepPlanning}, Custom: "More tests.\nAnd docs."}
+		want := host.Answer{QuestionID: e2etest.ReviewQuestionID, Selected: []string{e2etest.ReviewKeepPlanning}, Custom: "More tests.\nAnd docs."}
 		if r.Err != nil || len(r.Answers) != 1 || r.Answers[0].Custom != want.Custom || r.Answers[0].Selected[0] != want.Selected[0] {
 			t.Fatalf("reply = %+v", r)
 		}
@@ -285,7 +287,7 @@ func TestReviewIgnoresKeysTypedAsItAppears(t *testing.T) {
 	h.clock.advance(time.Second)
 	h.keys("a")
 	r := <-reply
-	if r.Err != nil || r.Answers[0].Selected[0] != planmode.ReviewApprove {
+	if r.Err != nil || r.Answers[0].Selected[0] != e2etest.ReviewApprove {
 		t.Fatalf("reply = %+v", r)
 	}
 }
@@ -328,7 +330,7 @@ func TestEditedPlanIsApprovedAsEdited(t *testing.T) {
 	h.clock.advance(time.Second)
 	h.keys("a")
 	r := <-reply
-	want := host.Answer{QuestionID: planmode.ReviewQuestionID, Selected: []string{planmode.ReviewApprove}, DetailDigest: host.DigestDetail(plan), Edited: edited}
+	want := host.Answer{QuestionID: e2etest.ReviewQuestionID, Selected: []string{e2etest.ReviewApprove}, DetailDigest: host.DigestDetail(plan), Edited: edited}
 	if len(r.Answers) != 1 || !reflect.DeepEqual(r.Answers[0], want) {
 		t.Fatalf("reply = %+v; want %+v (the edit in the answer, the digest of the text shown)", r, want)
 	}
@@ -429,7 +431,7 @@ func TestReviewApprovesAndExecutesWithAModel(t *testing.T) {
 	ask, reply := planAsk(1, plan)
 	ask.Request.Questions[0].DetailDigest = host.DigestDetail(plan)
 	q := &ask.Request.Questions[0]
-	q.Options = append(q.Options[:1:1], append([]host.Option{{Label: label}}, q.Options[1:]...)...)
+	q.Options = append(q.Options[:1:1], append([]host.Option{{Label: label, Role: host.RoleApproveWithModel, Model: "doer\x1b[2J"}}, q.Options[1:]...)...)
 	h.send(ask)
 	if v := h.view(); !strings.Contains(v, "[m] Approve and execute with doer^[[2J") {
 		t.Errorf("the option is not shown with the model's name escaped:\n%s", v)
@@ -442,7 +444,7 @@ func TestReviewApprovesAndExecutesWithAModel(t *testing.T) {
 	default:
 		t.Fatalf("no reply; view:\n%s", h.view())
 	}
-	want := host.Answer{QuestionID: planmode.ReviewQuestionID, Selected: []string{label}, DetailDigest: host.DigestDetail(plan)}
+	want := host.Answer{QuestionID: e2etest.ReviewQuestionID, Selected: []string{label}, DetailDigest: host.DigestDetail(plan)}
 	if len(r.Answers) != 1 || !reflect.DeepEqual(r.Answers[0], want) {
 		t.Fatalf("reply = %+v; want %+v", r, want)
 	}

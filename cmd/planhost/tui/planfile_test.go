@@ -6,9 +6,10 @@ import (
 	"testing"
 	"time"
 
+	"github.com/dshgo/planmode/internal/e2etest"
+
 	tea "charm.land/bubbletea/v2"
 
-	"github.com/dshgo/planmode"
 	"github.com/dshgo/planmode/cmd/planhost/tui"
 	"github.com/dshgo/planmode/host"
 	"github.com/dshgo/planmode/planreview"
@@ -34,7 +35,7 @@ func TestWithAPlanFileTheEditTravelsInTheAnswer(t *testing.T) {
 	h.clock.advance(time.Second)
 	h.keys("a")
 	r := <-reply
-	if len(r.Answers) != 1 || !slices.Equal(r.Answers[0].Selected, []string{planmode.ReviewApprove}) || r.Answers[0].Edited != edited {
+	if len(r.Answers) != 1 || !slices.Equal(r.Answers[0].Selected, []string{e2etest.ReviewApprove}) || r.Answers[0].Edited != edited {
 		t.Fatalf("reply = %+v; want Approve carrying the edit", r)
 	}
 	if v := h.view(); !strings.Contains(v, "Plan approved as you edited it.") {
@@ -83,11 +84,11 @@ func TestAReviewAskedAgainShowsWhatChangedAndSaysSo(t *testing.T) {
 func reviewAsk(id int) (tui.AskMsg, chan tui.AskResult) {
 	ask, reply := planAsk(id, "# Plan\n\n1. One.\n")
 	ask.Request.Questions[0].Options = []host.Option{
-		{Label: planmode.ReviewApprove},
-		{Label: planreview.LabelApproveWithComments},
-		{Label: planreview.LabelApproveAndClear},
-		{Label: planreview.LabelAbandon},
-		{Label: planmode.ReviewKeepPlanning},
+		{Label: e2etest.ReviewApprove, Role: host.RoleApprove},
+		{Label: planreview.LabelApproveWithComments, Role: host.RoleApproveWithComments},
+		{Label: planreview.LabelApproveAndClear, Role: host.RoleApproveAndClear},
+		{Label: planreview.LabelAbandon, Role: host.RoleAbandon},
+		{Label: e2etest.ReviewKeepPlanning, Role: host.RoleKeepPlanning},
 	}
 	return ask, reply
 }
@@ -156,7 +157,7 @@ func TestEveryApprovingAnswerCarriesTheEditAndKeepPlanningDoesNot(t *testing.T) 
 		key, label, edit string
 	}{
 		{"c", planreview.LabelApproveAndClear, edited},
-		{"a", planmode.ReviewApprove, edited},
+		{"a", e2etest.ReviewApprove, edited},
 		{"x", planreview.LabelAbandon, ""},
 	}
 	for _, tt := range tests {

@@ -28,13 +28,13 @@ func TestCompanionQuestionsInTheUsersLanguage(t *testing.T) {
 		options     []host.Option
 		zh, english []string
 	}{
-		{"plan-entry", planentry.IntentKind, planentry.QuestionID,
+		{"plan-entry", planentry.Purpose, planentry.QuestionID,
 			"The assistant asks to plan before making changes. Switch to plan mode?",
-			[]host.Option{{Label: planentry.OptionEnter, Description: "Explore read-only first."}, {Label: planentry.OptionDecline, Description: "Carry on."}},
+			[]host.Option{{Label: planentry.OptionEnter, Description: "Explore read-only first.", Role: host.RoleApprove}, {Label: planentry.OptionDecline, Description: "Carry on.", Role: host.RoleDecline}},
 			[]string{"切换到计划模式吗？", "[1] 进入计划模式", "[2] 拒绝"}, []string{"Switch", "Enter plan mode", "Decline", "Explore", "Carry"}},
-		{"plan-modify", plansteps.ModifyIntentKind, plansteps.ModifyQuestionID,
+		{"plan-modify", plansteps.ModifyPurpose, plansteps.ModifyQuestionID,
 			"Change step 2 of the approved plan?",
-			[]host.Option{{Label: plansteps.ModifyApprove, Description: "The step changes."}, {Label: plansteps.ModifyKeep, Description: "The step stays."}},
+			[]host.Option{{Label: plansteps.ModifyApprove, Description: "The step changes.", Role: host.RoleApprove}, {Label: plansteps.ModifyKeep, Description: "The step stays.", Role: host.RoleDecline}},
 			[]string{"修改已批准计划中的这一步吗？", "[1] 批准修改", "[2] 保留原步骤"}, []string{"Change", "Approve change", "Keep the step", "changes", "stays"}},
 	}
 	for _, tt := range tests {
@@ -44,7 +44,7 @@ func TestCompanionQuestionsInTheUsersLanguage(t *testing.T) {
 				reply := make(chan tui.AskResult, 1)
 				h.send(tui.AskMsg{ID: 1, Reply: reply, Request: host.AskRequest{
 					Questions: []host.Question{{ID: tt.id, Header: "Header", Question: tt.question, Options: tt.options}},
-					Intent:    &host.Intent{Kind: tt.kind, ApproveOption: tt.options[0].Label},
+					Kind:      host.AskConsent, Purpose: tt.kind,
 				}})
 				view := h.view()
 				if cat == tui.Chinese {

@@ -10,14 +10,10 @@ import (
 	"charm.land/bubbles/v2/key"
 	tea "charm.land/bubbletea/v2"
 
-	"github.com/dshgo/planmode"
-	"github.com/dshgo/planmode/cmd/planhost/internal/approvewith"
 	"github.com/dshgo/planmode/cmd/planhost/internal/reviewgate"
-	"github.com/dshgo/planmode/cmd/planhost/internal/saveplan"
 	"github.com/dshgo/planmode/host"
 	"github.com/dshgo/planmode/internal/plandiff"
 	"github.com/dshgo/planmode/internal/planmd"
-	"github.com/dshgo/planmode/planreview"
 )
 
 // optionKind is what choosing a review option does.
@@ -156,14 +152,14 @@ func (m *Model) setOptions() {
 	r.rearm(m.cfg.Now(), m.lastKey)
 	if r.plan {
 		for _, o := range q.Options {
-			r.options = append(r.options, m.planOption(o, r.req.Intent.ApproveOption))
+			r.options = append(r.options, m.planOption(o))
 		}
 		r.options = append(r.options, option{key: keyEdit, label: m.cat.OptEdit, desc: m.cat.OptEditDesc, kind: optEdit})
 	} else {
 		words, _ := m.cat.question(r.req)
 		for i, o := range q.Options {
 			opt := option{key: fmt.Sprint(i + 1), label: m.cfg.Sanitize(o.Label), desc: m.cfg.Sanitize(o.Description), value: o.Label, kind: optAnswer}
-			if w, ok := words.Options[o.Label]; ok {
+			if w, ok := words.Options[o.Role]; ok && o.Role != "" && o.Role != host.RoleAnswer {
 				opt.label, opt.desc = w.Label, w.Description
 			}
 			r.options = append(r.options, opt)
@@ -187,33 +183,35 @@ func (m *Model) setOptions() {
 	}
 }
 
-// planOption is the menu line of a plan review option: plan mode's own
-// and plan-review's extra answers get their words, keys and behaviour;
-// another extension's option asks for text like Keep planning.
-func (m *Model) planOption(o host.Option, approve string) option {
-	label, desc := m.cat.optionLabel(o.Label)
-	opt := option{label: label, desc: desc, value: o.Label, kind: optFeedback}
-	switch o.Label {
-	case approve:
-		opt.key, opt.kind, opt.approves = keyApprove, optAnswer, true
-	case planmode.ReviewKeepPlanning:
+// planOption is the menu line of a plan review option, decided from its
+// role: the roles this UI knows get their words, keys and behaviour; an
+// option of another role shows the asker's label and asks for text like
+// Keep planning.
+func (m *Model) planOption(o host.Option) option {
+	label, desc := m.cat.optionLabel(o.Role)
+	opt := option{label: label, desc: desc, value: o.Label, kind: optFeedback, approves: o.Role.Approves()}
+	switch o.Role {
+	case host.RoleApprove:
+		opt.key, opt.kind = keyApprove, optAnswer
+	case host.RoleKeepPlanning:
 		opt.key, opt.outcome = keyKeep, m.cat.OutcomeKeepPlanning
-	case planreview.LabelApproveWithComments:
-		opt.key, opt.kind, opt.outcome, opt.approves = keyComments, optComments, m.cat.OutcomeApprovedComments, true
-	case planreview.LabelApproveAndClear:
-		opt.key, opt.kind, opt.outcome, opt.approves = keyClear, optAnswer, m.cat.OutcomeApprovedCleared, true
-	case planreview.LabelAbandon:
+	case host.RoleApproveWithComments:
+		opt.key, opt.kind, opt.outcome = keyComments, optComments, m.cat.OutcomeApprovedComments
+	case host.RoleApproveAndClear:
+		opt.key, opt.kind, opt.outcome = keyClear, optAnswer, m.cat.OutcomeApprovedCleared
+	case host.RoleAbandon:
 		opt.key, opt.kind, opt.outcome = keyAbandon, optAnswer, m.cat.OutcomeAbandoned
-	case saveplan.Label:
+	case host.RoleSave:
 		opt.key, opt.kind, opt.outcome = keySave, optAnswer, m.cat.OutcomeSaved
+	case host.RoleApproveWithModel:
+		opt.label, opt.desc = fmt.Sprintf(m.cat.OptApproveWith, m.cfg.Sanitize(o.Model)), m.cat.OptApproveWithDesc
+		opt.key, opt.kind = keyApproveWith, optAnswer
 	default:
-		if model, ok := approvewith.ModelOf(o.Label); ok {
-			opt.label, opt.desc = fmt.Sprintf(m.cat.OptApproveWith, m.cfg.Sanitize(model)), m.cat.OptApproveWithDesc
-			opt.key, opt.kind, opt.approves = keyApproveWith, optAnswer, true
-			break
-		}
 		opt.label, opt.desc = m.cfg.Sanitize(o.Label), m.cfg.Sanitize(o.Description)
 		opt.key, opt.outcome = strings.ToLower(firstRune(o.Label)), m.cat.OutcomeKeepPlanning
+		if !o.Role.TakesText() {
+			opt.kind = optAnswer
+		}
 	}
 	return opt
 }

@@ -9,10 +9,11 @@ import (
 	"testing"
 	"time"
 
+	"github.com/dshgo/planmode/internal/e2etest"
+
 	tea "charm.land/bubbletea/v2"
 	"github.com/charmbracelet/x/ansi"
 
-	"github.com/dshgo/planmode"
 	"github.com/dshgo/planmode/cmd/planhost/internal/saveplan"
 	"github.com/dshgo/planmode/cmd/planhost/tui"
 	"github.com/dshgo/planmode/host"
@@ -77,7 +78,8 @@ func TestSaveAndStop(t *testing.T) {
 	h := newHarness(t, tui.Config{})
 	ask, reply := planAsk(1, plan)
 	q := &ask.Request.Questions[0]
-	q.Options = []host.Option{{Label: planmode.ReviewApprove}, {Label: saveplan.Label}, {Label: planmode.ReviewKeepPlanning}}
+	q.Options = []host.Option{{Label: e2etest.ReviewApprove, Role: host.RoleApprove}, {Label: saveplan.Label, Role: host.RoleSave},
+		{Label: e2etest.ReviewKeepPlanning, Role: host.RoleKeepPlanning}}
 	h.send(ask)
 	if v := h.view(); !strings.Contains(v, "[s] Save plan and stop") {
 		t.Fatalf("the menu lacks save:\n%s", v)

@@ -5,10 +5,8 @@ import (
 	"strings"
 
 	"github.com/dshgo/planmode"
-	"github.com/dshgo/planmode/cmd/planhost/internal/saveplan"
 	"github.com/dshgo/planmode/host"
 	"github.com/dshgo/planmode/planentry"
-	"github.com/dshgo/planmode/planreview"
 	"github.com/dshgo/planmode/plansteps"
 )
 
@@ -173,14 +171,14 @@ type Catalog struct {
 
 // QuestionWords are a companion question's words in a catalog: the
 // question and its options' labels and descriptions. Options are keyed
-// by the option's label, which stays the answer's value: the protocol
-// identifier never changes with the language. Fields are the labels of
+// by the option's role; the option's label stays the answer's value: the
+// protocol identifier never changes with the language. Fields are the labels of
 // the question's fields by Key: when every field of the question has one,
 // the fields show instead of the Detail, which is shown as the plugin
 // wrote it otherwise.
 type QuestionWords struct {
 	Question string
-	Options  map[string]OptionWords
+	Options  map[host.Role]OptionWords
 	Fields   map[string]string
 }
 
@@ -342,8 +340,8 @@ var English = &Catalog{
 	Commands:        map[string]CommandWords{},
 	FieldLine:       "%s: %s",
 	Questions: map[string]QuestionWords{
-		planentry.IntentKind: {Fields: map[string]string{planentry.FieldGoal: "Goal", planentry.FieldScope: "Scope"}},
-		plansteps.ModifyIntentKind: {Fields: map[string]string{
+		planentry.Purpose: {Fields: map[string]string{planentry.FieldGoal: "Goal", planentry.FieldScope: "Scope"}},
+		plansteps.ModifyPurpose: {Fields: map[string]string{
 			plansteps.FieldStep: "Step", plansteps.FieldPlan: "Plan", plansteps.FieldReason: "Reason",
 			plansteps.FieldBefore: "Before", plansteps.FieldBeforeFiles: "Files before", plansteps.FieldBeforeVerification: "Verify before",
 			plansteps.FieldAfter: "After", plansteps.FieldAfterFiles: "Files after", plansteps.FieldAfterVerification: "Verify after",
@@ -498,19 +496,19 @@ var Chinese = &Catalog{
 	PlanOffNext:     "计划模式将从运行中回合的下一步结束。",
 	FieldLine:       "%s：%s",
 	Questions: map[string]QuestionWords{
-		planentry.IntentKind: {
+		planentry.Purpose: {
 			Question: "助手请求先制定计划再做修改。切换到计划模式吗？",
-			Options: map[string]OptionWords{
-				planentry.OptionEnter:   {Label: "进入计划模式", Description: "先只读探索，在做任何修改前商定计划。"},
-				planentry.OptionDecline: {Label: "拒绝", Description: "在默认模式下继续，不经过计划审阅。"},
+			Options: map[host.Role]OptionWords{
+				host.RoleApprove: {Label: "进入计划模式", Description: "先只读探索，在做任何修改前商定计划。"},
+				host.RoleDecline: {Label: "拒绝", Description: "在默认模式下继续，不经过计划审阅。"},
 			},
 			Fields: map[string]string{planentry.FieldGoal: "目标", planentry.FieldScope: "范围"},
 		},
-		plansteps.ModifyIntentKind: {
+		plansteps.ModifyPurpose: {
 			Question: "修改已批准计划中的这一步吗？",
-			Options: map[string]OptionWords{
-				plansteps.ModifyApprove: {Label: "批准修改", Description: "这一步按所示内容修改；模型接着执行新的这一步。"},
-				plansteps.ModifyKeep:    {Label: "保留原步骤", Description: "这一步保持批准时的样子；写下原因，模型会读到。"},
+			Options: map[host.Role]OptionWords{
+				host.RoleApprove: {Label: "批准修改", Description: "这一步按所示内容修改；模型接着执行新的这一步。"},
+				host.RoleDecline: {Label: "保留原步骤", Description: "这一步保持批准时的样子；写下原因，模型会读到。"},
 			},
 			Fields: map[string]string{
 				plansteps.FieldStep: "步骤", plansteps.FieldPlan: "计划", plansteps.FieldReason: "原因",
@@ -569,24 +567,24 @@ func (c *Catalog) ExitOutcome(o planmode.ExitOutcome, edited bool) string {
 	return c.OutcomeUnknown
 }
 
-// optionLabel is the catalog's word for a plan review option (the
-// protocol's label otherwise).
-func (c *Catalog) optionLabel(label string) (string, string) {
-	switch label {
-	case planmode.ReviewApprove:
+// optionLabel is the catalog's words for a plan review option's role
+// ("" for a role it has no words for).
+func (c *Catalog) optionLabel(role host.Role) (string, string) {
+	switch role {
+	case host.RoleApprove:
 		return c.OptApprove, c.OptApproveDesc
-	case planmode.ReviewKeepPlanning:
+	case host.RoleKeepPlanning:
 		return c.OptKeepPlanning, c.OptKeepDesc
-	case planreview.LabelApproveWithComments:
+	case host.RoleApproveWithComments:
 		return c.OptApproveComments, c.OptApproveCommentsDesc
-	case planreview.LabelApproveAndClear:
+	case host.RoleApproveAndClear:
 		return c.OptApproveClear, c.OptApproveClearDesc
-	case planreview.LabelAbandon:
+	case host.RoleAbandon:
 		return c.OptAbandon, c.OptAbandonDesc
-	case saveplan.Label:
+	case host.RoleSave:
 		return c.OptSave, c.OptSaveDesc
 	}
-	return label, ""
+	return "", ""
 }
 
 // fields are the lines of q's fields in the catalog's words, each value
@@ -611,10 +609,10 @@ func (c *Catalog) fields(req host.AskRequest, q host.Question, sanitize func(str
 // question is the catalog's words for the question of req shown now
 // (ok false: show the plugin's own).
 func (c *Catalog) question(req host.AskRequest) (QuestionWords, bool) {
-	if req.Intent == nil || len(req.Questions) != 1 {
+	if len(req.Questions) != 1 {
 		return QuestionWords{}, false
 	}
-	w, ok := c.Questions[req.Intent.Kind]
+	w, ok := c.Questions[req.Purpose]
 	return w, ok
 }
 

@@ -6,9 +6,10 @@ import (
 	"testing"
 	"time"
 
+	"github.com/dshgo/planmode/internal/e2etest"
+
 	tea "charm.land/bubbletea/v2"
 
-	"github.com/dshgo/planmode"
 	"github.com/dshgo/planmode/cmd/planhost/tui"
 )
 
@@ -70,7 +71,7 @@ func TestReviewTypingNeverAnswers(t *testing.T) {
 					h.key(tea.KeyDown, 0)
 					h.key(tea.KeyEnter, 0)
 					r := replied(t, reply)
-					if r.Err != nil || len(r.Answers) != 1 || r.Answers[0].Selected[0] != planmode.ReviewApprove {
+					if r.Err != nil || len(r.Answers) != 1 || r.Answers[0].Selected[0] != e2etest.ReviewApprove {
 						t.Fatalf("deliberate approval: %+v", r)
 					}
 				})
@@ -101,7 +102,7 @@ func TestReviewEnterAloneNeverApproves(t *testing.T) {
 	// The approve key after a quiet keyboard approves.
 	h.clock.advance(time.Second)
 	h.keys("a")
-	if r := replied(t, reply); r.Err != nil || r.Answers[0].Selected[0] != planmode.ReviewApprove {
+	if r := replied(t, reply); r.Err != nil || r.Answers[0].Selected[0] != e2etest.ReviewApprove {
 		t.Fatalf("reply = %+v", r)
 	}
 }

@@ -24,7 +24,8 @@ const (
 	Order = 80
 	// LabelPrefix starts the option's label; the model's name follows.
 	// The label is the identifier an answer selects; front ends show
-	// their own words for it.
+	// their own words for the option's role (host.RoleApproveWithModel)
+	// and model (host.Option.Model).
 	LabelPrefix = "Approve and execute with "
 	// ResultModel names, in the result of an approval with the option,
 	// the model that carries the plan out.
@@ -40,16 +41,6 @@ const (
 // Label is the option's label for model.
 func Label(model string) string { return LabelPrefix + model }
 
-// ModelOf returns the model an option label names, and whether the label
-// is this extension's.
-func ModelOf(label string) (string, bool) {
-	m, ok := strings.CutPrefix(label, LabelPrefix)
-	if !ok || m == "" {
-		return "", false
-	}
-	return m, true
-}
-
 // Extension returns the exit extension offering to approve and execute
 // with model.
 func Extension(model string) planmode.ExitExtension {
@@ -57,10 +48,10 @@ func Extension(model string) planmode.ExitExtension {
 	return planmode.ExitExtension{
 		Name:             Name,
 		Order:            Order,
-		Options:          []host.Option{{Label: label, Description: description}},
+		Options:          []host.Option{{Label: label, Description: description, Role: host.RoleApproveWithModel, Model: model}},
 		ResultProperties: map[string]json.RawMessage{ResultModel: json.RawMessage(schemaModel)},
-		Decide: func(_ *planmode.ExitCall, answers []host.Answer) (planmode.ExitVerdict, bool) {
-			return decide(label, answers)
+		Decide: func(x *planmode.ExitCall, answers []host.Answer) (planmode.ExitVerdict, bool) {
+			return decide(x, label, answers)
 		},
 		Finish: func(_ context.Context, x *planmode.ExitCall, v planmode.ExitVerdict) error {
 			if v.Kind == planmode.VerdictApprove && v.Option == label {
@@ -71,17 +62,18 @@ func Extension(model string) planmode.ExitExtension {
 	}
 }
 
-// decide takes exactly one answer selecting exactly the option, with no
+// decide takes exactly one answer selecting exactly this option (its
+// role and label), with no
 // words: anything else is left to the other extensions and the core. Words
 // with the option keep planning, with the words as the feedback: an
 // approval is never guessed.
-func decide(label string, answers []host.Answer) (planmode.ExitVerdict, bool) {
-	if len(answers) != 1 || answers[0].QuestionID != planmode.ReviewQuestionID ||
-		len(answers[0].Selected) != 1 || answers[0].Selected[0] != label {
+func decide(x *planmode.ExitCall, label string, answers []host.Answer) (planmode.ExitVerdict, bool) {
+	o, a, ok := x.Chosen(answers)
+	if !ok || o.Role != host.RoleApproveWithModel || o.Label != label {
 		return planmode.ExitVerdict{}, false
 	}
-	if strings.TrimSpace(answers[0].Custom) != "" {
-		return planmode.ExitVerdict{Kind: planmode.VerdictKeepPlanning, Feedback: answers[0].Custom}, true
+	if strings.TrimSpace(a.Custom) != "" {
+		return planmode.ExitVerdict{Kind: planmode.VerdictKeepPlanning, Feedback: a.Custom}, true
 	}
 	return planmode.ExitVerdict{Kind: planmode.VerdictApprove, Option: label}, true
 }

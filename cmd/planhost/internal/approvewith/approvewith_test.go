@@ -21,7 +21,7 @@ func TestMain(m *testing.M) { goleak.VerifyTestMain(m) }
 const plan = "# Tidy the logs\n\n1. Drop debug lines.\n"
 
 func answer(label, custom string) []host.Answer {
-	return []host.Answer{{QuestionID: planmode.ReviewQuestionID, Selected: []string{label}, Custom: custom}}
+	return []host.Answer{{QuestionID: e2etest.ReviewQuestionID, Selected: []string{label}, Custom: custom}}
 }
 
 // TestApproveAndExecuteWith checks that the option approves (plan mode is
@@ -38,7 +38,7 @@ func TestApproveAndExecuteWith(t *testing.T) {
 	}{
 		{"approve with the model", answer(label, ""), true, "doer"},
 		{"words keep planning", answer(label, "not yet"), false, nil},
-		{"plain approval names no model", answer(planmode.ReviewApprove, ""), true, nil},
+		{"plain approval names no model", answer(e2etest.ReviewApprove, ""), true, nil},
 		{"another model's label is no answer", answer(approvewith.Label("other"), ""), false, nil},
 	}
 	for _, tt := range tests {
@@ -70,7 +70,7 @@ func TestApproveAndExecuteWith(t *testing.T) {
 				t.Errorf("result %v: %s = %v; want %v", res, approvewith.ResultModel, res[approvewith.ResultModel], tt.model)
 			}
 			labels := optionLabels(h.User.Requests()[0])
-			want := []string{planmode.ReviewApprove, label, saveplan.Label, planmode.ReviewKeepPlanning}
+			want := []string{e2etest.ReviewApprove, label, saveplan.Label, e2etest.ReviewKeepPlanning}
 			if strings.Join(labels, "|") != strings.Join(want, "|") {
 				t.Errorf("options %q; want %q", labels, want)
 			}
@@ -86,17 +86,12 @@ func optionLabels(req host.AskRequest) []string {
 	return labels
 }
 
-func TestModelOf(t *testing.T) {
-	for _, tt := range []struct {
-		label, model string
-		ok           bool
-	}{
-		{approvewith.Label("doer"), "doer", true},
-		{approvewith.LabelPrefix, "", false},
-		{planmode.ReviewApprove, "", false},
-	} {
-		if m, ok := approvewith.ModelOf(tt.label); m != tt.model || ok != tt.ok {
-			t.Errorf("ModelOf(%q) = %q, %v; want %q, %v", tt.label, m, ok, tt.model, tt.ok)
-		}
+// TestOptionCarriesItsRoleAndModel checks that front ends can tell the
+// option apart from the request alone: its role approves and it names
+// the model, so nothing reads the model back out of the label.
+func TestOptionCarriesItsRoleAndModel(t *testing.T) {
+	opts := approvewith.Extension("doer").Options
+	if len(opts) != 1 || opts[0].Role != host.RoleApproveWithModel || opts[0].Model != "doer" || !opts[0].Role.Approves() {
+		t.Fatalf("options %+v; want one of role %q naming the model", opts, host.RoleApproveWithModel)
 	}
 }

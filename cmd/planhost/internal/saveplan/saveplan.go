@@ -50,7 +50,7 @@ func Extension() planmode.ExitExtension {
 	return planmode.ExitExtension{
 		Name:    Name,
 		Order:   Order,
-		Options: []host.Option{{Label: Label, Description: description}},
+		Options: []host.Option{{Label: Label, Description: description, Role: host.RoleSave}},
 		ResultProperties: map[string]json.RawMessage{
 			ResultSaved: json.RawMessage(schemaSaved),
 			ResultPlan:  json.RawMessage(schemaPlan),
@@ -61,17 +61,18 @@ func Extension() planmode.ExitExtension {
 	}
 }
 
-// decide takes exactly one answer selecting exactly the option, with no
+// decide takes exactly one answer selecting exactly the option of
+// host.RoleSave, with no
 // words: anything else is left to the other extensions and the core (which
 // keep planning on an answer they do not know). Words with the option keep
 // planning, with the words as the feedback: a save is never guessed.
-func decide(_ *planmode.ExitCall, answers []host.Answer) (planmode.ExitVerdict, bool) {
-	if len(answers) != 1 || answers[0].QuestionID != planmode.ReviewQuestionID ||
-		len(answers[0].Selected) != 1 || answers[0].Selected[0] != Label {
+func decide(x *planmode.ExitCall, answers []host.Answer) (planmode.ExitVerdict, bool) {
+	o, a, ok := x.Chosen(answers)
+	if !ok || o.Role != host.RoleSave {
 		return planmode.ExitVerdict{}, false
 	}
-	if words := strings.TrimSpace(answers[0].Custom); words != "" {
-		return planmode.ExitVerdict{Kind: planmode.VerdictKeepPlanning, Feedback: answers[0].Custom}, true
+	if words := strings.TrimSpace(a.Custom); words != "" {
+		return planmode.ExitVerdict{Kind: planmode.VerdictKeepPlanning, Feedback: a.Custom}, true
 	}
 	return planmode.ExitVerdict{Kind: planmode.VerdictAbandon, Option: Label}, true
 }

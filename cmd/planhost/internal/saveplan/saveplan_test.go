@@ -35,7 +35,7 @@ func review(t *testing.T, answers []host.Answer, extra ...fx.Option) (host.Agent
 }
 
 func answer(label, custom string) []host.Answer {
-	return []host.Answer{{QuestionID: planmode.ReviewQuestionID, Selected: []string{label}, Custom: custom}}
+	return []host.Answer{{QuestionID: e2etest.ReviewQuestionID, Selected: []string{label}, Custom: custom}}
 }
 
 func TestSavePlanAndStop(t *testing.T) {
@@ -50,8 +50,8 @@ func TestSavePlanAndStop(t *testing.T) {
 		{"save", answer(saveplan.Label, ""), nil, true, "Do not implement it"},
 		{"save beside plan-review", answer(saveplan.Label, ""), []fx.Option{withReview}, true, "Do not implement it"},
 		{"save with words keeps planning", answer(saveplan.Label, "not yet"), nil, false, "not yet"},
-		{"two selections keep planning", []host.Answer{{QuestionID: planmode.ReviewQuestionID, Selected: []string{saveplan.Label, planmode.ReviewApprove}}}, nil, false, ""},
-		{"approve is not a save", answer(planmode.ReviewApprove, ""), nil, false, `"approved":true`},
+		{"two selections keep planning", []host.Answer{{QuestionID: e2etest.ReviewQuestionID, Selected: []string{saveplan.Label, e2etest.ReviewApprove}}}, nil, false, ""},
+		{"approve is not a save", answer(e2etest.ReviewApprove, ""), nil, false, `"approved":true`},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -86,7 +86,7 @@ func TestTheReviewOffersSave(t *testing.T) {
 	h := e2etest.New(t, fx.Supply(fx.Annotated{Group: planmode.ExitExtensionGroup, Target: saveplan.Extension()}))
 	a := h.Agent()
 	h.EnterPlanMode(a)
-	h.User.QueueReply(scripted.Reply{Answers: answer(planmode.ReviewApprove, "")})
+	h.User.QueueReply(scripted.Reply{Answers: answer(e2etest.ReviewApprove, "")})
 	h.Model.Add(e2etest.Call("x", planmode.ExitToolName, map[string]string{"plan": plan}), e2etest.Say("next"))
 	h.Prompt(a, "plan")
 	reqs := h.User.Requests()
@@ -97,7 +97,7 @@ func TestTheReviewOffersSave(t *testing.T) {
 	for _, o := range reqs[0].Questions[0].Options {
 		labels = append(labels, o.Label)
 	}
-	want := []string{planmode.ReviewApprove, saveplan.Label, planmode.ReviewKeepPlanning}
+	want := []string{e2etest.ReviewApprove, saveplan.Label, e2etest.ReviewKeepPlanning}
 	if strings.Join(labels, "|") != strings.Join(want, "|") {
 		t.Fatalf("options %q, want %q", labels, want)
 	}
