@@ -58,6 +58,12 @@ const (
 	// ExitOrder places the plugin's exit extension after plan-file's, so its
 	// Finish sees the plan as approved.
 	ExitOrder = 20
+	// ResultComments holds, in the result of an approval with comments,
+	// the user's comments.
+	ResultComments = "comments"
+	// ResultCleared is true in the result of an approval that clears the
+	// model's context.
+	ResultCleared = "cleared"
 )
 
 // Config values.

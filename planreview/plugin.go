@@ -184,10 +184,10 @@ func (pl *Plugin) extension() planmode.ExitExtension {
 		Order:   ExitOrder,
 		Options: opts,
 		ResultProperties: map[string]json.RawMessage{
-			"comments": json.RawMessage(schemaComments),
-			"cleared":  json.RawMessage(schemaCleared),
-			"policy":   json.RawMessage(schemaPolicy),
-			"message":  json.RawMessage(schemaMessage),
+			ResultComments: json.RawMessage(schemaComments),
+			ResultCleared:  json.RawMessage(schemaCleared),
+			"policy":       json.RawMessage(schemaPolicy),
+			"message":      json.RawMessage(schemaMessage),
 		},
 		Decide: pl.decide,
 		Finish: pl.finish,
@@ -268,13 +268,13 @@ func (pl *Plugin) finish(_ context.Context, x *planmode.ExitCall, v planmode.Exi
 		x.Result["policy"] = keyHeadless + ": " + HeadlessApprove
 		x.Result["message"] = textPolicyApproved
 	case v.Option == LabelApproveWithComments:
-		x.Result["comments"] = v.Comments
+		x.Result[ResultComments] = v.Comments
 		x.Result["message"] = textApprovedWithComments
 	case v.Option == LabelApproveAndClear:
 		if err := pl.p.Compactor.CompactBeforeNextRequest(x.Agent, clearSummaryIntro+x.Plan); err != nil {
 			return fmt.Errorf("%s: %w", PluginName, err)
 		}
-		x.Result["cleared"] = true
+		x.Result[ResultCleared] = true
 		x.Result["message"] = textApprovedAndCleared
 	}
 	return nil

@@ -9,6 +9,8 @@ import (
 	"path/filepath"
 
 	"github.com/dshgo/planmode/cmd/planhost/acp"
+	"github.com/dshgo/planmode/cmd/planhost/internal/demo"
+	"github.com/dshgo/planmode/cmd/planhost/internal/wiring"
 	"github.com/dshgo/planmode/cmd/planhost/openaimodel"
 	"github.com/dshgo/planmode/cmd/planhost/pgstore"
 	"github.com/dshgo/planmode/cmd/planhost/workspace"
@@ -25,25 +27,25 @@ type acpFlags struct {
 	config, sessions, store, model, logFile, logLevel string
 	documents                                         string
 	openai                                            openaimodel.Config
-	plan                                              planModelFlags
+	plan                                              wiring.PlanModel
 }
 
 // acp is "planhost acp": an Agent Client Protocol agent on stdin/stdout.
 func (p *program) acp(args []string) int {
 	fs := flag.NewFlagSet("acp", flag.ContinueOnError)
 	env := openaimodel.FromEnv(p.getenv)
-	stateDir, stateErr := p.stateDir()
+	stateDir, stateErr := wiring.StateDir(p.getenv)
 	shownState := stateDir
 	if stateErr != nil {
 		shownState = filepath.Join("$HOME", ".local", "state")
 	}
 	var f acpFlags
 	fs.StringVar(&f.config, "config", "", flagConfigHelp)
-	fs.StringVar(&f.sessions, "sessions", "", fmt.Sprintf(flagSessionsHelp, filepath.Join(shownState, appDirName, sessionsDirName)))
-	fs.StringVar(&f.store, "store", storeFile, flagStoreHelp)
+	fs.StringVar(&f.sessions, "sessions", "", fmt.Sprintf(flagSessionsHelp, filepath.Join(shownState, wiring.AppDir, wiring.SessionsDir)))
+	fs.StringVar(&f.store, "store", wiring.StoreFile, flagStoreHelp)
 	fs.DurationVar(&p.leaseExpiry, "lease", pgstore.DefaultLeaseExpiry, flagLeaseHelp)
-	fs.StringVar(&f.documents, "documents", "", fmt.Sprintf(flagDocumentsHelp, filepath.Join(shownState, appDirName, documentsDirName)))
-	fs.StringVar(&f.model, "model", modelOpenAI, flagModelHelp)
+	fs.StringVar(&f.documents, "documents", "", fmt.Sprintf(flagDocumentsHelp, filepath.Join(shownState, wiring.AppDir, wiring.DocumentsDir)))
+	fs.StringVar(&f.model, "model", wiring.ModelOpenAI, flagModelHelp)
 	fs.StringVar(&f.logFile, "log", "", flagLogHelp)
 	fs.StringVar(&f.logLevel, "log-level", "warn", flagLogLevelHelp)
 	finishOpenAI := addOpenAIFlags(fs, &f.openai, env)
@@ -72,19 +74,19 @@ func (p *program) acp(args []string) int {
 	}
 	logger := slog.New(slog.NewTextHandler(logOut, &slog.HandlerOptions{Level: level}))
 
-	var pd planned
+	var pd wiring.Deployment
 	var err error
 	if f.config != "" {
-		pd, err = loadDeployment(f.config)
+		pd, err = wiring.LoadDeployment(f.config)
 	} else {
-		pd, err = parseDeployment(acpDefaultDeployID, demoDeployment)
+		pd, err = wiring.ParseDeployment(acpDefaultDeployID, demo.Deployment())
 	}
-	dep := pd.dep
+	dep := pd.Deployment
 	if err != nil {
 		fmt.Fprintln(p.stderr, err)
 		return exitUsage
 	}
-	model, err := p.model(runFlags{model: f.model, openai: f.openai, plan: f.plan})
+	model, err := wiring.Model(f.model, f.openai, f.plan)
 	if err != nil {
 		return p.usageError("acp", err)
 	}
@@ -92,25 +94,25 @@ func (p *program) acp(args []string) int {
 		if stateErr != nil {
 			return p.usageError("acp", stateErr)
 		}
-		f.sessions = filepath.Join(stateDir, appDirName, sessionsDirName)
+		f.sessions = filepath.Join(stateDir, wiring.AppDir, wiring.SessionsDir)
 	}
 	// The tools never touch where planhost keeps its state, whatever cwd
 	// the editor sends.
 	forbidden := []string{f.sessions}
 	if stateErr == nil {
-		forbidden = append(forbidden, filepath.Join(stateDir, appDirName))
+		forbidden = append(forbidden, filepath.Join(stateDir, wiring.AppDir))
 	}
 	// Nor the plans under review: a session whose cwd lies inside the plan
 	// directory is refused, and the tools of one that holds it never
 	// reach it.
-	if pd.planDir != "" {
-		forbidden = append(forbidden, pd.planDir)
+	if pd.PlanDir != "" {
+		forbidden = append(forbidden, pd.PlanDir)
 	}
-	if forbidden, err = settleDocumentsDir(f.store, &f.documents, "", stateDir, stateErr, forbidden); err != nil {
+	if forbidden, err = wiring.SettleDocuments(f.store, &f.documents, "", stateDir, stateErr, forbidden); err != nil {
 		return p.usageError("acp", err)
 	}
 	// Each repair the file store makes on opening a session is logged.
-	sessions, usage, err := p.openStore(f.store, f.sessions, store.WithLogger(newRepairLogger(logOut, "acp", "", nil)))
+	sessions, usage, err := wiring.OpenStore(f.store, f.sessions, p.getenv, p.leaseExpiry, store.WithLogger(wiring.RepairLogger(logOut, "acp", "", nil)))
 	if usage {
 		return p.usageError("acp", err)
 	} else if err != nil {
@@ -119,7 +121,7 @@ func (p *program) acp(args []string) int {
 	defer sessions.Close()
 	// The todo lists live with the sessions: in the database with a
 	// PostgreSQL store.
-	docs, err := sessions.documents(f.documents)
+	docs, err := sessions.Documents(f.documents)
 	if err != nil {
 		return p.fail("acp", err)
 	}
@@ -129,18 +131,18 @@ func (p *program) acp(args []string) int {
 	// The turn-lease notices of sessions other processes share reach the
 	// client showing the session.
 	notices := &acp.LeaseNotices{}
-	lease := &leaseRelay{}
-	lease.setFor(func(a *refhost.Agent, h host.LeaseHolder) { notices.Busy(a, h, 0) }, notices.LeaseLost)
+	lease := &wiring.Lease{}
+	lease.SetFor(func(a *refhost.Agent, h host.LeaseHolder) { notices.Busy(a, h, 0) }, notices.LeaseLost)
 	var executeModel string
-	if _, ok := model.(*modelRouter); ok {
+	if wiring.Routed(model) {
 		executeModel = f.openai.Model
 	}
-	app, parts := newHost(hostConfig{store: sessions, model: model, deployment: dep, tools: workspaces.Tools(), logger: logger, documents: docs,
-		lease: lease, executeModel: executeModel})
+	app, parts := wiring.New(wiring.Config{Store: sessions, Model: model, Deployment: dep, Tools: workspaces.Tools(), Logger: logger,
+		Documents: docs, Lease: lease, ExecuteModel: executeModel})
 	if err := app.Err(); err != nil {
 		return p.usageError("acp", err)
 	}
-	if err := bindRouter(model, parts); err != nil {
+	if err := wiring.BindRouter(model, parts); err != nil {
 		return p.usageError("acp", err)
 	}
 	ctx, cancel := context.WithCancel(context.Background())
@@ -148,7 +150,7 @@ func (p *program) acp(args []string) int {
 	if err := app.Start(ctx); err != nil {
 		return p.fail("acp", err)
 	}
-	defer stopApp(app)
+	defer wiring.Stop(app)
 	// Ctrl-C ends the connection: running turns are cancelled and logged
 	// as such before the program exits.
 	sigs, stopSigs := p.notifyInterrupt()

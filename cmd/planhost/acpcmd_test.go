@@ -9,6 +9,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/dshgo/planmode/cmd/planhost/internal/wiring"
 )
 
 func TestACPUsageErrors(t *testing.T) {
@@ -115,7 +117,7 @@ func TestACPServesOnlyProtocolMessagesOnStdout(t *testing.T) {
 	if id == "" {
 		t.Fatalf("session/new: %v", m)
 	}
-	if _, err := os.Stat(filepath.Join(dir, "state", appDirName, sessionsDirName, id+".jsonl")); err != nil {
+	if _, err := os.Stat(filepath.Join(dir, "state", wiring.AppDir, wiring.SessionsDir, id+".jsonl")); err != nil {
 		t.Errorf("the session file is not in the state directory: %v", err)
 	}
 	send(`{"jsonrpc":"2.0","id":3,"method":"session/prompt","params":{"sessionId":"` + id + `","prompt":[{"type":"text","text":"hi"}]}}`)

@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/dshgo/planmode/cmd/planhost/internal/fakeopenai"
+	"github.com/dshgo/planmode/cmd/planhost/internal/wiring"
 	"github.com/dshgo/planmode/host"
 )
 
@@ -27,7 +28,7 @@ func TestACPModelPerMode(t *testing.T) {
 	env := map[string]string{
 		"XDG_STATE_HOME":  filepath.Join(dir, "state"),
 		"OPENAI_BASE_URL": defSrv.BaseURL(), "OPENAI_MODEL": "doer", "OPENAI_API_KEY": "k",
-		envPlanModel: "planner", envPlanBaseURL: planSrv.BaseURL(), envPlanAPIKey: "pk",
+		wiring.EnvPlanModel: "planner", wiring.EnvPlanBaseURL: planSrv.BaseURL(), wiring.EnvPlanAPIKey: "pk",
 	}
 	ws := filepath.Join(dir, "ws")
 	if err := os.Mkdir(ws, 0o700); err != nil {
@@ -47,7 +48,7 @@ func TestACPModelPerMode(t *testing.T) {
 		t.Fatalf("no option naming the default model in %v", r.Options())
 	}
 	r.answer(withID)
-	events := sessionEvents(t, filepath.Join(dir, "state", appDirName))
+	events := sessionEvents(t, filepath.Join(dir, "state", wiring.AppDir))
 	res2 := exitResults(t, events)
 	if len(res2) != 1 || res2[0].IsError || !strings.Contains(res2[0].Output, `"executeWith":"doer"`) {
 		t.Errorf("exit results %+v", res2)

@@ -5,7 +5,8 @@ import (
 	"path/filepath"
 	"testing"
 
-	"github.com/dshgo/planmode/cmd/planhost/internal/saveplan"
+	"github.com/dshgo/planmode/cmd/planhost/internal/wiring"
+	"github.com/dshgo/planmode/internal/saveplan"
 )
 
 // TestACPSaveIsNoApproval protects "Save plan and stop" over ACP: the
@@ -42,7 +43,7 @@ func TestACPSaveIsNoApproval(t *testing.T) {
 		t.Fatalf("no save option in %v", r.Options())
 	}
 	r.answer(saveID)
-	res2 := exitResults(t, sessionEvents(t, filepath.Join(dir, "state", appDirName)))
+	res2 := exitResults(t, sessionEvents(t, filepath.Join(dir, "state", wiring.AppDir)))
 	if len(res2) != 1 || res2[0].IsError || !saveplan.Saved(res2[0].Output) {
 		t.Errorf("exit results %+v", res2)
 	}

@@ -1,22 +1,17 @@
 package main
 
 import (
-	"context"
 	"encoding/json"
 	"os"
 	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
-	"time"
 
 	"github.com/dshgo/planmode/cmd/planhost/internal/fakeopenai"
-	"github.com/dshgo/planmode/cmd/planhost/internal/reviewgate"
-	"github.com/dshgo/planmode/deploy"
 	"github.com/dshgo/planmode/host"
+	"github.com/dshgo/planmode/internal/present"
 	"github.com/dshgo/planmode/planask"
-	"github.com/dshgo/planmode/refhost/scripted"
-	"github.com/dshgo/planmode/store"
 )
 
 // askResults decodes the ask_user results of the run in dir.
@@ -60,12 +55,12 @@ func TestConsoleAnswersClarifyingQuestions(t *testing.T) {
 	}
 	out := stdout.String()
 	for _, want := range []string{
-		"┌─ question 1 of 2 · Storage: Where should the greetings live?",
+		"┌─ Question 1 of 2 · Storage\n│  Where should the greetings live?",
 		"│  [2] In a file — A JSON file next to the binary.",
-		lineAskMulti,
+		present.English.Console.AskMulti,
 		"there is no option 5: type a number from 1 to 2",
-		lineAskOne,
-		"┌─ question 2 of 2 · Docs: Update the README?",
+		present.English.Console.AskOne,
+		"┌─ Question 2 of 2 · Docs\n│  Update the README?",
 	} {
 		if !strings.Contains(out, want) {
 			t.Errorf("the transcript lacks %q:\n%s", want, out)
@@ -84,11 +79,11 @@ func TestConsoleAnswersClarifyingQuestions(t *testing.T) {
 		t.Errorf("second result %+v", second)
 	}
 	shown := []string{
-		"questions (answered):",
-		"· Storage — Where should the greetings live? → In a file",
-		"· Languages — Which languages first? → English, French",
-		"· Tests — Table tests or examples? → “Both, behind a flag”",
-		"· Docs — Update the README? → skipped",
+		"Questions from the model (answered)",
+		"Storage — Where should the greetings live? → In a file",
+		"Languages — Which languages first? → English, French",
+		"Tests — Table tests or examples? → “Both, behind a flag”",
+		"Docs — Update the README? → skipped",
 	}
 	for _, want := range shown {
 		if !strings.Contains(out, want) {
@@ -96,11 +91,23 @@ func TestConsoleAnswersClarifyingQuestions(t *testing.T) {
 		}
 	}
 
-	// A resumed terminal UI's /plans gets them from the log.
-	asked := askedQuestions(host.LogOf(sessionEvents(t, dir)))
-	if len(asked) != 4 || !slices.Equal(asked[1].Selected, []string{"English", "French"}) || asked[2].Other != "Both, behind a flag" ||
-		asked[3].Header != "Docs" || len(asked[3].Selected)+len(asked[3].Other) != 0 {
-		t.Errorf("asked questions %+v", asked)
+	// /plans lists them from the log, each as the model reads it.
+	events := sessionEvents(t, dir)
+	for i := range events {
+		events[i].Seq = uint64(i + 1)
+	}
+	items := present.English.PlansList(host.LogOf(events), false)
+	var asked []string
+	for _, it := range items {
+		if it.Title == present.English.Plans.Questions {
+			for _, r := range it.Rows {
+				asked = append(asked, r.Text)
+			}
+		}
+	}
+	if len(asked) != 4 || !strings.HasSuffix(asked[1], "→ English, French") || !strings.HasSuffix(asked[2], "→ “Both, behind a flag”") ||
+		!strings.HasSuffix(asked[3], "→ skipped") {
+		t.Errorf("asked questions %q", asked)
 	}
 
 	files, err := filepath.Glob(filepath.Join(dir, "sessions", "*.jsonl"))
@@ -125,7 +132,7 @@ func TestConsoleAnswersClarifyingQuestions(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	for _, want := range []string{"<h2>" + htmlQuestions + "</h2>", "<strong>Tests</strong> Table tests or examples? → “Both, behind a flag”", "English, French"} {
+	for _, want := range []string{"<h2>" + present.English.Page.Questions + "</h2>", "Tests — Table tests or examples? → “Both, behind a flag”", "English, French"} {
 		if !strings.Contains(string(b), want) {
 			t.Errorf("the page lacks %q:\n%s", want, b)
 		}
@@ -135,10 +142,10 @@ func TestConsoleAnswersClarifyingQuestions(t *testing.T) {
 // TestQuestionsHTMLEscapesTheLog: text from the log never becomes markup
 // or a control sequence on the page.
 func TestQuestionsHTMLEscapesTheLog(t *testing.T) {
-	a := planask.Ask{Seq: 3, Questions: planask.AskPayload{CallID: "c", Questions: []planask.Question{
-		{ID: "q1", Header: "<b>H</b>", Question: "Q <script>x</script>", Options: []planask.Option{{Label: "A"}, {Label: "B"}}}}},
-		Answer: &planask.AnswerPayload{CallID: "c", Outcome: planask.OutcomeAnswered, Answers: []planask.Answer{{ID: "q1", Other: "<img src=x>\x1b[31m"}}}}
-	page := questionsHTML([]planask.Ask{a})
+	page := page(host.Event{Type: planask.EventAsk, Data: mustJSON(t, planask.AskPayload{CallID: "c", Questions: []planask.Question{
+		{ID: "q1", Header: "<b>H</b>", Question: "Q <script>x</script>", Options: []planask.Option{{Label: "A", Description: "a"}, {Label: "B", Description: "b"}}}}})},
+		host.Event{Type: planask.EventAnswer, Data: mustJSON(t, planask.AnswerPayload{CallID: "c", Outcome: planask.OutcomeAnswered,
+			Answers: []planask.Answer{{ID: "q1", Other: "<img src=x>\x1b[31m"}}})})
 	for _, bad := range []string{"<b>", "<script", "<img", "\x1b"} {
 		if strings.Contains(page, bad) {
 			t.Errorf("the page holds %q:\n%s", bad, page)
@@ -146,97 +153,6 @@ func TestQuestionsHTMLEscapesTheLog(t *testing.T) {
 	}
 	if !strings.Contains(page, "&lt;b&gt;H&lt;/b&gt;") {
 		t.Errorf("page:\n%s", page)
-	}
-}
-
-func TestParsePicks(t *testing.T) {
-	tests := []struct {
-		text    string
-		picks   []int
-		numbers bool
-		bad     string
-	}{
-		{"1", []int{0}, true, ""},
-		{"3, 1,3", []int{2, 0}, true, ""},
-		{"0", nil, true, "0"},
-		{"2,9", []int{1}, true, "9"},
-		{"1,", nil, false, ""},
-		{"1 2", nil, false, ""},
-		{"-1", nil, false, ""},
-		{"99999999999999999999", nil, true, "99999999999999999999"},
-		{"SQLite", nil, false, ""},
-		{"", nil, false, ""},
-	}
-	for _, tt := range tests {
-		picks, numbers, bad := parsePicks(tt.text, 3)
-		if !slices.Equal(picks, tt.picks) || numbers != tt.numbers || bad != tt.bad {
-			t.Errorf("parsePicks(%q) = %v, %v, %q", tt.text, picks, numbers, bad)
-		}
-	}
-}
-
-// TestTypeAheadDoesNotAnswerAClarifyingQuestion: a line completed before
-// the question appeared is ignored, and only a later line answers it.
-func TestTypeAheadDoesNotAnswerAClarifyingQuestion(t *testing.T) {
-	steps, err := scripted.ParseScript([]byte("steps:\n  - toolCalls:\n      - name: ask_user\n        input:\n" +
-		"          questions:\n            - {header: H, question: Which one, options: [{label: A, description: a}, {label: B, description: b}]}\n" +
-		"  - text: ok\n"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	dep, err := deploy.Load(filepath.Join("testdata", "ask", "deploy.yaml"), offeredPlugins()...)
-	if err != nil {
-		t.Fatal(err)
-	}
-	mem := store.NewMemory()
-	app, parts := newHost(hostConfig{store: mem, model: scripted.NewModel(steps...), deployment: dep})
-	ctx := context.Background()
-	if err := app.Start(ctx); err != nil {
-		t.Fatal(err)
-	}
-	defer stopApp(app)
-	sess, err := mem.Create("")
-	if err != nil {
-		t.Fatal(err)
-	}
-	agent, err := parts.Runtime.NewAgent("", sess)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer stopAgent(agent)
-	md, err := newMarkdown(styleNoTTY)
-	if err != nil {
-		t.Fatal(err)
-	}
-	var out syncBuffer
-	term := &fakeTerminal{ch: make(chan inputEvent)}
-	c := &console{out: &out, rt: parts.Runtime, agent: agent, plan: parts.Plan, view: newPrinter(&out, md, parts.Presenters, true), src: term}
-	unset, err := parts.Runtime.Questions().SetProvider(c)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer unset()
-	done := make(chan serveResult, 1)
-	go func() { done <- c.serve(ctx) }()
-
-	typedEarly := time.Now()
-	term.ch <- inputEvent{line: "/plan Go", at: typedEarly}
-	waitFor(t, &out, lineAskOther)
-	term.ch <- inputEvent{line: "1", at: typedEarly}
-	waitFor(t, &out, "it came before the question appeared")
-	term.ch <- inputEvent{line: "2", at: time.Now().Add(reviewgate.Quiet)}
-	term.ch <- inputEvent{eof: true}
-	select {
-	case <-done:
-	case <-time.After(10 * time.Second):
-		t.Fatalf("console did not end:\n%s", out.String())
-	}
-	if err := agent.WaitIdle(ctx); err != nil {
-		t.Fatal(err)
-	}
-	asks := planask.Asks(sess.Events())
-	if len(asks) != 1 || asks[0].Answer == nil || !slices.Equal(asks[0].Answer.Answers[0].Selected, []string{"B"}) {
-		t.Fatalf("asks %+v\n%s", asks, out.String())
 	}
 }
 

@@ -5,6 +5,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/dshgo/planmode/internal/present"
 )
 
 // TestLineConsoleReviewEditsAndRevisions drives the line console's plan
@@ -14,11 +16,11 @@ import (
 // planning is shown with what changed (a unified diff) as in the
 // full-screen UI.
 func TestLineConsoleReviewEditsAndRevisions(t *testing.T) {
-	present := func(plan string) string {
-		return "    toolCalls:\n      - name: exit_plan_mode\n        input:\n          plan: |\n" + indentText("            ", plan) + "\n"
+	presented := func(plan string) string {
+		return "    toolCalls:\n      - name: exit_plan_mode\n        input:\n          plan: |\n" + "            " + strings.ReplaceAll(plan, "\n", "\n            ") + "\n"
 	}
-	script := "steps:\n  - text: Presenting.\n" + present("# Add Goodbye\n\n1. Add `Goodbye`.") + "  - text: Revising.\n" +
-		present("# Add Goodbye\n\n1. Add `Goodbye`.\n2. Test it.") + "  - text: Working on it.\n"
+	script := "steps:\n  - text: Presenting.\n" + presented("# Add Goodbye\n\n1. Add `Goodbye`.") + "  - text: Revising.\n" +
+		presented("# Add Goodbye\n\n1. Add `Goodbye`.\n2. Test it.") + "  - text: Working on it.\n"
 	tests := []struct {
 		name  string
 		input []string
@@ -33,20 +35,23 @@ func TestLineConsoleReviewEditsAndRevisions(t *testing.T) {
 		{
 			name:       "an edit approved travels to the model",
 			input:      []string{"/plan Add Goodbye", "e", "# Add Goodbye", "", "1. Add `Goodbye` and `Hello`.", ".", "a"},
-			wantOut:    []string{"[e] edit", "edit › 1. Add `Goodbye` and `Hello`.", lineEditChanged, "-1. Add `Goodbye`.", "+1. Add `Goodbye` and `Hello`.", lineEditedNote, "┌─ Plan review", "review [a/s/k/e/d] › a"},
+			wantOut:    []string{"[e] Edit", "edit › 1. Add `Goodbye` and `Hello`.", present.English.Review.DiffEdited, "-1. Add `Goodbye`.", "+1. Add `Goodbye` and `Hello`.", present.English.Review.EditedNote, "┌─ Plan review", "review [a/s/k/e/d] › a"},
 			wantResult: []string{`"approved":true`, `"editedByUser":true`, "and `Hello`"},
 		},
 		{
 			name:       "an edit ended at once keeps the plan",
 			input:      []string{"/plan Add Goodbye", "e", ".", "a"},
-			wantOut:    []string{lineEditUnchanged, "┌─ Plan review"},
+			wantOut:    []string{present.English.Console.EditUnchanged, "┌─ Plan review"},
 			wantResult: []string{`"approved":true`},
 			noResult:   []string{"editedByUser"},
 		},
 		{
-			name:       "an edit sent back is what the revision is compared with",
+			// An edit sent back never reaches the model, which revises
+			// the plan it presented: that is what the revision shows
+			// the changes from.
+			name:       "an edit sent back leaves the model's plan what the revision is compared with",
 			input:      []string{"/plan Add Goodbye", "e", "# Add Goodbye", "", "1. Add `Goodbye` now.", ".", "k", "Add a test.", "a"},
-			wantOut:    []string{lineReviewRevised, "-1. Add `Goodbye` now.", "+1. Add `Goodbye`.", "+2. Test it."},
+			wantOut:    []string{present.English.Review.DiffRevised, " 1. Add `Goodbye`.", "+2. Test it."},
 			result:     1,
 			wantResult: []string{`"approved":true`},
 			noResult:   []string{"editedByUser"},
@@ -54,14 +59,14 @@ func TestLineConsoleReviewEditsAndRevisions(t *testing.T) {
 		{
 			name:       "a revision after Keep planning shows what changed",
 			input:      []string{"/plan Add Goodbye", "k", "Add a test.", "a"},
-			wantOut:    []string{"Revising.", lineReviewRevised, "@@ ", " 1. Add `Goodbye`.", "+2. Test it.", "review [a/s/k/e/d] › a"},
+			wantOut:    []string{"Revising.", present.English.Review.DiffRevised, "@@ ", " 1. Add `Goodbye`.", "+2. Test it.", "review [a/s/k/e/d] › a"},
 			result:     1,
 			wantResult: []string{`"approved":true`},
 		},
 		{
 			name:       "the edit key is no answer once typed as plan text",
 			input:      []string{"/plan Add Goodbye", "e", "a", "d", ".", "d"},
-			wantOut:    []string{"edit › a", "edit › d", lineEditChanged},
+			wantOut:    []string{"edit › a", "edit › d", present.English.Review.DiffEdited},
 			wantResult: []string{"dismissed the plan review"},
 		},
 	}
@@ -103,11 +108,11 @@ func TestLineConsoleReviewEditsAndRevisions(t *testing.T) {
 // TestLineConsoleReopenShowsWhatChangedSinceTheReopenedPlan: after
 // "/plan reopen", the next review shows the plan against the reopened one.
 func TestLineConsoleReopenShowsWhatChangedSinceTheReopenedPlan(t *testing.T) {
-	present := func(plan string) string {
-		return "    toolCalls:\n      - name: exit_plan_mode\n        input:\n          plan: |\n" + indentText("            ", plan) + "\n"
+	presented := func(plan string) string {
+		return "    toolCalls:\n      - name: exit_plan_mode\n        input:\n          plan: |\n" + "            " + strings.ReplaceAll(plan, "\n", "\n            ") + "\n"
 	}
-	script := "steps:\n  - text: Presenting.\n" + present("# Add Goodbye\n\n1. Add `Goodbye`.") + "  - text: Working on it.\n" +
-		"  - text: Revising.\n" + present("# Add Goodbye\n\n1. Add `Goodbye`.\n2. Test it.") + "  - text: Working again.\n"
+	script := "steps:\n  - text: Presenting.\n" + presented("# Add Goodbye\n\n1. Add `Goodbye`.") + "  - text: Working on it.\n" +
+		"  - text: Revising.\n" + presented("# Add Goodbye\n\n1. Add `Goodbye`.\n2. Test it.") + "  - text: Working again.\n"
 	dir := newRunDir(t)
 	s := writeScript(t, dir, "s.yaml", script)
 	p, out, errOut, _ := testProgram(t, strings.Join([]string{"/plan Add Goodbye", "a", "/plan reopen", "/plans", "Add a test.", "a"}, "\n")+"\n")
@@ -115,7 +120,7 @@ func TestLineConsoleReopenShowsWhatChangedSinceTheReopenedPlan(t *testing.T) {
 		t.Fatalf("exit code = %d\n%s", code, errOut)
 	}
 	rest := out.String()
-	for _, w := range []string{"Working on it.", "plan 1 reopened", linePlansHeader, "1. Add Goodbye — approved; reopened as the working draft", "Revising.", lineReviewReopened, " 1. Add `Goodbye`.", "+2. Test it.", "Working again."} {
+	for _, w := range []string{"Working on it.", "Plan 1 is reopened", present.English.Plans.Header, "1. Add Goodbye — approved; reopened as the working draft", "Revising.", present.English.Review.DiffReopened, " 1. Add `Goodbye`.", "+2. Test it.", "Working again."} {
 		i := strings.Index(rest, w)
 		if i < 0 {
 			t.Fatalf("the transcript lacks %q (in order):\n%s", w, out)
@@ -129,14 +134,14 @@ func TestLineConsoleReopenShowsWhatChangedSinceTheReopenedPlan(t *testing.T) {
 	if code := p.main([]string{"inspect", files[0]}); code != exitOK {
 		t.Fatalf("inspect: %d\n%s", code, stderr)
 	}
-	if !strings.Contains(stdout.String(), `plan/reopen: plan 1 "Add Goodbye" reopened as the working draft`) {
+	if !strings.Contains(stdout.String(), "· plan 1 reopened as the working draft: Add Goodbye") {
 		t.Errorf("inspect:\n%s", stdout)
 	}
 	p, _, stderr, _ = testProgram(t, "")
 	if code := p.main([]string{"inspect", "-html", page, files[0]}); code != exitOK {
 		t.Fatalf("inspect -html: %d\n%s", code, stderr)
 	}
-	if b, err := os.ReadFile(page); err != nil || strings.Count(string(b), htmlPlanReopened) != 1 {
-		t.Errorf("the page marks %d plans reopened, want 1 (%v)", strings.Count(string(b), htmlPlanReopened), err)
+	if b, err := os.ReadFile(page); err != nil || strings.Count(string(b), present.English.Page.Reopened) != 1 {
+		t.Errorf("the page marks %d plans reopened, want 1 (%v)", strings.Count(string(b), present.English.Page.Reopened), err)
 	}
 }

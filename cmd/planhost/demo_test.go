@@ -8,25 +8,77 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/dshgo/planmode/refhost/scripted"
+	"github.com/dshgo/planmode/internal/present"
 )
 
+// demoPaths matches the temporary demo directory in the output.
+var demoPaths = regexp.MustCompile(`/\S*` + demoDirPattern + `[^/\s]*(/plans/[0-9a-f]+)?`)
+
+// playDemo plays the demo with args and returns its output, masked.
+func playDemo(t *testing.T, args ...string) string {
+	t.Helper()
+	p, out, errOut, _ := testProgram(t, "")
+	if code := p.main(append([]string{"demo"}, args...)); code != exitOK {
+		t.Fatalf("exit code = %d\nstderr:\n%s\nstdout:\n%s", code, errOut, out)
+	}
+	if errOut.String() != "" {
+		t.Errorf("stderr = %q, want nothing", errOut)
+	}
+	return demoPaths.ReplaceAllString(mask(out.String()), "<DIR>")
+}
+
+// TestDemoGolden plays each scene, in English and in Chinese, with and
+// without the internal lines: each transcript is its golden file.
 func TestDemoGolden(t *testing.T) {
+	tests := []struct {
+		golden string
+		args   []string
+	}{
+		{"demo.golden", nil},
+		{"demo-zh.golden", []string{"-lang", "zh"}},
+		{"demo-verbose.golden", []string{"-verbose"}},
+		{"demo-entry.golden", []string{"-scene", "entry"}},
+		{"demo-companions.golden", []string{"-scene", "companions"}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.golden, func(t *testing.T) {
+			goldenFile(t, tt.golden, playDemo(t, tt.args...))
+		})
+	}
+}
+
+// TestDemoFollowsTheEnvironmentsLanguage: without -lang the demo speaks
+// the language LANG names.
+func TestDemoFollowsTheEnvironmentsLanguage(t *testing.T) {
+	p, out, errOut, _ := testProgram(t, "")
+	p.getenv = func(k string) string {
+		if k == "LANG" {
+			return "zh_CN.UTF-8"
+		}
+		return ""
+	}
+	if code := p.main([]string{"demo"}); code != exitOK {
+		t.Fatalf("exit code = %d\n%s", code, errOut)
+	}
+	for _, want := range []string{present.Chinese.Session.ModeOn, present.Chinese.Demo.Removed, "计划审阅：Add Goodbye"} {
+		if !strings.Contains(out.String(), want) {
+			t.Errorf("the demo under LANG=zh_CN.UTF-8 lacks %q:\n%s", want, out)
+		}
+	}
+}
+
+// TestDemoKeepsItsDirectory: with -keep the session file and the changed
+// workspace stay, and the session file holds the whole story.
+func TestDemoKeepsItsDirectory(t *testing.T) {
 	p, out, errOut, _ := testProgram(t, "")
 	if code := p.main([]string{"demo", "-keep"}); code != exitOK {
 		t.Fatalf("exit code = %d\nstderr:\n%s", code, errOut)
 	}
-	goldenFile(t, "demo.golden", mask(out.String()))
-	if errOut.String() != "" {
-		t.Errorf("stderr = %q, want nothing", errOut)
-	}
-
-	// The session file and the changed workspace are kept.
 	file := strings.TrimPrefix(regexp.MustCompile(`(?m)^session file: .*$`).FindString(out.String()), "session file: ")
 	if _, err := os.Stat(file); err != nil {
 		t.Fatalf("session file: %v", err)
 	}
-	ws := filepath.Join(filepath.Dir(filepath.Dir(file)), demoWorkspaceDir)
+	ws := filepath.Join(filepath.Dir(filepath.Dir(file)), "workspace")
 	for name, want := range map[string]string{
 		"greeter.go":      "func Goodbye(name string) string",
 		"greeter_test.go": "func TestGoodbye(t *testing.T)",
@@ -37,15 +89,13 @@ func TestDemoGolden(t *testing.T) {
 			t.Errorf("%s after the demo: %v; want it to contain %q:\n%s", name, err, want, b)
 		}
 	}
-
-	// The session file holds the whole story: inspect it.
 	p2, out2, errOut2, _ := testProgram(t, "")
 	if code := p2.main([]string{"inspect", file}); code != exitOK {
 		t.Fatalf("inspect: exit code = %d\n%s", code, errOut2)
 	}
 	for _, want := range []string{
-		"plan/mode active=true", `review of "Add Goodbye": sent back with feedback`, `review of "Add Goodbye": approved`, "plan/mode active=false",
-		"turn 1 ended completed", "projection: {active: false, pending: none}",
+		present.English.Session.ModeOn, "Plan sent back with feedback.", "Plan approved.", present.English.Session.ModeOff,
+		"· turn 1 ended: completed", "state: plan mode default, pending none",
 	} {
 		if !strings.Contains(out2.String(), want) {
 			t.Errorf("inspect output lacks %q:\n%s", want, out2)
@@ -56,14 +106,14 @@ func TestDemoGolden(t *testing.T) {
 // TestDemosRemoveTheirDirectoryByDefault: a demo leaves nothing behind
 // in the temporary directory unless -keep asks for it.
 func TestDemosRemoveTheirDirectoryByDefault(t *testing.T) {
-	for _, args := range [][]string{{"demo"}, {"demo", "-scene", "entry"}, {"demo-companions"}, {"demo", "-keep=false"}} {
+	for _, args := range [][]string{{"demo"}, {"demo", "-scene", "entry"}, {"demo", "-scene", "companions"}, {"demo", "-keep=false"}} {
 		t.Run(strings.Join(args, " "), func(t *testing.T) {
 			p, out, errOut, _ := testProgram(t, "")
 			if code := p.main(args); code != exitOK {
 				t.Fatalf("exit code = %d\nstderr:\n%s", code, errOut)
 			}
-			if !strings.HasSuffix(out.String(), lineDemoRemoved+"\n") {
-				t.Errorf("output does not end with %q", lineDemoRemoved)
+			if !strings.HasSuffix(out.String(), present.English.Demo.Removed+"\n") {
+				t.Errorf("output does not end with %q", present.English.Demo.Removed)
 			}
 			entries, err := os.ReadDir(p.tempDir)
 			if err != nil || len(entries) != 0 {
@@ -73,23 +123,16 @@ func TestDemosRemoveTheirDirectoryByDefault(t *testing.T) {
 	}
 }
 
-func TestDemoInputsAreValid(t *testing.T) {
-	if _, err := scripted.ParseScript(demoScript); err != nil {
-		t.Errorf("demo script: %v", err)
-	}
-	story, err := parseStory(demoStoryYAML)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if len(story.Reviews) != 2 || story.Reviews[0].Feedback == "" || story.Reviews[1].Feedback != "" {
-		t.Errorf("story reviews = %+v, want one round of feedback and then an approval", story.Reviews)
+func TestDemoRejectsAnUnknownScene(t *testing.T) {
+	p, _, errOut, _ := testProgram(t, "")
+	if code := p.main([]string{"demo", "-scene", "nope"}); code != exitUsage || !strings.Contains(errOut.String(), `unknown scene "nope"`) {
+		t.Fatalf("exit code = %d, stderr %q", code, errOut)
 	}
 }
 
 // TestREADMECommands checks that the README's first code block holds
-// exactly the two commands that work (the light demo, which its own
-// package tests, and the test command this test is part of), and runs the
-// full demo the README names next, as "go run" would.
+// exactly the two commands that work: the demo, run here as "go run"
+// would, and the test command this test is part of.
 func TestREADMECommands(t *testing.T) {
 	b, err := os.ReadFile(filepath.Join("..", "..", "README.md"))
 	if err != nil {
@@ -114,29 +157,27 @@ func TestREADMECommands(t *testing.T) {
 			commands = append(commands, strings.Join(strings.Fields(cmd), " "))
 		}
 	}
-	want := []string{"go run ./cmd/planmode-demo", "go test -race ./... ./cmd/planhost/..."}
+	want := []string{"go run ./cmd/planhost demo", "go test -race ./... ./cmd/planhost/..."}
 	if strings.Join(commands, "\n") != strings.Join(want, "\n") {
 		t.Fatalf("README's first code block = %q, want %q", commands, want)
 	}
-
-	const full = "go run ./cmd/planhost demo"
-	if !strings.Contains(string(b), "`"+full+"`") {
-		t.Fatalf("the README does not name the full demo %q", full)
-	}
-	fields := strings.Fields(full)
+	fields := strings.Fields(want[0])
 	if pkg, err := filepath.Abs(filepath.Join("..", "..", filepath.FromSlash(fields[2]))); err != nil || !sameDir(t, pkg, ".") {
 		t.Fatalf("README runs %s, which is not this command's package", fields[2])
 	}
 	tmp := t.TempDir()
 	t.Setenv("TMPDIR", tmp)
+	t.Setenv("LANG", "")
+	t.Setenv("LC_ALL", "")
+	t.Setenv("LC_MESSAGES", "")
 	var out, errOut syncBuffer
 	if code := run(fields[3:], strings.NewReader(""), &out, &errOut); code != exitOK {
-		t.Fatalf("%s: exit code = %d\nstderr:\n%s", full, code, errOut.String())
+		t.Fatalf("%s: exit code = %d\nstderr:\n%s", want[0], code, errOut.String())
 	}
 	// The transcript is the golden one; the directory is removed.
-	got := strings.Replace(mask(out.String()), lineDemoRemoved+"\n", "", 1)
-	got = strings.Replace(got, "\nsession file:", "\n"+lineDemoKept+"\nsession file:", 1)
-	goldenFile(t, "demo.golden", got)
+	if got := demoPaths.ReplaceAllString(mask(out.String()), "<DIR>"); got != readGolden(t, "demo.golden") {
+		t.Errorf("the README's demo differs from demo.golden:\n%s", got)
+	}
 	if entries, err := os.ReadDir(tmp); err != nil || len(entries) != 0 {
 		t.Errorf("the demo left %v (%v) in TMPDIR", entries, err)
 	}
@@ -154,29 +195,22 @@ func sameDir(t *testing.T, a, b string) bool {
 // (plan-file: the call carries none) or a companion adds to it (plan-steps).
 func TestDemosShowEachPlanOnceUnderItsTitle(t *testing.T) {
 	tests := []struct {
-		args []string
-		// once appears exactly once; want appears; bad never.
-		once, want, bad string
+		scene string
+		// once appears exactly once before the first review's menu.
+		once string
 	}{
-		{args: []string{"demo", "-scene", "entry"}, once: "1. Add Goodbye(name string) string to greeter.go", want: "▍plan: Add Goodbye", bad: "▍plan: Plan"},
-		{args: []string{"demo-companions"}, once: "Add a Goodbye function next to Hello, tested like Hello.", want: "▍plan: Add Goodbye", bad: " 1 deviations"},
+		{scene: "entry", once: "1. Add Goodbye(name string) string to greeter.go"},
+		{scene: "companions", once: "Add a Goodbye function next to Hello, tested like Hello."},
 	}
 	for _, tt := range tests {
-		t.Run(strings.Join(tt.args, " "), func(t *testing.T) {
-			p, out, errOut, _ := testProgram(t, "")
-			if code := p.main(tt.args); code != exitOK {
-				t.Fatalf("exit code = %d\n%s", code, errOut)
-			}
-			// The first review: up to its menu.
-			first, _, _ := strings.Cut(out.String(), "┌─ Plan review")
+		t.Run(tt.scene, func(t *testing.T) {
+			out := playDemo(t, "-scene", tt.scene)
+			first, _, _ := strings.Cut(out, "┌─ Plan review")
 			if n := strings.Count(first, tt.once); n != 1 {
 				t.Errorf("%q is shown %d times before the review:\n%s", tt.once, n, first)
 			}
-			if !strings.Contains(out.String(), tt.want) {
-				t.Errorf("output lacks %q", tt.want)
-			}
-			if strings.Contains(out.String(), tt.bad) {
-				t.Errorf("output has %q", tt.bad)
+			if !strings.Contains(out, "Plan review: Add Goodbye") {
+				t.Errorf("the review is not titled by the plan:\n%s", out)
 			}
 		})
 	}

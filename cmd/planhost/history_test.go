@@ -5,6 +5,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/dshgo/planmode/cmd/planhost/internal/wiring"
 )
 
 // TestHistoryFileIsPrivate protects what the user typed: the history file
@@ -14,7 +16,7 @@ import (
 func TestHistoryFileIsPrivate(t *testing.T) {
 	t.Run("created private", func(t *testing.T) {
 		state := t.TempDir()
-		path, err := openHistoryFile(state)
+		path, err := wiring.OpenHistory(state)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -23,17 +25,17 @@ func TestHistoryFileIsPrivate(t *testing.T) {
 	})
 	t.Run("an open file is tightened", func(t *testing.T) {
 		state := t.TempDir()
-		dir := filepath.Join(state, appDirName)
+		dir := filepath.Join(state, wiring.AppDir)
 		if err := os.Mkdir(dir, 0o700); err != nil {
 			t.Fatal(err)
 		}
-		if err := os.WriteFile(filepath.Join(dir, historyFileName), []byte("ls\n"), 0o644); err != nil {
+		if err := os.WriteFile(filepath.Join(dir, "history"), []byte("ls\n"), 0o644); err != nil {
 			t.Fatal(err)
 		}
-		if err := os.Chmod(filepath.Join(dir, historyFileName), 0o644); err != nil {
+		if err := os.Chmod(filepath.Join(dir, "history"), 0o644); err != nil {
 			t.Fatal(err)
 		}
-		path, err := openHistoryFile(state)
+		path, err := wiring.OpenHistory(state)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -64,7 +66,7 @@ func TestHistoryFileIsPrivate(t *testing.T) {
 			if err := os.Mkdir(dir, 0o700); err != nil {
 				t.Fatal(err)
 			}
-			if err := os.Symlink(filepath.Join(t.TempDir(), "elsewhere"), filepath.Join(dir, historyFileName)); err != nil {
+			if err := os.Symlink(filepath.Join(t.TempDir(), "elsewhere"), filepath.Join(dir, "history")); err != nil {
 				t.Fatal(err)
 			}
 		}, "history file"},
@@ -72,8 +74,8 @@ func TestHistoryFileIsPrivate(t *testing.T) {
 	for _, tt := range refused {
 		t.Run(tt.name, func(t *testing.T) {
 			state := t.TempDir()
-			tt.setup(t, filepath.Join(state, appDirName))
-			if path, err := openHistoryFile(state); err == nil || !strings.Contains(err.Error(), tt.want) {
+			tt.setup(t, filepath.Join(state, wiring.AppDir))
+			if path, err := wiring.OpenHistory(state); err == nil || !strings.Contains(err.Error(), tt.want) {
 				t.Errorf("openHistoryFile = %q, %v; want an error with %q", path, err, tt.want)
 			}
 		})

@@ -9,7 +9,9 @@ import (
 	"github.com/chromedp/chromedp"
 
 	"github.com/dshgo/planmode"
+	"github.com/dshgo/planmode/cmd/planhost/internal/inspect"
 	"github.com/dshgo/planmode/host"
+	"github.com/dshgo/planmode/internal/present"
 )
 
 // modelSession is a log of two turns whose steps name their models: plan
@@ -37,8 +39,7 @@ func modelSession(t *testing.T) []host.Event {
 // model and mode, marks each change of model, and escapes the names;
 // a log whose steps name no model has no such list.
 func TestTheHTMLPageShowsTheModels(t *testing.T) {
-	var page strings.Builder
-	writeHTMLPage(&page, "s1", inspectCompanions(host.LogOf(modelSession(t))))
+	got := page(modelSession(t)...)
 	planner := `<code class="model">&lt;img src=x&gt;\u202eplanner</code>`
 	doer := `<code class="model">doer</code>`
 	want := `<h2>Models</h2>
@@ -49,24 +50,21 @@ func TestTheHTMLPageShowsTheModels(t *testing.T) {
 <li class="model-run">Turn 2, step 1 (default mode): ` + doer + `</li>
 </ul>
 `
-	if !strings.Contains(page.String(), want) {
-		t.Fatalf("page:\n%s\nwant the models:\n%s", page.String(), want)
+	if !strings.Contains(got, want) {
+		t.Fatalf("page:\n%s\nwant the models:\n%s", got, want)
 	}
-	if strings.Contains(page.String(), "<img") || strings.Contains(page.String(), "\u202e") {
+	if strings.Contains(got, "<img") || strings.Contains(got, "\u202e") {
 		t.Fatal("a model's name reached the page unescaped")
 	}
 
-	var plain strings.Builder
-	writeHTMLPage(&plain, "s1", inspectCompanions(host.LogOf([]host.Event{
-		{Seq: 1, Type: host.TypeStepStart, Data: mustJSON(t, host.StepStart{Turn: 1, Step: 1, Attempt: 1})},
-	})))
-	if strings.Contains(plain.String(), "Models") {
-		t.Fatalf("a page without named models lists models:\n%s", plain.String())
+	plain := page(host.Event{Type: host.TypeStepStart, Data: mustJSON(t, host.StepStart{Turn: 1, Step: 1, Attempt: 1})})
+	if strings.Contains(plain, "Models") {
+		t.Fatalf("a page without named models lists models:\n%s", plain)
 	}
 
 	t.Run("Chromium shows the change of model as text", func(t *testing.T) {
 		file := filepath.Join(t.TempDir(), "models.html")
-		if err := os.WriteFile(file, []byte(page.String()), 0o600); err != nil {
+		if err := os.WriteFile(file, []byte(got), 0o600); err != nil {
 			t.Fatal(err)
 		}
 		browser := openInChromium(t, findChromium(t), file)
@@ -81,22 +79,22 @@ func TestTheHTMLPageShowsTheModels(t *testing.T) {
 	})
 }
 
-// TestInspectShowsTheModelSwitches: the text timeline and its JSON name
-// each change of model with the model before it.
+// TestInspectShowsTheModelSwitches: inspect and its JSON mark each change
+// of model, with the name escaped in the text.
 func TestInspectShowsTheModelSwitches(t *testing.T) {
-	ins := inspect("s1", host.LogOf(modelSession(t)))
+	ins := inspect.Inspect("s1", host.LogOf(modelSession(t)), present.English)
 	var got []string
-	for _, e := range ins.Timeline {
-		if e.Kind == entryModel {
-			got = append(got, e.From+">"+e.Text)
+	for _, it := range ins.Items {
+		if it.Kind == "rule" && strings.Contains(it.Text, "model") {
+			got = append(got, it.Text)
 		}
 	}
-	if want := "><img src=x>\u202eplanner,<img src=x>\u202eplanner>doer"; strings.Join(got, ",") != want {
-		t.Fatalf("model entries %q; want %q", got, want)
+	if want := "── model <img src=x>\u202eplanner ──,── model doer ──"; strings.Join(got, ",") != want {
+		t.Fatalf("model items %q; want %q", got, want)
 	}
 	var out strings.Builder
-	writeInspection(&out, ins)
-	if !strings.Contains(out.String(), `#6 model: <img src=x>\u202eplanner → doer`+"\n") {
+	inspect.WriteText(&out, ins, present.English)
+	if !strings.Contains(out.String(), `#6 ── model doer ──`+"\n") || !strings.Contains(out.String(), `#2 ── model <img src=x>\u202eplanner ──`) {
 		t.Fatalf("inspect:\n%s", out.String())
 	}
 }
@@ -109,18 +107,17 @@ func TestInspectShowsAPlanPresentedFromTheFile(t *testing.T) {
 	events := host.LogOf([]host.Event{
 		{Seq: 1, Type: host.TypeToolCall, Data: mustJSON(t, host.ToolCall{ID: "c1", Name: planmode.ExitToolName, Input: mustJSON(t, map[string]string{})})},
 		{Seq: 2, Type: host.TypeToolResult, Data: mustJSON(t, host.ToolResult{CallID: "c1", Name: planmode.ExitToolName, Outcome: string(planmode.ExitApproved),
-			Output: string(mustJSON(t, map[string]any{"approved": true, "edited": false, planmode.ResultPlan: plan, "planFile": "/p/plan.md"}))})},
+			Output: string(mustJSON(t, map[string]any{"approved": true, "edited": false, "plan": plan, "planFile": "/p/plan.md"}))})},
 	})
 	var out strings.Builder
-	writeInspection(&out, inspect("s1", events))
-	if !strings.Contains(out.String(), `#2 review of "From the file": approved`) {
+	inspect.WriteText(&out, inspect.Inspect("s1", events, present.English), present.English)
+	if !strings.Contains(out.String(), "#2 ▍Plan: From the file") || !strings.Contains(out.String(), "#2 Plan approved.") {
 		t.Errorf("inspect:\n%s", out.String())
 	}
-	var page strings.Builder
-	writeHTMLPage(&page, "s1", inspectCompanions(events))
+	got := inspect.Page("s1", events, present.English)
 	for _, want := range []string{"<title>From the file</title>", "<h1>From the file</h1>", "Write it."} {
-		if !strings.Contains(page.String(), want) {
-			t.Errorf("the page lacks %q:\n%s", want, page.String())
+		if !strings.Contains(got, want) {
+			t.Errorf("the page lacks %q:\n%s", want, got)
 		}
 	}
 }

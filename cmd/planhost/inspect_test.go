@@ -6,6 +6,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/dshgo/planmode/cmd/planhost/internal/inspect"
 )
 
 func TestInspectGolden(t *testing.T) {
@@ -38,7 +40,7 @@ func TestInspectGolden(t *testing.T) {
 			}
 			goldenFile(t, filepath.Join("inspect", golden), out.String())
 			if tt.json {
-				var ins inspection
+				var ins inspect.Inspection
 				if err := json.Unmarshal(out.Bytes(), &ins); err != nil {
 					t.Errorf("output is not the inspection JSON: %v", err)
 				}

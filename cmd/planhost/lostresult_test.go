@@ -59,7 +59,7 @@ func TestRunLostApprovalIsShown(t *testing.T) {
 	}
 	flat := strings.Join(strings.Fields(out.String()), " ")
 	for _, want := range []string{
-		"← Plan not approved",
+		"Plan not approved:",
 		"could not be recorded in the session log",
 		"No space left on device",
 		"the plan is not approved and plan mode stays on",

@@ -26,7 +26,7 @@ import (
 
 	"github.com/charmbracelet/x/term"
 
-	"github.com/dshgo/planmode/cmd/planhost/internal/safetext"
+	"github.com/dshgo/planmode/internal/safetext"
 )
 
 // Exit codes.
@@ -90,8 +90,6 @@ func (p *program) main(args []string) int {
 	switch args[0] {
 	case "demo":
 		return p.demo(args[1:])
-	case "demo-companions":
-		return p.demoCompanions(args[1:])
 	case "run":
 		return p.run(args[1:])
 	case "validate":

@@ -63,7 +63,7 @@ func testProgram(t *testing.T, stdin string) (*program, *syncBuffer, *syncBuffer
 
 // sessionLines matches the lines that name a session or its file, which
 // hold a random ID and a temporary path.
-var sessionLines = regexp.MustCompile(`(?m)^(session file: |session |resumed session )\S+.*$`)
+var sessionLines = regexp.MustCompile(`(?m)^(session file: |会话文件：|session |Resumed session )\S+.*$`)
 
 // mask replaces what differs between runs with placeholders.
 func mask(s string) string {
@@ -71,12 +71,24 @@ func mask(s string) string {
 		switch {
 		case strings.HasPrefix(line, "session file: "):
 			return "session file: <FILE>"
-		case strings.HasPrefix(line, "resumed session "):
-			_, n, _ := strings.Cut(line, ": ")
-			return "resumed session <ID>: " + n
+		case strings.HasPrefix(line, "会话文件："):
+			return "会话文件：<FILE>"
+		case strings.HasPrefix(line, "Resumed session "):
+			_, n, _ := strings.Cut(line, " (")
+			return "Resumed session <ID> (" + n
 		}
 		return "session <ID> (<FILE>)"
 	})
+}
+
+// readGolden returns testdata/name.
+func readGolden(t *testing.T, name string) string {
+	t.Helper()
+	b, err := os.ReadFile(filepath.Join("testdata", name))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return string(b)
 }
 
 // goldenFile compares got with testdata/name, or rewrites it with -update.

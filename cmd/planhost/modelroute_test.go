@@ -11,9 +11,9 @@ import (
 	"testing"
 
 	"github.com/dshgo/planmode/cmd/planhost/internal/fakeopenai"
-	"github.com/dshgo/planmode/cmd/planhost/openaimodel"
+	"github.com/dshgo/planmode/cmd/planhost/internal/inspect"
+	"github.com/dshgo/planmode/cmd/planhost/internal/wiring"
 	"github.com/dshgo/planmode/host"
-	"github.com/dshgo/planmode/refhost"
 )
 
 // planCall is an exit_plan_mode call of a fake reply.
@@ -91,12 +91,12 @@ func TestRunWithAModelPerMode(t *testing.T) {
 	defer defSrv.Close()
 	env := map[string]string{
 		"OPENAI_BASE_URL": defSrv.BaseURL(), "OPENAI_MODEL": "doer", "OPENAI_API_KEY": "k",
-		envPlanBaseURL: planSrv.BaseURL(), envPlanAPIKey: "plan-key",
+		wiring.EnvPlanBaseURL: planSrv.BaseURL(), wiring.EnvPlanAPIKey: "plan-key",
 	}
 	dir := newRunDir(t)
 	// The review's options are Approve, Approve and execute with doer,
 	// Save plan and stop, Keep planning: numbered, as two begin with "A".
-	p, out, errOut, _ := testProgram(t, "/plan Say hello\n2\n/plan Check again\n")
+	p, out, errOut, _ := testProgram(t, "/plan Say hello\nm\n/plan Check again\n")
 	p.getenv = func(k string) string { return env[k] }
 	args := []string{
 		"run", "-config", filepath.Join("testdata", "run", "deploy.yaml"), "-model", "openai", "-plan-model", "planner",
@@ -124,7 +124,7 @@ func TestRunWithAModelPerMode(t *testing.T) {
 			t.Errorf("output lacks %q:\n%s", want, out)
 		}
 	}
-	if !strings.Contains(out.String(), "[2] Approve and execute with doer") {
+	if !strings.Contains(out.String(), "[m] Approve and execute with doer") {
 		t.Errorf("the review does not offer the default model:\n%s", out)
 	}
 	if got := toolResults(t, out.String()); len(got) != 1 || !strings.Contains(got[0], `"executeWith":"doer"`) || !strings.Contains(got[0], `"approved":true`) {
@@ -136,11 +136,11 @@ func TestRunWithAModelPerMode(t *testing.T) {
 	if code := p2.main([]string{"inspect", file}); code != exitOK {
 		t.Fatalf("inspect: %d\n%s", code, errOut2)
 	}
-	if got := regexp.MustCompile(`(?m)^#\d+ model.*$`).FindAllString(out2.String(), -1); len(got) != 3 ||
-		!strings.HasSuffix(got[0], " model planner") || !strings.HasSuffix(got[1], " model: planner → doer") || !strings.HasSuffix(got[2], " model: doer → planner") {
-		t.Errorf("inspect model lines = %q; want planner, planner → doer, doer → planner:\n%s", got, out2)
+	if got := regexp.MustCompile(`(?m)^#\d+ ── model .*$`).FindAllString(out2.String(), -1); len(got) != 3 ||
+		!strings.HasSuffix(got[0], " model planner ──") || !strings.HasSuffix(got[1], " model doer ──") || !strings.HasSuffix(got[2], " model planner ──") {
+		t.Errorf("inspect model lines = %q; want planner, doer, planner:\n%s", got, out2)
 	}
-	if !regexp.MustCompile(`(?m)^#\d+ review of "Hello": approved \(execute with doer\)$`).MatchString(out2.String()) {
+	if !regexp.MustCompile(`(?m)^#\d+ Plan approved, to carry out with doer\.$`).MatchString(out2.String()) {
 		t.Errorf("inspect does not show the model the approval chose:\n%s", out2)
 	}
 	// inspect -json says the same.
@@ -148,22 +148,22 @@ func TestRunWithAModelPerMode(t *testing.T) {
 	if code := p3.main([]string{"inspect", "-json", file}); code != exitOK {
 		t.Fatalf("inspect -json: %d\n%s", code, errOut3)
 	}
-	var ins inspection
+	var ins inspect.Inspection
 	if err := json.Unmarshal(out3.Bytes(), &ins); err != nil {
 		t.Fatal(err)
 	}
 	var switches []string
-	executeWith := ""
-	for _, e := range ins.Timeline {
-		switch e.Kind {
-		case entryModel:
-			switches = append(switches, e.From+">"+e.Text)
-		case entryReview:
-			executeWith = e.ExecuteWith
+	executeWith := false
+	for _, e := range ins.Items {
+		switch {
+		case e.Kind == "rule" && strings.Contains(e.Text, "model"):
+			switches = append(switches, e.Text)
+		case e.Kind == "note" && e.Text == "Plan approved, to carry out with doer.":
+			executeWith = true
 		}
 	}
-	if got := strings.Join(switches, ","); got != ">planner,planner>doer,doer>planner" || executeWith != "doer" {
-		t.Errorf("inspect -json model entries %q, executeWith %q; want the three switches and doer:\n%s", got, executeWith, out3)
+	if got := strings.Join(switches, ","); got != "── model planner ──,── model doer ──,── model planner ──" || !executeWith {
+		t.Errorf("inspect -json model items %q, execute with doer %v; want the three switches and doer:\n%s", got, executeWith, out3)
 	}
 	// The HTML page shows the model of each run of steps and marks each
 	// change, and the model the approval chose.
@@ -197,37 +197,6 @@ func TestRunWithAModelPerMode(t *testing.T) {
 	}
 }
 
-// TestPlanConfig checks where the plan-mode model's endpoint and key come
-// from: the default's unless named, and never the default's key for an
-// endpoint of its own.
-func TestPlanConfig(t *testing.T) {
-	def := openaimodel.Config{BaseURL: "https://a.example/v1", Model: "doer", APIKey: "def-key", Retries: 3}
-	tests := []struct {
-		name        string
-		pf          planModelFlags
-		ok          bool
-		url, key    string
-		wantRetries int
-	}{
-		{"none", planModelFlags{}, false, "", "", 0},
-		{"same endpoint", planModelFlags{model: "planner"}, true, "https://a.example/v1", "def-key", 3},
-		{"own key", planModelFlags{model: "planner", apiKey: "p"}, true, "https://a.example/v1", "p", 3},
-		{"own endpoint, no key", planModelFlags{model: "planner", baseURL: "https://b.example/v1"}, true, "https://b.example/v1", "", 3},
-		{"own endpoint and key", planModelFlags{model: "planner", baseURL: "https://b.example/v1", apiKey: "p"}, true, "https://b.example/v1", "p", 3},
-	}
-	for _, tt := range tests {
-		t.Run(tt.name, func(t *testing.T) {
-			cfg, ok := planConfig(def, tt.pf)
-			if ok != tt.ok || cfg.BaseURL != tt.url || cfg.APIKey != tt.key || cfg.Retries != tt.wantRetries {
-				t.Errorf("planConfig = %+v, %v; want %s %s retries %d, %v", cfg, ok, tt.url, tt.key, tt.wantRetries, tt.ok)
-			}
-			if ok && cfg.Model != tt.pf.model {
-				t.Errorf("model = %q; want %q", cfg.Model, tt.pf.model)
-			}
-		})
-	}
-}
-
 // TestPlanModelUsageErrors checks the configurations -plan-model refuses.
 func TestPlanModelUsageErrors(t *testing.T) {
 	dir := newRunDir(t)
@@ -242,10 +211,10 @@ func TestPlanModelUsageErrors(t *testing.T) {
 		args []string
 		want string
 	}{
-		{"scripted", []string{"-config", deploy, "-model", "scripted:" + script, "-plan-model", "planner"}, errPlanModelScripted},
+		{"scripted", []string{"-config", deploy, "-model", "scripted:" + script, "-plan-model", "planner"}, "-plan-model (or PLAN_OPENAI_MODEL): needs -model openai"},
 		{"same name", []string{"-config", deploy, "-model", "openai", "-openai-model", "m", "-plan-model", "m"}, `-plan-model "m": the default mode's model has the same name`},
 		{"bad plan URL", []string{"-config", deploy, "-model", "openai", "-openai-model", "m", "-plan-model", "p", "-plan-base-url", "ftp://x"}, "-plan-model: "},
-		{"no plan mode", []string{"-config", noPlan, "-model", "openai", "-openai-model", "m", "-plan-model", "p"}, errPlanModelNoPlan},
+		{"no plan mode", []string{"-config", noPlan, "-model", "openai", "-openai-model", "m", "-plan-model", "p"}, "-plan-model: the deployment does not enable plan-mode"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -277,9 +246,9 @@ func TestReasoningAcrossModels(t *testing.T) {
 			defer planSrv.Close()
 			defSrv := fakeopenai.New(fakeopenai.Options{Flavour: fakeopenai.OpenAI, APIKey: "k", Strict: true}, fakeopenai.Reply{Text: "Hello done."})
 			defer defSrv.Close()
-			env := map[string]string{"OPENAI_BASE_URL": defSrv.BaseURL(), "OPENAI_MODEL": "doer", "OPENAI_API_KEY": "k", envPlanBaseURL: planSrv.BaseURL(), envPlanAPIKey: "k"}
+			env := map[string]string{"OPENAI_BASE_URL": defSrv.BaseURL(), "OPENAI_MODEL": "doer", "OPENAI_API_KEY": "k", wiring.EnvPlanBaseURL: planSrv.BaseURL(), wiring.EnvPlanAPIKey: "k"}
 			dir := newRunDir(t)
-			p, out, errOut, _ := testProgram(t, "/plan Say hello\n1\n/plan Check again\n")
+			p, out, errOut, _ := testProgram(t, "/plan Say hello\na\n/plan Check again\n")
 			p.getenv = func(k string) string { return env[k] }
 			args := []string{
 				"run", "-config", filepath.Join("testdata", "run", "deploy.yaml"), "-model", "openai", "-plan-model", "thinker",
@@ -305,34 +274,5 @@ func TestReasoningAcrossModels(t *testing.T) {
 				}
 			}
 		})
-	}
-}
-
-// TestOwnReasoning checks which messages keep their reasoning for a model.
-func TestOwnReasoning(t *testing.T) {
-	msgs := []refhost.Message{
-		{Role: refhost.RoleAssistant, Reasoning: "a", Model: "thinker"},
-		{Role: refhost.RoleAssistant, Reasoning: "b"},
-		{Role: refhost.RoleAssistant, Model: "doer"},
-	}
-	tests := []struct {
-		model string
-		want  []string
-	}{
-		{"thinker", []string{"a", "b", ""}},
-		{"doer", []string{"", "b", ""}},
-	}
-	for _, tt := range tests {
-		got := ownReasoning(msgs, tt.model)
-		var r []string
-		for _, m := range got {
-			r = append(r, m.Reasoning)
-		}
-		if strings.Join(r, "|") != strings.Join(tt.want, "|") {
-			t.Errorf("for %s: reasoning = %q; want %q", tt.model, r, tt.want)
-		}
-	}
-	if msgs[0].Reasoning != "a" {
-		t.Errorf("the loop's messages were changed: %+v", msgs)
 	}
 }

@@ -103,7 +103,7 @@ func TestRunWithDeepSeekThinking(t *testing.T) {
 			if code := p.main(args); code != exitOK {
 				t.Fatalf("exit code = %d\n%s", code, errOut)
 			}
-			for _, want := range []string{"· reasoning: List the files first.", "assistant: One file; nothing to plan."} {
+			for _, want := range []string{"· thinking: List the files first.", "assistant: One file; nothing to plan."} {
 				if !strings.Contains(out.String(), want) {
 					t.Errorf("output lacks %q:\n%s", want, out)
 				}

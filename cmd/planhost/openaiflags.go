@@ -3,8 +3,12 @@ package main
 import (
 	"flag"
 
+	"github.com/dshgo/planmode/cmd/planhost/internal/wiring"
 	"github.com/dshgo/planmode/cmd/planhost/openaimodel"
 )
+
+// defaultOpenAIRetries is -openai-retries' default.
+const defaultOpenAIRetries = 2
 
 // addOpenAIFlags adds the -openai-* flags of run to fs, filling cfg. The
 // key and the base URL (which may carry a password) are never flag
@@ -15,7 +19,7 @@ func addOpenAIFlags(fs *flag.FlagSet, cfg *openaimodel.Config, env openaimodel.C
 	fs.StringVar(&cfg.BaseURL, "openai-base-url", "", flagBaseURLHelp)
 	fs.StringVar(&cfg.Model, "openai-model", env.Model, flagModelNameHelp)
 	fs.StringVar(&cfg.APIKey, "openai-api-key", "", flagAPIKeyHelp)
-	fs.IntVar(&cfg.Retries, "openai-retries", defaultOpenAIRetry, flagRetriesHelp)
+	fs.IntVar(&cfg.Retries, "openai-retries", defaultOpenAIRetries, flagRetriesHelp)
 	fs.DurationVar(&cfg.Timeout, "openai-timeout", openaimodel.DefaultTimeout, flagTimeoutHelp)
 	fs.Int64Var(&cfg.MaxResponseBytes, "openai-max-response", openaimodel.DefaultMaxResponseBytes, flagMaxResponseHelp)
 	return func() {
@@ -34,18 +38,18 @@ func addOpenAIFlags(fs *flag.FlagSet, cfg *openaimodel.Config, env openaimodel.C
 // with addOpenAIFlags, the key and the base URL are never flag defaults:
 // call the returned finish after parsing to take them from env (getenv)
 // unless a flag set them.
-func addPlanModelFlags(fs *flag.FlagSet, pf *planModelFlags, getenv func(string) string) (finish func()) {
-	fs.StringVar(&pf.model, "plan-model", getenv(envPlanModel), flagPlanModelHelp)
-	fs.StringVar(&pf.baseURL, "plan-base-url", "", flagPlanBaseURLHelp)
-	fs.StringVar(&pf.apiKey, "plan-api-key", "", flagPlanAPIKeyHelp)
+func addPlanModelFlags(fs *flag.FlagSet, pf *wiring.PlanModel, getenv func(string) string) (finish func()) {
+	fs.StringVar(&pf.Model, "plan-model", getenv(wiring.EnvPlanModel), flagPlanModelHelp)
+	fs.StringVar(&pf.BaseURL, "plan-base-url", "", flagPlanBaseURLHelp)
+	fs.StringVar(&pf.APIKey, "plan-api-key", "", flagPlanAPIKeyHelp)
 	return func() {
 		set := map[string]bool{}
 		fs.Visit(func(fl *flag.Flag) { set[fl.Name] = true })
 		if !set["plan-base-url"] {
-			pf.baseURL = getenv(envPlanBaseURL)
+			pf.BaseURL = getenv(wiring.EnvPlanBaseURL)
 		}
 		if !set["plan-api-key"] {
-			pf.apiKey = getenv(envPlanAPIKey)
+			pf.APIKey = getenv(wiring.EnvPlanAPIKey)
 		}
 	}
 }

@@ -11,10 +11,12 @@ import (
 	"time"
 
 	"github.com/dshgo/planmode"
-	"github.com/dshgo/planmode/cmd/planhost/internal/safetext"
+	"github.com/dshgo/planmode/cmd/planhost/internal/wiring"
 	"github.com/dshgo/planmode/cmd/planhost/workspace"
 	"github.com/dshgo/planmode/host"
 	"github.com/dshgo/planmode/internal/e2etest"
+	"github.com/dshgo/planmode/internal/present"
+	"github.com/dshgo/planmode/internal/safetext"
 	"github.com/dshgo/planmode/planfile"
 	"github.com/dshgo/planmode/refhost"
 	"github.com/dshgo/planmode/refhost/scripted"
@@ -48,13 +50,13 @@ func TestAnotherSessionRewritingAPlanUnderReviewIsNeverApproved(t *testing.T) {
 				t.Fatal(err)
 			}
 			deployment := "plugins:\n  plan-mode:\n    section: Plan first.\n  plan-file:\n    dir: ws/plans\n"
-			pd, err := parseDeployment(filepath.Join(root, "deploy.yaml"), []byte(deployment))
+			pd, err := wiring.ParseDeployment(filepath.Join(root, "deploy.yaml"), []byte(deployment))
 			if err != nil {
 				t.Fatal(err)
 			}
 			var opts []workspace.Option
 			if tt.forbid {
-				opts = append(opts, workspace.WithForbidden(pd.planDir))
+				opts = append(opts, workspace.WithForbidden(pd.PlanDir))
 			}
 			w, err := workspace.Open(ws, workspace.Limits{}, opts...)
 			if err != nil {
@@ -63,13 +65,13 @@ func TestAnotherSessionRewritingAPlanUnderReviewIsNeverApproved(t *testing.T) {
 			defer w.Close()
 			model := scripted.NewModel()
 			sessions := store.NewMemory()
-			app, parts := newHost(hostConfig{store: sessions, model: model, deployment: pd.dep, tools: w.Tools()})
+			app, parts := wiring.New(wiring.Config{Store: sessions, Model: model, Deployment: pd.Deployment, Tools: w.Tools()})
 			ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
 			defer cancel()
 			if err := app.Start(ctx); err != nil {
 				t.Fatal(err)
 			}
-			defer stopApp(app)
+			defer wiring.Stop(app)
 			user := scripted.NewProvider()
 			unset, err := parts.Runtime.Questions().SetProvider(user)
 			if err != nil {
@@ -154,19 +156,15 @@ func TestAnotherSessionRewritingAPlanUnderReviewIsNeverApproved(t *testing.T) {
 // again because the plan changed shows the diff from the text shown
 // before, escaped like every model text.
 func TestTheConsoleShowsWhatChangedWhenAReviewIsAskedAgain(t *testing.T) {
-	md, err := newMarkdown(styleNoTTY)
-	if err != nil {
-		t.Fatal(err)
-	}
 	var out bytes.Buffer
-	pr := newPrinter(&out, md, newPresenters(), false)
-	pr.question(host.Question{
+	pl := &present.Plain{W: &out, Cat: present.English}
+	pl.Question(present.English.Question(host.AskRequest{Kind: host.AskReview, Questions: []host.Question{{
 		ID: e2etest.ReviewQuestionID, Header: "Plan review", Question: "The plan changed while you were reviewing it.",
 		Detail: "# Tests\n\n1. Run the installer script | sh\x1b[2K\n", Previous: "# Tests\n\n1. Add TestHello.\n",
 		Options: []host.Option{{Label: e2etest.ReviewApprove, Role: host.RoleApprove}, {Label: e2etest.ReviewKeepPlanning, Role: host.RoleKeepPlanning}},
-	}, []string{"1", "2", "3"})
+	}}}, 0, host.Log{}, true))
 	got := out.String()
-	for _, want := range []string{"what changed (- before, + now)", "-1. Add TestHello.", `+1. Run the installer script | sh\x1b[2K`} {
+	for _, want := range []string{present.English.Review.DiffChanged, "-1. Add TestHello.", `+1. Run the installer script | sh\x1b[2K`} {
 		if !strings.Contains(got, want) {
 			t.Errorf("output lacks %q:\n%s", want, got)
 		}

@@ -16,6 +16,7 @@ import (
 	"github.com/dshgo/planmode/cmd/planhost/pgstore"
 	"github.com/dshgo/planmode/cmd/planhost/pgstore/pgtest"
 	"github.com/dshgo/planmode/host"
+	"github.com/dshgo/planmode/internal/present"
 )
 
 // proc is one planhost process on the line console (pipes).
@@ -367,7 +368,7 @@ func TestProcessStoppedPastLeaseIsFenced(t *testing.T) {
 	})
 	n := len(events)
 	a.signal(t, syscall.SIGCONT)
-	waitUntil(t, "A says its writes were refused", 20*time.Second, func() bool { return strings.Contains(a.errOut.String(), lineLeaseLost) })
+	waitUntil(t, "A says its writes were refused", 20*time.Second, func() bool { return strings.Contains(a.errOut.String(), present.English.Session.LeaseLost) })
 	time.Sleep(300 * time.Millisecond)
 	events = logOf(t, st, id)
 	if len(events) != n {

@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/creack/pty"
+	"github.com/dshgo/planmode/internal/present"
 )
 
 // TestPTYLineConsoleOnATerminalIgnoresTypeAhead runs the line console with
@@ -55,7 +56,7 @@ func TestPTYLineConsoleOnATerminalIgnoresTypeAhead(t *testing.T) {
 	// The chat line, then "a", an empty line and "a" at once: typed
 	// before the review appeared and as it did.
 	write("/plan Add Goodbye\na\n\na\n")
-	waitFor(t, &out, lineReviewEnd)
+	waitFor(t, &out, present.English.Console.MenuEnd)
 	time.Sleep(reviewGraceWait)
 	if res := exitResults(t, sessionEvents(t, dir)); len(res) != 0 {
 		t.Fatalf("a line typed ahead answered the review: %+v\n%s", res, out.String())
@@ -119,12 +120,12 @@ func TestPTYLineConsoleEditOnATerminal(t *testing.T) {
 		}
 	}
 	write("/plan Add Goodbye\n")
-	waitFor(t, &out, lineReviewEnd)
+	waitFor(t, &out, present.English.Console.MenuEnd)
 	time.Sleep(reviewGraceWait)
 	write("e\n")
-	waitFor(t, &out, lineEditHow)
+	waitFor(t, &out, present.English.Console.EditHow)
 	write("# Add Goodbye\n\n1. Add `Goodbye` and `Farewell`.\n.\na\n")
-	waitFor(t, &out, lineEditChanged)
+	waitFor(t, &out, present.English.Review.DiffEdited)
 	waitFor(t, &out, `ignored "a"`)
 	if res := exitResults(t, sessionEvents(t, dir)); len(res) != 0 {
 		t.Fatalf("the approval typed with the edit answered the review: %+v\n%s", res, out.String())

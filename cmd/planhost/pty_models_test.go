@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/dshgo/planmode/cmd/planhost/internal/fakeopenai"
+	"github.com/dshgo/planmode/cmd/planhost/internal/wiring"
 	"github.com/dshgo/planmode/host"
 )
 
@@ -28,7 +29,7 @@ func TestPTYModelPerMode(t *testing.T) {
 		t.Fatal(err)
 	}
 	env := []string{"OPENAI_BASE_URL=" + defSrv.BaseURL(), "OPENAI_MODEL=doer", "OPENAI_API_KEY=sk-default-secret",
-		envPlanModel + "=planner", envPlanBaseURL + "=" + planSrv.BaseURL(), envPlanAPIKey + "=sk-plan-secret"}
+		wiring.EnvPlanModel + "=planner", wiring.EnvPlanBaseURL + "=" + planSrv.BaseURL(), wiring.EnvPlanAPIKey + "=sk-plan-secret"}
 	s := startPTY(t, 100, 30, env, "run", "-config", cfg, "-model", "openai", "-workspace", filepath.Join(dir, "ws"), "-sessions", filepath.Join(dir, "sessions"))
 	s.waitScreen("shift+tab")
 	screen := s.screen()

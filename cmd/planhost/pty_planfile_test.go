@@ -70,7 +70,7 @@ func TestPTYEditThePlanFile(t *testing.T) {
 	if out["approved"] != true || out["edited"] != true || !strings.Contains(out["plan"].(string), step) {
 		t.Errorf("result = %v; want plan-file's edited result", out)
 	}
-	if _, twice := out[resultEdited]; twice {
+	if _, twice := out["editedByUser"]; twice {
 		t.Errorf("result = %v; planhost-edit reported the edit too", out)
 	}
 	b, err := os.ReadFile(out["planFile"].(string))
@@ -83,7 +83,7 @@ func TestPTYEditThePlanFile(t *testing.T) {
 	if code := p.main([]string{"inspect", files[0]}); code != exitOK {
 		t.Fatalf("inspect: %d\n%s", code, stderr)
 	}
-	if !strings.Contains(stdout.String(), `review of "Add Goodbye": approved as you edited it`) {
+	if !strings.Contains(stdout.String(), "Plan approved as you edited it.") {
 		t.Errorf("inspect:\n%s", stdout)
 	}
 }
@@ -94,11 +94,11 @@ func TestPTYEditThePlanFile(t *testing.T) {
 func TestRunPlanFileAndExtraAnswersThroughPipes(t *testing.T) {
 	dir := newRunDir(t)
 	args := runArgs(dir, filepath.Join("testdata", "pty", "approve.yaml"), "-config", planFileDeploy(t, dir))
-	p, stdout, stderr, _ := testProgram(t, "/plan Add Goodbye\n2\nUse a flag.\n")
+	p, stdout, stderr, _ := testProgram(t, "/plan Add Goodbye\nw\nUse a flag.\n")
 	if code := p.main(args); code != exitOK {
 		t.Fatalf("exit code %d\n%s", code, stderr)
 	}
-	for _, want := range []string{"plan file: " + filepath.Join(dir, "plans"), "[2] Approve with comments", "[4] Abandon"} {
+	for _, want := range []string{"Plan file: " + filepath.Join(dir, "plans"), "[w] Approve with comments", "[x] Abandon"} {
 		if !strings.Contains(stdout.String(), want) {
 			t.Errorf("output lacks %q:\n%s", want, stdout)
 		}
@@ -166,14 +166,14 @@ func TestPTYAPlanChangedDuringTheReviewIsShownAgain(t *testing.T) {
 func TestRunReopenAPlanPresentedFromTheFile(t *testing.T) {
 	dir := newRunDir(t)
 	args := runArgs(dir, filepath.Join("testdata", "pty", "planfile-nameless.yaml"), "-config", planFileDeploy(t, dir))
-	p, stdout, stderr, _ := testProgram(t, "/plan Add Goodbye\n1\n/plans\n/plan reopen\n")
+	p, stdout, stderr, _ := testProgram(t, "/plan Add Goodbye\na\n/plans\n/plan reopen\n")
 	if code := p.main(args); code != exitOK {
 		t.Fatalf("exit code %d\n%s", code, stderr)
 	}
 	if !regexp.MustCompile(`(?m)^\s*1\. Add Goodbye — approved`).MatchString(stdout.String()) {
 		t.Errorf("/plans does not list the plan with its title:\n%s", stdout)
 	}
-	if !strings.Contains(stdout.String(), "Plan mode is on with plan 1 reopened as the working draft") {
+	if !strings.Contains(stdout.String(), "Plan 1 is reopened as the working draft") {
 		t.Errorf("/plan reopen did not reopen plan 1:\n%s", stdout)
 	}
 	out := exitResult(t, dir)

@@ -9,7 +9,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/dshgo/planmode/cmd/planhost/internal/saveplan"
+	"github.com/dshgo/planmode/internal/saveplan"
 )
 
 // startReview runs "planhost run" with plan-review's extra answers (a
@@ -196,7 +196,7 @@ func TestPTYEditorFailureIsShown(t *testing.T) {
 			s.send("d")
 			s.waitScreen("Plan dismissed.")
 			s.quit()
-			logs, _ := filepath.Glob(filepath.Join(s.home, "state", "*", logFileName))
+			logs, _ := filepath.Glob(filepath.Join(s.home, "state", "*", "planhost.log"))
 			if len(logs) != 1 {
 				t.Fatalf("log files %v", logs)
 			}
@@ -211,7 +211,7 @@ func TestPTYEditorFailureIsShown(t *testing.T) {
 // TestPTYInternalLinesOnlyWithVerbose protects the transcript from the
 // host's internal lines and the model's text, unless -verbose asks.
 func TestPTYInternalLinesOnlyWithVerbose(t *testing.T) {
-	internal := []string{"· request initial", "switch pending", "Plan mode ends before the next model request"}
+	internal := []string{"· request initial", "switch pending", `← {"approved":true}`}
 	for _, verbose := range []bool{false, true} {
 		dir := newRunDir(t)
 		var extra []string
@@ -273,7 +273,7 @@ func TestPTYSavePlanAndStop(t *testing.T) {
 	if code := p.main([]string{"inspect", files[0]}); code != exitOK {
 		t.Fatalf("inspect: %d\n%s", code, stderr)
 	}
-	if !strings.Contains(stdout.String(), `review of "Add Goodbye": saved; nothing was carried out`) {
+	if !strings.Contains(stdout.String(), "Plan saved; nothing was carried out.") {
 		t.Errorf("inspect:\n%s", stdout)
 	}
 }

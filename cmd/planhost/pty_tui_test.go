@@ -178,7 +178,7 @@ func TestPTYEditInEditor(t *testing.T) {
 	if err := json.Unmarshal([]byte(res[0].Output), &out); err != nil {
 		t.Fatalf("result %q: %v", res[0].Output, err)
 	}
-	if out["approved"] != true || out[resultEdited] != true || !strings.Contains(out[resultEditedPlan].(string), "2. Edited step from the editor.") {
+	if out["approved"] != true || out["editedByUser"] != true || !strings.Contains(out["editedPlan"].(string), "2. Edited step from the editor.") {
 		t.Errorf("result = %v", out)
 	}
 	// inspect tells the same story in the same words.
@@ -187,7 +187,7 @@ func TestPTYEditInEditor(t *testing.T) {
 	if code := p.main([]string{"inspect", files[0]}); code != exitOK {
 		t.Fatalf("inspect: %d\n%s", code, stderr)
 	}
-	if !strings.Contains(stdout.String(), `review of "Add Goodbye": approved as you edited it`) {
+	if !strings.Contains(stdout.String(), "Plan approved as you edited it.") {
 		t.Errorf("inspect:\n%s", stdout)
 	}
 }

@@ -8,6 +8,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/dshgo/planmode/internal/present"
 )
 
 // runArgs returns the flags of a piped "planhost run" with the test
@@ -75,7 +77,7 @@ func TestRunThroughPipes(t *testing.T) {
 	if code := p2.main([]string{"inspect", file}); code != exitOK {
 		t.Fatalf("inspect: %d\n%s", code, errOut2)
 	}
-	if got := strings.Count(out2.String(), " review of "); got != 2 {
+	if got := strings.Count(out2.String(), "▍Plan: "); got != 2 {
 		t.Errorf("inspect shows %d reviews, want 2:\n%s", got, out2)
 	}
 }
@@ -118,12 +120,12 @@ func TestRunReviewEndings(t *testing.T) {
 		{
 			name:  "dismissing the review",
 			input: "/plan Go\nd\n",
-			want:  []string{"← Plan not approved", "dismissed the plan review", "assistant: I will wait."},
+			want:  []string{"Plan dismissed.", "assistant: I will wait."},
 		},
 		{
 			name:  "input ending during the review",
 			input: "/plan Go\n",
-			want:  []string{"← Plan not approved", "dismissed the plan review", "assistant: I will wait."},
+			want:  []string{"Plan dismissed.", "assistant: I will wait."},
 		},
 	}
 	for _, tt := range tests {
@@ -167,14 +169,14 @@ func TestRunCtrlC(t *testing.T) {
 		{
 			name:       "while the model works",
 			script:     "steps:\n  - block: true\n",
-			waitBefore: "· request initial",
-			wantAfter:  []string{lineCancelling, "turn 1 ended: cancelled"},
+			waitBefore: "── plan mode on ──",
+			wantAfter:  []string{present.English.Console.Cancelling, "turn 1 ended: cancelled"},
 		},
 		{
 			name:       "while a plan is under review",
 			script:     "steps:\n  - toolCalls:\n      - name: exit_plan_mode\n        input: {plan: \"# P\"}\n",
-			waitBefore: lineReviewEnd,
-			wantAfter:  []string{lineCancelling, "review closed", "turn 1 ended: cancelled"},
+			waitBefore: present.English.Console.MenuEnd,
+			wantAfter:  []string{present.English.Console.Cancelling, "· the question closed", "turn 1 ended: cancelled"},
 		},
 	}
 	for _, tt := range tests {
@@ -205,7 +207,7 @@ func TestRunCtrlC(t *testing.T) {
 			case <-time.After(10 * time.Second):
 				t.Fatalf("a second Ctrl-C did not exit:\n%s", out)
 			}
-			waitFor(t, out, lineBye)
+			waitFor(t, out, present.English.Console.Bye)
 		})
 	}
 }

@@ -6,40 +6,35 @@ import (
 	"flag"
 	"fmt"
 	"path/filepath"
-	"strings"
+	"sync/atomic"
 	"time"
 
-	"github.com/dshgo/planmode/cmd/planhost/internal/safetext"
+	"github.com/dshgo/planmode/cmd/planhost/internal/console"
+	"github.com/dshgo/planmode/cmd/planhost/internal/mdview"
+	"github.com/dshgo/planmode/cmd/planhost/internal/wiring"
 	"github.com/dshgo/planmode/cmd/planhost/openaimodel"
 	"github.com/dshgo/planmode/cmd/planhost/pgstore"
 	"github.com/dshgo/planmode/cmd/planhost/tui"
 	"github.com/dshgo/planmode/cmd/planhost/workspace"
 	"github.com/dshgo/planmode/host"
+	"github.com/dshgo/planmode/internal/present"
 	"github.com/dshgo/planmode/refhost"
-	"github.com/dshgo/planmode/refhost/scripted"
 	"github.com/dshgo/planmode/store"
 )
 
-// Model choices of -model.
-const (
-	modelOpenAI         = "openai"
-	modelScriptedPrefix = "scripted:"
-	defaultOpenAIRetry  = 2
-)
+// defaultAgentID names the agent of "planhost run": one agent across
+// sessions, so that its todo list carries over.
+const defaultAgentID = "planhost"
 
-// Where planhost keeps its state by default.
-const (
-	appDirName      = "planhost"
-	sessionsDirName = "sessions"
-	historyFileName = "history"
-)
+// recapItems is how much of a resumed session the terminal UI recaps.
+const recapItems = 6
 
 // runFlags are the flags of "planhost run".
 type runFlags struct {
 	config, session, sessions, store, model, workspace string
 	agent, documents                                   string
 	openai                                             openaimodel.Config
-	plan                                               planModelFlags
+	plan                                               wiring.PlanModel
 	ui                                                 uiFlags
 }
 
@@ -47,7 +42,7 @@ type runFlags struct {
 func (p *program) run(args []string) int {
 	fs := flag.NewFlagSet("run", flag.ContinueOnError)
 	env := openaimodel.FromEnv(p.getenv)
-	stateDir, stateErr := p.stateDir()
+	stateDir, stateErr := wiring.StateDir(p.getenv)
 	shownState := stateDir
 	if stateErr != nil {
 		shownState = filepath.Join("$HOME", ".local", "state")
@@ -55,13 +50,13 @@ func (p *program) run(args []string) int {
 	var f runFlags
 	fs.StringVar(&f.config, "config", "", flagConfigHelp)
 	fs.StringVar(&f.session, "session", "", flagSessionHelp)
-	fs.StringVar(&f.sessions, "sessions", "", fmt.Sprintf(flagSessionsHelp, filepath.Join(shownState, appDirName, sessionsDirName)))
-	fs.StringVar(&f.store, "store", storeFile, flagStoreHelp)
+	fs.StringVar(&f.sessions, "sessions", "", fmt.Sprintf(flagSessionsHelp, filepath.Join(shownState, wiring.AppDir, wiring.SessionsDir)))
+	fs.StringVar(&f.store, "store", wiring.StoreFile, flagStoreHelp)
 	fs.DurationVar(&p.leaseExpiry, "lease", pgstore.DefaultLeaseExpiry, flagLeaseHelp)
-	fs.StringVar(&f.model, "model", modelOpenAI, flagModelHelp)
+	fs.StringVar(&f.model, "model", wiring.ModelOpenAI, flagModelHelp)
 	fs.StringVar(&f.workspace, "workspace", ".", flagWorkspaceHelp)
 	fs.StringVar(&f.agent, "agent", defaultAgentID, flagAgentHelp)
-	fs.StringVar(&f.documents, "documents", "", fmt.Sprintf(flagDocumentsHelp, filepath.Join(shownState, appDirName, documentsDirName)))
+	fs.StringVar(&f.documents, "documents", "", fmt.Sprintf(flagDocumentsHelp, filepath.Join(shownState, wiring.AppDir, wiring.DocumentsDir)))
 	finishOpenAI := addOpenAIFlags(fs, &f.openai, env)
 	finishPlan := addPlanModelFlags(fs, &f.plan, p.getenv)
 	f.ui.define(fs)
@@ -80,30 +75,32 @@ func (p *program) run(args []string) int {
 	if err := f.resolveSession(); err != nil {
 		return p.usageError("run", err)
 	}
-	pd, err := loadDeployment(f.config)
+	dep, err := wiring.LoadDeployment(f.config)
 	if err != nil {
 		return p.configError("run", err)
 	}
-	dep := pd.dep
-	relay := &deltaRelay{}
-	f.openai.Stream, f.openai.OnDelta = f.ui.stream, relay.send
-	model, err := p.model(f)
+	deltas := &deltaRelay{}
+	f.openai.Stream, f.openai.OnDelta = f.ui.stream, deltas.send
+	model, err := wiring.Model(f.model, f.openai, f.plan)
 	if err != nil {
 		return p.usageError("run", err)
 	}
-	forbidden, err := p.settleState(&f, stateDir, stateErr)
+	if stateErr != nil && p.terminal() {
+		return p.usageError("run", stateErr) // the terminal keeps its history there
+	}
+	forbidden, err := wiring.SettleState(&f.sessions, f.workspace, stateDir, stateErr)
 	if err != nil {
 		return p.usageError("run", err)
 	}
-	if forbidden, err = settleDocuments(&f, stateDir, stateErr, forbidden); err != nil {
+	if forbidden, err = wiring.SettleDocuments(f.store, &f.documents, f.workspace, stateDir, stateErr, forbidden); err != nil {
 		return p.usageError("run", err)
 	}
 	// The plans under review stay out of the model's reach too.
-	if err := checkPlansApart(f.workspace, pd.planDir, f.config); err != nil {
+	if err := wiring.CheckPlansApart(f.workspace, dep.PlanDir, f.config); err != nil {
 		return p.usageError("run", err)
 	}
-	if pd.planDir != "" {
-		forbidden = append(forbidden, pd.planDir)
+	if dep.PlanDir != "" {
+		forbidden = append(forbidden, dep.PlanDir)
 	}
 	if err := f.continueSession(); err != nil {
 		return p.usageError("run", err)
@@ -114,7 +111,7 @@ func (p *program) run(args []string) int {
 	}
 	defer ws.Close()
 	// Each repair the file store makes on opening a session is shown in one line.
-	sessions, usage, err := p.openStore(f.store, f.sessions, store.WithLogger(newRepairLogger(p.stderr, "run", "", nil)))
+	sessions, usage, err := wiring.OpenStore(f.store, f.sessions, p.getenv, p.leaseExpiry, store.WithLogger(wiring.RepairLogger(p.stderr, "run", "", nil)))
 	if usage {
 		return p.usageError("run", err)
 	} else if err != nil {
@@ -123,50 +120,49 @@ func (p *program) run(args []string) int {
 	defer sessions.Close()
 	if f.ui.cont && f.session == "" {
 		// The newest session of the store in use.
-		id, err := sessions.latest()
+		id, err := sessions.Latest()
 		if err != nil {
 			return p.usageError("run", fmt.Errorf("-continue: %w", err))
 		}
 		f.session = id
 	}
-
-	docs, err := sessions.documents(f.documents)
+	docs, err := sessions.Documents(f.documents)
 	if err != nil {
 		return p.fail("run", err)
 	}
 	if stateErr != nil {
 		stateDir = ""
 	}
-	logger, closeLog, err := p.runLogger(stateDir)
+	logger, closeLog, err := wiring.Logger(p.terminal(), p.stderr, stateDir)
 	if err != nil {
 		return p.usageError("run", err)
 	}
 	defer closeLog()
-	lease := &leaseRelay{}
+	lease := &wiring.Lease{}
 	var executeModel string
-	if _, ok := model.(*modelRouter); ok {
+	if wiring.Routed(model) {
 		executeModel = f.openai.Model
 	}
-	app, parts := newHost(hostConfig{store: sessions, model: model, deployment: dep, tools: ws.Tools(), logger: logger, documents: docs, lease: lease,
-		executeModel: executeModel})
+	app, parts := wiring.New(wiring.Config{Store: sessions, Model: model, Deployment: dep.Deployment, Tools: ws.Tools(), Logger: logger,
+		Documents: docs, Lease: lease, ExecuteModel: executeModel})
 	if err := app.Err(); err != nil {
 		return p.usageError("run", err)
 	}
-	if err := bindRouter(model, parts); err != nil {
+	if err := wiring.BindRouter(model, parts); err != nil {
 		return p.usageError("run", err)
 	}
 	ctx := context.Background()
 	if err := app.Start(ctx); err != nil {
 		return p.fail("run", err)
 	}
-	defer stopApp(app)
+	defer wiring.Stop(app)
 
 	var sess host.Session
 	resumed := f.session != ""
 	if resumed {
 		sess, err = sessions.Open(f.session)
 		if errors.Is(err, host.ErrSessionNotFound) {
-			return p.usageError("run", fmt.Errorf("-session %s: %w in %s", f.session, err, sessions.where("")))
+			return p.usageError("run", fmt.Errorf("-session %s: %w in %s", f.session, err, sessions.Where("")))
 		}
 	} else {
 		sess, err = sessions.Create("")
@@ -178,113 +174,125 @@ func (p *program) run(args []string) int {
 	if err != nil {
 		return p.fail("run", err)
 	}
-	defer stopAgent(agent)
-	file := sessions.where(sess.ID())
+	defer wiring.StopAgent(agent)
+	cat := p.catalog(f.ui.lang)
+	planFile := ""
+	if parts.PlanFile != nil {
+		planFile = parts.PlanFile.Path(agent)
+	}
+	file := sessions.Where(sess.ID())
 	if p.terminal() {
-		cat := p.tuiCatalog(f.ui.lang)
-		intro := []tui.Entry{{Kind: tui.KindMeta, Text: fmt.Sprintf(cat.SessionLine, sess.ID(), file)}}
-		if f.model == modelOpenAI {
-			intro = append(intro, tui.Entry{Kind: tui.KindMeta, Text: fmt.Sprintf(cat.ModelAtLine, f.openai.Model, endpointShown(f.openai.BaseURL))})
-			if pc, ok := planConfig(f.openai, f.plan); ok {
-				intro = append(intro, tui.Entry{Kind: tui.KindMeta, Text: fmt.Sprintf(cat.PlanModelAtLine, pc.Model, endpointShown(pc.BaseURL))})
-			}
-		}
-		if resumed {
-			intro = append(intro, tui.Entry{Kind: tui.KindMeta, Text: fmt.Sprintf(cat.RecapLine, sess.ID(), sess.Len())})
-			intro = append(intro, recap(sess.Events(), recapEntries, cat)...)
-		}
-		return p.converseTUI(ctx, parts, agent, tuiSession{file: file, stateDir: stateDir, intro: intro, cat: cat, relay: relay,
-			verbose: f.ui.verbose, logger: logger, lease: lease})
+		return p.runTUI(ctx, tui.Session{Runtime: parts.Runtime, Agent: agent, Plan: parts.Plan, PlanFile: planFile,
+			Catalog: cat, Verbose: f.ui.verbose, Logger: logger, Intro: intro(cat, sess, file, f, resumed),
+			Deltas: deltas.set, Lease: lease.Set}, stateDir, file)
 	}
 	// The line console says on stderr when another process runs the turn.
-	lease.set(func(h host.LeaseHolder) {
-		fmt.Fprintf(p.stderr, lineSessionBusy+"\n", safetext.Escape(h.Host), h.PID, h.Since.UTC().Format(time.DateTime))
-	}, func() { fmt.Fprintln(p.stderr, lineLeaseLost) })
-	defer lease.set(nil, nil)
-	return p.converse(ctx, parts, agent, file, resumed)
+	w := &cat.Session
+	lease.Set(func(h host.LeaseHolder) {
+		p.printErr(fmt.Sprintf(w.SessionBusy, h.Host, h.PID, h.Since.UTC().Format(time.DateTime)))
+	}, func() { p.printErr(w.LeaseLost) })
+	defer lease.Set(nil, nil)
+	return p.runConsole(ctx, parts, agent, cat, f.ui.verbose, planFile, file, resumed)
 }
 
-// converse runs the line console over pipes (stdin or stdout is not a
+// printErr prints a line on stderr, escaped.
+func (p *program) printErr(line string) {
+	out := &present.Plain{W: p.stderr}
+	out.Line(line)
+}
+
+// catalog is the words for -lang, or the environment's language.
+func (p *program) catalog(lang string) *present.Catalog {
+	return present.For(lang, p.getenv("LC_ALL"), p.getenv("LC_MESSAGES"), p.getenv("LANG"))
+}
+
+// intro is what the terminal UI shows first: the session and its file,
+// the models and their endpoints, and a resumed session's last exchanges.
+func intro(cat *present.Catalog, sess host.Session, file string, f runFlags, resumed bool) []present.Item {
+	w := &cat.Session
+	items := []present.Item{{Kind: present.Note, Text: fmt.Sprintf(w.SessionLine, sess.ID(), file)}}
+	if f.model == wiring.ModelOpenAI {
+		items = append(items, present.Item{Kind: present.Note, Text: fmt.Sprintf(w.ModelAt, f.openai.Model, wiring.Endpoint(f.openai.BaseURL))})
+		if pc, ok := wiring.PlanConfig(f.openai, f.plan); ok {
+			items = append(items, present.Item{Kind: present.Note, Text: fmt.Sprintf(w.PlanModelAt, pc.Model, wiring.Endpoint(pc.BaseURL))})
+		}
+	}
+	if resumed {
+		items = append(items, present.Item{Kind: present.Note, Text: fmt.Sprintf(w.Resumed, sess.ID(), sess.Len())})
+		items = append(items, present.Recap(cat, sess.Events(), recapItems)...)
+	}
+	return items
+}
+
+// runTUI runs the session in the terminal UI, with the input history in
+// the state directory.
+func (p *program) runTUI(ctx context.Context, s tui.Session, stateDir, file string) int {
+	s.In, s.Out = p.stdin, p.stdout
+	s.NoColor = p.getenv("NO_COLOR") != ""
+	s.Editor = p.getenv("VISUAL")
+	if s.Editor == "" {
+		s.Editor = p.getenv("EDITOR")
+	}
+	if path, err := wiring.OpenHistory(stateDir); err == nil {
+		s.History = wiring.LoadHistory(path)
+		s.SaveHistory = func(entry string) { _ = wiring.AppendHistory(path, entry) }
+	}
+	if err := tui.Run(ctx, s); err != nil {
+		return p.fail("run", err)
+	}
+	out := present.Plain{W: p.stdout}
+	out.Line(fmt.Sprintf(s.Catalog.Session.SessionFile, file))
+	return exitOK
+}
+
+// runConsole runs the line console over pipes (stdin or stdout is not a
 // terminal): one input per line, no escape sequences.
-func (p *program) converse(ctx context.Context, parts *hostParts, agent *refhost.Agent, file string, resumed bool) int {
-	out := p.stdout
-	var src lineSource = newPipeSource(p.stdin, isTerminal(p.stdin))
+func (p *program) runConsole(ctx context.Context, parts *wiring.Parts, agent *refhost.Agent, cat *present.Catalog, verbose bool, planFile, file string, resumed bool) int {
+	src := console.NewReader(p.stdin, isTerminal(p.stdin))
 	defer src.Close()
-	md, err := newMarkdown(styleNoTTY)
+	md, err := mdview.New(mdview.StyleNoTTY, markdownWidth)
 	if err != nil {
 		return p.fail("run", err)
 	}
 	sigs, stop := p.notifyInterrupt()
 	defer stop()
-	c := &console{
-		out:        out,
-		rt:         parts.Runtime,
-		agent:      agent,
-		plan:       parts.Plan,
-		view:       newPrinter(out, md, parts.Presenters, parts.Plan != nil),
-		src:        src,
-		interrupts: sigs,
+	out := &present.Plain{W: p.stdout}
+	w := &cat.Session
+	if resumed {
+		out.Line(fmt.Sprintf(w.Resumed, agent.Session().ID(), agent.Session().Len()))
 	}
-	if parts.PlanFile != nil {
-		c.planFile = parts.PlanFile.Path(agent)
-	}
-	unset, err := parts.Runtime.Questions().SetProvider(c)
-	if err != nil {
+	out.Line(fmt.Sprintf(w.SessionLine, agent.Session().ID(), file))
+	if _, err := console.Run(ctx, console.Config{Out: p.stdout, In: src, Runtime: parts.Runtime, Agent: agent, Plan: parts.Plan,
+		Catalog: cat, Verbose: verbose, Markdown: md.Render, PlanFile: planFile, Interrupts: sigs}); err != nil {
 		return p.fail("run", err)
 	}
-	defer unset()
-	if resumed {
-		fmt.Fprintf(out, lineResumed+"\n", agent.Session().ID(), agent.Session().Len())
-	}
-	fmt.Fprintf(out, lineSession+"\n", agent.Session().ID(), file)
-	c.serve(ctx)
 	// Close the terminal first, so that the last line is not followed by
 	// a prompt.
 	src.Close()
-	fmt.Fprintf(p.stdout, lineSessionFile+"\n", file)
+	out.Line(fmt.Sprintf(w.SessionFile, file))
 	return exitOK
 }
 
-// model builds the model -model names: with -plan-model, a router
-// between the two (see bindRouter).
-func (p *program) model(f runFlags) (refhost.Model, error) {
-	_, plan := planConfig(f.openai, f.plan)
-	switch {
-	case f.model == modelOpenAI:
-		m, err := openaimodel.New(f.openai)
-		if err != nil {
-			return nil, fmt.Errorf("-model openai: %w", err)
-		}
-		if !plan {
-			return m, nil
-		}
-		pc, _ := planConfig(f.openai, f.plan)
-		pm, err := openaimodel.New(pc)
-		if err != nil {
-			return nil, fmt.Errorf("-plan-model: %w", err)
-		}
-		return newModelRouter(m, f.openai.Model, pm, pc.Model)
-	case plan:
-		return nil, errors.New(errPlanModelScripted)
-	case strings.HasPrefix(f.model, modelScriptedPrefix) && len(f.model) > len(modelScriptedPrefix):
-		steps, err := scripted.LoadScript(strings.TrimPrefix(f.model, modelScriptedPrefix))
-		if err != nil {
-			return nil, fmt.Errorf("-model %s: %w", f.model, err)
-		}
-		return scripted.NewModel(steps...), nil
-	}
-	return nil, fmt.Errorf("-model %q: want scripted:FILE or openai", f.model)
+// markdownWidth is the width plans are rendered at over pipes, so that
+// the output is the same on every machine.
+const markdownWidth = 80
+
+// deltaRelay hands a streaming model's pieces to whoever shows them: the
+// terminal UI while it runs, nobody otherwise.
+type deltaRelay struct {
+	to atomic.Pointer[func(text, reasoning string)]
 }
 
-// stateDir is the user's state directory: $XDG_STATE_HOME, else
-// ~/.local/state. With neither variable set (to an absolute path) there is
-// none: planhost never falls back to a directory other users share.
-func (p *program) stateDir() (string, error) {
-	if d := p.getenv("XDG_STATE_HOME"); filepath.IsAbs(d) {
-		return d, nil
+func (r *deltaRelay) send(d openaimodel.Delta) {
+	if f := r.to.Load(); f != nil {
+		(*f)(d.Text, d.Reasoning)
 	}
-	if home := p.getenv("HOME"); filepath.IsAbs(home) {
-		return filepath.Join(home, ".local", "state"), nil
+}
+
+func (r *deltaRelay) set(f func(text, reasoning string)) {
+	if f == nil {
+		r.to.Store(nil)
+		return
 	}
-	return "", errors.New(errNoStateDir)
+	r.to.Store(&f)
 }

@@ -4,14 +4,19 @@ import (
 	"bytes"
 	"encoding/json"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 	"time"
 
+	"github.com/charmbracelet/x/ansi"
 	"github.com/dshgo/planmode"
-	"github.com/dshgo/planmode/cmd/planhost/internal/render"
-	"github.com/dshgo/planmode/cmd/planhost/internal/safetext"
+
+	"github.com/dshgo/planmode/cmd/planhost/internal/inspect"
+	"github.com/dshgo/planmode/cmd/planhost/internal/mdview"
 	"github.com/dshgo/planmode/host"
+	"github.com/dshgo/planmode/internal/present"
+	"github.com/dshgo/planmode/internal/safetext"
 	"github.com/dshgo/planmode/store"
 )
 
@@ -21,17 +26,6 @@ import (
 const hostile = "# Plan\n\n1. Read the code.\n2. rm -rf ~/projects\r2. Run the unit tests.\n" +
 	"3. \x1b[2J\x1b[Hcleared \x1b[8mhidden\x1b[0m \u202eexe.txt \u2066iso\u2069 \u009b2J zero\u200bwidth\n" +
 	"4. &#27;[8mref &#x202E;rev &rlm;mark\n"
-
-// cardPresenter shows calls as plan cards with the hostile body.
-type cardPresenter struct{}
-
-func (cardPresenter) PresentCall(json.RawMessage) host.Card {
-	return host.Card{Kind: "plan\x1b[2J", Title: "Plan\r\u202eT", Body: hostile}
-}
-
-func (cardPresenter) PresentResult(json.RawMessage, string, bool) host.Card {
-	return host.Card{Kind: "review", Title: "done\rX", Body: hostile}
-}
 
 func hostileEvents(t *testing.T) []host.Event {
 	t.Helper()
@@ -47,8 +41,9 @@ func hostileEvents(t *testing.T) []host.Event {
 		mk(host.TypeAssistantMessage, host.AssistantMessage{Text: hostile}),
 		mk(host.TypeToolCall, host.ToolCall{ID: "1", Name: "read_file\r", Input: args}),
 		mk(host.TypeToolResult, host.ToolResult{CallID: "1", Name: "read_file", Output: "line\x1b[2J\r\u202e"}),
-		mk(host.TypeToolCall, host.ToolCall{ID: "2", Name: "show", Input: json.RawMessage(`{}`)}),
-		mk(host.TypeToolResult, host.ToolResult{CallID: "2", Name: "show", Output: "x"}),
+		mk(host.TypeToolCall, host.ToolCall{ID: "2", Name: planmode.ExitToolName, Input: mustJSON(t, map[string]string{"plan": hostile})}),
+		mk(host.TypeToolResult, host.ToolResult{CallID: "2", Name: planmode.ExitToolName, Output: "x\r\x1b[2J", IsError: true,
+			Outcome: string(planmode.ExitKeepPlanning)}),
 		{Type: host.TypeUserMessage, Source: &host.Source{Kind: host.SourcePlugin, Plugin: "p\x1b"}, Data: mustJSON(t, host.UserMessage{Content: []host.Block{host.TextBlock(hostile)}})},
 		mk(host.TypeTurnEnd, host.TurnEnd{Turn: 1, Reason: host.TurnError, Error: "boom\r\x1b[2Jok"}),
 	}
@@ -69,35 +64,34 @@ func mustJSON(t *testing.T, v any) json.RawMessage {
 // sequences, other controls and bidi characters made visible; only the
 // renderer's own colours reach a terminal.
 func TestModelTextCannotHideThePlan(t *testing.T) {
-	for _, style := range []string{styleNoTTY, styleTerminal} {
+	for _, style := range []string{mdview.StyleNoTTY, mdview.StyleDark} {
 		t.Run(style, func(t *testing.T) {
-			md, err := newMarkdown(style)
+			md, err := mdview.New(style, markdownWidth)
 			if err != nil {
 				t.Fatal(err)
 			}
-			pres := newPresenters()
-			pres.byName["show"] = cardPresenter{}
 			var out bytes.Buffer
-			pr := newPrinter(&out, md, pres, false)
+			pl := &present.Plain{W: &out, Cat: present.English, Verbose: true, Markdown: md.Render}
+			tr := present.NewTranscript(present.English, true)
 			for _, e := range hostileEvents(t) {
-				pr.event(e, func() host.Log { return host.Log{} })
+				pl.Items(tr.Add(e))
 			}
-			pr.question(host.Question{
+			req := host.AskRequest{Kind: host.AskConsent, Questions: []host.Question{{
 				ID: "q", Header: "Plan\r\u202e", Question: "Approve?\x1b[2J", Detail: hostile + "\nmore",
-				Options: []host.Option{{Label: "Approve\r", Description: "go\u202e"}, {Label: "Keep"}},
-			}, []string{"a", "k", "d"})
+				Options: []host.Option{{Label: "Approve\r", Description: "go\u202e", Role: host.RoleApprove}, {Label: "Keep"}},
+			}}}
+			pl.Question(present.English.Question(req, 0, host.Log{}, false))
 			got := out.String()
-			shown := got
-			if style == styleNoTTY {
+			if style == mdview.StyleNoTTY {
 				if !safetext.Safe(got) {
 					t.Errorf("piped output has unsafe characters:\n%q", got)
 				}
 			} else if safetext.EscapeExceptSGR(got) != got {
 				t.Errorf("terminal output has more than colour sequences:\n%q", got)
 			}
-			for _, want := range []string{`rm -rf ~/projects\r2. Run the unit tests.`, `\u202eexe.txt`, `\x1b[2J`, `&#27;`} {
-				if !strings.Contains(shown, want) {
-					t.Errorf("output does not show %q:\n%s", want, shown)
+			for _, want := range []string{`rm -rf ~/projects\r2. Run the unit tests.`, `\u202eexe.txt`, `\x1b[2J`, `&#27;`, `Approve\r`} {
+				if !strings.Contains(got, want) {
+					t.Errorf("output does not show %q:\n%s", want, got)
 				}
 			}
 		})
@@ -139,12 +133,12 @@ func TestInspectShowsLogTextEscaped(t *testing.T) {
 			t.Errorf("inspect does not show the escapes:\n%s", out)
 		}
 		if len(args) == 3 {
-			var ins inspection
+			var ins inspect.Inspection
 			if err := json.Unmarshal(out.Bytes(), &ins); err != nil {
 				t.Fatal(err)
 			}
-			if len(ins.Timeline) == 0 || !strings.Contains(ins.Timeline[0].Text, "tests \u202e\x1b[2J") {
-				t.Errorf("JSON lost the text: %+v", ins.Timeline)
+			if !slices.ContainsFunc(ins.Items, func(it inspect.Item) bool { return strings.Contains(it.Text, "tests \u202e\x1b[2J") }) {
+				t.Errorf("JSON lost the text: %+v", ins.Items)
 			}
 		}
 	}
@@ -168,17 +162,20 @@ func TestErrorsShowOutsideTextEscaped(t *testing.T) {
 // reaches the terminal as it is, with nothing shown as an escape; a link
 // shows its target after its text.
 func TestRenderedPlanShowsNoEscapeNoise(t *testing.T) {
-	md, err := newMarkdown(styleTerminal)
+	md, err := mdview.New(mdview.StyleDark, markdownWidth)
 	if err != nil {
 		t.Fatal(err)
 	}
 	plan := "# Title\n\n1. See [the docs](https://docs.example/a?b=c) and `code` **bold**\n\n```go\nfunc main() {}\n```\n\n" +
 		"> quote\n\n| a | b |\n|---|---|\n| 1 | 2 |\n\n- [ ] task\n\n---\n\n![img](http://x/y.png) café 计划 👩‍💻 &amp; &#233;\n"
-	got := renderMarkdown(md, plan)
+	var out bytes.Buffer
+	pl := &present.Plain{W: &out, Cat: present.English, Markdown: md.Render}
+	pl.Item(present.Item{Kind: present.Plan, Title: "Title", Text: plan})
+	got := out.String()
 	if strings.Contains(got, `\x`) || strings.Contains(got, `\u`) || strings.Contains(got, `\a`) {
 		t.Errorf("the rendered plan shows escapes:\n%q", got)
 	}
-	if plain := render.Plain(got); !strings.Contains(plain, "the docs (https://docs.example/a?b=c)") {
+	if plain := ansi.Strip(got); !strings.Contains(plain, "the docs (https://docs.example/a?b=c)") {
 		t.Errorf("the link is not shown with its target:\n%q", plain)
 	}
 }

@@ -10,6 +10,7 @@ import (
 
 	"github.com/jackc/pgx/v5"
 
+	"github.com/dshgo/planmode/cmd/planhost/internal/wiring"
 	"github.com/dshgo/planmode/cmd/planhost/pgstore/pgtest"
 )
 
@@ -31,15 +32,15 @@ func TestRunWithPostgresStore(t *testing.T) {
 	second := writeScript(t, dir, "second.yaml", "steps:\n  - text: Still planning.\n")
 	p2, out2, errOut2, _ := testProgram(t, "And now?\n")
 	p2.getenv = func(k string) string {
-		if k == envDatabase {
+		if k == "DATABASE_URL" {
 			return url
 		}
 		return ""
 	}
-	if code := p2.main(runArgs(dir, second, "-store", storePostgres, "-session", id[1])); code != exitOK {
+	if code := p2.main(runArgs(dir, second, "-store", "postgres", "-session", id[1])); code != exitOK {
 		t.Fatalf("resume: exit code = %d\n%s", code, errOut2)
 	}
-	if !strings.Contains(out2.String(), "resumed session "+id[1]) {
+	if !strings.Contains(out2.String(), "Resumed session "+id[1]) {
 		t.Fatalf("resume output:\n%s", out2)
 	}
 }
@@ -216,8 +217,8 @@ func FuzzRedactDSN(f *testing.F) {
 			prefix + "password = '" + secret + "'",
 			prefix + "PassWord=" + secret + " dbname=x",
 		} {
-			if got := redactDSN(v); strings.Contains(got, secret) {
-				t.Fatalf("redactDSN(%q) = %q", v, got)
+			if got := wiring.RedactDSN(v); strings.Contains(got, secret) {
+				t.Fatalf("wiring.RedactDSN(%q) = %q", v, got)
 			}
 		}
 	})

@@ -2,65 +2,9 @@ package main
 
 import "errors"
 
-// Errors of the program.
-var (
-	// errNoReview is the demo reviewer's answer when its story has no
-	// verdict left or the request is not a plan review.
-	errNoReview = errors.New("the demo's reviewer has no answer for this request")
-	// errValidateOnly is the answer of the model validate composes; it
-	// is never asked, because validate runs no session.
-	errValidateOnly = errors.New("validate runs no session")
-	// errNotJSONL means inspect was given a file that is not a session
-	// file (*.jsonl).
-	errNotJSONL = errors.New("not a session file: want a .jsonl file named after its session ID " +
-		"(a session in PostgreSQL is named by its ID with -store postgres or -store URL)")
-	// errNotRegular means inspect was given something other than a
-	// regular file (a FIFO, a device, a directory) to read, or found one,
-	// or a symbolic link, where -html is to write.
-	errNotRegular = errors.New("not a regular file")
-)
-
-// Where the state and the workspace meet.
-const (
-	errStateInWorkspace = "the %s %s is inside the workspace %s, where the model's write_file could rewrite it; " +
-		"pass -sessions DIR outside the workspace, or -workspace DIR that does not contain it"
-	errWorkspaceInState = "the workspace %s is inside the %s %s, where planhost keeps its own files; " +
-		"pass -workspace DIR outside it"
-	stateWhatSessions = "sessions directory"
-	stateWhatState    = "state directory"
-	stateWhatPlans    = "plan directory"
-
-	errPlansInWorkspace = "the plan directory %s (plan-file's dir in %s) is inside the workspace %s, where the model's " +
-		"write_file could rewrite a plan while the user reviews it; set plan-file's dir outside the workspace, " +
-		"or pass -workspace DIR that does not contain it"
-	errWorkspaceInPlans = "the workspace %s is inside the plan directory %s (plan-file's dir in %s), where planhost " +
-		"keeps the plans under review; pass -workspace DIR outside it"
-)
-
-// The state directory and the history file.
-const (
-	errNoStateDir      = "no state directory: HOME and XDG_STATE_HOME are unset (set one, or pass -sessions DIR; the terminal needs one for its history)"
-	errHistory         = "history file: %s: %w"
-	errHistoryDirKind  = "history file: %s is not a directory"
-	errHistoryDirOwner = "history file: %s belongs to another user"
-	errHistoryDirMode  = "history file: %s has mode %#o, which lets other users in; run: chmod 700 %s"
-	errHistoryFileKind = "history file: %s is not a regular file"
-)
-
-// Repairs the session store made, one line each.
-const (
-	lineRepaired      = "planhost %s: repaired %s: %s"
-	noteInspectRepair = "; in %s's private copy only, the file itself is unchanged"
-)
-
-// The system-prompt section planhost adds for the model.
-const (
-	baseSectionName  = "planhost:base"
-	baseSectionOrder = 10
-	baseSectionText  = "You are a coding agent working in a workspace directory. Explore it with list_files, " +
-		"read_file and search, and change it with write_file. Paths are relative to the workspace root. " +
-		"Keep answers short."
-)
+// errValidateOnly is the answer of the model validate composes; it is
+// never asked, because validate runs no session.
+var errValidateOnly = errors.New("validate runs no session")
 
 // Usage texts, printed for -h and for usage errors.
 const (
@@ -68,7 +12,6 @@ const (
 
 Usage:
   planhost demo                    play a scripted plan-mode session on a sample workspace
-  planhost demo-companions         play a scripted scene of the companion plugins (steps, todo list)
   planhost run -config FILE        an interactive session in the terminal
   planhost validate -config FILE   check a deployment file and build the host without running it
   planhost inspect SESSION         show a session's plan-mode timeline
@@ -79,15 +22,19 @@ Usage:
 Run "planhost COMMAND -h" for a command's flags.
 Exit codes: 0 success, 1 runtime failure, 2 usage or configuration error.
 `
-	usageDemo = `Usage: planhost demo [-keep] [-scene entry]
+	usageDemo = `Usage: planhost demo [-scene plan|entry|companions] [-lang en|zh] [-verbose] [-keep]
 
-Plays a complete plan-mode session with an embedded deployment, a scripted
-model and a scripted reviewer, on a sample workspace copied to a temporary
-directory: the user enters plan mode with a request, the model explores with
-read-only tools and presents a plan, the reviewer asks for one revision and
-then approves, and the model carries the plan out. The temporary directory
-is removed at the end; with -keep it stays, with the session file (its path
-is printed at the end) and the changed workspace.
+Plays a scripted plan-mode session with an embedded deployment, a scripted
+model and a scripted user, on a sample workspace copied to a temporary
+directory, shown as the line console shows a session. The scene "plan" (the
+default): the user enters plan mode with a request, the model explores with
+read-only tools and presents a plan, the user asks for one revision and then
+approves, and the model carries the plan out. "entry": the model asks to
+plan first (plan-entry, plan-file, plan-review, plan-gate). "companions":
+tracked plan steps and the agent's todo list, over two sessions. The
+temporary directory is removed at the end; with -keep it stays, with the
+session files (their paths are printed at the end) and the changed
+workspace.
 
 Flags:
 `
@@ -109,7 +56,8 @@ or the arrows and enter; v shows or hides a long diff of a revised plan.
 -verbose also shows the host's internal lines. Ctrl-C cancels the running turn; a second Ctrl-C exits. The status
 line shows the mode, with an arrow when a switch waits for the next step.
 When stdin or stdout is not a terminal, planhost reads one input per line
-and review answers as lines (a, k then the feedback line, d).
+and answers as lines: the key of an answer (a, s, k then the feedback
+line, e, d), in the language of -lang or the environment.
 
 With -store postgres (the URL in DATABASE_URL) or -store postgres://...
 sessions live in PostgreSQL, where host processes on many machines can
@@ -132,14 +80,15 @@ every problem on its own line as FILE:LINE:COL: plugin: key: problem.
 
 Flags:
 `
-	usageInspect = `Usage: planhost inspect [-json] [-html OUT] [-store file|postgres|URL] SESSION
+	usageInspect = `Usage: planhost inspect [-json] [-html OUT] [-lang en|zh] [-store file|postgres|URL] SESSION
 
-Prints a session's plan-mode timeline: every plan/mode event, plan-mode
-notice, request header (and whether it carried plan:policy), /plan command
-and plan review outcome, then the projection {active, pending} at the end of
-the log. SESSION is a session file (FILE.jsonl), or with -store postgres
-(the URL in DATABASE_URL) or -store postgres://... a session ID in that
-database. The session is only read.
+Prints a session's transcript as planhost shows it, each item with the
+position of the event it shows (#N), its internal lines included: plan-mode
+switches, request headers (and the prompt sections they carried), /plan
+commands, plan reviews and their outcomes, the companions' boxes; then the
+plan-mode state the log ends with. SESSION is a session file (FILE.jsonl),
+or with -store postgres (the URL in DATABASE_URL) or -store postgres://... a
+session ID in that database. The session is only read.
 
 Flags:
 `
@@ -209,21 +158,14 @@ const (
 	flagPlanBaseURLHelp = "API base `URL` of the -plan-model when it differs (default $PLAN_OPENAI_BASE_URL, else the -openai-base-url)"
 	flagPlanAPIKeyHelp  = "API `key` of the -plan-model (default $PLAN_OPENAI_API_KEY, else the -openai-api-key unless -plan-base-url names another endpoint)"
 	flagJSONHelp        = "print the timeline as JSON"
-	flagKeepHelp        = "keep the demo directory (session file and changed workspace) after the demo; it is removed by default"
+	flagKeepHelp        = "keep the demo directory (session files and changed workspace) after the demo; it is removed by default"
+	flagSceneHelp       = "the scene to play: plan (the user enters plan mode with /plan), entry (the model asks to plan first; the companion plugins) or companions (tracked steps and the todo list)"
 	flagStreamHelp      = "stream answers from -model openai (text appears as it arrives; an endpoint that refuses gets one request)"
-	flagLangHelp        = "`language` of the terminal UI: en or zh (default: from LC_ALL, LC_MESSAGES, LANG)"
+	flagLangHelp        = "`language` of what planhost shows: en or zh (default: from LC_ALL, LC_MESSAGES, LANG)"
 	flagSourceStoreHelp = "where the session lives: file (SESSION is a session file), postgres (the database in " +
 		"$DATABASE_URL) or a postgres:// `URL` (SESSION is its ID)"
 	flagContinueHelp = "resume the session changed last in the store in use (-store): the newest file in -sessions, or the database's"
-	flagVerboseHelp  = "terminal UI: also show the internal lines (request headers, pending switches, exit_plan_mode's result for the model)"
-)
-
-// Texts of -store.
-const (
-	errStoreValue         = "-store %q: want file, postgres or a postgres:// URL"
-	errStoreHidden        = "(value hidden: it may hold a password)"
-	errStoreNoDatabaseURL = "-store postgres: %s is not set"
-	lineStorePostgres     = "PostgreSQL database %s on %s"
+	flagVerboseHelp  = "also show the internal lines (request headers, pending switches, results written for the model)"
 )
 
 // Errors and notes printed by the program.
@@ -234,145 +176,14 @@ const (
 	errConfigAsArg        = "planhost %s: unexpected argument %q; a deployment file is given with -config: planhost %s -config %s\n"
 	errNeedConfig         = "planhost %s: -config FILE is required\n"
 	errNeedFile           = "planhost inspect: SESSION is required: a session file, or a session ID with -store\n"
-	errBadModel           = "planhost run: -model %q: want scripted:FILE or openai\n"
 	errPrefix             = "planhost %s: %v\n"
 	errContinueAndSession = "-continue and -session both name a session; use one"
-	errNoSessions         = "no session in %s"
-	errSessionNotIn       = "session %s not found in %s"
-	errTurnFailed         = "planhost demo: the story did not end as scripted: %s\n"
-	errPlanModelSame      = "-plan-model %q: the default mode's model has the same name; name another model, or leave -plan-model out"
-	errPlanModelScripted  = "-plan-model (or PLAN_OPENAI_MODEL): needs -model openai"
-	errPlanModelNoPlan    = "-plan-model: the deployment does not enable plan-mode"
-)
-
-// Transcript texts of the console.
-const (
-	promptDefault    = "[default] › "
-	promptPlan       = "[plan] › "
-	promptNoMode     = "› "
-	promptPendingFmt = "[%s → %s] › "
-	promptReview     = "review [%s] › "
-	promptEdit       = "edit › "
-	promptFeedback   = "feedback (empty for none) › "
-	promptAnswer     = "answer [%s] › "
-
-	cmdQuit    = "/quit"
-	cmdExit    = "/exit"
-	cmdHelp    = "/help"
-	cmdPlans   = "/plans"
-	dismissKey = "d"
-	editKey    = "e"
-	// editEnd is the line that ends an edited plan typed in the line
-	// console.
-	editEnd = "."
-
-	modeDefault = "default"
-	modePlan    = "plan"
-
-	lineModeOn    = "── plan mode on ──"
-	lineModeOff   = "── plan mode off: default mode ──"
-	lineHeader    = "  · request %s: sections %s"
-	lineModel     = "── model %s ──"
-	linePending   = "  · switch pending: %s mode from the next step"
-	lineAssistant = "assistant: "
-	lineReasoning = "  · reasoning: %s"
-	lineRecap     = "Resumed session %s (%d events). The last exchanges:"
-	lineModelAt   = "model %s at %s"
-	maxRecap      = 200
-
-	lineNotice     = "notice (%s): "
-	lineToolCall   = "  → %s"
-	lineToolResult = "  ← %s"
-	lineCard       = "  ▍%s: %s"
-	lineTurnEnd    = "  · turn %d ended: %s"
-	lineCompacted  = "  · transcript compacted"
-	lineReply      = "  /%s: %s"
-	lineCmdError   = "  /%s failed: %v"
-	lineUnknownCmd = "  unknown command %q; /help lists the commands"
-	lineQueued     = "  · queued for the next step"
-	// lineSessionBusy: another process runs the session's turn; host,
-	// pid, since (UTC).
-	lineSessionBusy = "  · session busy on %s (pid %d) since %s; your message is queued for its turn"
-	// lineLeaseLost: this process lost the turn to another process.
-	lineLeaseLost  = "  · another process took over this session's turn (this process was paused or cut off past its lease); its late writes were refused"
-	lineReviewHead = "┌─ %s: %s"
-	lineReviewOpt  = "│  [%s] %s — %s"
-	lineReviewEnd  = "└─"
-	// lineReviewChanged heads the diff of a plan that changed while the
-	// user reviewed it.
-	lineReviewChanged = "The plan changed while you were reviewing it; what changed (- before, + now):"
-	// lineReviewRevised heads the diff of a plan against the plan sent
-	// back for a revision in the review before.
-	lineReviewRevised = "What changed since the plan you sent back (- before, + now):"
-	// lineReviewReopened heads the diff of a plan against the plan the
-	// user reopened as its draft.
-	lineReviewReopened = "What changed since the plan you reopened (- before, + now):"
-	lineEditHow        = "  Type the plan as it should be (Markdown; pasting works), then a line holding only . to end it. A . alone keeps the plan as it is."
-	lineEditUnchanged  = "  · the plan was not changed"
-	lineEditChanged    = "You edited the plan; what changed (- before, + now):"
-	lineEditedNote     = "  · you edited this plan; the edited text is what an approval approves"
-	linePlanFile       = "  plan file: %s"
-	lineReviewer       = "reviewer: %s"
-	lineReviewBad      = "  please answer one of %s"
-	lineReviewGone     = "  · review closed: %s"
-	lineTypedAhead     = "  · ignored %q: it came before the question appeared, or too soon after it or after the line before; read the question, then answer"
-	lineCancelling     = "  · cancelling the turn (Ctrl-C again to exit)"
-	lineInterruptIdle  = "  · nothing is running (Ctrl-C again or /quit to exit)"
-	lineSteerError     = "  could not send the message: %v"
-	lineBye            = "bye"
-	lineSession        = "session %s (%s)"
-	lineResumed        = "resumed session %s: %d events"
-	lineSessionFile    = "session file: %s"
-	lineDemoStart      = "planhost demo: a scripted plan-mode session on a sample Go package (copied to a temporary directory)"
-	lineDemoKept       = "The demo directory keeps sessions/ (the session log) and workspace/ (the changed sample)."
-	lineDemoRemoved    = "The demo directory was removed (run with -keep to keep it)."
-	lineHelpHeader     = "commands:"
-	lineHelpCmd        = "  /%s %s — %s"
-	lineHelpHelp       = "  /help — this list"
-	lineHelpPlans      = "  /plans — the plans of this session, how each review ended and which one is reopened"
-	// linePlansHeader heads the line console's /plans.
-	linePlansHeader = "Plans presented in this session (/plan reopen N reopens one):"
-	lineHelpQuit    = "  /quit — leave (also Ctrl-D)"
-	lineInputEnded  = "input ended"
-	lineDismissed   = "dismissed"
-
-	optionDismiss     = "dismiss"
-	optionDismissHelp = "close the review and talk to the model instead"
-	optionEdit        = "edit"
-	optionEditHelp    = "type the plan as it should be, then approve or send it back"
-	resultLines       = "%s (+%d more lines)"
-	resultError       = "error: %s"
-	inputBytes        = "%d bytes"
 )
 
 // Validate texts.
 const (
 	lineValid      = "%s: ok (plugins: %s)"
 	lineGraphError = "%s: host: %v"
-)
-
-// Inspect texts.
-const (
-	inspectSession   = "session %s: %d events"
-	inspectTurnStart = "#%d turn %d started"
-	inspectMode      = "#%d plan/mode active=%t"
-	inspectNotice    = "#%d notice: %s"
-	inspectModel     = "#%d model %s"
-	// inspectModelSwitch is a step answered by another model than the
-	// steps before it: from, to.
-	inspectModelSwitch = "#%d model: %s → %s"
-	// inspectExecuteWith follows a review approved with "Approve and
-	// execute with MODEL".
-	inspectExecuteWith = " (execute with %s)"
-	inspectHeader      = "#%d request/header %s: plan:policy %s (sections: %s)"
-	inspectCommand     = "#%d /plan %s"
-	inspectCommandRes  = "#%d /plan done ok=%t: %s"
-	inspectReview      = "#%d review of %q: %s"
-	inspectReopen      = "#%d plan/reopen: plan %d %q reopened as the working draft"
-	inspectTurnEnd     = "#%d turn %d ended %s"
-	inspectProjection  = "projection: {active: %t, pending: %s}"
-	inspectYes         = "yes"
-	inspectNo          = "no"
 )
 
 // Texts of "planhost acp" (acpcmd.go).
@@ -392,7 +203,3 @@ Flags:
 	flagLogLevelHelp   = "diagnostics `level`: debug, info, warn or error"
 	acpDefaultDeployID = "planhost acp (built-in deployment)"
 )
-
-// lineCommentsNeeded refuses empty comments of Approve with comments: an
-// empty line never approves.
-const lineCommentsNeeded = "  · an empty line approves nothing: write your comments for the model"

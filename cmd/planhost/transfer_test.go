@@ -12,6 +12,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/dshgo/planmode/cmd/planhost/internal/transfer"
 	"github.com/dshgo/planmode/cmd/planhost/pgstore"
 	"github.com/dshgo/planmode/cmd/planhost/pgstore/pgtest"
 	"github.com/dshgo/planmode/store"
@@ -56,7 +57,7 @@ func TestContinueUsesTheStoreInUse(t *testing.T) {
 	if code := p3.main(runArgs(dir, script, "-store", url, "-continue")); code != exitOK {
 		t.Fatalf("-continue -store URL: exit code = %d\n%s", code, errOut3)
 	}
-	if !strings.Contains(out3.String(), "resumed session "+inDB+": ") {
+	if !strings.Contains(out3.String(), "Resumed session "+inDB+" (") {
 		t.Fatalf("-continue did not resume the database's session %s:\n%s", inDB, out3)
 	}
 }
@@ -65,7 +66,7 @@ func TestContinueUsesTheStoreInUse(t *testing.T) {
 // the store's own Import, for tests of what reads the database.
 func importFile(t *testing.T, url, file string) string {
 	t.Helper()
-	id, events, err := readSession(file, "test", io.Discard)
+	id, events, _, err := transfer.Load("test", transfer.Source{Store: "file", Log: io.Discard}, file)
 	if err != nil {
 		t.Fatal(err)
 	}

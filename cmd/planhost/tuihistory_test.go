@@ -6,6 +6,8 @@ import (
 	"slices"
 	"strings"
 	"testing"
+
+	"github.com/dshgo/planmode/cmd/planhost/internal/wiring"
 )
 
 // TestHistoryFileKeepsMultiLineEntries protects the terminal's history:
@@ -16,11 +18,11 @@ func TestHistoryFileKeepsMultiLineEntries(t *testing.T) {
 		t.Fatal(err)
 	}
 	for _, e := range []string{"one", "two\nlines", `"quoted"`} {
-		if err := appendHistory(path, e); err != nil {
+		if err := wiring.AppendHistory(path, e); err != nil {
 			t.Fatal(err)
 		}
 	}
-	got := loadHistory(path)
+	got := wiring.LoadHistory(path)
 	if want := []string{"old readline line", "one", "two\nlines", `"quoted"`}; !slices.Equal(got, want) {
 		t.Errorf("history = %q, want %q", got, want)
 	}
@@ -39,7 +41,7 @@ func FuzzHistoryRoundTrip(f *testing.F) {
 		if err := os.WriteFile(raw, []byte(s), 0o600); err != nil {
 			t.Fatal(err)
 		}
-		for _, e := range loadHistory(raw) {
+		for _, e := range wiring.LoadHistory(raw) {
 			if strings.TrimSpace(e) == "" {
 				t.Fatalf("blank entry from %q", s)
 			}
@@ -48,10 +50,10 @@ func FuzzHistoryRoundTrip(f *testing.F) {
 		if err := os.WriteFile(path, nil, 0o600); err != nil {
 			t.Fatal(err)
 		}
-		if err := appendHistory(path, s); err != nil {
+		if err := wiring.AppendHistory(path, s); err != nil {
 			t.Fatal(err)
 		}
-		got := loadHistory(path)
+		got := wiring.LoadHistory(path)
 		if strings.TrimSpace(s) == "" {
 			if len(got) != 0 {
 				t.Fatalf("blank entry kept: %q", got)

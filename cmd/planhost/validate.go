@@ -5,8 +5,9 @@ import (
 	"flag"
 	"fmt"
 	"strings"
+	"time"
 
-	"github.com/dshgo/planmode/deploy"
+	"github.com/dshgo/planmode/cmd/planhost/internal/wiring"
 	"github.com/dshgo/planmode/refhost"
 	"github.com/dshgo/planmode/store"
 	"go.uber.org/dig"
@@ -27,7 +28,7 @@ func (p *program) validate(args []string) int {
 		fmt.Fprintf(p.stderr, errNeedConfig, "validate")
 		return exitUsage
 	}
-	dep, err := deploy.Load(*config, offeredPlugins()...)
+	dep, err := wiring.LoadDeployment(*config)
 	if err != nil {
 		return p.configError("validate", err)
 	}
@@ -36,18 +37,18 @@ func (p *program) validate(args []string) int {
 		return p.fail("validate", err)
 	}
 	defer closeTools()
-	app, parts := newHost(hostConfig{store: store.NewMemory(), model: unusedModel{}, deployment: dep, tools: tools})
+	app, parts := wiring.New(wiring.Config{Store: store.NewMemory(), Model: unusedModel{}, Deployment: dep.Deployment, Tools: tools})
 	if err := app.Err(); err != nil {
 		return p.configError("validate", fmt.Errorf(lineGraphError, *config, graphCause(err)))
 	}
 	// Starting registers every plugin with the host (names, sections,
 	// tools, commands), which catches conflicts the graph cannot show.
-	ctx, cancel := context.WithTimeout(context.Background(), stopTimeout)
+	ctx, cancel := context.WithTimeout(context.Background(), validateTimeout)
 	defer cancel()
 	if err := app.Start(ctx); err != nil {
 		return p.configError("validate", fmt.Errorf(lineGraphError, *config, err))
 	}
-	if problems := servingProblems(*config, dep, parts.Runtime); len(problems) > 0 {
+	if problems := servingProblems(*config, dep.Deployment, parts.Runtime); len(problems) > 0 {
 		for _, line := range problems {
 			fmt.Fprintf(p.stderr, errPrefix, "validate", line)
 		}
@@ -64,6 +65,9 @@ func (p *program) validate(args []string) int {
 	fmt.Fprintf(p.stdout, lineValid+"\n", *config, plugins)
 	return exitOK
 }
+
+// validateTimeout bounds starting and stopping the host.
+const validateTimeout = 10 * time.Second
 
 // graphCause reduces an fx graph failure to the error that caused it: fx
 // wraps it in the chain of constructors that needed the failed value, which

@@ -11,10 +11,10 @@ import (
 
 	"github.com/dshgo/planmode"
 	"github.com/dshgo/planmode/cmd/planhost/internal/mdview"
-	"github.com/dshgo/planmode/cmd/planhost/internal/safetext"
 	"github.com/dshgo/planmode/cmd/planhost/workspace"
 	"github.com/dshgo/planmode/host"
 	"github.com/dshgo/planmode/internal/planmd"
+	"github.com/dshgo/planmode/internal/safetext"
 )
 
 // DefaultToolKinds are the protocol's tool kinds of the tools planhost

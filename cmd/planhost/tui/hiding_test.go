@@ -7,10 +7,10 @@ import (
 
 	tea "charm.land/bubbletea/v2"
 
+	"github.com/charmbracelet/x/ansi"
 	"github.com/dshgo/planmode/cmd/planhost/internal/hidetest"
-	"github.com/dshgo/planmode/cmd/planhost/internal/render"
-	"github.com/dshgo/planmode/cmd/planhost/internal/safetext"
 	"github.com/dshgo/planmode/cmd/planhost/tui"
+	"github.com/dshgo/planmode/internal/safetext"
 )
 
 // safeConfig is the program's escaping of model text.
@@ -22,7 +22,7 @@ func safeConfig(noColor bool, plans []tui.PresentedPlan) tui.Config {
 // word of c and no escape but colours.
 func checkShown(t *testing.T, shown string, c hidetest.Case) {
 	t.Helper()
-	plain := render.Plain(shown)
+	plain := ansi.Strip(shown)
 	if strings.Contains(plain, "\x1b") {
 		t.Errorf("an escape other than a colour reached the terminal:\n%q", plain)
 	}

@@ -15,9 +15,9 @@ import (
 	"go.uber.org/goleak"
 
 	"github.com/dshgo/planmode"
-	"github.com/dshgo/planmode/cmd/planhost/internal/approvewith"
 	"github.com/dshgo/planmode/cmd/planhost/tui"
 	"github.com/dshgo/planmode/host"
+	"github.com/dshgo/planmode/internal/approvewith"
 )
 
 // fakeBackend records what the UI asked of the agent.

@@ -7,10 +7,10 @@ import (
 
 	"go.uber.org/fx"
 
-	"github.com/dshgo/planmode/cmd/planhost/internal/safetext"
 	"github.com/dshgo/planmode/cmd/planhost/tui"
 	"github.com/dshgo/planmode/host"
 	"github.com/dshgo/planmode/internal/e2etest"
+	"github.com/dshgo/planmode/internal/safetext"
 	"github.com/dshgo/planmode/planentry"
 	"github.com/dshgo/planmode/plansteps"
 )

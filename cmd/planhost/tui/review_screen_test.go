@@ -14,9 +14,9 @@ import (
 	tea "charm.land/bubbletea/v2"
 	"github.com/charmbracelet/x/ansi"
 
-	"github.com/dshgo/planmode/cmd/planhost/internal/saveplan"
 	"github.com/dshgo/planmode/cmd/planhost/tui"
 	"github.com/dshgo/planmode/host"
+	"github.com/dshgo/planmode/internal/saveplan"
 )
 
 // TestWrappedDiffLinesKeepMarkerAndColour protects the diff of a revised

@@ -6,10 +6,10 @@ import (
 	"testing"
 	"unicode/utf8"
 
+	"github.com/charmbracelet/x/ansi"
 	"github.com/dshgo/planmode/cmd/planhost/internal/hidetest"
 	"github.com/dshgo/planmode/cmd/planhost/internal/mdview"
-	"github.com/dshgo/planmode/cmd/planhost/internal/render"
-	"github.com/dshgo/planmode/cmd/planhost/internal/safetext"
+	"github.com/dshgo/planmode/internal/safetext"
 )
 
 // TestRenderShowsEveryWord renders each hiding trick in every style at a
@@ -28,7 +28,7 @@ func TestRenderShowsEveryWord(t *testing.T) {
 					if err != nil {
 						t.Fatal(err)
 					}
-					plain := render.Plain(safetext.EscapeExceptSGR(out))
+					plain := ansi.Strip(safetext.EscapeExceptSGR(out))
 					if strings.Contains(plain, "\x1b") {
 						t.Errorf("output holds an escape sequence other than a colour:\n%q", plain)
 					}

@@ -1,0 +1,186 @@
+package console_test
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"path/filepath"
+	"slices"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"go.uber.org/goleak"
+
+	"github.com/dshgo/planmode"
+	"github.com/dshgo/planmode/cmd/planhost/internal/console"
+	"github.com/dshgo/planmode/cmd/planhost/internal/reviewgate"
+	"github.com/dshgo/planmode/cmd/planhost/internal/wiring"
+	"github.com/dshgo/planmode/host"
+	"github.com/dshgo/planmode/internal/present"
+	"github.com/dshgo/planmode/planask"
+	"github.com/dshgo/planmode/refhost"
+	"github.com/dshgo/planmode/refhost/scripted"
+	"github.com/dshgo/planmode/store"
+)
+
+func TestMain(m *testing.M) { goleak.VerifyTestMain(m) }
+
+// terminal is a typed line source the test types into.
+type terminal struct{ ch chan console.Event }
+
+func (f *terminal) Lines() <-chan console.Event { return f.ch }
+func (f *terminal) SetPrompt(string)            {}
+func (f *terminal) Close() error                { return nil }
+
+// buffer is a transcript the test reads while the console writes it.
+type buffer struct {
+	mu sync.Mutex
+	b  bytes.Buffer
+}
+
+func (s *buffer) Write(p []byte) (int, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.b.Write(p)
+}
+
+func (s *buffer) String() string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.b.String()
+}
+
+// waitFor waits until the transcript holds want.
+func waitFor(t *testing.T, out *buffer, want string) {
+	t.Helper()
+	deadline := time.Now().Add(10 * time.Second)
+	for !strings.Contains(out.String(), want) {
+		if time.Now().After(deadline) {
+			t.Fatalf("the transcript lacks %q:\n%s", want, out.String())
+		}
+		time.Sleep(5 * time.Millisecond)
+	}
+}
+
+// session runs a console over a host with the deployment and script; it
+// returns the terminal to type into, the transcript, the agent and the
+// console's end.
+func session(t *testing.T, deployment, script string) (*terminal, *buffer, *refhost.Agent, *wiring.Parts, <-chan struct{}) {
+	t.Helper()
+	steps, err := scripted.ParseScript([]byte(script))
+	if err != nil {
+		t.Fatal(err)
+	}
+	dep, err := wiring.LoadDeployment(filepath.Join("..", "..", "testdata", deployment))
+	if err != nil {
+		t.Fatal(err)
+	}
+	mem := store.NewMemory()
+	app, parts := wiring.New(wiring.Config{Store: mem, Model: scripted.NewModel(steps...), Deployment: dep.Deployment})
+	ctx := context.Background()
+	if err := app.Start(ctx); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { wiring.Stop(app) })
+	sess, err := mem.Create("")
+	if err != nil {
+		t.Fatal(err)
+	}
+	agent, err := parts.Runtime.NewAgent("", sess)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { wiring.StopAgent(agent) })
+	out := &buffer{}
+	term := &terminal{ch: make(chan console.Event)}
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		_, _ = console.Run(ctx, console.Config{Out: out, In: term, Runtime: parts.Runtime, Agent: agent, Plan: parts.Plan,
+			Catalog: present.English})
+	}()
+	return term, out, agent, parts, done
+}
+
+// wait waits for the console to end and the agent to be idle.
+func wait(t *testing.T, done <-chan struct{}, out *buffer, agent *refhost.Agent) {
+	t.Helper()
+	select {
+	case <-done:
+	case <-time.After(10 * time.Second):
+		t.Fatalf("console did not end:\n%s", out.String())
+	}
+	if err := agent.WaitIdle(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// TestTypeAheadDoesNotAnswerTheReview protects the review from keys typed
+// as chat just as it appears: a line completed before the review was shown
+// is ignored (and said so), and only a later line answers it.
+func TestTypeAheadDoesNotAnswerTheReview(t *testing.T) {
+	term, out, agent, parts, done := session(t, "run/deploy.yaml",
+		"steps:\n  - toolCalls:\n      - name: exit_plan_mode\n        input: {plan: \"# P\\n\\n1. Step.\"}\n  - text: ok\n")
+	typedEarly := time.Now()
+	term.ch <- console.Event{Line: "/plan Go", At: typedEarly}
+	waitFor(t, out, present.English.Console.MenuEnd)
+	// "a" (Approve) was typed before the review appeared: ignored.
+	term.ch <- console.Event{Line: "a", At: typedEarly}
+	waitFor(t, out, "it came before the question appeared")
+	// The user reads the review and dismisses it.
+	term.ch <- console.Event{Line: "d", At: time.Now().Add(reviewgate.Quiet)}
+	term.ch <- console.Event{EOF: true}
+	wait(t, done, out, agent)
+	var results []host.ToolResult
+	for _, e := range agent.Session().Events().All() {
+		var r host.ToolResult
+		if e.Type == host.TypeToolResult && json.Unmarshal(e.Data, &r) == nil && r.Name == planmode.ExitToolName {
+			results = append(results, r)
+		}
+	}
+	if len(results) != 1 || planmode.ExitOutcome(results[0].Outcome) != planmode.ExitDismissed {
+		t.Errorf("review results %+v, want one dismissal:\n%s", results, out.String())
+	}
+	if st := parts.Plan.Get(agent); !st.Active || st.Pending != planmode.SelectionNone {
+		t.Errorf("plan state = %+v, want plan mode still on", st)
+	}
+}
+
+// TestTypeAheadDoesNotAnswerAClarifyingQuestion: a line completed before
+// the question appeared is ignored, and only a later line answers it.
+func TestTypeAheadDoesNotAnswerAClarifyingQuestion(t *testing.T) {
+	term, out, agent, _, done := session(t, "ask/deploy.yaml", "steps:\n  - toolCalls:\n      - name: ask_user\n        input:\n"+
+		"          questions:\n            - {header: H, question: Which one, options: [{label: A, description: a}, {label: B, description: b}]}\n"+
+		"  - text: ok\n")
+	typedEarly := time.Now()
+	term.ch <- console.Event{Line: "/plan Go", At: typedEarly}
+	waitFor(t, out, present.English.Console.AskOther)
+	term.ch <- console.Event{Line: "1", At: typedEarly}
+	waitFor(t, out, "it came before the question appeared")
+	term.ch <- console.Event{Line: "2", At: time.Now().Add(reviewgate.Quiet)}
+	term.ch <- console.Event{EOF: true}
+	wait(t, done, out, agent)
+	asks := planask.Asks(agent.Session().Events())
+	if len(asks) != 1 || asks[0].Answer == nil || !slices.Equal(asks[0].Answer.Answers[0].Selected, []string{"B"}) {
+		t.Fatalf("asks %+v\n%s", asks, out.String())
+	}
+}
+
+// TestQuitAtAQuestionLeaves: /quit typed while a question waits is never
+// taken as its answer; it leaves.
+func TestQuitAtAQuestionLeaves(t *testing.T) {
+	term, out, agent, _, done := session(t, "ask/deploy.yaml", "steps:\n  - toolCalls:\n      - name: ask_user\n        input:\n"+
+		"          questions:\n            - {header: H, question: Which one, options: [{label: A, description: a}, {label: B, description: b}]}\n"+
+		"  - text: ok\n")
+	term.ch <- console.Event{Line: "/plan Go"}
+	waitFor(t, out, present.English.Console.AskOther)
+	term.ch <- console.Event{Line: "/quit"}
+	wait(t, done, out, agent)
+	for _, a := range planask.Asks(agent.Session().Events()) {
+		if a.Answer != nil && a.Answer.Outcome == planask.OutcomeAnswered {
+			t.Fatalf("/quit answered the question: %+v", a.Answer)
+		}
+	}
+}

@@ -1,0 +1,372 @@
+package tui
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"log/slog"
+	"strings"
+	"sync"
+	"sync/atomic"
+
+	tea "charm.land/bubbletea/v2"
+
+	"github.com/dshgo/planmode"
+	"github.com/dshgo/planmode/host"
+	"github.com/dshgo/planmode/internal/present"
+	"github.com/dshgo/planmode/internal/safetext"
+	"github.com/dshgo/planmode/refhost"
+)
+
+// Session is what Run shows: the host's parts, the session's agent and the
+// terminal.
+type Session struct {
+	Runtime *refhost.Runtime
+	Agent   *refhost.Agent
+	// Plan is nil when the deployment has no plan mode.
+	Plan *planmode.Controller
+	// PlanFile is the plan file's path for the agent when the deployment
+	// enables plan-file, "" otherwise.
+	PlanFile string
+	// Catalog gives the words; Verbose shows the internal lines.
+	Catalog *present.Catalog
+	Verbose bool
+	// Intro is shown first (the session, the model, a resumed session's
+	// recap).
+	Intro []present.Item
+	// In and Out are the terminal.
+	In  io.Reader
+	Out io.Writer
+	// Editor is the editor's command line; "" is vi. NoColor draws
+	// without colours.
+	Editor  string
+	NoColor bool
+	// History holds the earlier inputs; SaveHistory keeps a new one.
+	History     []string
+	SaveHistory func(string)
+	Logger      *slog.Logger
+	// Deltas, when set, receives the function that hands the streamed
+	// pieces of the model's answer to the UI, and nil when it stops.
+	Deltas func(func(text, reasoning string))
+	// Lease, when set, receives the functions that show the turn-lease
+	// notices of a shared session, and nil ones when the UI stops.
+	Lease func(busy func(host.LeaseHolder), lost func())
+}
+
+// Run runs the session in the terminal UI until the user leaves.
+func Run(ctx context.Context, s Session) error {
+	ctx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	cat := CatalogFor(s.Catalog.Lang)
+	backend := &backend{ctx: ctx, rt: s.Runtime, agent: s.Agent, plan: s.Plan, cat: s.Catalog}
+	var cmds []CommandHelp
+	for _, c := range s.Runtime.CommandList() {
+		c = s.Catalog.Command(c)
+		cmds = append(cmds, CommandHelp{Name: c.Name, Hint: c.Hint, Description: c.Description})
+	}
+	fwd := newForwarder(s, backend)
+	intro := fwd.entries(s.Intro)
+	model := New(Config{
+		History:     s.History,
+		SaveHistory: s.SaveHistory,
+		Backend:     backend,
+		Catalog:     cat,
+		Commands:    cmds,
+		Mode:        backend.mode(),
+		Intro:       intro,
+		Plans:       presentedPlans(s.Agent.Session().Events()),
+		NoColor:     s.NoColor,
+		Editor:      s.Editor,
+		Sanitize:    safetext.Escape,
+		Markdown:    safetext.Markdown,
+		Rendered:    safetext.EscapeExceptSGR,
+		PlanFile:    planFile(s.PlanFile),
+		Logger:      s.Logger,
+	})
+	// Bubble Tea's signal handler quits on SIGTERM (and SIGINT, which a
+	// terminal in raw mode sends as a key instead), restoring the terminal.
+	prog := tea.NewProgram(model, tea.WithContext(ctx), tea.WithInput(s.In), tea.WithOutput(s.Out))
+	fwd.prog = prog
+
+	done := make(chan struct{})
+	asker := &asker{prog: prog, done: done}
+	unset, err := s.Runtime.Questions().SetProvider(asker)
+	if err != nil {
+		return err
+	}
+	defer unset()
+	if s.Deltas != nil {
+		s.Deltas(func(text, reasoning string) { prog.Send(DeltaMsg{Text: text, Reasoning: reasoning}) })
+		defer s.Deltas(nil)
+	}
+	if s.Lease != nil {
+		s.Lease(func(h host.LeaseHolder) { go prog.Send(BusyMsg{Host: h.Host, PID: h.PID, Since: h.Since}) },
+			func() { go prog.Send(LeaseLostMsg{}) })
+		defer s.Lease(nil, nil)
+	}
+
+	var wg sync.WaitGroup
+	sess := s.Agent.Session()
+	fwd.tr.Seed(sess.Events())
+	unsubscribe := sess.Subscribe(sess.Len(), fwd.push)
+	wg.Go(func() { fwd.run(done) })
+
+	_, runErr := prog.Run()
+	close(done)
+	unsubscribe()
+	s.Agent.Cancel()
+	wg.Wait()
+	if runErr != nil && ctx.Err() == nil && !errors.Is(runErr, tea.ErrInterrupted) {
+		return runErr
+	}
+	return nil
+}
+
+// planFile is the review's plan file, nil without one.
+func planFile(path string) PlanFile {
+	if path == "" {
+		return nil
+	}
+	return fixedPath(path)
+}
+
+type fixedPath string
+
+func (p fixedPath) Path() string { return string(p) }
+
+// backend is what the UI drives: the agent, the runtime's commands and the
+// plan-mode controller.
+type backend struct {
+	ctx   context.Context
+	rt    *refhost.Runtime
+	agent *refhost.Agent
+	plan  *planmode.Controller
+	cat   *present.Catalog
+}
+
+func (b *backend) Send(text string) error {
+	return b.agent.Steer(host.Message{Content: []host.Block{host.TextBlock(text)}})
+}
+
+func (b *backend) Command(line string) (string, bool, error) {
+	before := b.agent.Session().Len()
+	handled, reply, err := b.rt.Execute(b.ctx, b.agent, line, nil)
+	name, _, _ := strings.Cut(strings.TrimPrefix(strings.TrimSpace(line), "/"), " ")
+	if handled && err == nil && b.plan != nil && name == planmode.CommandName {
+		// The user's words for the mode the command left, not the
+		// plugin's English reply.
+		reply = b.cat.PlanReply(b.plan.Get(b.agent), present.Reopened(b.agent.Session().Events(), before))
+	}
+	return reply, handled, err
+}
+
+func (b *backend) Cancel() { b.agent.Cancel() }
+
+// ReopenedPlan implements PlanReopener.
+func (b *backend) ReopenedPlan() int {
+	for _, p := range planmode.Plans(b.agent.Session().Events()) {
+		if p.Reopened {
+			return p.Number
+		}
+	}
+	return 0
+}
+
+func (b *backend) SetPlan(active bool) (Mode, error) {
+	if b.plan == nil {
+		return Mode{}, nil
+	}
+	_, err := b.plan.Set(b.agent, active)
+	return b.mode(), err
+}
+
+// landPending logs a mode switch still pending once the turn has ended;
+// a failure leaves it pending (and shown so) for the next turn.
+func (b *backend) landPending() {
+	if b.plan != nil {
+		_, _ = b.plan.LandPending(b.agent)
+	}
+}
+
+func (b *backend) mode() Mode {
+	if b.plan == nil {
+		return Mode{}
+	}
+	st := b.plan.Get(b.agent)
+	return Mode{Composed: true, Active: st.Active, Pending: st.Pending}
+}
+
+// asker answers the agent's questions through the terminal UI.
+type asker struct {
+	prog *tea.Program
+	next atomic.Int64
+	done <-chan struct{}
+}
+
+func (a *asker) Ask(ctx context.Context, req host.AskRequest) ([]host.Answer, error) {
+	id := int(a.next.Add(1))
+	reply := make(chan AskResult, 1)
+	go a.prog.Send(AskMsg{ID: id, Request: req, Reply: reply})
+	select {
+	case r := <-reply:
+		return r.Answers, r.Err
+	case <-ctx.Done():
+		go a.prog.Send(AskGoneMsg{ID: id})
+		return nil, fmt.Errorf("%w: %w", host.ErrAborted, context.Cause(ctx))
+	case <-a.done:
+		return nil, host.ErrAborted
+	}
+}
+
+// forwarder turns session events into the UI's messages, in log order, on
+// its own goroutine (a subscription must not block).
+type forwarder struct {
+	mu      sync.Mutex
+	buf     []host.Event
+	notify  chan struct{}
+	tr      *present.Transcript
+	verbose bool
+	agent   *refhost.Agent
+	backend *backend
+	prog    *tea.Program
+}
+
+func newForwarder(s Session, b *backend) *forwarder {
+	return &forwarder{notify: make(chan struct{}, 1), tr: present.NewTranscript(s.Catalog, s.Verbose), verbose: s.Verbose,
+		agent: s.Agent, backend: b}
+}
+
+// push queues an event (the session's subscription).
+func (f *forwarder) push(e host.Event) {
+	f.mu.Lock()
+	f.buf = append(f.buf, e)
+	f.mu.Unlock()
+	select {
+	case f.notify <- struct{}{}:
+	default:
+	}
+}
+
+func (f *forwarder) take() []host.Event {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	b := f.buf
+	f.buf = nil
+	return b
+}
+
+func (f *forwarder) run(done <-chan struct{}) {
+	for {
+		select {
+		case <-done:
+			return
+		case <-f.notify:
+		}
+		events := f.take()
+		if len(events) == 0 {
+			continue
+		}
+		var msg EventsMsg
+		var items []present.Item
+		for _, e := range events {
+			for _, it := range f.tr.Add(e) {
+				if it.Kind == present.User && it.Seq != 0 {
+					continue // the user's own lines are on screen already
+				}
+				items = append(items, it)
+			}
+			switch e.Type {
+			case host.TypeTurnStart:
+				msg.TurnStarted = true
+			case host.TypeTurnEnd:
+				msg.TurnEnded = true
+			case host.TypeAssistantMessage:
+				msg.AssistantDone = true
+			}
+		}
+		if msg.TurnEnded {
+			// A switch queued after the turn's last step is logged now,
+			// so the idle screen shows the mode the log has.
+			f.backend.landPending()
+		}
+		msg.Mode = f.backend.mode()
+		items = append(items, f.tr.Mode(msg.Mode.Pending)...)
+		msg.Entries = f.entries(items)
+		msg.Model = safetext.Escape(f.tr.Model())
+		select {
+		case <-done:
+			return
+		default:
+		}
+		f.prog.Send(msg)
+	}
+}
+
+// entries are the UI's transcript entries of items (the internal ones
+// only with -verbose). Text is escaped here; Markdown is escaped for the
+// renderer by the UI.
+func (f *forwarder) entries(items []present.Item) []Entry {
+	cat := f.tr.Catalog()
+	var out []Entry
+	line := func(kind EntryKind, s string) {
+		out = append(out, Entry{Kind: kind, Text: safetext.Escape(s)})
+	}
+	for _, it := range items {
+		if it.Internal && !f.verbose {
+			continue
+		}
+		switch it.Kind {
+		case present.Note, present.Rule:
+			line(KindMeta, it.Text)
+		case present.User:
+			line(KindUser, it.Text)
+		case present.Assistant:
+			line(KindAssistant, cat.Session.Assistant+it.Text)
+		case present.Reasoning:
+			line(KindReasoning, it.Text)
+		case present.Plan:
+			line(KindMeta, "▍"+fmt.Sprintf(cat.Session.PlanTitle, it.Title))
+			out = append(out, Entry{Kind: KindMarkdown, Text: it.Text})
+		case present.Diff:
+			line(KindLine, it.Title+":\n"+it.Text)
+		case present.Box:
+			line(KindLine, boxText(it))
+		case present.Error:
+			line(KindError, it.Text)
+		default:
+			line(KindLine, it.Text)
+		}
+	}
+	return out
+}
+
+// boxText is a box as lines of text.
+func boxText(it present.Item) string {
+	head := it.Title
+	if it.Footer != "" {
+		head += " — " + it.Footer
+	}
+	lines := []string{head}
+	for _, r := range it.Rows {
+		mark := r.Status.Mark()
+		if mark == "" {
+			mark = "·"
+		}
+		lines = append(lines, "  "+mark+" "+r.Text)
+		if r.Note != "" {
+			lines = append(lines, "      "+r.Note)
+		}
+	}
+	return strings.Join(lines, "\n")
+}
+
+// presentedPlans reads the plans the session's log shows presented, for
+// the UI's /plans.
+func presentedPlans(events host.Log) []PresentedPlan {
+	var plans []PresentedPlan
+	for _, p := range planmode.Plans(events) {
+		plans = append(plans, PresentedPlan{Title: p.Title, Text: p.Plan, Outcome: p.Outcome, Edited: p.Edited, Reopened: p.Reopened})
+	}
+	return plans
+}
