@@ -308,48 +308,25 @@ func Load(dir string) (Catalog, error) {
 	return c, nil
 }
 
-// parseDir parses the package's non-test Go files that match the current
-// build context, in file name order. Files are named by their base names,
-// so that positions in messages are short.
+// parseDir parses the package's non-test Go files that go/build selects for
+// the current build context, in file name order. Files are named by their
+// base names, so that positions in messages are short.
 func parseDir(fset *token.FileSet, dir string) ([]*ast.File, string, error) {
-	entries, err := os.ReadDir(dir)
+	bp, err := build.ImportDir(dir, 0)
 	if err != nil {
-		return nil, "", fmt.Errorf("package directory: %w", err)
+		return nil, "", err
 	}
-	var (
-		files   []*ast.File
-		pkgName string
-	)
-	for _, e := range entries {
-		name := e.Name()
-		if e.IsDir() || !strings.HasSuffix(name, ".go") || strings.HasSuffix(name, "_test.go") {
-			continue
-		}
-		if ok, err := build.Default.MatchFile(dir, name); err != nil {
-			return nil, "", fmt.Errorf("%s: %w", name, err)
-		} else if !ok {
-			continue
-		}
+	files := make([]*ast.File, len(bp.GoFiles))
+	for i, name := range bp.GoFiles {
 		src, err := os.ReadFile(filepath.Join(dir, name))
 		if err != nil {
 			return nil, "", err
 		}
-		f, err := parser.ParseFile(fset, name, src, parser.ParseComments|parser.SkipObjectResolution)
-		if err != nil {
+		if files[i], err = parser.ParseFile(fset, name, src, parser.ParseComments|parser.SkipObjectResolution); err != nil {
 			return nil, "", err
 		}
-		switch {
-		case pkgName == "":
-			pkgName = f.Name.Name
-		case f.Name.Name != pkgName:
-			return nil, "", fmt.Errorf("%s: package %s, but %s holds package %s", dir, pkgName, name, f.Name.Name)
-		}
-		files = append(files, f)
 	}
-	if len(files) == 0 {
-		return nil, "", fmt.Errorf("%s: no Go source files", dir)
-	}
-	return files, pkgName, nil
+	return files, bp.Name, nil
 }
 
 // loader carries the state of one Load. Problems are collected so that one

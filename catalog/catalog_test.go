@@ -348,7 +348,7 @@ func TestLoadReadsUnexportedTexts(t *testing.T) {
 
 func TestLoadFailsOnADirectoryWithoutGoFiles(t *testing.T) {
 	_, err := catalog.Load(t.TempDir())
-	if err == nil || !strings.Contains(err.Error(), "no Go source files") {
+	if err == nil || !strings.Contains(err.Error(), "no buildable Go source files") {
 		t.Errorf("Load error = %v, want one saying there are no Go source files", err)
 	}
 }
