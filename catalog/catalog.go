@@ -45,7 +45,7 @@ var (
 	errUndocumented = errors.New("missing doc comment")
 	// errBadDeclaration means a required declaration has the wrong shape:
 	// a constant of the wrong kind, a schema that is not JSON, a config field
-	// without a yaml tag.
+	// without a yaml tag; or that the package does not type-check.
 	errBadDeclaration = errors.New("unusable declaration")
 )
 
@@ -263,7 +263,8 @@ type configKey struct {
 // current platform) and extracts the catalog. It fails with [ErrMissing]
 // naming every declaration of required that is absent, with
 // errUndocumented naming every printed name without a doc comment, and
-// with errBadDeclaration for a declaration of the wrong shape.
+// with errBadDeclaration for a declaration of the wrong shape or the
+// package's type errors.
 func Load(dir string) (Catalog, error) {
 	l, err := newLoader(dir)
 	if err != nil {
