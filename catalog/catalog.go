@@ -1,9 +1,9 @@
 // Package catalog extracts the public surface of the plan-mode plugin from
 // its Go source and renders it as the Markdown API catalog of the docs.
 //
-// [Load] reads one package directory with go/parser and go/doc and finds the
-// declarations listed by required by name: the controller service with
-// every exported method (signature and doc comment, verbatim), the plan/mode
+// [Load] reads one package directory with go/parser, go/types and go/doc
+// and finds the declarations listed by required by name: the controller
+// service with every exported method (signature and doc comment, verbatim), the plan/mode
 // and plan/cancel events and their payloads, the exit tool, the /plan command, the prompt section
 // and the configuration keys. [Catalog.Markdown] renders them in a fixed
 // order, with no timestamps and no absolute paths, so that the output changes
@@ -26,6 +26,7 @@ import (
 	"go/parser"
 	"go/printer"
 	"go/token"
+	"go/types"
 	"os"
 	"path/filepath"
 	"reflect"
@@ -44,7 +45,7 @@ var (
 	errUndocumented = errors.New("missing doc comment")
 	// errBadDeclaration means a required declaration has the wrong shape:
 	// a constant of the wrong kind, a schema that is not JSON, a config field
-	// without a yaml tag.
+	// without a yaml tag; or that the package does not type-check.
 	errBadDeclaration = errors.New("unusable declaration")
 )
 
@@ -71,6 +72,10 @@ type item struct {
 	Name string
 	// Role says what the declaration is for, for error messages.
 	Role string
+	// ByValue marks a constant the catalog shows by its value, not its
+	// name: host code need not see it, so it may be unexported (spelled
+	// with a lower-case first letter).
+	ByValue bool
 }
 
 // The names of the required declarations.
@@ -101,22 +106,22 @@ const (
 // a plan-mode plugin the catalog can describe.
 func required() []item {
 	return []item{
-		{kindType, nameController, "the ctx.planMode service"},
-		{kindType, nameConfig, "the plugin's configuration"},
-		{kindType, namePayload, "the payload of the plan/mode event"},
-		{kindString, namePlugin, "the plugin's name, also its config key"},
-		{kindString, nameEvent, "the plan/mode event type"},
-		{kindType, nameCancelPayload, "the payload of the plan/cancel event"},
-		{kindString, nameCancelEvent, "the plan/cancel event type"},
-		{kindString, nameSection, "the prompt section's name"},
-		{kindInt, nameSectionOrder, "the prompt section's order"},
-		{kindString, nameExitTool, "the exit tool's name"},
-		{kindString, nameExitDescription, "the exit tool's description for the model"},
-		{kindJSON, nameExitInputSchema, "the exit tool's input JSON schema"},
-		{kindJSON, nameExitOutputSchema, "the exit tool's output JSON schema"},
-		{kindString, nameCommand, "the /plan command's name"},
-		{kindString, nameCommandHint, "the /plan command's argument hint"},
-		{kindString, nameCommandDesc, "the /plan command's one-line help"},
+		{kindType, nameController, "the ctx.planMode service", false},
+		{kindType, nameConfig, "the plugin's configuration", false},
+		{kindType, namePayload, "the payload of the plan/mode event", false},
+		{kindString, namePlugin, "the plugin's name, also its config key", false},
+		{kindString, nameEvent, "the plan/mode event type", false},
+		{kindType, nameCancelPayload, "the payload of the plan/cancel event", false},
+		{kindString, nameCancelEvent, "the plan/cancel event type", false},
+		{kindString, nameSection, "the prompt section's name", false},
+		{kindInt, nameSectionOrder, "the prompt section's order", false},
+		{kindString, nameExitTool, "the exit tool's name", false},
+		{kindString, nameExitDescription, "the exit tool's description for the model", true},
+		{kindJSON, nameExitInputSchema, "the exit tool's input JSON schema", true},
+		{kindJSON, nameExitOutputSchema, "the exit tool's output JSON schema", true},
+		{kindString, nameCommand, "the /plan command's name", false},
+		{kindString, nameCommandHint, "the /plan command's argument hint", true},
+		{kindString, nameCommandDesc, "the /plan command's one-line help", true},
 	}
 }
 
@@ -202,6 +207,9 @@ type tool struct {
 	// InputSchema and OutputSchema are the JSON schemas, from
 	// ExitInputSchema and ExitOutputSchema, indented.
 	InputSchema, OutputSchema string
+	// DescriptionConst, InputSchemaConst and OutputSchemaConst are the
+	// names those constants are declared under, exported or not.
+	DescriptionConst, InputSchemaConst, OutputSchemaConst string
 }
 
 // command is a slash command.
@@ -212,6 +220,9 @@ type command struct {
 	Hint string
 	// Description is the one-line help, from CommandDescription.
 	Description string
+	// HintConst and DescriptionConst are the names those constants are
+	// declared under, exported or not.
+	HintConst, DescriptionConst string
 }
 
 // section is a system-prompt section.
@@ -252,25 +263,20 @@ type configKey struct {
 // current platform) and extracts the catalog. It fails with [ErrMissing]
 // naming every declaration of required that is absent, with
 // errUndocumented naming every printed name without a doc comment, and
-// with errBadDeclaration for a declaration of the wrong shape.
+// with errBadDeclaration for a declaration of the wrong shape or the
+// package's type errors.
 func Load(dir string) (Catalog, error) {
-	fset := token.NewFileSet()
-	files, pkgName, err := parseDir(fset, dir)
+	l, err := newLoader(dir)
 	if err != nil {
-		return Catalog{}, fmt.Errorf("catalog: %w", err)
+		return Catalog{}, err
 	}
-	l := loader{fset: fset, consts: indexConsts(files), where: fmt.Sprintf("package %s (%s)", pkgName, dir)}
-	// go/doc filters unexported names out of the AST, so the constants are
-	// indexed above, before it runs.
-	p, err := doc.NewFromFiles(fset, files, pkgName, doc.PreserveAST)
-	if err != nil {
-		return Catalog{}, fmt.Errorf("catalog: %s: %w", l.where, err)
-	}
-	l.pkg = p
 	if err := l.checkRequired(); err != nil {
 		return Catalog{}, err
 	}
-	c := Catalog{Package: pkgName}
+	if err := l.typeError(); err != nil {
+		return Catalog{}, err
+	}
+	c := Catalog{Package: l.doc.Name}
 	c.Wiring = l.wiring()
 	c.Service = l.service()
 	c.Events = []event{
@@ -285,8 +291,13 @@ func Load(dir string) (Catalog, error) {
 		Description:  l.str(nameExitDescription),
 		InputSchema:  l.json(nameExitInputSchema),
 		OutputSchema: l.json(nameExitOutputSchema),
+
+		DescriptionConst:  l.constName(nameExitDescription),
+		InputSchemaConst:  l.constName(nameExitInputSchema),
+		OutputSchemaConst: l.constName(nameExitOutputSchema),
 	}
-	c.Command = command{Name: l.str(nameCommand), Hint: l.str(nameCommandHint), Description: l.str(nameCommandDesc)}
+	c.Command = command{Name: l.str(nameCommand), Hint: l.str(nameCommandHint), Description: l.str(nameCommandDesc),
+		HintConst: l.constName(nameCommandHint), DescriptionConst: l.constName(nameCommandDesc)}
 	c.Section = section{Name: l.str(nameSection), Order: l.int(nameSectionOrder)}
 	c.Config = l.config()
 	if len(l.bad) > 0 {
@@ -298,67 +309,86 @@ func Load(dir string) (Catalog, error) {
 	return c, nil
 }
 
-// parseDir parses the package's non-test Go files that match the current
-// build context, in file name order.
+// parseDir parses the package's non-test Go files that go/build selects for
+// the current build context, in file name order. Files are named by their
+// base names, so that positions in messages are short.
 func parseDir(fset *token.FileSet, dir string) ([]*ast.File, string, error) {
-	entries, err := os.ReadDir(dir)
+	bp, err := build.ImportDir(dir, 0)
 	if err != nil {
-		return nil, "", fmt.Errorf("package directory: %w", err)
+		return nil, "", err
 	}
-	var (
-		files   []*ast.File
-		pkgName string
-	)
-	for _, e := range entries {
-		name := e.Name()
-		if e.IsDir() || !strings.HasSuffix(name, ".go") || strings.HasSuffix(name, "_test.go") {
-			continue
-		}
-		if ok, err := build.Default.MatchFile(dir, name); err != nil {
-			return nil, "", fmt.Errorf("%s: %w", name, err)
-		} else if !ok {
-			continue
-		}
-		f, err := parser.ParseFile(fset, filepath.Join(dir, name), nil, parser.ParseComments|parser.SkipObjectResolution)
+	files := make([]*ast.File, len(bp.GoFiles))
+	for i, name := range bp.GoFiles {
+		src, err := os.ReadFile(filepath.Join(dir, name))
 		if err != nil {
 			return nil, "", err
 		}
-		switch {
-		case pkgName == "":
-			pkgName = f.Name.Name
-		case f.Name.Name != pkgName:
-			return nil, "", fmt.Errorf("%s: package %s, but %s holds package %s", dir, pkgName, name, f.Name.Name)
+		if files[i], err = parser.ParseFile(fset, name, src, parser.ParseComments|parser.SkipObjectResolution); err != nil {
+			return nil, "", err
 		}
-		files = append(files, f)
 	}
-	if len(files) == 0 {
-		return nil, "", fmt.Errorf("%s: no Go source files", dir)
-	}
-	return files, pkgName, nil
+	return files, bp.Name, nil
 }
 
 // loader carries the state of one Load. Problems are collected so that one
 // run names all of them.
 type loader struct {
 	fset         *token.FileSet
-	consts       constIndex
-	pkg          *doc.Package
+	types        *types.Package
+	typeErrs     []error
+	doc          *doc.Package
 	where        string
 	bad          []string
 	undocumented []string
 }
 
+// newLoader parses the package in dir, type-checks it, and reads its
+// documentation.
+func newLoader(dir string) (*loader, error) {
+	fset := token.NewFileSet()
+	files, pkgName, err := parseDir(fset, dir)
+	if err != nil {
+		return nil, fmt.Errorf("catalog: %w", err)
+	}
+	l := &loader{fset: fset, where: fmt.Sprintf("package %s (%s)", pkgName, dir)}
+	if l.types, l.typeErrs, err = typeCheck(fset, files, pkgName); err != nil {
+		return nil, fmt.Errorf("catalog: %s: %w", l.where, err)
+	}
+	// go/doc drops unexported declarations from the files, so it runs
+	// after go/types.
+	if l.doc, err = doc.NewFromFiles(fset, files, pkgName, doc.PreserveAST); err != nil {
+		return nil, fmt.Errorf("catalog: %s: %w", l.where, err)
+	}
+	return l, nil
+}
+
+// typeError returns the package's type errors as one errBadDeclaration, or
+// nil when it has none.
+func (l *loader) typeError() error {
+	if len(l.typeErrs) == 0 {
+		return nil
+	}
+	msgs := make([]string, len(l.typeErrs))
+	for i, err := range l.typeErrs {
+		msgs[i] = err.Error()
+	}
+	return fmt.Errorf("catalog: %s: %w: type errors: %s", l.where, errBadDeclaration, strings.Join(msgs, "; "))
+}
+
 func (l *loader) checkRequired() error {
 	var missing []string
 	for _, it := range required() {
-		ok := false
+		ok, name := false, it.Name
 		if it.Kind == kindType {
 			ok = l.typ(it.Name) != nil
-		} else {
-			ok = l.declared(it.Name)
+		} else if c := l.lookup(it.Name); c != nil {
+			ok = c.Exported() || it.ByValue
+		}
+		if it.ByValue {
+			name += " or " + unexported(name)
 		}
 		if !ok {
-			missing = append(missing, fmt.Sprintf("%s %s (%s)", it.Kind, it.Name, it.Role))
+			missing = append(missing, fmt.Sprintf("%s %s (%s)", it.Kind, name, it.Role))
 		}
 	}
 	if len(missing) > 0 {
@@ -369,31 +399,12 @@ func (l *loader) checkRequired() error {
 
 // typ returns the exported type named name, or nil.
 func (l *loader) typ(name string) *doc.Type {
-	for _, t := range l.pkg.Types {
+	for _, t := range l.doc.Types {
 		if t.Name == name {
 			return t
 		}
 	}
 	return nil
-}
-
-func (l *loader) declared(name string) bool {
-	_, ok := l.consts[name]
-	return ok
-}
-
-// constant resolves name and checks its kind; a problem is recorded.
-func (l *loader) constant(name string, want constant.Kind) (constant.Value, bool) {
-	v, err := l.consts.value(name)
-	if err != nil {
-		l.bad = append(l.bad, err.Error())
-		return nil, false
-	}
-	if v.Kind() != want {
-		l.bad = append(l.bad, fmt.Sprintf("const %s: is a %s constant (%s), want %s", name, v.Kind(), v, want))
-		return nil, false
-	}
-	return v, true
 }
 
 func (l *loader) str(name string) string {
@@ -411,7 +422,7 @@ func (l *loader) int(name string) int64 {
 	}
 	n, exact := constant.Int64Val(v)
 	if !exact {
-		l.bad = append(l.bad, fmt.Sprintf("const %s: %s does not fit in 64 bits", name, v))
+		l.bad = append(l.bad, fmt.Sprintf("const %s: %s does not fit in 64 bits", l.constName(name), v))
 	}
 	return n
 }
@@ -425,7 +436,7 @@ func (l *loader) json(name string) string {
 	s := constant.StringVal(v)
 	var b bytes.Buffer
 	if err := json.Indent(&b, []byte(s), "", "  "); err != nil {
-		l.bad = append(l.bad, fmt.Sprintf("const %s: not a JSON document: %v", name, err))
+		l.bad = append(l.bad, fmt.Sprintf("const %s: not a JSON document: %v", l.constName(name), err))
 		return ""
 	}
 	return b.String()
@@ -446,14 +457,14 @@ const (
 // as a test fixture, gets no wiring part).
 func (l *loader) wiring() wiring {
 	var w wiring
-	for _, v := range l.pkg.Vars {
+	for _, v := range l.doc.Vars {
 		if slices.Contains(v.Names, nameModule) {
 			w.Decls = append(w.Decls, decl{Name: nameModule, File: l.file(v.Decl.Pos()),
 				Doc: l.rawDoc("var "+nameModule, v.Decl.Doc), Code: l.print(withoutDoc(v.Decl), nil)})
 		}
 	}
-	funcs := slices.Clone(l.pkg.Funcs)
-	for _, t := range l.pkg.Types {
+	funcs := slices.Clone(l.doc.Funcs)
+	for _, t := range l.doc.Types {
 		funcs = append(funcs, t.Funcs...) // go/doc files constructors under their result type
 	}
 	for _, name := range []string{nameModuleWith, nameNew} {
@@ -585,7 +596,7 @@ func (l *loader) config() config {
 	}
 	for _, f := range st.Fields.List {
 		if len(f.Names) == 0 {
-			l.bad = append(l.bad, fmt.Sprintf("type %s: embedded field %s: list the keys as named fields", nameConfig, exprString(f.Type)))
+			l.bad = append(l.bad, fmt.Sprintf("type %s: embedded field %s: list the keys as named fields", nameConfig, types.ExprString(f.Type)))
 			continue
 		}
 		var tag reflect.StructTag
@@ -658,7 +669,7 @@ func yamlType(e ast.Expr) string {
 	case *ast.MapType:
 		return "map"
 	}
-	return exprString(e)
+	return types.ExprString(e)
 }
 
 // rawDoc returns the first non-nil comment group as written in the source,

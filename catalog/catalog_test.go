@@ -156,7 +156,7 @@ func TestLoadNamesEveryMissingDeclaration(t *testing.T) {
 		{
 			name:  "tool file removed",
 			edits: map[string][]string{"tool_exit.go": nil},
-			want: []string{"JSON string constant ExitInputSchema (the exit tool's input JSON schema)",
+			want: []string{"JSON string constant ExitInputSchema or exitInputSchema (the exit tool's input JSON schema)",
 				"JSON string constant ExitOutputSchema", "string constant ExitToolDescription", "string constant ExitToolName"},
 		},
 		{
@@ -279,18 +279,20 @@ func TestLoadRejectsUnusableConstants(t *testing.T) {
 	}{
 		{"a string where an integer is needed", "plugin.go", order, "\tSectionOrder = \"fifty\"\n",
 			`const SectionOrder: is a String constant ("fifty"), want Int`},
-		{"a constant of another package", "plugin.go", order, "\tSectionOrder = host.Order\n",
-			"const SectionOrder: host.Order is declared in another package"},
+		{"an undefined name of another package", "plugin.go", order, "\tSectionOrder = host.Order\n",
+			"type errors: plugin.go:14:22: undefined: host.Order"},
 		{"a cycle", "plugin.go", order, "\tSectionOrder = sectionBase + SectionOrder\n",
-			"const SectionOrder: refers to itself (SectionOrder -> SectionOrder)"},
+			"type errors: plugin.go:14:2: initialization cycle: SectionOrder refers to itself"},
 		{"division by zero", "plugin.go", order, "\tSectionOrder = 1 / (sectionBase - 50)\n",
-			"const SectionOrder: division by zero"},
+			"type errors: plugin.go:14:21: invalid operation: division by zero"},
 		{"too large", "plugin.go", order, "\tSectionOrder = 1 << 100\n",
 			"const SectionOrder: 1267650600228229401496703205376 does not fit in 64 bits"},
 		{"a huge shift", "plugin.go", order, "\tSectionOrder = 1 << 100000\n",
-			"const SectionOrder: shift count 100000 out of range"},
+			"type errors: plugin.go:14:22: invalid operation: invalid shift count 100000"},
 		{"adding a string to a number", "plugin.go", order, "\tSectionOrder = policy + 1\n",
-			"const SectionOrder: operator + not defined on String and Int constants"},
+			"type errors: plugin.go:14:17: invalid operation: policy + 1 (mismatched types untyped string and untyped int)"},
+		{"a type error outside the constants", "config.go", "return nil", "return 1",
+			"type errors: config.go:14:43: cannot use 1 (constant of type int) as error value"},
 		{"a schema that is not JSON", "tool_exit.go", "ExitOutputSchema = `{", "ExitOutputSchema = `{{",
 			"const ExitOutputSchema: not a JSON document"},
 		{"an empty schema", "tool_exit.go", "ExitOutputSchema = `{\"type\"", "ExitOutputSchema = ``\n\t_ = `{\"type\"",
@@ -311,9 +313,42 @@ func TestLoadRejectsUnusableConstants(t *testing.T) {
 	}
 }
 
+// The texts and schemas the catalog shows by value may be unexported; the
+// catalog then reads them under their lower-case names and does not name
+// them. Names that host code uses must stay exported (see
+// TestLoadNamesEveryMissingDeclaration).
+func TestLoadReadsUnexportedTexts(t *testing.T) {
+	c, err := catalog.Load(copyFixture(t, map[string][]string{
+		"tool_exit.go": {"ExitToolDescription =", "exitToolDescription =",
+			"ExitInputSchema =", "exitInputSchema =", "ExitOutputSchema =", "exitOutputSchema ="},
+		"command_plan.go": {"CommandHint =", "commandHint =", "CommandDescription =", "commandDescription ="},
+	}))
+	if err != nil {
+		t.Fatal(err)
+	}
+	want, err := catalog.Load(fixtureDir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if c.Command.HintConst != "commandHint" || c.Tool.InputSchemaConst != "exitInputSchema" {
+		t.Errorf("declared names %q, %q; want commandHint, exitInputSchema", c.Command.HintConst, c.Tool.InputSchemaConst)
+	}
+	if c.Tool.Description != want.Tool.Description || c.Tool.InputSchema != want.Tool.InputSchema ||
+		c.Tool.OutputSchema != want.Tool.OutputSchema || c.Command.Hint != want.Command.Hint ||
+		c.Command.Description != want.Command.Description {
+		t.Errorf("read %+v %+v, want the values of %+v %+v", c.Tool, c.Command, want.Tool, want.Command)
+	}
+	md := string(c.Markdown())
+	for _, name := range []string{"xitToolDescription", "xitInputSchema", "xitOutputSchema", "ommandHint", "ommandDescription"} {
+		if strings.Contains(md, name) {
+			t.Errorf("the catalog names %s, which host code cannot use", name)
+		}
+	}
+}
+
 func TestLoadFailsOnADirectoryWithoutGoFiles(t *testing.T) {
 	_, err := catalog.Load(t.TempDir())
-	if err == nil || !strings.Contains(err.Error(), "no Go source files") {
+	if err == nil || !strings.Contains(err.Error(), "no buildable Go source files") {
 		t.Errorf("Load error = %v, want one saying there are no Go source files", err)
 	}
 }
@@ -371,7 +406,12 @@ func TestThePluginsCatalogListsItsWiring(t *testing.T) {
 	for _, d := range c.Wiring.Decls {
 		names = append(names, d.Name)
 	}
-	if want := []string{"Module", "ModuleWith", "New", "Params", "Config"}; !slices.Equal(names, want) {
+	// ModuleWith is listed while it is exported; moduleWith is not.
+	want := []string{"Module", "ModuleWith", "New", "Params", "Config"}
+	if !slices.Contains(names, "ModuleWith") {
+		want = slices.DeleteFunc(want, func(n string) bool { return n == "ModuleWith" })
+	}
+	if !slices.Equal(names, want) {
 		t.Fatalf("wiring = %v, want %v", names, want)
 	}
 	md := string(c.Markdown())

@@ -3,9 +3,8 @@ package catalog
 import (
 	"fmt"
 	"go/constant"
-	"go/doc"
 	"go/token"
-	"slices"
+	"go/types"
 	"strings"
 )
 
@@ -65,17 +64,10 @@ const (
 // partners are missing, or of the wrong kind, is errBadDeclaration; an
 // undocumented payload or config field is errUndocumented.
 func LoadCompanion(dir string) (Companion, error) {
-	fset := token.NewFileSet()
-	files, pkgName, err := parseDir(fset, dir)
+	l, err := newLoader(dir)
 	if err != nil {
-		return Companion{}, fmt.Errorf("catalog: %w", err)
+		return Companion{}, err
 	}
-	l := loader{fset: fset, consts: indexConsts(files), where: fmt.Sprintf("package %s (%s)", pkgName, dir)}
-	p, err := doc.NewFromFiles(fset, files, pkgName, doc.PreserveAST)
-	if err != nil {
-		return Companion{}, fmt.Errorf("catalog: %s: %w", l.where, err)
-	}
-	l.pkg = p
 	var missing []string
 	if !l.declared(namePlugin) {
 		missing = append(missing, fmt.Sprintf("%s %s", kindString, namePlugin))
@@ -86,15 +78,14 @@ func LoadCompanion(dir string) (Companion, error) {
 	if len(missing) > 0 {
 		return Companion{}, fmt.Errorf("catalog: %s: %w: %s", l.where, ErrMissing, strings.Join(missing, ", "))
 	}
-	c := Companion{Package: pkgName, Config: l.config()}
-	names := make([]string, 0, len(l.consts))
-	for name := range l.consts {
-		if token.IsExported(name) {
-			names = append(names, name)
-		}
+	if err := l.typeError(); err != nil {
+		return Companion{}, err
 	}
-	slices.Sort(names)
-	for _, name := range names {
+	c := Companion{Package: l.doc.Name, Config: l.config()}
+	for _, name := range l.types.Scope().Names() { // sorted
+		if _, ok := l.types.Scope().Lookup(name).(*types.Const); !ok || !token.IsExported(name) {
+			continue
+		}
 		switch {
 		case strings.HasPrefix(name, prefixEvent) && len(name) > len(prefixEvent) && l.isString(name):
 			payload := strings.TrimPrefix(name, prefixEvent) + suffixPayload
@@ -129,8 +120,8 @@ func LoadCompanion(dir string) (Companion, error) {
 
 // isString reports whether name is a string constant.
 func (l *loader) isString(name string) bool {
-	v, err := l.consts.value(name)
-	return err == nil && v.Kind() == constant.String
+	c := l.lookup(name)
+	return c != nil && c.Val().Kind() == constant.String
 }
 
 // Markdown renders the companion's part of the catalog: a level-3 heading

@@ -4,9 +4,40 @@ import (
 	"bytes"
 	"crypto/sha256"
 	"encoding/hex"
+	"slices"
+	"strings"
+
+	"github.com/yuin/goldmark"
+	"github.com/yuin/goldmark/ast"
+	"github.com/yuin/goldmark/parser"
+	"github.com/yuin/goldmark/text"
+	"github.com/yuin/goldmark/util"
 )
 
-// line is one line of a Markdown page.
+// parse reads page as CommonMark with goldmark. Its ATX heading parser is
+// wrapped by atxHeading, ahead of the default one (priority 600).
+func parse(page []byte) ast.Node {
+	md := goldmark.New(goldmark.WithParserOptions(parser.WithBlockParsers(
+		util.Prioritized(atxHeading{parser.NewATXHeadingParser()}, 599))))
+	return md.Parser().Parse(text.NewReader(page))
+}
+
+// atxHeading gives an empty ATX heading ("#"), which has no text, an empty
+// text segment at the start of its line, so that every heading's first
+// segment tells its line.
+type atxHeading struct{ parser.BlockParser }
+
+// Open opens a heading as the wrapped parser does.
+func (p atxHeading) Open(parent ast.Node, r text.Reader, pc parser.Context) (ast.Node, parser.State) {
+	_, seg := r.PeekLine()
+	n, st := p.BlockParser.Open(parent, r, pc)
+	if n != nil && n.Lines().Len() == 0 {
+		n.Lines().Append(text.NewSegment(seg.Start, seg.Start))
+	}
+	return n, st
+}
+
+// line is one line of a page.
 type line struct {
 	// text is the line including its line ending, if any.
 	text []byte
@@ -14,114 +45,73 @@ type line struct {
 	offset int
 	// number is the 1-based line number.
 	number int
-	// fenced is true for the lines of a fenced code block, the opening and
-	// closing fence lines included.
-	fenced bool
 }
 
-// splitLines splits page into lines and marks those inside fenced code
-// blocks. A fence is a line that starts (after any indentation) with three
-// or more backticks or tildes; it is closed by a line holding only a run of
-// the same character at least as long. An unclosed fence runs to the end of
-// the page, as in CommonMark.
-func splitLines(page []byte) []line {
-	lines, _ := scanLines(page)
-	return lines
-}
-
-// scanLines is splitLines that also reports whether a fence is still open
-// at the end of the page.
-func scanLines(page []byte) ([]line, bool) {
-	var (
-		out       []line
-		fenceChar byte
-		fenceLen  int
-	)
+// markerLines returns the page's marker lines: lines that are
+// [BeginMarker] or [EndMarker] exactly, but for their line ending, and are
+// not in a code block (fenced or indented) as goldmark reads the page.
+func markerLines(page []byte) (begins, ends []line) {
+	code := map[int]bool{} // offsets of the lines in code blocks
+	_ = ast.Walk(parse(page), func(n ast.Node, entering bool) (ast.WalkStatus, error) {
+		switch n.(type) {
+		case *ast.FencedCodeBlock, *ast.CodeBlock:
+			for i := range n.Lines().Len() {
+				code[bytes.LastIndexByte(page[:n.Lines().At(i).Start], '\n')+1] = true
+			}
+			return ast.WalkSkipChildren, nil
+		}
+		return ast.WalkContinue, nil
+	})
 	for off, n := 0, 1; off < len(page); n++ {
-		end := bytes.IndexByte(page[off:], '\n')
-		if end < 0 {
-			end = len(page)
-		} else {
-			end += off + 1
+		end := len(page)
+		if i := bytes.IndexByte(page[off:], '\n'); i >= 0 {
+			end = off + i + 1
 		}
-		text := page[off:end]
-		l := line{text: text, offset: off, number: n}
-		body := bytes.TrimLeft(trimEOL(text), " \t")
-		switch {
-		case fenceLen > 0:
-			l.fenced = true
-			if c, k := fenceRun(body); c == fenceChar && k >= fenceLen && len(bytes.TrimSpace(body[k:])) == 0 {
-				fenceLen = 0
-			}
-		default:
-			if c, k := fenceRun(body); k >= 3 && (c == '~' || bytes.IndexByte(body[k:], '`') < 0) {
-				fenceChar, fenceLen = c, k
-				l.fenced = true
+		l := line{text: page[off:end], offset: off, number: n}
+		if !code[off] {
+			switch string(bytes.TrimSuffix(bytes.TrimSuffix(l.text, []byte("\n")), []byte("\r"))) {
+			case BeginMarker:
+				begins = append(begins, l)
+			case EndMarker:
+				ends = append(ends, l)
 			}
 		}
-		out = append(out, l)
 		off = end
 	}
-	return out, fenceLen > 0
+	return begins, ends
 }
 
-// fenceRun returns the fence character that b starts with and the length of
-// its run, or (0, 0) when b does not start with a backtick or a tilde.
-func fenceRun(b []byte) (byte, int) {
-	if len(b) == 0 || (b[0] != '`' && b[0] != '~') {
-		return 0, 0
-	}
-	k := 1
-	for k < len(b) && b[k] == b[0] {
-		k++
-	}
-	return b[0], k
-}
-
-// trimEOL removes a trailing "\n" or "\r\n".
-func trimEOL(b []byte) []byte {
-	b = bytes.TrimSuffix(b, []byte("\n"))
-	return bytes.TrimSuffix(b, []byte("\r"))
-}
-
-// Heading is one ATX heading of a Markdown page.
+// Heading is one heading of a Markdown page.
 type Heading struct {
-	// Level is the number of '#' characters, 1 to 6.
+	// Level is the heading's level, 1 to 6.
 	Level int
-	// Text is the heading's text, trimmed, without closing '#' characters.
+	// Text is the heading's text as written, without the '#' characters
+	// around it and blanks at its ends; an underlined heading's lines are
+	// joined by a space.
 	Text string
 	// Line is the heading's 1-based line number.
 	Line int
 }
 
-// Headings returns the page's ATX headings ("# Title" to "###### Title")
-// outside fenced code blocks, in page order. Two language versions of a page
+// Headings returns the page's headings ("# Title" or underlined), as
+// goldmark reads the page, in page order. Two language versions of a page
 // share one heading structure: the same levels in the same order.
 func Headings(page []byte) []Heading {
 	var hs []Heading
-	for _, l := range splitLines(page) {
-		if l.fenced {
-			continue
+	_ = ast.Walk(parse(page), func(n ast.Node, entering bool) (ast.WalkStatus, error) {
+		h, ok := n.(*ast.Heading)
+		if !ok || !entering || h.Lines().Len() == 0 {
+			return ast.WalkContinue, nil
 		}
-		body := trimEOL(l.text)
-		indent := len(body) - len(bytes.TrimLeft(body, " "))
-		if indent > 3 {
-			continue
+		parts := make([]string, h.Lines().Len())
+		for i := range parts {
+			seg := h.Lines().At(i)
+			parts[i] = strings.TrimSpace(string(seg.Value(page)))
 		}
-		body = body[indent:]
-		level := 0
-		for level < len(body) && body[level] == '#' {
-			level++
-		}
-		if level == 0 || level > 6 || (level < len(body) && body[level] != ' ' && body[level] != '\t') {
-			continue
-		}
-		text := bytes.TrimSpace(body[level:])
-		if t := bytes.TrimRight(text, "#"); len(t) == 0 || t[len(t)-1] == ' ' || t[len(t)-1] == '\t' {
-			text = bytes.TrimSpace(t)
-		}
-		hs = append(hs, Heading{Level: level, Text: string(text), Line: l.number})
-	}
+		start := h.Lines().At(0).Start
+		hs = append(hs, Heading{Level: h.Level, Text: strings.Join(parts, " "), Line: bytes.Count(page[:start], []byte("\n")) + 1})
+		return ast.WalkSkipChildren, nil
+	})
 	return hs
 }
 
@@ -130,16 +120,15 @@ func Headings(page []byte) []Heading {
 // marker line is hand-written throughout. Marker errors are those of
 // findRegion.
 func handWritten(page []byte) ([]byte, error) {
-	if !hasMarker(page) {
+	begins, ends := markerLines(page)
+	if len(begins) == 0 && len(ends) == 0 {
 		return page, nil
 	}
-	r, err := findRegion(page)
+	r, err := regionOf(begins, ends)
 	if err != nil {
 		return nil, err
 	}
-	out := make([]byte, 0, len(page)-(r.End-r.Start))
-	out = append(out, page[:r.Start]...)
-	return append(out, page[r.End:]...), nil
+	return slices.Concat(page[:r.Start], page[r.End:]), nil
 }
 
 // ProseDigest returns "sha256:" and the hex SHA-256 of the page's
@@ -152,14 +141,4 @@ func ProseDigest(page []byte) (string, error) {
 	}
 	sum := sha256.Sum256(hw)
 	return "sha256:" + hex.EncodeToString(sum[:]), nil
-}
-
-// hasMarker reports whether a marker line appears outside code fences.
-func hasMarker(page []byte) bool {
-	for _, l := range splitLines(page) {
-		if m := string(trimEOL(l.text)); !l.fenced && (m == BeginMarker || m == EndMarker) {
-			return true
-		}
-	}
-	return false
 }

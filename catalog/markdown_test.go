@@ -22,6 +22,9 @@ func TestHeadings(t *testing.T) {
 		{"fenced lines are skipped", "# A\n```sh\n# comment\n```\n~~~\n# b\n~~~\n## C\n",
 			[]catalog.Heading{{1, "A", 1}, {2, "C", 8}}},
 		{"an empty heading", "#\n", []catalog.Heading{{1, "", 1}}},
+		{"underlined headings", "Title\n=====\n\nTwo\nlines\n---\n", []catalog.Heading{{1, "Title", 1}, {2, "Two lines", 4}}},
+		{"a fence in a list item ends with the item", "- item\n\n  ```\n# After\n",
+			[]catalog.Heading{{1, "After", 4}}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

@@ -3,6 +3,7 @@ package catalog
 import (
 	"errors"
 	"fmt"
+	"slices"
 )
 
 // The marker lines that delimit the generated region of a doc page. Each
@@ -27,7 +28,7 @@ var (
 	// ErrMarkersInverted means the end marker comes before the begin marker.
 	ErrMarkersInverted = errors.New("end marker before begin marker")
 	// errMarkerInContent means the text to inject holds a marker line outside
-	// code fences, which would break the page's region on the next run.
+	// code blocks, which would break the page's region on the next run.
 	errMarkerInContent = errors.New("generated text contains a marker line")
 )
 
@@ -43,23 +44,16 @@ type region struct {
 }
 
 // findRegion locates the region delimited by [BeginMarker] and [EndMarker].
-// Marker lines inside fenced code blocks are ignored. A page without both
+// Marker lines inside code blocks are ignored (see markerLines). A page without both
 // markers, with a marker twice, or with the end before the begin is an error
 // wrapping [ErrMarkerMissing], errMarkerDuplicated or
 // [ErrMarkersInverted].
 func findRegion(page []byte) (region, error) {
-	var begins, ends []line
-	for _, l := range splitLines(page) {
-		if l.fenced {
-			continue
-		}
-		switch string(trimEOL(l.text)) {
-		case BeginMarker:
-			begins = append(begins, l)
-		case EndMarker:
-			ends = append(ends, l)
-		}
-	}
+	return regionOf(markerLines(page))
+}
+
+// regionOf locates the region between the marker lines of a page.
+func regionOf(begins, ends []line) (region, error) {
 	switch {
 	case len(begins) == 0 && len(ends) == 0:
 		return region{}, fmt.Errorf("no marker lines outside code fences; put the lines %q and %q where the generated text belongs: %w",
@@ -84,20 +78,28 @@ func findRegion(page []byte) (region, error) {
 
 // Inject returns page with the text between its markers replaced by content.
 // Bytes outside the region, the marker lines included, are kept exactly.
-// content should end with a newline so that the end marker stays on a line
-// of its own. Injecting the same content again returns the same bytes.
+// content must end with a newline so that the end marker stays on a line
+// of its own, and the page must read back with the same region: content
+// holding a marker line is errMarkerInContent. Injecting the same content
+// again returns the same bytes.
 func Inject(page, content []byte) ([]byte, error) {
-	if err := checkContent(content); err != nil {
-		return nil, err
+	if len(content) > 0 && content[len(content)-1] != '\n' {
+		return nil, errors.New("generated text must end with a newline")
 	}
 	r, err := findRegion(page)
 	if err != nil {
 		return nil, err
 	}
-	out := make([]byte, 0, len(page)-(r.End-r.Start)+len(content))
-	out = append(out, page[:r.Start]...)
-	out = append(out, content...)
-	out = append(out, page[r.End:]...)
+	out := slices.Concat(page[:r.Start], content, page[r.End:])
+	begins, ends := markerLines(out)
+	for _, m := range slices.Concat(begins, ends) {
+		if m.offset >= r.Start && m.offset < r.Start+len(content) {
+			return nil, fmt.Errorf("line %d: %w", m.number-r.BeginLine, errMarkerInContent)
+		}
+	}
+	if again, err := regionOf(begins, ends); err != nil || again.Start != r.Start || again.End != r.Start+len(content) {
+		return nil, errors.New("generated text would move the region on the next run: it leaves a code block open or changes how the page after it reads")
+	}
 	return out, nil
 }
 
@@ -108,27 +110,6 @@ func Current(page []byte) ([]byte, error) {
 		return nil, err
 	}
 	return page[r.Start:r.End], nil
-}
-
-// checkContent refuses content whose marker lines would be found on the next
-// run.
-func checkContent(content []byte) error {
-	if len(content) > 0 && content[len(content)-1] != '\n' {
-		return errors.New("generated text must end with a newline")
-	}
-	lines, open := scanLines(content)
-	if open {
-		return errors.New("generated text leaves a code fence open, which would hide the end marker")
-	}
-	for _, l := range lines {
-		if l.fenced {
-			continue
-		}
-		if m := string(trimEOL(l.text)); m == BeginMarker || m == EndMarker {
-			return fmt.Errorf("line %d: %w", l.number, errMarkerInContent)
-		}
-	}
-	return nil
 }
 
 func lineNumbers(ls []line) string {

@@ -3,6 +3,7 @@ package catalog
 import (
 	"bytes"
 	"fmt"
+	"go/token"
 	"strings"
 )
 
@@ -59,20 +60,20 @@ func (c Catalog) Markdown() []byte {
 	}
 
 	w.heading(3, "Tool `%s`", c.Tool.Name)
-	w.line("Named by the constant `%s`. Description (`%s`), as the model reads it:", nameExitTool, nameExitDescription)
+	w.line("Named by the constant `%s`. Description%s, as the model reads it:", nameExitTool, constRef(" (`%s`)", c.Tool.DescriptionConst))
 	w.line("")
 	w.code("text", "", c.Tool.Description)
-	w.line("Input schema (`%s`):", nameExitInputSchema)
+	w.line("Input schema%s:", constRef(" (`%s`)", c.Tool.InputSchemaConst))
 	w.line("")
 	w.code("json", "", c.Tool.InputSchema)
-	w.line("Output schema (`%s`):", nameExitOutputSchema)
+	w.line("Output schema%s:", constRef(" (`%s`)", c.Tool.OutputSchemaConst))
 	w.line("")
 	w.code("json", "", c.Tool.OutputSchema)
 
 	w.heading(3, "Command `/%s`", c.Command.Name)
 	w.line("- Name: `%s` (constant `%s`)", c.Command.Name, nameCommand)
-	w.line("- Argument hint: `%s` (constant `%s`)", c.Command.Hint, nameCommandHint)
-	w.line("- Help (`%s`):", nameCommandDesc)
+	w.line("- Argument hint: `%s`%s", c.Command.Hint, constRef(" (constant `%s`)", c.Command.HintConst))
+	w.line("- Help%s:", constRef(" (`%s`)", c.Command.DescriptionConst))
 	w.line("")
 	w.code("text", "", c.Command.Description)
 
@@ -173,6 +174,15 @@ func longestRun(s string, c byte) int {
 		}
 	}
 	return best
+}
+
+// constRef formats a reference to the constant name, or returns "" when
+// name is unexported: the catalog names only what host code can use.
+func constRef(format, name string) string {
+	if !token.IsExported(name) {
+		return ""
+	}
+	return fmt.Sprintf(format, name)
 }
 
 // shortName drops the receiver type from "Type.Method".
