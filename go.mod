@@ -8,6 +8,8 @@ require github.com/go-json-experiment/json v0.0.0-20260213210345-44df1a37e875
 
 require github.com/yuin/goldmark v1.7.8
 
+require github.com/aymanbagabas/go-udiff v0.4.2
+
 require (
 	github.com/gabriel-vasile/mimetype v1.4.16 // indirect
 	github.com/go-playground/locales v0.14.2 // indirect

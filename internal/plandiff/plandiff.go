@@ -1,11 +1,14 @@
 // Package plandiff shows what changed between two versions of a plan, as
-// every front end (terminal, line console, ACP, the demo) shows it.
+// every front end (terminal, line console, ACP, the demo) shows it. The
+// diff is the Go tools' (github.com/aymanbagabas/go-udiff), whose line
+// diff runs in time linear in the plans' size: a revised plan of
+// thousands of lines is compared at once.
 package plandiff
 
 import (
 	"strings"
 
-	"github.com/pmezard/go-difflib/difflib"
+	udiff "github.com/aymanbagabas/go-udiff"
 )
 
 // Unified returns a unified diff of after against before, with one line of
@@ -16,7 +19,8 @@ func Unified(before, after string) string {
 	if before == "" {
 		return ""
 	}
-	d, err := difflib.GetUnifiedDiffString(difflib.UnifiedDiff{A: lines(before), B: lines(after), Context: 1})
+	a, b := strings.TrimRight(before, "\n")+"\n", strings.TrimRight(after, "\n")+"\n"
+	d, err := udiff.ToUnified("", "", a, udiff.Lines(a, b), 1)
 	if err != nil || d == "" {
 		return ""
 	}
@@ -28,11 +32,4 @@ func Unified(before, after string) string {
 		out = out[2:]
 	}
 	return strings.Join(out, "\n")
-}
-
-// lines splits s into lines that keep their line breaks, the last one
-// given one.
-func lines(s string) []string {
-	l := strings.SplitAfter(strings.TrimRight(s, "\n")+"\n", "\n")
-	return l[:len(l)-1]
 }

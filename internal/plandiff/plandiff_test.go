@@ -1,6 +1,8 @@
 package plandiff_test
 
 import (
+	"fmt"
+	"strings"
 	"testing"
 
 	"github.com/dshgo/planmode/internal/plandiff"
@@ -22,6 +24,27 @@ func TestUnified(t *testing.T) {
 		t.Run(tt.name, func(t *testing.T) {
 			if got := plandiff.Unified(tt.before, tt.after); got != tt.want {
 				t.Fatalf("Unified() =\n%q\nwant\n%q", got, tt.want)
+			}
+		})
+	}
+}
+
+// BenchmarkUnified compares revisions of a plan of 20, 200 and 2,000
+// lines with every tenth line changed, side by side.
+func BenchmarkUnified(b *testing.B) {
+	for _, n := range []int{20, 200, 2000} {
+		var before, after strings.Builder
+		for i := range n {
+			fmt.Fprintf(&before, "%d. Step %d of the plan.\n", i+1, i+1)
+			if i%10 == 0 {
+				fmt.Fprintf(&after, "%d. Step %d of the plan, revised.\n", i+1, i+1)
+			} else {
+				fmt.Fprintf(&after, "%d. Step %d of the plan.\n", i+1, i+1)
+			}
+		}
+		b.Run(fmt.Sprintf("lines=%d", n), func(b *testing.B) {
+			for b.Loop() {
+				plandiff.Unified(before.String(), after.String())
 			}
 		})
 	}
