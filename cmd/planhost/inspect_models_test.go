@@ -85,7 +85,7 @@ func TestInspectShowsTheModelSwitches(t *testing.T) {
 	ins := inspect.Inspect("s1", host.LogOf(modelSession(t)), present.English)
 	var got []string
 	for _, it := range ins.Items {
-		if it.Kind == "rule" && strings.Contains(it.Text, "model") {
+		if it.Kind == present.Rule && strings.Contains(it.Text, "model") {
 			got = append(got, it.Text)
 		}
 	}

@@ -14,6 +14,7 @@ import (
 	"github.com/dshgo/planmode/cmd/planhost/internal/inspect"
 	"github.com/dshgo/planmode/cmd/planhost/internal/wiring"
 	"github.com/dshgo/planmode/host"
+	"github.com/dshgo/planmode/internal/present"
 )
 
 // planCall is an exit_plan_mode call of a fake reply.
@@ -156,9 +157,9 @@ func TestRunWithAModelPerMode(t *testing.T) {
 	executeWith := false
 	for _, e := range ins.Items {
 		switch {
-		case e.Kind == "rule" && strings.Contains(e.Text, "model"):
+		case e.Kind == present.Rule && strings.Contains(e.Text, "model"):
 			switches = append(switches, e.Text)
-		case e.Kind == "note" && e.Text == "Plan approved, to carry out with doer.":
+		case e.Kind == present.Note && e.Text == "Plan approved, to carry out with doer.":
 			executeWith = true
 		}
 	}

@@ -137,7 +137,7 @@ func TestInspectShowsLogTextEscaped(t *testing.T) {
 			if err := json.Unmarshal(out.Bytes(), &ins); err != nil {
 				t.Fatal(err)
 			}
-			if !slices.ContainsFunc(ins.Items, func(it inspect.Item) bool { return strings.Contains(it.Text, "tests \u202e\x1b[2J") }) {
+			if !slices.ContainsFunc(ins.Items, func(it present.Item) bool { return strings.Contains(it.Text, "tests \u202e\x1b[2J") }) {
 				t.Errorf("JSON lost the text: %+v", ins.Items)
 			}
 		}

@@ -1,7 +1,6 @@
 package present
 
 import (
-	"encoding/json"
 	"fmt"
 
 	"github.com/dshgo/planmode"
@@ -14,7 +13,7 @@ func Reopened(log host.Log, from int) int {
 	n := 0
 	for _, e := range log.Range(from, log.Len()) {
 		var p planmode.ReopenPayload
-		if e.Type == planmode.EventPlanReopen && json.Unmarshal(e.Data, &p) == nil {
+		if e.Type == planmode.EventPlanReopen && decode(e.Data, &p) == nil {
 			n = p.Number
 		}
 	}

@@ -17,6 +17,11 @@
 // carry it as it is, and every renderer escapes it for its medium.
 package present
 
+import (
+	"fmt"
+	"slices"
+)
+
 // Kind says what an item is, and so how a front end shows it.
 type Kind uint8
 
@@ -49,24 +54,35 @@ const (
 	Error
 )
 
-// Item is one thing a user sees of a session.
+// kindNames name the kinds in JSON (planhost inspect -json).
+var kindNames = [...]string{Note: "note", Rule: "rule", User: "user", Assistant: "assistant",
+	Reasoning: "reasoning", Tool: "tool", Plan: "plan", Diff: "diff", Box: "box", Error: "error"}
+
+// MarshalText names the kind: "note", "rule", "user", ...
+func (k Kind) MarshalText() ([]byte, error) { return marshalName(kindNames[:], int(k), "kind") }
+
+// UnmarshalText reads a kind's name.
+func (k *Kind) UnmarshalText(b []byte) error { return unmarshalName(kindNames[:], b, "kind", k) }
+
+// Item is one thing a user sees of a session. Its JSON is the one
+// "planhost inspect -json" prints.
 type Item struct {
-	Kind Kind
 	// Seq is the position of the log event the item shows; 0 when it
 	// shows none (a line a front end adds).
-	Seq uint64
+	Seq  uint64 `json:"seq"`
+	Kind Kind   `json:"kind"`
 	// Title heads a Plan, a Diff or a Box.
-	Title string
+	Title string `json:"title,omitempty"`
 	// Text is the item's text: Markdown for a Plan and an Assistant item,
 	// a unified diff for a Diff, plain text otherwise.
-	Text string
+	Text string `json:"text,omitempty"`
+	// Rows and Footer are a Box's.
+	Rows   []Row  `json:"rows,omitempty"`
+	Footer string `json:"footer,omitempty"`
 	// Internal marks what the user sees only with -verbose: request
 	// headers, pending switches, notices and results written for the
 	// model.
-	Internal bool
-	// Rows and Footer are a Box's.
-	Rows   []Row
-	Footer string
+	Internal bool `json:"internal,omitzero"`
 }
 
 // Status is a row's state, which picks its mark.
@@ -83,6 +99,20 @@ const (
 	// Unmarked rows show no mark (a question and its answer).
 	Unmarked
 )
+
+// statusNames name the statuses in JSON.
+var statusNames = [...]string{Pending: "pending", InProgress: "in_progress", Completed: "completed", Unmarked: "none"}
+
+// MarshalText names the status: "pending", "in_progress", "completed" or
+// "none".
+func (s Status) MarshalText() ([]byte, error) {
+	return marshalName(statusNames[:], int(s), "status")
+}
+
+// UnmarshalText reads a status's name.
+func (s *Status) UnmarshalText(b []byte) error {
+	return unmarshalName(statusNames[:], b, "status", s)
+}
 
 // Marks of the statuses, as every text front end shows them.
 const (
@@ -106,10 +136,26 @@ func (s Status) Mark() string {
 
 // Row is one line of a Box.
 type Row struct {
-	Status Status
+	Status Status `json:"status"`
 	// Text is the row's text (untrusted).
-	Text string
+	Text string `json:"text"`
 	// Note is an optional second line (untrusted): a step's
 	// verification.
-	Note string
+	Note string `json:"note,omitempty"`
+}
+
+func marshalName(names []string, i int, what string) ([]byte, error) {
+	if i >= len(names) {
+		return nil, fmt.Errorf("present: %s %d has no name", what, i)
+	}
+	return []byte(names[i]), nil
+}
+
+func unmarshalName[T ~uint8](names []string, b []byte, what string, v *T) error {
+	i := slices.Index(names, string(b))
+	if i < 0 {
+		return fmt.Errorf("present: unknown %s %q", what, b)
+	}
+	*v = T(i)
+	return nil
 }

@@ -1,7 +1,6 @@
 package present
 
 import (
-	"encoding/json"
 	"fmt"
 	"strconv"
 
@@ -46,7 +45,7 @@ func (c *Catalog) planLine(p planmode.PresentedPlan, waiting bool) string {
 	case p.Outcome != "":
 		var res map[string]any
 		if !p.IsError {
-			_ = json.Unmarshal([]byte(p.Output), &res)
+			_ = decode([]byte(p.Output), &res)
 		}
 		outcome = c.Outcome(p.Outcome, res)
 	}

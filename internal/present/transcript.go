@@ -9,6 +9,8 @@ import (
 	"strings"
 	"unicode/utf8"
 
+	jsonv2 "github.com/go-json-experiment/json"
+
 	"github.com/dshgo/planmode"
 	"github.com/dshgo/planmode/host"
 	"github.com/dshgo/planmode/internal/approvewith"
@@ -68,7 +70,7 @@ func (t *Transcript) Seed(events host.Log) {
 			continue
 		}
 		var s host.StepStart
-		if json.Unmarshal(e.Data, &s) == nil && s.Model != "" {
+		if decode(e.Data, &s) == nil && s.Model != "" {
 			t.model = s.Model
 			break
 		}
@@ -89,7 +91,7 @@ func (t *Transcript) Add(e host.Event) []Item {
 	switch e.Type {
 	case planmode.EventPlanMode:
 		var m planmode.ModePayload
-		if json.Unmarshal(e.Data, &m) != nil {
+		if decode(e.Data, &m) != nil {
 			break
 		}
 		t.pending = planmode.SelectionNone
@@ -100,7 +102,7 @@ func (t *Transcript) Add(e host.Event) []Item {
 		}
 	case host.TypeUserMessage:
 		var m host.UserMessage
-		if json.Unmarshal(e.Data, &m) != nil {
+		if decode(e.Data, &m) != nil {
 			break
 		}
 		if e.Source != nil && e.Source.Kind == host.SourcePlugin {
@@ -110,7 +112,7 @@ func (t *Transcript) Add(e host.Event) []Item {
 		add(Item{Kind: User, Text: t.blocksText(m.Content)})
 	case host.TypeRequestHeader:
 		var h host.RequestHeader
-		if json.Unmarshal(e.Data, &h) != nil {
+		if decode(e.Data, &h) != nil {
 			break
 		}
 		sections := w.NoSections
@@ -120,7 +122,7 @@ func (t *Transcript) Add(e host.Event) []Item {
 		add(Item{Kind: Note, Internal: true, Text: fmt.Sprintf(w.Header, h.Reason, sections)})
 	case host.TypeAssistantMessage:
 		var m host.AssistantMessage
-		if json.Unmarshal(e.Data, &m) != nil {
+		if decode(e.Data, &m) != nil {
 			break
 		}
 		if strings.TrimSpace(m.Reasoning) != "" {
@@ -131,7 +133,7 @@ func (t *Transcript) Add(e host.Event) []Item {
 		}
 	case host.TypeToolCall:
 		var c host.ToolCall
-		if json.Unmarshal(e.Data, &c) != nil {
+		if decode(e.Data, &c) != nil {
 			break
 		}
 		t.calls[c.ID] = c
@@ -140,7 +142,7 @@ func (t *Transcript) Add(e host.Event) []Item {
 		}
 	case host.TypeToolResult:
 		var r host.ToolResult
-		if json.Unmarshal(e.Data, &r) != nil {
+		if decode(e.Data, &r) != nil {
 			break
 		}
 		for _, it := range t.toolResult(r) {
@@ -149,21 +151,21 @@ func (t *Transcript) Add(e host.Event) []Item {
 		delete(t.calls, r.CallID)
 	case host.TypeTurnStart:
 		var ts host.TurnStart
-		if json.Unmarshal(e.Data, &ts) == nil {
+		if decode(e.Data, &ts) == nil {
 			add(Item{Kind: Note, Internal: true, Text: fmt.Sprintf(w.TurnStarted, ts.Turn)})
 		}
 	case host.TypeCommandRun:
 		// What the user typed: a front end that echoes its input leaves
 		// these out.
 		var c host.CommandRun
-		if json.Unmarshal(e.Data, &c) == nil {
+		if decode(e.Data, &c) == nil {
 			t.commands[c.ID] = c.Name
 			add(Item{Kind: User, Text: strings.TrimSpace("/" + c.Name + " " + strings.TrimSpace(c.Args))})
 		}
 	case host.TypeCommandDone:
 		// The command's own reply: a front end says it in its words.
 		var d host.CommandDone
-		if json.Unmarshal(e.Data, &d) != nil {
+		if decode(e.Data, &d) != nil {
 			break
 		}
 		name := t.commands[d.ID]
@@ -176,7 +178,7 @@ func (t *Transcript) Add(e host.Event) []Item {
 		}
 	case host.TypeTurnEnd:
 		var te host.TurnEnd
-		if json.Unmarshal(e.Data, &te) != nil {
+		if decode(e.Data, &te) != nil {
 			break
 		}
 		clear(t.calls)
@@ -199,14 +201,14 @@ func (t *Transcript) Add(e host.Event) []Item {
 		add(Item{Kind: Error, Text: fmt.Sprintf(w.TurnEnded, te.Turn, reason)})
 	case host.TypeStepStart:
 		var s host.StepStart
-		if json.Unmarshal(e.Data, &s) != nil || s.Model == "" || s.Model == t.model {
+		if decode(e.Data, &s) != nil || s.Model == "" || s.Model == t.model {
 			break
 		}
 		t.model = s.Model
 		add(Item{Kind: Rule, Text: fmt.Sprintf(w.Model, s.Model)})
 	case planmode.EventPlanReopen:
 		var p planmode.ReopenPayload
-		if json.Unmarshal(e.Data, &p) == nil {
+		if decode(e.Data, &p) == nil {
 			add(Item{Kind: Note, Internal: true, Text: fmt.Sprintf(w.Reopen, p.Number, p.Title)})
 		}
 	case host.TypeCompactionSummary:
@@ -218,12 +220,12 @@ func (t *Transcript) Add(e host.Event) []Item {
 		}
 	case planask.EventAsk:
 		var p planask.AskPayload
-		if json.Unmarshal(e.Data, &p) == nil {
+		if decode(e.Data, &p) == nil {
 			t.asks[p.CallID] = p
 		}
 	case planask.EventAnswer:
 		var p planask.AnswerPayload
-		if json.Unmarshal(e.Data, &p) != nil {
+		if decode(e.Data, &p) != nil {
 			break
 		}
 		if q, ok := t.asks[p.CallID]; ok {
@@ -325,7 +327,7 @@ func (t *Transcript) review(r host.ToolResult, line Item) []Item {
 	out := []Item{line}
 	var res map[string]any
 	if !r.IsError {
-		_ = json.Unmarshal([]byte(r.Output), &res)
+		_ = decode([]byte(r.Output), &res)
 	}
 	if text, ok := res[resultPlan].(string); ok && text != "" && inputPlan(t.calls[r.CallID].Input) == "" {
 		// A plan presented without "plan" (a plan file's) shows now.
@@ -406,7 +408,7 @@ func inputPlan(input json.RawMessage) string {
 	var in struct {
 		Plan string `json:"plan"`
 	}
-	_ = json.Unmarshal(input, &in)
+	_ = decode(input, &in)
 	return in.Plan
 }
 
@@ -414,7 +416,7 @@ func inputPlan(input json.RawMessage) string {
 // short strings quoted, long or multi-line strings as their size.
 func (t *Transcript) argSummary(input json.RawMessage) string {
 	var fields map[string]json.RawMessage
-	if json.Unmarshal(input, &fields) != nil {
+	if decode(input, &fields) != nil {
 		return clip(compactJSON(input), maxArgJSON)
 	}
 	keys := slices.Sorted(func(yield func(string) bool) {
@@ -428,7 +430,7 @@ func (t *Transcript) argSummary(input json.RawMessage) string {
 	for _, k := range keys {
 		raw := fields[k]
 		var s string
-		if json.Unmarshal(raw, &s) == nil {
+		if decode(raw, &s) == nil {
 			if len(s) > maxArgString || strings.Contains(s, "\n") {
 				parts = append(parts, k+": "+fmt.Sprintf(t.cat.Session.InputBytes, len(s)))
 			} else {
@@ -521,3 +523,7 @@ func Recap(cat *Catalog, log host.Log, n int) []Item {
 	}
 	return out
 }
+
+// decode reads a payload of the log into v with json v2, which reads it in
+// one pass; an event the store took is valid UTF-8 with unique names.
+func decode(data []byte, v any) error { return jsonv2.Unmarshal(data, v) }
