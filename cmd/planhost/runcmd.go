@@ -6,7 +6,7 @@ import (
 	"flag"
 	"fmt"
 	"path/filepath"
-	"sync/atomic"
+	"sync"
 	"time"
 
 	"github.com/dshgo/planmode/cmd/planhost/internal/console"
@@ -280,19 +280,21 @@ const markdownWidth = 80
 // deltaRelay hands a streaming model's pieces to whoever shows them: the
 // terminal UI while it runs, nobody otherwise.
 type deltaRelay struct {
-	to atomic.Pointer[func(text, reasoning string)]
+	mu sync.Mutex
+	to func(text, reasoning string)
 }
 
 func (r *deltaRelay) send(d openaimodel.Delta) {
-	if f := r.to.Load(); f != nil {
-		(*f)(d.Text, d.Reasoning)
+	r.mu.Lock()
+	f := r.to
+	r.mu.Unlock()
+	if f != nil {
+		f(d.Text, d.Reasoning)
 	}
 }
 
 func (r *deltaRelay) set(f func(text, reasoning string)) {
-	if f == nil {
-		r.to.Store(nil)
-		return
-	}
-	r.to.Store(&f)
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	r.to = f
 }

@@ -11,6 +11,7 @@ import (
 	"bytes"
 	"context"
 	"embed"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
@@ -246,7 +247,8 @@ func lastTurnCompleted(sess host.Session) error {
 		if e.Type != host.TypeTurnEnd {
 			continue
 		}
-		if !bytes.Contains(e.Data, []byte(`"reason":"completed"`)) {
+		var end host.TurnEnd
+		if json.Unmarshal(e.Data, &end) != nil || end.Reason != host.TurnCompleted {
 			return fmt.Errorf("the last turn ended: %s", e.Data)
 		}
 		return nil

@@ -251,11 +251,8 @@ func (p *page) todo(events host.Log) {
 	var items []todo.Item
 	found := false
 	for _, e := range events.All() {
-		if e.Type != host.TypeToolResult || !bytes.Contains(e.Data, []byte(`"`+todo.WriteToolName+`"`)) {
-			continue
-		}
 		var r host.ToolResult
-		if json.Unmarshal(e.Data, &r) != nil || r.IsError || r.Name != todo.WriteToolName {
+		if e.Type != host.TypeToolResult || json.Unmarshal(e.Data, &r) != nil || r.IsError || r.Name != todo.WriteToolName {
 			continue
 		}
 		if l, err := todo.ParseList([]byte(r.Output)); err == nil {

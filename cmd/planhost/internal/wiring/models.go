@@ -7,7 +7,7 @@ import (
 	"net/url"
 	"slices"
 	"strings"
-	"sync/atomic"
+	"sync"
 
 	"github.com/dshgo/planmode"
 	"github.com/dshgo/planmode/cmd/planhost/openaimodel"
@@ -67,7 +67,8 @@ type modelRouter struct {
 	defName, planName string
 	// mode is the plan-mode controller, set once the host is built (the
 	// controller depends on the runtime, which depends on the model).
-	mode atomic.Pointer[planmode.Controller]
+	mu   sync.Mutex
+	mode *planmode.Controller
 }
 
 // newModelRouter routes between two models with distinct names.
@@ -94,11 +95,18 @@ func BindRouter(m refhost.Model, parts *Parts) error {
 }
 
 // bind gives the router the plan-mode controller it reads the mode from.
-func (r *modelRouter) bind(c *planmode.Controller) { r.mode.Store(c) }
+func (r *modelRouter) bind(c *planmode.Controller) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	r.mode = c
+}
 
 // ChooseModel implements [refhost.ModelChooser].
 func (r *modelRouter) ChooseModel(agent host.Agent) string {
-	if c := r.mode.Load(); c != nil && c.Get(agent).Active {
+	r.mu.Lock()
+	c := r.mode
+	r.mu.Unlock()
+	if c != nil && c.Get(agent).Active {
 		return r.planName
 	}
 	return r.defName
