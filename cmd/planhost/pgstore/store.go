@@ -350,7 +350,8 @@ func (s *Store) register(id string, events host.Log) (*session, error) {
 		}
 		return ss, nil
 	}
-	ss := &session{st: s, id: id, log: hostkit.NewLogBuilder(events), wake: make(chan struct{}, 1), done: make(chan struct{})}
+	closing, endClosing := context.WithCancel(context.Background())
+	ss := &session{st: s, id: id, log: hostkit.NewLogBuilder(events), wake: make(chan struct{}, 1), closing: closing, endClosing: endClosing}
 	s.sessions[id] = ss
 	s.wg.Add(1)
 	s.mu.Unlock()
