@@ -88,11 +88,6 @@ func (d *Dir) AddValidator(name string, v host.Validator) (func(), error) {
 	return d.validators.Add(name, v)
 }
 
-// AddValidatorFor implements [host.TypedValidators].
-func (d *Dir) AddValidatorFor(name string, types []string, v host.Validator) (func(), error) {
-	return d.validators.AddFor(name, types, v)
-}
-
 // Path returns the file that holds (or would hold) session id.
 func (d *Dir) Path(id string) string { return filepath.Join(d.path, id+FileExt) }
 
@@ -585,7 +580,4 @@ func (fl *fileLog) close() error {
 	return errors.Join(err, fl.f.Close())
 }
 
-var (
-	_ host.Store           = (*Dir)(nil)
-	_ host.TypedValidators = (*Dir)(nil)
-)
+var _ host.Store = (*Dir)(nil)

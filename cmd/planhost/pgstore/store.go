@@ -164,12 +164,6 @@ func (s *Store) AddValidator(name string, v host.Validator) (func(), error) {
 	return s.vs.Add(name, v)
 }
 
-// AddValidatorFor implements [host.TypedValidators], as AddValidator
-// does for the events of the given types.
-func (s *Store) AddValidatorFor(name string, types []string, v host.Validator) (func(), error) {
-	return s.vs.AddFor(name, types, v)
-}
-
 // Create implements [host.Store]. The session row is inserted at once; an
 // ID taken by any process is host.ErrSessionExists.
 func (s *Store) Create(id string) (host.Session, error) {
@@ -458,10 +452,7 @@ func (s *Store) Close() error {
 	return nil
 }
 
-var (
-	_ host.Store           = (*Store)(nil)
-	_ host.TypedValidators = (*Store)(nil)
-)
+var _ host.Store = (*Store)(nil)
 
 // fork copies the first end events of src to a new session.
 func (s *Store) fork(src *session, end int) (host.Session, error) {
