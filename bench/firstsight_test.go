@@ -1,7 +1,6 @@
 package bench_test
 
 import (
-	"context"
 	"strconv"
 	"testing"
 
@@ -81,7 +80,7 @@ func BenchmarkFirstSight(b *testing.B) {
 				// controller releases it and a long run keeps no more
 				// than a few.
 				id++
-				sess := newClosableView("first-sight-"+strconv.Itoa(id), events)
+				sess := newViewSession("first-sight-"+strconv.Itoa(id), events)
 				text = p.SectionText(host.AssembleContext{Agent: &benchAgent{sess: sess}})
 				sess.close()
 			}
@@ -92,21 +91,3 @@ func BenchmarkFirstSight(b *testing.B) {
 		})
 	}
 }
-
-// closableView is a viewSession that can be closed: it tells the
-// controller through host.SessionCloseNotifier, so that the controller
-// releases its state.
-type closableView struct {
-	*viewSession
-	ctx   context.Context
-	close context.CancelFunc
-}
-
-func newClosableView(id string, events host.Log) *closableView {
-	ctx, cancel := context.WithCancel(context.Background())
-	return &closableView{viewSession: newViewSession(id, events), ctx: ctx, close: cancel}
-}
-
-func (s *closableView) AfterClose(f func()) func() bool { return context.AfterFunc(s.ctx, f) }
-
-var _ host.SessionCloseNotifier = (*closableView)(nil)

@@ -1,6 +1,7 @@
 package bench_test
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"runtime"
@@ -13,14 +14,15 @@ import (
 )
 
 // viewSession is a read-only host.Session over a shared event log, so
-// that many sessions of a long log cost no copies. It keeps subscribers the
-// way the stores do (one small record per subscription, dropped by the
-// returned func), so what a subscription retains is counted as in a real
-// host.
+// that many sessions of a long log cost no copies. It keeps subscribers and
+// its close notification the way the stores do (one small record per
+// subscription, dropped by the returned func; a context cancelled by
+// close), so what a session retains is counted as in a real host.
 type viewSession struct {
-	id     string
-	events host.Log
-	closed hostkit.CloseFuncs // the close notification, as the stores keep it
+	id      string
+	events  host.Log
+	closing context.Context
+	close   context.CancelFunc
 
 	mu   sync.Mutex
 	subs hostkit.Subscribers
@@ -29,7 +31,8 @@ type viewSession struct {
 var errReadOnly = errors.New("bench: view sessions are read-only")
 
 func newViewSession(id string, events host.Log) *viewSession {
-	return &viewSession{id: id, events: events}
+	closing, close := context.WithCancel(context.Background())
+	return &viewSession{id: id, events: events, closing: closing, close: close}
 }
 
 func (s *viewSession) ID() string       { return s.id }
@@ -44,8 +47,9 @@ func (s *viewSession) AppendIf(host.Event, func() bool) (host.Event, bool, error
 
 func (s *viewSession) Fork(int) (host.Session, error) { return nil, errReadOnly }
 
-// AfterClose implements host.SessionCloseNotifier as the stores do.
-func (s *viewSession) AfterClose(f func()) func() bool { return s.closed.AfterClose(f) }
+// AfterClose implements host.SessionCloseNotifier as the stores do: f
+// runs once close was called.
+func (s *viewSession) AfterClose(f func()) func() bool { return context.AfterFunc(s.closing, f) }
 
 func (s *viewSession) Subscribe(from int, fn func(host.Event)) func() {
 	s.mu.Lock()
@@ -105,3 +109,5 @@ func BenchmarkRetainedState(b *testing.B) {
 		})
 	}
 }
+
+var _ host.SessionCloseNotifier = (*viewSession)(nil)

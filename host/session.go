@@ -54,8 +54,9 @@ type Session interface {
 
 // Validator checks one event. It runs on every append (a non-nil error
 // rejects the append) and on every event of a session being opened (a
-// non-nil error fails the open). Errors should name the event and the bad
-// value.
+// non-nil error fails the open), whatever the event's type: a validator
+// that checks some types passes the others. Errors should name the event
+// and the bad value.
 type Validator func(e Event) error
 
 // Validators is the registry of event validators a store applies.
@@ -63,17 +64,6 @@ type Validators interface {
 	// AddValidator registers v under name; a name already taken is
 	// ErrDuplicate.
 	AddValidator(name string, v Validator) (unregister func(), err error)
-}
-
-// TypedValidators is implemented by stores that can run a validator on
-// the events of some types only. A validator that checks a few types of
-// its own registers with it, where the store offers it, so that the
-// events of every other type never reach it; otherwise with AddValidator.
-type TypedValidators interface {
-	// AddValidatorFor registers v under name for the events whose Type is
-	// one of types (at least one); a name already taken, by either method,
-	// is ErrDuplicate.
-	AddValidatorFor(name string, types []string, v Validator) (unregister func(), err error)
 }
 
 // Store creates and opens sessions.

@@ -14,8 +14,8 @@ type SessionCloseNotifier interface {
 	// the session is closed; when the session is already closed, f starts
 	// at once. Calling the returned stop unregisters f: it reports true
 	// when that kept f from running, and false when f already started (or
-	// stop was called before). It has the semantics of context.AfterFunc;
-	// a session that embeds a [CloseFuncs] implements it in one line, at a
-	// fraction of context.AfterFunc's memory per registration.
+	// stop was called before). These are the semantics of
+	// context.AfterFunc: a session keeps a context that it cancels when it
+	// closes, and returns context.AfterFunc(thatContext, f).
 	AfterClose(f func()) (stop func() bool)
 }

@@ -175,7 +175,7 @@ var (
 
 // CheckPayload is the plugin's payload check: plan/ask holds a call ID and
 // questions as [DecodeInput] accepts them; plan/answer a call ID, a known
-// outcome and answers with IDs.
+// outcome and answers with IDs. Other events pass.
 func CheckPayload(e host.Event) error {
 	var err error
 	switch e.Type {

@@ -10,7 +10,6 @@ import (
 	"github.com/dshgo/planmode/deploy"
 	"github.com/dshgo/planmode/host"
 	"github.com/dshgo/planmode/internal/companion"
-	"github.com/dshgo/planmode/internal/validators"
 	"go.uber.org/fx"
 )
 
@@ -87,7 +86,7 @@ func (pl *Plugin) Start(context.Context) error {
 			return pl.p.EventTypes.DeclareEventType(host.EventType{Name: EventAnswer, Kind: host.LogOnly})
 		}},
 		{What: "payload check", Add: func() (func(), error) {
-			return validators.AddFor(pl.p.Validators, PluginName, []string{EventAsk, EventAnswer}, CheckPayload)
+			return pl.p.Validators.AddValidator(PluginName, CheckPayload)
 		}},
 		{What: "tool " + ToolName, Add: func() (func(), error) { return pl.p.Tools.AddTool(&tool{pl: pl}) }},
 	}

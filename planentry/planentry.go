@@ -58,7 +58,7 @@ var (
 
 // CheckPayload is the plugin's payload check: a plan/goal event needs a
 // non-blank goal of at most [MaxGoalSize] bytes and an optional string
-// scope of at most [MaxScopeSize] bytes.
+// scope of at most [MaxScopeSize] bytes. Other events pass.
 func CheckPayload(e host.Event) error {
 	if e.Type != EventGoal {
 		return nil

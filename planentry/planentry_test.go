@@ -244,4 +244,7 @@ func TestThePayloadCheck(t *testing.T) {
 			t.Errorf("%s: %v", tt.give, err)
 		}
 	}
+	if err := planentry.CheckPayload(host.Event{Type: "tool/call", Data: json.RawMessage(`"x"`)}); err != nil {
+		t.Errorf("an event of another type: %v, want it to pass", err)
+	}
 }

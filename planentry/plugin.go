@@ -15,7 +15,6 @@ import (
 	"github.com/dshgo/planmode/internal/companion"
 	"github.com/dshgo/planmode/internal/jsonin"
 	"github.com/dshgo/planmode/internal/sessfold"
-	"github.com/dshgo/planmode/internal/validators"
 	"github.com/dshgo/planmode/internal/yamlcfg"
 	"go.uber.org/fx"
 	"gopkg.in/yaml.v3"
@@ -103,7 +102,7 @@ func (pl *Plugin) Start(context.Context) error {
 			return pl.p.EventTypes.DeclareEventType(host.EventType{Name: EventGoal, Kind: host.LogOnly})
 		}},
 		{What: "payload check", Add: func() (func(), error) {
-			return validators.AddFor(pl.p.Validators, PluginName, []string{EventGoal}, CheckPayload)
+			return pl.p.Validators.AddValidator(PluginName, CheckPayload)
 		}},
 		{What: "section", Add: func() (func(), error) {
 			return pl.p.Sections.AddSection(host.Section{Name: SectionName, Order: SectionOrder, Text: pl.sectionText})

@@ -13,7 +13,6 @@ import (
 	"github.com/dshgo/planmode/host"
 	"github.com/dshgo/planmode/internal/companion"
 	"github.com/dshgo/planmode/internal/sessfold"
-	"github.com/dshgo/planmode/internal/validators"
 	"go.uber.org/fx"
 	"gopkg.in/yaml.v3"
 )
@@ -138,7 +137,7 @@ func (pl *Plugin) Start(context.Context) error {
 	}
 	regs = append(regs,
 		companion.Registration{What: "payload check", Add: func() (func(), error) {
-			return validators.AddFor(pl.p.Validators, PluginName, []string{EventApproved, EventFile}, CheckPayload)
+			return pl.p.Validators.AddValidator(PluginName, CheckPayload)
 		}},
 		companion.Registration{What: "section", Add: func() (func(), error) {
 			return pl.p.Sections.AddSection(host.Section{Name: SectionName, Order: SectionOrder, Text: pl.sectionText})

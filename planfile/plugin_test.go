@@ -420,6 +420,9 @@ func TestThePayloadCheckRejectsBadApprovedEvents(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
+	if _, err := a.Session().Append(host.Event{Type: "test/other", Data: json.RawMessage(`{}`)}); err != nil {
+		t.Errorf("an event of another type: %v, want the check to pass it", err)
+	}
 }
 
 func TestDecodeConfig(t *testing.T) {

@@ -99,7 +99,8 @@ var (
 	ErrBadPayload = errors.New(textBadPayload)
 )
 
-// CheckPayload is the plugin's payload check for plan/policy.
+// CheckPayload is the plugin's payload check for plan/policy; other events
+// pass.
 func CheckPayload(e host.Event) error {
 	if e.Type != EventPolicy {
 		return nil

@@ -220,4 +220,7 @@ func TestThePayloadCheck(t *testing.T) {
 			t.Errorf("%s: %v", give, err)
 		}
 	}
+	if err := planreview.CheckPayload(host.Event{Type: "tool/call", Data: json.RawMessage(`{}`)}); err != nil {
+		t.Errorf("an event of another type: %v, want it to pass", err)
+	}
 }

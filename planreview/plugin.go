@@ -13,7 +13,6 @@ import (
 	"github.com/dshgo/planmode/deploy"
 	"github.com/dshgo/planmode/host"
 	"github.com/dshgo/planmode/internal/companion"
-	"github.com/dshgo/planmode/internal/validators"
 	"github.com/dshgo/planmode/internal/yamlcfg"
 	"go.uber.org/fx"
 	"gopkg.in/yaml.v3"
@@ -150,7 +149,7 @@ func (pl *Plugin) Start(context.Context) error {
 			return pl.p.EventTypes.DeclareEventType(host.EventType{Name: EventPolicy, Kind: host.LogOnly})
 		}},
 		{What: "payload check", Add: func() (func(), error) {
-			return validators.AddFor(pl.p.Validators, PluginName, []string{EventPolicy}, CheckPayload)
+			return pl.p.Validators.AddValidator(PluginName, CheckPayload)
 		}},
 	})
 	if err != nil {

@@ -12,7 +12,6 @@ import (
 	"github.com/dshgo/planmode"
 	"github.com/dshgo/planmode/deploy"
 	"github.com/dshgo/planmode/host"
-	"github.com/dshgo/planmode/internal/validators"
 	"go.uber.org/fx"
 )
 
@@ -134,7 +133,7 @@ func (p *Plugin) Start(context.Context) error {
 		regs = append(regs, reg{"event type " + t.Name, func() (func(), error) { return p.types.DeclareEventType(t) }})
 	}
 	regs = append(regs, reg{"payload check", func() (func(), error) {
-		return validators.AddFor(p.validators, PluginName, validators.Names(eventTypes()), CheckPayload)
+		return p.validators.AddValidator(PluginName, CheckPayload)
 	}},
 		reg{"section", func() (func(), error) { return p.sections.AddSection(p.section()) }})
 	for _, t := range p.newTools() {

@@ -88,11 +88,6 @@ func (d *Dir) AddValidator(name string, v host.Validator) (func(), error) {
 	return d.validators.Add(name, v)
 }
 
-// AddValidatorFor implements [host.TypedValidators].
-func (d *Dir) AddValidatorFor(name string, types []string, v host.Validator) (func(), error) {
-	return d.validators.AddFor(name, types, v)
-}
-
 // Path returns the file that holds (or would hold) session id.
 func (d *Dir) Path(id string) string { return filepath.Join(d.path, id+FileExt) }
 
@@ -230,50 +225,27 @@ func (d *Dir) load(id string) (_ *session, err error) {
 	return d.register(id, f, size, host.LogOf(events))
 }
 
-// replay reads every event of the file at path (size bytes long),
-// repairing a torn tail. It returns the events and the size of the file
-// after repair. The file is read into one buffer, which the events' data
-// then share. The lines are decoded on all cores first ([decodeLines]);
-// this loop then takes them in file order, so the first error in the file
-// is the one reported, as if one goroutine had read it.
+// replay reads every event of the file at path (size bytes long) in one
+// pass, line by line, repairing a torn tail. It returns the events and the
+// size of the file after repair.
 func (d *Dir) replay(path string, f *os.File, size int64) ([]host.Event, int64, error) {
-	maxLine := d.opts.maxLine
 	buf := make([]byte, size)
 	if _, err := io.ReadFull(io.NewSectionReader(f, 0, size), buf); err != nil {
 		return nil, 0, fmt.Errorf("store: %s: %w", path, err)
 	}
-	events, chunks := decodeLines(buf, maxLine)
 	var (
-		vals = d.validators.snapshot()
-		off  int64 // start of the current line
-		n    int   // current line number
-		c    = 0   // the chunk of the current line
+		events []host.Event
+		off    int64 // start of the current line
 	)
 	for rest := buf; len(rest) > 0; {
-		n++
-		var (
-			body       []byte
-			terminated bool
-			e          host.Event
-			err        error
-		)
-		body, rest, terminated = bytes.Cut(rest, []byte{'\n'})
-		if len(body) > maxLine {
-			return nil, 0, fmt.Errorf("store: %s:%d: longer than %d bytes: %w", path, n, maxLine, ErrLineTooLong)
+		n := len(events) + 1 // the line number; line n holds event n
+		line, after, terminated := bytes.Cut(rest, []byte{'\n'})
+		rest = after
+		if len(line) > d.opts.maxLine {
+			return nil, 0, fmt.Errorf("store: %s:%d: longer than %d bytes: %w", path, n, d.opts.maxLine, ErrLineTooLong)
 		}
-		for n > chunks[c].end {
-			c++
-		}
-		if i := n - 1; i < chunks[c].decoded {
-			e = events[i]
-		} else {
-			err = chunks[c].err // the line that stopped its chunk
-		}
-		tok := len(body)
-		if terminated {
-			tok++
-		}
-		if !terminated && errors.Is(err, errNoValue) {
+		e, err := decodeLine(line)
+		if err != nil && !terminated && !startsWithValue(line) {
 			// The last append never finished: cut it off. A final line
 			// that starts with a complete value is never cut.
 			if err := f.Truncate(off); err != nil {
@@ -282,19 +254,20 @@ func (d *Dir) replay(path string, f *os.File, size int64) ([]host.Event, int64, 
 			if err := d.syncRepair(f); err != nil {
 				return nil, 0, fmt.Errorf("store: %s:%d: cut torn line: %w", path, n, err)
 			}
-			d.opts.logger.Warn(LogTornLine, "file", path, "line", n, "bytes", len(body))
-			return events[:n-1], off, nil
+			d.opts.logger.Warn(LogTornLine, "file", path, "line", n, "bytes", len(line))
+			return events, off, nil
 		}
 		if err != nil {
 			return nil, 0, fmt.Errorf("store: %s:%d: %w", path, n, err)
 		}
-		if want := uint64(n); e.Seq != want {
-			return nil, 0, fmt.Errorf("store: %s:%d: %w: event %d %q: seq %d, want %d", path, n, ErrCorrupt, e.Seq, e.Type, e.Seq, want)
+		if e.Seq != uint64(n) {
+			return nil, 0, fmt.Errorf("store: %s:%d: %w: event %d %q: seq %d, want %d", path, n, ErrCorrupt, e.Seq, e.Type, e.Seq, n)
 		}
-		if err := checkEach(vals, e); err != nil {
+		if err := d.validators.Check(e); err != nil {
 			return nil, 0, fmt.Errorf("store: %s:%d: event %d %q: %w", path, n, e.Seq, e.Type, err)
 		}
-		off += int64(tok)
+		events = append(events, e)
+		off += int64(len(line)) + 1
 		if !terminated {
 			// A complete event whose newline was not written: keep it.
 			if _, err := f.Write([]byte{'\n'}); err != nil {
@@ -303,7 +276,6 @@ func (d *Dir) replay(path string, f *os.File, size int64) ([]host.Event, int64, 
 			if err := d.syncRepair(f); err != nil {
 				return nil, 0, fmt.Errorf("store: %s:%d: add final newline: %w", path, n, err)
 			}
-			off++
 			d.opts.logger.Warn(LogMissingNewline, "file", path, "line", n)
 		}
 	}
@@ -608,7 +580,4 @@ func (fl *fileLog) close() error {
 	return errors.Join(err, fl.f.Close())
 }
 
-var (
-	_ host.Store           = (*Dir)(nil)
-	_ host.TypedValidators = (*Dir)(nil)
-)
+var _ host.Store = (*Dir)(nil)

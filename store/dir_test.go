@@ -205,21 +205,22 @@ func TestDirCorruptLines(t *testing.T) {
 		{"garbage in the middle", 2, "not json\n", store.ErrCorrupt, "invalid character"},
 		{"empty line", 2, "\n", store.ErrCorrupt, "empty line"},
 		{"blank line", 2, " \t\n", store.ErrCorrupt, "empty line"},
-		{"two values on a line", 2, good2 + good2 + "\n", store.ErrCorrupt, "data after the JSON value"},
-		{"trailing garbage", 2, good2 + " x\n", store.ErrCorrupt, "data after the JSON value"},
-		{"not an object", 2, "[2]\n", store.ErrCorrupt, "cannot unmarshal array"},
+		{"two values on a line", 2, good2 + good2 + "\n", store.ErrCorrupt, "invalid character '{' after top-level value"},
+		{"trailing garbage", 2, good2 + " x\n", store.ErrCorrupt, "invalid character 'x' after top-level value"},
+		{"not an object", 2, "[2]\n", store.ErrCorrupt, "unmarshal JSON array"},
 		{"seq missing", 2, `{"type":"t","time":"2025-01-01T00:00:00Z"}` + "\n", store.ErrCorrupt, "seq is missing"},
+		{"seq spelt in another case", 2, `{"Seq":2,"type":"t","time":"2025-01-01T00:00:00Z"}` + "\n", store.ErrCorrupt, "seq is missing"},
 		{"type missing", 2, `{"seq":2,"time":"2025-01-01T00:00:00Z"}` + "\n", store.ErrCorrupt, "type is missing"},
 		{"time missing", 2, `{"seq":2,"type":"t"}` + "\n", store.ErrCorrupt, "time is missing"},
 		{"bad time", 2, `{"seq":2,"type":"t","time":"yesterday"}` + "\n", store.ErrCorrupt, "yesterday"},
-		{"data not JSON-shaped", 2, `{"seq":2,"type":"t","time":"2025-01-01T00:00:00Z","data":}` + "\n", store.ErrCorrupt, "missing value after object name"},
+		{"data not JSON-shaped", 2, `{"seq":2,"type":"t","time":"2025-01-01T00:00:00Z","data":}` + "\n", store.ErrCorrupt, `invalid character '}' at start of value within "/data"`},
 		{"seq gap", 2, `{"seq":3,"type":"t","time":"2025-01-01T00:00:00Z"}` + "\n", store.ErrCorrupt, "seq 3, want 2"},
 		{"seq repeated", 3, good2 + "\n", store.ErrCorrupt, "seq 2, want 3"},
 		{"first seq not 1", 1, `{"seq":0,"type":"t","time":"2025-01-01T00:00:00Z"}` + "\n", store.ErrCorrupt, "seq is missing or 0"},
 		{"terminated bad last line is not torn", 3, `{"seq":3,"ty` + "\n", store.ErrCorrupt, "incomplete JSON value"},
 		{"complete but wrong last line is not torn", 3, `{"seq":9,"type":"t","time":"2025-01-01T00:00:00Z"}`, store.ErrCorrupt, "seq 9, want 3"},
-		{"complete value of the wrong shape at the end is not torn", 3, `{"seq":"3"}`, store.ErrCorrupt, "cannot unmarshal string"},
-		{"complete value then junk at the end is not torn", 3, `{"seq":3,"type":"t","time":"2025-01-01T00:00:00Z"} x`, store.ErrCorrupt, "data after the JSON value"},
+		{"complete value of the wrong shape at the end is not torn", 3, `{"seq":"3"}`, store.ErrCorrupt, `unmarshal JSON string into Go uint64 within "/seq"`},
+		{"complete value then junk at the end is not torn", 3, `{"seq":3,"type":"t","time":"2025-01-01T00:00:00Z"} x`, store.ErrCorrupt, "invalid character 'x' after top-level value"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -251,6 +252,7 @@ func TestDirReadsLooseJSON(t *testing.T) {
 		{"spaces and an offset time", ` { "seq" : 2, "type":"t", "time":"2025-01-01T01:00:00+01:00", "data" : { "a" : 1 } }  `, `{"a":1}`},
 		{"a long line with a long blank tail", `{"seq":2,"type":"t","time":"2025-01-01T00:00:00Z","data":{"s": "` + long + `"}}` + strings.Repeat(" \t", 2000), `{"s":"` + long + `"}`},
 		{"unknown keys", `{"seq":2,"type":"t","time":"2025-01-01T00:00:00Z","data":[1],"future":{"x":1}}`, `[1]`},
+		{"an escaped half surrogate pair, as earlier versions wrote", `{"seq":2,"type":"t","time":"2025-01-01T00:00:00Z","data":{"s":"\ud800"}}`, `{"s":"\ud800"}`},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

@@ -59,14 +59,11 @@
 // Opening a session replays its file and checks it: every line must decode
 // to an event, seq must count up from 1 with no gap, every line must fit
 // the size limit, and every event must pass the store's validators.
-// The file is read into one buffer, and lines in the store's own form are
-// decoded without encoding/json: the events' data are slices of that
-// buffer (capped, read-only like every event), and equal types and sources
-// are shared. Any other line is decoded by encoding/json, so a file edited
-// by hand (whitespace, keys in another case, escapes, unknown keys) reads the
-// same as before.
-// Invalid UTF-8 and duplicate keys anywhere in a line are corruption too
-// (encoding/json would silently replace the one and drop the other).
+// The file is read line by line, in one pass, and each line is decoded by
+// json v2 (github.com/go-json-experiment/json), so a file edited by hand
+// (whitespace, escapes, unknown keys) reads as the store's own lines do;
+// keys are matched exactly. Invalid UTF-8 and duplicate keys anywhere in a
+// line are corruption too.
 // Failures are errors of the form "store: FILE:LINE: ..." ([ErrCorrupt],
 // [ErrLineTooLong], or the validator's error). The one repair is at the
 // very end of the file. A final line with no newline that does not start

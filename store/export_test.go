@@ -16,12 +16,3 @@ func EncodeLine(e host.Event) ([]byte, error) {
 	b, err := le.encode(e)
 	return bytes.Clone(b), err
 }
-
-// SetReplayChunk makes Open decode files in chunks of about n bytes, so
-// that small test files are read by several goroutines; it returns a func
-// that restores the size.
-func SetReplayChunk(n int) (restore func()) {
-	old := replayChunk
-	replayChunk = n
-	return func() { replayChunk = old }
-}

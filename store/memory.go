@@ -30,11 +30,6 @@ func (m *Memory) AddValidator(name string, v host.Validator) (func(), error) {
 	return m.validators.Add(name, v)
 }
 
-// AddValidatorFor implements [host.TypedValidators].
-func (m *Memory) AddValidatorFor(name string, types []string, v host.Validator) (func(), error) {
-	return m.validators.AddFor(name, types, v)
-}
-
 // Create implements [host.Store].
 func (m *Memory) Create(id string) (host.Session, error) {
 	m.mu.Lock()
@@ -80,7 +75,4 @@ func (m *Memory) Open(id string) (host.Session, error) {
 	return s, nil
 }
 
-var (
-	_ host.Store           = (*Memory)(nil)
-	_ host.TypedValidators = (*Memory)(nil)
-)
+var _ host.Store = (*Memory)(nil)

@@ -1,6 +1,7 @@
 package store
 
 import (
+	"context"
 	"fmt"
 	"sync"
 	"time"
@@ -36,21 +37,25 @@ type session struct {
 	subs   hostkit.Subscribers
 	closed bool
 
-	closeFuncs hostkit.CloseFuncs // the AfterClose registrations
+	// closing is done once the session is closed: AfterClose hangs its
+	// funcs on it, and close cancels it with endClosing.
+	closing    context.Context
+	endClosing context.CancelFunc
 
 	snap sync.RWMutex // guards log for readers; appends hold mu too
 	log  *hostkit.LogBuilder
 }
 
 func newSession(id string, vs *Validators, now func() time.Time, b backend, prefix host.Log) *session {
-	return &session{id: id, validators: vs, now: now, backend: b, log: hostkit.NewLogBuilder(prefix)}
+	closing, endClosing := context.WithCancel(context.Background())
+	return &session{id: id, validators: vs, now: now, backend: b, closing: closing, endClosing: endClosing, log: hostkit.NewLogBuilder(prefix)}
 }
 
 // AfterClose implements [host.SessionCloseNotifier]: f runs in its own
 // goroutine once the session is closed ([Dir.CloseSession], [Dir.Close]).
 // A memory session is never closed.
 func (s *session) AfterClose(f func()) (stop func() bool) {
-	return s.closeFuncs.AfterClose(f)
+	return context.AfterFunc(s.closing, f)
 }
 
 // ID implements [host.Session].
@@ -158,7 +163,7 @@ func (s *session) close() error {
 		return nil
 	}
 	s.closed = true
-	defer s.closeFuncs.Close()
+	defer s.endClosing()
 	if s.backend == nil {
 		return nil
 	}

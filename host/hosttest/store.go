@@ -6,7 +6,6 @@ import (
 	"errors"
 	"fmt"
 	"reflect"
-	"slices"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -238,72 +237,6 @@ var storeCases = []storeCase{
 		stWantErrIs(t, err, errStRefused)
 		unregister()
 		stAppend(t, s, host.Event{Type: "test/refused"})
-	}},
-	{"a typed validator sees only its types, on append and on Open", func(t *testing.T, st host.Store) {
-		tv, ok := st.(host.TypedValidators)
-		if !ok {
-			t.Skip("the store does not implement host.TypedValidators")
-		}
-		var seen []string
-		var mu sync.Mutex
-		unregister, err := tv.AddValidatorFor("typed", []string{"test/checked", "test/also-checked"}, func(e host.Event) error {
-			mu.Lock()
-			seen = append(seen, e.Type)
-			mu.Unlock()
-			if string(e.Data) == `"bad"` {
-				return errStRefused
-			}
-			return nil
-		})
-		if err != nil {
-			t.Fatalf("AddValidatorFor: %v", err)
-		}
-		t.Cleanup(unregister)
-		s := stCreate(t, st, "typed")
-		stAppend(t, s, host.Event{Type: "test/other", Data: json.RawMessage(`"bad"`)})
-		stAppend(t, s, host.Event{Type: "test/checked", Data: json.RawMessage(`"good"`)})
-		_, err = s.Append(host.Event{Type: "test/also-checked", Data: json.RawMessage(`"bad"`)})
-		stWantErrIs(t, err, errStRefused)
-		if c, ok := st.(SessionCloser); ok {
-			if err := c.CloseSession("typed"); err != nil {
-				t.Fatalf("CloseSession: %v", err)
-			}
-		}
-		stOpen(t, st, "typed")
-		mu.Lock()
-		defer mu.Unlock()
-		for _, typ := range seen {
-			if typ == "test/other" {
-				t.Errorf("the validator saw an event of type test/other; it was registered for test/checked and test/also-checked (saw %q)", seen)
-				break
-			}
-		}
-		if !slices.Contains(seen, "test/checked") || !slices.Contains(seen, "test/also-checked") {
-			t.Errorf("the validator saw %q, want test/checked and test/also-checked among them", seen)
-		}
-	}},
-	{"AddValidatorFor shares AddValidator's names and wants types", func(t *testing.T, st host.Store) {
-		tv, ok := st.(host.TypedValidators)
-		if !ok {
-			t.Skip("the store does not implement host.TypedValidators")
-		}
-		ok1 := func(host.Event) error { return nil }
-		stAddValidator(t, st, "shared", ok1)
-		_, err := tv.AddValidatorFor("shared", []string{"test/x"}, ok1)
-		stWantErrIs(t, err, host.ErrDuplicate)
-		unregister, err := tv.AddValidatorFor("typed-first", []string{"test/x"}, ok1)
-		if err != nil {
-			t.Fatalf("AddValidatorFor: %v", err)
-		}
-		t.Cleanup(unregister)
-		_, err = st.AddValidator("typed-first", ok1)
-		stWantErrIs(t, err, host.ErrDuplicate)
-		for _, types := range [][]string{nil, {}, {""}, {"test/x", ""}} {
-			if unregister, err := tv.AddValidatorFor("no-types", types, ok1); err == nil {
-				unregister()
-				t.Errorf("AddValidatorFor with types %q: no error", types)
-			}
-		}
 	}},
 	{"Fork makes a session the store can Open", func(t *testing.T, st host.Store) {
 		s := stCreate(t, st, "parent")

@@ -136,7 +136,7 @@ func (l *lease) renew(valid time.Time) {
 		select {
 		case <-l.stop:
 			return
-		case <-l.s.done:
+		case <-l.s.closing.Done():
 			l.markLost()
 			return
 		case <-t.C:

@@ -22,9 +22,12 @@ type session struct {
 
 	st   *Store
 	wake chan struct{} // a pending catch-up request (capacity 1)
-	done chan struct{} // closed by close
 
-	closeFuncs hostkit.CloseFuncs // the AfterClose registrations
+	// closing is done once the session is closed: the follower and a
+	// lease's renewals stop, and AfterClose's funcs run. close cancels it
+	// with endClosing.
+	closing    context.Context
+	endClosing context.CancelFunc
 
 	inMu     sync.Mutex   // guards the three below, which the follower takes
 	inbox    []host.Event // events other processes' notifications carried
@@ -331,7 +334,7 @@ func (s *session) signal() {
 func (s *session) follow() {
 	for {
 		select {
-		case <-s.done:
+		case <-s.closing.Done():
 			return
 		case <-s.wake:
 			s.inMu.Lock()
@@ -431,8 +434,7 @@ func (s *session) close() {
 	defer s.mu.Unlock()
 	if !s.closed {
 		s.closed = true
-		close(s.done)
-		s.closeFuncs.Close()
+		s.endClosing()
 	}
 }
 
@@ -440,5 +442,5 @@ func (s *session) close() {
 // own goroutine, after the session is closed (by [Store.CloseSession] or
 // [Store.Close]); at once when it already is.
 func (s *session) AfterClose(f func()) (stop func() bool) {
-	return s.closeFuncs.AfterClose(f)
+	return context.AfterFunc(s.closing, f)
 }

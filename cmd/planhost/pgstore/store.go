@@ -164,12 +164,6 @@ func (s *Store) AddValidator(name string, v host.Validator) (func(), error) {
 	return s.vs.Add(name, v)
 }
 
-// AddValidatorFor implements [host.TypedValidators], as AddValidator
-// does for the events of the given types.
-func (s *Store) AddValidatorFor(name string, types []string, v host.Validator) (func(), error) {
-	return s.vs.AddFor(name, types, v)
-}
-
 // Create implements [host.Store]. The session row is inserted at once; an
 // ID taken by any process is host.ErrSessionExists.
 func (s *Store) Create(id string) (host.Session, error) {
@@ -350,7 +344,8 @@ func (s *Store) register(id string, events host.Log) (*session, error) {
 		}
 		return ss, nil
 	}
-	ss := &session{st: s, id: id, log: hostkit.NewLogBuilder(events), wake: make(chan struct{}, 1), done: make(chan struct{})}
+	closing, endClosing := context.WithCancel(context.Background())
+	ss := &session{st: s, id: id, log: hostkit.NewLogBuilder(events), wake: make(chan struct{}, 1), closing: closing, endClosing: endClosing}
 	s.sessions[id] = ss
 	s.wg.Add(1)
 	s.mu.Unlock()
@@ -457,10 +452,7 @@ func (s *Store) Close() error {
 	return nil
 }
 
-var (
-	_ host.Store           = (*Store)(nil)
-	_ host.TypedValidators = (*Store)(nil)
-)
+var _ host.Store = (*Store)(nil)
 
 // fork copies the first end events of src to a new session.
 func (s *Store) fork(src *session, end int) (host.Session, error) {
