@@ -9,7 +9,6 @@ import (
 
 	"github.com/dshgo/planmode/deploy"
 	"github.com/dshgo/planmode/host"
-	"github.com/dshgo/planmode/internal/validators"
 	"go.uber.org/fx"
 	"gopkg.in/yaml.v3"
 )
@@ -223,7 +222,7 @@ func (c *Controller) registrations() []registration {
 	}
 	regs = append(regs, []registration{
 		{"payload check", func() (func(), error) {
-			return validators.AddFor(c.validators, PluginName, validators.Names(eventTypes()), CheckPayload)
+			return c.validators.AddValidator(PluginName, CheckPayload)
 		}},
 		{"section", func() (func(), error) { return c.sections.AddSection(c.section()) }},
 		{"pre-step listener", func() (func(), error) { return c.chain.AddPreStep(PluginName, c.preStep, true) }},

@@ -332,32 +332,17 @@ func (p *plainValidators) AddValidator(name string, v host.Validator) (func(), e
 	return p.vs.AddValidator(name, v)
 }
 
-// typedValidators records the typed registrations it passes on.
-type typedValidators struct {
-	plainValidators
-	tv host.TypedValidators
-}
-
-func (p *typedValidators) AddValidatorFor(name string, types []string, v host.Validator) (func(), error) {
-	p.calls = append(p.calls, "AddValidatorFor "+name+" "+strings.Join(types, ","))
-	return p.tv.AddValidatorFor(name, types, v)
-}
-
-// TestPayloadCheckRegistersForItsTypes: where the store runs a validator
-// on some event types only, the payload check is registered for the
-// plugin's three event types, so no other event reaches it; elsewhere it
-// is registered for every event. Either way a bad plan/mode is refused.
-func TestPayloadCheckRegistersForItsTypes(t *testing.T) {
+// TestPayloadCheckRegisters: the payload check is registered once, under
+// the plugin's name, and a bad plan/mode is refused.
+func TestPayloadCheckRegisters(t *testing.T) {
 	h := newFakeHost()
 	plain := &plainValidators{vs: h.store}
-	typed := &typedValidators{plainValidators: plainValidators{vs: h.store}, tv: h.store}
 	tests := []struct {
 		name  string
 		vs    host.Validators
 		calls *[]string
 		want  []string
 	}{
-		{"typed", typed, &typed.calls, []string{"AddValidatorFor " + planmode.PluginName + " " + planmode.EventPlanMode + "," + planmode.EventPlanCancel + "," + planmode.EventPlanReopen}},
 		{"plain", plain, &plain.calls, []string{"AddValidator " + planmode.PluginName}},
 	}
 	for _, tt := range tests {
