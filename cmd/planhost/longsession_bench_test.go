@@ -6,6 +6,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 
 	"github.com/dshgo/planmode"
@@ -13,13 +14,14 @@ import (
 	"github.com/dshgo/planmode/store"
 )
 
-// BenchmarkInspect measures "planhost inspect -json" of a realistic session
-// file (inspect-json) side by side with the store's open of the same file
-// (open), which inspect makes first, and with os.ReadFile of it
-// (read-file), the floor. 100k events; 1M (190+ MB) with
+// BenchmarkLongSession measures what a user waits for with a realistic
+// long session, side by side with the store's open of its file (open) and
+// os.ReadFile of it (read-file), the floor: "planhost inspect -json" of it
+// (inspect-json) and "planhost run -session" resuming it up to the first
+// input, in the line console (resume). 100k events; 1M (190+ MB) with
 // PLANMODE_BENCH_LARGE=1. cpu-ns/op is the process's CPU time, which a
 // shared machine disturbs less than the wall time.
-func BenchmarkInspect(b *testing.B) {
+func BenchmarkLongSession(b *testing.B) {
 	sizes := []int{100_000}
 	if os.Getenv("PLANMODE_BENCH_LARGE") != "" {
 		sizes = append(sizes, 1_000_000)
@@ -67,6 +69,19 @@ func BenchmarkInspect(b *testing.B) {
 			p.terminal = func() bool { return false }
 			if code := p.main([]string{"inspect", "-json", path}); code != exitOK {
 				b.Fatalf("inspect -json exit code = %d", code)
+			}
+		})
+		run("resume", func(b *testing.B) {
+			dir := filepath.Dir(filepath.Dir(path))
+			if err := os.MkdirAll(filepath.Join(dir, "ws"), 0o755); err != nil {
+				b.Fatal(err)
+			}
+			var errOut strings.Builder
+			p := newProgram(strings.NewReader(""), io.Discard, &errOut)
+			p.terminal = func() bool { return false }
+			args := runArgs(dir, filepath.Join("testdata", "run", "script.yaml"), "-session", inspectBenchID)
+			if code := p.main(args); code != exitOK {
+				b.Fatalf("run -session exit code = %d\n%s", code, errOut.String())
 			}
 		})
 	}
