@@ -10,7 +10,8 @@
 // link as its text followed by its destination and title in parentheses,
 // an image the same way, an automatic link as the text it was written as
 // (so no terminal hyperlink can point elsewhere than the text says), a
-// fenced block's info string as inline code on the line before it, and a
+// fenced block's fences and info string as inline code on lines of their
+// own before and after it, and a
 // link reference definition as the paragraph text it is written as
 // (reference links stay as written, since nothing defines them).
 //
@@ -92,7 +93,7 @@ func HTML(s string) (string, error) {
 	md := newMarkdown()
 	src := []byte(s)
 	doc := md.Parser().Parse(text.NewReader(src))
-	v := &visible{src: src, extra: bytes.NewBuffer(nil), rawCode: true, fence: "```"}
+	v := &visible{src: src, extra: bytes.NewBuffer(nil), rawCode: true}
 	v.transform(doc)
 	var out bytes.Buffer
 	if err := md.Renderer().Render(&out, append(src, v.extra.Bytes()...), doc); err != nil {
@@ -106,7 +107,7 @@ func HTML(s string) (string, error) {
 func (r *Renderer) Render(s string) (string, error) {
 	src := []byte(s)
 	doc := r.md.Parser().Parse(text.NewReader(src))
-	v := &visible{src: src, extra: bytes.NewBuffer(nil), fence: "```"}
+	v := &visible{src: src, extra: bytes.NewBuffer(nil)}
 	v.transform(doc)
 	var out bytes.Buffer
 	if err := r.md.Renderer().Render(&out, append(src, v.extra.Bytes()...), doc); err != nil {
@@ -121,8 +122,6 @@ func (r *Renderer) Render(s string) (string, error) {
 type visible struct {
 	src   []byte
 	extra *bytes.Buffer
-	// fence is written before a fenced block's info string.
-	fence string
 	// rawCode is set for a renderer that shows code as written, without
 	// decoding character references in it (goldmark's HTML renderer).
 	rawCode bool
@@ -198,11 +197,26 @@ func (v *visible) transform(doc ast.Node) {
 			if n.Info == nil {
 				continue
 			}
-			// The block keeps its language for highlighting; the line
-			// before it shows the whole info string as written.
-			p := ast.NewParagraph()
-			p.AppendChild(p, v.code(v.fence+string(n.Info.Segment.Value(v.src))))
-			n.Parent().InsertBefore(n.Parent(), n, p)
+			// The block keeps its language for highlighting; a line before
+			// it shows its opening fence and info string as written, a
+			// line after it the closing fence. In a list item the
+			// terminal renderer runs paragraphs together: the text before
+			// the block ends with a line break, so that the fence starts a
+			// line of its own.
+			info := n.Info.Segment
+			lineStart := bytes.LastIndexByte(v.src[:info.Start], '\n') + 1
+			fence := strings.TrimSpace(string(v.src[lineStart:info.Start]))
+			parent := n.Parent()
+			if prev := n.PreviousSibling(); prev != nil && parent.Kind() == ast.KindListItem && !v.rawCode {
+				br := v.add("")
+				br.SetHardLineBreak(true)
+				prev.AppendChild(prev, br)
+			}
+			open, closing := ast.NewParagraph(), ast.NewParagraph()
+			open.AppendChild(open, v.code(fence+string(info.Value(v.src))))
+			closing.AppendChild(closing, v.code(fence))
+			parent.InsertBefore(parent, n, open)
+			parent.InsertAfter(parent, n, closing)
 		}
 	}
 }

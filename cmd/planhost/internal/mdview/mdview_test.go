@@ -2,6 +2,7 @@ package mdview_test
 
 import (
 	"errors"
+	"slices"
 	"strings"
 	"testing"
 	"unicode/utf8"
@@ -37,6 +38,45 @@ func TestRenderShowsEveryWord(t *testing.T) {
 					}
 				})
 			}
+		}
+	}
+}
+
+// TestRenderShowsFencesOnLinesOfTheirOwn: a fenced block's opening fence
+// with its info string and its closing fence are shown on lines of their
+// own, in a list item too, in every style.
+func TestRenderShowsFencesOnLinesOfTheirOwn(t *testing.T) {
+	tests := []struct{ name, plan, fence string }{
+		{"in a list item", "1. Run this:\n\n   ```sh\n   go test ./...\n   ```\n\n2. Done.\n", "```"},
+		{"in a tight list item", "- Run this:\n  ~~~sh\n  go test ./...\n  ~~~\n- Done.\n", "~~~"},
+		{"at the top", "Run this:\n\n````sh\ngo test ./...\n````\n", "````"},
+	}
+	for _, style := range []string{mdview.StyleNoTTY, mdview.StyleDark} {
+		r, err := mdview.New(style, 60)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, tt := range tests {
+			t.Run(style+"/"+tt.name, func(t *testing.T) {
+				out, err := r.Render(tt.plan)
+				if err != nil {
+					t.Fatal(err)
+				}
+				// The lines after "Run this:", blank ones left out.
+				var lines []string
+				after := false
+				for _, l := range strings.Split(ansi.Strip(out), "\n") {
+					l = strings.TrimSpace(strings.ReplaceAll(l, "\u00a0", " "))
+					if after && l != "" {
+						lines = append(lines, l)
+					}
+					after = after || strings.HasSuffix(l, "Run this:")
+				}
+				want := []string{tt.fence + "sh", "go test ./...", tt.fence}
+				if len(lines) < len(want) || !slices.Equal(lines[:len(want)], want) {
+					t.Errorf("after the line \"Run this:\" want %q, got:\n%s", want, out)
+				}
+			})
 		}
 	}
 }
