@@ -208,8 +208,8 @@ func (c *Controller) reopen(ctx context.Context, agent host.Agent, arg string) (
 		text = fmt.Sprintf(noticeReopenedFile, n)
 	}
 	msg := reopenMessage(text)
-	_, appended, err := st.sess.AppendIf(host.Event{Type: host.TypeUserMessage, Source: msg.Source, Data: mustJSON(host.UserMessage{Content: msg.Content})},
-		func() bool { return st.open() && !st.load().turnOpen() })
+	appended, err := st.appendIf(host.Event{Type: host.TypeUserMessage, Source: msg.Source, Data: mustJSON(host.UserMessage{Content: msg.Content})},
+		func() bool { return !st.v.turnOpen })
 	switch {
 	case err != nil:
 		return "", fmt.Errorf("%w: %w", ErrReopenFailed, err)

@@ -1,7 +1,6 @@
 package planmode
 
 import (
-	"encoding/json"
 	"errors"
 	"fmt"
 	"log/slog"
@@ -104,8 +103,8 @@ func (c *Controller) Get(agent host.Agent) State {
 		ev := sess.Events()
 		return State{Active: FoldPlanMode(ev, ev.Len())}
 	}
-	if st, ok := r.lookup(sess); ok {
-		return st.stateOf(sess)
+	if st, _ := r.lookup(sess.ID()); st != nil {
+		return st.get(sess.Events())
 	}
 	p := Project(sess.Events())
 	return State{Active: p.Active, Pending: p.Pending}
@@ -174,114 +173,97 @@ func (c *Controller) set(agent host.Agent, active, byCommand bool) (Outcome, err
 	if err != nil {
 		return 0, fmt.Errorf("%s: set: %w", PluginName, err)
 	}
-	st.mu.Lock()
-	defer st.mu.Unlock()
 	// Another process may have opened or closed a turn, or logged a mode,
 	// that this one has not seen yet: decide on a caught-up view.
 	if err := host.Refresh(st.sess); err != nil {
 		return 0, fmt.Errorf("%s: set: %w", PluginName, err)
 	}
-
 	want := selectionOf(active)
 	for {
-		if st.closed.Load() {
-			return 0, fmt.Errorf("%s: set: %w", PluginName, st.closedErr())
+		st.lock()
+		if st.closed {
+			err := st.closedErrLocked()
+			st.mu.Unlock()
+			return 0, fmt.Errorf("%s: set: %w", PluginName, err)
 		}
-		w := st.load()
-		logged := selectionOf(w.active())
-		pending := w.pending()
+		logged, pending, gen := selectionOf(st.v.active), st.sel, st.gen
+		projected, _ := st.v.pending()
 		target := logged
 		if pending != SelectionNone {
 			target = pending
 		}
+		var e host.Event
 		switch {
 		case want == target:
 			if byCommand && pending == want {
 				st.recorded = true
 			}
+			st.mu.Unlock()
 			return Noop, nil
-		case pending != SelectionNone && logged == want:
-			if projected, _ := w.projected(); projected != SelectionNone || st.recorded {
-				_, appended, err := st.sess.AppendIf(cancelEvent(pending), func() bool {
-					return !st.closed.Load() && st.load().active() == active
-				})
-				if err != nil {
-					return 0, fmt.Errorf("%s: set: append %s: %w", PluginName, EventPlanCancel, err)
-				}
-				if !appended {
-					continue // the logged state changed meanwhile: decide again
-				}
-			}
-			st.setPending(SelectionNone, false)
-			if err := host.Sync(st.sess); err != nil {
-				return 0, fmt.Errorf("%s: set: %w", PluginName, err)
-			}
+		case pending != SelectionNone && logged == want && projected == SelectionNone && !st.recorded:
+			// The selection lived only in memory: nothing to log.
+			st.setPendingLocked(SelectionNone, false)
+			st.mu.Unlock()
 			return Cancelled, nil
-		case w.turnOpen():
-			st.setPending(want, false)
+		case pending != SelectionNone && logged == want:
+			e = cancelEvent(pending)
+		case st.v.turnOpen:
+			st.setPendingLocked(want, false)
 			st.recorded = byCommand
+			st.mu.Unlock()
 			return Queued, nil
+		default:
+			e = modeEvent(active)
 		}
-		break
-	}
+		st.mu.Unlock()
 
-	var seen word
-	_, appended, err := st.sess.AppendIf(modeEvent(active), func() bool {
-		if st.closed.Load() {
-			return false
+		// Append the cancel marker, or commit, on the condition that
+		// nothing this decision read changed meanwhile; else decide again.
+		// The fold of either event clears the pending selection.
+		var (
+			header    headerMode
+			announced Selection
+		)
+		appended, err := st.appendIf(e, func() bool {
+			header, announced = st.v.header, st.v.announced
+			return st.gen == gen && st.v.active == (logged == SelectionActive) && (e.Type == EventPlanCancel || !st.v.turnOpen)
+		})
+		if err != nil {
+			return 0, fmt.Errorf("%s: set: append %s: %w", PluginName, e.Type, err)
 		}
-		seen = st.load()
-		return !seen.turnOpen() && seen.active() != active
-	})
-	if err != nil {
-		return 0, fmt.Errorf("%s: set: append %s: %w", PluginName, EventPlanMode, err)
-	}
-	if !appended {
-		if st.closed.Load() {
-			return 0, fmt.Errorf("%s: set: %w", PluginName, st.closedErr())
+		if !appended {
+			continue
 		}
-		if seen.turnOpen() {
-			st.setPending(want, false)
-			st.recorded = byCommand
-			return Queued, nil
+		outcome := Cancelled
+		if e.Type == EventPlanMode {
+			outcome = Committed
+			if text, due := noticeFor(header, announced, want, false); due {
+				if _, err := st.appendIf(noticeEvent(text), always); err != nil {
+					c.logger.Warn(warnNoticeFailed, "agent", agent.ID(), "session", st.sess.ID(), "error", err)
+				}
+			}
 		}
-		// Someone else logged the same state meanwhile.
-		st.setPending(SelectionNone, false)
-		return Noop, nil
-	}
-	st.setPending(SelectionNone, false)
-	if text, due := noticeFor(seen, want, false); due {
-		if _, _, err := st.sess.AppendIf(noticeEvent(text), st.open); err != nil {
-			c.logger.Warn(warnNoticeFailed, "agent", agent.ID(), "session", st.sess.ID(), "error", err)
+		// A UI shows the outcome at once: make what it reports durable first.
+		if err := host.Sync(st.sess); err != nil {
+			return 0, fmt.Errorf("%s: set: %w", PluginName, err)
 		}
+		return outcome, nil
 	}
-	// A UI shows the outcome at once: make what it reports durable first.
-	if err := host.Sync(st.sess); err != nil {
-		return 0, fmt.Errorf("%s: set: %w", PluginName, err)
-	}
-	return Committed, nil
 }
 
 // state returns the per-session state for the agent's session, creating it
 // (and folding the log once) the first time the session is seen.
 func (c *Controller) state(agent host.Agent) (*sessionState, error) {
-	st, _, err := c.stateWord(agent)
-	return st, err
-}
-
-// stateWord is [Controller.state] that also returns the session's word as
-// it was found, for the reads that need nothing more.
-func (c *Controller) stateWord(agent host.Agent) (*sessionState, word, error) {
 	if agent == nil {
-		return nil, word{}, ErrNoAgent
+		return nil, ErrNoAgent
 	}
 	sess := agent.Session()
 	if sess == nil {
-		return nil, word{}, ErrNoAgent
+		return nil, ErrNoAgent
 	}
 	r := c.run.Load()
 	if r == nil {
-		return nil, word{}, ErrNotRunning
+		return nil, ErrNotRunning
 	}
 	return r.state(sess)
 }
@@ -295,22 +277,19 @@ func (c *Controller) stateWord(agent host.Agent) (*sessionState, word, error) {
 // controller is stopped, and [ErrPlanMode] when the agent already is in plan
 // mode or has a pending entry. It replaces a pending exit.
 func (c *Controller) Enter(agent host.Agent) error {
-	if agent == nil || agent.Session() == nil {
-		return fmt.Errorf("%s: enter: %w", PluginName, ErrNoAgent)
-	}
 	st, err := c.state(agent)
 	if err != nil {
 		return fmt.Errorf("%s: enter: %w", PluginName, err)
 	}
-	st.mu.Lock()
+	st.lock()
 	defer st.mu.Unlock()
-	if st.closed.Load() {
-		return fmt.Errorf("%s: enter: %w", PluginName, st.closedErr())
-	}
-	if cur := st.current(); cur.Active || cur.Pending == SelectionActive {
+	switch {
+	case st.closed:
+		return fmt.Errorf("%s: enter: %w", PluginName, st.closedErrLocked())
+	case st.v.active || st.sel == SelectionActive:
 		return fmt.Errorf("%s: enter: %w", PluginName, ErrPlanMode)
 	}
-	st.setPending(SelectionActive, true)
+	st.setPendingLocked(SelectionActive, true)
 	return nil
 }
 
@@ -327,86 +306,79 @@ func (c *Controller) queueExit(agent host.Agent) error {
 }
 
 // applyPending lands the session's pending selection: it appends
-// "plan/mode" (or drops the selection when the log already has that state)
-// and clears it. It reports whether it appended, and the notice text when
-// a notice is due; err is a failed append. When the
-// append fails the selection stays pending and the failure is logged once
-// per selection. An approved exit lands only when the log shows it (the
-// call's approved result is logged) and the log is durable ([host.Sync]):
-// otherwise it is withdrawn, since an approval the log does not hold does
-// not count (see withdrawExit).
+// "plan/mode", whose fold clears the selection. It reports whether it
+// appended, and the notice text when a notice is due; err is a failed
+// append. When the append fails the selection stays pending and the
+// failure is logged once per selection. An approved exit lands only when
+// the log shows it (the call's approved result is logged) and the log is
+// durable ([host.Sync]): otherwise it is withdrawn, since an approval the
+// log does not hold does not count (see withdrawExit).
 //
 // idle is true for [Controller.LandPending]: the append is then also
 // conditional on no turn being open, and a selection that finds a turn
 // open stays pending for the turn's first accepted pre-step.
 func (c *Controller) applyPending(agent host.Agent, st *sessionState, idle bool) (landed bool, notice string, due bool, err error) {
-	st.mu.Lock()
-	defer st.mu.Unlock()
-	w := st.load()
-	sel := w.pending()
-	if sel == SelectionNone || st.closed.Load() {
-		return false, "", false, nil
-	}
-	active := sel == SelectionActive
-	approval := sel == SelectionInactive && w.pendingExit()
-	if approval {
-		// The mode changes only once the approval's record is durable.
-		if err := host.Sync(st.sess); err != nil {
-			c.withdrawExitLocked(agent, st, warnExitNotDurable, err)
+	for {
+		st.lock()
+		sel, silent, gen := st.sel, st.silent, st.gen
+		wait := st.closed || idle && st.v.turnOpen
+		st.mu.Unlock()
+		if sel == SelectionNone || wait {
 			return false, "", false, nil
 		}
-	}
-	var (
-		seen       word
-		unrecorded bool // an approved exit whose result the log lacks
-		opened     bool // idle, but a turn is open
-	)
-	_, appended, err := st.sess.AppendIf(modeEvent(active), func() bool {
-		if st.closed.Load() {
-			return false
+		approval := sel == SelectionInactive && silent
+		if approval {
+			// The mode changes only once the approval's record is durable.
+			if err := host.Sync(st.sess); err != nil {
+				c.withdrawExit(agent, st, warnExitNotDurable, err)
+				return false, "", false, nil
+			}
 		}
-		seen = st.load()
-		if idle && seen.turnOpen() {
-			opened = true
-			return false
-		}
-		if seen.active() == active {
-			return false
-		}
-		// Fail closed: an exit lands only once the log holds the call's
-		// approved result (a host that could not write it drops the exit).
-		if p, _ := seen.projected(); approval && p != SelectionInactive {
-			unrecorded = true
-			return false
-		}
-		return true
-	})
-	if err != nil {
-		if !st.warned {
-			st.warned = true
-			c.logger.Warn(warnAppendFailed, "agent", agent.ID(), "session", st.sess.ID(),
-				"active", active, "error", err)
-		}
-		return false, "", false, err
-	}
-	if !appended {
-		if opened {
+		var (
+			header     headerMode
+			announced  Selection
+			unrecorded bool // an approved exit whose result the log lacks
+			opened     bool // idle, but a turn is open
+		)
+		appended, err := st.appendIf(modeEvent(sel == SelectionActive), func() bool {
+			header, announced = st.v.header, st.v.announced
+			switch p, _ := st.v.pending(); {
+			case st.gen != gen:
+				return false // the selection changed: decide again
+			case idle && st.v.turnOpen:
+				opened = true
+				return false
+			case approval && p != SelectionInactive:
+				// Fail closed: an exit lands only once the log holds the
+				// call's approved result (a host that could not write it
+				// drops the exit).
+				unrecorded = true
+				return false
+			}
+			return true
+		})
+		switch {
+		case err != nil:
+			st.mu.Lock()
+			first := st.gen == gen && !st.warned
+			st.warned = st.warned || first
+			st.mu.Unlock()
+			if first {
+				c.logger.Warn(warnAppendFailed, "agent", agent.ID(), "session", st.sess.ID(),
+					"active", sel == SelectionActive, "error", err)
+			}
+			return false, "", false, err
+		case opened:
 			return false, "", false, nil
-		}
-		if unrecorded {
-			c.withdrawExitLocked(agent, st, warnExitUnrecorded, nil)
+		case unrecorded:
+			c.withdrawExit(agent, st, warnExitUnrecorded, nil)
 			return false, "", false, nil
+		case !appended:
+			continue
 		}
-		if !st.closed.Load() {
-			// The log has the state already (another writer): the
-			// selection is stale, so it is dropped.
-			st.setPending(SelectionNone, false)
-		}
-		return false, "", false, nil
+		notice, due = noticeFor(header, announced, sel, silent)
+		return true, notice, due, nil
 	}
-	st.setPending(SelectionNone, false)
-	notice, due = noticeFor(seen, sel, w.pendingExit())
-	return true, notice, due, nil
 }
 
 // LandPending lands the agent's pending selection once no turn is open,
@@ -426,12 +398,9 @@ func (c *Controller) applyPending(agent host.Agent, st *sessionState, idle bool)
 // when the controller is not started; an append that fails leaves the
 // selection pending and is returned.
 func (c *Controller) LandPending(agent host.Agent) (bool, error) {
-	st, w, err := c.stateWord(agent)
+	st, err := c.state(agent)
 	if err != nil {
 		return false, fmt.Errorf("%s: land pending: %w", PluginName, err)
-	}
-	if w.pending() == SelectionNone || w.turnOpen() {
-		return false, nil
 	}
 	landed, text, due, err := c.applyPending(agent, st, true)
 	if err != nil {
@@ -441,7 +410,7 @@ func (c *Controller) LandPending(agent host.Agent) (bool, error) {
 		return false, nil
 	}
 	if due {
-		if _, _, err := st.sess.AppendIf(noticeEvent(text), st.open); err != nil {
+		if _, err := st.appendIf(noticeEvent(text), always); err != nil {
 			c.logger.Warn(warnNoticeFailed, "agent", agent.ID(), "session", st.sess.ID(), "error", err)
 		}
 	}
@@ -452,16 +421,14 @@ func (c *Controller) LandPending(agent host.Agent) (bool, error) {
 	return true, nil
 }
 
-// noticeFor decides whether a change to sel, landing on a log whose state
-// before the append was seen, records a notice. Only a user's change does,
-// only when the last request header described the other mode, and only
-// once per change: not when a notice for sel was recorded since that header.
-func noticeFor(seen word, sel Selection, exit bool) (string, bool) {
-	if exit {
-		return "", false
-	}
-	h := seen.header()
-	if h == headerUnknown || headerSelection(h) == sel || seen.announced() == sel {
+// noticeFor decides whether a change to sel records a notice, given what
+// the last request header before the append described and the state the
+// last notice since that header named. Only a user's change does (not a
+// silent one), only when the header described the other mode, and only
+// once per change: not when a notice for sel was recorded since that
+// header.
+func noticeFor(header headerMode, announced, sel Selection, silent bool) (string, bool) {
+	if silent || header == headerUnknown || header.selection() == sel || announced == sel {
 		return "", false
 	}
 	if sel == SelectionActive {
@@ -470,33 +437,14 @@ func noticeFor(seen word, sel Selection, exit bool) (string, bool) {
 	return noticeLeft, true
 }
 
-func headerSelection(h headerMode) Selection {
-	switch h {
-	case headerActive:
-		return SelectionActive
-	case headerInactive:
-		return SelectionInactive
-	default:
-		return SelectionNone
-	}
-}
-
 // modeEvent returns a "plan/mode" event for the state.
 func modeEvent(active bool) host.Event {
-	data := payloadInactive
-	if active {
-		data = payloadActive
-	}
-	return host.Event{Type: EventPlanMode, Data: json.RawMessage(data)}
+	return host.Event{Type: EventPlanMode, Data: mustJSON(ModePayload{Active: active})}
 }
 
 // cancelEvent returns a "plan/cancel" event withdrawing sel.
 func cancelEvent(sel Selection) host.Event {
-	data := payloadCancelInactive
-	if sel == SelectionActive {
-		data = payloadCancelActive
-	}
-	return host.Event{Type: EventPlanCancel, Data: json.RawMessage(data)}
+	return host.Event{Type: EventPlanCancel, Data: mustJSON(CancelPayload{Cancelled: sel.String()})}
 }
 
 // noticeSource is the source of the plugin's notices.
@@ -511,8 +459,7 @@ func noticeMessage(text string) host.Message {
 
 // noticeEvent returns a notice as a "user/message" event.
 func noticeEvent(text string) host.Event {
-	data, _ := json.Marshal(host.UserMessage{Content: []host.Block{host.TextBlock(text)}})
-	return host.Event{Type: host.TypeUserMessage, Source: noticeSource(), Data: data}
+	return host.Event{Type: host.TypeUserMessage, Source: noticeSource(), Data: mustJSON(host.UserMessage{Content: []host.Block{host.TextBlock(text)}})}
 }
 
 // warnOnce logs err, which the section or the pre-step listener swallows

@@ -20,12 +20,12 @@ func (c *Controller) preStep(ctx context.Context, s host.Step, next host.PreStep
 	if !d.Accepted || ctx.Err() != nil {
 		return d
 	}
-	st, w, err := c.stateWord(s.Agent)
+	st, err := c.state(s.Agent)
 	if err != nil {
 		c.warnOnce(warnPreStepFailed, s.Agent, err)
 		return d
 	}
-	if w.pending() == SelectionNone {
+	if now, _ := st.state(); now.Pending == SelectionNone {
 		return d
 	}
 	if _, text, due, _ := c.applyPending(s.Agent, st, false); due {

@@ -52,29 +52,9 @@ func eventTypes() []host.EventType {
 	}
 }
 
-// Canonical payloads, as encoding/json writes [ModePayload]; the folds
-// compare against them before falling back to a full JSON decode.
-const (
-	payloadActive   = `{"active":true}`
-	payloadInactive = `{"active":false}`
-)
-
-// Canonical payloads of [EventPlanCancel], as encoding/json writes
-// [CancelPayload].
-const (
-	payloadCancelActive   = `{"cancelled":"active"}`
-	payloadCancelInactive = `{"cancelled":"inactive"}`
-)
-
 // decodeMode reads a plan/mode payload. The error describes the problem
 // without naming the event; the payload check adds that.
 func decodeMode(data json.RawMessage) (bool, error) {
-	switch {
-	case string(data) == payloadActive:
-		return true, nil
-	case string(data) == payloadInactive:
-		return false, nil
-	}
 	if len(bytes.TrimSpace(data)) == 0 {
 		return false, errors.New(problemEmpty)
 	}
@@ -99,12 +79,6 @@ func decodeMode(data json.RawMessage) (bool, error) {
 // error describes the problem without naming the event; the payload check
 // adds that.
 func decodeCancel(data json.RawMessage) (Selection, error) {
-	switch {
-	case string(data) == payloadCancelActive:
-		return SelectionActive, nil
-	case string(data) == payloadCancelInactive:
-		return SelectionInactive, nil
-	}
 	if len(bytes.TrimSpace(data)) == 0 {
 		return SelectionNone, errors.New(problemCancelEmpty)
 	}

@@ -1,6 +1,7 @@
 package planmode
 
 import (
+	"bytes"
 	"encoding/json"
 
 	"github.com/dshgo/planmode/host"
@@ -66,7 +67,7 @@ func Plans(events host.Log) []PresentedPlan {
 	for _, e := range events.All() {
 		switch e.Type {
 		case host.TypeToolCall:
-			if !mentionsExitTool(e.Data) {
+			if !bytes.Contains(e.Data, quotedExitTool) {
 				continue // not exit_plan_mode's, as the fold decides
 			}
 			var c host.ToolCall
@@ -79,7 +80,7 @@ func Plans(events host.Log) []PresentedPlan {
 			index[c.ID] = len(plans)
 			plans = append(plans, PresentedPlan{Number: len(plans) + 1, CallID: c.ID, Title: planmd.Title(in.Plan), Plan: in.Plan})
 		case host.TypeToolResult:
-			if !mentionsExitTool(e.Data) {
+			if !bytes.Contains(e.Data, quotedExitTool) {
 				continue
 			}
 			var r host.ToolResult

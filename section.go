@@ -19,12 +19,12 @@ func (c *Controller) sectionText(ac host.AssembleContext) string {
 	if ac.Agent == nil {
 		return ""
 	}
-	_, w, err := c.stateWord(ac.Agent)
+	st, err := c.state(ac.Agent)
 	if err != nil {
 		c.warnOnce(warnSectionFailed, ac.Agent, err)
 		return ""
 	}
-	if !w.active() {
+	if now, _ := st.state(); !now.Active {
 		return ""
 	}
 	return c.cfg.Section

@@ -119,14 +119,15 @@ func (t *exitTool) execute(ctx context.Context, call host.CallContext, input jso
 	if r == nil {
 		return "", ExitRefused, fmt.Errorf("%s: %w", ExitToolName, ErrNotRunning)
 	}
-	st, _, err := r.state(agent.Session())
+	st, err := r.state(agent.Session())
 	if err != nil {
 		return "", ExitRefused, fmt.Errorf("%s: %w", ExitToolName, err)
 	}
-	if !st.load().active() {
+	now, exit := st.state()
+	if !now.Active {
 		return "", ExitRefused, ErrExitNotPlanMode
 	}
-	if w := st.load(); w.pending() == SelectionInactive && w.pendingExit() {
+	if exit {
 		// One approved (or abandoned) plan per batch: a later call must not
 		// put a second plan to the user, whose answer could not undo the
 		// first (docs/plan-mode.md, "Two exit calls").
@@ -150,11 +151,11 @@ func (t *exitTool) execute(ctx context.Context, call host.CallContext, input jso
 		return "", ExitRefused, err
 	}
 
-	if !st.reviewing.CompareAndSwap(false, true) {
+	if !st.beginReview() {
 		return "", ExitRefused, ErrExitReviewOpen
 	}
-	defer st.reviewing.Store(false)
-	if w := st.load(); w.pending() == SelectionInactive && w.pendingExit() {
+	defer st.endReview()
+	if _, exit := st.state(); exit {
 		return "", ExitRefused, ErrExitDecided // decided while this call was being checked
 	}
 
