@@ -9,6 +9,7 @@ import (
 
 	"github.com/dshgo/planmode/host"
 	"github.com/dshgo/planmode/internal/jsonin"
+	"github.com/dshgo/planmode/internal/planmd"
 )
 
 // maxPlanSize is the largest plan, in bytes, that [ExitToolName] puts to
@@ -141,7 +142,7 @@ func (t *exitTool) execute(ctx context.Context, call host.CallContext, input jso
 	if err := t.c.exits.prepare(ctx, x); err != nil {
 		return "", ExitRefused, err
 	}
-	if !hasPlanHeading(x.Plan) {
+	if !planmd.HasTitle(x.Plan) {
 		return "", ExitRefused, ErrExitNoHeading
 	}
 	if t.c.questions == nil {
@@ -304,7 +305,7 @@ func echoes(answers []host.Answer, digest string) bool {
 // checkPlan checks a plan before it is shown: a level-1 heading first and
 // at most maxPlanSize bytes.
 func checkPlan(plan string) error {
-	if !hasPlanHeading(plan) {
+	if !planmd.HasTitle(plan) {
 		return ErrExitNoHeading
 	}
 	if len(plan) > maxPlanSize {
@@ -463,6 +464,16 @@ func decodePlan(input json.RawMessage) (string, error) {
 func (t *exitTool) PresentCall(input json.RawMessage) host.Card {
 	plan := looseplan(input)
 	return host.Card{Kind: CardKindPlan, Title: planTitle(plan), Body: plan}
+}
+
+// planTitle returns the plan's title, the one every front end shows: the
+// text of its first heading of any level that is a block of the plan
+// itself (see planmd.Title); "Plan" when there is none.
+func planTitle(plan string) string {
+	if t := planmd.Title(plan); t != "" {
+		return t
+	}
+	return cardTitleDefault
 }
 
 // PresentResult implements [host.Presenter]: a card of kind
