@@ -10,6 +10,7 @@ import (
 
 	"github.com/dshgo/planmode"
 	"github.com/dshgo/planmode/host"
+	"github.com/dshgo/planmode/internal/exitresult"
 )
 
 // Three plans: 1 approved, 2 sent back, 3 approved after the user edited it.
@@ -35,7 +36,7 @@ func threePlans(t *testing.T, _ *planmode.Controller, a *fakeAgent) {
 	s := a.Session()
 	presentPlan(t, s, "c1", reopenPlan1, planmode.ExitApproved, `{"approved":true}`)
 	presentPlan(t, s, "c2", reopenPlan2, planmode.ExitKeepPlanning, "keep planning")
-	edited, _ := json.Marshal(map[string]any{planmode.ResultEditedByUser: true, planmode.ResultEditedPlan: reopenPlan3Edited})
+	edited, _ := json.Marshal(map[string]any{exitresult.EditedByUser: true, exitresult.EditedPlan: reopenPlan3Edited})
 	presentPlan(t, s, "c3", reopenPlan3, planmode.ExitApproved, string(edited))
 }
 
