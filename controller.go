@@ -46,15 +46,6 @@ func (o Outcome) String() string {
 	}
 }
 
-// State is an agent's plan-mode state as [Controller.Get] reports it.
-type State struct {
-	// Active is the logged state: the last "plan/mode" of the session.
-	Active bool
-	// Pending is the selection waiting for the next accepted pre-step, or
-	// SelectionNone. It never equals the logged state.
-	Pending Selection
-}
-
 // Controller is the plan-mode service (ctx.planMode): it reads and changes
 // an agent's plan mode, appends pending selections from its pre-step
 // listener and renders the plan:policy section.
@@ -106,8 +97,7 @@ func (c *Controller) Get(agent host.Agent) State {
 	if st, _ := r.lookup(sess.ID()); st != nil {
 		return st.get(sess.Events())
 	}
-	p := Project(sess.Events())
-	return State{Active: p.Active, Pending: p.Pending}
+	return Project(sess.Events())
 }
 
 // Set selects plan mode (active true) or the default mode (active false) for

@@ -25,7 +25,7 @@ func (c *Controller) preStep(ctx context.Context, s host.Step, next host.PreStep
 		c.warnOnce(warnPreStepFailed, s.Agent, err)
 		return d
 	}
-	if now, _ := st.state(); now.Pending == SelectionNone {
+	if st.state().Pending == SelectionNone {
 		return d
 	}
 	if _, text, due, _ := c.applyPending(s.Agent, st, false); due {

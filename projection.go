@@ -48,19 +48,22 @@ func selectionForArgs(args string) Selection {
 	return SelectionActive
 }
 
-// Projection is the plan-mode state as the log alone shows it.
-type Projection struct {
-	// Active is the logged state ([FoldPlanMode] over the whole log).
+// State is an agent's plan-mode state: the logged state and the change
+// waiting to be logged, as [Controller.Get] reports it, or as the log alone
+// shows it ([Project]).
+type State struct {
+	// Active is the logged state: the last valid "plan/mode" of the session
+	// ([FoldPlanMode] over the whole log).
 	Active bool
-	// Pending is a selection that completed but whose "plan/mode" never
-	// reached the log; SelectionNone when there is none.
+	// Pending is the selection waiting for the next accepted pre-step, or
+	// SelectionNone. It never equals the logged state.
 	Pending Selection
-	// Exit is true when Pending comes from an approved exit_plan_mode call,
-	// which records no notice when it lands.
+	// Exit reports that Pending is an approved (or abandoned)
+	// exit_plan_mode call's exit, which records no notice when it lands.
 	Exit bool
 }
 
-// Project computes the plan-mode projection of a log, from the log alone.
+// Project returns the plan-mode state of a log, from the log alone.
 //
 // A "/plan" selection is pending when its "command/run" (name "plan";
 // arguments trimmed "off" select inactive, anything else active) completed
@@ -79,15 +82,15 @@ type Projection struct {
 // "command/done" reaches the log after that of a "/plan" run later does not
 // override it.
 //
-// A restarted controller seeds its pending selection from this projection,
+// A restarted controller seeds its pending selection from this state,
 // so a completed "/plan" whose "plan/mode" never landed is not lost, and a
 // selection the user cancelled stays cancelled: [Controller.Set] logs the
 // "plan/cancel" marker when it cancels a selection the log records. A
 // selection made through [Controller.Set] directly leaves no trace in the
 // log until it lands, so it cannot be projected.
-func Project(events host.Log) Projection {
+func Project(events host.Log) State {
 	var v view
 	v.applyAll(events)
 	sel, exit := v.pending()
-	return Projection{Active: v.active, Pending: sel, Exit: exit}
+	return State{Active: v.active, Pending: sel, Exit: exit}
 }

@@ -61,7 +61,7 @@ func TestCancelledApprovedExitStaysCancelledAfterRestart(t *testing.T) {
 	}
 	must(appendJSON(f.a.Session(), host.TypeToolResult, nil, host.ToolResult{CallID: "x1", Name: planmode.ExitToolName, Output: out}))
 
-	if got := planmode.Project(f.a.Session().Events()); got != (planmode.Projection{Active: true}) {
+	if got := planmode.Project(f.a.Session().Events()); got != (planmode.State{Active: true}) {
 		t.Fatalf("Project = %+v; the cancelled exit is pending by the log", got)
 	}
 	if err := f.c.Stop(context.Background()); err != nil {
@@ -82,28 +82,28 @@ func TestApprovedExitIsWithdrawnOnlyByMarkersAfterItsCall(t *testing.T) {
 		// events are logged around the exit: before its tool/call, or
 		// between the call and the result.
 		before, between []host.Event
-		want            planmode.Projection
+		want            planmode.State
 	}{
 		{
 			name: "a marker before the call leaves the exit pending",
 			before: []host.Event{
 				{Type: planmode.EventPlanCancel, Data: []byte(`{"cancelled":"active"}`)},
 			},
-			want: planmode.Projection{Active: true, Pending: planmode.SelectionInactive, Exit: true},
+			want: planmode.State{Active: true, Pending: planmode.SelectionInactive, Exit: true},
 		},
 		{
 			name: "a marker after the call withdraws the exit",
 			between: []host.Event{
 				{Type: planmode.EventPlanCancel, Data: []byte(`{"cancelled":"inactive"}`)},
 			},
-			want: planmode.Projection{Active: true},
+			want: planmode.State{Active: true},
 		},
 		{
 			name: "a plan/mode after the call withdraws the exit",
 			between: []host.Event{
 				{Type: planmode.EventPlanMode, Data: []byte(`{"active":true}`)},
 			},
-			want: planmode.Projection{Active: true},
+			want: planmode.State{Active: true},
 		},
 	}
 	for _, tt := range tests {

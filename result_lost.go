@@ -26,7 +26,7 @@ func (t *exitTool) ResultLost(call host.CallContext, err error) string {
 // all the same). why is the warning logged, cause what made it necessary.
 func (c *Controller) withdrawExit(agent host.Agent, st *sessionState, why string, cause error) {
 	st.lock()
-	exit, gen := st.exitPendingLocked() && !st.closed, st.gen
+	exit, gen := st.stateLocked().Exit && !st.closed, st.gen
 	st.mu.Unlock()
 	if !exit {
 		return

@@ -24,7 +24,7 @@ func (c *Controller) sectionText(ac host.AssembleContext) string {
 		c.warnOnce(warnSectionFailed, ac.Agent, err)
 		return ""
 	}
-	if now, _ := st.state(); !now.Active {
+	if !st.state().Active {
 		return ""
 	}
 	return c.cfg.Section

@@ -196,21 +196,18 @@ func (s *sessionState) get(ev host.Log) State {
 	for _, e := range ev.Range(s.v.n, ev.Len()) {
 		s.applyLocked(&e)
 	}
-	return State{Active: s.v.active, Pending: s.sel}
+	return s.stateLocked()
 }
 
-// state returns the logged state and the pending selection, and whether
-// that is an approved exit.
-func (s *sessionState) state() (State, bool) {
+// state returns the logged state and the pending selection.
+func (s *sessionState) state() State {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	return State{Active: s.v.active, Pending: s.sel}, s.exitPendingLocked()
+	return s.stateLocked()
 }
 
-// exitPendingLocked reports whether the pending selection is an approved
-// (or abandoned) exit.
-func (s *sessionState) exitPendingLocked() bool {
-	return s.sel == SelectionInactive && s.silent
+func (s *sessionState) stateLocked() State {
+	return State{Active: s.v.active, Pending: s.sel, Exit: s.sel == SelectionInactive && s.silent}
 }
 
 // lock locks mu once no append is in flight, for a decision.

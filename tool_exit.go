@@ -124,11 +124,11 @@ func (t *exitTool) execute(ctx context.Context, call host.CallContext, input jso
 	if err != nil {
 		return "", ExitRefused, fmt.Errorf("%s: %w", ExitToolName, err)
 	}
-	now, exit := st.state()
+	now := st.state()
 	if !now.Active {
 		return "", ExitRefused, ErrExitNotPlanMode
 	}
-	if exit {
+	if now.Exit {
 		// One approved (or abandoned) plan per batch: a later call must not
 		// put a second plan to the user, whose answer could not undo the
 		// first (docs/plan-mode.md, "Two exit calls").
@@ -156,7 +156,7 @@ func (t *exitTool) execute(ctx context.Context, call host.CallContext, input jso
 		return "", ExitRefused, ErrExitReviewOpen
 	}
 	defer st.endReview()
-	if _, exit := st.state(); exit {
+	if st.state().Exit {
 		return "", ExitRefused, ErrExitDecided // decided while this call was being checked
 	}
 

@@ -314,7 +314,7 @@ func refusedCommand(t *testing.T, line string, images []host.Block, wantLogged b
 			t.Errorf("a refused /plan appended plan/mode %s", e.Data)
 		}
 	}
-	if p := planmode.Project(host.LogOf(events)); p != (planmode.Projection{Active: true}) {
+	if p := planmode.Project(host.LogOf(events)); p != (planmode.State{Active: true}) {
 		t.Errorf("after a refused /plan: Project = %+v", p)
 	}
 	if logged := len(events) > n; logged != wantLogged {
