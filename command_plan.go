@@ -89,10 +89,9 @@ func (c *Controller) command() host.Command {
 // steers; with attachments it is refused before anything changes. Anything
 // else selects plan mode first and then, when there is text or there are
 // attachments, steers one user message: the attachments, then the trimmed
-// text. The reply words the outcome, which the command supplies to the host
-// as a [PlanReply] ([host.SetOutcome]); a failed Set is the
-// command's error, and the command's own failures are [ErrOffWithImages]
-// and [ErrSteerFailed].
+// text. The reply words the outcome; a failed Set is the command's error,
+// and the command's own failures are refusing "off" with attachments and a
+// message that could not be steered.
 func (c *Controller) runPlan(ctx context.Context, inv host.Invocation) (string, error) {
 	action, text := planArgs(inv.Args, len(inv.Attachments) > 0)
 	switch action {
@@ -108,9 +107,7 @@ func (c *Controller) runPlan(ctx context.Context, inv host.Invocation) (string, 
 	if err != nil {
 		return "", err
 	}
-	r := c.planReply(inv.Agent, active, outcome)
-	host.SetOutcome(ctx, string(r))
-	reply := planReplies[r]
+	reply := c.planReply(inv.Agent, active, outcome)
 	if action != planOnAndSteer {
 		return reply, nil
 	}
@@ -125,32 +122,30 @@ func (c *Controller) runPlan(ctx context.Context, inv host.Invocation) (string, 
 	return reply, nil
 }
 
-// planReply is the outcome of selecting active. A no-op while the same
+// planReply is the reply to selecting active. A no-op while the same
 // selection is still pending reports it as pending, which is what it is.
-func (c *Controller) planReply(agent host.Agent, active bool, o Outcome) PlanReply {
+func (c *Controller) planReply(agent host.Agent, active bool, o Outcome) string {
 	if o == Noop && c.Get(agent).Pending != SelectionNone {
 		o = Queued
 	}
-	var r PlanReply
 	switch {
 	case o == Committed && active:
-		r = PlanEntered
+		return replyEntered
 	case o == Committed:
-		r = PlanLeft
+		return replyLeft
 	case o == Queued && active:
-		r = PlanEntering
+		return replyEntering
 	case o == Queued:
-		r = PlanLeaving
+		return replyLeaving
 	case o == Cancelled && active:
-		r = PlanExitCancelled
+		return replyExitCancelled
 	case o == Cancelled:
-		r = PlanEntryCancelled
+		return replyEntryCancelled
 	case active:
-		r = PlanAlreadyOn
+		return replyAlreadyActive
 	default:
-		r = PlanAlreadyOff
+		return replyAlreadyInactive
 	}
-	return r
 }
 
 // reopen handles "/plan reopen [N]": it picks plan N of the session (the
@@ -221,11 +216,10 @@ func (c *Controller) reopen(ctx context.Context, agent host.Agent, arg string) (
 	if err := host.Sync(st.sess); err != nil {
 		return "", fmt.Errorf("%s: reopen: %w", PluginName, err)
 	}
-	r, reply := PlanReopened, replyReopened
+	reply := replyReopened
 	if outcome == Queued || !appended {
-		r, reply = PlanReopening, replyReopening
+		reply = replyReopening
 	}
-	host.SetOutcome(ctx, string(r))
 	return fmt.Sprintf(reply, n), nil
 }
 

@@ -26,35 +26,6 @@ func lastPayload[T any](t *testing.T, s host.Session, typ string) T {
 	return v
 }
 
-// TestPlanCommandLogsItsOutcome checks that /plan supplies its outcome to
-// the host, which logs it in "command/done" next to the reply text: a UI
-// reads the code, never the words.
-func TestPlanCommandLogsItsOutcome(t *testing.T) {
-	h := newFakeHost()
-	h.start(t, nil)
-	a := h.newAgent(t)
-	for _, step := range []struct {
-		args  string
-		want  planmode.PlanReply
-		reply string
-	}{
-		{"", planmode.PlanEntered, planmode.ReplyEntered},
-		{"", planmode.PlanAlreadyOn, planmode.ReplyAlreadyActive},
-		{"off", planmode.PlanLeft, planmode.ReplyLeft},
-		{"off", planmode.PlanAlreadyOff, planmode.ReplyAlreadyInactive},
-	} {
-		reply, err := h.RunCommand(context.Background(), a, planmode.CommandName, step.args)
-		done := lastPayload[host.CommandDone](t, a.Session(), host.TypeCommandDone)
-		if err != nil || reply != step.reply || !done.OK || planmode.PlanReply(done.Outcome) != step.want {
-			t.Fatalf("/plan %s = %q, %v; logged outcome %q, want %q with the reply %q", step.args, reply, err, done.Outcome, step.want, step.reply)
-		}
-	}
-	_, err := h.RunCommand(context.Background(), a, planmode.CommandName, "off", host.Block{Type: host.BlockImage, MediaType: "image/png", Data: []byte("hi")})
-	if done := lastPayload[host.CommandDone](t, a.Session(), host.TypeCommandDone); !errors.Is(err, planmode.ErrOffWithImages) || done.OK || done.Outcome != "" {
-		t.Fatalf("/plan off with an image = %v, logged %+v; want ErrOffWithImages and no outcome", err, done)
-	}
-}
-
 // TestExitOutcomesAreLogged checks that every way an exit_plan_mode call
 // ends logs its outcome in the call's "tool/result", whatever the words of
 // the result: an extension's keep-planning error in words of its own is

@@ -54,6 +54,39 @@ const (
 	argPlan = "plan"
 )
 
+// ExitOutcome is how an exit_plan_mode call ended. The tool supplies it
+// with [host.SetOutcome], so a host logs it in the Outcome of the call's
+// "tool/result"; a UI switches on it, never on the result text. A result
+// logged before outcomes were has none (""): its outcome is unknown. A
+// host that runs the tool itself can also test the error with errors.Is
+// ([ErrKeepPlanning] and the others).
+type ExitOutcome string
+
+// The outcomes of an exit_plan_mode call.
+const (
+	// ExitApproved: the user approved the plan; plan mode ends at the next
+	// accepted step.
+	ExitApproved ExitOutcome = "approved"
+	// ExitAbandoned: the plan was abandoned (an exit extension's verdict);
+	// plan mode ends at the next accepted step.
+	ExitAbandoned ExitOutcome = "abandoned"
+	// ExitKeepPlanning: the user did not approve, or approved a text that
+	// is not the plan as it stands; the model revises the plan (with the
+	// user's feedback when there is some).
+	ExitKeepPlanning ExitOutcome = "keep-planning"
+	// ExitDismissed: the user dismissed the review to speak instead.
+	ExitDismissed ExitOutcome = "dismissed"
+	// ExitReloaded: the plugin stopped while the plan was under review.
+	ExitReloaded ExitOutcome = "reloaded"
+	// ExitReviewFailed: the question channel failed.
+	ExitReviewFailed ExitOutcome = "review-failed"
+	// ExitRefused: the call failed before the user saw the plan (a check
+	// of the agent, the mode, the input or the plan; no question channel;
+	// an earlier approval or an open review), or for a reason of an exit
+	// extension's own.
+	ExitRefused ExitOutcome = "refused"
+)
+
 // exitTool is exit_plan_mode: the model presents its plan, the user reviews
 // it, and an approval leaves plan mode at the next accepted step. It is
 // registered for the whole run of its controller, in both states, so that
