@@ -96,9 +96,9 @@ func (c *Controller) runPlan(ctx context.Context, inv host.Invocation) (string, 
 	action, text := planArgs(inv.Args, len(inv.Attachments) > 0)
 	switch action {
 	case planOffRefused:
-		return "", ErrOffWithImages
+		return "", errOffWithImages
 	case planReopenRefused:
-		return "", ErrReopenWithImages
+		return "", errReopenWithImages
 	case planReopen:
 		return c.reopen(ctx, inv.Agent, text)
 	}
@@ -117,7 +117,7 @@ func (c *Controller) runPlan(ctx context.Context, inv host.Invocation) (string, 
 		content = append(content, host.TextBlock(text))
 	}
 	if err := inv.Agent.Steer(host.Message{Content: content}); err != nil {
-		return "", fmt.Errorf("%w (%s): %w", ErrSteerFailed, reply, err)
+		return "", wrapped(codeSteerFailed, "", fmt.Sprintf("%s (%s): %v", textSteerFailed, reply, err), err)
 	}
 	return reply, nil
 }
@@ -162,15 +162,15 @@ func (c *Controller) reopen(ctx context.Context, agent host.Agent, arg string) (
 	if arg != "" {
 		v, err := strconv.Atoi(arg)
 		if err != nil || v < 1 || v > len(plans) {
-			return "", &noSuchPlanError{arg: arg, plans: len(plans)}
+			return "", &Error{Code: codeNoSuchPlan, msg: fmt.Sprintf(textNoSuchPlan, arg, len(plans))}
 		}
 		n = v
 	} else if n == 0 {
-		return "", ErrNoApprovedPlan
+		return "", errNoApprovedPlan
 	}
 	p := plans[n-1]
 	if strings.TrimSpace(p.Plan) == "" {
-		return "", fmt.Errorf("%w: %s", ErrNoSuchPlan, fmt.Sprintf(textPlanNotLogged, n))
+		return "", &Error{Code: codeNoSuchPlan, msg: fmt.Sprintf(textPlanNotLogged, n)}
 	}
 	outcome, err := c.set(agent, true, true)
 	if err != nil {
@@ -182,10 +182,10 @@ func (c *Controller) reopen(ctx context.Context, agent host.Agent, arg string) (
 	}
 	data, err := json.Marshal(ReopenPayload{Number: n, Title: p.Title, Digest: host.DigestDetail(p.Plan), Plan: p.Plan})
 	if err != nil {
-		return "", fmt.Errorf("%w: %w", ErrReopenFailed, err)
+		return "", reopenFailed(err)
 	}
 	if _, err := st.sess.Append(host.Event{Type: EventPlanReopen, Data: data}); err != nil {
-		return "", fmt.Errorf("%w: %w", ErrReopenFailed, err)
+		return "", reopenFailed(err)
 	}
 	delivered := false
 	for _, x := range c.exits {
@@ -194,7 +194,7 @@ func (c *Controller) reopen(ctx context.Context, agent host.Agent, arg string) (
 		}
 		ok, err := x.Reopen(ctx, agent, p.Plan)
 		if err != nil {
-			return "", fmt.Errorf("%w: %s: %w", ErrReopenFailed, x.Name, err)
+			return "", wrapped(codeReopenFailed, "", textReopenFailed+": "+x.Name+": "+err.Error(), err)
 		}
 		delivered = delivered || ok
 	}
@@ -207,10 +207,10 @@ func (c *Controller) reopen(ctx context.Context, agent host.Agent, arg string) (
 		func() bool { return !st.v.turnOpen })
 	switch {
 	case err != nil:
-		return "", fmt.Errorf("%w: %w", ErrReopenFailed, err)
+		return "", reopenFailed(err)
 	case !appended:
 		if err := agent.Steer(msg); err != nil {
-			return "", fmt.Errorf("%w: %w", ErrReopenFailed, err)
+			return "", reopenFailed(err)
 		}
 	}
 	if err := host.Sync(st.sess); err != nil {
@@ -232,12 +232,8 @@ func reopenMessage(text string) host.Message {
 	}
 }
 
-// noSuchPlanError is the failure of "/plan reopen N" naming no plan. It is
-// ErrNoSuchPlan for errors.Is.
-type noSuchPlanError struct {
-	arg   string
-	plans int
+// reopenFailed is the failure of "/plan reopen" to record the reopened
+// plan, caused by err.
+func reopenFailed(err error) *Error {
+	return wrapped(codeReopenFailed, "", textReopenFailed+": "+err.Error(), err)
 }
-
-func (e *noSuchPlanError) Error() string        { return fmt.Sprintf(textNoSuchPlan, e.arg, e.plans) }
-func (e *noSuchPlanError) Is(target error) bool { return target == ErrNoSuchPlan }

@@ -178,15 +178,15 @@ func newExitExtensions(xs []ExitExtension) (exitExtensions, error) {
 	props := map[string]string{argPlan: PluginName}
 	for _, x := range xs {
 		if x.Name == "" {
-			return nil, fmt.Errorf("%w: an exit extension has no name", ErrBadExtension)
+			return nil, fmt.Errorf("%w: an exit extension has no name", errBadExtension)
 		}
 		if names[x.Name] {
-			return nil, fmt.Errorf("%w: exit extension %q is supplied twice", ErrBadExtension, x.Name)
+			return nil, fmt.Errorf("%w: exit extension %q is supplied twice", errBadExtension, x.Name)
 		}
 		names[x.Name] = true
 		for _, p := range slices.Sorted(maps.Keys(x.Properties)) {
 			if owner, ok := props[p]; ok {
-				return nil, fmt.Errorf("%w: exit extension %q: input property %q is already %s's", ErrBadExtension, x.Name, p, owner)
+				return nil, fmt.Errorf("%w: exit extension %q: input property %q is already %s's", errBadExtension, x.Name, p, owner)
 			}
 			props[p] = x.Name
 		}

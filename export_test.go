@@ -67,3 +67,29 @@ const (
 	ReviewKeepPlanning = reviewKeepPlanning
 	ReviewPurpose      = reviewPurpose
 )
+
+// The errors the plugin keeps to itself, under the names the tests use;
+// the *Error targets match by code.
+var (
+	ErrExitNoAgent       = errExitNoAgent
+	ErrExitNotPlanMode   = errExitNotPlanMode
+	ErrExitBadInput      = &Error{Code: codeBadInput}
+	ErrExitNoHeading     = errExitNoHeading
+	ErrExitNoChannel     = errExitNoChannel
+	ErrExitTooLarge      = &Error{Code: codeTooLarge}
+	ErrExitDecided       = errExitDecided
+	ErrExitReviewOpen    = errExitReviewOpen
+	ErrReviewReloaded    = errReviewReloaded
+	ErrReviewFailed      = &Error{Code: codeReviewFailed}
+	ErrPlanChanging      = errPlanChanging
+	ErrEditNotTaken      = errEditNotTaken
+	ErrOffWithImages     = errOffWithImages
+	ErrSteerFailed       = &Error{Code: codeSteerFailed}
+	ErrNoSuchPlan        = &Error{Code: codeNoSuchPlan}
+	ErrNoApprovedPlan    = errNoApprovedPlan
+	ErrReopenWithImages  = errReopenWithImages
+	ErrReopenFailed      = &Error{Code: codeReopenFailed}
+	ErrAlreadyRunning    = errAlreadyRunning
+	ErrMissingDependency = errMissingDependency
+	ErrBadExtension      = errBadExtension
+)

@@ -77,6 +77,50 @@ func TestExitOutcomesAreLogged(t *testing.T) {
 	}
 }
 
+// TestExitErrorsCarryTheirCode checks the *Error a host gets from the exit
+// tool: the code its doc comment lists, the outcome the tool logs, the
+// cause behind it, and errors.Is matching by code.
+func TestExitErrorsCarryTheirCode(t *testing.T) {
+	failing := errors.New("ui: connection reset")
+	tests := []struct {
+		name      string
+		answer    func(context.Context, host.AskRequest) ([]host.Answer, error)
+		leave     bool // leave plan mode first
+		wantCode  string
+		wantOut   planmode.ExitOutcome
+		wantCause error
+	}{
+		{name: "keep planning", answer: answers(keepPlanning("")), wantCode: "keep-planning", wantOut: planmode.ExitKeepPlanning},
+		{name: "keep planning with feedback", answer: answers(keepPlanning("drop step 2")), wantCode: "keep-planning", wantOut: planmode.ExitKeepPlanning},
+		{name: "dismissed", answer: failWith(host.ErrDismissed), wantCode: "dismissed", wantOut: planmode.ExitDismissed},
+		{name: "the channel fails", answer: failWith(failing), wantCode: "review-failed", wantOut: planmode.ExitReviewFailed, wantCause: failing},
+		{name: "no user attached", answer: failWith(host.ErrNoProvider), wantCode: "no-channel", wantOut: planmode.ExitRefused, wantCause: host.ErrNoProvider},
+		{name: "not in plan mode", answer: answers(approve()), leave: true, wantCode: "not-plan-mode", wantOut: planmode.ExitRefused},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			f := newExitFixture(t, questionsFunc(tt.answer))
+			if tt.leave {
+				set(t, f.c, f.a, false)
+			}
+			_, err := f.call(t, goodPlan)
+			var e *planmode.Error
+			if !errors.As(err, &e) || e.Code != tt.wantCode || e.Outcome != tt.wantOut {
+				t.Fatalf("Execute error = %#v, want code %q and outcome %q", err, tt.wantCode, tt.wantOut)
+			}
+			if !errors.Is(err, &planmode.Error{Code: tt.wantCode}) || errors.Is(err, &planmode.Error{Code: "other"}) {
+				t.Fatalf("errors.Is does not match %v by its code alone", err)
+			}
+			if tt.wantCause != nil && !errors.Is(err, tt.wantCause) {
+				t.Fatalf("Execute error = %v, want it caused by %v", err, tt.wantCause)
+			}
+			if got, want := errors.Is(err, planmode.ErrKeepPlanning), tt.wantCode == "keep-planning"; got != want {
+				t.Fatalf("errors.Is(%v, ErrKeepPlanning) = %v, want %v", err, got, want)
+			}
+		})
+	}
+}
+
 func ptr[T any](v T) *T { return &v }
 
 func answers(a ...host.Answer) func(context.Context, host.AskRequest) ([]host.Answer, error) {

@@ -106,7 +106,7 @@ func New(p Params) (Result, error) {
 		return Result{}, err
 	}
 	if missing := p.missing(); len(missing) > 0 {
-		return Result{}, fmt.Errorf("%s: %w: %s", PluginName, ErrMissingDependency, strings.Join(missing, ", "))
+		return Result{}, fmt.Errorf("%s: %w: %s", PluginName, errMissingDependency, strings.Join(missing, ", "))
 	}
 	exts, err := newExitExtensions(p.ExitExtensions)
 	if err != nil {
@@ -161,12 +161,12 @@ func (p Params) missing() []string {
 // has a command registry, the /plan command. From then on the controller
 // serves Get and Set.
 // If a registration fails, the ones already made are undone and the error
-// is returned. Starting a running controller fails with [ErrAlreadyRunning].
+// is returned. Starting a running controller fails.
 func (c *Controller) Start(ctx context.Context) error {
 	c.lifecycle.Lock()
 	defer c.lifecycle.Unlock()
 	if c.run.Load() != nil {
-		return fmt.Errorf("%s: start: %w", PluginName, ErrAlreadyRunning)
+		return fmt.Errorf("%s: start: %w", PluginName, errAlreadyRunning)
 	}
 	r := newRun()
 	c.run.Store(r)

@@ -157,8 +157,7 @@ const (
 		"another plan now; go on as the result of the earlier call says"
 	textExitReviewOpen = "another exit_plan_mode call of this session is still under review; present one plan at a " +
 		"time and wait for its result before calling exit_plan_mode again"
-	textExitTooLargeSentinel = "the plan is larger than the 256 KiB limit"
-	textExitTooLarge         = "the plan is %d bytes, more than the %d-byte (256 KiB) limit: shorten it and call exit_plan_mode again"
+	textExitTooLarge = "the plan is %d bytes, more than the %d-byte (256 KiB) limit: shorten it and call exit_plan_mode again"
 	// textKeepPlanning is the generic keep-planning failure, when the user
 	// gave no feedback.
 	textKeepPlanning = "the user did not approve the plan and wants you to keep planning: " +
@@ -206,10 +205,9 @@ const (
 	replyReopening = "Plan mode is on from the next step of the running turn, with plan %d reopened as the working draft; the next review shows what changed from it."
 
 	// textNoSuchPlan: %s is the argument, %d how many plans the session has.
-	textNoSuchPlanSentinel = "no such plan"
-	textNoSuchPlan         = "/plan reopen %s: no such plan; /plans lists the %d plans of this session"
+	textNoSuchPlan = "/plan reopen %s: no such plan; /plans lists the %d plans of this session"
 	// textPlanNotLogged: %d is the plan's number.
-	textPlanNotLogged    = "the log does not hold the text of plan %d (it was presented from a file, without a text in the call or its result)"
+	textPlanNotLogged    = "no such plan: the log does not hold the text of plan %d (it was presented from a file, without a text in the call or its result)"
 	textNoApprovedPlan   = "/plan reopen: this session has no approved plan; name one with /plan reopen N (/plans lists them)"
 	textReopenWithImages = "/plan reopen takes no attachments: send the images once plan mode is on"
 	textReopenFailed     = "/plan reopen could not record the reopened plan"

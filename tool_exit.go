@@ -58,8 +58,8 @@ const (
 // with [host.SetOutcome], so a host logs it in the Outcome of the call's
 // "tool/result"; a UI switches on it, never on the result text. A result
 // logged before outcomes were has none (""): its outcome is unknown. A
-// host that runs the tool itself can also test the error with errors.Is
-// ([ErrKeepPlanning] and the others).
+// host that runs the tool itself finds it in the error too
+// ([Error].Outcome).
 type ExitOutcome string
 
 // The outcomes of an exit_plan_mode call.
@@ -119,10 +119,10 @@ func (t *exitTool) Definition() host.ToolDefinition { return t.def }
 // question carries the plan's digest ([host.Question].DetailDigest), and
 // when the plan the extensions reread differs from it (or the answer
 // echoes another digest), the answer is no approval and the user is asked
-// again about the new text, at most 3 times, then
-// [ErrPlanChanging]. An answer carrying the user's edit of the plan
-// approves the edit only when an extension takes edits, else
-// [ErrEditNotTaken]. When plan mode was left while the review was
+// again about the new text, at most 3 times, then the call fails
+// ("plan-changing"). An answer carrying the user's edit of the plan
+// approves the edit only when an extension takes edits, else the call
+// fails ("edit-not-taken"). When plan mode was left while the review was
 // open, the approval stands and there is nothing left to record. Anything
 // else keeps planning: the call fails with the user's feedback verbatim, or
 // with a generic revise-and-present-again message when there is none;
@@ -147,7 +147,7 @@ func (t *exitTool) Execute(ctx context.Context, call host.CallContext, input jso
 func (t *exitTool) execute(ctx context.Context, call host.CallContext, input json.RawMessage) (string, ExitOutcome, error) {
 	agent := call.Agent
 	if agent == nil || agent.Session() == nil {
-		return "", ExitRefused, ErrExitNoAgent
+		return "", ExitRefused, errExitNoAgent
 	}
 	r := t.c.run.Load()
 	if r == nil {
@@ -159,13 +159,13 @@ func (t *exitTool) execute(ctx context.Context, call host.CallContext, input jso
 	}
 	now := st.state()
 	if !now.Active {
-		return "", ExitRefused, ErrExitNotPlanMode
+		return "", ExitRefused, errExitNotPlanMode
 	}
 	if now.Exit {
 		// One approved (or abandoned) plan per batch: a later call must not
 		// put a second plan to the user, whose answer could not undo the
 		// first (docs/plan-mode.md, "Two exit calls").
-		return "", ExitRefused, ErrExitDecided
+		return "", ExitRefused, errExitDecided
 	}
 	x, err := t.decodeCall(call, input)
 	if err != nil {
@@ -176,21 +176,21 @@ func (t *exitTool) execute(ctx context.Context, call host.CallContext, input jso
 		return "", ExitRefused, err
 	}
 	if !planmd.HasTitle(x.Plan) {
-		return "", ExitRefused, ErrExitNoHeading
+		return "", ExitRefused, errExitNoHeading
 	}
 	if t.c.questions == nil {
-		return "", ExitRefused, ErrExitNoChannel
+		return "", ExitRefused, errExitNoChannel
 	}
 	if err := checkPlan(x.Plan); err != nil {
 		return "", ExitRefused, err
 	}
 
 	if !st.beginReview() {
-		return "", ExitRefused, ErrExitReviewOpen
+		return "", ExitRefused, errExitReviewOpen
 	}
 	defer st.endReview()
 	if st.state().Exit {
-		return "", ExitRefused, ErrExitDecided // decided while this call was being checked
+		return "", ExitRefused, errExitDecided // decided while this call was being checked
 	}
 
 	v, err := t.reviewBound(ctx, r.done, x)
@@ -202,17 +202,17 @@ func (t *exitTool) execute(ctx context.Context, call host.CallContext, input jso
 	case v.Err != nil:
 		return "", ExitKeepPlanning, v.Err
 	case len(v.Feedback) > maxFeedbackSize:
-		return "", ExitKeepPlanning, &feedbackTooLargeError{size: len(v.Feedback)}
+		return "", ExitKeepPlanning, keepPlanning(fmt.Sprintf(textFeedbackTooLarge, len(v.Feedback), maxFeedbackSize))
 	case v.Feedback == "":
 		return "", ExitKeepPlanning, ErrKeepPlanning
 	default:
-		return "", ExitKeepPlanning, &feedbackError{feedback: v.Feedback}
+		return "", ExitKeepPlanning, keepPlanning(textKeepPlanningFeedback + v.Feedback)
 	}
 	if err := t.c.exits.finish(ctx, x, v); err != nil {
 		return "", ExitRefused, err
 	}
 	if err := st.queueExit(); err != nil {
-		return "", ExitReloaded, ErrReviewReloaded // stopped just as the review was answered
+		return "", ExitReloaded, errReviewReloaded // stopped just as the review was answered
 	}
 	if v.Kind == VerdictAbandon {
 		return exitSuccess(v, x.Result), ExitAbandoned, nil
@@ -220,19 +220,14 @@ func (t *exitTool) execute(ctx context.Context, call host.CallContext, input jso
 	return exitSuccess(v, x.Result), ExitApproved, nil
 }
 
-// reviewOutcome is the outcome of a review that ended in err: the
-// question channel's failures, or a plan that kept changing; any other
-// error (an extension's, a check of the plan reread) refuses the call.
+// reviewOutcome is the outcome of a review that ended in err: an [*Error]'s
+// (the question channel's failures, or a plan that kept changing); any
+// other error (an extension's, a check of the plan reread) refuses the
+// call.
 func reviewOutcome(err error) ExitOutcome {
-	switch {
-	case errors.Is(err, ErrReviewReloaded):
-		return ExitReloaded
-	case errors.Is(err, ErrReviewDismissed):
-		return ExitDismissed
-	case errors.Is(err, ErrReviewFailed):
-		return ExitReviewFailed
-	case errors.Is(err, ErrPlanChanging):
-		return ExitKeepPlanning
+	var e *Error
+	if errors.As(err, &e) && e.Outcome != "" {
+		return e.Outcome
 	}
 	return ExitRefused
 }
@@ -240,7 +235,7 @@ func reviewOutcome(err error) ExitOutcome {
 // maxReviewAsks bounds how often one exit_plan_mode call asks the user:
 // when the plan changed between showing it and the approving answer, the
 // user is asked again about the new text, at most this many asks in all;
-// then the call fails with [ErrPlanChanging].
+// then the call fails ("plan-changing").
 const maxReviewAsks = 3
 
 // reviewBound asks the user to review x.Plan and returns the verdict. An
@@ -259,18 +254,18 @@ func (t *exitTool) reviewBound(ctx context.Context, done <-chan struct{}, x *Exi
 		req.Questions[0].Reopened = reopened
 		answers, err := t.review(ctx, done, x.Agent, req)
 		switch {
-		case errors.Is(err, ErrReviewReloaded):
-			return ExitVerdict{}, ErrReviewReloaded
+		case errors.Is(err, errReviewReloaded):
+			return ExitVerdict{}, errReviewReloaded
 		case errors.Is(err, host.ErrDismissed):
 			return ExitVerdict{}, ErrReviewDismissed
 		case errors.Is(err, host.ErrNoProvider):
 			v, ok := t.c.exits.unattended(ctx, x)
 			if !ok {
-				return ExitVerdict{}, fmt.Errorf("%w (%w)", ErrExitNoChannel, err)
+				return ExitVerdict{}, wrapped(codeNoChannel, ExitRefused, textExitNoChannel+" ("+err.Error()+")", err)
 			}
 			return v, nil
 		case err != nil:
-			return ExitVerdict{}, fmt.Errorf("%w: %w", ErrReviewFailed, err)
+			return ExitVerdict{}, wrapped(codeReviewFailed, ExitReviewFailed, textReviewFailed+": "+err.Error(), err)
 		}
 		x.Edited, x.ShownDigest, x.Review = reviewEdit(answers), digest, req.Questions[0]
 		v := t.c.exits.decide(x, answers)
@@ -288,7 +283,7 @@ func (t *exitTool) reviewBound(ctx context.Context, done <-chan struct{}, x *Exi
 		// The plan changed during the review (or the answer is about
 		// another text): not an approval.
 		if asks >= maxReviewAsks {
-			return ExitVerdict{}, ErrPlanChanging
+			return ExitVerdict{}, errPlanChanging
 		}
 		if err := checkPlan(now); err != nil {
 			return ExitVerdict{}, err
@@ -305,9 +300,9 @@ func (t *exitTool) takeEdit(x *ExitCall, v ExitVerdict) ExitVerdict {
 	case x.Edited == "":
 		return v
 	case !t.c.exits.takesEdits():
-		return ExitVerdict{Kind: VerdictKeepPlanning, Err: ErrEditNotTaken}
+		return ExitVerdict{Kind: VerdictKeepPlanning, Err: errEditNotTaken}
 	case len(x.Edited) > maxPlanSize:
-		return ExitVerdict{Kind: VerdictKeepPlanning, Err: &editTooLargeError{size: len(x.Edited)}}
+		return ExitVerdict{Kind: VerdictKeepPlanning, Err: keepPlanning(fmt.Sprintf(textEditTooLarge, len(x.Edited), maxPlanSize))}
 	}
 	x.Plan = x.Edited
 	return v
@@ -339,68 +334,32 @@ func echoes(answers []host.Answer, digest string) bool {
 // at most maxPlanSize bytes.
 func checkPlan(plan string) error {
 	if !planmd.HasTitle(plan) {
-		return ErrExitNoHeading
+		return errExitNoHeading
 	}
 	if len(plan) > maxPlanSize {
-		return &planTooLargeError{size: len(plan)}
+		return refused(codeTooLarge, fmt.Sprintf(textExitTooLarge, len(plan), maxPlanSize))
 	}
 	return nil
 }
 
-// editTooLargeError is the keep-planning failure of a user's edit over
-// maxPlanSize. It is ErrKeepPlanning for errors.Is.
-type editTooLargeError struct{ size int }
-
-func (e *editTooLargeError) Error() string {
-	return fmt.Sprintf(textEditTooLarge, e.size, maxPlanSize)
-}
-func (e *editTooLargeError) Is(target error) bool { return target == ErrKeepPlanning }
-
-// planTooLargeError is the failure of a plan over maxPlanSize: it names the
-// size and the limit. It is ErrExitTooLarge for errors.Is.
-type planTooLargeError struct{ size int }
-
-func (e *planTooLargeError) Error() string {
-	return fmt.Sprintf(textExitTooLarge, e.size, maxPlanSize)
-}
-func (e *planTooLargeError) Is(target error) bool { return target == ErrExitTooLarge }
-
-// feedbackError is the keep-planning failure that carries the user's
-// feedback, verbatim, after textKeepPlanningFeedback. It is ErrKeepPlanning
-// for errors.Is.
-type feedbackError struct{ feedback string }
-
-func (e *feedbackError) Error() string        { return textKeepPlanningFeedback + e.feedback }
-func (e *feedbackError) Is(target error) bool { return target == ErrKeepPlanning }
-
-// feedbackTooLargeError is the keep-planning failure for feedback over
-// maxFeedbackSize: it names the size and the limit, never the text. It is
-// ErrKeepPlanning for errors.Is.
-type feedbackTooLargeError struct{ size int }
-
-func (e *feedbackTooLargeError) Error() string {
-	return fmt.Sprintf(textFeedbackTooLarge, e.size, maxFeedbackSize)
-}
-func (e *feedbackTooLargeError) Is(target error) bool { return target == ErrKeepPlanning }
-
 // review asks the user to review plan. The question's context is the call's,
 // also cancelled when the controller run that done belongs to stops; a
 // review still open at that moment, or answered just as it happened, fails
-// with ErrReviewReloaded.
+// with errReviewReloaded.
 func (t *exitTool) review(ctx context.Context, done <-chan struct{}, agent host.Agent, req host.AskRequest) ([]host.Answer, error) {
 	ctx, cancel := context.WithCancelCause(ctx)
 	defer cancel(nil)
 	go func() {
 		select {
 		case <-done:
-			cancel(ErrReviewReloaded)
+			cancel(errReviewReloaded)
 		case <-ctx.Done():
 		}
 	}()
 	answers, err := t.c.questions.Ask(ctx, req)
 	select {
 	case <-done:
-		return nil, ErrReviewReloaded
+		return nil, errReviewReloaded
 	default:
 		return answers, err
 	}
@@ -449,21 +408,21 @@ func (t *exitTool) decodeCall(call host.CallContext, input json.RawMessage) (*Ex
 	}
 	var fields map[string]json.RawMessage
 	if err := json.Unmarshal(input, &fields); err != nil || fields == nil {
-		return nil, fmt.Errorf("%w; got %s", ErrExitBadInput, quoteJSON(input))
+		return nil, badInput("; got %s", quoteJSON(input))
 	}
 	if extra := jsonin.UnknownFunc(fields, func(k string) bool { return k == argPlan || t.c.exits.property(k) }); extra != "" {
-		return nil, fmt.Errorf("%w; unknown fields %s", ErrExitBadInput, extra)
+		return nil, badInput("; unknown fields %s", extra)
 	}
 	x := &ExitCall{Agent: call.Agent, CallID: call.CallID, Input: fields, Result: map[string]any{}}
 	raw, ok := fields[argPlan]
 	switch {
 	case ok:
 		if jsonin.IsNull(raw) || json.Unmarshal(raw, &x.Plan) != nil {
-			return nil, fmt.Errorf("%w; %q is %s, not a string", ErrExitBadInput, argPlan, quoteJSON(raw))
+			return nil, badInput("; %q is %s, not a string", argPlan, quoteJSON(raw))
 		}
 		x.PlanGiven = true
 	case !t.c.exits.planOptional():
-		return nil, fmt.Errorf("%w; %q is missing", ErrExitBadInput, argPlan)
+		return nil, badInput("; %q is missing", argPlan)
 	}
 	return x, nil
 }
@@ -475,18 +434,18 @@ func (t *exitTool) decodeCall(call host.CallContext, input json.RawMessage) (*Ex
 func decodePlan(input json.RawMessage) (string, error) {
 	var fields map[string]json.RawMessage
 	if err := json.Unmarshal(input, &fields); err != nil || fields == nil {
-		return "", fmt.Errorf("%w; got %s", ErrExitBadInput, quoteJSON(input))
+		return "", badInput("; got %s", quoteJSON(input))
 	}
 	if extra := jsonin.Unknown(fields, argPlan); extra != "" {
-		return "", fmt.Errorf("%w; unknown fields %s", ErrExitBadInput, extra)
+		return "", badInput("; unknown fields %s", extra)
 	}
 	raw, ok := fields[argPlan]
 	if !ok {
-		return "", fmt.Errorf("%w; %q is missing", ErrExitBadInput, argPlan)
+		return "", badInput("; %q is missing", argPlan)
 	}
 	var plan string
 	if jsonin.IsNull(raw) || json.Unmarshal(raw, &plan) != nil {
-		return "", fmt.Errorf("%w; %q is %s, not a string", ErrExitBadInput, argPlan, quoteJSON(raw))
+		return "", badInput("; %q is %s, not a string", argPlan, quoteJSON(raw))
 	}
 	return plan, nil
 }
