@@ -41,9 +41,9 @@ const (
 func planArgs(args string, attachments bool) (action planAction, text string) {
 	text = strings.TrimSpace(args)
 	switch {
-	case text == CommandArgOff && attachments:
+	case text == commandArgOff && attachments:
 		return planOffRefused, text
-	case text == CommandArgOff:
+	case text == commandArgOff:
 		return planOff, text
 	}
 	if n, ok := reopenArg(text); ok {
@@ -64,7 +64,7 @@ func planArgs(args string, attachments bool) (action planAction, text string) {
 // word ("" for none).
 func reopenArg(text string) (string, bool) {
 	f := strings.Fields(text)
-	if len(f) == 0 || f[0] != CommandArgReopen || len(f) > 2 {
+	if len(f) == 0 || f[0] != commandArgReopen || len(f) > 2 {
 		return "", false
 	}
 	if len(f) == 2 {
@@ -77,8 +77,8 @@ func reopenArg(text string) (string, bool) {
 func (c *Controller) command() host.Command {
 	return host.Command{
 		Name:          CommandName,
-		Description:   CommandDescription,
-		Hint:          CommandHint,
+		Description:   commandDescription,
+		Hint:          commandHint,
 		AcceptsImages: true,
 		Run:           c.runPlan,
 	}

@@ -223,9 +223,9 @@ func (xs exitExtensions) options() []host.Option {
 func (xs exitExtensions) definition() host.ToolDefinition {
 	def := host.ToolDefinition{
 		Name:         ExitToolName,
-		Description:  ExitToolDescription,
-		InputSchema:  json.RawMessage(ExitInputSchema),
-		OutputSchema: json.RawMessage(ExitOutputSchema),
+		Description:  exitToolDescription,
+		InputSchema:  json.RawMessage(exitInputSchema),
+		OutputSchema: json.RawMessage(exitOutputSchema),
 	}
 	if len(xs) == 0 {
 		return def
@@ -255,7 +255,7 @@ func (xs exitExtensions) definition() host.ToolDefinition {
 // exitAbandoned is the result of an abandoned plan with no extra fields.
 const exitAbandoned = `{"abandoned":true,"approved":false}`
 
-// exitPlanPropertySchema is the "plan" property of ExitInputSchema.
+// exitPlanPropertySchema is the "plan" property of exitInputSchema.
 const exitPlanPropertySchema = `{"type":"string","description":"The plan as Markdown. Its first line is a level-1 heading naming it: # Title"}`
 
 // mustJSON encodes a schema built from maps and strings, which cannot fail.

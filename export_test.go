@@ -6,6 +6,20 @@ import "github.com/dshgo/planmode/host"
 // exposed to the external tests.
 var QueueExit = (*Controller).queueExit
 
+// FoldTurnOpen reports whether a turn is open after the first end events:
+// the latest of "turn/start" and "turn/end" is "turn/start".
+func FoldTurnOpen(events host.Log, end int) bool {
+	for _, e := range events.Backward(end) {
+		switch e.Type {
+		case host.TypeTurnStart:
+			return true
+		case host.TypeTurnEnd:
+			return false
+		}
+	}
+	return false
+}
+
 // SelectionForArgs is what "/plan" selects for its raw argument text.
 var SelectionForArgs = selectionForArgs
 
@@ -93,3 +107,18 @@ var (
 	ErrMissingDependency = errMissingDependency
 	ErrBadExtension      = errBadExtension
 )
+
+// Texts, schemas and names the plugin keeps to itself, for the tests.
+const (
+	ExitToolDescription = exitToolDescription
+	CommandDescription  = commandDescription
+	CommandHint         = commandHint
+	CommandArgOff       = commandArgOff
+	ExitInputSchema     = exitInputSchema
+	ExitOutputSchema    = exitOutputSchema
+	CardKindPlan        = cardKindPlan
+	CardKindReview      = cardKindReview
+)
+
+// ModuleWith is the plugin's fx module with cfg supplied privately.
+var ModuleWith = moduleWith

@@ -203,21 +203,3 @@ func (v *view) pending() (Selection, bool) {
 	}
 	return v.sel, v.selExit
 }
-
-// FoldTurnOpen reports whether a turn is open after the first end events:
-// the latest of "turn/start" and "turn/end" is "turn/start". end is clamped
-// to the log. It is the log's idle signal (a turn that is not open is idle,
-// even while an agent still reports running), exported for hosts and UIs
-// that read a log without a controller, as the benchmarks and the
-// reliability checks do.
-func FoldTurnOpen(events host.Log, end int) bool {
-	for _, e := range events.Backward(min(max(end, 0), events.Len())) {
-		switch e.Type {
-		case host.TypeTurnStart:
-			return true
-		case host.TypeTurnEnd:
-			return false
-		}
-	}
-	return false
-}

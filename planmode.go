@@ -78,15 +78,15 @@ const (
 	ExitToolName = "exit_plan_mode"
 	// CommandName is the slash command ("/plan") that switches plan mode.
 	CommandName = "plan"
-	// CommandHint shows the command's arguments in help listings.
-	CommandHint = "[off|reopen [N]|message]"
-	// CommandArgOff is the one argument of [CommandName] that selects the
+	// commandHint shows the command's arguments in help listings.
+	commandHint = "[off|reopen [N]|message]"
+	// commandArgOff is the one argument of [CommandName] that selects the
 	// default mode; it is matched exactly after trimming white space.
-	CommandArgOff = "off"
-	// CommandArgReopen is the argument of [CommandName] that reopens a
+	commandArgOff = "off"
+	// commandArgReopen is the argument of [CommandName] that reopens a
 	// plan of the session: "reopen" alone (the last approved plan) or
 	// followed by the plan's number, as "/plans" numbers them.
-	CommandArgReopen = "reopen"
+	commandArgReopen = "reopen"
 	// noticeForm is the Source.Form of the notices the plugin records.
 	noticeForm = "notice"
 	// reopenForm is the Source.Form of the message that gives the model a

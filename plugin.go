@@ -16,14 +16,14 @@ import (
 
 // Module is the plan-mode plugin as an fx module. It needs a [Config] and
 // the host's registries (see [Params]) from the application, provides the
-// [*Controller], and starts and stops it with the application. To supply
-// the Config to the plugin alone, use [ModuleWith].
+// [*Controller], and starts and stops it with the application.
+// [DeployPlugin] installs it with the Config supplied to the plugin alone.
 var Module = fx.Module(PluginName, moduleOptions()...)
 
-// ModuleWith is [Module] with cfg supplied privately (fx.Private): only the
+// moduleWith is [Module] with cfg supplied privately (fx.Private): only the
 // plugin sees it, so another module's Config, or none, never clashes with
-// it. [DeployPlugin] installs the plugin this way.
-func ModuleWith(cfg Config) fx.Option {
+// it.
+func moduleWith(cfg Config) fx.Option {
 	return fx.Module(PluginName, append([]fx.Option{fx.Supply(cfg, fx.Private)}, moduleOptions()...)...)
 }
 
@@ -41,7 +41,7 @@ func moduleOptions() []fx.Option {
 
 // DeployPlugin returns the plugin's entry for the deployment loader: it
 // decodes the "plan-mode" configuration with the plugin's decoder and installs
-// the plugin with the decoded [Config], supplied privately ([ModuleWith]).
+// the plugin with the decoded [Config], supplied privately (fx.Private).
 func DeployPlugin() deploy.Plugin {
 	return deploy.Plugin{
 		Name: PluginName,
@@ -50,7 +50,7 @@ func DeployPlugin() deploy.Plugin {
 			if err != nil {
 				return nil, err
 			}
-			return ModuleWith(cfg), nil
+			return moduleWith(cfg), nil
 		},
 	}
 }

@@ -42,7 +42,7 @@ func (s Selection) String() string {
 // [SelectionInactive] for exactly "off" after trimming white space,
 // [SelectionActive] for anything else (bare "/plan" included).
 func selectionForArgs(args string) Selection {
-	if strings.TrimSpace(args) == CommandArgOff {
+	if strings.TrimSpace(args) == commandArgOff {
 		return SelectionInactive
 	}
 	return SelectionActive

@@ -96,15 +96,15 @@ const (
 // Descriptions the host shows: the exit tool's to the model, the command's
 // in help listings.
 const (
-	// ExitToolDescription is the description of [ExitToolName] the model
+	// exitToolDescription is the description of [ExitToolName] the model
 	// reads in every request.
-	ExitToolDescription = "Present your plan to the user for review and, once they approve it, leave plan mode. " +
+	exitToolDescription = "Present your plan to the user for review and, once they approve it, leave plan mode. " +
 		"Call it only while the session is in plan mode, after exploring, with the whole plan as Markdown " +
 		"whose first line is a level-1 heading naming it (\"# Title\"). The user either approves, and the " +
 		"result is {\"approved\":true}, or asks you to keep planning, and the call fails with their feedback: " +
 		"revise the plan and call again."
-	// CommandDescription is the one-line help of the /plan command.
-	CommandDescription = "Switch plan mode: /plan enters it, /plan off leaves it, /plan reopen [N] enters it with plan N (default: the last approved) as the draft, /plan <message> enters it and sends the message"
+	// commandDescription is the one-line help of the /plan command.
+	commandDescription = "Switch plan mode: /plan enters it, /plan off leaves it, /plan reopen [N] enters it with plan N (default: the last approved) as the draft, /plan <message> enters it and sends the message"
 )
 
 // The plan review the exit tool puts to the user: a request of kind

@@ -26,28 +26,28 @@ const maxFeedbackSize = 256 << 10
 
 // The exit tool's schemas, as the model is told them.
 const (
-	// ExitInputSchema is the JSON Schema of the exit tool's input: one
+	// exitInputSchema is the JSON Schema of the exit tool's input: one
 	// required string, the plan.
-	ExitInputSchema = `{"type":"object","properties":{"plan":{"type":"string",` +
+	exitInputSchema = `{"type":"object","properties":{"plan":{"type":"string",` +
 		`"description":"The plan as Markdown. Its first line is a level-1 heading naming it: # Title"}},` +
 		`"required":["plan"],"additionalProperties":false}`
-	// ExitOutputSchema is the JSON Schema of the exit tool's result when the
+	// exitOutputSchema is the JSON Schema of the exit tool's result when the
 	// user approves: {"approved":true}. Every other outcome is a tool error.
-	ExitOutputSchema = `{"type":"object","properties":{"approved":{"type":"boolean","const":true}},` +
+	exitOutputSchema = `{"type":"object","properties":{"approved":{"type":"boolean","const":true}},` +
 		`"required":["approved"],"additionalProperties":false}`
 )
 
 // Kinds of the cards the exit tool presents to hosts' UIs, which may
 // treat a plan card specially (show it once, under the review).
 const (
-	// CardKindPlan is the kind of the card that shows an exit call's plan.
-	CardKindPlan = "plan"
-	// CardKindReview is the kind of the card that shows a review's outcome.
-	CardKindReview = "review"
+	// cardKindPlan is the kind of the card that shows an exit call's plan.
+	cardKindPlan = "plan"
+	// cardKindReview is the kind of the card that shows a review's outcome.
+	cardKindReview = "review"
 )
 
 const (
-	// exitResult is the result of an approved call, as ExitOutputSchema
+	// exitResult is the result of an approved call, as exitOutputSchema
 	// describes it.
 	exitResult = `{"approved":true}`
 	// argPlan is the input's one field.
@@ -455,7 +455,7 @@ func decodePlan(input json.RawMessage) (string, error) {
 // its body.
 func (t *exitTool) PresentCall(input json.RawMessage) host.Card {
 	plan := looseplan(input)
-	return host.Card{Kind: CardKindPlan, Title: planTitle(plan), Body: plan}
+	return host.Card{Kind: cardKindPlan, Title: planTitle(plan), Body: plan}
 }
 
 // planTitle returns the plan's title, the one every front end shows: the
@@ -477,18 +477,18 @@ func (t *exitTool) PresentResult(input json.RawMessage, output string, isError b
 			Abandoned bool `json:"abandoned"`
 		}
 		if json.Unmarshal([]byte(output), &res) == nil && res.Abandoned {
-			return host.Card{Kind: CardKindReview, Title: cardTitleAbandoned, Body: cardBodyAbandoned}
+			return host.Card{Kind: cardKindReview, Title: cardTitleAbandoned, Body: cardBodyAbandoned}
 		}
-		return host.Card{Kind: CardKindReview, Title: cardTitleApproved, Body: cardBodyApproved}
+		return host.Card{Kind: cardKindReview, Title: cardTitleApproved, Body: cardBodyApproved}
 	}
 	msg := strings.TrimPrefix(output, host.ToolErrorPrefix)
 	if feedback, ok := strings.CutPrefix(msg, textKeepPlanningFeedback); ok {
-		return host.Card{Kind: CardKindReview, Title: cardTitleKeepPlanning, Body: feedback}
+		return host.Card{Kind: cardKindReview, Title: cardTitleKeepPlanning, Body: feedback}
 	}
 	if msg == textKeepPlanning {
-		return host.Card{Kind: CardKindReview, Title: cardTitleKeepPlanning, Body: cardBodyNoFeedback}
+		return host.Card{Kind: cardKindReview, Title: cardTitleKeepPlanning, Body: cardBodyNoFeedback}
 	}
-	return host.Card{Kind: CardKindReview, Title: cardTitleFailed, Body: msg}
+	return host.Card{Kind: cardKindReview, Title: cardTitleFailed, Body: msg}
 }
 
 // looseplan returns the plan of an input for display: the "plan" string

@@ -182,7 +182,7 @@ func (c *crashChild) command(ctx context.Context, a host.Agent, args string) (st
 		return "", fmt.Errorf("/%s%s: handled %v: %w", planmode.CommandName, args, handled, err)
 	}
 	name := "plan" + strings.ReplaceAll(args, " ", "-")
-	c.point(crashPoint{Name: name, Want: strings.TrimSpace(args) != planmode.CommandArgOff, Reply: reply, Before: before, After: a.Session().Len()})
+	c.point(crashPoint{Name: name, Want: strings.TrimSpace(args) != argOff, Reply: reply, Before: before, After: a.Session().Len()})
 	return reply, nil
 }
 
@@ -885,7 +885,7 @@ func specProjection(t *testing.T, events []host.Event) (active bool, pending pla
 		case host.TypeCommandRun:
 			var r host.CommandRun
 			if json.Unmarshal(e.Data, &r) == nil && r.Name == planmode.CommandName {
-				runs[r.ID] = strings.TrimSpace(r.Args) != planmode.CommandArgOff
+				runs[r.ID] = strings.TrimSpace(r.Args) != argOff
 			}
 		case host.TypeCommandDone:
 			var d host.CommandDone

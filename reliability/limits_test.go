@@ -328,7 +328,7 @@ func commandInputs() []badInput {
 	image := []host.Block{{Type: host.BlockImage, MediaType: "image/png", Data: []byte{0x89, 'P', 'N', 'G'}}}
 	return []badInput{
 		{area, "/plan off with an image", func(t *testing.T) error {
-			return refusedCommand(t, "/"+planmode.CommandName+" "+planmode.CommandArgOff, image, true)
+			return refusedCommand(t, "/"+planmode.CommandName+" "+argOff, image, true)
 		}},
 		{area, "/plan with a 4 MiB message", func(t *testing.T) error {
 			return refusedCommand(t, "/"+planmode.CommandName+" "+strings.Repeat("x", store.DefaultMaxLineSize), nil, false)
