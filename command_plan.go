@@ -202,9 +202,8 @@ func (c *Controller) reopen(ctx context.Context, agent host.Agent, arg string) (
 	if delivered {
 		text = fmt.Sprintf(noticeReopenedFile, n)
 	}
-	msg := reopenMessage(text)
-	appended, err := st.appendIf(host.Event{Type: host.TypeUserMessage, Source: msg.Source, Data: mustJSON(host.UserMessage{Content: msg.Content})},
-		func() bool { return !st.v.turnOpen })
+	msg := pluginMessage(text, reopenForm)
+	appended, err := st.appendIf(messageEvent(msg), func() bool { return !st.v.turnOpen })
 	switch {
 	case err != nil:
 		return "", reopenFailed(err)
@@ -221,15 +220,6 @@ func (c *Controller) reopen(ctx context.Context, agent host.Agent, arg string) (
 		reply = replyReopening
 	}
 	return fmt.Sprintf(reply, n), nil
-}
-
-// reopenMessage is the model-facing message that gives the model a
-// reopened plan.
-func reopenMessage(text string) host.Message {
-	return host.Message{
-		Content: []host.Block{host.TextBlock(text)},
-		Source:  &host.Source{Kind: host.SourcePlugin, Plugin: PluginName, Form: reopenForm},
-	}
 }
 
 // reopenFailed is the failure of "/plan reopen" to record the reopened

@@ -32,18 +32,10 @@ const (
 
 // String returns "noop", "committed", "queued" or "cancelled".
 func (o Outcome) String() string {
-	switch o {
-	case Noop:
-		return "noop"
-	case Committed:
-		return "committed"
-	case Queued:
-		return "queued"
-	case Cancelled:
-		return "cancelled"
-	default:
+	if o < Noop || o > Cancelled {
 		return fmt.Sprintf("Outcome(%d)", uint8(o))
 	}
+	return [...]string{"noop", "committed", "queued", "cancelled"}[o-Noop]
 }
 
 // Controller is the plan-mode service (ctx.planMode): it reads and changes
@@ -71,16 +63,15 @@ type Controller struct {
 // Get returns the agent's plan-mode state: the logged state, plus the
 // selection waiting for the next accepted pre-step when one exists.
 //
-// Get never appends, never subscribes and never waits for a lock that is
-// held across an append, so it may be called from anywhere, including a
-// session subscriber (a UI refreshing on every event), and it reflects every
-// event appended before the call. Once the controller serves the session (after its first Set,
-// request section or pre-step), Get reads state the controller keeps current
-// as events are appended: it does not allocate and its cost does not grow
-// with the log. Before that, and while the controller is not running, Get
-// folds the log directly (see [Project]); a stopped controller reports no
-// pending selection. A nil agent, or one without a session, reads as the
-// zero State.
+// Get never appends, never subscribes and never waits for an append, so it
+// may be called from anywhere, a session subscriber included (a UI
+// refreshing on every event), and it reflects every event appended before
+// the call. Once the controller serves the session (after its first Set,
+// request section or pre-step), Get reads the state the controller keeps
+// current, at a cost that does not grow with the log. Before that, and
+// while the controller is not running, Get folds the log ([Project]); a
+// stopped controller reports no pending selection. A nil agent, or one
+// without a session, reads as the zero State.
 func (c *Controller) Get(agent host.Agent) State {
 	if agent == nil {
 		return State{}
@@ -106,46 +97,27 @@ func (c *Controller) Get(agent host.Agent) State {
 //   - [Noop]: active already is the target, that is the pending selection if
 //     there is one and the logged state otherwise. Nothing changes.
 //   - [Cancelled]: an opposite selection was pending and the logged state
-//     already equals active. The pending selection is dropped. Nothing is
-//     logged when it lived only in memory (a queued Set). When the log
-//     records it, Set first appends an [EventPlanCancel] marker (see below);
-//     if that append fails, Set returns the error and the selection stays
-//     pending.
+//     already equals active. The pending selection is dropped, and nothing
+//     is logged unless the log records the selection: a "/plan" run (done
+//     or still running) or an approved exit_plan_mode call. The log alone
+//     would read it as pending until a "plan/mode" follows, so Set first
+//     appends an [EventPlanCancel] marker; if that fails, Set returns the
+//     error and the selection stays pending.
 //   - [Committed]: no turn is open, so the "plan/mode" event is appended now,
 //     followed by a notice to the model when the last request header
 //     described the other mode. If the append fails, Set returns the error
-//     and nothing changes. (A failed notice is logged as a warning; the
-//     state change stands.)
+//     and nothing changes (a failed notice is only logged as a warning).
 //   - [Queued]: a turn is open (or opened while Set ran), so the selection is
 //     kept in memory, replacing any earlier one, and appended by the plugin's
-//     pre-step listener at the next accepted step of the turn, before that
-//     step's request is built.
+//     pre-step listener at the next accepted step, before its request is
+//     built. It is lost if the process exits first, unless the log records
+//     it (a "/plan", see [Project]).
 //
 // Set is linearizable with turn start and end: the commit is conditional on
-// no turn being open at the moment of the append, so it never lands inside a
-// turn that has started. A queued selection lives only in process memory: it
-// is lost if the process exits before another accepted step, unless it came
-// from the "/plan" command, whose completion the log records (see
-// [Project]).
-//
-// The cancel marker is the one departure from "a cancellation logs nothing",
-// and only for selections the log itself records: a "/plan" that completed
-// (or is still running, so its completion is logged later) and an approved
-// exit_plan_mode call whose result is logged. The log alone reads such a
-// selection as pending until a "plan/mode" follows; dropping it from memory
-// only would let [Project] and a controller restarted on the log apply what
-// the user took back. The marker withdraws every such selection made before
-// it, and leaves the logged state as it is.
-//
-// On a session that other processes append to as well ([host.Refresher]),
-// Set first catches the session up, so it never queues a selection for a
-// turn that another process already ended, nor misses one it opened.
-//
-// Whatever Set appends is durable before it returns: on a session whose
-// store makes appends durable in groups ([host.Syncer]), Committed and a
-// logged cancellation call [host.Sync] first, since a UI shows the outcome
-// at once. A failed sync is returned as the error; the store then takes no
-// more appends to the session.
+// no turn being open at the moment of the append. On a session that other
+// processes append to ([host.Refresher]) Set first catches up. Whatever Set
+// appends is durable before it returns ([host.Sync]), since a UI shows the
+// outcome at once; a failed sync is returned.
 //
 // Set fails with [ErrNoAgent] for a nil agent, with [ErrNotRunning] when
 // the controller is not started (or stops while Set runs), and with
@@ -227,13 +199,9 @@ func (c *Controller) set(agent host.Agent, active, byCommand bool) (Outcome, err
 		outcome := Cancelled
 		if e.Type == EventPlanMode {
 			outcome = Committed
-			if text, due := noticeFor(header, announced, want, false); due {
-				if _, err := st.appendIf(noticeEvent(text), always); err != nil {
-					c.logger.Warn(warnNoticeFailed, "agent", agent.ID(), "session", st.sess.ID(), "error", err)
-				}
-			}
+			text, due := noticeFor(header, announced, want, false)
+			c.notify(agent, st, text, due)
 		}
-		// A UI shows the outcome at once: make what it reports durable first.
 		if err := host.Sync(st.sess); err != nil {
 			return 0, fmt.Errorf("%s: set: %w", PluginName, err)
 		}
@@ -281,18 +249,6 @@ func (c *Controller) Enter(agent host.Agent) error {
 	}
 	st.setPendingLocked(SelectionActive, true)
 	return nil
-}
-
-// queueExit records an approved exit: a silent pending selection of the
-// default mode, applied at the next accepted pre-step with no notice. It
-// replaces any pending selection; when the logged state already is inactive
-// it just clears the pending one.
-func (c *Controller) queueExit(agent host.Agent) error {
-	st, err := c.state(agent)
-	if err != nil {
-		return err
-	}
-	return st.queueExit()
 }
 
 // applyPending lands the session's pending selection: it appends
@@ -399,12 +355,7 @@ func (c *Controller) LandPending(agent host.Agent) (bool, error) {
 	if !landed {
 		return false, nil
 	}
-	if due {
-		if _, err := st.appendIf(noticeEvent(text), always); err != nil {
-			c.logger.Warn(warnNoticeFailed, "agent", agent.ID(), "session", st.sess.ID(), "error", err)
-		}
-	}
-	// A UI shows the outcome at once: make it durable first.
+	c.notify(agent, st, text, due)
 	if err := host.Sync(st.sess); err != nil {
 		return true, fmt.Errorf("%s: land pending: %w", PluginName, err)
 	}
@@ -437,19 +388,29 @@ func cancelEvent(sel Selection) host.Event {
 	return host.Event{Type: EventPlanCancel, Data: mustJSON(CancelPayload{Cancelled: sel.String()})}
 }
 
-// noticeSource is the source of the plugin's notices.
-func noticeSource() *host.Source {
-	return &host.Source{Kind: host.SourcePlugin, Plugin: PluginName, Form: noticeForm}
+// notify appends the notice text when it is due; a failure is logged as a
+// warning, and the change it announces stands.
+func (c *Controller) notify(agent host.Agent, st *sessionState, text string, due bool) {
+	if !due {
+		return
+	}
+	if _, err := st.appendIf(messageEvent(pluginMessage(text, noticeForm)), always); err != nil {
+		c.logger.Warn(warnNoticeFailed, "agent", agent.ID(), "session", st.sess.ID(), "error", err)
+	}
 }
 
-// noticeMessage returns a notice as a message for a pre-step decision.
-func noticeMessage(text string) host.Message {
-	return host.Message{Content: []host.Block{host.TextBlock(text)}, Source: noticeSource()}
+// pluginMessage returns text as a message from the plugin, of form (a
+// notice, a reopened plan).
+func pluginMessage(text, form string) host.Message {
+	return host.Message{
+		Content: []host.Block{host.TextBlock(text)},
+		Source:  &host.Source{Kind: host.SourcePlugin, Plugin: PluginName, Form: form},
+	}
 }
 
-// noticeEvent returns a notice as a "user/message" event.
-func noticeEvent(text string) host.Event {
-	return host.Event{Type: host.TypeUserMessage, Source: noticeSource(), Data: mustJSON(host.UserMessage{Content: []host.Block{host.TextBlock(text)}})}
+// messageEvent returns m as a "user/message" event.
+func messageEvent(m host.Message) host.Event {
+	return host.Event{Type: host.TypeUserMessage, Source: m.Source, Data: mustJSON(host.UserMessage{Content: m.Content})}
 }
 
 // warnOnce logs err, which the section or the pre-step listener swallows

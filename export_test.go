@@ -2,9 +2,14 @@ package planmode
 
 import "github.com/dshgo/planmode/host"
 
-// QueueExit is the hook the exit tool uses to record an approved exit,
-// exposed to the external tests.
-var QueueExit = (*Controller).queueExit
+// QueueExit records an approved exit for the agent, as the exit tool does.
+func QueueExit(c *Controller, agent host.Agent) error {
+	st, err := c.state(agent)
+	if err != nil {
+		return err
+	}
+	return st.queueExit()
+}
 
 // FoldTurnOpen reports whether a turn is open after the first end events:
 // the latest of "turn/start" and "turn/end" is "turn/start".

@@ -29,7 +29,7 @@ func (c *Controller) preStep(ctx context.Context, s host.Step, next host.PreStep
 		return d
 	}
 	if _, text, due, _ := c.applyPending(s.Agent, st, false); due {
-		d.Messages = slices.Insert(slices.Clip(d.Messages), 0, noticeMessage(text))
+		d.Messages = slices.Insert(slices.Clip(d.Messages), 0, pluginMessage(text, noticeForm))
 	}
 	return d
 }

@@ -18,21 +18,19 @@ type run struct {
 	sessions map[string]*sessionState // by session ID
 }
 
-// newRun returns a run that serves no session yet.
 func newRun() *run {
 	return &run{done: make(chan struct{}), sessions: map[string]*sessionState{}}
 }
 
-// state returns the session's state, creating it on first sight: it folds
-// the log and subscribes to the session. The state is keyed by the
-// session's ID, not by the Session value, so a host whose Session type is
-// not comparable, or that wraps one session in a new value per call, is
-// served like any other.
+// state returns the session's state, creating it on first sight. The state
+// is keyed by the session's ID, not by the Session value, so a host whose
+// Session type is not comparable, or that wraps one session in a new value
+// per call, is served like any other.
 //
 // It must not run inside a session callback (a subscriber or an AppendIf
 // condition): subscribing takes the session's append lock. For the same
-// reason the first sight runs without r.mu, which Get takes, and Get may be
-// called from a subscriber of the session.
+// reason the first sight runs without r.mu, which Get takes from
+// subscribers; two first sights of a session keep the first one's state.
 func (r *run) state(sess host.Session) (*sessionState, error) {
 	id := sess.ID()
 	if st, err := r.lookup(id); st != nil || err != nil {
@@ -47,7 +45,7 @@ func (r *run) state(sess host.Session) (*sessionState, error) {
 	}
 	r.mu.Lock()
 	cur, closed := r.sessions[id], r.closed
-	if cur == nil && !closed && !st.isClosed() {
+	if cur == nil && !closed && !st.isClosed() { // a session closed meanwhile is released already
 		r.sessions[id] = st
 	}
 	r.mu.Unlock()
@@ -55,12 +53,10 @@ func (r *run) state(sess host.Session) (*sessionState, error) {
 	case closed:
 		st.drop()
 		return nil, ErrNotRunning
-	case cur != nil: // another call saw the session first
+	case cur != nil:
 		st.drop()
 		return cur, nil
 	}
-	// A state whose session closed during its first sight is released
-	// already; its calls fail with host.ErrClosed.
 	return st, nil
 }
 
@@ -75,9 +71,9 @@ func (r *run) lookup(id string) (*sessionState, error) {
 	return r.sessions[id], nil
 }
 
-// release drops the state of a session that was closed: its pending
-// selection is dropped (a selection the log records is seeded again if the
-// session is opened and served anew) and its subscription stops.
+// release drops the state of a session that was closed, with its pending
+// selection (one the log records is seeded again if the session is served
+// anew), and stops its subscription.
 func (r *run) release(st *sessionState) {
 	st.close(true)
 	r.mu.Lock()
@@ -95,11 +91,10 @@ func (r *run) count() int {
 	return len(r.sessions)
 }
 
-// close drops every session state and stops their subscriptions. Pending
-// selections are dropped with them. Each state is marked closed before its
-// subscription stops, so from then on every append condition the
-// controller passes fails: a Set or pre-step still holding the state never
-// appends on a view that no longer follows the log.
+// close drops every session state, with the pending selections. Each is
+// marked closed before its subscription stops, so that every append
+// condition fails from then on: a Set or pre-step in flight never appends
+// on a state that no longer follows the log.
 func (r *run) close() {
 	r.mu.Lock()
 	r.closed = true
@@ -119,10 +114,10 @@ func (r *run) close() {
 // The subscription runs under the session's append lock, and so do the
 // conditions of the controller's appends, which take mu: so mu is never
 // held while calling the session. A decision that appends is made under
-// mu, then appended with a condition that takes mu again and checks that
+// mu, then appended on a condition that takes mu again and checks that
 // nothing the decision read has changed (gen counts the changes of the
-// pending selection); otherwise the decision is made again. From a
-// condition that passed until the fold of its event, decisions wait
+// pending selection); otherwise it is made again. From a condition that
+// passed until its event is folded (or the append failed), decisions wait
 // (inflight), so none is made on a state that an append is changing.
 type sessionState struct {
 	id          string
@@ -131,14 +126,14 @@ type sessionState struct {
 	stopClose   func() bool // unregisters the close notification; nil without one
 
 	mu        sync.Mutex
-	settled   sync.Cond // signalled when inflight is cleared or the state closes; L is &mu
+	settled   sync.Cond // broadcast when inflight is cleared or the state closes; L is &mu
 	v         view      // the fold of the log
 	sel       Selection // the pending selection; never the logged state
 	silent    bool      // sel records no notice when it lands: an approved exit or a consented entry
 	gen       uint64    // counts the changes of sel
 	recorded  bool      // a "/plan" run the log shows queued or repeated sel
 	warned    bool      // sel's append failure was logged
-	inflight  int       // the position of an append whose condition passed, until its fold; 0 for none
+	inflight  int       // the position of an append whose condition passed, until it is folded; 0 for none
 	reviewing bool      // an exit_plan_mode review of the session is open
 	closed    bool      // the run stopped or the session closed: every append condition fails
 	released  bool      // the session closed
@@ -165,14 +160,12 @@ func (s *sessionState) fold(e host.Event) {
 	s.applyLocked(&e)
 }
 
-// applyLocked folds e unless the view has it already: Get folds the events
-// that a subscriber ahead of this one is being told about. A valid
-// "plan/mode" or "plan/cancel" withdraws the pending selection, as it
-// withdraws every selection made before it in [Project]: whoever logged it
-// (this controller landing or cancelling the selection, or another
-// writer), the selection is over. So a selection the log reached by
-// another writer is dropped, never just hidden, and cannot come back when
-// the opposite state is logged later.
+// applyLocked folds e unless the view has it already (Get folds the events
+// a subscriber ahead of this one is being told about). A valid "plan/mode"
+// or "plan/cancel", whoever logged it, withdraws the pending selection, as
+// it withdraws every selection made before it in [Project]: so a selection
+// another writer logged is dropped, and cannot come back when the opposite
+// state is logged later.
 func (s *sessionState) applyLocked(e *host.Event) {
 	if int(e.Seq) <= s.v.n {
 		return
@@ -187,9 +180,8 @@ func (s *sessionState) applyLocked(e *host.Event) {
 	}
 }
 
-// get returns the state for Get, after folding the events of ev the
-// subscription has not delivered yet, so that it reflects every event
-// appended before the call.
+// get returns the state for Get, after folding the events of ev that the
+// subscription has not delivered yet.
 func (s *sessionState) get(ev host.Log) State {
 	s.mu.Lock()
 	defer s.mu.Unlock()
@@ -220,9 +212,8 @@ func (s *sessionState) lock() {
 
 // setPendingLocked replaces the pending selection, which no logged "/plan"
 // run has made yet (callers that know otherwise set recorded after it). A
-// selection equal to the logged state is not stored (it would be stale at
-// once), so together with the fold the state never holds a pending
-// selection equal to its logged state.
+// selection equal to the logged state is stale at once, so it is not
+// stored.
 func (s *sessionState) setPendingLocked(sel Selection, silent bool) {
 	if sel == selectionOf(s.v.active) {
 		sel = SelectionNone
@@ -232,9 +223,9 @@ func (s *sessionState) setPendingLocked(sel Selection, silent bool) {
 	s.warned, s.recorded = false, false
 }
 
-// appendIf appends e when ok, called with mu held, reports true, and the
-// state is not closed; see [host.Session.AppendIf]. Until e is folded or
-// the append failed, decisions wait.
+// appendIf appends e when the state is open and ok, called with mu held,
+// reports true (see [host.Session.AppendIf]). Decisions wait until e is
+// folded or the append failed.
 func (s *sessionState) appendIf(e host.Event, ok func() bool) (bool, error) {
 	at := 0
 	_, appended, err := s.sess.AppendIf(e, func() bool {
@@ -243,14 +234,13 @@ func (s *sessionState) appendIf(e host.Event, ok func() bool) (bool, error) {
 		if s.closed || !ok() {
 			return false
 		}
-		// Every earlier event was folded: e will be the next one.
-		at = s.v.n + 1
+		at = s.v.n + 1 // every earlier event was folded
 		s.inflight = at
 		return true
 	})
 	if at != 0 {
 		s.mu.Lock()
-		if s.inflight == at { // the append failed, or was not delivered
+		if s.inflight == at { // the append failed, or its event was not delivered
 			s.inflight = 0
 			s.settled.Broadcast()
 		}
@@ -264,15 +254,11 @@ func (s *sessionState) appendIf(e host.Event, ok func() bool) (bool, error) {
 func always() bool { return true }
 
 // queueExit records an approved exit: a silent pending selection of the
-// default mode, applied at the next accepted pre-step with no notice. It
-// replaces any pending selection; when the logged state already is
-// inactive it just clears the pending one. It fails once the state closed.
-//
-// The exit counts as recorded by the log from the approval on: the host
-// logs the call's "tool/call" before the tool runs and its result after,
-// and [Project] dates the exit from that "tool/call". So cancelling it,
-// even before the result is logged, appends the [EventPlanCancel] marker,
-// which then withdraws the exit for the log as well.
+// default mode, applied at the next accepted pre-step with no notice, which
+// replaces any pending selection (or clears it, when the logged state is
+// the default mode). The log records it from the approval on: the host
+// logs the call's "tool/call" before the tool runs, and [Project] dates
+// the exit from there, so a cancel appends the [EventPlanCancel] marker.
 func (s *sessionState) queueExit() error {
 	s.lock()
 	defer s.mu.Unlock()
@@ -284,25 +270,19 @@ func (s *sessionState) queueExit() error {
 	return nil
 }
 
-// beginReview marks a review of the session open; false when one is open.
-func (s *sessionState) beginReview() bool {
+// review marks a review of the session open (open true) or closed; opening
+// one reports false when one is open already.
+func (s *sessionState) review(open bool) bool {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	if s.reviewing {
+	if open && s.reviewing {
 		return false
 	}
-	s.reviewing = true
+	s.reviewing = open
 	return true
 }
 
-// endReview marks the review closed.
-func (s *sessionState) endReview() {
-	s.mu.Lock()
-	s.reviewing = false
-	s.mu.Unlock()
-}
-
-// close marks the state closed, released when its session closed, and
+// close marks the state closed (released when its session closed) and
 // wakes the decisions waiting for an append.
 func (s *sessionState) close(released bool) {
 	s.mu.Lock()
@@ -311,7 +291,6 @@ func (s *sessionState) close(released bool) {
 	s.mu.Unlock()
 }
 
-// isClosed reports whether the state is closed.
 func (s *sessionState) isClosed() bool {
 	s.mu.Lock()
 	defer s.mu.Unlock()

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"slices"
 	"strings"
 
 	"github.com/dshgo/planmode/host"
@@ -12,46 +13,35 @@ import (
 	"github.com/dshgo/planmode/internal/planmd"
 )
 
-// maxPlanSize is the largest plan, in bytes, that [ExitToolName] puts to
-// review (256 KiB). A larger plan fails the call before the reviewer is
-// asked.
-const maxPlanSize = 256 << 10
+// Limits of the exit tool, in bytes: a larger plan fails the call before
+// the user is asked, larger keep-planning feedback (the custom text of the
+// answers, joined) is left out of the error, which names its size instead.
+const (
+	maxPlanSize     = 256 << 10
+	maxFeedbackSize = 256 << 10
+	maxReviewAsks   = 3 // asks of one call when the plan changes during its review
+)
 
-// maxFeedbackSize is the largest keep-planning feedback, in bytes, that
-// [ExitToolName] passes on to the model (256 KiB): the custom text of the
-// review's answers, joined. Larger feedback fails the call with an error
-// that names its size and the limit and leaves the text out; plan mode
-// stays on.
-const maxFeedbackSize = 256 << 10
-
-// The exit tool's schemas, as the model is told them.
 const (
 	// exitInputSchema is the JSON Schema of the exit tool's input: one
 	// required string, the plan.
-	exitInputSchema = `{"type":"object","properties":{"plan":{"type":"string",` +
-		`"description":"The plan as Markdown. Its first line is a level-1 heading naming it: # Title"}},` +
+	exitInputSchema = `{"type":"object","properties":{"plan":` + exitPlanPropertySchema + `},` +
 		`"required":["plan"],"additionalProperties":false}`
+	// exitPlanPropertySchema is the "plan" property of exitInputSchema.
+	exitPlanPropertySchema = `{"type":"string","description":"The plan as Markdown. Its first line is a level-1 heading naming it: # Title"}`
 	// exitOutputSchema is the JSON Schema of the exit tool's result when the
 	// user approves: {"approved":true}. Every other outcome is a tool error.
 	exitOutputSchema = `{"type":"object","properties":{"approved":{"type":"boolean","const":true}},` +
 		`"required":["approved"],"additionalProperties":false}`
-)
-
-// Kinds of the cards the exit tool presents to hosts' UIs, which may
-// treat a plan card specially (show it once, under the review).
-const (
-	// cardKindPlan is the kind of the card that shows an exit call's plan.
-	cardKindPlan = "plan"
-	// cardKindReview is the kind of the card that shows a review's outcome.
-	cardKindReview = "review"
-)
-
-const (
-	// exitResult is the result of an approved call, as exitOutputSchema
-	// describes it.
+	// exitResult is the result of an approved call.
 	exitResult = `{"approved":true}`
 	// argPlan is the input's one field.
 	argPlan = "plan"
+	// cardKindPlan and cardKindReview are the kinds of the cards that
+	// show an exit call's plan and its review's outcome; UIs may treat a
+	// plan card specially (show it once, under the review).
+	cardKindPlan   = "plan"
+	cardKindReview = "review"
 )
 
 // ExitOutcome is how an exit_plan_mode call ended. The tool supplies it
@@ -103,40 +93,26 @@ func newExitTool(c *Controller) *exitTool {
 // Definition implements [host.Tool]; it returns the same value every time.
 func (t *exitTool) Definition() host.ToolDefinition { return t.def }
 
-// Execute implements [host.Tool]. It checks, in order, that an agent calls,
-// that the agent's logged state is plan mode, that the input is {"plan":
-// string}, that the trimmed plan begins with a level-1 heading, that the
-// host has a user-question channel and that the plan is at most
-// 256 KiB; only then does it ask the user to review the plan.
+// Execute implements [host.Tool]. It checks, in order, the calling agent,
+// that its logged state is plan mode, the input, the plan's level-1
+// heading, the question channel and the plan's size; only then does it ask
+// the user to review the plan (the [*Error] codes name each failure).
 //
-// The call succeeds with {"approved":true} only on consent: exactly one
-// answer, to the review question, selecting exactly its option of
-// [host.RoleApprove], with no
-// custom text (text that is only white space counts as none; UIs often
-// leave a stray newline). It then records a silent pending exit, applied at
-// the next accepted pre-step, so the rest of the current tool batch still
-// runs under plan guidance. An approval is bound to the text shown: the
-// question carries the plan's digest ([host.Question].DetailDigest), and
-// when the plan the extensions reread differs from it (or the answer
-// echoes another digest), the answer is no approval and the user is asked
-// again about the new text, at most 3 times, then the call fails
-// ("plan-changing"). An answer carrying the user's edit of the plan
-// approves the edit only when an extension takes edits, else the call
-// fails ("edit-not-taken"). When plan mode was left while the review was
-// open, the approval stands and there is nothing left to record. Anything
-// else keeps planning: the call fails with the user's feedback verbatim, or
-// with a generic revise-and-present-again message when there is none;
-// feedback over 256 KiB is left out and the error names its
-// size and the limit instead. A
-// dismissed review, a missing channel, the controller stopping (reload) and
-// any other failure of the question channel fail the call too; plan mode is
-// never left without consent.
+// The call succeeds only on consent (see exitExtensions.decide): it then
+// records a silent pending exit, applied at the next accepted pre-step, so
+// the rest of the tool batch still runs under plan guidance. An approval
+// is bound to the text shown (its digest): when the plan the extensions
+// reread differs, or the answer is about another text, the user is asked
+// again about the new text, at most maxReviewAsks times. An edit of the
+// plan is approved only when an extension takes edits. Anything else keeps
+// planning, with the user's feedback verbatim when there is some; a
+// dismissed review, no channel, a reload and a failing channel fail the
+// call too. Plan mode is never left without consent.
 //
-// One plan at a time: while another call's review of the same session is
-// open, a call fails before its review; and once a call was approved (or
-// abandoned) and the exit is pending, every later call of the batch fails
-// with a tool error saying so, before the user is asked. So a second plan's
-// answer can never contradict the first one's.
+// One plan at a time: while another call's review of the session is open,
+// and once a call was approved (or abandoned) and its exit is pending, a
+// call fails before its review, so a second plan's answer can never
+// contradict the first one's.
 func (t *exitTool) Execute(ctx context.Context, call host.CallContext, input json.RawMessage) (string, error) {
 	out, outcome, err := t.execute(ctx, call, input)
 	host.SetOutcome(ctx, string(outcome))
@@ -185,10 +161,10 @@ func (t *exitTool) execute(ctx context.Context, call host.CallContext, input jso
 		return "", ExitRefused, err
 	}
 
-	if !st.beginReview() {
+	if !st.review(true) {
 		return "", ExitRefused, errExitReviewOpen
 	}
-	defer st.endReview()
+	defer st.review(false)
 	if st.state().Exit {
 		return "", ExitRefused, errExitDecided // decided while this call was being checked
 	}
@@ -220,10 +196,8 @@ func (t *exitTool) execute(ctx context.Context, call host.CallContext, input jso
 	return exitSuccess(v, x.Result), ExitApproved, nil
 }
 
-// reviewOutcome is the outcome of a review that ended in err: an [*Error]'s
-// (the question channel's failures, or a plan that kept changing); any
-// other error (an extension's, a check of the plan reread) refuses the
-// call.
+// reviewOutcome is the outcome of a review that ended in err: an [*Error]'s;
+// any other error (an extension's) refuses the call.
 func reviewOutcome(err error) ExitOutcome {
 	var e *Error
 	if errors.As(err, &e) && e.Outcome != "" {
@@ -231,12 +205,6 @@ func reviewOutcome(err error) ExitOutcome {
 	}
 	return ExitRefused
 }
-
-// maxReviewAsks bounds how often one exit_plan_mode call asks the user:
-// when the plan changed between showing it and the approving answer, the
-// user is asked again about the new text, at most this many asks in all;
-// then the call fails ("plan-changing").
-const maxReviewAsks = 3
 
 // reviewBound asks the user to review x.Plan and returns the verdict. An
 // approval is bound to the text shown: when the answer echoes another
@@ -311,23 +279,17 @@ func (t *exitTool) takeEdit(x *ExitCall, v ExitVerdict) ExitVerdict {
 // reviewEdit returns the user's edit of the plan in the review's answer,
 // "" when there is none.
 func reviewEdit(answers []host.Answer) string {
-	for _, a := range answers {
-		if a.QuestionID == reviewQuestionID && a.Edited != "" {
-			return a.Edited
-		}
+	i := slices.IndexFunc(answers, func(a host.Answer) bool { return a.QuestionID == reviewQuestionID && a.Edited != "" })
+	if i < 0 {
+		return ""
 	}
-	return ""
+	return answers[i].Edited
 }
 
 // echoes reports whether no answer names another digest than the text
 // shown (front ends need not echo it).
 func echoes(answers []host.Answer, digest string) bool {
-	for _, a := range answers {
-		if a.DetailDigest != "" && a.DetailDigest != digest {
-			return false
-		}
-	}
-	return true
+	return !slices.ContainsFunc(answers, func(a host.Answer) bool { return a.DetailDigest != "" && a.DetailDigest != digest })
 }
 
 // checkPlan checks a plan before it is shown: a level-1 heading first and
@@ -395,17 +357,11 @@ func reviewRequest(agent host.Agent, plan, previous string, extra []host.Option)
 }
 
 // decodeCall reads the input into an ExitCall: {"plan": string} plus the
-// extensions' properties. "plan" may be missing only when an extension
-// makes it optional.
+// extensions' properties. Keys match exactly (not case-insensitively, as
+// encoding/json would), and any other key is an error, as the schema's
+// additionalProperties says: arguments never approve anything. "plan" may
+// be missing only when an extension makes it optional.
 func (t *exitTool) decodeCall(call host.CallContext, input json.RawMessage) (*ExitCall, error) {
-	if len(t.c.exits) == 0 {
-		plan, err := decodePlan(input)
-		if err != nil {
-			return nil, err
-		}
-		return &ExitCall{Agent: call.Agent, CallID: call.CallID, Plan: plan, PlanGiven: true,
-			Input: map[string]json.RawMessage{argPlan: mustJSON(plan)}, Result: map[string]any{}}, nil
-	}
 	var fields map[string]json.RawMessage
 	if err := json.Unmarshal(input, &fields); err != nil || fields == nil {
 		return nil, badInput("; got %s", quoteJSON(input))
@@ -425,29 +381,6 @@ func (t *exitTool) decodeCall(call host.CallContext, input json.RawMessage) (*Ex
 		return nil, badInput("; %q is missing", argPlan)
 	}
 	return x, nil
-}
-
-// decodePlan reads the input {"plan": string}. Keys match exactly (not
-// case-insensitively, as encoding/json would), and any other key is an
-// error, as the schema's additionalProperties says: arguments never approve
-// anything.
-func decodePlan(input json.RawMessage) (string, error) {
-	var fields map[string]json.RawMessage
-	if err := json.Unmarshal(input, &fields); err != nil || fields == nil {
-		return "", badInput("; got %s", quoteJSON(input))
-	}
-	if extra := jsonin.Unknown(fields, argPlan); extra != "" {
-		return "", badInput("; unknown fields %s", extra)
-	}
-	raw, ok := fields[argPlan]
-	if !ok {
-		return "", badInput("; %q is missing", argPlan)
-	}
-	var plan string
-	if jsonin.IsNull(raw) || json.Unmarshal(raw, &plan) != nil {
-		return "", badInput("; %q is %s, not a string", argPlan, quoteJSON(raw))
-	}
-	return plan, nil
 }
 
 // PresentCall implements [host.Presenter]: a card of kind "plan"
@@ -495,14 +428,11 @@ func (t *exitTool) PresentResult(input json.RawMessage, output string, isError b
 // when there is one, whatever else the input holds; "" otherwise.
 func looseplan(input json.RawMessage) string {
 	var fields map[string]json.RawMessage
-	if json.Unmarshal(input, &fields) != nil {
-		return ""
-	}
 	var plan string
-	if json.Unmarshal(fields[argPlan], &plan) != nil {
-		return ""
+	if json.Unmarshal(input, &fields) == nil && json.Unmarshal(fields[argPlan], &plan) == nil {
+		return plan
 	}
-	return plan
+	return ""
 }
 
 var (
