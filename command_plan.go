@@ -2,7 +2,6 @@ package planmode
 
 import (
 	"context"
-	"encoding/json"
 	"fmt"
 	"strconv"
 	"strings"
@@ -10,64 +9,62 @@ import (
 	"github.com/dshgo/planmode/host"
 )
 
-// planAction is what a /plan invocation does.
+// The /plan command's arguments: the hint in help listings, exactly "off"
+// (after trimming) for the default mode, and "reopen" alone (the last
+// approved plan) or followed by a plan's number, as "/plans" numbers them.
+const (
+	commandHint      = "[off|reopen [N]|message]"
+	commandArgOff    = "off"
+	commandArgReopen = "reopen"
+)
+
+// planAction is what a /plan invocation does: select plan mode (and steer
+// a message), select the default mode, or reopen a plan of the session as
+// the working draft; "off" and "reopen" with attachments are refused
+// before any change.
 type planAction uint8
 
 const (
-	// planOn selects plan mode and sends nothing.
 	planOn planAction = iota + 1
-	// planOnAndSteer selects plan mode, then steers the text and images.
 	planOnAndSteer
-	// planOff selects the default mode.
 	planOff
-	// planOffRefused is "off" with attachments: refused before any change.
 	planOffRefused
-	// planReopen selects plan mode with a plan of the session as the
-	// working draft.
 	planReopen
-	// planReopenRefused is "reopen" with attachments: refused before any
-	// change.
 	planReopenRefused
 )
 
 // planArgs classifies a /plan invocation by its raw argument text and
-// whether images were attached. The text is trimmed; exactly "off"
-// (case-sensitive) leaves plan mode and is refused with attachments;
-// "reopen", alone or followed by one word (the plan's number, returned as
-// text), reopens a plan and is refused with attachments; empty
-// text with no attachments enters plan mode; anything else enters plan mode
-// and steers a message. text is the trimmed argument. The selection agrees
-// with selectionForArgs, which reads the same arguments back from the log.
+// whether images were attached; text is the trimmed argument, or the
+// plan's number for reopen. Exactly "off" (case-sensitive) leaves plan
+// mode; "reopen", alone or with one word, reopens a plan; nothing enters
+// plan mode; anything else enters it and steers a message. The selection
+// agrees with selectionForArgs, which reads the arguments back from the
+// log.
 func planArgs(args string, attachments bool) (action planAction, text string) {
 	text = strings.TrimSpace(args)
+	n, reopen := reopenArg(text)
 	switch {
 	case text == commandArgOff && attachments:
 		return planOffRefused, text
 	case text == commandArgOff:
 		return planOff, text
-	}
-	if n, ok := reopenArg(text); ok {
-		if attachments {
-			return planReopenRefused, n
-		}
+	case reopen && attachments:
+		return planReopenRefused, n
+	case reopen:
 		return planReopen, n
-	}
-	switch {
 	case text == "" && !attachments:
 		return planOn, text
-	default:
-		return planOnAndSteer, text
 	}
+	return planOnAndSteer, text
 }
 
 // reopenArg reports whether text is "reopen" or "reopen WORD", and the
 // word ("" for none).
 func reopenArg(text string) (string, bool) {
-	f := strings.Fields(text)
-	if len(f) == 0 || f[0] != commandArgReopen || len(f) > 2 {
+	switch f := strings.Fields(text); {
+	case len(f) == 0 || len(f) > 2 || f[0] != commandArgReopen:
 		return "", false
-	}
-	if len(f) == 2 {
+	case len(f) == 2:
 		return f[1], true
 	}
 	return "", true
@@ -180,23 +177,19 @@ func (c *Controller) reopen(ctx context.Context, agent host.Agent, arg string) (
 	if err != nil {
 		return "", fmt.Errorf("%s: reopen: %w", PluginName, err)
 	}
-	data, err := json.Marshal(ReopenPayload{Number: n, Title: p.Title, Digest: host.DigestDetail(p.Plan), Plan: p.Plan})
-	if err != nil {
-		return "", reopenFailed(err)
-	}
+	data := mustJSON(ReopenPayload{Number: n, Title: p.Title, Digest: host.DigestDetail(p.Plan), Plan: p.Plan})
 	if _, err := st.sess.Append(host.Event{Type: EventPlanReopen, Data: data}); err != nil {
 		return "", reopenFailed(err)
 	}
 	delivered := false
 	for _, x := range c.exits {
-		if x.Reopen == nil {
-			continue
+		if x.Reopen != nil {
+			ok, err := x.Reopen(ctx, agent, p.Plan)
+			if err != nil {
+				return "", wrapped(codeReopenFailed, "", textReopenFailed+": "+x.Name+": "+err.Error(), err)
+			}
+			delivered = delivered || ok
 		}
-		ok, err := x.Reopen(ctx, agent, p.Plan)
-		if err != nil {
-			return "", wrapped(codeReopenFailed, "", textReopenFailed+": "+x.Name+": "+err.Error(), err)
-		}
-		delivered = delivered || ok
 	}
 	text := fmt.Sprintf(noticeReopened, n) + p.Plan
 	if delivered {

@@ -3,7 +3,6 @@ package planmode
 import (
 	"errors"
 	"fmt"
-	"log/slog"
 	"sync"
 	"sync/atomic"
 
@@ -45,16 +44,8 @@ func (o Outcome) String() string {
 // Create it with [New] (or through [Module]) and run it between Start and
 // Stop. All methods are safe for concurrent use.
 type Controller struct {
-	cfg        Config
-	logger     *slog.Logger
-	sections   host.Sections
-	tools      host.Tools
-	chain      host.PreStepChain
-	validators host.Validators
-	types      host.EventTypes
-	commands   host.Commands      // nil when the host has no command registry
-	questions  host.UserQuestions // nil when the host has no question channel
-	exits      exitExtensions     // the companions' parts in exit_plan_mode
+	p     Params         // Logger is never nil
+	exits exitExtensions // the companions' parts in exit_plan_mode, sorted
 
 	lifecycle sync.Mutex // serializes Start and Stop
 	run       atomic.Pointer[run]
@@ -183,7 +174,7 @@ func (c *Controller) set(agent host.Agent, active, byCommand bool) (Outcome, err
 		// nothing this decision read changed meanwhile; else decide again.
 		// The fold of either event clears the pending selection.
 		var (
-			header    headerMode
+			header    Selection
 			announced Selection
 		)
 		appended, err := st.appendIf(e, func() bool {
@@ -199,8 +190,7 @@ func (c *Controller) set(agent host.Agent, active, byCommand bool) (Outcome, err
 		outcome := Cancelled
 		if e.Type == EventPlanMode {
 			outcome = Committed
-			text, due := noticeFor(header, announced, want, false)
-			c.notify(agent, st, text, due)
+			c.notify(agent, st, noticeFor(header, announced, want, false))
 		}
 		if err := host.Sync(st.sess); err != nil {
 			return 0, fmt.Errorf("%s: set: %w", PluginName, err)
@@ -252,36 +242,32 @@ func (c *Controller) Enter(agent host.Agent) error {
 }
 
 // applyPending lands the session's pending selection: it appends
-// "plan/mode", whose fold clears the selection. It reports whether it
-// appended, and the notice text when a notice is due; err is a failed
-// append. When the append fails the selection stays pending and the
-// failure is logged once per selection. An approved exit lands only when
-// the log shows it (the call's approved result is logged) and the log is
-// durable ([host.Sync]): otherwise it is withdrawn, since an approval the
-// log does not hold does not count (see withdrawExit).
-//
-// idle is true for [Controller.LandPending]: the append is then also
-// conditional on no turn being open, and a selection that finds a turn
-// open stays pending for the turn's first accepted pre-step.
-func (c *Controller) applyPending(agent host.Agent, st *sessionState, idle bool) (landed bool, notice string, due bool, err error) {
+// "plan/mode", whose fold clears the selection, and reports whether it did
+// and the notice due, if any. A failed append leaves the selection pending
+// and is logged once per selection. An approved exit lands only once the
+// log holds the call's approved result and is durable ([host.Sync]); else
+// it is withdrawn, since an approval the log does not hold does not count.
+// idle (for LandPending) makes the append conditional on no turn being
+// open too: a turn that is open takes the selection at its next step.
+func (c *Controller) applyPending(agent host.Agent, st *sessionState, idle bool) (landed bool, notice string, err error) {
 	for {
 		st.lock()
 		sel, silent, gen := st.sel, st.silent, st.gen
 		wait := st.closed || idle && st.v.turnOpen
 		st.mu.Unlock()
 		if sel == SelectionNone || wait {
-			return false, "", false, nil
+			return false, "", nil
 		}
 		approval := sel == SelectionInactive && silent
 		if approval {
 			// The mode changes only once the approval's record is durable.
 			if err := host.Sync(st.sess); err != nil {
 				c.withdrawExit(agent, st, warnExitNotDurable, err)
-				return false, "", false, nil
+				return false, "", nil
 			}
 		}
 		var (
-			header     headerMode
+			header     Selection
 			announced  Selection
 			unrecorded bool // an approved exit whose result the log lacks
 			opened     bool // idle, but a turn is open
@@ -310,20 +296,19 @@ func (c *Controller) applyPending(agent host.Agent, st *sessionState, idle bool)
 			st.warned = st.warned || first
 			st.mu.Unlock()
 			if first {
-				c.logger.Warn(warnAppendFailed, "agent", agent.ID(), "session", st.sess.ID(),
+				c.p.Logger.Warn(warnAppendFailed, "agent", agent.ID(), "session", st.sess.ID(),
 					"active", sel == SelectionActive, "error", err)
 			}
-			return false, "", false, err
+			return false, "", err
 		case opened:
-			return false, "", false, nil
+			return false, "", nil
 		case unrecorded:
 			c.withdrawExit(agent, st, warnExitUnrecorded, nil)
-			return false, "", false, nil
+			return false, "", nil
 		case !appended:
 			continue
 		}
-		notice, due = noticeFor(header, announced, sel, silent)
-		return true, notice, due, nil
+		return true, noticeFor(header, announced, sel, silent), nil
 	}
 }
 
@@ -331,14 +316,11 @@ func (c *Controller) applyPending(agent host.Agent, st *sessionState, idle bool)
 // as the next accepted pre-step would, and reports whether it logged a
 // change. A selection made after a turn's last accepted pre-step otherwise
 // waits, in memory, for the next turn: a front end calls LandPending when
-// a turn ends, so that the switch is logged, and shown, at once.
-//
-// It appends "plan/mode" on the condition that no turn is open (a turn
-// that opened meanwhile takes the selection at its first accepted step),
-// then the notice when one is due, and makes both durable ([host.Sync]).
-// An approved exit lands only as the pre-step lands it: once its result
-// is logged and durable, else it is withdrawn. A selection the log already
-// has is dropped. With nothing pending it does nothing.
+// a turn ends, so that the switch is logged, and shown, at once. It
+// appends "plan/mode" on the condition that no turn is open, then the
+// notice when one is due, and makes both durable ([host.Sync]); an
+// approved exit lands only as the pre-step lands it. With nothing pending
+// it does nothing.
 //
 // It fails with [ErrNoAgent] for a nil agent and with [ErrNotRunning]
 // when the controller is not started; an append that fails leaves the
@@ -348,34 +330,33 @@ func (c *Controller) LandPending(agent host.Agent) (bool, error) {
 	if err != nil {
 		return false, fmt.Errorf("%s: land pending: %w", PluginName, err)
 	}
-	landed, text, due, err := c.applyPending(agent, st, true)
+	landed, text, err := c.applyPending(agent, st, true)
 	if err != nil {
 		return false, fmt.Errorf("%s: land pending: append %s: %w", PluginName, EventPlanMode, err)
 	}
 	if !landed {
 		return false, nil
 	}
-	c.notify(agent, st, text, due)
+	c.notify(agent, st, text)
 	if err := host.Sync(st.sess); err != nil {
 		return true, fmt.Errorf("%s: land pending: %w", PluginName, err)
 	}
 	return true, nil
 }
 
-// noticeFor decides whether a change to sel records a notice, given what
-// the last request header before the append described and the state the
-// last notice since that header named. Only a user's change does (not a
-// silent one), only when the header described the other mode, and only
-// once per change: not when a notice for sel was recorded since that
-// header.
-func noticeFor(header headerMode, announced, sel Selection, silent bool) (string, bool) {
-	if silent || header == headerUnknown || header.selection() == sel || announced == sel {
-		return "", false
+// noticeFor returns the notice that a change to sel records, "" for none,
+// given what the last request header before the append described and the
+// state the last notice since that header named. Only a user's change has
+// one (not a silent one), only when the header described the other mode,
+// and only once: not when a notice for sel was recorded since the header.
+func noticeFor(header, announced, sel Selection, silent bool) string {
+	switch {
+	case silent || header == SelectionNone || header == sel || announced == sel:
+		return ""
+	case sel == SelectionActive:
+		return noticeEntered
 	}
-	if sel == SelectionActive {
-		return noticeEntered, true
-	}
-	return noticeLeft, true
+	return noticeLeft
 }
 
 // modeEvent returns a "plan/mode" event for the state.
@@ -388,14 +369,14 @@ func cancelEvent(sel Selection) host.Event {
 	return host.Event{Type: EventPlanCancel, Data: mustJSON(CancelPayload{Cancelled: sel.String()})}
 }
 
-// notify appends the notice text when it is due; a failure is logged as a
+// notify appends the notice text, if any; a failure is logged as a
 // warning, and the change it announces stands.
-func (c *Controller) notify(agent host.Agent, st *sessionState, text string, due bool) {
-	if !due {
+func (c *Controller) notify(agent host.Agent, st *sessionState, text string) {
+	if text == "" {
 		return
 	}
 	if _, err := st.appendIf(messageEvent(pluginMessage(text, noticeForm)), always); err != nil {
-		c.logger.Warn(warnNoticeFailed, "agent", agent.ID(), "session", st.sess.ID(), "error", err)
+		c.p.Logger.Warn(warnNoticeFailed, "agent", agent.ID(), "session", st.sess.ID(), "error", err)
 	}
 }
 
@@ -426,5 +407,5 @@ func (c *Controller) warnOnce(msg string, agent host.Agent, err error) {
 	if agent != nil {
 		id = agent.ID()
 	}
-	c.logger.Warn(msg, "agent", id, "error", err)
+	c.p.Logger.Warn(msg, "agent", id, "error", err)
 }

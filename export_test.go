@@ -41,17 +41,18 @@ func FoldHeaderMode(events host.Log, end int) HeaderMode {
 			return h
 		}
 	}
-	return headerUnknown
+	return SelectionNone
 }
 
-// HeaderMode is headerMode, for the fold tests.
-type HeaderMode = headerMode
+// HeaderMode is what a request header described: the state it showed,
+// SelectionNone for no header.
+type HeaderMode = Selection
 
 // The header modes.
 const (
-	HeaderUnknown  = headerUnknown
-	HeaderActive   = headerActive
-	HeaderInactive = headerInactive
+	HeaderUnknown  = SelectionNone
+	HeaderActive   = SelectionActive
+	HeaderInactive = SelectionInactive
 )
 
 // ServedSessions counts the sessions the running controller keeps state

@@ -26,42 +26,16 @@ func FoldPlanMode(events host.Log, end int) bool {
 	return false
 }
 
-// headerMode is the plan-mode state a request header described.
-type headerMode uint8
-
-const (
-	// headerUnknown means no request header was recorded yet.
-	headerUnknown headerMode = iota
-	// headerActive means the header's sections included "plan:policy".
-	headerActive
-	// headerInactive means the header's sections did not include it.
-	headerInactive
-)
-
-// selection returns the selection the header described, SelectionNone for
-// no header.
-func (h headerMode) selection() Selection {
-	switch h {
-	case headerActive:
-		return SelectionActive
-	case headerInactive:
-		return SelectionInactive
-	}
-	return SelectionNone
-}
-
-// decodeHeader reads the mode a request header described.
-func decodeHeader(data json.RawMessage) (headerMode, bool) {
+// decodeHeader reads the mode a request header described: active when its
+// sections include SectionName.
+func decodeHeader(data json.RawMessage) (Selection, bool) {
 	var h struct {
 		Sections []string `json:"sections"`
 	}
 	if err := json.Unmarshal(data, &h); err != nil {
-		return headerUnknown, false
+		return SelectionNone, false
 	}
-	if slices.Contains(h.Sections, SectionName) {
-		return headerActive, true
-	}
-	return headerInactive, true
+	return selectionOf(slices.Contains(h.Sections, SectionName)), true
 }
 
 // isNotice reports whether e is a notice this plugin recorded.
@@ -75,16 +49,16 @@ func isNotice(e *host.Event) bool {
 // subscription; Project builds a throwaway one. Positions count events
 // from 1, as Seq does.
 type view struct {
-	n         int        // how many events were applied
-	active    bool       // last valid plan/mode
-	turnOpen  bool       // latest of turn/start and turn/end is turn/start
-	header    headerMode // what the last request header described
-	announced Selection  // the state named by the last notice since that header
-	sel       Selection  // last made completed /plan or approved exit not yet followed by plan/mode or plan/cancel
-	selExit   bool       // sel comes from an approved exit
-	selAt     int        // when sel was made: the position of its command/run or tool/result
-	selCall   string     // the call ID of the approved exit that made sel
-	cut       int        // the position of the last valid plan/mode or plan/cancel
+	n         int       // how many events were applied
+	active    bool      // last valid plan/mode
+	turnOpen  bool      // latest of turn/start and turn/end is turn/start
+	header    Selection // what the last request header described; SelectionNone before the first
+	announced Selection // the state named by the last notice since that header
+	sel       Selection // last made completed /plan or approved exit not yet followed by plan/mode or plan/cancel
+	selExit   bool      // sel comes from an approved exit
+	selAt     int       // when sel was made: the position of its command/run or tool/result
+	selCall   string    // the call ID of the approved exit that made sel
+	cut       int       // the position of the last valid plan/mode or plan/cancel
 	runs      map[string]planRun
 	calls     map[string]int // exit_plan_mode tool/call ID → its position, until its tool/result
 }
@@ -117,7 +91,7 @@ func (v *view) apply(e *host.Event) {
 			v.withdraw()
 		}
 	case EventPlanCancel:
-		if _, err := decodeCancel(e.Data); err == nil {
+		if checkCancel(e.Data) == nil {
 			v.withdraw()
 		}
 	case host.TypeTurnStart:

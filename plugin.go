@@ -112,22 +112,10 @@ func New(p Params) (Result, error) {
 	if err != nil {
 		return Result{}, fmt.Errorf("%s: %w", PluginName, err)
 	}
-	logger := p.Logger
-	if logger == nil {
-		logger = slog.New(slog.DiscardHandler)
+	if p.Logger == nil {
+		p.Logger = slog.New(slog.DiscardHandler)
 	}
-	c := &Controller{
-		cfg:        p.Config,
-		logger:     logger,
-		sections:   p.Sections,
-		tools:      p.Tools,
-		chain:      p.PreStep,
-		validators: p.Validators,
-		types:      p.EventTypes,
-		commands:   p.Commands,
-		questions:  p.Questions,
-		exits:      exts,
-	}
+	c := &Controller{p: p, exits: exts}
 	if p.Lifecycle != nil {
 		p.Lifecycle.Append(fx.StartStopHook(c.Start, c.Stop))
 	}
@@ -137,20 +125,14 @@ func New(p Params) (Result, error) {
 // missing names the required host registries that are nil.
 func (p Params) missing() []string {
 	var names []string
-	if p.Sections == nil {
-		names = append(names, "Sections")
-	}
-	if p.Tools == nil {
-		names = append(names, "Tools")
-	}
-	if p.PreStep == nil {
-		names = append(names, "PreStep")
-	}
-	if p.Validators == nil {
-		names = append(names, "Validators")
-	}
-	if p.EventTypes == nil {
-		names = append(names, "EventTypes")
+	for _, r := range []struct {
+		name string
+		set  bool
+	}{{"Sections", p.Sections != nil}, {"Tools", p.Tools != nil}, {"PreStep", p.PreStep != nil},
+		{"Validators", p.Validators != nil}, {"EventTypes", p.EventTypes != nil}} {
+		if !r.set {
+			names = append(names, r.name)
+		}
 	}
 	return names
 }
@@ -219,18 +201,18 @@ type registration struct {
 func (c *Controller) registrations() []registration {
 	var regs []registration
 	for _, t := range eventTypes() {
-		regs = append(regs, registration{"event type " + t.Name, func() (func(), error) { return c.types.DeclareEventType(t) }})
+		regs = append(regs, registration{"event type " + t.Name, func() (func(), error) { return c.p.EventTypes.DeclareEventType(t) }})
 	}
 	regs = append(regs, []registration{
 		{"payload check", func() (func(), error) {
-			return validators.AddFor(c.validators, PluginName, validators.Names(eventTypes()), CheckPayload)
+			return validators.AddFor(c.p.Validators, PluginName, validators.Names(eventTypes()), CheckPayload)
 		}},
-		{"section", func() (func(), error) { return c.sections.AddSection(c.section()) }},
-		{"pre-step listener", func() (func(), error) { return c.chain.AddPreStep(PluginName, c.preStep, true) }},
-		{"tool " + ExitToolName, func() (func(), error) { return c.tools.AddTool(newExitTool(c)) }},
+		{"section", func() (func(), error) { return c.p.Sections.AddSection(c.section()) }},
+		{"pre-step listener", func() (func(), error) { return c.p.PreStep.AddPreStep(PluginName, c.preStep, true) }},
+		{"tool " + ExitToolName, func() (func(), error) { return c.p.Tools.AddTool(newExitTool(c)) }},
 	}...)
-	if c.commands != nil {
-		regs = append(regs, registration{"command /" + CommandName, func() (func(), error) { return c.commands.AddCommand(c.command()) }})
+	if c.p.Commands != nil {
+		regs = append(regs, registration{"command /" + CommandName, func() (func(), error) { return c.p.Commands.AddCommand(c.command()) }})
 	}
 	return regs
 }

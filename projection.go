@@ -28,14 +28,10 @@ func selectionOf(active bool) Selection {
 
 // String returns "none", "active" or "inactive".
 func (s Selection) String() string {
-	switch s {
-	case SelectionActive:
-		return "active"
-	case SelectionInactive:
-		return "inactive"
-	default:
+	if s > SelectionInactive {
 		return "none"
 	}
+	return [...]string{"none", "active", "inactive"}[s]
 }
 
 // selectionForArgs returns what "/plan" selects for the raw argument text:
@@ -65,29 +61,21 @@ type State struct {
 
 // Project returns the plan-mode state of a log, from the log alone.
 //
-// A "/plan" selection is pending when its "command/run" (name "plan";
-// arguments trimmed "off" select inactive, anything else active) completed
-// with an OK "command/done", no valid "plan/mode" or [EventPlanCancel] was
-// appended after that "command/run", and the selection differs from the
-// logged state. A successful (non-error) exit_plan_mode "tool/result" is a
-// pending exit in the same way, dated from the call's "tool/call" (the
-// approval happens while the call runs): a valid "plan/mode" or
-// "plan/cancel" appended after the "tool/call" withdraws it, even when it
-// came before the result. (A result whose "tool/call" is not in the log
-// counts from the result.) A later is-error result of the same call, which
-// a host writes when it could not record the approval after all, withdraws
-// it too. Of these selections, the one made last wins: a
-// "/plan" counts from its "command/run", since its selection is made while
-// it runs, and an exit from its "tool/result". So a "/plan" whose
-// "command/done" reaches the log after that of a "/plan" run later does not
-// override it.
+// A "/plan" selection (its "command/run": trimmed "off" selects inactive,
+// anything else active) is pending once an OK "command/done" completed it,
+// unless it equals the logged state or a valid "plan/mode" or
+// [EventPlanCancel] was appended after its "command/run". A successful
+// exit_plan_mode "tool/result" is a pending exit in the same way, dated
+// from its "tool/call", since the approval happens while the call runs
+// (from the result when the call is not in the log); a later is-error
+// result of the same call, which a host writes when it could not record
+// the approval, withdraws it. Of these selections the one made last wins:
+// a "/plan" counts from its "command/run", an exit from its "tool/result".
 //
-// A restarted controller seeds its pending selection from this state,
-// so a completed "/plan" whose "plan/mode" never landed is not lost, and a
-// selection the user cancelled stays cancelled: [Controller.Set] logs the
-// "plan/cancel" marker when it cancels a selection the log records. A
-// selection made through [Controller.Set] directly leaves no trace in the
-// log until it lands, so it cannot be projected.
+// A restarted controller seeds its pending selection from it, so a
+// completed "/plan" whose "plan/mode" never landed is not lost, and one the
+// user cancelled stays cancelled. A selection made through [Controller.Set]
+// directly leaves no trace in the log until it lands.
 func Project(events host.Log) State {
 	var v view
 	v.applyAll(events)

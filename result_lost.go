@@ -33,7 +33,7 @@ func (c *Controller) withdrawExit(agent host.Agent, st *sessionState, why string
 	}
 	appended, err := st.appendIf(cancelEvent(SelectionInactive), func() bool { return st.gen == gen })
 	if err != nil {
-		c.logger.Warn(warnCancelFailed, "agent", agent.ID(), "session", st.sess.ID(), "error", err)
+		c.p.Logger.Warn(warnCancelFailed, "agent", agent.ID(), "session", st.sess.ID(), "error", err)
 	}
 	if !appended {
 		st.lock()
@@ -50,7 +50,7 @@ func (c *Controller) withdrawExit(agent host.Agent, st *sessionState, why string
 	if cause != nil {
 		args = append(args, "error", cause)
 	}
-	c.logger.Warn(why, args...)
+	c.p.Logger.Warn(why, args...)
 }
 
 var _ host.ResultLossHandler = (*exitTool)(nil)

@@ -27,5 +27,5 @@ func (c *Controller) sectionText(ac host.AssembleContext) string {
 	if !st.state().Active {
 		return ""
 	}
-	return c.cfg.Section
+	return c.p.Config.Section
 }

@@ -48,15 +48,16 @@ const (
 	problemReopenNumber    = "plan number %d is not positive"
 	problemReopenSize      = "the plan is %d bytes, more than the %d-byte limit"
 	problemReopenDigest    = "the digest is not the plan's"
-	problemNotObject       = "payload %s is not a JSON object; want {\"active\": true} or {\"active\": false}"
-	problemEmpty           = "payload is empty; want {\"active\": true} or {\"active\": false}"
-	problemActiveMissing   = "active is missing; want true or false"
-	problemActiveNotBool   = "active is %s; want true or false"
-
-	problemCancelNotObject = "payload %s is not a JSON object; want {\"cancelled\": \"active\"} or {\"cancelled\": \"inactive\"}"
-	problemCancelEmpty     = "payload is empty; want {\"cancelled\": \"active\"} or {\"cancelled\": \"inactive\"}"
-	problemCancelMissing   = "cancelled is missing; want \"active\" or \"inactive\""
-	problemCancelBad       = "cancelled is %s; want \"active\" or \"inactive\""
+	// The problems of plan/mode and plan/cancel: the last %s says what a
+	// valid payload or value is (want...).
+	problemEmpty     = "payload is empty; want %s"
+	problemNotObject = "payload %s is not a JSON object; want %s"
+	problemMissing   = "%s is missing; want %s"
+	problemBadValue  = "%s is %s; want %s"
+	wantMode         = `{"active": true} or {"active": false}`
+	wantBool         = "true or false"
+	wantCancel       = `{"cancelled": "active"} or {"cancelled": "inactive"}`
+	wantSelection    = `"active" or "inactive"`
 )
 
 // Config problems, reported by the loader as "FILE:LINE:COL: plan-mode:

@@ -154,7 +154,7 @@ func (t *exitTool) execute(ctx context.Context, call host.CallContext, input jso
 	if !planmd.HasTitle(x.Plan) {
 		return "", ExitRefused, errExitNoHeading
 	}
-	if t.c.questions == nil {
+	if t.c.p.Questions == nil {
 		return "", ExitRefused, errExitNoChannel
 	}
 	if err := checkPlan(x.Plan); err != nil {
@@ -318,7 +318,7 @@ func (t *exitTool) review(ctx context.Context, done <-chan struct{}, agent host.
 		case <-ctx.Done():
 		}
 	}()
-	answers, err := t.c.questions.Ask(ctx, req)
+	answers, err := t.c.p.Questions.Ask(ctx, req)
 	select {
 	case <-done:
 		return nil, errReviewReloaded
