@@ -125,24 +125,16 @@ func (c *Controller) planReply(agent host.Agent, active bool, o Outcome) string 
 	if o == Noop && c.Get(agent).Pending != SelectionNone {
 		o = Queued
 	}
-	switch {
-	case o == Committed && active:
-		return replyEntered
-	case o == Committed:
-		return replyLeft
-	case o == Queued && active:
-		return replyEntering
-	case o == Queued:
-		return replyLeaving
-	case o == Cancelled && active:
-		return replyExitCancelled
-	case o == Cancelled:
-		return replyEntryCancelled
-	case active:
-		return replyAlreadyActive
-	default:
-		return replyAlreadyInactive
+	replies := map[Outcome][2]string{ // [inactive, active]
+		Noop:      {replyAlreadyInactive, replyAlreadyActive},
+		Committed: {replyLeft, replyEntered},
+		Queued:    {replyLeaving, replyEntering},
+		Cancelled: {replyEntryCancelled, replyExitCancelled},
 	}
+	if active {
+		return replies[o][1]
+	}
+	return replies[o][0]
 }
 
 // reopen handles "/plan reopen [N]": it picks plan N of the session (the

@@ -1,7 +1,6 @@
 package planmode
 
 import (
-	"bytes"
 	"encoding/json"
 
 	"github.com/dshgo/planmode/host"
@@ -53,9 +52,6 @@ func Plans(events host.Log) []PresentedPlan {
 	for _, e := range events.All() {
 		switch e.Type {
 		case host.TypeToolCall:
-			if !bytes.Contains(e.Data, quotedExitTool) {
-				continue // not exit_plan_mode's, as the fold decides
-			}
 			var c host.ToolCall
 			var in struct {
 				Plan string `json:"plan"`
@@ -66,9 +62,6 @@ func Plans(events host.Log) []PresentedPlan {
 			index[c.ID] = len(plans)
 			plans = append(plans, PresentedPlan{Number: len(plans) + 1, CallID: c.ID, Title: planmd.Title(in.Plan), Plan: in.Plan})
 		case host.TypeToolResult:
-			if !bytes.Contains(e.Data, quotedExitTool) {
-				continue
-			}
 			var r host.ToolResult
 			if json.Unmarshal(e.Data, &r) != nil || r.Name != ExitToolName {
 				continue

@@ -186,7 +186,7 @@ func (c *Controller) stop(r *run) {
 	for _, undo := range slices.Backward(r.undo) {
 		undo()
 	}
-	close(r.done)
+	r.stop()
 }
 
 // registration is one thing Start adds to the host.

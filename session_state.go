@@ -1,6 +1,7 @@
 package planmode
 
 import (
+	"context"
 	"sync"
 	"sync/atomic"
 
@@ -9,9 +10,10 @@ import (
 
 // run is one Start..Stop period of a controller.
 type run struct {
-	done   chan struct{} // closed by Stop
-	undo   []func()      // registrations, in the order made
-	warned atomic.Bool   // a swallowed error was logged
+	stopped context.Context // done once Stop began
+	stop    context.CancelFunc
+	undo    []func()    // registrations, in the order made
+	warned  atomic.Bool // a swallowed error was logged
 
 	mu       sync.Mutex // guards closed and sessions; never held while calling a session
 	closed   bool
@@ -19,7 +21,9 @@ type run struct {
 }
 
 func newRun() *run {
-	return &run{done: make(chan struct{}), sessions: map[string]*sessionState{}}
+	r := &run{sessions: map[string]*sessionState{}}
+	r.stopped, r.stop = context.WithCancel(context.Background())
+	return r
 }
 
 // state returns the session's state, creating it on first sight. The state

@@ -17,12 +17,8 @@ const (
 // plugin source when a user's change lands and the last request header
 // described the other mode.
 const (
-	// noticeEntered tells the model the user switched the session into plan
-	// mode.
 	noticeEntered = "The user has switched this session into plan mode. " +
 		"Follow the plan-mode guidance in the system prompt from now on."
-	// noticeLeft tells the model the user switched the session back to the
-	// default mode.
 	noticeLeft = "The user has switched this session back to the default mode. " +
 		"Plan-mode guidance no longer applies; continue with the task as usual."
 )
@@ -93,35 +89,27 @@ const (
 
 // ---- The exit tool and the /plan command (tool_exit.go, command_plan.go) ----
 
-// Descriptions the host shows: the exit tool's to the model, the command's
-// in help listings.
+// Descriptions the host shows: the exit tool's to the model in every
+// request, the command's in help listings.
 const (
-	// exitToolDescription is the description of [ExitToolName] the model
-	// reads in every request.
 	exitToolDescription = "Present your plan to the user for review and, once they approve it, leave plan mode. " +
 		"Call it only while the session is in plan mode, after exploring, with the whole plan as Markdown " +
 		"whose first line is a level-1 heading naming it (\"# Title\"). The user either approves, and the " +
 		"result is {\"approved\":true}, or asks you to keep planning, and the call fails with their feedback: " +
 		"revise the plan and call again."
-	// commandDescription is the one-line help of the /plan command.
 	commandDescription = "Switch plan mode: /plan enters it, /plan off leaves it, /plan reopen [N] enters it with plan N (default: the last approved) as the draft, /plan <message> enters it and sends the message"
 )
 
-// The plan review the exit tool puts to the user: a request of kind
-// [host.AskReview] whose options carry their roles.
+// The plan review the exit tool puts to the user (a request of kind
+// [host.AskReview] with the Purpose and one question of ID "plan-review",
+// whose options carry their roles), and the cards that show it.
 const (
-	// reviewPurpose is the request's Purpose.
-	reviewPurpose = "plan-review"
-	// reviewQuestionID is the ID of the review's one question.
-	reviewQuestionID = "plan-review"
-	// reviewApprove is the label of the option that approves the plan and
-	// leaves plan mode.
-	reviewApprove = "Approve"
-	// reviewKeepPlanning is the label of the option that keeps planning.
+	reviewPurpose      = "plan-review"
+	reviewQuestionID   = "plan-review"
+	reviewApprove      = "Approve"
 	reviewKeepPlanning = "Keep planning"
-
-	reviewHeader   = "Plan review"
-	reviewQuestion = "Approve this plan and leave plan mode?"
+	reviewHeader       = "Plan review"
+	reviewQuestion     = "Approve this plan and leave plan mode?"
 	// reviewChangedQuestion asks again about a plan that changed while
 	// the user reviewed it.
 	reviewChangedQuestion = "The plan changed while you were reviewing it, so your answer was not taken. " +

@@ -169,7 +169,7 @@ func (t *exitTool) execute(ctx context.Context, call host.CallContext, input jso
 		return "", ExitRefused, errExitDecided // decided while this call was being checked
 	}
 
-	v, err := t.reviewBound(ctx, r.done, x)
+	v, err := t.reviewBound(ctx, r.stopped, x)
 	if err != nil {
 		return "", reviewOutcome(err), err
 	}
@@ -213,14 +213,14 @@ func reviewOutcome(err error) ExitOutcome {
 // is asked again, with the new text and the previous one (for a diff),
 // at most maxReviewAsks times in all. For an approval it sets
 // x.ShownDigest and x.Edited (x.Plan becomes the edit).
-func (t *exitTool) reviewBound(ctx context.Context, done <-chan struct{}, x *ExitCall) (ExitVerdict, error) {
+func (t *exitTool) reviewBound(ctx, stopped context.Context, x *ExitCall) (ExitVerdict, error) {
 	shown, previous := x.Plan, ""
 	reopened := reopenedDraft(x.Agent.Session().Events(), x.CallID)
 	for asks := 1; ; asks++ {
 		digest := host.DigestDetail(shown)
 		req := reviewRequest(x.Agent, shown, previous, t.c.exits.options())
 		req.Questions[0].Reopened = reopened
-		answers, err := t.review(ctx, done, x.Agent, req)
+		answers, err := t.review(ctx, stopped, req)
 		switch {
 		case errors.Is(err, errReviewReloaded):
 			return ExitVerdict{}, errReviewReloaded
@@ -304,27 +304,18 @@ func checkPlan(plan string) error {
 	return nil
 }
 
-// review asks the user to review plan. The question's context is the call's,
-// also cancelled when the controller run that done belongs to stops; a
-// review still open at that moment, or answered just as it happened, fails
-// with errReviewReloaded.
-func (t *exitTool) review(ctx context.Context, done <-chan struct{}, agent host.Agent, req host.AskRequest) ([]host.Answer, error) {
+// review asks the user req. Its context is the call's, also cancelled when
+// the controller run stops (stopped is done): a review still open then, or
+// answered just as it happened, fails with errReviewReloaded.
+func (t *exitTool) review(ctx, stopped context.Context, req host.AskRequest) ([]host.Answer, error) {
 	ctx, cancel := context.WithCancelCause(ctx)
 	defer cancel(nil)
-	go func() {
-		select {
-		case <-done:
-			cancel(errReviewReloaded)
-		case <-ctx.Done():
-		}
-	}()
+	defer context.AfterFunc(stopped, func() { cancel(errReviewReloaded) })()
 	answers, err := t.c.p.Questions.Ask(ctx, req)
-	select {
-	case <-done:
+	if stopped.Err() != nil {
 		return nil, errReviewReloaded
-	default:
-		return answers, err
 	}
+	return answers, err
 }
 
 // reviewRequest is the one question of a plan review: the exact plan as its
