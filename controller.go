@@ -54,10 +54,10 @@ type Controller struct {
 // Get returns the agent's plan-mode state: the logged state, plus the
 // selection waiting for the next accepted pre-step when one exists.
 //
-// Get never appends, never subscribes and never waits for an append, so it
-// may be called from anywhere, a session subscriber included (a UI
-// refreshing on every event), and it reflects every event appended before
-// the call. Once the controller serves the session (after its first Set,
+// Get never appends, never subscribes and never waits for an append to
+// finish (only, briefly, for the fold of one event), so it may be called
+// from anywhere, a session subscriber included (a UI refreshing on every
+// event), and it reflects every event appended before the call. Once the controller serves the session (after its first Set,
 // request section or pre-step), Get reads the state the controller keeps
 // current, at a cost that does not grow with the log. Before that, and
 // while the controller is not running, Get folds the log ([Project]); a
