@@ -173,10 +173,7 @@ func (c *Controller) set(agent host.Agent, active, byCommand bool) (Outcome, err
 		// Append the cancel marker, or commit, on the condition that
 		// nothing this decision read changed meanwhile; else decide again.
 		// The fold of either event clears the pending selection.
-		var (
-			header    Selection
-			announced Selection
-		)
+		var header, announced Selection
 		appended, err := st.appendIf(e, func() bool {
 			header, announced = st.v.header, st.v.announced
 			return st.gen == gen && st.v.active == (logged == SelectionActive) && (e.Type == EventPlanCancel || !st.v.turnOpen)
@@ -267,10 +264,9 @@ func (c *Controller) applyPending(agent host.Agent, st *sessionState, idle bool)
 			}
 		}
 		var (
-			header     Selection
-			announced  Selection
-			unrecorded bool // an approved exit whose result the log lacks
-			opened     bool // idle, but a turn is open
+			header, announced Selection
+			unrecorded        bool // an approved exit whose result the log lacks
+			opened            bool // idle, but a turn is open
 		)
 		appended, err := st.appendIf(modeEvent(sel == SelectionActive), func() bool {
 			header, announced = st.v.header, st.v.announced
