@@ -110,20 +110,43 @@ func newBenchFixture(b *testing.B, n int) *benchFixture {
 	return f
 }
 
+// BenchmarkGet measures Controller.Get on a served session with a short
+// and a long log, and cycling through 10,000 served sessions.
 func BenchmarkGet(b *testing.B) {
 	for _, size := range benchSizes {
 		b.Run(size.name, func(b *testing.B) {
 			f := newBenchFixture(b, size.n)
-			b.ReportAllocs()
-			b.ResetTimer()
-			var st planmode.State
-			for b.Loop() {
-				st = f.c.Get(f.a)
-			}
-			if !st.Active {
-				b.Fatal("inactive")
-			}
+			benchGet(b, f.c, []host.Agent{f.a})
 		})
+	}
+	b.Run("sessions=10k", func(b *testing.B) {
+		h := newFakeHost()
+		c := h.start(b, nil)
+		agents := make([]host.Agent, 10_000)
+		for i := range agents {
+			a := h.newAgent(b)
+			if got := set(b, c, a, true); got != planmode.Committed {
+				b.Fatalf("Set(true) = %v, want committed", got)
+			}
+			agents[i] = a
+		}
+		benchGet(b, c, agents)
+	})
+}
+
+// benchGet calls Get on agents in turn, each in plan mode.
+func benchGet(b *testing.B, c *planmode.Controller, agents []host.Agent) {
+	b.ReportAllocs()
+	b.ResetTimer()
+	active, i := true, 0
+	for b.Loop() {
+		active = c.Get(agents[i]).Active && active
+		if i++; i == len(agents) {
+			i = 0
+		}
+	}
+	if !active {
+		b.Fatal("inactive")
 	}
 }
 

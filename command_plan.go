@@ -2,7 +2,6 @@ package planmode
 
 import (
 	"context"
-	"encoding/json"
 	"fmt"
 	"strconv"
 	"strings"
@@ -10,64 +9,62 @@ import (
 	"github.com/dshgo/planmode/host"
 )
 
-// planAction is what a /plan invocation does.
+// The /plan command's arguments: the hint in help listings, exactly "off"
+// (after trimming) for the default mode, and "reopen" alone (the last
+// approved plan) or followed by a plan's number, as "/plans" numbers them.
+const (
+	commandHint      = "[off|reopen [N]|message]"
+	commandArgOff    = "off"
+	commandArgReopen = "reopen"
+)
+
+// planAction is what a /plan invocation does: select plan mode (and steer
+// a message), select the default mode, or reopen a plan of the session as
+// the working draft; "off" and "reopen" with attachments are refused
+// before any change.
 type planAction uint8
 
 const (
-	// planOn selects plan mode and sends nothing.
 	planOn planAction = iota + 1
-	// planOnAndSteer selects plan mode, then steers the text and images.
 	planOnAndSteer
-	// planOff selects the default mode.
 	planOff
-	// planOffRefused is "off" with attachments: refused before any change.
 	planOffRefused
-	// planReopen selects plan mode with a plan of the session as the
-	// working draft.
 	planReopen
-	// planReopenRefused is "reopen" with attachments: refused before any
-	// change.
 	planReopenRefused
 )
 
 // planArgs classifies a /plan invocation by its raw argument text and
-// whether images were attached. The text is trimmed; exactly "off"
-// (case-sensitive) leaves plan mode and is refused with attachments;
-// "reopen", alone or followed by one word (the plan's number, returned as
-// text), reopens a plan and is refused with attachments; empty
-// text with no attachments enters plan mode; anything else enters plan mode
-// and steers a message. text is the trimmed argument. The selection agrees
-// with selectionForArgs, which reads the same arguments back from the log.
+// whether images were attached; text is the trimmed argument, or the
+// plan's number for reopen. Exactly "off" (case-sensitive) leaves plan
+// mode; "reopen", alone or with one word, reopens a plan; nothing enters
+// plan mode; anything else enters it and steers a message. The selection
+// agrees with selectionForArgs, which reads the arguments back from the
+// log.
 func planArgs(args string, attachments bool) (action planAction, text string) {
 	text = strings.TrimSpace(args)
+	n, reopen := reopenArg(text)
 	switch {
-	case text == CommandArgOff && attachments:
+	case text == commandArgOff && attachments:
 		return planOffRefused, text
-	case text == CommandArgOff:
+	case text == commandArgOff:
 		return planOff, text
-	}
-	if n, ok := reopenArg(text); ok {
-		if attachments {
-			return planReopenRefused, n
-		}
+	case reopen && attachments:
+		return planReopenRefused, n
+	case reopen:
 		return planReopen, n
-	}
-	switch {
 	case text == "" && !attachments:
 		return planOn, text
-	default:
-		return planOnAndSteer, text
 	}
+	return planOnAndSteer, text
 }
 
 // reopenArg reports whether text is "reopen" or "reopen WORD", and the
 // word ("" for none).
 func reopenArg(text string) (string, bool) {
-	f := strings.Fields(text)
-	if len(f) == 0 || f[0] != CommandArgReopen || len(f) > 2 {
+	switch f := strings.Fields(text); {
+	case len(f) == 0 || len(f) > 2 || f[0] != commandArgReopen:
 		return "", false
-	}
-	if len(f) == 2 {
+	case len(f) == 2:
 		return f[1], true
 	}
 	return "", true
@@ -77,8 +74,8 @@ func reopenArg(text string) (string, bool) {
 func (c *Controller) command() host.Command {
 	return host.Command{
 		Name:          CommandName,
-		Description:   CommandDescription,
-		Hint:          CommandHint,
+		Description:   commandDescription,
+		Hint:          commandHint,
 		AcceptsImages: true,
 		Run:           c.runPlan,
 	}
@@ -89,17 +86,16 @@ func (c *Controller) command() host.Command {
 // steers; with attachments it is refused before anything changes. Anything
 // else selects plan mode first and then, when there is text or there are
 // attachments, steers one user message: the attachments, then the trimmed
-// text. The reply words the outcome, which the command supplies to the host
-// as a [PlanReply] ([host.SetOutcome]); a failed Set is the
-// command's error, and the command's own failures are [ErrOffWithImages]
-// and [ErrSteerFailed].
+// text. The reply words the outcome; a failed Set is the command's error,
+// and the command's own failures are refusing "off" with attachments and a
+// message that could not be steered.
 func (c *Controller) runPlan(ctx context.Context, inv host.Invocation) (string, error) {
 	action, text := planArgs(inv.Args, len(inv.Attachments) > 0)
 	switch action {
 	case planOffRefused:
-		return "", ErrOffWithImages
+		return "", errOffWithImages
 	case planReopenRefused:
-		return "", ErrReopenWithImages
+		return "", errReopenWithImages
 	case planReopen:
 		return c.reopen(ctx, inv.Agent, text)
 	}
@@ -108,9 +104,7 @@ func (c *Controller) runPlan(ctx context.Context, inv host.Invocation) (string, 
 	if err != nil {
 		return "", err
 	}
-	r := c.planReply(inv.Agent, active, outcome)
-	host.SetOutcome(ctx, string(r))
-	reply := planReplies[r]
+	reply := c.planReply(inv.Agent, active, outcome)
 	if action != planOnAndSteer {
 		return reply, nil
 	}
@@ -120,37 +114,27 @@ func (c *Controller) runPlan(ctx context.Context, inv host.Invocation) (string, 
 		content = append(content, host.TextBlock(text))
 	}
 	if err := inv.Agent.Steer(host.Message{Content: content}); err != nil {
-		return "", fmt.Errorf("%w (%s): %w", ErrSteerFailed, reply, err)
+		return "", wrapped(codeSteerFailed, "", fmt.Sprintf("%s (%s): %v", textSteerFailed, reply, err), err)
 	}
 	return reply, nil
 }
 
-// planReply is the outcome of selecting active. A no-op while the same
+// planReply is the reply to selecting active. A no-op while the same
 // selection is still pending reports it as pending, which is what it is.
-func (c *Controller) planReply(agent host.Agent, active bool, o Outcome) PlanReply {
+func (c *Controller) planReply(agent host.Agent, active bool, o Outcome) string {
 	if o == Noop && c.Get(agent).Pending != SelectionNone {
 		o = Queued
 	}
-	var r PlanReply
-	switch {
-	case o == Committed && active:
-		r = PlanEntered
-	case o == Committed:
-		r = PlanLeft
-	case o == Queued && active:
-		r = PlanEntering
-	case o == Queued:
-		r = PlanLeaving
-	case o == Cancelled && active:
-		r = PlanExitCancelled
-	case o == Cancelled:
-		r = PlanEntryCancelled
-	case active:
-		r = PlanAlreadyOn
-	default:
-		r = PlanAlreadyOff
+	replies := map[Outcome][2]string{ // [inactive, active]
+		Noop:      {replyAlreadyInactive, replyAlreadyActive},
+		Committed: {replyLeft, replyEntered},
+		Queued:    {replyLeaving, replyEntering},
+		Cancelled: {replyEntryCancelled, replyExitCancelled},
 	}
-	return r
+	if active {
+		return replies[o][1]
+	}
+	return replies[o][0]
 }
 
 // reopen handles "/plan reopen [N]": it picks plan N of the session (the
@@ -167,15 +151,15 @@ func (c *Controller) reopen(ctx context.Context, agent host.Agent, arg string) (
 	if arg != "" {
 		v, err := strconv.Atoi(arg)
 		if err != nil || v < 1 || v > len(plans) {
-			return "", &noSuchPlanError{arg: arg, plans: len(plans)}
+			return "", &Error{Code: codeNoSuchPlan, msg: fmt.Sprintf(textNoSuchPlan, arg, len(plans))}
 		}
 		n = v
 	} else if n == 0 {
-		return "", ErrNoApprovedPlan
+		return "", errNoApprovedPlan
 	}
 	p := plans[n-1]
 	if strings.TrimSpace(p.Plan) == "" {
-		return "", fmt.Errorf("%w: %s", ErrNoSuchPlan, fmt.Sprintf(textPlanNotLogged, n))
+		return "", &Error{Code: codeNoSuchPlan, msg: fmt.Sprintf(textPlanNotLogged, n)}
 	}
 	outcome, err := c.set(agent, true, true)
 	if err != nil {
@@ -185,65 +169,46 @@ func (c *Controller) reopen(ctx context.Context, agent host.Agent, arg string) (
 	if err != nil {
 		return "", fmt.Errorf("%s: reopen: %w", PluginName, err)
 	}
-	data, err := json.Marshal(ReopenPayload{Number: n, Title: p.Title, Digest: host.DigestDetail(p.Plan), Plan: p.Plan})
-	if err != nil {
-		return "", fmt.Errorf("%w: %w", ErrReopenFailed, err)
-	}
+	data := mustJSON(ReopenPayload{Number: n, Title: p.Title, Digest: host.DigestDetail(p.Plan), Plan: p.Plan})
 	if _, err := st.sess.Append(host.Event{Type: EventPlanReopen, Data: data}); err != nil {
-		return "", fmt.Errorf("%w: %w", ErrReopenFailed, err)
+		return "", reopenFailed(err)
 	}
 	delivered := false
 	for _, x := range c.exits {
-		if x.Reopen == nil {
-			continue
+		if x.Reopen != nil {
+			ok, err := x.Reopen(ctx, agent, p.Plan)
+			if err != nil {
+				return "", wrapped(codeReopenFailed, "", textReopenFailed+": "+x.Name+": "+err.Error(), err)
+			}
+			delivered = delivered || ok
 		}
-		ok, err := x.Reopen(ctx, agent, p.Plan)
-		if err != nil {
-			return "", fmt.Errorf("%w: %s: %w", ErrReopenFailed, x.Name, err)
-		}
-		delivered = delivered || ok
 	}
 	text := fmt.Sprintf(noticeReopened, n) + p.Plan
 	if delivered {
 		text = fmt.Sprintf(noticeReopenedFile, n)
 	}
-	msg := reopenMessage(text)
-	_, appended, err := st.sess.AppendIf(host.Event{Type: host.TypeUserMessage, Source: msg.Source, Data: mustJSON(host.UserMessage{Content: msg.Content})},
-		func() bool { return st.open() && !st.load().turnOpen() })
+	msg := pluginMessage(text, reopenForm)
+	appended, err := st.appendIf(messageEvent(msg), func() bool { return !st.v.turnOpen })
 	switch {
 	case err != nil:
-		return "", fmt.Errorf("%w: %w", ErrReopenFailed, err)
+		return "", reopenFailed(err)
 	case !appended:
 		if err := agent.Steer(msg); err != nil {
-			return "", fmt.Errorf("%w: %w", ErrReopenFailed, err)
+			return "", reopenFailed(err)
 		}
 	}
 	if err := host.Sync(st.sess); err != nil {
 		return "", fmt.Errorf("%s: reopen: %w", PluginName, err)
 	}
-	r, reply := PlanReopened, replyReopened
+	reply := replyReopened
 	if outcome == Queued || !appended {
-		r, reply = PlanReopening, replyReopening
+		reply = replyReopening
 	}
-	host.SetOutcome(ctx, string(r))
 	return fmt.Sprintf(reply, n), nil
 }
 
-// reopenMessage is the model-facing message that gives the model a
-// reopened plan.
-func reopenMessage(text string) host.Message {
-	return host.Message{
-		Content: []host.Block{host.TextBlock(text)},
-		Source:  &host.Source{Kind: host.SourcePlugin, Plugin: PluginName, Form: reopenForm},
-	}
+// reopenFailed is the failure of "/plan reopen" to record the reopened
+// plan, caused by err.
+func reopenFailed(err error) *Error {
+	return wrapped(codeReopenFailed, "", textReopenFailed+": "+err.Error(), err)
 }
-
-// noSuchPlanError is the failure of "/plan reopen N" naming no plan. It is
-// ErrNoSuchPlan for errors.Is.
-type noSuchPlanError struct {
-	arg   string
-	plans int
-}
-
-func (e *noSuchPlanError) Error() string        { return fmt.Sprintf(textNoSuchPlan, e.arg, e.plans) }
-func (e *noSuchPlanError) Is(target error) bool { return target == ErrNoSuchPlan }

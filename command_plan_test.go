@@ -395,7 +395,7 @@ func TestE2EPlanOffWithImagesIsRefused(t *testing.T) {
 		t.Fatalf("/plan off with an image = %v, %v; want the refusal", handled, err)
 	}
 	wantState(t, e.c, a, planmode.State{Active: true})
-	if p := planmode.Project(a.Session().Events()); p != (planmode.Projection{Active: true}) {
+	if p := planmode.Project(a.Session().Events()); p != (planmode.State{Active: true}) {
 		t.Fatalf("projection = %+v, want plan mode with nothing pending", p)
 	}
 }

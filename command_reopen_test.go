@@ -10,6 +10,7 @@ import (
 
 	"github.com/dshgo/planmode"
 	"github.com/dshgo/planmode/host"
+	"github.com/dshgo/planmode/internal/exitresult"
 )
 
 // Three plans: 1 approved, 2 sent back, 3 approved after the user edited it.
@@ -35,7 +36,7 @@ func threePlans(t *testing.T, _ *planmode.Controller, a *fakeAgent) {
 	s := a.Session()
 	presentPlan(t, s, "c1", reopenPlan1, planmode.ExitApproved, `{"approved":true}`)
 	presentPlan(t, s, "c2", reopenPlan2, planmode.ExitKeepPlanning, "keep planning")
-	edited, _ := json.Marshal(map[string]any{planmode.ResultEditedByUser: true, planmode.ResultEditedPlan: reopenPlan3Edited})
+	edited, _ := json.Marshal(map[string]any{exitresult.EditedByUser: true, exitresult.EditedPlan: reopenPlan3Edited})
 	presentPlan(t, s, "c3", reopenPlan3, planmode.ExitApproved, string(edited))
 }
 
@@ -81,23 +82,22 @@ func TestPlanReopen(t *testing.T) {
 		images      bool
 		wantErr     error
 		wantReply   string
-		wantOutcome planmode.PlanReply
 		wantState   planmode.State
 		wantNumber  int
 		wantPlan    string
 		wantSteered bool
 	}{
 		{name: "bare reopen takes the last approved plan, as edited", setup: threePlans, args: "reopen",
-			wantReply: fmt.Sprintf(planmode.ReplyReopened, 3), wantOutcome: planmode.PlanReopened,
+			wantReply: fmt.Sprintf(planmode.ReplyReopened, 3),
 			wantState: planmode.State{Active: true}, wantNumber: 3, wantPlan: reopenPlan3Edited},
 		{name: "reopen N takes plan N, even one sent back", setup: threePlans, args: " reopen  2 ",
-			wantReply: fmt.Sprintf(planmode.ReplyReopened, 2), wantOutcome: planmode.PlanReopened,
+			wantReply: fmt.Sprintf(planmode.ReplyReopened, 2),
 			wantState: planmode.State{Active: true}, wantNumber: 2, wantPlan: reopenPlan2},
 		{name: "reopen in plan mode keeps it on", setup: chain(threePlans, enter), args: "reopen 1",
-			wantReply: fmt.Sprintf(planmode.ReplyReopened, 1), wantOutcome: planmode.PlanReopened,
+			wantReply: fmt.Sprintf(planmode.ReplyReopened, 1),
 			wantState: planmode.State{Active: true}, wantNumber: 1, wantPlan: reopenPlan1},
 		{name: "reopen during a turn is queued and steers the draft", setup: chain(threePlans, openTurn), args: "reopen 1",
-			wantReply: fmt.Sprintf(planmode.ReplyReopening, 1), wantOutcome: planmode.PlanReopening,
+			wantReply: fmt.Sprintf(planmode.ReplyReopening, 1),
 			wantState: planmode.State{Pending: planmode.SelectionActive}, wantNumber: 1, wantPlan: reopenPlan1, wantSteered: true},
 		{name: "no such plan", setup: threePlans, args: "reopen 4", wantErr: planmode.ErrNoSuchPlan},
 		{name: "plan 0", setup: threePlans, args: "reopen 0", wantErr: planmode.ErrNoSuchPlan},
@@ -124,8 +124,7 @@ func TestPlanReopen(t *testing.T) {
 			if tt.images {
 				atts = append(atts, image(1))
 			}
-			ctx, outcome := host.RecordOutcome(context.Background())
-			reply, err := planCommand(t, h).Run(ctx, host.Invocation{Agent: a, Args: tt.args, Attachments: atts})
+			reply, err := planCommand(t, h).Run(context.Background(), host.Invocation{Agent: a, Args: tt.args, Attachments: atts})
 			if tt.wantErr != nil {
 				if !errors.Is(err, tt.wantErr) || reply != "" {
 					t.Fatalf("/plan %q = %q, %v; want %v", tt.args, reply, err, tt.wantErr)
@@ -136,8 +135,8 @@ func TestPlanReopen(t *testing.T) {
 				}
 				return
 			}
-			if err != nil || reply != tt.wantReply || outcome() != string(tt.wantOutcome) {
-				t.Fatalf("/plan %q = %q, %v, outcome %q; want %q, %q", tt.args, reply, err, outcome(), tt.wantReply, tt.wantOutcome)
+			if err != nil || reply != tt.wantReply {
+				t.Fatalf("/plan %q = %q, %v; want %q", tt.args, reply, err, tt.wantReply)
 			}
 			wantState(t, c, a, tt.wantState)
 			got := reopens(t, a.Session())

@@ -1,10 +1,8 @@
 package planmode
 
 import (
-	"encoding/json"
 	"errors"
 	"fmt"
-	"log/slog"
 	"sync"
 	"sync/atomic"
 
@@ -33,27 +31,10 @@ const (
 
 // String returns "noop", "committed", "queued" or "cancelled".
 func (o Outcome) String() string {
-	switch o {
-	case Noop:
-		return "noop"
-	case Committed:
-		return "committed"
-	case Queued:
-		return "queued"
-	case Cancelled:
-		return "cancelled"
-	default:
+	if o < Noop || o > Cancelled {
 		return fmt.Sprintf("Outcome(%d)", uint8(o))
 	}
-}
-
-// State is an agent's plan-mode state as [Controller.Get] reports it.
-type State struct {
-	// Active is the logged state: the last "plan/mode" of the session.
-	Active bool
-	// Pending is the selection waiting for the next accepted pre-step, or
-	// SelectionNone. It never equals the logged state.
-	Pending Selection
+	return [...]string{"noop", "committed", "queued", "cancelled"}[o-Noop]
 }
 
 // Controller is the plan-mode service (ctx.planMode): it reads and changes
@@ -63,16 +44,8 @@ type State struct {
 // Create it with [New] (or through [Module]) and run it between Start and
 // Stop. All methods are safe for concurrent use.
 type Controller struct {
-	cfg        Config
-	logger     *slog.Logger
-	sections   host.Sections
-	tools      host.Tools
-	chain      host.PreStepChain
-	validators host.Validators
-	types      host.EventTypes
-	commands   host.Commands      // nil when the host has no command registry
-	questions  host.UserQuestions // nil when the host has no question channel
-	exits      exitExtensions     // the companions' parts in exit_plan_mode
+	p     Params         // Logger is never nil
+	exits exitExtensions // the companions' parts in exit_plan_mode, sorted
 
 	lifecycle sync.Mutex // serializes Start and Stop
 	run       atomic.Pointer[run]
@@ -81,16 +54,15 @@ type Controller struct {
 // Get returns the agent's plan-mode state: the logged state, plus the
 // selection waiting for the next accepted pre-step when one exists.
 //
-// Get never appends, never subscribes and never waits for a lock that is
-// held across an append, so it may be called from anywhere, including a
-// session subscriber (a UI refreshing on every event), and it reflects every
-// event appended before the call. Once the controller serves the session (after its first Set,
-// request section or pre-step), Get reads state the controller keeps current
-// as events are appended: it does not allocate and its cost does not grow
-// with the log. Before that, and while the controller is not running, Get
-// folds the log directly (see [Project]); a stopped controller reports no
-// pending selection. A nil agent, or one without a session, reads as the
-// zero State.
+// Get never appends, never subscribes and never waits for an append to
+// finish (only, briefly, for the fold of one event), so it may be called
+// from anywhere, a session subscriber included (a UI refreshing on every
+// event), and it reflects every event appended before the call. Once the controller serves the session (after its first Set,
+// request section or pre-step), Get reads the state the controller keeps
+// current, at a cost that does not grow with the log. Before that, and
+// while the controller is not running, Get folds the log ([Project]); a
+// stopped controller reports no pending selection. A nil agent, or one
+// without a session, reads as the zero State.
 func (c *Controller) Get(agent host.Agent) State {
 	if agent == nil {
 		return State{}
@@ -104,11 +76,10 @@ func (c *Controller) Get(agent host.Agent) State {
 		ev := sess.Events()
 		return State{Active: FoldPlanMode(ev, ev.Len())}
 	}
-	if st, ok := r.lookup(sess); ok {
-		return st.stateOf(sess)
+	if st, _ := r.lookup(sess.ID()); st != nil {
+		return st.get(sess.Events())
 	}
-	p := Project(sess.Events())
-	return State{Active: p.Active, Pending: p.Pending}
+	return Project(sess.Events())
 }
 
 // Set selects plan mode (active true) or the default mode (active false) for
@@ -117,46 +88,27 @@ func (c *Controller) Get(agent host.Agent) State {
 //   - [Noop]: active already is the target, that is the pending selection if
 //     there is one and the logged state otherwise. Nothing changes.
 //   - [Cancelled]: an opposite selection was pending and the logged state
-//     already equals active. The pending selection is dropped. Nothing is
-//     logged when it lived only in memory (a queued Set). When the log
-//     records it, Set first appends an [EventPlanCancel] marker (see below);
-//     if that append fails, Set returns the error and the selection stays
-//     pending.
+//     already equals active. The pending selection is dropped, and nothing
+//     is logged unless the log records the selection: a "/plan" run (done
+//     or still running) or an approved exit_plan_mode call. The log alone
+//     would read it as pending until a "plan/mode" follows, so Set first
+//     appends an [EventPlanCancel] marker; if that fails, Set returns the
+//     error and the selection stays pending.
 //   - [Committed]: no turn is open, so the "plan/mode" event is appended now,
 //     followed by a notice to the model when the last request header
 //     described the other mode. If the append fails, Set returns the error
-//     and nothing changes. (A failed notice is logged as a warning; the
-//     state change stands.)
+//     and nothing changes (a failed notice is only logged as a warning).
 //   - [Queued]: a turn is open (or opened while Set ran), so the selection is
 //     kept in memory, replacing any earlier one, and appended by the plugin's
-//     pre-step listener at the next accepted step of the turn, before that
-//     step's request is built.
+//     pre-step listener at the next accepted step, before its request is
+//     built. It is lost if the process exits first, unless the log records
+//     it (a "/plan", see [Project]).
 //
 // Set is linearizable with turn start and end: the commit is conditional on
-// no turn being open at the moment of the append, so it never lands inside a
-// turn that has started. A queued selection lives only in process memory: it
-// is lost if the process exits before another accepted step, unless it came
-// from the "/plan" command, whose completion the log records (see
-// [Project]).
-//
-// The cancel marker is the one departure from "a cancellation logs nothing",
-// and only for selections the log itself records: a "/plan" that completed
-// (or is still running, so its completion is logged later) and an approved
-// exit_plan_mode call whose result is logged. The log alone reads such a
-// selection as pending until a "plan/mode" follows; dropping it from memory
-// only would let [Project] and a controller restarted on the log apply what
-// the user took back. The marker withdraws every such selection made before
-// it, and leaves the logged state as it is.
-//
-// On a session that other processes append to as well ([host.Refresher]),
-// Set first catches the session up, so it never queues a selection for a
-// turn that another process already ended, nor misses one it opened.
-//
-// Whatever Set appends is durable before it returns: on a session whose
-// store makes appends durable in groups ([host.Syncer]), Committed and a
-// logged cancellation call [host.Sync] first, since a UI shows the outcome
-// at once. A failed sync is returned as the error; the store then takes no
-// more appends to the session.
+// no turn being open at the moment of the append. On a session that other
+// processes append to ([host.Refresher]) Set first catches up. Whatever Set
+// appends is durable before it returns ([host.Sync]), since a UI shows the
+// outcome at once; a failed sync is returned.
 //
 // Set fails with [ErrNoAgent] for a nil agent, with [ErrNotRunning] when
 // the controller is not started (or stops while Set runs), and with
@@ -174,114 +126,89 @@ func (c *Controller) set(agent host.Agent, active, byCommand bool) (Outcome, err
 	if err != nil {
 		return 0, fmt.Errorf("%s: set: %w", PluginName, err)
 	}
-	st.mu.Lock()
-	defer st.mu.Unlock()
 	// Another process may have opened or closed a turn, or logged a mode,
 	// that this one has not seen yet: decide on a caught-up view.
 	if err := host.Refresh(st.sess); err != nil {
 		return 0, fmt.Errorf("%s: set: %w", PluginName, err)
 	}
-
 	want := selectionOf(active)
 	for {
-		if st.closed.Load() {
-			return 0, fmt.Errorf("%s: set: %w", PluginName, st.closedErr())
+		st.lock()
+		if st.closed {
+			err := st.closedErrLocked()
+			st.mu.Unlock()
+			return 0, fmt.Errorf("%s: set: %w", PluginName, err)
 		}
-		w := st.load()
-		logged := selectionOf(w.active())
-		pending := w.pending()
+		logged, pending, gen := selectionOf(st.v.active), st.sel, st.gen
+		projected, _ := st.v.pending()
 		target := logged
 		if pending != SelectionNone {
 			target = pending
 		}
+		var e host.Event
 		switch {
 		case want == target:
 			if byCommand && pending == want {
 				st.recorded = true
 			}
+			st.mu.Unlock()
 			return Noop, nil
-		case pending != SelectionNone && logged == want:
-			if projected, _ := w.projected(); projected != SelectionNone || st.recorded {
-				_, appended, err := st.sess.AppendIf(cancelEvent(pending), func() bool {
-					return !st.closed.Load() && st.load().active() == active
-				})
-				if err != nil {
-					return 0, fmt.Errorf("%s: set: append %s: %w", PluginName, EventPlanCancel, err)
-				}
-				if !appended {
-					continue // the logged state changed meanwhile: decide again
-				}
-			}
-			st.setPending(SelectionNone, false)
-			if err := host.Sync(st.sess); err != nil {
-				return 0, fmt.Errorf("%s: set: %w", PluginName, err)
-			}
+		case pending != SelectionNone && logged == want && projected == SelectionNone && !st.recorded:
+			// The selection lived only in memory: nothing to log.
+			st.setPendingLocked(SelectionNone, false)
+			st.mu.Unlock()
 			return Cancelled, nil
-		case w.turnOpen():
-			st.setPending(want, false)
+		case pending != SelectionNone && logged == want:
+			e = cancelEvent(pending)
+		case st.v.turnOpen:
+			st.setPendingLocked(want, false)
 			st.recorded = byCommand
+			st.mu.Unlock()
 			return Queued, nil
+		default:
+			e = modeEvent(active)
 		}
-		break
-	}
+		st.mu.Unlock()
 
-	var seen word
-	_, appended, err := st.sess.AppendIf(modeEvent(active), func() bool {
-		if st.closed.Load() {
-			return false
+		// Append the cancel marker, or commit, on the condition that
+		// nothing this decision read changed meanwhile; else decide again.
+		// The fold of either event clears the pending selection.
+		var header, announced Selection
+		appended, err := st.appendIf(e, func() bool {
+			header, announced = st.v.header, st.v.announced
+			return st.gen == gen && st.v.active == (logged == SelectionActive) && (e.Type == EventPlanCancel || !st.v.turnOpen)
+		})
+		if err != nil {
+			return 0, fmt.Errorf("%s: set: append %s: %w", PluginName, e.Type, err)
 		}
-		seen = st.load()
-		return !seen.turnOpen() && seen.active() != active
-	})
-	if err != nil {
-		return 0, fmt.Errorf("%s: set: append %s: %w", PluginName, EventPlanMode, err)
-	}
-	if !appended {
-		if st.closed.Load() {
-			return 0, fmt.Errorf("%s: set: %w", PluginName, st.closedErr())
+		if !appended {
+			continue
 		}
-		if seen.turnOpen() {
-			st.setPending(want, false)
-			st.recorded = byCommand
-			return Queued, nil
+		outcome := Cancelled
+		if e.Type == EventPlanMode {
+			outcome = Committed
+			c.notify(agent, st, noticeFor(header, announced, want, false))
 		}
-		// Someone else logged the same state meanwhile.
-		st.setPending(SelectionNone, false)
-		return Noop, nil
-	}
-	st.setPending(SelectionNone, false)
-	if text, due := noticeFor(seen, want, false); due {
-		if _, _, err := st.sess.AppendIf(noticeEvent(text), st.open); err != nil {
-			c.logger.Warn(warnNoticeFailed, "agent", agent.ID(), "session", st.sess.ID(), "error", err)
+		if err := host.Sync(st.sess); err != nil {
+			return 0, fmt.Errorf("%s: set: %w", PluginName, err)
 		}
+		return outcome, nil
 	}
-	// A UI shows the outcome at once: make what it reports durable first.
-	if err := host.Sync(st.sess); err != nil {
-		return 0, fmt.Errorf("%s: set: %w", PluginName, err)
-	}
-	return Committed, nil
 }
 
 // state returns the per-session state for the agent's session, creating it
 // (and folding the log once) the first time the session is seen.
 func (c *Controller) state(agent host.Agent) (*sessionState, error) {
-	st, _, err := c.stateWord(agent)
-	return st, err
-}
-
-// stateWord is [Controller.state] that also returns the session's word as
-// it was found, for the reads that need nothing more.
-func (c *Controller) stateWord(agent host.Agent) (*sessionState, word, error) {
 	if agent == nil {
-		return nil, word{}, ErrNoAgent
+		return nil, ErrNoAgent
 	}
 	sess := agent.Session()
 	if sess == nil {
-		return nil, word{}, ErrNoAgent
+		return nil, ErrNoAgent
 	}
 	r := c.run.Load()
 	if r == nil {
-		return nil, word{}, ErrNotRunning
+		return nil, ErrNotRunning
 	}
 	return r.state(sess)
 }
@@ -295,224 +222,172 @@ func (c *Controller) stateWord(agent host.Agent) (*sessionState, word, error) {
 // controller is stopped, and [ErrPlanMode] when the agent already is in plan
 // mode or has a pending entry. It replaces a pending exit.
 func (c *Controller) Enter(agent host.Agent) error {
-	if agent == nil || agent.Session() == nil {
-		return fmt.Errorf("%s: enter: %w", PluginName, ErrNoAgent)
-	}
 	st, err := c.state(agent)
 	if err != nil {
 		return fmt.Errorf("%s: enter: %w", PluginName, err)
 	}
-	st.mu.Lock()
+	st.lock()
 	defer st.mu.Unlock()
-	if st.closed.Load() {
-		return fmt.Errorf("%s: enter: %w", PluginName, st.closedErr())
-	}
-	if cur := st.current(); cur.Active || cur.Pending == SelectionActive {
+	switch {
+	case st.closed:
+		return fmt.Errorf("%s: enter: %w", PluginName, st.closedErrLocked())
+	case st.v.active || st.sel == SelectionActive:
 		return fmt.Errorf("%s: enter: %w", PluginName, ErrPlanMode)
 	}
-	st.setPending(SelectionActive, true)
+	st.setPendingLocked(SelectionActive, true)
 	return nil
 }
 
-// queueExit records an approved exit: a silent pending selection of the
-// default mode, applied at the next accepted pre-step with no notice. It
-// replaces any pending selection; when the logged state already is inactive
-// it just clears the pending one.
-func (c *Controller) queueExit(agent host.Agent) error {
-	st, err := c.state(agent)
-	if err != nil {
-		return err
-	}
-	return st.queueExit()
-}
-
 // applyPending lands the session's pending selection: it appends
-// "plan/mode" (or drops the selection when the log already has that state)
-// and clears it. It reports whether it appended, and the notice text when
-// a notice is due; err is a failed append. When the
-// append fails the selection stays pending and the failure is logged once
-// per selection. An approved exit lands only when the log shows it (the
-// call's approved result is logged) and the log is durable ([host.Sync]):
-// otherwise it is withdrawn, since an approval the log does not hold does
-// not count (see withdrawExit).
-//
-// idle is true for [Controller.LandPending]: the append is then also
-// conditional on no turn being open, and a selection that finds a turn
-// open stays pending for the turn's first accepted pre-step.
-func (c *Controller) applyPending(agent host.Agent, st *sessionState, idle bool) (landed bool, notice string, due bool, err error) {
-	st.mu.Lock()
-	defer st.mu.Unlock()
-	w := st.load()
-	sel := w.pending()
-	if sel == SelectionNone || st.closed.Load() {
-		return false, "", false, nil
+// "plan/mode", whose fold clears the selection, and reports whether it did
+// and the notice due, if any. A failed append leaves the selection pending
+// and is logged once per selection. An approved exit lands only once the
+// log holds the call's approved result and is durable ([host.Sync]); else
+// it is withdrawn, since an approval the log does not hold does not count.
+// idle (for LandPending) makes the append conditional on no turn being
+// open too: a turn that is open takes the selection at its next step.
+func (c *Controller) applyPending(agent host.Agent, st *sessionState, idle bool) (landed bool, notice string, err error) {
+	for {
+		st.lock()
+		sel, silent, gen := st.sel, st.silent, st.gen
+		wait := st.closed || idle && st.v.turnOpen
+		st.mu.Unlock()
+		if sel == SelectionNone || wait {
+			return false, "", nil
+		}
+		approval := sel == SelectionInactive && silent
+		if approval {
+			// The mode changes only once the approval's record is durable.
+			if err := host.Sync(st.sess); err != nil {
+				c.withdrawExit(agent, st, warnExitNotDurable, err)
+				return false, "", nil
+			}
+		}
+		var (
+			header, announced Selection
+			unrecorded        bool // an approved exit whose result the log lacks
+			opened            bool // idle, but a turn is open
+		)
+		appended, err := st.appendIf(modeEvent(sel == SelectionActive), func() bool {
+			header, announced = st.v.header, st.v.announced
+			switch p, _ := st.v.pending(); {
+			case st.gen != gen:
+				return false // the selection changed: decide again
+			case idle && st.v.turnOpen:
+				opened = true
+				return false
+			case approval && p != SelectionInactive:
+				// Fail closed: an exit lands only once the log holds the
+				// call's approved result (a host that could not write it
+				// drops the exit).
+				unrecorded = true
+				return false
+			}
+			return true
+		})
+		switch {
+		case err != nil:
+			st.mu.Lock()
+			first := st.gen == gen && !st.warned
+			st.warned = st.warned || first
+			st.mu.Unlock()
+			if first {
+				c.p.Logger.Warn(warnAppendFailed, "agent", agent.ID(), "session", st.sess.ID(),
+					"active", sel == SelectionActive, "error", err)
+			}
+			return false, "", err
+		case opened:
+			return false, "", nil
+		case unrecorded:
+			c.withdrawExit(agent, st, warnExitUnrecorded, nil)
+			return false, "", nil
+		case !appended:
+			continue
+		}
+		return true, noticeFor(header, announced, sel, silent), nil
 	}
-	active := sel == SelectionActive
-	approval := sel == SelectionInactive && w.pendingExit()
-	if approval {
-		// The mode changes only once the approval's record is durable.
-		if err := host.Sync(st.sess); err != nil {
-			c.withdrawExitLocked(agent, st, warnExitNotDurable, err)
-			return false, "", false, nil
-		}
-	}
-	var (
-		seen       word
-		unrecorded bool // an approved exit whose result the log lacks
-		opened     bool // idle, but a turn is open
-	)
-	_, appended, err := st.sess.AppendIf(modeEvent(active), func() bool {
-		if st.closed.Load() {
-			return false
-		}
-		seen = st.load()
-		if idle && seen.turnOpen() {
-			opened = true
-			return false
-		}
-		if seen.active() == active {
-			return false
-		}
-		// Fail closed: an exit lands only once the log holds the call's
-		// approved result (a host that could not write it drops the exit).
-		if p, _ := seen.projected(); approval && p != SelectionInactive {
-			unrecorded = true
-			return false
-		}
-		return true
-	})
-	if err != nil {
-		if !st.warned {
-			st.warned = true
-			c.logger.Warn(warnAppendFailed, "agent", agent.ID(), "session", st.sess.ID(),
-				"active", active, "error", err)
-		}
-		return false, "", false, err
-	}
-	if !appended {
-		if opened {
-			return false, "", false, nil
-		}
-		if unrecorded {
-			c.withdrawExitLocked(agent, st, warnExitUnrecorded, nil)
-			return false, "", false, nil
-		}
-		if !st.closed.Load() {
-			// The log has the state already (another writer): the
-			// selection is stale, so it is dropped.
-			st.setPending(SelectionNone, false)
-		}
-		return false, "", false, nil
-	}
-	st.setPending(SelectionNone, false)
-	notice, due = noticeFor(seen, sel, w.pendingExit())
-	return true, notice, due, nil
 }
 
 // LandPending lands the agent's pending selection once no turn is open,
 // as the next accepted pre-step would, and reports whether it logged a
 // change. A selection made after a turn's last accepted pre-step otherwise
 // waits, in memory, for the next turn: a front end calls LandPending when
-// a turn ends, so that the switch is logged, and shown, at once.
-//
-// It appends "plan/mode" on the condition that no turn is open (a turn
-// that opened meanwhile takes the selection at its first accepted step),
-// then the notice when one is due, and makes both durable ([host.Sync]).
-// An approved exit lands only as the pre-step lands it: once its result
-// is logged and durable, else it is withdrawn. A selection the log already
-// has is dropped. With nothing pending it does nothing.
+// a turn ends, so that the switch is logged, and shown, at once. It
+// appends "plan/mode" on the condition that no turn is open, then the
+// notice when one is due, and makes both durable ([host.Sync]); an
+// approved exit lands only as the pre-step lands it. With nothing pending
+// it does nothing.
 //
 // It fails with [ErrNoAgent] for a nil agent and with [ErrNotRunning]
 // when the controller is not started; an append that fails leaves the
 // selection pending and is returned.
 func (c *Controller) LandPending(agent host.Agent) (bool, error) {
-	st, w, err := c.stateWord(agent)
+	st, err := c.state(agent)
 	if err != nil {
 		return false, fmt.Errorf("%s: land pending: %w", PluginName, err)
 	}
-	if w.pending() == SelectionNone || w.turnOpen() {
-		return false, nil
-	}
-	landed, text, due, err := c.applyPending(agent, st, true)
+	landed, text, err := c.applyPending(agent, st, true)
 	if err != nil {
 		return false, fmt.Errorf("%s: land pending: append %s: %w", PluginName, EventPlanMode, err)
 	}
 	if !landed {
 		return false, nil
 	}
-	if due {
-		if _, _, err := st.sess.AppendIf(noticeEvent(text), st.open); err != nil {
-			c.logger.Warn(warnNoticeFailed, "agent", agent.ID(), "session", st.sess.ID(), "error", err)
-		}
-	}
-	// A UI shows the outcome at once: make it durable first.
+	c.notify(agent, st, text)
 	if err := host.Sync(st.sess); err != nil {
 		return true, fmt.Errorf("%s: land pending: %w", PluginName, err)
 	}
 	return true, nil
 }
 
-// noticeFor decides whether a change to sel, landing on a log whose state
-// before the append was seen, records a notice. Only a user's change does,
-// only when the last request header described the other mode, and only
-// once per change: not when a notice for sel was recorded since that header.
-func noticeFor(seen word, sel Selection, exit bool) (string, bool) {
-	if exit {
-		return "", false
+// noticeFor returns the notice that a change to sel records, "" for none,
+// given what the last request header before the append described and the
+// state the last notice since that header named. Only a user's change has
+// one (not a silent one), only when the header described the other mode,
+// and only once: not when a notice for sel was recorded since the header.
+func noticeFor(header, announced, sel Selection, silent bool) string {
+	switch {
+	case silent || header == SelectionNone || header == sel || announced == sel:
+		return ""
+	case sel == SelectionActive:
+		return noticeEntered
 	}
-	h := seen.header()
-	if h == headerUnknown || headerSelection(h) == sel || seen.announced() == sel {
-		return "", false
-	}
-	if sel == SelectionActive {
-		return noticeEntered, true
-	}
-	return noticeLeft, true
-}
-
-func headerSelection(h headerMode) Selection {
-	switch h {
-	case headerActive:
-		return SelectionActive
-	case headerInactive:
-		return SelectionInactive
-	default:
-		return SelectionNone
-	}
+	return noticeLeft
 }
 
 // modeEvent returns a "plan/mode" event for the state.
 func modeEvent(active bool) host.Event {
-	data := payloadInactive
-	if active {
-		data = payloadActive
-	}
-	return host.Event{Type: EventPlanMode, Data: json.RawMessage(data)}
+	return host.Event{Type: EventPlanMode, Data: mustJSON(ModePayload{Active: active})}
 }
 
 // cancelEvent returns a "plan/cancel" event withdrawing sel.
 func cancelEvent(sel Selection) host.Event {
-	data := payloadCancelInactive
-	if sel == SelectionActive {
-		data = payloadCancelActive
+	return host.Event{Type: EventPlanCancel, Data: mustJSON(CancelPayload{Cancelled: sel.String()})}
+}
+
+// notify appends the notice text, if any; a failure is logged as a
+// warning, and the change it announces stands.
+func (c *Controller) notify(agent host.Agent, st *sessionState, text string) {
+	if text == "" {
+		return
 	}
-	return host.Event{Type: EventPlanCancel, Data: json.RawMessage(data)}
+	if _, err := st.appendIf(messageEvent(pluginMessage(text, noticeForm)), always); err != nil {
+		c.p.Logger.Warn(warnNoticeFailed, "agent", agent.ID(), "session", st.sess.ID(), "error", err)
+	}
 }
 
-// noticeSource is the source of the plugin's notices.
-func noticeSource() *host.Source {
-	return &host.Source{Kind: host.SourcePlugin, Plugin: PluginName, Form: noticeForm}
+// pluginMessage returns text as a message from the plugin, of form (a
+// notice, a reopened plan).
+func pluginMessage(text, form string) host.Message {
+	return host.Message{
+		Content: []host.Block{host.TextBlock(text)},
+		Source:  &host.Source{Kind: host.SourcePlugin, Plugin: PluginName, Form: form},
+	}
 }
 
-// noticeMessage returns a notice as a message for a pre-step decision.
-func noticeMessage(text string) host.Message {
-	return host.Message{Content: []host.Block{host.TextBlock(text)}, Source: noticeSource()}
-}
-
-// noticeEvent returns a notice as a "user/message" event.
-func noticeEvent(text string) host.Event {
-	data, _ := json.Marshal(host.UserMessage{Content: []host.Block{host.TextBlock(text)}})
-	return host.Event{Type: host.TypeUserMessage, Source: noticeSource(), Data: data}
+// messageEvent returns m as a "user/message" event.
+func messageEvent(m host.Message) host.Event {
+	return host.Event{Type: host.TypeUserMessage, Source: m.Source, Data: mustJSON(host.UserMessage{Content: m.Content})}
 }
 
 // warnOnce logs err, which the section or the pre-step listener swallows
@@ -528,5 +403,5 @@ func (c *Controller) warnOnce(msg string, agent host.Agent, err error) {
 	if agent != nil {
 		id = agent.ID()
 	}
-	c.logger.Warn(msg, "agent", id, "error", err)
+	c.p.Logger.Warn(msg, "agent", id, "error", err)
 }

@@ -382,7 +382,7 @@ func TestApprovedExitRecordsNoNotice(t *testing.T) {
 	if err := planmode.QueueExit(c, a); err != nil {
 		t.Fatal(err)
 	}
-	wantState(t, c, a, planmode.State{Active: true, Pending: planmode.SelectionInactive})
+	wantState(t, c, a, planmode.State{Active: true, Pending: planmode.SelectionInactive, Exit: true})
 	if got := h.render(a); !slices.Contains(got, planmode.SectionName) {
 		t.Fatal("the approved exit removed the guidance before the next step")
 	}
@@ -669,7 +669,7 @@ func TestCancelIsLoggedOnlyForSelectionsTheLogRecords(t *testing.T) {
 			}
 			want := planmode.State{Active: tt.active}
 			wantState(t, c, a, want)
-			if p := planmode.Project(a.Session().Events()); p != (planmode.Projection{Active: tt.active}) {
+			if p := planmode.Project(a.Session().Events()); p != (planmode.State{Active: tt.active}) {
 				t.Fatalf("Project = %+v, want the logged state with nothing pending", p)
 			}
 			if len(modes(t, a.Session(), 0)) != map[bool]int{false: 0, true: 1}[tt.active] {

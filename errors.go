@@ -1,9 +1,13 @@
 package planmode
 
-import "errors"
+import (
+	"errors"
+	"fmt"
+)
 
-// Errors returned by the controller and the payload check. Callers test them
-// with errors.Is; the returned errors wrap them with context.
+// Errors returned by the controller, the payload check and the config
+// check. Callers test them with errors.Is; the returned errors wrap them
+// with context.
 var (
 	// ErrNoAgent means a call named no agent (or an agent without a
 	// session): plan mode belongs to an agent's session.
@@ -11,92 +15,143 @@ var (
 	// ErrNotRunning means the controller is not started, or was stopped
 	// (fx stop, reload).
 	ErrNotRunning = errors.New(textNotRunning)
-	// ErrAlreadyRunning means Start was called on a running controller.
-	ErrAlreadyRunning = errors.New(textStarted)
 	// ErrBadPayload means a plan/mode event's active field is missing or is
-	// not a boolean, or a plan/cancel event's cancelled field is not "active"
-	// or "inactive".
+	// not a boolean, or a plan/cancel or plan/reopen event's payload is
+	// malformed.
 	ErrBadPayload = errors.New(textBadPayload)
 	// ErrBadConfig means a Config failed validation ([Config.Validate],
 	// [New]) or a configuration node failed to decode (the plugin's decoder).
 	ErrBadConfig = errors.New(textBadConfig)
-	// ErrMissingDependency means New was given no value for a required
-	// host registry.
-	ErrMissingDependency = errors.New(textMissingDependency)
-	// ErrBadExtension means the exit extensions given to New are
-	// inconsistent: one has no name, two share a name or an input property.
-	ErrBadExtension = errors.New(textBadExtension)
 	// ErrPlanMode means an agent is already in plan mode or entering it, so
 	// Enter has nothing to do.
 	ErrPlanMode = errors.New(textAlreadyPlanMode)
+	// ErrKeepPlanning is the [*Error] of a review the user did not
+	// approve: the model revises the plan. errors.Is matches every
+	// keep-planning failure with it, whatever its message (the user's
+	// feedback, feedback or an edit over the limit).
+	ErrKeepPlanning = keepPlanning(textKeepPlanning)
+	// ErrReviewDismissed is the [*Error] of a review the user dismissed to
+	// speak instead.
+	ErrReviewDismissed = &Error{Code: codeDismissed, Outcome: ExitDismissed, msg: textReviewDismissed}
 )
 
-// Outcomes of exit_plan_mode other than approval, and the errors of the
-// /plan command. The tool's errors are the tool results the model reads
-// (after [host.ToolErrorPrefix]); a host or UI that runs the tool tells
-// them apart with errors.Is, and one that reads logged results switches
-// on the logged outcome ([ExitOutcome]). Errors with details (the feedback, a size) wrap them.
+// Error is a failure of exit_plan_mode or of the /plan command, told apart
+// by its Code. Its message is what the model reads as the tool's error, or
+// the user as the command's; Unwrap returns its cause, if any (the
+// question channel's error, the agent's Steer error). errors.Is(err,
+// target) holds for a target *Error with the same Code.
+//
+// The codes of exit_plan_mode, with the call's outcome:
+//   - "no-agent", "not-plan-mode", "bad-input", "no-heading",
+//     "no-channel", "too-large", "decided", "review-open": the call was
+//     refused before the user saw the plan ([ExitRefused]): no calling
+//     agent, the session not in plan mode, an input that is not {"plan":
+//     string}, a plan without a level-1 heading, no way to ask the user, a
+//     plan over 256 KiB, an earlier call of the batch approved or
+//     abandoned, another call's review still open.
+//   - "keep-planning": the user did not approve ([ExitKeepPlanning]); the
+//     message carries their feedback when there is some.
+//   - "plan-changing", "edit-not-taken": the answer approved no plan as it
+//     stands ([ExitKeepPlanning]): the plan kept changing during the
+//     review, or the user approved an edit that no extension takes.
+//   - "dismissed" ([ExitDismissed]), "reloaded" ([ExitReloaded]),
+//     "review-failed" ([ExitReviewFailed]): the review ended without an
+//     answer.
+//
+// The codes of /plan (no Outcome): "off-with-images" and
+// "reopen-with-images" (attachments refused), "steer-failed" (plan mode
+// was selected but the message was not sent), "no-such-plan",
+// "no-approved-plan" and "reopen-failed" ("/plan reopen").
+type Error struct {
+	// Code names the failure: one of the codes above.
+	Code string
+	// Outcome is the [ExitOutcome] exit_plan_mode reports for it; "" for
+	// the errors of /plan.
+	Outcome ExitOutcome
+
+	msg   string
+	cause error
+}
+
+// Error returns the message the model or the user reads.
+func (e *Error) Error() string { return e.msg }
+
+// Unwrap returns the cause, nil when there is none.
+func (e *Error) Unwrap() error { return e.cause }
+
+// Is reports whether target is an *Error with the same Code.
+func (e *Error) Is(target error) bool {
+	t, ok := target.(*Error)
+	return ok && t.Code == e.Code
+}
+
+// The codes of [Error].
+const (
+	codeNoAgent          = "no-agent"
+	codeNotPlanMode      = "not-plan-mode"
+	codeBadInput         = "bad-input"
+	codeNoHeading        = "no-heading"
+	codeNoChannel        = "no-channel"
+	codeTooLarge         = "too-large"
+	codeDecided          = "decided"
+	codeReviewOpen       = "review-open"
+	codeKeepPlanning     = "keep-planning"
+	codePlanChanging     = "plan-changing"
+	codeEditNotTaken     = "edit-not-taken"
+	codeDismissed        = "dismissed"
+	codeReloaded         = "reloaded"
+	codeReviewFailed     = "review-failed"
+	codeOffWithImages    = "off-with-images"
+	codeReopenWithImages = "reopen-with-images"
+	codeSteerFailed      = "steer-failed"
+	codeNoSuchPlan       = "no-such-plan"
+	codeNoApprovedPlan   = "no-approved-plan"
+	codeReopenFailed     = "reopen-failed"
+)
+
+// The failures of exit_plan_mode and /plan whose message is fixed.
 var (
-	// ErrExitNoAgent means the tool was called outside an agent.
-	ErrExitNoAgent = errors.New(textExitNoAgent)
-	// ErrExitNotPlanMode means the calling session is not in plan mode.
-	ErrExitNotPlanMode = errors.New(textExitNotPlanMode)
-	// ErrExitBadInput means the input is not {"plan": string} (plus the
-	// properties of exit extensions).
-	ErrExitBadInput = errors.New(textExitBadInput)
-	// ErrExitNoHeading means the plan does not begin with a level-1
-	// Markdown heading.
-	ErrExitNoHeading = errors.New(textExitNoHeading)
-	// ErrExitNoChannel means the host has no user-question channel, or no
-	// user is attached to it: the plan was not reviewed.
-	ErrExitNoChannel = errors.New(textExitNoChannel)
-	// ErrExitTooLarge means the plan is over 256 KiB.
-	ErrExitTooLarge = errors.New(textExitTooLargeSentinel)
-	// ErrExitDecided means an earlier call of the batch was approved (or
-	// abandoned) and its exit is pending: this plan was not shown.
-	ErrExitDecided = errors.New(textExitDecided)
-	// ErrExitReviewOpen means another call's review of the session is
-	// still open: this plan was not shown.
-	ErrExitReviewOpen = errors.New(textExitReviewOpen)
-	// ErrKeepPlanning means the user did not approve: the model revises the
-	// plan. Errors carrying the user's feedback wrap it.
-	ErrKeepPlanning = errors.New(textKeepPlanning)
-	// ErrReviewDismissed means the user dismissed the review to speak
-	// instead.
-	ErrReviewDismissed = errors.New(textReviewDismissed)
-	// ErrReviewReloaded means the controller stopped (fx stop, reload)
-	// while the review was open.
-	ErrReviewReloaded = errors.New(textReviewReloaded)
-	// ErrReviewFailed means the question channel failed; the channel's
-	// error is wrapped too.
-	ErrReviewFailed = errors.New(textReviewFailed)
-	// ErrPlanChanging means the plan changed during each of the 3
-	// reviews one call may ask for, so no answer was about the plan as it
-	// stands: nothing was approved and plan mode stays on.
-	ErrPlanChanging = errors.New(textPlanChanging)
-	// ErrEditNotTaken means the user approved a plan they edited in the
-	// review, but no exit extension takes an edit: nothing was approved.
-	ErrEditNotTaken = errors.New(textEditNotTaken)
-
-	// ErrOffWithImages means "/plan off" came with attachments and was
-	// refused before anything changed.
-	ErrOffWithImages = errors.New(textOffWithImages)
-	// ErrSteerFailed means "/plan <message>" selected plan mode but the
-	// message could not be sent; the agent's error is wrapped too.
-	ErrSteerFailed = errors.New(textSteerFailed)
-	// ErrNoSuchPlan means "/plan reopen N" named no plan of the session.
-	ErrNoSuchPlan = errors.New(textNoSuchPlanSentinel)
-	// ErrNoApprovedPlan means "/plan reopen" found no approved plan in
-	// the session.
-	ErrNoApprovedPlan = errors.New(textNoApprovedPlan)
-	// ErrReopenWithImages means "/plan reopen" came with attachments and
-	// was refused before anything changed.
-	ErrReopenWithImages = errors.New(textReopenWithImages)
-	// ErrReopenFailed means "/plan reopen" selected plan mode but could
-	// not record the reopened plan; the cause is wrapped too.
-	ErrReopenFailed = errors.New(textReopenFailed)
+	errExitNoAgent      = refused(codeNoAgent, textExitNoAgent)
+	errExitNotPlanMode  = refused(codeNotPlanMode, textExitNotPlanMode)
+	errExitNoHeading    = refused(codeNoHeading, textExitNoHeading)
+	errExitNoChannel    = refused(codeNoChannel, textExitNoChannel)
+	errExitDecided      = refused(codeDecided, textExitDecided)
+	errExitReviewOpen   = refused(codeReviewOpen, textExitReviewOpen)
+	errPlanChanging     = &Error{Code: codePlanChanging, Outcome: ExitKeepPlanning, msg: textPlanChanging}
+	errEditNotTaken     = &Error{Code: codeEditNotTaken, Outcome: ExitKeepPlanning, msg: textEditNotTaken}
+	errReviewReloaded   = &Error{Code: codeReloaded, Outcome: ExitReloaded, msg: textReviewReloaded}
+	errOffWithImages    = &Error{Code: codeOffWithImages, msg: textOffWithImages}
+	errReopenWithImages = &Error{Code: codeReopenWithImages, msg: textReopenWithImages}
+	errNoApprovedPlan   = &Error{Code: codeNoApprovedPlan, msg: textNoApprovedPlan}
 )
 
-// errNoSessionID is the error of a session whose ID is empty: a host bug,
-// logged once by the section and the pre-step listener.
-var errNoSessionID = errors.New(textNoSessionID)
+// refused returns an exit_plan_mode failure before the review.
+func refused(code, msg string) *Error {
+	return &Error{Code: code, Outcome: ExitRefused, msg: msg}
+}
+
+// keepPlanning returns a keep-planning failure with its message.
+func keepPlanning(msg string) *Error {
+	return &Error{Code: codeKeepPlanning, Outcome: ExitKeepPlanning, msg: msg}
+}
+
+// badInput returns the failure of an input that is not {"plan": string};
+// the format and args say what is wrong with it.
+func badInput(format string, args ...any) *Error {
+	return refused(codeBadInput, textExitBadInput+fmt.Sprintf(format, args...))
+}
+
+// wrapped returns the failure of code with its message, caused by cause.
+func wrapped(code string, outcome ExitOutcome, msg string, cause error) *Error {
+	return &Error{Code: code, Outcome: outcome, msg: msg, cause: cause}
+}
+
+// Errors of a controller's start, and of a session it cannot serve.
+var (
+	errAlreadyRunning    = errors.New(textStarted)
+	errMissingDependency = errors.New(textMissingDependency)
+	errBadExtension      = errors.New(textBadExtension)
+	// errNoSessionID is the error of a session whose ID is empty: a host
+	// bug, logged once by the section and the pre-step listener.
+	errNoSessionID = errors.New(textNoSessionID)
+)

@@ -224,9 +224,9 @@ func Example_minimalHost() {
 	})
 	fmt.Println("after the turn:", plan.Get(a))
 	// Output:
-	// set: committed {true none}
+	// set: committed {true none false}
 	// step 1 prompt [plan:policy]
 	// exit_plan_mode -> {"approved":true} (approved)
 	// step 2 prompt []
-	// after the turn: {false none}
+	// after the turn: {false none false}
 }

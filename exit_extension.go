@@ -178,15 +178,15 @@ func newExitExtensions(xs []ExitExtension) (exitExtensions, error) {
 	props := map[string]string{argPlan: PluginName}
 	for _, x := range xs {
 		if x.Name == "" {
-			return nil, fmt.Errorf("%w: an exit extension has no name", ErrBadExtension)
+			return nil, fmt.Errorf("%w: an exit extension has no name", errBadExtension)
 		}
 		if names[x.Name] {
-			return nil, fmt.Errorf("%w: exit extension %q is supplied twice", ErrBadExtension, x.Name)
+			return nil, fmt.Errorf("%w: exit extension %q is supplied twice", errBadExtension, x.Name)
 		}
 		names[x.Name] = true
 		for _, p := range slices.Sorted(maps.Keys(x.Properties)) {
 			if owner, ok := props[p]; ok {
-				return nil, fmt.Errorf("%w: exit extension %q: input property %q is already %s's", ErrBadExtension, x.Name, p, owner)
+				return nil, fmt.Errorf("%w: exit extension %q: input property %q is already %s's", errBadExtension, x.Name, p, owner)
 			}
 			props[p] = x.Name
 		}
@@ -201,12 +201,7 @@ func (xs exitExtensions) planOptional() bool {
 
 // property reports whether name is an extension's input property.
 func (xs exitExtensions) property(name string) bool {
-	for _, x := range xs {
-		if _, ok := x.Properties[name]; ok {
-			return true
-		}
-	}
-	return false
+	return slices.ContainsFunc(xs, func(x ExitExtension) bool { _, ok := x.Properties[name]; return ok })
 }
 
 // options returns the extensions' extra review options, in order.
@@ -223,9 +218,9 @@ func (xs exitExtensions) options() []host.Option {
 func (xs exitExtensions) definition() host.ToolDefinition {
 	def := host.ToolDefinition{
 		Name:         ExitToolName,
-		Description:  ExitToolDescription,
-		InputSchema:  json.RawMessage(ExitInputSchema),
-		OutputSchema: json.RawMessage(ExitOutputSchema),
+		Description:  exitToolDescription,
+		InputSchema:  json.RawMessage(exitInputSchema),
+		OutputSchema: json.RawMessage(exitOutputSchema),
 	}
 	if len(xs) == 0 {
 		return def
@@ -252,12 +247,6 @@ func (xs exitExtensions) definition() host.ToolDefinition {
 	return def
 }
 
-// exitAbandoned is the result of an abandoned plan with no extra fields.
-const exitAbandoned = `{"abandoned":true,"approved":false}`
-
-// exitPlanPropertySchema is the "plan" property of ExitInputSchema.
-const exitPlanPropertySchema = `{"type":"string","description":"The plan as Markdown. Its first line is a level-1 heading naming it: # Title"}`
-
 // mustJSON encodes a schema built from maps and strings, which cannot fail.
 // encoding/json sorts map keys, so the result is deterministic.
 func mustJSON(v any) json.RawMessage {
@@ -271,24 +260,25 @@ func mustJSON(v any) json.RawMessage {
 // prepare runs every Prepare in order.
 func (xs exitExtensions) prepare(ctx context.Context, x *ExitCall) error {
 	for _, e := range xs {
-		if e.Prepare == nil {
-			continue
-		}
-		if err := e.Prepare(ctx, x); err != nil {
-			return err
+		if e.Prepare != nil {
+			if err := e.Prepare(ctx, x); err != nil {
+				return err
+			}
 		}
 	}
 	return nil
 }
 
-// decide returns the first extension's verdict on answers, or the core's.
+// decide returns the first extension's verdict on answers, or the core's:
+// consent is exactly one answer to the review, selecting exactly its
+// option of [host.RoleApprove], with no custom text (white space alone
+// counts as none: UIs often leave a stray newline).
 func (xs exitExtensions) decide(x *ExitCall, answers []host.Answer) ExitVerdict {
 	for _, e := range xs {
-		if e.Decide == nil {
-			continue
-		}
-		if v, ok := e.Decide(x, answers); ok {
-			return v
+		if e.Decide != nil {
+			if v, ok := e.Decide(x, answers); ok {
+				return v
+			}
 		}
 	}
 	approved, feedback := approval.Read(x.Review, answers)
@@ -307,12 +297,11 @@ func (xs exitExtensions) reread(ctx context.Context, x *ExitCall, shown string) 
 	}
 	plan := x.given
 	for _, e := range xs {
-		if e.Reread == nil {
-			continue
-		}
-		var err error
-		if plan, err = e.Reread(ctx, x, plan); err != nil {
-			return "", err
+		if e.Reread != nil {
+			var err error
+			if plan, err = e.Reread(ctx, x, plan); err != nil {
+				return "", err
+			}
 		}
 	}
 	return plan, nil
@@ -327,11 +316,10 @@ func (xs exitExtensions) takesEdits() bool {
 // user attached.
 func (xs exitExtensions) unattended(ctx context.Context, x *ExitCall) (ExitVerdict, bool) {
 	for _, e := range xs {
-		if e.Unattended == nil {
-			continue
-		}
-		if v, ok := e.Unattended(ctx, x); ok {
-			return v, true
+		if e.Unattended != nil {
+			if v, ok := e.Unattended(ctx, x); ok {
+				return v, true
+			}
 		}
 	}
 	return ExitVerdict{}, false
@@ -340,11 +328,10 @@ func (xs exitExtensions) unattended(ctx context.Context, x *ExitCall) (ExitVerdi
 // finish runs every Finish in order.
 func (xs exitExtensions) finish(ctx context.Context, x *ExitCall, v ExitVerdict) error {
 	for _, e := range xs {
-		if e.Finish == nil {
-			continue
-		}
-		if err := e.Finish(ctx, x, v); err != nil {
-			return err
+		if e.Finish != nil {
+			if err := e.Finish(ctx, x, v); err != nil {
+				return err
+			}
 		}
 	}
 	return nil
@@ -356,10 +343,8 @@ func exitSuccess(v ExitVerdict, extra map[string]any) string {
 	if v.Kind == VerdictApprove && len(extra) == 0 {
 		return exitResult
 	}
-	fields := maps.Clone(extra)
-	if fields == nil {
-		fields = map[string]any{}
-	}
+	fields := map[string]any{}
+	maps.Copy(fields, extra)
 	fields["approved"] = v.Kind == VerdictApprove
 	delete(fields, "abandoned")
 	if v.Kind == VerdictAbandon {
@@ -369,10 +354,7 @@ func exitSuccess(v ExitVerdict, extra map[string]any) string {
 	if err != nil {
 		// An extension added a value that cannot be encoded: keep the
 		// verdict, drop the extras.
-		if v.Kind == VerdictAbandon {
-			return exitAbandoned
-		}
-		return exitResult
+		return exitSuccess(v, nil)
 	}
 	return string(b)
 }

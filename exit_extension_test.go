@@ -142,7 +142,7 @@ func TestExitExtensionOptionsAreOfferedBetweenApproveAndKeepPlanning(t *testing.
 	if want := []string{planmode.ReviewApprove, abandonLabel, planmode.ReviewKeepPlanning}; !slices.Equal(labels, want) {
 		t.Fatalf("options = %v, want %v", labels, want)
 	}
-	wantState(t, f.c, f.a, planmode.State{Active: true, Pending: planmode.SelectionInactive})
+	wantState(t, f.c, f.a, planmode.State{Active: true, Pending: planmode.SelectionInactive, Exit: true})
 	from := f.a.Session().Len()
 	d := f.h.runStep(f.a, accepted)
 	if got := modes(t, f.a.Session(), from); !slices.Equal(got, []bool{false}) || len(d.Messages) != 0 {
@@ -186,7 +186,7 @@ func TestExitExtensionDecidesAReviewWithNoUserAttached(t *testing.T) {
 	if out, err := f.call(t, goodPlan); err != nil || out != planmode.ExitResult {
 		t.Fatalf("Execute = %q, %v; want the policy's approval", out, err)
 	}
-	wantState(t, f.c, f.a, planmode.State{Active: true, Pending: planmode.SelectionInactive})
+	wantState(t, f.c, f.a, planmode.State{Active: true, Pending: planmode.SelectionInactive, Exit: true})
 
 	g := newExitFixture(t, &refhost.Questions{}, abandonExtension())
 	if _, err := g.call(t, goodPlan); !errors.Is(err, host.ErrNoProvider) {

@@ -1,8 +1,10 @@
 package planmode
 
+import "github.com/dshgo/planmode/internal/planmd"
+
 // Hooks for the external tests of the exit tool and the /plan command.
 var (
-	HasPlanHeading = hasPlanHeading
+	HasPlanHeading = planmd.HasTitle
 	PlanTitle      = planTitle
 	PlanArgs       = planArgs
 )

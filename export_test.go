@@ -1,29 +1,58 @@
 package planmode
 
-import (
-	"fmt"
+import "github.com/dshgo/planmode/host"
 
-	"github.com/dshgo/planmode/host"
-)
+// QueueExit records an approved exit for the agent, as the exit tool does.
+func QueueExit(c *Controller, agent host.Agent) error {
+	st, err := c.state(agent)
+	if err != nil {
+		return err
+	}
+	return st.queueExit()
+}
 
-// QueueExit is the hook the exit tool uses to record an approved exit,
-// exposed to the external tests.
-var QueueExit = (*Controller).queueExit
+// FoldTurnOpen reports whether a turn is open after the first end events:
+// the latest of "turn/start" and "turn/end" is "turn/start".
+func FoldTurnOpen(events host.Log, end int) bool {
+	for _, e := range events.Backward(end) {
+		switch e.Type {
+		case host.TypeTurnStart:
+			return true
+		case host.TypeTurnEnd:
+			return false
+		}
+	}
+	return false
+}
 
-// Test-only views of the folds the controller keeps per session.
-var (
-	FoldHeaderMode   = foldHeaderMode
-	SelectionForArgs = selectionForArgs
-)
+// SelectionForArgs is what "/plan" selects for its raw argument text.
+var SelectionForArgs = selectionForArgs
 
-// HeaderMode is headerMode, for the fold tests.
-type HeaderMode = headerMode
+// FoldHeaderMode returns the state described by the last "request/header"
+// in the first end events, as the controller's fold keeps it: active when
+// its sections include SectionName. A header whose payload does not decode
+// is skipped.
+func FoldHeaderMode(events host.Log, end int) HeaderMode {
+	for _, e := range events.Backward(end) {
+		if e.Type != host.TypeRequestHeader {
+			continue
+		}
+		if h, ok := decodeHeader(e.Data); ok {
+			return h
+		}
+	}
+	return SelectionNone
+}
+
+// HeaderMode is what a request header described: the state it showed,
+// SelectionNone for no header.
+type HeaderMode = Selection
 
 // The header modes.
 const (
-	HeaderUnknown  = headerUnknown
-	HeaderActive   = headerActive
-	HeaderInactive = headerInactive
+	HeaderUnknown  = SelectionNone
+	HeaderActive   = SelectionActive
+	HeaderInactive = SelectionInactive
 )
 
 // ServedSessions counts the sessions the running controller keeps state
@@ -34,33 +63,6 @@ func ServedSessions(c *Controller) int {
 		return 0
 	}
 	return r.count()
-}
-
-// MentionsExitTool is the exit-tool filter of the folds.
-var MentionsExitTool = mentionsExitTool
-
-// FoldViews folds events into two views and returns them printed: one
-// event at a time, as the session subscription does (skipping those that
-// change nothing), and events[:split] in one pass (as the controller's
-// first sight and Project do) followed by the rest one at a time. The two
-// must be equal.
-func FoldViews(events []host.Event, split int) (stepwise, bulk string) {
-	var s, b view
-	for i := range events {
-		if k, ok := foldKind(&events[i]); ok {
-			s.apply(&events[i], k)
-		}
-	}
-	b.applyAll(host.LogOf(events[:split]))
-	for i := split; i < len(events); i++ {
-		if k, ok := foldKind(&events[i]); ok {
-			b.apply(&events[i], k)
-		}
-	}
-	// The count of events folded lags behind skipped ones at the end (Get
-	// scans those); the positions the views record do not.
-	s.n, b.n = uint64(len(events)), uint64(len(events))
-	return fmt.Sprintf("%+v", s), fmt.Sprintf("%+v", b)
 }
 
 // Names the plugin keeps to itself, for the tests.
@@ -77,40 +79,6 @@ const (
 // DecodeConfig is the plugin's configuration decoder.
 var DecodeConfig = decodeConfig
 
-// HoldFold takes the lock the controller's fold of sess holds while it
-// applies an event, as if an append's fold were in progress, until release
-// is called. It returns false when the controller does not serve sess.
-func HoldFold(c *Controller, sess host.Session) (release func(), ok bool) {
-	r := c.run.Load()
-	if r == nil {
-		return nil, false
-	}
-	st, ok := r.lookup(sess)
-	if !ok {
-		return nil, false
-	}
-	st.vmu.Lock()
-	return st.vmu.Unlock, true
-}
-
-// Unfolded returns how many events of sess come after the last one the
-// controller's state counts as folded (what Get may scan), and false when
-// the controller does not serve sess.
-func Unfolded(c *Controller, sess host.Session) (int, bool) {
-	r := c.run.Load()
-	if r == nil {
-		return 0, false
-	}
-	st, ok := r.lookup(sess)
-	if !ok {
-		return 0, false
-	}
-	return sess.Len() - int(st.folded.Load()), true
-}
-
-// MaxUnfolded bounds Unfolded.
-const MaxUnfolded = maxUnfolded
-
 // The plan review's question ID and its own options' labels, for the
 // tests that answer reviews.
 const (
@@ -119,3 +87,44 @@ const (
 	ReviewKeepPlanning = reviewKeepPlanning
 	ReviewPurpose      = reviewPurpose
 )
+
+// The errors the plugin keeps to itself, under the names the tests use;
+// the *Error targets match by code.
+var (
+	ErrExitNoAgent       = errExitNoAgent
+	ErrExitNotPlanMode   = errExitNotPlanMode
+	ErrExitBadInput      = &Error{Code: codeBadInput}
+	ErrExitNoHeading     = errExitNoHeading
+	ErrExitNoChannel     = errExitNoChannel
+	ErrExitTooLarge      = &Error{Code: codeTooLarge}
+	ErrExitDecided       = errExitDecided
+	ErrExitReviewOpen    = errExitReviewOpen
+	ErrReviewReloaded    = errReviewReloaded
+	ErrReviewFailed      = &Error{Code: codeReviewFailed}
+	ErrPlanChanging      = errPlanChanging
+	ErrEditNotTaken      = errEditNotTaken
+	ErrOffWithImages     = errOffWithImages
+	ErrSteerFailed       = &Error{Code: codeSteerFailed}
+	ErrNoSuchPlan        = &Error{Code: codeNoSuchPlan}
+	ErrNoApprovedPlan    = errNoApprovedPlan
+	ErrReopenWithImages  = errReopenWithImages
+	ErrReopenFailed      = &Error{Code: codeReopenFailed}
+	ErrAlreadyRunning    = errAlreadyRunning
+	ErrMissingDependency = errMissingDependency
+	ErrBadExtension      = errBadExtension
+)
+
+// Texts, schemas and names the plugin keeps to itself, for the tests.
+const (
+	ExitToolDescription = exitToolDescription
+	CommandDescription  = commandDescription
+	CommandHint         = commandHint
+	CommandArgOff       = commandArgOff
+	ExitInputSchema     = exitInputSchema
+	ExitOutputSchema    = exitOutputSchema
+	CardKindPlan        = cardKindPlan
+	CardKindReview      = cardKindReview
+)
+
+// ModuleWith is the plugin's fx module with cfg supplied privately.
+var ModuleWith = moduleWith

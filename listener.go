@@ -20,16 +20,16 @@ func (c *Controller) preStep(ctx context.Context, s host.Step, next host.PreStep
 	if !d.Accepted || ctx.Err() != nil {
 		return d
 	}
-	st, w, err := c.stateWord(s.Agent)
+	st, err := c.state(s.Agent)
 	if err != nil {
 		c.warnOnce(warnPreStepFailed, s.Agent, err)
 		return d
 	}
-	if w.pending() == SelectionNone {
+	if st.state().Pending == SelectionNone {
 		return d
 	}
-	if _, text, due, _ := c.applyPending(s.Agent, st, false); due {
-		d.Messages = slices.Insert(slices.Clip(d.Messages), 0, noticeMessage(text))
+	if _, text, _ := c.applyPending(s.Agent, st, false); text != "" {
+		d.Messages = slices.Insert(slices.Clip(d.Messages), 0, pluginMessage(text, noticeForm))
 	}
 	return d
 }

@@ -26,35 +26,6 @@ func lastPayload[T any](t *testing.T, s host.Session, typ string) T {
 	return v
 }
 
-// TestPlanCommandLogsItsOutcome checks that /plan supplies its outcome to
-// the host, which logs it in "command/done" next to the reply text: a UI
-// reads the code, never the words.
-func TestPlanCommandLogsItsOutcome(t *testing.T) {
-	h := newFakeHost()
-	h.start(t, nil)
-	a := h.newAgent(t)
-	for _, step := range []struct {
-		args  string
-		want  planmode.PlanReply
-		reply string
-	}{
-		{"", planmode.PlanEntered, planmode.ReplyEntered},
-		{"", planmode.PlanAlreadyOn, planmode.ReplyAlreadyActive},
-		{"off", planmode.PlanLeft, planmode.ReplyLeft},
-		{"off", planmode.PlanAlreadyOff, planmode.ReplyAlreadyInactive},
-	} {
-		reply, err := h.RunCommand(context.Background(), a, planmode.CommandName, step.args)
-		done := lastPayload[host.CommandDone](t, a.Session(), host.TypeCommandDone)
-		if err != nil || reply != step.reply || !done.OK || planmode.PlanReply(done.Outcome) != step.want {
-			t.Fatalf("/plan %s = %q, %v; logged outcome %q, want %q with the reply %q", step.args, reply, err, done.Outcome, step.want, step.reply)
-		}
-	}
-	_, err := h.RunCommand(context.Background(), a, planmode.CommandName, "off", host.Block{Type: host.BlockImage, MediaType: "image/png", Data: []byte("hi")})
-	if done := lastPayload[host.CommandDone](t, a.Session(), host.TypeCommandDone); !errors.Is(err, planmode.ErrOffWithImages) || done.OK || done.Outcome != "" {
-		t.Fatalf("/plan off with an image = %v, logged %+v; want ErrOffWithImages and no outcome", err, done)
-	}
-}
-
 // TestExitOutcomesAreLogged checks that every way an exit_plan_mode call
 // ends logs its outcome in the call's "tool/result", whatever the words of
 // the result: an extension's keep-planning error in words of its own is
@@ -101,6 +72,50 @@ func TestExitOutcomesAreLogged(t *testing.T) {
 			res := lastPayload[host.ToolResult](t, f.a.Session(), host.TypeToolResult)
 			if got := planmode.ExitOutcome(res.Outcome); got != tt.want {
 				t.Fatalf("logged outcome of %q = %q, want %q", res.Output, got, tt.want)
+			}
+		})
+	}
+}
+
+// TestExitErrorsCarryTheirCode checks the *Error a host gets from the exit
+// tool: the code its doc comment lists, the outcome the tool logs, the
+// cause behind it, and errors.Is matching by code.
+func TestExitErrorsCarryTheirCode(t *testing.T) {
+	failing := errors.New("ui: connection reset")
+	tests := []struct {
+		name      string
+		answer    func(context.Context, host.AskRequest) ([]host.Answer, error)
+		leave     bool // leave plan mode first
+		wantCode  string
+		wantOut   planmode.ExitOutcome
+		wantCause error
+	}{
+		{name: "keep planning", answer: answers(keepPlanning("")), wantCode: "keep-planning", wantOut: planmode.ExitKeepPlanning},
+		{name: "keep planning with feedback", answer: answers(keepPlanning("drop step 2")), wantCode: "keep-planning", wantOut: planmode.ExitKeepPlanning},
+		{name: "dismissed", answer: failWith(host.ErrDismissed), wantCode: "dismissed", wantOut: planmode.ExitDismissed},
+		{name: "the channel fails", answer: failWith(failing), wantCode: "review-failed", wantOut: planmode.ExitReviewFailed, wantCause: failing},
+		{name: "no user attached", answer: failWith(host.ErrNoProvider), wantCode: "no-channel", wantOut: planmode.ExitRefused, wantCause: host.ErrNoProvider},
+		{name: "not in plan mode", answer: answers(approve()), leave: true, wantCode: "not-plan-mode", wantOut: planmode.ExitRefused},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			f := newExitFixture(t, questionsFunc(tt.answer))
+			if tt.leave {
+				set(t, f.c, f.a, false)
+			}
+			_, err := f.call(t, goodPlan)
+			var e *planmode.Error
+			if !errors.As(err, &e) || e.Code != tt.wantCode || e.Outcome != tt.wantOut {
+				t.Fatalf("Execute error = %#v, want code %q and outcome %q", err, tt.wantCode, tt.wantOut)
+			}
+			if !errors.Is(err, &planmode.Error{Code: tt.wantCode}) || errors.Is(err, &planmode.Error{Code: "other"}) {
+				t.Fatalf("errors.Is does not match %v by its code alone", err)
+			}
+			if tt.wantCause != nil && !errors.Is(err, tt.wantCause) {
+				t.Fatalf("Execute error = %v, want it caused by %v", err, tt.wantCause)
+			}
+			if got, want := errors.Is(err, planmode.ErrKeepPlanning), tt.wantCode == "keep-planning"; got != want {
+				t.Fatalf("errors.Is(%v, ErrKeepPlanning) = %v, want %v", err, got, want)
 			}
 		})
 	}

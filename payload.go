@@ -24,7 +24,7 @@ func CheckPayload(e host.Event) error {
 	case EventPlanMode:
 		_, err = decodeMode(e.Data)
 	case EventPlanCancel:
-		_, err = decodeCancel(e.Data)
+		err = checkCancel(e.Data)
 	case EventPlanReopen:
 		_, err = decodeReopen(e.Data)
 	}
@@ -52,39 +52,12 @@ func eventTypes() []host.EventType {
 	}
 }
 
-// Canonical payloads, as encoding/json writes [ModePayload]; the folds
-// compare against them before falling back to a full JSON decode.
-const (
-	payloadActive   = `{"active":true}`
-	payloadInactive = `{"active":false}`
-)
-
-// Canonical payloads of [EventPlanCancel], as encoding/json writes
-// [CancelPayload].
-const (
-	payloadCancelActive   = `{"cancelled":"active"}`
-	payloadCancelInactive = `{"cancelled":"inactive"}`
-)
-
-// decodeMode reads a plan/mode payload. The error describes the problem
+// decodeMode reads a plan/mode payload. Errors describe the problem
 // without naming the event; the payload check adds that.
 func decodeMode(data json.RawMessage) (bool, error) {
-	switch {
-	case string(data) == payloadActive:
-		return true, nil
-	case string(data) == payloadInactive:
-		return false, nil
-	}
-	if len(bytes.TrimSpace(data)) == 0 {
-		return false, errors.New(problemEmpty)
-	}
-	var fields map[string]json.RawMessage
-	if err := json.Unmarshal(data, &fields); err != nil || fields == nil {
-		return false, fmt.Errorf(problemNotObject, quoteJSON(data))
-	}
-	raw, ok := fields["active"]
-	if !ok {
-		return false, errors.New(problemActiveMissing)
+	raw, err := payloadField(data, "active", wantMode, wantBool)
+	if err != nil {
+		return false, err
 	}
 	switch string(bytes.TrimSpace(raw)) {
 	case "true":
@@ -92,40 +65,38 @@ func decodeMode(data json.RawMessage) (bool, error) {
 	case "false":
 		return false, nil
 	}
-	return false, fmt.Errorf(problemActiveNotBool, quoteJSON(raw))
+	return false, fmt.Errorf(problemBadValue, "active", quoteJSON(raw), wantBool)
 }
 
-// decodeCancel reads a plan/cancel payload: the selection it withdraws. The
-// error describes the problem without naming the event; the payload check
-// adds that.
-func decodeCancel(data json.RawMessage) (Selection, error) {
-	switch {
-	case string(data) == payloadCancelActive:
-		return SelectionActive, nil
-	case string(data) == payloadCancelInactive:
-		return SelectionInactive, nil
+// checkCancel checks a plan/cancel payload: the selection it withdraws is
+// "active" or "inactive".
+func checkCancel(data json.RawMessage) error {
+	raw, err := payloadField(data, "cancelled", wantCancel, wantSelection)
+	if err != nil {
+		return err
 	}
+	var name string
+	if json.Unmarshal(raw, &name) != nil || name != SelectionActive.String() && name != SelectionInactive.String() {
+		return fmt.Errorf(problemBadValue, "cancelled", quoteJSON(raw), wantSelection)
+	}
+	return nil
+}
+
+// payloadField returns the value of the field key of a payload object;
+// want and wantValue describe a valid payload and value in its errors.
+func payloadField(data json.RawMessage, key, want, wantValue string) (json.RawMessage, error) {
 	if len(bytes.TrimSpace(data)) == 0 {
-		return SelectionNone, errors.New(problemCancelEmpty)
+		return nil, fmt.Errorf(problemEmpty, want)
 	}
 	var fields map[string]json.RawMessage
 	if err := json.Unmarshal(data, &fields); err != nil || fields == nil {
-		return SelectionNone, fmt.Errorf(problemCancelNotObject, quoteJSON(data))
+		return nil, fmt.Errorf(problemNotObject, quoteJSON(data), want)
 	}
-	raw, ok := fields["cancelled"]
+	raw, ok := fields[key]
 	if !ok {
-		return SelectionNone, errors.New(problemCancelMissing)
+		return nil, fmt.Errorf(problemMissing, key, wantValue)
 	}
-	var name string
-	if json.Unmarshal(raw, &name) == nil {
-		switch name {
-		case SelectionActive.String():
-			return SelectionActive, nil
-		case SelectionInactive.String():
-			return SelectionInactive, nil
-		}
-	}
-	return SelectionNone, fmt.Errorf(problemCancelBad, quoteJSON(raw))
+	return raw, nil
 }
 
 // quoteJSON renders raw JSON for an error message, shortened when long.

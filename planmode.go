@@ -1,48 +1,43 @@
 // Package planmode gives agent hosts a plan mode: a per-agent collaboration
 // state, logged in the session, under which deployment-owned guidance is
 // added to every model request as the system-prompt section "plan:policy".
-//
-// Plan mode is soft guidance. It never filters the tool catalog and never
-// blocks a tool; hard limits (sandbox, approval policy) are separate
-// mechanisms that neither read nor write plan state.
+// It is soft guidance: it never filters the tool catalog nor blocks a tool;
+// hard limits (sandbox, approval policy) are separate mechanisms that
+// neither read nor write it.
 //
 // # State
 //
 // The state is the last "plan/mode" event of the session log
 // ([FoldPlanMode]), so resume, fork and compaction restore it. A change the
-// user selects while no turn is open is appended at once; one selected while
-// a turn is open is kept in process memory as a pending selection and
-// appended by the plugin's pre-step listener at the next accepted step,
-// before the host derives that step's request. [Controller.Get] and
-// [Controller.Set] describe the rules; [Project] rebuilds a pending
-// selection from the log alone.
+// user selects while no turn is open is appended at once; one selected
+// while a turn is open is kept in memory as a pending selection, which the
+// plugin's pre-step listener appends at the next accepted step, before the
+// host derives that step's request ([Controller.Set]). The controller keeps
+// a small state per session it serves, folded from the log once and kept
+// current by a session subscription, until the session closes
+// ([host.SessionCloseNotifier]) or the controller stops.
 //
-// The controller keeps a small state per session it serves, folded from the
-// log once and then kept current by a session subscription, so that Get,
-// the section and the pre-step listener cost the same whatever the length of
-// the log. That state is keyed by the session's ID and lives until the
-// session reports that it closed ([host.SessionCloseNotifier]) or the
-// controller stops.
+// A pending selection made after a turn's last accepted step waits for the
+// next turn, and is lost if the process exits first, unless the log can
+// rebuild it: a completed "/plan" command or an approved exit_plan_mode
+// call is seeded again from the log ([Project]), and cancelling one is
+// logged too ([EventPlanCancel]).
 //
 // # Notices
 //
 // When a user's change lands and the last request header described the
 // other mode, the plugin records one notice for the model (a "user/message"
-// from the plugin saying the mode it switched to); never before the first
-// header, never twice for one change, and never for a flip sequence that
-// returns to the logged state. Because a notice is tied to the last header,
-// a change that is announced and then reverted between two requests leaves
-// the first notice in the transcript; the next request's prompt shows the
-// current mode. An approved exit from plan mode records no notice.
+// from the plugin naming the new mode): never before the first header,
+// never twice for one change, never for flips that return to the logged
+// state, never for an approved exit. A change announced and reverted
+// between two requests leaves its notice; the next prompt shows the mode.
 //
-// # Limitation
+// # Exit and /plan
 //
-// A pending selection lives in process memory. One made after a turn's last
-// accepted step waits for the next turn, and is lost if the process exits
-// first — unless the log can rebuild it: a completed "/plan" command or an
-// approved exit_plan_mode call is seeded again from the log when the
-// controller next serves the session ([Project]). Cancelling such a
-// selection is logged too ([EventPlanCancel]), so that it stays cancelled.
+// The model presents its plan with exit_plan_mode; the user approves it or
+// sends it back, and companion plugins extend the review ([ExitExtension]).
+// The "/plan" command switches the mode. Their failures are [*Error]
+// values whose Code a host or front end switches on.
 //
 // Use [Module] with fx (the deployment loader builds it through
 // [DeployPlugin]), or call [New] and [Controller.Start] directly.
@@ -78,19 +73,9 @@ const (
 	ExitToolName = "exit_plan_mode"
 	// CommandName is the slash command ("/plan") that switches plan mode.
 	CommandName = "plan"
-	// CommandHint shows the command's arguments in help listings.
-	CommandHint = "[off|reopen [N]|message]"
-	// CommandArgOff is the one argument of [CommandName] that selects the
-	// default mode; it is matched exactly after trimming white space.
-	CommandArgOff = "off"
-	// CommandArgReopen is the argument of [CommandName] that reopens a
-	// plan of the session: "reopen" alone (the last approved plan) or
-	// followed by the plan's number, as "/plans" numbers them.
-	CommandArgReopen = "reopen"
-	// noticeForm is the Source.Form of the notices the plugin records.
+	// noticeForm and reopenForm are the Source.Form of the plugin's
+	// notices and of the message that gives the model a reopened plan.
 	noticeForm = "notice"
-	// reopenForm is the Source.Form of the message that gives the model a
-	// reopened plan.
 	reopenForm = "reopen"
 )
 

@@ -4,22 +4,8 @@ import (
 	"encoding/json"
 
 	"github.com/dshgo/planmode/host"
+	"github.com/dshgo/planmode/internal/exitresult"
 	"github.com/dshgo/planmode/internal/planmd"
-)
-
-// Result properties by which an exit extension that lets the user edit the
-// plan in the review reports the edit in a successful exit_plan_mode
-// result: [Plans] reads the edited text as the plan.
-const (
-	// ResultEditedByUser is true when the user edited the plan.
-	ResultEditedByUser = "editedByUser"
-	// ResultEditedPlan holds the plan as the user edited it.
-	ResultEditedPlan = "editedPlan"
-	// ResultPlan holds the plan's text when the call's "plan" argument
-	// does not: the text an extension presented for a call without
-	// "plan" (a plan file's), or the user's edit of it. [Plans] reads it
-	// as the plan; [ResultEditedPlan] still comes first.
-	ResultPlan = "plan"
 )
 
 // PresentedPlan is a plan the session's log shows presented with
@@ -32,9 +18,9 @@ type PresentedPlan struct {
 	CallID string
 	// Title is the plan's first heading ("" for none).
 	Title string
-	// Plan is the text: as presented (the call's "plan", or [ResultPlan]
-	// when the result holds it), or as the user edited it when the result
-	// reports an edit ([ResultEditedPlan]).
+	// Plan is the text: as presented (the call's "plan", or the result's
+	// "plan" field when it has one), or as the user edited it when the
+	// result reports an edit (its "editedPlan" field).
 	Plan string
 	// Outcome is how the review ended; "" when the log holds no result,
 	// [ExitOutcomeNotLogged] for a result logged without an outcome.
@@ -66,9 +52,6 @@ func Plans(events host.Log) []PresentedPlan {
 	for _, e := range events.All() {
 		switch e.Type {
 		case host.TypeToolCall:
-			if !mentionsExitTool(e.Data) {
-				continue // not exit_plan_mode's, as the fold decides
-			}
 			var c host.ToolCall
 			var in struct {
 				Plan string `json:"plan"`
@@ -79,9 +62,6 @@ func Plans(events host.Log) []PresentedPlan {
 			index[c.ID] = len(plans)
 			plans = append(plans, PresentedPlan{Number: len(plans) + 1, CallID: c.ID, Title: planmd.Title(in.Plan), Plan: in.Plan})
 		case host.TypeToolResult:
-			if !mentionsExitTool(e.Data) {
-				continue
-			}
 			var r host.ToolResult
 			if json.Unmarshal(e.Data, &r) != nil || r.Name != ExitToolName {
 				continue
@@ -100,12 +80,12 @@ func Plans(events host.Log) []PresentedPlan {
 			if r.IsError || json.Unmarshal([]byte(r.Output), &res) != nil {
 				continue
 			}
-			if text, ok := res[ResultPlan].(string); ok && text != "" {
+			if text, ok := res[exitresult.Plan].(string); ok && text != "" {
 				p.Plan, p.Title = text, planmd.Title(text)
 			}
-			if res[ResultEditedByUser] == true {
+			if res[exitresult.EditedByUser] == true {
 				p.Edited = true
-				if text, ok := res[ResultEditedPlan].(string); ok {
+				if text, ok := res[exitresult.EditedPlan].(string); ok {
 					p.Plan = text
 				}
 			}

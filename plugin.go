@@ -15,14 +15,14 @@ import (
 
 // Module is the plan-mode plugin as an fx module. It needs a [Config] and
 // the host's registries (see [Params]) from the application, provides the
-// [*Controller], and starts and stops it with the application. To supply
-// the Config to the plugin alone, use [ModuleWith].
+// [*Controller], and starts and stops it with the application.
+// [DeployPlugin] installs it with the Config supplied to the plugin alone.
 var Module = fx.Module(PluginName, moduleOptions()...)
 
-// ModuleWith is [Module] with cfg supplied privately (fx.Private): only the
+// moduleWith is [Module] with cfg supplied privately (fx.Private): only the
 // plugin sees it, so another module's Config, or none, never clashes with
-// it. [DeployPlugin] installs the plugin this way.
-func ModuleWith(cfg Config) fx.Option {
+// it.
+func moduleWith(cfg Config) fx.Option {
 	return fx.Module(PluginName, append([]fx.Option{fx.Supply(cfg, fx.Private)}, moduleOptions()...)...)
 }
 
@@ -40,7 +40,7 @@ func moduleOptions() []fx.Option {
 
 // DeployPlugin returns the plugin's entry for the deployment loader: it
 // decodes the "plan-mode" configuration with the plugin's decoder and installs
-// the plugin with the decoded [Config], supplied privately ([ModuleWith]).
+// the plugin with the decoded [Config], supplied privately (fx.Private).
 func DeployPlugin() deploy.Plugin {
 	return deploy.Plugin{
 		Name: PluginName,
@@ -49,7 +49,7 @@ func DeployPlugin() deploy.Plugin {
 			if err != nil {
 				return nil, err
 			}
-			return ModuleWith(cfg), nil
+			return moduleWith(cfg), nil
 		},
 	}
 }
@@ -105,28 +105,16 @@ func New(p Params) (Result, error) {
 		return Result{}, err
 	}
 	if missing := p.missing(); len(missing) > 0 {
-		return Result{}, fmt.Errorf("%s: %w: %s", PluginName, ErrMissingDependency, strings.Join(missing, ", "))
+		return Result{}, fmt.Errorf("%s: %w: %s", PluginName, errMissingDependency, strings.Join(missing, ", "))
 	}
 	exts, err := newExitExtensions(p.ExitExtensions)
 	if err != nil {
 		return Result{}, fmt.Errorf("%s: %w", PluginName, err)
 	}
-	logger := p.Logger
-	if logger == nil {
-		logger = slog.New(slog.DiscardHandler)
+	if p.Logger == nil {
+		p.Logger = slog.New(slog.DiscardHandler)
 	}
-	c := &Controller{
-		cfg:        p.Config,
-		logger:     logger,
-		sections:   p.Sections,
-		tools:      p.Tools,
-		chain:      p.PreStep,
-		validators: p.Validators,
-		types:      p.EventTypes,
-		commands:   p.Commands,
-		questions:  p.Questions,
-		exits:      exts,
-	}
+	c := &Controller{p: p, exits: exts}
 	if p.Lifecycle != nil {
 		p.Lifecycle.Append(fx.StartStopHook(c.Start, c.Stop))
 	}
@@ -136,20 +124,14 @@ func New(p Params) (Result, error) {
 // missing names the required host registries that are nil.
 func (p Params) missing() []string {
 	var names []string
-	if p.Sections == nil {
-		names = append(names, "Sections")
-	}
-	if p.Tools == nil {
-		names = append(names, "Tools")
-	}
-	if p.PreStep == nil {
-		names = append(names, "PreStep")
-	}
-	if p.Validators == nil {
-		names = append(names, "Validators")
-	}
-	if p.EventTypes == nil {
-		names = append(names, "EventTypes")
+	for _, r := range []struct {
+		name string
+		set  bool
+	}{{"Sections", p.Sections != nil}, {"Tools", p.Tools != nil}, {"PreStep", p.PreStep != nil},
+		{"Validators", p.Validators != nil}, {"EventTypes", p.EventTypes != nil}} {
+		if !r.set {
+			names = append(names, r.name)
+		}
 	}
 	return names
 }
@@ -160,12 +142,12 @@ func (p Params) missing() []string {
 // has a command registry, the /plan command. From then on the controller
 // serves Get and Set.
 // If a registration fails, the ones already made are undone and the error
-// is returned. Starting a running controller fails with [ErrAlreadyRunning].
+// is returned. Starting a running controller fails.
 func (c *Controller) Start(ctx context.Context) error {
 	c.lifecycle.Lock()
 	defer c.lifecycle.Unlock()
 	if c.run.Load() != nil {
-		return fmt.Errorf("%s: start: %w", PluginName, ErrAlreadyRunning)
+		return fmt.Errorf("%s: start: %w", PluginName, errAlreadyRunning)
 	}
 	r := newRun()
 	c.run.Store(r)
@@ -203,7 +185,7 @@ func (c *Controller) stop(r *run) {
 	for _, undo := range slices.Backward(r.undo) {
 		undo()
 	}
-	close(r.done)
+	r.stop()
 }
 
 // registration is one thing Start adds to the host.
@@ -218,18 +200,18 @@ type registration struct {
 func (c *Controller) registrations() []registration {
 	var regs []registration
 	for _, t := range eventTypes() {
-		regs = append(regs, registration{"event type " + t.Name, func() (func(), error) { return c.types.DeclareEventType(t) }})
+		regs = append(regs, registration{"event type " + t.Name, func() (func(), error) { return c.p.EventTypes.DeclareEventType(t) }})
 	}
 	regs = append(regs, []registration{
 		{"payload check", func() (func(), error) {
-			return c.validators.AddValidator(PluginName, CheckPayload)
+			return c.p.Validators.AddValidator(PluginName, CheckPayload)
 		}},
-		{"section", func() (func(), error) { return c.sections.AddSection(c.section()) }},
-		{"pre-step listener", func() (func(), error) { return c.chain.AddPreStep(PluginName, c.preStep, true) }},
-		{"tool " + ExitToolName, func() (func(), error) { return c.tools.AddTool(newExitTool(c)) }},
+		{"section", func() (func(), error) { return c.p.Sections.AddSection(c.section()) }},
+		{"pre-step listener", func() (func(), error) { return c.p.PreStep.AddPreStep(PluginName, c.preStep, true) }},
+		{"tool " + ExitToolName, func() (func(), error) { return c.p.Tools.AddTool(newExitTool(c)) }},
 	}...)
-	if c.commands != nil {
-		regs = append(regs, registration{"command /" + CommandName, func() (func(), error) { return c.commands.AddCommand(c.command()) }})
+	if c.p.Commands != nil {
+		regs = append(regs, registration{"command /" + CommandName, func() (func(), error) { return c.p.Commands.AddCommand(c.command()) }})
 	}
 	return regs
 }

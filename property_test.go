@@ -301,7 +301,7 @@ func (m *refModel) restart() {
 }
 
 func (m *refModel) state() planmode.State {
-	return planmode.State{Active: m.logged, Pending: m.pending}
+	return planmode.State{Active: m.logged, Pending: m.pending, Exit: m.pendingExit && m.pending != planmode.SelectionNone}
 }
 
 // system is the plugin under test on the fake host.
@@ -388,7 +388,7 @@ func TestControllerMatchesReferenceModel(t *testing.T) {
 		// from it, and at the end (it decodes the whole log, so not after
 		// every action).
 		checkProjection := func(t *rapid.T) {
-			want := planmode.Projection{Active: m.logged}
+			want := planmode.State{Active: m.logged}
 			if m.projSel != planmode.SelectionNone && m.projSel != sel(m.logged) {
 				want.Pending, want.Exit = m.projSel, m.projExit
 			}

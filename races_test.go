@@ -3,9 +3,11 @@ package planmode_test
 import (
 	"context"
 	"errors"
+	"fmt"
 	"slices"
 	"sync"
 	"testing"
+	"time"
 
 	"github.com/dshgo/planmode"
 	"github.com/dshgo/planmode/host"
@@ -61,7 +63,7 @@ func TestCancelledApprovedExitStaysCancelledAfterRestart(t *testing.T) {
 	}
 	must(appendJSON(f.a.Session(), host.TypeToolResult, nil, host.ToolResult{CallID: "x1", Name: planmode.ExitToolName, Output: out}))
 
-	if got := planmode.Project(f.a.Session().Events()); got != (planmode.Projection{Active: true}) {
+	if got := planmode.Project(f.a.Session().Events()); got != (planmode.State{Active: true}) {
 		t.Fatalf("Project = %+v; the cancelled exit is pending by the log", got)
 	}
 	if err := f.c.Stop(context.Background()); err != nil {
@@ -82,28 +84,28 @@ func TestApprovedExitIsWithdrawnOnlyByMarkersAfterItsCall(t *testing.T) {
 		// events are logged around the exit: before its tool/call, or
 		// between the call and the result.
 		before, between []host.Event
-		want            planmode.Projection
+		want            planmode.State
 	}{
 		{
 			name: "a marker before the call leaves the exit pending",
 			before: []host.Event{
 				{Type: planmode.EventPlanCancel, Data: []byte(`{"cancelled":"active"}`)},
 			},
-			want: planmode.Projection{Active: true, Pending: planmode.SelectionInactive, Exit: true},
+			want: planmode.State{Active: true, Pending: planmode.SelectionInactive, Exit: true},
 		},
 		{
 			name: "a marker after the call withdraws the exit",
 			between: []host.Event{
 				{Type: planmode.EventPlanCancel, Data: []byte(`{"cancelled":"inactive"}`)},
 			},
-			want: planmode.Projection{Active: true},
+			want: planmode.State{Active: true},
 		},
 		{
 			name: "a plan/mode after the call withdraws the exit",
 			between: []host.Event{
 				{Type: planmode.EventPlanMode, Data: []byte(`{"active":true}`)},
 			},
-			want: planmode.Projection{Active: true},
+			want: planmode.State{Active: true},
 		},
 	}
 	for _, tt := range tests {
@@ -229,6 +231,97 @@ func TestStaleSelectionIsDroppedNotHidden(t *testing.T) {
 			if got := modes(t, a.Session(), from); len(got) != 0 {
 				t.Fatalf("the stale selection came back and landed: plan/mode %v", got)
 			}
+		})
+	}
+}
+
+// condHookSession runs a hook inside the condition of the next AppendIf
+// whose condition passes: the append is decided then, and its event not
+// yet folded.
+type condHookSession struct {
+	host.Session
+
+	mu   sync.Mutex
+	hook func()
+}
+
+func (s *condHookSession) AppendIf(e host.Event, cond func() bool) (host.Event, bool, error) {
+	return s.Session.AppendIf(e, func() bool {
+		if !cond() {
+			return false
+		}
+		s.mu.Lock()
+		hook := s.hook
+		s.hook = nil
+		s.mu.Unlock()
+		if hook != nil {
+			hook()
+		}
+		return true
+	})
+}
+
+// TestDecisionsDuringACommitSeeIt: a decision made while Set's commit is
+// appended (its condition passed, its event not yet folded) is made on the
+// state after the commit, never on the state before it.
+func TestDecisionsDuringACommitSeeIt(t *testing.T) {
+	tests := []struct {
+		name  string
+		call  func(c *planmode.Controller, a host.Agent) error
+		check func(err error) error
+		want  planmode.State
+	}{
+		{
+			name: "Enter finds plan mode on",
+			call: func(c *planmode.Controller, a host.Agent) error { return c.Enter(a) },
+			check: func(err error) error {
+				if !errors.Is(err, planmode.ErrPlanMode) {
+					return fmt.Errorf("Enter = %v, want ErrPlanMode", err)
+				}
+				return nil
+			},
+			want: planmode.State{Active: true},
+		},
+		{
+			name: "Set(false) commits the way back",
+			call: func(c *planmode.Controller, a host.Agent) error {
+				if got, err := c.Set(a, false); err != nil || got != planmode.Committed {
+					return fmt.Errorf("Set(false) = %v, %v; want committed", got, err)
+				}
+				return nil
+			},
+			check: func(err error) error { return err },
+			want:  planmode.State{},
+		},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			h := newFakeHost()
+			c := h.start(t, nil)
+			sess, err := h.store.Create("")
+			if err != nil {
+				t.Fatal(err)
+			}
+			hs := &condHookSession{Session: sess}
+			a := agentOn(hs)
+			wantState(t, c, a, planmode.State{})
+			if _, err := c.Set(a, false); err != nil { // serve the session: Noop
+				t.Fatal(err)
+			}
+			done := make(chan error, 1)
+			hs.mu.Lock()
+			hs.hook = func() {
+				go func() { done <- tt.call(c, a) }()
+				time.Sleep(20 * time.Millisecond) // the call reaches the state while the commit is in flight
+			}
+			hs.mu.Unlock()
+			if got := set(t, c, a, true); got != planmode.Committed {
+				t.Fatalf("Set(true) = %v, want committed", got)
+			}
+			if err := tt.check(<-done); err != nil {
+				t.Fatal(err)
+			}
+			wantState(t, c, a, tt.want)
 		})
 	}
 }

@@ -64,7 +64,7 @@ func TestApprovalCountsOnlyOnceItsResultIsLogged(t *testing.T) {
 				t.Fatalf("plan/mode after the lost approval = %v, want none", got)
 			}
 			wantState(t, f.c, f.a, planmode.State{Active: true})
-			if p := planmode.Project(f.a.Session().Events()); p != (planmode.Projection{Active: true}) {
+			if p := planmode.Project(f.a.Session().Events()); p != (planmode.State{Active: true}) {
 				t.Fatalf("Project = %+v, want plan mode and nothing pending", p)
 			}
 			// A restarted controller does not find an approval either.
@@ -100,7 +100,7 @@ func TestLostResultWithdrawsAnApprovalThatLandedAfterAll(t *testing.T) {
 	if got := modes(t, f.a.Session(), from); !slices.Equal(got, nil) {
 		t.Fatalf("plan/mode = %v, want none", got)
 	}
-	if p := planmode.Project(f.a.Session().Events()); p != (planmode.Projection{Active: true}) {
+	if p := planmode.Project(f.a.Session().Events()); p != (planmode.State{Active: true}) {
 		t.Fatalf("Project = %+v, want plan mode and nothing pending", p)
 	}
 }
@@ -146,7 +146,7 @@ func TestLaterErrorResultWithdrawsTheApproval(t *testing.T) {
 		t.Fatalf("Execute = %q, %v; want approved", out, err)
 	}
 	must(appendJSON(f.a.Session(), host.TypeToolResult, nil, host.ToolResult{CallID: "x1", Name: planmode.ExitToolName, Output: host.ToolErrorPrefix + "lost", IsError: true}))
-	if p := planmode.Project(f.a.Session().Events()); p != (planmode.Projection{Active: true}) {
+	if p := planmode.Project(f.a.Session().Events()); p != (planmode.State{Active: true}) {
 		t.Fatalf("Project = %+v, want plan mode and nothing pending", p)
 	}
 	from := f.a.Session().Len()

@@ -19,13 +19,13 @@ func (c *Controller) sectionText(ac host.AssembleContext) string {
 	if ac.Agent == nil {
 		return ""
 	}
-	_, w, err := c.stateWord(ac.Agent)
+	st, err := c.state(ac.Agent)
 	if err != nil {
 		c.warnOnce(warnSectionFailed, ac.Agent, err)
 		return ""
 	}
-	if !w.active() {
+	if !st.state().Active {
 		return ""
 	}
-	return c.cfg.Section
+	return c.p.Config.Section
 }

@@ -3,7 +3,6 @@ package planmode_test
 import (
 	"context"
 	"errors"
-	"fmt"
 	"log/slog"
 	"slices"
 	"strings"
@@ -306,104 +305,4 @@ func TestSessionsAcrossConcurrentRestarts(t *testing.T) {
 	}
 	users.Wait()
 	<-done
-}
-
-// TestReadsDoNotWaitForAFold checks that the reads a step makes take no
-// lock a writer holds: with the fold of an event in progress, Get, the
-// section and an accepted pre-step with nothing pending all answer, from
-// the state before that event.
-func TestReadsDoNotWaitForAFold(t *testing.T) {
-	tests := []struct {
-		name string
-		read func(h *fakeHost, c *planmode.Controller, a *fakeAgent) error
-	}{
-		{"Get", func(_ *fakeHost, c *planmode.Controller, a *fakeAgent) error {
-			if got := c.Get(a); got != (planmode.State{Active: true}) {
-				return fmt.Errorf("Get = %+v, want active with nothing pending", got)
-			}
-			return nil
-		}},
-		{"section", func(h *fakeHost, _ *planmode.Controller, a *fakeAgent) error {
-			if !slices.Contains(h.render(a), planmode.SectionName) {
-				return fmt.Errorf("the %s section is missing", planmode.SectionName)
-			}
-			return nil
-		}},
-		{"pre-step", func(h *fakeHost, _ *planmode.Controller, a *fakeAgent) error {
-			// The listener alone: the host's step would append, and an
-			// append waits for the fold.
-			for _, p := range h.PreSteps() {
-				if p.Name != planmode.PluginName {
-					continue
-				}
-				step := host.Step{Agent: a, Turn: 1, Step: 1, Attempt: 1}
-				accept := func(_ context.Context, s host.Step) host.Decision { return host.Accept(s.Messages) }
-				if d := p.Listener(context.Background(), step, accept); !d.Accepted || len(d.Messages) != 0 {
-					return fmt.Errorf("pre-step decision = %+v, want accepted with no message", d)
-				}
-				return nil
-			}
-			return fmt.Errorf("no pre-step listener named %q", planmode.PluginName)
-		}},
-	}
-	for _, tt := range tests {
-		t.Run(tt.name, func(t *testing.T) {
-			h := newFakeHost()
-			c := h.start(t, nil)
-			a := h.newAgent(t)
-			if got := set(t, c, a, true); got != planmode.Committed {
-				t.Fatalf("Set(true) = %v, want committed", got)
-			}
-			release, ok := planmode.HoldFold(c, a.Session())
-			if !ok {
-				t.Fatal("the controller does not serve the session after Set")
-			}
-			done := make(chan error, 1)
-			go func() { done <- tt.read(h, c, a) }()
-			select {
-			case err := <-done:
-				release()
-				if err != nil {
-					t.Fatal(err)
-				}
-			case <-time.After(5 * time.Second):
-				release()
-				<-done
-				t.Fatalf("%s waited for a fold in progress", tt.name)
-			}
-		})
-	}
-}
-
-// TestGetScanStaysShort: the events that change nothing (a long run of
-// steps without a turn, a plan/mode or a command) are not folded one by
-// one, but the count of events Get may have to scan after the last one
-// folded stays under a small bound, and Get still sees a plan/mode
-// appended after them.
-func TestGetScanStaysShort(t *testing.T) {
-	h := newFakeHost()
-	c := h.start(t, nil)
-	a := h.newAgent(t)
-	if got := set(t, c, a, true); got != planmode.Committed {
-		t.Fatalf("Set(true) = %v, want committed", got)
-	}
-	sess := a.Session()
-	for i := range 1000 {
-		typ := []string{host.TypeStepStart, host.TypeAssistantMessage, host.TypeStepEnd}[i%3]
-		if _, err := sess.Append(host.Event{Type: typ, Data: []byte(`{}`)}); err != nil {
-			t.Fatal(err)
-		}
-		if n, ok := planmode.Unfolded(c, sess); !ok || n > planmode.MaxUnfolded {
-			t.Fatalf("after %d appends Get may scan %d events (served %v), want at most %d", i+1, n, ok, planmode.MaxUnfolded)
-		}
-	}
-	if !c.Get(a).Active {
-		t.Fatal("Get: inactive, want active")
-	}
-	if _, err := sess.Append(host.Event{Type: planmode.EventPlanMode, Data: []byte(`{"active":false}`)}); err != nil {
-		t.Fatal(err)
-	}
-	if c.Get(a).Active {
-		t.Fatal("Get after plan/mode false: active")
-	}
 }

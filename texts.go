@@ -17,12 +17,8 @@ const (
 // plugin source when a user's change lands and the last request header
 // described the other mode.
 const (
-	// noticeEntered tells the model the user switched the session into plan
-	// mode.
 	noticeEntered = "The user has switched this session into plan mode. " +
 		"Follow the plan-mode guidance in the system prompt from now on."
-	// noticeLeft tells the model the user switched the session back to the
-	// default mode.
 	noticeLeft = "The user has switched this session back to the default mode. " +
 		"Plan-mode guidance no longer applies; continue with the task as usual."
 )
@@ -48,15 +44,16 @@ const (
 	problemReopenNumber    = "plan number %d is not positive"
 	problemReopenSize      = "the plan is %d bytes, more than the %d-byte limit"
 	problemReopenDigest    = "the digest is not the plan's"
-	problemNotObject       = "payload %s is not a JSON object; want {\"active\": true} or {\"active\": false}"
-	problemEmpty           = "payload is empty; want {\"active\": true} or {\"active\": false}"
-	problemActiveMissing   = "active is missing; want true or false"
-	problemActiveNotBool   = "active is %s; want true or false"
-
-	problemCancelNotObject = "payload %s is not a JSON object; want {\"cancelled\": \"active\"} or {\"cancelled\": \"inactive\"}"
-	problemCancelEmpty     = "payload is empty; want {\"cancelled\": \"active\"} or {\"cancelled\": \"inactive\"}"
-	problemCancelMissing   = "cancelled is missing; want \"active\" or \"inactive\""
-	problemCancelBad       = "cancelled is %s; want \"active\" or \"inactive\""
+	// The problems of plan/mode and plan/cancel: the last %s says what a
+	// valid payload or value is (want...).
+	problemEmpty     = "payload is empty; want %s"
+	problemNotObject = "payload %s is not a JSON object; want %s"
+	problemMissing   = "%s is missing; want %s"
+	problemBadValue  = "%s is %s; want %s"
+	wantMode         = `{"active": true} or {"active": false}`
+	wantBool         = "true or false"
+	wantCancel       = `{"cancelled": "active"} or {"cancelled": "inactive"}`
+	wantSelection    = `"active" or "inactive"`
 )
 
 // Config problems, reported by the loader as "FILE:LINE:COL: plan-mode:
@@ -71,7 +68,6 @@ const (
 	problemUnknownKey    = "unknown key (the only key is " + keySection + ")"
 	problemKeyNotString  = "keys must be strings, got %s"
 	problemNotMapping    = "the configuration must be a mapping with the key " + keySection + ", got %s"
-	problemInvalidText   = "is not a valid section text"
 )
 
 // Warnings logged through the host's logger.
@@ -93,35 +89,27 @@ const (
 
 // ---- The exit tool and the /plan command (tool_exit.go, command_plan.go) ----
 
-// Descriptions the host shows: the exit tool's to the model, the command's
-// in help listings.
+// Descriptions the host shows: the exit tool's to the model in every
+// request, the command's in help listings.
 const (
-	// ExitToolDescription is the description of [ExitToolName] the model
-	// reads in every request.
-	ExitToolDescription = "Present your plan to the user for review and, once they approve it, leave plan mode. " +
+	exitToolDescription = "Present your plan to the user for review and, once they approve it, leave plan mode. " +
 		"Call it only while the session is in plan mode, after exploring, with the whole plan as Markdown " +
 		"whose first line is a level-1 heading naming it (\"# Title\"). The user either approves, and the " +
 		"result is {\"approved\":true}, or asks you to keep planning, and the call fails with their feedback: " +
 		"revise the plan and call again."
-	// CommandDescription is the one-line help of the /plan command.
-	CommandDescription = "Switch plan mode: /plan enters it, /plan off leaves it, /plan reopen [N] enters it with plan N (default: the last approved) as the draft, /plan <message> enters it and sends the message"
+	commandDescription = "Switch plan mode: /plan enters it, /plan off leaves it, /plan reopen [N] enters it with plan N (default: the last approved) as the draft, /plan <message> enters it and sends the message"
 )
 
-// The plan review the exit tool puts to the user: a request of kind
-// [host.AskReview] whose options carry their roles.
+// The plan review the exit tool puts to the user (a request of kind
+// [host.AskReview] with the Purpose and one question of ID "plan-review",
+// whose options carry their roles), and the cards that show it.
 const (
-	// reviewPurpose is the request's Purpose.
-	reviewPurpose = "plan-review"
-	// reviewQuestionID is the ID of the review's one question.
-	reviewQuestionID = "plan-review"
-	// reviewApprove is the label of the option that approves the plan and
-	// leaves plan mode.
-	reviewApprove = "Approve"
-	// reviewKeepPlanning is the label of the option that keeps planning.
+	reviewPurpose      = "plan-review"
+	reviewQuestionID   = "plan-review"
+	reviewApprove      = "Approve"
 	reviewKeepPlanning = "Keep planning"
-
-	reviewHeader   = "Plan review"
-	reviewQuestion = "Approve this plan and leave plan mode?"
+	reviewHeader       = "Plan review"
+	reviewQuestion     = "Approve this plan and leave plan mode?"
 	// reviewChangedQuestion asks again about a plan that changed while
 	// the user reviewed it.
 	reviewChangedQuestion = "The plan changed while you were reviewing it, so your answer was not taken. " +
@@ -157,8 +145,7 @@ const (
 		"another plan now; go on as the result of the earlier call says"
 	textExitReviewOpen = "another exit_plan_mode call of this session is still under review; present one plan at a " +
 		"time and wait for its result before calling exit_plan_mode again"
-	textExitTooLargeSentinel = "the plan is larger than the 256 KiB limit"
-	textExitTooLarge         = "the plan is %d bytes, more than the %d-byte (256 KiB) limit: shorten it and call exit_plan_mode again"
+	textExitTooLarge = "the plan is %d bytes, more than the %d-byte (256 KiB) limit: shorten it and call exit_plan_mode again"
 	// textKeepPlanning is the generic keep-planning failure, when the user
 	// gave no feedback.
 	textKeepPlanning = "the user did not approve the plan and wants you to keep planning: " +
@@ -206,10 +193,9 @@ const (
 	replyReopening = "Plan mode is on from the next step of the running turn, with plan %d reopened as the working draft; the next review shows what changed from it."
 
 	// textNoSuchPlan: %s is the argument, %d how many plans the session has.
-	textNoSuchPlanSentinel = "no such plan"
-	textNoSuchPlan         = "/plan reopen %s: no such plan; /plans lists the %d plans of this session"
+	textNoSuchPlan = "/plan reopen %s: no such plan; /plans lists the %d plans of this session"
 	// textPlanNotLogged: %d is the plan's number.
-	textPlanNotLogged    = "the log does not hold the text of plan %d (it was presented from a file, without a text in the call or its result)"
+	textPlanNotLogged    = "no such plan: the log does not hold the text of plan %d (it was presented from a file, without a text in the call or its result)"
 	textNoApprovedPlan   = "/plan reopen: this session has no approved plan; name one with /plan reopen N (/plans lists them)"
 	textReopenWithImages = "/plan reopen takes no attachments: send the images once plan mode is on"
 	textReopenFailed     = "/plan reopen could not record the reopened plan"

@@ -5,52 +5,76 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"slices"
 	"strings"
 
 	"github.com/dshgo/planmode/host"
 	"github.com/dshgo/planmode/internal/jsonin"
+	"github.com/dshgo/planmode/internal/planmd"
 )
 
-// maxPlanSize is the largest plan, in bytes, that [ExitToolName] puts to
-// review (256 KiB). A larger plan fails the call before the reviewer is
-// asked.
-const maxPlanSize = 256 << 10
-
-// maxFeedbackSize is the largest keep-planning feedback, in bytes, that
-// [ExitToolName] passes on to the model (256 KiB): the custom text of the
-// review's answers, joined. Larger feedback fails the call with an error
-// that names its size and the limit and leaves the text out; plan mode
-// stays on.
-const maxFeedbackSize = 256 << 10
-
-// The exit tool's schemas, as the model is told them.
+// Limits of the exit tool, in bytes: a larger plan fails the call before
+// the user is asked, larger keep-planning feedback (the custom text of the
+// answers, joined) is left out of the error, which names its size instead.
 const (
-	// ExitInputSchema is the JSON Schema of the exit tool's input: one
+	maxPlanSize     = 256 << 10
+	maxFeedbackSize = 256 << 10
+	maxReviewAsks   = 3 // asks of one call when the plan changes during its review
+)
+
+const (
+	// exitInputSchema is the JSON Schema of the exit tool's input: one
 	// required string, the plan.
-	ExitInputSchema = `{"type":"object","properties":{"plan":{"type":"string",` +
-		`"description":"The plan as Markdown. Its first line is a level-1 heading naming it: # Title"}},` +
+	exitInputSchema = `{"type":"object","properties":{"plan":` + exitPlanPropertySchema + `},` +
 		`"required":["plan"],"additionalProperties":false}`
-	// ExitOutputSchema is the JSON Schema of the exit tool's result when the
+	// exitPlanPropertySchema is the "plan" property of exitInputSchema.
+	exitPlanPropertySchema = `{"type":"string","description":"The plan as Markdown. Its first line is a level-1 heading naming it: # Title"}`
+	// exitOutputSchema is the JSON Schema of the exit tool's result when the
 	// user approves: {"approved":true}. Every other outcome is a tool error.
-	ExitOutputSchema = `{"type":"object","properties":{"approved":{"type":"boolean","const":true}},` +
+	exitOutputSchema = `{"type":"object","properties":{"approved":{"type":"boolean","const":true}},` +
 		`"required":["approved"],"additionalProperties":false}`
-)
-
-// Kinds of the cards the exit tool presents to hosts' UIs, which may
-// treat a plan card specially (show it once, under the review).
-const (
-	// CardKindPlan is the kind of the card that shows an exit call's plan.
-	CardKindPlan = "plan"
-	// CardKindReview is the kind of the card that shows a review's outcome.
-	CardKindReview = "review"
-)
-
-const (
-	// exitResult is the result of an approved call, as ExitOutputSchema
-	// describes it.
+	// exitResult is the result of an approved call.
 	exitResult = `{"approved":true}`
 	// argPlan is the input's one field.
 	argPlan = "plan"
+	// cardKindPlan and cardKindReview are the kinds of the cards that
+	// show an exit call's plan and its review's outcome; UIs may treat a
+	// plan card specially (show it once, under the review).
+	cardKindPlan   = "plan"
+	cardKindReview = "review"
+)
+
+// ExitOutcome is how an exit_plan_mode call ended. The tool supplies it
+// with [host.SetOutcome], so a host logs it in the Outcome of the call's
+// "tool/result"; a UI switches on it, never on the result text. A result
+// logged before outcomes were has none (""): its outcome is unknown. A
+// host that runs the tool itself finds it in the error too
+// ([Error].Outcome).
+type ExitOutcome string
+
+// The outcomes of an exit_plan_mode call.
+const (
+	// ExitApproved: the user approved the plan; plan mode ends at the next
+	// accepted step.
+	ExitApproved ExitOutcome = "approved"
+	// ExitAbandoned: the plan was abandoned (an exit extension's verdict);
+	// plan mode ends at the next accepted step.
+	ExitAbandoned ExitOutcome = "abandoned"
+	// ExitKeepPlanning: the user did not approve, or approved a text that
+	// is not the plan as it stands; the model revises the plan (with the
+	// user's feedback when there is some).
+	ExitKeepPlanning ExitOutcome = "keep-planning"
+	// ExitDismissed: the user dismissed the review to speak instead.
+	ExitDismissed ExitOutcome = "dismissed"
+	// ExitReloaded: the plugin stopped while the plan was under review.
+	ExitReloaded ExitOutcome = "reloaded"
+	// ExitReviewFailed: the question channel failed.
+	ExitReviewFailed ExitOutcome = "review-failed"
+	// ExitRefused: the call failed before the user saw the plan (a check
+	// of the agent, the mode, the input or the plan; no question channel;
+	// an earlier approval or an open review), or for a reason of an exit
+	// extension's own.
+	ExitRefused ExitOutcome = "refused"
 )
 
 // exitTool is exit_plan_mode: the model presents its plan, the user reviews
@@ -69,40 +93,26 @@ func newExitTool(c *Controller) *exitTool {
 // Definition implements [host.Tool]; it returns the same value every time.
 func (t *exitTool) Definition() host.ToolDefinition { return t.def }
 
-// Execute implements [host.Tool]. It checks, in order, that an agent calls,
-// that the agent's logged state is plan mode, that the input is {"plan":
-// string}, that the trimmed plan begins with a level-1 heading, that the
-// host has a user-question channel and that the plan is at most
-// 256 KiB; only then does it ask the user to review the plan.
+// Execute implements [host.Tool]. It checks, in order, the calling agent,
+// that its logged state is plan mode, the input, the plan's level-1
+// heading, the question channel and the plan's size; only then does it ask
+// the user to review the plan (the [*Error] codes name each failure).
 //
-// The call succeeds with {"approved":true} only on consent: exactly one
-// answer, to the review question, selecting exactly its option of
-// [host.RoleApprove], with no
-// custom text (text that is only white space counts as none; UIs often
-// leave a stray newline). It then records a silent pending exit, applied at
-// the next accepted pre-step, so the rest of the current tool batch still
-// runs under plan guidance. An approval is bound to the text shown: the
-// question carries the plan's digest ([host.Question].DetailDigest), and
-// when the plan the extensions reread differs from it (or the answer
-// echoes another digest), the answer is no approval and the user is asked
-// again about the new text, at most 3 times, then
-// [ErrPlanChanging]. An answer carrying the user's edit of the plan
-// approves the edit only when an extension takes edits, else
-// [ErrEditNotTaken]. When plan mode was left while the review was
-// open, the approval stands and there is nothing left to record. Anything
-// else keeps planning: the call fails with the user's feedback verbatim, or
-// with a generic revise-and-present-again message when there is none;
-// feedback over 256 KiB is left out and the error names its
-// size and the limit instead. A
-// dismissed review, a missing channel, the controller stopping (reload) and
-// any other failure of the question channel fail the call too; plan mode is
-// never left without consent.
+// The call succeeds only on consent (see exitExtensions.decide): it then
+// records a silent pending exit, applied at the next accepted pre-step, so
+// the rest of the tool batch still runs under plan guidance. An approval
+// is bound to the text shown (its digest): when the plan the extensions
+// reread differs, or the answer is about another text, the user is asked
+// again about the new text, at most maxReviewAsks times. An edit of the
+// plan is approved only when an extension takes edits. Anything else keeps
+// planning, with the user's feedback verbatim when there is some; a
+// dismissed review, no channel, a reload and a failing channel fail the
+// call too. Plan mode is never left without consent.
 //
-// One plan at a time: while another call's review of the same session is
-// open, a call fails before its review; and once a call was approved (or
-// abandoned) and the exit is pending, every later call of the batch fails
-// with a tool error saying so, before the user is asked. So a second plan's
-// answer can never contradict the first one's.
+// One plan at a time: while another call's review of the session is open,
+// and once a call was approved (or abandoned) and its exit is pending, a
+// call fails before its review, so a second plan's answer can never
+// contradict the first one's.
 func (t *exitTool) Execute(ctx context.Context, call host.CallContext, input json.RawMessage) (string, error) {
 	out, outcome, err := t.execute(ctx, call, input)
 	host.SetOutcome(ctx, string(outcome))
@@ -113,24 +123,25 @@ func (t *exitTool) Execute(ctx context.Context, call host.CallContext, input jso
 func (t *exitTool) execute(ctx context.Context, call host.CallContext, input json.RawMessage) (string, ExitOutcome, error) {
 	agent := call.Agent
 	if agent == nil || agent.Session() == nil {
-		return "", ExitRefused, ErrExitNoAgent
+		return "", ExitRefused, errExitNoAgent
 	}
 	r := t.c.run.Load()
 	if r == nil {
 		return "", ExitRefused, fmt.Errorf("%s: %w", ExitToolName, ErrNotRunning)
 	}
-	st, _, err := r.state(agent.Session())
+	st, err := r.state(agent.Session())
 	if err != nil {
 		return "", ExitRefused, fmt.Errorf("%s: %w", ExitToolName, err)
 	}
-	if !st.load().active() {
-		return "", ExitRefused, ErrExitNotPlanMode
+	now := st.state()
+	if !now.Active {
+		return "", ExitRefused, errExitNotPlanMode
 	}
-	if w := st.load(); w.pending() == SelectionInactive && w.pendingExit() {
+	if now.Exit {
 		// One approved (or abandoned) plan per batch: a later call must not
 		// put a second plan to the user, whose answer could not undo the
 		// first (docs/plan-mode.md, "Two exit calls").
-		return "", ExitRefused, ErrExitDecided
+		return "", ExitRefused, errExitDecided
 	}
 	x, err := t.decodeCall(call, input)
 	if err != nil {
@@ -140,25 +151,25 @@ func (t *exitTool) execute(ctx context.Context, call host.CallContext, input jso
 	if err := t.c.exits.prepare(ctx, x); err != nil {
 		return "", ExitRefused, err
 	}
-	if !hasPlanHeading(x.Plan) {
-		return "", ExitRefused, ErrExitNoHeading
+	if !planmd.HasTitle(x.Plan) {
+		return "", ExitRefused, errExitNoHeading
 	}
-	if t.c.questions == nil {
-		return "", ExitRefused, ErrExitNoChannel
+	if t.c.p.Questions == nil {
+		return "", ExitRefused, errExitNoChannel
 	}
 	if err := checkPlan(x.Plan); err != nil {
 		return "", ExitRefused, err
 	}
 
-	if !st.reviewing.CompareAndSwap(false, true) {
-		return "", ExitRefused, ErrExitReviewOpen
+	if !st.review(true) {
+		return "", ExitRefused, errExitReviewOpen
 	}
-	defer st.reviewing.Store(false)
-	if w := st.load(); w.pending() == SelectionInactive && w.pendingExit() {
-		return "", ExitRefused, ErrExitDecided // decided while this call was being checked
+	defer st.review(false)
+	if st.state().Exit {
+		return "", ExitRefused, errExitDecided // decided while this call was being checked
 	}
 
-	v, err := t.reviewBound(ctx, r.done, x)
+	v, err := t.reviewBound(ctx, r.stopped, x)
 	if err != nil {
 		return "", reviewOutcome(err), err
 	}
@@ -167,17 +178,17 @@ func (t *exitTool) execute(ctx context.Context, call host.CallContext, input jso
 	case v.Err != nil:
 		return "", ExitKeepPlanning, v.Err
 	case len(v.Feedback) > maxFeedbackSize:
-		return "", ExitKeepPlanning, &feedbackTooLargeError{size: len(v.Feedback)}
+		return "", ExitKeepPlanning, keepPlanning(fmt.Sprintf(textFeedbackTooLarge, len(v.Feedback), maxFeedbackSize))
 	case v.Feedback == "":
 		return "", ExitKeepPlanning, ErrKeepPlanning
 	default:
-		return "", ExitKeepPlanning, &feedbackError{feedback: v.Feedback}
+		return "", ExitKeepPlanning, keepPlanning(textKeepPlanningFeedback + v.Feedback)
 	}
 	if err := t.c.exits.finish(ctx, x, v); err != nil {
 		return "", ExitRefused, err
 	}
 	if err := st.queueExit(); err != nil {
-		return "", ExitReloaded, ErrReviewReloaded // stopped just as the review was answered
+		return "", ExitReloaded, errReviewReloaded // stopped just as the review was answered
 	}
 	if v.Kind == VerdictAbandon {
 		return exitSuccess(v, x.Result), ExitAbandoned, nil
@@ -185,28 +196,15 @@ func (t *exitTool) execute(ctx context.Context, call host.CallContext, input jso
 	return exitSuccess(v, x.Result), ExitApproved, nil
 }
 
-// reviewOutcome is the outcome of a review that ended in err: the
-// question channel's failures, or a plan that kept changing; any other
-// error (an extension's, a check of the plan reread) refuses the call.
+// reviewOutcome is the outcome of a review that ended in err: an [*Error]'s;
+// any other error (an extension's) refuses the call.
 func reviewOutcome(err error) ExitOutcome {
-	switch {
-	case errors.Is(err, ErrReviewReloaded):
-		return ExitReloaded
-	case errors.Is(err, ErrReviewDismissed):
-		return ExitDismissed
-	case errors.Is(err, ErrReviewFailed):
-		return ExitReviewFailed
-	case errors.Is(err, ErrPlanChanging):
-		return ExitKeepPlanning
+	var e *Error
+	if errors.As(err, &e) && e.Outcome != "" {
+		return e.Outcome
 	}
 	return ExitRefused
 }
-
-// maxReviewAsks bounds how often one exit_plan_mode call asks the user:
-// when the plan changed between showing it and the approving answer, the
-// user is asked again about the new text, at most this many asks in all;
-// then the call fails with [ErrPlanChanging].
-const maxReviewAsks = 3
 
 // reviewBound asks the user to review x.Plan and returns the verdict. An
 // approval is bound to the text shown: when the answer echoes another
@@ -215,27 +213,27 @@ const maxReviewAsks = 3
 // is asked again, with the new text and the previous one (for a diff),
 // at most maxReviewAsks times in all. For an approval it sets
 // x.ShownDigest and x.Edited (x.Plan becomes the edit).
-func (t *exitTool) reviewBound(ctx context.Context, done <-chan struct{}, x *ExitCall) (ExitVerdict, error) {
+func (t *exitTool) reviewBound(ctx, stopped context.Context, x *ExitCall) (ExitVerdict, error) {
 	shown, previous := x.Plan, ""
 	reopened := reopenedDraft(x.Agent.Session().Events(), x.CallID)
 	for asks := 1; ; asks++ {
 		digest := host.DigestDetail(shown)
 		req := reviewRequest(x.Agent, shown, previous, t.c.exits.options())
 		req.Questions[0].Reopened = reopened
-		answers, err := t.review(ctx, done, x.Agent, req)
+		answers, err := t.review(ctx, stopped, req)
 		switch {
-		case errors.Is(err, ErrReviewReloaded):
-			return ExitVerdict{}, ErrReviewReloaded
+		case errors.Is(err, errReviewReloaded):
+			return ExitVerdict{}, errReviewReloaded
 		case errors.Is(err, host.ErrDismissed):
 			return ExitVerdict{}, ErrReviewDismissed
 		case errors.Is(err, host.ErrNoProvider):
 			v, ok := t.c.exits.unattended(ctx, x)
 			if !ok {
-				return ExitVerdict{}, fmt.Errorf("%w (%w)", ErrExitNoChannel, err)
+				return ExitVerdict{}, wrapped(codeNoChannel, ExitRefused, textExitNoChannel+" ("+err.Error()+")", err)
 			}
 			return v, nil
 		case err != nil:
-			return ExitVerdict{}, fmt.Errorf("%w: %w", ErrReviewFailed, err)
+			return ExitVerdict{}, wrapped(codeReviewFailed, ExitReviewFailed, textReviewFailed+": "+err.Error(), err)
 		}
 		x.Edited, x.ShownDigest, x.Review = reviewEdit(answers), digest, req.Questions[0]
 		v := t.c.exits.decide(x, answers)
@@ -253,7 +251,7 @@ func (t *exitTool) reviewBound(ctx context.Context, done <-chan struct{}, x *Exi
 		// The plan changed during the review (or the answer is about
 		// another text): not an approval.
 		if asks >= maxReviewAsks {
-			return ExitVerdict{}, ErrPlanChanging
+			return ExitVerdict{}, errPlanChanging
 		}
 		if err := checkPlan(now); err != nil {
 			return ExitVerdict{}, err
@@ -270,9 +268,9 @@ func (t *exitTool) takeEdit(x *ExitCall, v ExitVerdict) ExitVerdict {
 	case x.Edited == "":
 		return v
 	case !t.c.exits.takesEdits():
-		return ExitVerdict{Kind: VerdictKeepPlanning, Err: ErrEditNotTaken}
+		return ExitVerdict{Kind: VerdictKeepPlanning, Err: errEditNotTaken}
 	case len(x.Edited) > maxPlanSize:
-		return ExitVerdict{Kind: VerdictKeepPlanning, Err: &editTooLargeError{size: len(x.Edited)}}
+		return ExitVerdict{Kind: VerdictKeepPlanning, Err: keepPlanning(fmt.Sprintf(textEditTooLarge, len(x.Edited), maxPlanSize))}
 	}
 	x.Plan = x.Edited
 	return v
@@ -281,94 +279,43 @@ func (t *exitTool) takeEdit(x *ExitCall, v ExitVerdict) ExitVerdict {
 // reviewEdit returns the user's edit of the plan in the review's answer,
 // "" when there is none.
 func reviewEdit(answers []host.Answer) string {
-	for _, a := range answers {
-		if a.QuestionID == reviewQuestionID && a.Edited != "" {
-			return a.Edited
-		}
+	i := slices.IndexFunc(answers, func(a host.Answer) bool { return a.QuestionID == reviewQuestionID && a.Edited != "" })
+	if i < 0 {
+		return ""
 	}
-	return ""
+	return answers[i].Edited
 }
 
 // echoes reports whether no answer names another digest than the text
 // shown (front ends need not echo it).
 func echoes(answers []host.Answer, digest string) bool {
-	for _, a := range answers {
-		if a.DetailDigest != "" && a.DetailDigest != digest {
-			return false
-		}
-	}
-	return true
+	return !slices.ContainsFunc(answers, func(a host.Answer) bool { return a.DetailDigest != "" && a.DetailDigest != digest })
 }
 
 // checkPlan checks a plan before it is shown: a level-1 heading first and
 // at most maxPlanSize bytes.
 func checkPlan(plan string) error {
-	if !hasPlanHeading(plan) {
-		return ErrExitNoHeading
+	if !planmd.HasTitle(plan) {
+		return errExitNoHeading
 	}
 	if len(plan) > maxPlanSize {
-		return &planTooLargeError{size: len(plan)}
+		return refused(codeTooLarge, fmt.Sprintf(textExitTooLarge, len(plan), maxPlanSize))
 	}
 	return nil
 }
 
-// editTooLargeError is the keep-planning failure of a user's edit over
-// maxPlanSize. It is ErrKeepPlanning for errors.Is.
-type editTooLargeError struct{ size int }
-
-func (e *editTooLargeError) Error() string {
-	return fmt.Sprintf(textEditTooLarge, e.size, maxPlanSize)
-}
-func (e *editTooLargeError) Is(target error) bool { return target == ErrKeepPlanning }
-
-// planTooLargeError is the failure of a plan over maxPlanSize: it names the
-// size and the limit. It is ErrExitTooLarge for errors.Is.
-type planTooLargeError struct{ size int }
-
-func (e *planTooLargeError) Error() string {
-	return fmt.Sprintf(textExitTooLarge, e.size, maxPlanSize)
-}
-func (e *planTooLargeError) Is(target error) bool { return target == ErrExitTooLarge }
-
-// feedbackError is the keep-planning failure that carries the user's
-// feedback, verbatim, after textKeepPlanningFeedback. It is ErrKeepPlanning
-// for errors.Is.
-type feedbackError struct{ feedback string }
-
-func (e *feedbackError) Error() string        { return textKeepPlanningFeedback + e.feedback }
-func (e *feedbackError) Is(target error) bool { return target == ErrKeepPlanning }
-
-// feedbackTooLargeError is the keep-planning failure for feedback over
-// maxFeedbackSize: it names the size and the limit, never the text. It is
-// ErrKeepPlanning for errors.Is.
-type feedbackTooLargeError struct{ size int }
-
-func (e *feedbackTooLargeError) Error() string {
-	return fmt.Sprintf(textFeedbackTooLarge, e.size, maxFeedbackSize)
-}
-func (e *feedbackTooLargeError) Is(target error) bool { return target == ErrKeepPlanning }
-
-// review asks the user to review plan. The question's context is the call's,
-// also cancelled when the controller run that done belongs to stops; a
-// review still open at that moment, or answered just as it happened, fails
-// with ErrReviewReloaded.
-func (t *exitTool) review(ctx context.Context, done <-chan struct{}, agent host.Agent, req host.AskRequest) ([]host.Answer, error) {
+// review asks the user req. Its context is the call's, also cancelled when
+// the controller run stops (stopped is done): a review still open then, or
+// answered just as it happened, fails with errReviewReloaded.
+func (t *exitTool) review(ctx, stopped context.Context, req host.AskRequest) ([]host.Answer, error) {
 	ctx, cancel := context.WithCancelCause(ctx)
 	defer cancel(nil)
-	go func() {
-		select {
-		case <-done:
-			cancel(ErrReviewReloaded)
-		case <-ctx.Done():
-		}
-	}()
-	answers, err := t.c.questions.Ask(ctx, req)
-	select {
-	case <-done:
-		return nil, ErrReviewReloaded
-	default:
-		return answers, err
+	defer context.AfterFunc(stopped, func() { cancel(errReviewReloaded) })()
+	answers, err := t.c.p.Questions.Ask(ctx, req)
+	if stopped.Err() != nil {
+		return nil, errReviewReloaded
 	}
+	return answers, err
 }
 
 // reviewRequest is the one question of a plan review: the exact plan as its
@@ -401,59 +348,30 @@ func reviewRequest(agent host.Agent, plan, previous string, extra []host.Option)
 }
 
 // decodeCall reads the input into an ExitCall: {"plan": string} plus the
-// extensions' properties. "plan" may be missing only when an extension
-// makes it optional.
+// extensions' properties. Keys match exactly (not case-insensitively, as
+// encoding/json would), and any other key is an error, as the schema's
+// additionalProperties says: arguments never approve anything. "plan" may
+// be missing only when an extension makes it optional.
 func (t *exitTool) decodeCall(call host.CallContext, input json.RawMessage) (*ExitCall, error) {
-	if len(t.c.exits) == 0 {
-		plan, err := decodePlan(input)
-		if err != nil {
-			return nil, err
-		}
-		return &ExitCall{Agent: call.Agent, CallID: call.CallID, Plan: plan, PlanGiven: true,
-			Input: map[string]json.RawMessage{argPlan: mustJSON(plan)}, Result: map[string]any{}}, nil
-	}
 	var fields map[string]json.RawMessage
 	if err := json.Unmarshal(input, &fields); err != nil || fields == nil {
-		return nil, fmt.Errorf("%w; got %s", ErrExitBadInput, quoteJSON(input))
+		return nil, badInput("; got %s", quoteJSON(input))
 	}
 	if extra := jsonin.UnknownFunc(fields, func(k string) bool { return k == argPlan || t.c.exits.property(k) }); extra != "" {
-		return nil, fmt.Errorf("%w; unknown fields %s", ErrExitBadInput, extra)
+		return nil, badInput("; unknown fields %s", extra)
 	}
 	x := &ExitCall{Agent: call.Agent, CallID: call.CallID, Input: fields, Result: map[string]any{}}
 	raw, ok := fields[argPlan]
 	switch {
 	case ok:
 		if jsonin.IsNull(raw) || json.Unmarshal(raw, &x.Plan) != nil {
-			return nil, fmt.Errorf("%w; %q is %s, not a string", ErrExitBadInput, argPlan, quoteJSON(raw))
+			return nil, badInput("; %q is %s, not a string", argPlan, quoteJSON(raw))
 		}
 		x.PlanGiven = true
 	case !t.c.exits.planOptional():
-		return nil, fmt.Errorf("%w; %q is missing", ErrExitBadInput, argPlan)
+		return nil, badInput("; %q is missing", argPlan)
 	}
 	return x, nil
-}
-
-// decodePlan reads the input {"plan": string}. Keys match exactly (not
-// case-insensitively, as encoding/json would), and any other key is an
-// error, as the schema's additionalProperties says: arguments never approve
-// anything.
-func decodePlan(input json.RawMessage) (string, error) {
-	var fields map[string]json.RawMessage
-	if err := json.Unmarshal(input, &fields); err != nil || fields == nil {
-		return "", fmt.Errorf("%w; got %s", ErrExitBadInput, quoteJSON(input))
-	}
-	if extra := jsonin.Unknown(fields, argPlan); extra != "" {
-		return "", fmt.Errorf("%w; unknown fields %s", ErrExitBadInput, extra)
-	}
-	raw, ok := fields[argPlan]
-	if !ok {
-		return "", fmt.Errorf("%w; %q is missing", ErrExitBadInput, argPlan)
-	}
-	var plan string
-	if jsonin.IsNull(raw) || json.Unmarshal(raw, &plan) != nil {
-		return "", fmt.Errorf("%w; %q is %s, not a string", ErrExitBadInput, argPlan, quoteJSON(raw))
-	}
-	return plan, nil
 }
 
 // PresentCall implements [host.Presenter]: a card of kind "plan"
@@ -461,7 +379,17 @@ func decodePlan(input json.RawMessage) (string, error) {
 // its body.
 func (t *exitTool) PresentCall(input json.RawMessage) host.Card {
 	plan := looseplan(input)
-	return host.Card{Kind: CardKindPlan, Title: planTitle(plan), Body: plan}
+	return host.Card{Kind: cardKindPlan, Title: planTitle(plan), Body: plan}
+}
+
+// planTitle returns the plan's title, the one every front end shows: the
+// text of its first heading of any level that is a block of the plan
+// itself (see planmd.Title); "Plan" when there is none.
+func planTitle(plan string) string {
+	if t := planmd.Title(plan); t != "" {
+		return t
+	}
+	return cardTitleDefault
 }
 
 // PresentResult implements [host.Presenter]: a card of kind
@@ -473,32 +401,29 @@ func (t *exitTool) PresentResult(input json.RawMessage, output string, isError b
 			Abandoned bool `json:"abandoned"`
 		}
 		if json.Unmarshal([]byte(output), &res) == nil && res.Abandoned {
-			return host.Card{Kind: CardKindReview, Title: cardTitleAbandoned, Body: cardBodyAbandoned}
+			return host.Card{Kind: cardKindReview, Title: cardTitleAbandoned, Body: cardBodyAbandoned}
 		}
-		return host.Card{Kind: CardKindReview, Title: cardTitleApproved, Body: cardBodyApproved}
+		return host.Card{Kind: cardKindReview, Title: cardTitleApproved, Body: cardBodyApproved}
 	}
 	msg := strings.TrimPrefix(output, host.ToolErrorPrefix)
 	if feedback, ok := strings.CutPrefix(msg, textKeepPlanningFeedback); ok {
-		return host.Card{Kind: CardKindReview, Title: cardTitleKeepPlanning, Body: feedback}
+		return host.Card{Kind: cardKindReview, Title: cardTitleKeepPlanning, Body: feedback}
 	}
 	if msg == textKeepPlanning {
-		return host.Card{Kind: CardKindReview, Title: cardTitleKeepPlanning, Body: cardBodyNoFeedback}
+		return host.Card{Kind: cardKindReview, Title: cardTitleKeepPlanning, Body: cardBodyNoFeedback}
 	}
-	return host.Card{Kind: CardKindReview, Title: cardTitleFailed, Body: msg}
+	return host.Card{Kind: cardKindReview, Title: cardTitleFailed, Body: msg}
 }
 
 // looseplan returns the plan of an input for display: the "plan" string
 // when there is one, whatever else the input holds; "" otherwise.
 func looseplan(input json.RawMessage) string {
 	var fields map[string]json.RawMessage
-	if json.Unmarshal(input, &fields) != nil {
-		return ""
-	}
 	var plan string
-	if json.Unmarshal(fields[argPlan], &plan) != nil {
-		return ""
+	if json.Unmarshal(input, &fields) == nil && json.Unmarshal(fields[argPlan], &plan) == nil {
+		return plan
 	}
-	return plan
+	return ""
 }
 
 var (

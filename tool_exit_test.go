@@ -417,7 +417,7 @@ func TestExitToolApprovalRecordsSilentPendingExit(t *testing.T) {
 		t.Fatalf("Execute = %q, %v; want %s", out, err, planmode.ExitResult)
 	}
 	// The rest of the batch still runs under plan guidance.
-	wantState(t, f.c, f.a, planmode.State{Active: true, Pending: planmode.SelectionInactive})
+	wantState(t, f.c, f.a, planmode.State{Active: true, Pending: planmode.SelectionInactive, Exit: true})
 	if !slices.Contains(f.h.render(f.a), planmode.SectionName) {
 		t.Fatal("the section is gone before the next step")
 	}
@@ -506,7 +506,7 @@ func TestExitToolConsentIsExactlyOneApproveWithoutText(t *testing.T) {
 				if err != nil || out != planmode.ExitResult {
 					t.Fatalf("Execute = %q, %v; want approval", out, err)
 				}
-				wantState(t, f.c, f.a, planmode.State{Active: true, Pending: planmode.SelectionInactive})
+				wantState(t, f.c, f.a, planmode.State{Active: true, Pending: planmode.SelectionInactive, Exit: true})
 				return
 			}
 			if !errors.Is(err, tt.wantErr) {
@@ -708,7 +708,7 @@ func TestExitToolApprovalAfterPlanModeWasLeftDuringReview(t *testing.T) {
 		if err != nil || out != planmode.ExitResult {
 			t.Fatalf("Execute = %q, %v", out, err)
 		}
-		wantState(t, f.c, f.a, planmode.State{Active: true, Pending: planmode.SelectionInactive})
+		wantState(t, f.c, f.a, planmode.State{Active: true, Pending: planmode.SelectionInactive, Exit: true})
 		from := f.a.Session().Len()
 		d := f.h.runStep(f.a, accepted)
 		if got := modes(t, f.a.Session(), from); !slices.Equal(got, []bool{false}) || len(d.Messages) != 0 {
@@ -993,7 +993,7 @@ func TestE2EPlanReviewFlow(t *testing.T) {
 	if r := results["x2"]; r.IsError || r.Output != planmode.ExitResult {
 		t.Fatalf("second review result = %+v, want approval", r)
 	}
-	if got := probe.states(); !slices.Equal(got, []planmode.State{{Active: true, Pending: planmode.SelectionInactive}}) {
+	if got := probe.states(); !slices.Equal(got, []planmode.State{{Active: true, Pending: planmode.SelectionInactive, Exit: true}}) {
 		t.Fatalf("the tool after exit_plan_mode saw %+v, want still in plan mode with the exit pending", got)
 	}
 	asks := p.Requests()

@@ -58,13 +58,13 @@ func BenchmarkFirstSight(b *testing.B) {
 		})
 		b.Run(sz.name+"/impl=project", func(b *testing.B) {
 			b.ReportAllocs()
-			var p planmode.Projection
+			var p planmode.State
 			cpu := cpuTime()
 			for b.Loop() {
 				p = planmode.Project(events)
 			}
 			reportCPU(b, cpu, b.N)
-			if p != (planmode.Projection{Active: true}) {
+			if p != (planmode.State{Active: true}) {
 				b.Fatalf("Project = %+v, want active with nothing pending", p)
 			}
 		})

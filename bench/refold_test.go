@@ -39,7 +39,21 @@ func (refold) fold(a host.Agent) (active, turnOpen bool) {
 		return false, false
 	}
 	ev := a.Session().Events()
-	return planmode.FoldPlanMode(ev, ev.Len()), planmode.FoldTurnOpen(ev, ev.Len())
+	return planmode.FoldPlanMode(ev, ev.Len()), foldTurnOpen(ev)
+}
+
+// foldTurnOpen reports whether a turn is open at the end of events: the
+// latest of "turn/start" and "turn/end" is "turn/start".
+func foldTurnOpen(events host.Log) bool {
+	for _, e := range events.Backward(events.Len()) {
+		switch e.Type {
+		case host.TypeTurnStart:
+			return true
+		case host.TypeTurnEnd:
+			return false
+		}
+	}
+	return false
 }
 
 func (r refold) Get(a host.Agent) planmode.State {

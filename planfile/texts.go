@@ -1,6 +1,6 @@
 package planfile
 
-import "github.com/dshgo/planmode"
+import "github.com/dshgo/planmode/internal/exitresult"
 
 // Error texts; the error values built from them live in errors.go.
 const (
@@ -76,7 +76,7 @@ const titleDefault = "Plan"
 // Extra result fields of exit_plan_mode, and their schema.
 const (
 	resultEdited = "edited"
-	resultPlan   = planmode.ResultPlan
+	resultPlan   = exitresult.Plan
 	resultPath   = "planFile"
 
 	schemaEdited = `{"type":"boolean","description":"true when the user edited the plan in the review; plan then holds the approved text, now in the plan file"}`

@@ -69,7 +69,7 @@ func reviewRun(t *testing.T, r review) error {
 	if s := h.ctl.Get(a); s != (planmode.State{Active: active}) {
 		t.Errorf("after the review: Get = %+v, want active %v and nothing pending", s, active)
 	}
-	if p := planmode.Project(host.LogOf(events)); p != (planmode.Projection{Active: active}) {
+	if p := planmode.Project(host.LogOf(events)); p != (planmode.State{Active: active}) {
 		t.Errorf("after the review: Project = %+v", p)
 	}
 	modes := 0
@@ -267,7 +267,7 @@ func TestLookalikeApprovalsDoNotLeavePlanMode(t *testing.T) {
 	if s := h.ctl.Get(a); s != (planmode.State{Active: true}) {
 		t.Errorf("Get = %+v, want plan mode", s)
 	}
-	if p := planmode.Project(host.LogOf(events)); p != (planmode.Projection{Active: true}) {
+	if p := planmode.Project(host.LogOf(events)); p != (planmode.State{Active: true}) {
 		t.Errorf("Project = %+v, want plan mode and nothing pending", p)
 	}
 	if err := h.ctl.Stop(context.Background()); err != nil {

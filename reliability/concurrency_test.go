@@ -120,11 +120,11 @@ func concurrentSelections(t *testing.T, st host.Store, replies map[string]planmo
 					var args string
 					switch rng.IntN(3) {
 					case 0:
-						args = " " + planmode.CommandArgOff
+						args = " " + argOff
 					case 1:
 						args = fmt.Sprintf(" g%d-op%d", g, i)
 					}
-					s := selection{agent: ai, want: args != " "+planmode.CommandArgOff, fromCommand: true, start: clock.Add(1), before: a.Session().Len()}
+					s := selection{agent: ai, want: args != " "+argOff, fromCommand: true, start: clock.Add(1), before: a.Session().Len()}
 					handled, reply, err := h.rt.Execute(context.Background(), a, "/"+planmode.CommandName+args, nil)
 					if !handled || err != nil {
 						t.Errorf("/%s%s on agent %d: handled %v, %v", planmode.CommandName, args, ai, handled, err)
@@ -250,7 +250,7 @@ func checkSelections(t *testing.T, events []host.Event, sels []selection) (commi
 	for _, s := range commits {
 		found := false
 		for _, i := range modes {
-			if i >= s.before && i < s.after && !owned[i] && !planmode.FoldTurnOpen(host.LogOf(events), i) && modeOf(t, events[i]) == s.want {
+			if i >= s.before && i < s.after && !owned[i] && !turnOpen(events[:i]) && modeOf(t, events[i]) == s.want {
 				owned[i], found = true, true
 				break
 			}
@@ -264,7 +264,7 @@ func checkSelections(t *testing.T, events []host.Event, sels []selection) (commi
 			continue
 		}
 		v := modeOf(t, events[i])
-		if !planmode.FoldTurnOpen(host.LogOf(events), i) {
+		if !turnOpen(events[:i]) {
 			t.Errorf("event %d: plan/mode %v outside a turn that no committed Set accounts for", i+1, v)
 		}
 		justified := slices.ContainsFunc(sels, func(s selection) bool {
@@ -366,7 +366,7 @@ func commandOutcomes(t *testing.T) map[string]planmode.Outcome {
 		}
 		out[reply] = want
 	}
-	off := " " + planmode.CommandArgOff
+	off := " " + argOff
 	inTurn := func(ctx context.Context, _ host.Agent) (string, error) {
 		run("", planmode.Queued)
 		run(off, planmode.Cancelled)

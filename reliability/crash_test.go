@@ -182,7 +182,7 @@ func (c *crashChild) command(ctx context.Context, a host.Agent, args string) (st
 		return "", fmt.Errorf("/%s%s: handled %v: %w", planmode.CommandName, args, handled, err)
 	}
 	name := "plan" + strings.ReplaceAll(args, " ", "-")
-	c.point(crashPoint{Name: name, Want: strings.TrimSpace(args) != planmode.CommandArgOff, Reply: reply, Before: before, After: a.Session().Len()})
+	c.point(crashPoint{Name: name, Want: strings.TrimSpace(args) != argOff, Reply: reply, Before: before, After: a.Session().Len()})
 	return reply, nil
 }
 
@@ -456,7 +456,7 @@ func TestCrash(t *testing.T) {
 	t.Logf("%d events, %d named points; killed at %d points and %d random times (seed %d) in %v",
 		len(ref.events), len(ref.points), len(points), random, seed, time.Since(start).Round(time.Millisecond))
 
-	seen := map[planmode.Projection]int{} // what the reopened logs showed
+	seen := map[planmode.State]int{} // what the reopened logs showed
 	for i, p := range points {
 		j := jobs[i]
 		t.Run("kill at "+p.label, func(t *testing.T) {
@@ -507,7 +507,7 @@ func TestCrash(t *testing.T) {
 	// The kill points must include the windows the test is about: a /plan
 	// of each direction and an approved exit completed without their
 	// plan/mode.
-	for _, want := range []planmode.Projection{
+	for _, want := range []planmode.State{
 		{Active: false, Pending: planmode.SelectionActive},
 		{Active: true, Pending: planmode.SelectionInactive},
 		{Active: true, Pending: planmode.SelectionInactive, Exit: true},
@@ -720,7 +720,7 @@ func (l *logRecorder) messages() []string {
 // after the last one reported).
 //
 // It returns the projection of the reopened log.
-func verifyRecovery(t *testing.T, dir string, want []host.Event, points []crashPoint, repair string) planmode.Projection {
+func verifyRecovery(t *testing.T, dir string, want []host.Event, points []crashPoint, repair string) planmode.State {
 	t.Helper()
 	rec := &logRecorder{}
 	st, err := store.OpenDir(dir, store.WithLogger(slog.New(rec)))
@@ -732,7 +732,7 @@ func verifyRecovery(t *testing.T, dir string, want []host.Event, points []crashP
 	h := startHost(t, st, model, nil) // registers the payload check before the open
 	sess, err := st.Open(crashSession)
 	if repair == "any" && len(want) == 0 && errors.Is(err, host.ErrSessionNotFound) {
-		return planmode.Projection{} // killed before the session was created
+		return planmode.State{} // killed before the session was created
 	}
 	if err != nil {
 		t.Fatalf("reopen after the kill: %v", err)
@@ -775,11 +775,11 @@ func verifyRecovery(t *testing.T, dir string, want []host.Event, points []crashP
 	if fold := planmode.FoldPlanMode(host.LogOf(got), len(got)); fold != active {
 		t.Errorf("FoldPlanMode = %v, want %v (the last durable plan/mode)", fold, active)
 	}
-	proj := planmode.Projection{Active: active, Pending: pending, Exit: exit}
+	proj := planmode.State{Active: active, Pending: pending, Exit: exit}
 	if p := planmode.Project(host.LogOf(got)); p != proj {
 		t.Errorf("Project = %+v, want %+v", p, proj)
 	}
-	wantState := planmode.State{Active: active, Pending: pending}
+	wantState := proj
 	if s := h.ctl.Get(logAgent{sess}); s != wantState {
 		t.Errorf("restarted controller: Get = %+v, want %+v", s, wantState)
 	}
@@ -885,7 +885,7 @@ func specProjection(t *testing.T, events []host.Event) (active bool, pending pla
 		case host.TypeCommandRun:
 			var r host.CommandRun
 			if json.Unmarshal(e.Data, &r) == nil && r.Name == planmode.CommandName {
-				runs[r.ID] = strings.TrimSpace(r.Args) != planmode.CommandArgOff
+				runs[r.ID] = strings.TrimSpace(r.Args) != argOff
 			}
 		case host.TypeCommandDone:
 			var d host.CommandDone

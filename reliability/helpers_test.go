@@ -228,3 +228,20 @@ func modeOf(t testing.TB, e host.Event) bool {
 }
 
 var _ host.Agent = logAgent{}
+
+// argOff is the argument of "/plan" that selects the default mode.
+const argOff = "off"
+
+// turnOpen reports whether a turn is open after events: the latest of
+// "turn/start" and "turn/end" is "turn/start".
+func turnOpen(events []host.Event) bool {
+	for i := len(events) - 1; i >= 0; i-- {
+		switch events[i].Type {
+		case host.TypeTurnStart:
+			return true
+		case host.TypeTurnEnd:
+			return false
+		}
+	}
+	return false
+}

@@ -314,7 +314,7 @@ func refusedCommand(t *testing.T, line string, images []host.Block, wantLogged b
 			t.Errorf("a refused /plan appended plan/mode %s", e.Data)
 		}
 	}
-	if p := planmode.Project(host.LogOf(events)); p != (planmode.Projection{Active: true}) {
+	if p := planmode.Project(host.LogOf(events)); p != (planmode.State{Active: true}) {
 		t.Errorf("after a refused /plan: Project = %+v", p)
 	}
 	if logged := len(events) > n; logged != wantLogged {
@@ -328,7 +328,7 @@ func commandInputs() []badInput {
 	image := []host.Block{{Type: host.BlockImage, MediaType: "image/png", Data: []byte{0x89, 'P', 'N', 'G'}}}
 	return []badInput{
 		{area, "/plan off with an image", func(t *testing.T) error {
-			return refusedCommand(t, "/"+planmode.CommandName+" "+planmode.CommandArgOff, image, true)
+			return refusedCommand(t, "/"+planmode.CommandName+" "+argOff, image, true)
 		}},
 		{area, "/plan with a 4 MiB message", func(t *testing.T) error {
 			return refusedCommand(t, "/"+planmode.CommandName+" "+strings.Repeat("x", store.DefaultMaxLineSize), nil, false)

@@ -85,7 +85,7 @@ func TestCancelledSelectionStaysCancelledAfterRestart(t *testing.T) {
 				}
 			}
 			h = startHost(t, st, scripted.NewModel(append(tt.steps, scripted.Step{Text: "next turn"})...), map[string]hookFunc{
-				"plan-on": command(""), "plan-off": command(" " + planmode.CommandArgOff),
+				"plan-on": command(""), "plan-off": command(" " + argOff),
 				"set-true": set(true), "set-false": set(false),
 			})
 			if tt.review {
@@ -152,7 +152,7 @@ func TestCommandsCompletingOutOfOrderAgreeWithTheLog(t *testing.T) {
 		done <- err
 	}()
 	<-slow.steering // its Set queued plan mode; its completion is not logged yet
-	if _, reply, err := h.rt.Execute(context.Background(), logAgent{sess}, "/"+planmode.CommandName+" "+planmode.CommandArgOff, nil); err != nil {
+	if _, reply, err := h.rt.Execute(context.Background(), logAgent{sess}, "/"+planmode.CommandName+" "+argOff, nil); err != nil {
 		t.Fatalf("/plan off: %v (%s)", err, reply)
 	}
 	close(slow.release)

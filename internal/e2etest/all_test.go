@@ -5,7 +5,9 @@ package e2etest_test
 import (
 	"context"
 	"encoding/json"
+	"maps"
 	"path/filepath"
+	"slices"
 	"strings"
 	"sync/atomic"
 	"testing"
@@ -215,7 +217,14 @@ func TestWithNoCompanionTheExitToolIsTheCores(t *testing.T) {
 	h.Prompt(a, "hi")
 	for _, d := range h.Model.Requests()[0].Tools {
 		if d.Name == planmode.ExitToolName {
-			if string(d.InputSchema) != planmode.ExitInputSchema || string(d.OutputSchema) != planmode.ExitOutputSchema {
+			// The core's schemas: one required "plan" in, "approved" out.
+			var in, out struct {
+				Properties map[string]json.RawMessage `json:"properties"`
+				Required   []string                   `json:"required"`
+			}
+			if json.Unmarshal(d.InputSchema, &in) != nil || json.Unmarshal(d.OutputSchema, &out) != nil ||
+				!slices.Equal(slices.Sorted(maps.Keys(in.Properties)), []string{"plan"}) || !slices.Equal(in.Required, []string{"plan"}) ||
+				!slices.Equal(slices.Sorted(maps.Keys(out.Properties)), []string{"approved"}) {
 				t.Fatalf("schemas changed: %s %s", d.InputSchema, d.OutputSchema)
 			}
 			return

@@ -85,6 +85,23 @@ func Title(plan string) string {
 	return ""
 }
 
+// HasTitle reports whether the plan, trimmed, opens with a level-1 ATX
+// heading that names it ("# Title"): its first block is a heading of level
+// 1 written with "#", followed on its line by a space or a tab and more
+// than blanks ("## Title", "#Title", a bare "#" and an underlined heading
+// do not). goldmark reads a carriage return after the "#" as a space;
+// CommonMark ends the line there, so that is no title either.
+func HasTitle(plan string) bool {
+	d := parse(strings.TrimSpace(plan))
+	h, ok := d.root.FirstChild().(*ast.Heading)
+	if !ok || h.Level != 1 {
+		return false
+	}
+	line, _, _ := strings.Cut(string(d.src[d.opens[h]:]), "\n")
+	rest, atx := strings.CutPrefix(line, "#")
+	return atx && strings.TrimSpace(rest) != "" && (rest[0] == ' ' || rest[0] == '\t')
+}
+
 // Steps returns the items of the plan's first ordered list that is a block
 // of the plan itself (not inside a quote or another list), at most limit of
 // them, and whether more follow. Each item is its whole content as

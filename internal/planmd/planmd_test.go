@@ -191,6 +191,35 @@ func TestTitle(t *testing.T) {
 	}
 }
 
+func TestHasTitle(t *testing.T) {
+	tests := []struct {
+		give string
+		want bool
+	}{
+		{"# Add retries\n\n1. a\n", true},
+		{"\n\n  # Spaced  \n", true},
+		{"#\tTabbed", true},
+		{"# #", true},
+		{"# Title\r\n\r\nbody", true},
+		{"", false},
+		{"## Sub first\n# Main\n", false},
+		{"#Title", false},
+		{"#", false},
+		{"# \nTitle", false},
+		{"Intro\n# Title", false},
+		{"Underlined\n==========\n", false},
+		{"####### Seven", false},
+		{"> # quoted", false},
+		{"#\u00a0Title", false},
+		{"#\r0", false},
+	}
+	for _, tt := range tests {
+		if got := planmd.HasTitle(tt.give); got != tt.want {
+			t.Errorf("HasTitle(%q) = %v, want %v", tt.give, got, tt.want)
+		}
+	}
+}
+
 // referenceCount counts the steps of plan with goldmark's own parser and
 // AST walk: the items with text of the first ordered list that is a child
 // of the document.
