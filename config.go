@@ -4,10 +4,12 @@ import (
 	"errors"
 	"fmt"
 	"strings"
+	"sync"
 	"unicode"
 	"unicode/utf8"
 
 	"github.com/dshgo/planmode/deploy"
+	"github.com/go-playground/validator/v10"
 	"gopkg.in/yaml.v3"
 )
 
@@ -34,17 +36,22 @@ type Config struct {
 	// such as "\0". It is used exactly as written, with no templating. Use a
 	// block scalar (section: |) for several lines; quote text that YAML
 	// would otherwise read as a number, a boolean or null.
-	Section string `yaml:"section"`
+	Section string `yaml:"section" validate:"required,visible,printable,sectionlen"`
 }
 
 // Validate checks the config the way the deployment loader does, for Go
 // callers who build a Config by hand. The error wraps [ErrBadConfig] and one
 // [*deploy.FieldError] per problem (without a position).
 func (c Config) Validate() error {
-	if p := sectionProblem(c.Section, false); p != "" {
-		return fmt.Errorf("%s: %w: %w", PluginName, ErrBadConfig, &deploy.FieldError{Key: keySection, Problem: p})
+	problems := c.problems(false)
+	if len(problems) == 0 {
+		return nil
 	}
-	return nil
+	errs := make([]error, len(problems))
+	for i, p := range problems {
+		errs[i] = &deploy.FieldError{Key: p.key, Problem: p.text}
+	}
+	return fmt.Errorf("%s: %w: %w", PluginName, ErrBadConfig, errors.Join(errs...))
 }
 
 // decodeConfig decodes the plugin's YAML node strictly and validates it.
@@ -93,8 +100,8 @@ func decodeConfig(node *yaml.Node) (Config, error) {
 		default:
 			key, value = k, v
 			cfg.Section = v.Value
-			if p := sectionProblem(v.Value, true); p != "" {
-				errs = append(errs, deploy.FieldErrorAt(v, keySection, p))
+			for _, p := range cfg.problems(true) {
+				errs = append(errs, deploy.FieldErrorAt(v, p.key, p.text))
 			}
 		}
 	}
@@ -116,26 +123,27 @@ func (e *configError) Error() string        { return errors.Join(e.errs...).Erro
 func (e *configError) Unwrap() []error      { return e.errs }
 func (e *configError) Is(target error) bool { return target == ErrBadConfig }
 
-// sectionProblem returns what is wrong with the section text, "" when
-// nothing is: it is required (present says the key was given, so that an
-// empty value reads as blank rather than missing), must show something,
-// may hold no control character but tab and line break, and is at most
-// maxSectionLen characters long.
-func sectionProblem(s string, present bool) string {
-	switch {
-	case s == "" && !present:
-		return problemRequired
-	case !strings.ContainsFunc(s, isVisible):
-		return problemBlank
-	}
-	if r, pos, found := controlChar(s); found {
-		return fmt.Sprintf(problemControl, r, pos)
-	}
-	if n := utf8.RuneCountInString(s); n > maxSectionLen {
-		return fmt.Sprintf(problemTooLong, maxSectionLen, n)
-	}
-	return ""
+// problem is one failed field rule, in our words.
+type problem struct {
+	key, text string
 }
+
+// configValidator builds the validator for the field rules once; it is safe
+// for concurrent use and never changed after it is built.
+var configValidator = sync.OnceValues(func() (*validator.Validate, error) {
+	v := validator.New(validator.WithRequiredStructEnabled())
+	rules := map[string]func(string) bool{
+		"visible":    func(s string) bool { return strings.IndexFunc(s, isVisible) >= 0 },
+		"printable":  func(s string) bool { _, _, bad := controlChar(s); return !bad },
+		"sectionlen": func(s string) bool { return utf8.RuneCountInString(s) <= maxSectionLen },
+	}
+	for tag, ok := range rules {
+		if err := v.RegisterValidation(tag, func(fl validator.FieldLevel) bool { return ok(fl.Field().String()) }); err != nil {
+			return nil, err
+		}
+	}
+	return v, nil
+})
 
 // isVisible reports whether r shows as something: it is not white space, a
 // control or format character (zero-width space and joiners, the byte
@@ -167,4 +175,46 @@ func controlChar(s string) (r rune, pos int, found bool) {
 		}
 	}
 	return 0, 0, false
+}
+
+// problems runs the field rules. present says the key was given, so an
+// empty value reads as blank rather than missing.
+func (c Config) problems(present bool) []problem {
+	v, err := configValidator()
+	if err != nil {
+		return []problem{{key: keySection, text: problemInvalidText}}
+	}
+	err = v.Struct(c)
+	if err == nil {
+		return nil
+	}
+	var fields validator.ValidationErrors
+	if !errors.As(err, &fields) {
+		return []problem{{key: keySection, text: problemInvalidText}}
+	}
+	out := make([]problem, 0, len(fields))
+	for _, f := range fields {
+		out = append(out, problem{key: keySection, text: describeRule(f.Tag(), c.Section, present)})
+	}
+	return out
+}
+
+// describeRule turns a failed validator tag into our message.
+func describeRule(tag, value string, present bool) string {
+	switch tag {
+	case "required":
+		if present {
+			return problemBlank
+		}
+		return problemRequired
+	case "visible":
+		return problemBlank
+	case "printable":
+		r, pos, _ := controlChar(value)
+		return fmt.Sprintf(problemControl, r, pos)
+	case "sectionlen":
+		return fmt.Sprintf(problemTooLong, maxSectionLen, utf8.RuneCountInString(value))
+	default:
+		return problemInvalidText
+	}
 }

@@ -68,6 +68,7 @@ const (
 	problemUnknownKey    = "unknown key (the only key is " + keySection + ")"
 	problemKeyNotString  = "keys must be strings, got %s"
 	problemNotMapping    = "the configuration must be a mapping with the key " + keySection + ", got %s"
+	problemInvalidText   = "is not a valid section text"
 )
 
 // Warnings logged through the host's logger.
