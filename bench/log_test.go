@@ -1,12 +1,9 @@
 package bench_test
 
 import (
-	"bufio"
 	"context"
 	"errors"
 	"fmt"
-	"os"
-	"path/filepath"
 	"strconv"
 	"sync"
 	"testing"
@@ -243,16 +240,10 @@ type memoryKey struct {
 	n       int
 }
 
-// Purposes of the cached memory logs. Each has its own store, so that a
-// plugin registering its payload check on one store affects no other.
-const (
-	// purposeShared is the read-only session the controller benchmarks
-	// share; the step benchmark without the plugin forks it.
-	purposeShared = "shared"
-	// purposePlugin is the base the step benchmark with the plugin forks;
-	// only its store ever carries the plugin's payload check.
-	purposePlugin = "plugin"
-)
+// purposeShared is the read-only session the controller benchmarks share.
+// Each purpose of a cached memory log has its own store, so that a plugin
+// registering its payload check on one store affects no other.
+const purposeShared = "shared"
 
 // memoryLogOf returns the cached memory session of purpose holding the n-event
 // modeFirst log. Nobody appends to it; benchmarks that append fork it.
@@ -273,73 +264,6 @@ func sharedSession(tb testing.TB, n int) host.Session {
 		tb.Fatalf("session of %d events: %v", n, err)
 	}
 	return ml.sess
-}
-
-// replayFile is a session file of a store.Dir.
-type replayFile struct {
-	dir  string // the store's directory
-	id   string // the session
-	size int64  // bytes
-	n    int    // events
-}
-
-// replayID is the session ID of the cold-replay file.
-const replayID = "replay-1m"
-
-// replayLog writes the 1M-event modeFirst log once per test binary as the
-// session file of a store.Dir in the scratch directory. Lines are written
-// directly in the store's format (one host.Event as compact JSON per line,
-// keys in struct order, time in RFC 3339 UTC), which is much faster than
-// appending a million events through the store.
-var replayLog = sync.OnceValues(func() (replayFile, error) {
-	events := logOf(shape{size1M.n, modeFirst})
-	dir := filepath.Join(scratch, "sessions")
-	if err := os.Mkdir(dir, 0o700); err != nil {
-		return replayFile{}, err
-	}
-	f := replayFile{dir: dir, id: replayID, n: len(events)}
-	file, err := os.OpenFile(filepath.Join(dir, replayID+store.FileExt), os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o600)
-	if err != nil {
-		return replayFile{}, err
-	}
-	w := bufio.NewWriterSize(file, 1<<20)
-	var line []byte
-	for _, e := range events {
-		line = appendLine(line[:0], e)
-		if _, err := w.Write(line); err != nil {
-			_ = file.Close()
-			return replayFile{}, err
-		}
-		f.size += int64(len(line))
-	}
-	if err := errors.Join(w.Flush(), file.Close()); err != nil {
-		return replayFile{}, err
-	}
-	// Open it once before anything is measured: the first open in a
-	// process also grows the heap by the size of the decoded log (page
-	// faults included), which every later open reuses. Without this, the
-	// variant measured first pays for it.
-	if _, _, err := openReplay(f, false); err != nil {
-		return replayFile{}, err
-	}
-	return f, nil
-})
-
-// appendLine appends e as a store.Dir line. The benchmark logs have no
-// Source and only plain ASCII type names, so nothing needs escaping.
-func appendLine(b []byte, e host.Event) []byte {
-	b = append(b, `{"seq":`...)
-	b = strconv.AppendUint(b, e.Seq, 10)
-	b = append(b, `,"type":"`...)
-	b = append(b, e.Type...)
-	b = append(b, `","time":"`...)
-	b = e.Time.AppendFormat(b, time.RFC3339Nano)
-	b = append(b, '"')
-	if len(e.Data) > 0 {
-		b = append(b, `,"data":`...)
-		b = append(b, e.Data...)
-	}
-	return append(b, '}', '\n')
 }
 
 // benchAgent is a host.Agent that only names its session: the controller

@@ -1,7 +1,6 @@
 package bench_test
 
 import (
-	"context"
 	"testing"
 
 	"github.com/dshgo/planmode"
@@ -62,42 +61,5 @@ func benchQuestions(b *testing.B, op func(q questions, a host.Agent) bool) {
 func BenchmarkStateRead(b *testing.B) {
 	benchQuestions(b, func(q questions, a host.Agent) bool {
 		return q.Get(a) == planmode.State{Active: true}
-	})
-}
-
-// BenchmarkSectionText measures rendering plan:policy for one request.
-func BenchmarkSectionText(b *testing.B) {
-	benchQuestions(b, func(q questions, a host.Agent) bool {
-		return q.SectionText(host.AssembleContext{Agent: a}) == policy
-	})
-}
-
-// BenchmarkPreStep measures the pre-step decision for an accepted step with
-// nothing pending (the chain's rest is one accepting link).
-func BenchmarkPreStep(b *testing.B) {
-	ctx := context.Background()
-	benchQuestions(b, func(q questions, a host.Agent) bool {
-		d := q.PreStep(ctx, host.Step{Agent: a, Turn: 1, Step: 1, Attempt: 1}, accept)
-		return d.Accepted && len(d.Messages) == 0
-	})
-}
-
-// BenchmarkExitCheck measures the exit tool's check that the logged state
-// is plan mode.
-func BenchmarkExitCheck(b *testing.B) {
-	benchQuestions(b, func(q questions, a host.Agent) bool {
-		return q.ExitAllowed(a)
-	})
-}
-
-// BenchmarkPerStep measures what the plugin is asked on every model step:
-// the state, the section text and the pre-step decision.
-func BenchmarkPerStep(b *testing.B) {
-	ctx := context.Background()
-	benchQuestions(b, func(q questions, a host.Agent) bool {
-		st := q.Get(a)
-		d := q.PreStep(ctx, host.Step{Agent: a, Turn: 1, Step: 1, Attempt: 1}, accept)
-		text := q.SectionText(host.AssembleContext{Agent: a})
-		return st.Active && d.Accepted && text == policy
 	})
 }

@@ -1,7 +1,6 @@
 package bench_test
 
 import (
-	"context"
 	"math/rand/v2"
 	"strconv"
 	"testing"
@@ -21,13 +20,11 @@ import (
 //     either.
 //
 // read=host is the floor: the host's own calls a read cannot avoid (the
-// agent's session, its ID and length). read=state is Controller.Get;
-// read=step is what one model step asks (the state, the pre-step decision
-// and the section text). Each session is a read-only view over the same
-// 1k-event log with plan mode active.
+// agent's session, its ID and length). read=state is Controller.Get. Each
+// session is a read-only view over the same 1k-event log with plan mode
+// active.
 func BenchmarkServedSessions(b *testing.B) {
 	events := host.LogOf(logOf(shape{size1k.n, modeFirst}))
-	ctx := context.Background()
 	reads := []struct {
 		name string
 		op   func(p plugin, a host.Agent) bool
@@ -38,12 +35,6 @@ func BenchmarkServedSessions(b *testing.B) {
 		}},
 		{"read=state", func(p plugin, a host.Agent) bool {
 			return p.Get(a) == planmode.State{Active: true}
-		}},
-		{"read=step", func(p plugin, a host.Agent) bool {
-			st := p.Get(a)
-			d := p.PreStep(ctx, host.Step{Agent: a, Turn: 1, Step: 1, Attempt: 1}, accept)
-			text := p.SectionText(host.AssembleContext{Agent: a})
-			return st.Active && d.Accepted && text == policy
 		}},
 	}
 	for _, rd := range reads {
