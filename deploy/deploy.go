@@ -124,9 +124,10 @@ type loader struct {
 	errs    []*Error
 }
 
-// add records a problem at line:col (clamped to 1:1).
+// add records a problem at line:col (clamped to 1:1), keeping its text on
+// one line.
 func (l *loader) add(line, col int, plugin, key, problem string) {
-	l.errs = append(l.errs, &Error{File: l.file, Line: max(line, 1), Column: max(col, 1), Plugin: plugin, Key: key, Problem: problem})
+	l.errs = append(l.errs, &Error{File: l.file, Line: max(line, 1), Column: max(col, 1), Plugin: plugin, Key: oneLine(key), Problem: oneLine(problem)})
 }
 
 // addAt records a problem at node n.
@@ -418,7 +419,7 @@ func (l *loader) pluginProblem(plugin string, entry *yaml.Node, fe FieldError, c
 	if fe.Line <= 0 {
 		fe.Line, fe.Column = entry.Line, entry.Column
 	}
-	l.add(fe.Line, fe.Column, plugin, oneLine(fe.Key), oneLine(fe.Problem))
+	l.add(fe.Line, fe.Column, plugin, fe.Key, fe.Problem)
 	l.errs[len(l.errs)-1].err = cause
 }
 
