@@ -102,13 +102,13 @@ func Parse(file string, data []byte, plugins ...Plugin) (*Deployment, error) {
 func offer(plugins []Plugin) (map[string]Plugin, error) {
 	offered := make(map[string]Plugin, len(plugins))
 	for i, p := range plugins {
+		_, dup := offered[p.Name]
 		switch {
 		case p.Name == "":
 			return nil, fmt.Errorf("deploy: "+msgBadPluginName+": %w", i, ErrBadPlugin)
 		case p.Load == nil && p.LoadFile == nil:
 			return nil, fmt.Errorf("deploy: "+msgBadPluginLoad+": %w", p.Name, ErrBadPlugin)
-		}
-		if _, dup := offered[p.Name]; dup {
+		case dup:
 			return nil, fmt.Errorf("deploy: "+msgDuplicateRegister+": %w", p.Name, ErrBadPlugin)
 		}
 		offered[p.Name] = p
@@ -143,13 +143,13 @@ func (l *loader) joined() error {
 	slices.SortStableFunc(l.errs, func(a, b *Error) int {
 		return cmp.Or(a.Line-b.Line, a.Column-b.Column)
 	})
-	errs := make([]error, 0, min(len(l.errs), maxErrors+1))
+	if len(l.errs) > maxErrors {
+		next := l.errs[maxErrors]
+		l.errs = append(l.errs[:maxErrors], &Error{File: l.file, Line: next.Line, Column: next.Column, Problem: fmt.Sprintf(msgTooManyErrors, maxErrors)})
+	}
+	errs := make([]error, len(l.errs))
 	for i, e := range l.errs {
-		if i == maxErrors {
-			errs = append(errs, &Error{File: l.file, Line: e.Line, Column: e.Column, Problem: fmt.Sprintf(msgTooManyErrors, maxErrors)})
-			break
-		}
-		errs = append(errs, e)
+		errs[i] = e
 	}
 	return errors.Join(errs...)
 }
@@ -208,7 +208,7 @@ func (l *loader) firstAnchor(n *yaml.Node, plugin string, path keyPath) bool {
 		l.addAt(n, plugin, path.String(), fmt.Sprintf(msgAnchor, n.Anchor))
 		return true
 	}
-	inPlugins := n.Kind == yaml.MappingNode && plugin == "" && slices.Equal(path, keyPath{keyPlugins})
+	inPlugins := n.Kind == yaml.MappingNode && plugin == "" && len(path) == 1 && path[0] == "."+keyPlugins
 	for i, c := range n.Content {
 		p, kp := plugin, path
 		switch {
@@ -238,7 +238,7 @@ func (l *loader) top(root *yaml.Node) *Deployment {
 		l.addAt(root, "", "", fmt.Sprintf(msgTopLevelKind, Describe(root)))
 		return nil
 	}
-	d := &Deployment{File: l.file}
+	d := &Deployment{File: l.file, positions: map[string][2]int{}}
 	found := false
 	seen := firsts{}
 	for i := 0; i+1 < len(root.Content); i += 2 {
@@ -337,9 +337,6 @@ func (l *loader) load(d *Deployment, p Plugin, name, conf *yaml.Node) {
 	}
 	d.Plugins = append(d.Plugins, p.Name)
 	d.options = append(d.options, opt)
-	if d.positions == nil {
-		d.positions = map[string][2]int{}
-	}
 	d.positions[p.Name] = [2]int{name.Line, name.Column}
 }
 
@@ -360,8 +357,7 @@ func (l *loader) unknownPlugin(name string) string {
 	if len(l.offered) == 0 {
 		return fmt.Sprintf(msgNoKnownPlugins, name)
 	}
-	known := slices.Sorted(maps.Keys(l.offered))
-	return fmt.Sprintf(msgUnknownPlugin, name, strings.Join(known, ", "))
+	return fmt.Sprintf(msgUnknownPlugin, name, strings.Join(slices.Sorted(maps.Keys(l.offered)), ", "))
 }
 
 // check walks a plugin's configuration for anchors, aliases and duplicate
@@ -394,33 +390,27 @@ func (l *loader) check(n *yaml.Node, plugin string, path keyPath) bool {
 	return ok
 }
 
-// pluginError records what a plugin's Load returned. entry is the plugin's
-// name node, used where the plugin gives no position.
+// pluginError records what a plugin's Load returned, placing a problem
+// at the plugin's entry when the plugin gave no position.
 func (l *loader) pluginError(plugin string, entry *yaml.Node, err error) {
 	for _, leaf := range leaves(err) {
 		var fe *FieldError
 		var te *yaml.TypeError
+		problems := []FieldError{{Problem: leaf.Error()}}
 		switch {
 		case errors.As(leaf, &fe):
-			l.pluginProblem(plugin, entry, *fe, leaf)
+			problems = []FieldError{*fe}
 		case errors.As(leaf, &te):
-			for _, fe := range typeErrors(l.data, te) {
-				l.pluginProblem(plugin, entry, fe, leaf)
+			problems = typeErrors(l.data, te)
+		}
+		for _, p := range problems {
+			if p.Line <= 0 {
+				p.Line, p.Column = entry.Line, entry.Column
 			}
-		default:
-			l.pluginProblem(plugin, entry, FieldError{Problem: leaf.Error()}, leaf)
+			l.add(p.Line, p.Column, plugin, p.Key, p.Problem)
+			l.errs[len(l.errs)-1].err = leaf
 		}
 	}
-}
-
-// pluginProblem records one problem a plugin reported, placing it at the
-// plugin's entry when the plugin gave no position.
-func (l *loader) pluginProblem(plugin string, entry *yaml.Node, fe FieldError, cause error) {
-	if fe.Line <= 0 {
-		fe.Line, fe.Column = entry.Line, entry.Column
-	}
-	l.add(fe.Line, fe.Column, plugin, fe.Key, fe.Problem)
-	l.errs[len(l.errs)-1].err = cause
 }
 
 // leaves flattens joined errors (errors.Join and the like).

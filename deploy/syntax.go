@@ -2,6 +2,7 @@ package deploy
 
 import (
 	"bytes"
+	"cmp"
 	"errors"
 	"fmt"
 	"io"
@@ -45,46 +46,37 @@ func checkEncoding(data []byte) (off int, problem string) {
 // limit).
 func syntaxProblem(msg string) (problem string, parser, find bool) {
 	switch msg {
-	case "did not find expected key":
-		return msgSyntax + "expected a key (check the indentation of this mapping and the lines below it)", true, true
-	case "did not find expected '-' indicator":
-		return msgSyntax + "expected a '-' list item (check the indentation of this list and the lines below it)", true, true
-	case "did not find expected node content":
-		return msgSyntax + "expected a value", true, true
-	case "did not find expected ',' or ']'":
-		return msgSyntax + "unclosed '[': expected ',' or ']'", true, false
-	case "did not find expected ',' or '}'":
-		return msgSyntax + "unclosed '{': expected ',' or '}'", true, false
-	case "did not find expected <document start>":
-		return msgSyntax + "expected the start of a document", true, false
-	case "found incompatible YAML document":
-		return msgSyntax + "unsupported %YAML version", true, false
-	case "did not find expected <stream-start>", "found duplicate %TAG directive",
+	case "did not find expected key", "did not find expected '-' indicator", "did not find expected node content":
+		parser, find = true, true
+	case "did not find expected ',' or ']'", "did not find expected ',' or '}'",
+		"did not find expected <document start>", "did not find expected <stream-start>",
+		"found incompatible YAML document", "found duplicate %TAG directive",
 		"found duplicate %YAML directive", "found undefined tag handle":
-		return msgSyntax + msg, true, false
-	case "found a tab character where an indentation space is expected",
-		"found a tab character that violates indentation":
+		parser = true
+	case "found a tab character where an indentation space is expected", "found a tab character that violates indentation":
 		return msgTab, false, true
 	case "exceeded max depth of 10000":
-		return msgSyntax + "nested too deeply", false, true
-	case "found character that cannot start any token":
-		return msgSyntax + "this character cannot start a value; quote the value", false, false
-	case "mapping values are not allowed in this context":
-		return msgSyntax + "unexpected ':' (check the indentation, or quote a value that contains \": \")", false, false
-	case "could not find expected ':'":
-		return msgSyntax + "missing ':' after a key", false, false
-	case "found unexpected end of stream":
-		return msgSyntax + "unexpected end of file (unclosed quote?)", false, false
-	case "block sequence entries are not allowed in this context":
-		return msgSyntax + "a '-' list item is not allowed here (check the indentation)", false, false
-	case "mapping keys are not allowed in this context":
-		return msgSyntax + "a key is not allowed here (check the indentation)", false, false
-	case "found unknown escape character":
-		return msgSyntax + "unknown escape sequence in a double-quoted string", false, false
-	case "found unexpected document indicator":
-		return msgSyntax + "unexpected document marker ('---' or '...') inside a value", false, false
+		find = true
 	}
-	return msgSyntax + msg, false, false
+	words := map[string]string{
+		"did not find expected key":                              "expected a key (check the indentation of this mapping and the lines below it)",
+		"did not find expected '-' indicator":                    "expected a '-' list item (check the indentation of this list and the lines below it)",
+		"did not find expected node content":                     "expected a value",
+		"did not find expected ',' or ']'":                       "unclosed '[': expected ',' or ']'",
+		"did not find expected ',' or '}'":                       "unclosed '{': expected ',' or '}'",
+		"did not find expected <document start>":                 "expected the start of a document",
+		"found incompatible YAML document":                       "unsupported %YAML version",
+		"exceeded max depth of 10000":                            "nested too deeply",
+		"found character that cannot start any token":            "this character cannot start a value; quote the value",
+		"mapping values are not allowed in this context":         "unexpected ':' (check the indentation, or quote a value that contains \": \")",
+		"could not find expected ':'":                            "missing ':' after a key",
+		"found unexpected end of stream":                         "unexpected end of file (unclosed quote?)",
+		"block sequence entries are not allowed in this context": "a '-' list item is not allowed here (check the indentation)",
+		"mapping keys are not allowed in this context":           "a key is not allowed here (check the indentation)",
+		"found unknown escape character":                         "unknown escape sequence in a double-quoted string",
+		"found unexpected document indicator":                    "unexpected document marker ('---' or '...') inside a value",
+	}
+	return msgSyntax + cmp.Or(words[msg], msg), parser, find
 }
 
 // syntaxError turns an error of the YAML library into a positioned problem.
@@ -129,27 +121,17 @@ func syntaxError(data []byte, err error) (line, col int, problem string) {
 // This runs only for a file that failed to load: two bisections, a few
 // dozen parses of at most [MaxFileSize] bytes.
 func locate(data []byte, msg string, line int, parser bool) (off int, ok bool) {
-	start := lineStart(data, line)
-	if start == len(data) {
-		start = bytes.LastIndexByte(bytes.TrimSuffix(data, []byte("\n")), '\n') + 1
-	}
-	var ends []int // the end of each line from start on, its line break included
-	for end := start; end < len(data); {
-		next := bytes.IndexByte(data[end:], '\n') + 1
-		if next == 0 {
-			next = len(data) - end
-		}
-		end += next
-		ends = append(ends, end)
-	}
 	fails := func(end int) bool { return failsWith(data[:end], msg) }
-	if len(ends) == 0 || !fails(len(data)) {
+	if !fails(len(data)) {
 		return 0, false
 	}
-	k := sort.Search(len(ends)-1, func(k int) bool { return fails(ends[k]) })
-	if k > 0 {
-		start = ends[k-1]
+	ends := []int{0} // ends[n] is the end of line n, its line break included
+	for text := range bytes.Lines(data) {
+		ends = append(ends, ends[len(ends)-1]+len(text))
 	}
+	from := min(line, len(ends)-1)
+	line = from + sort.Search(len(ends)-1-from, func(i int) bool { return fails(ends[from+i]) })
+	start := ends[line-1]
 	runeEnd := func(i int) int { // the end of the character holding byte start+i
 		i += start + 1
 		for i < len(data) && !utf8.RuneStart(data[i]) {
@@ -157,7 +139,7 @@ func locate(data []byte, msg string, line int, parser bool) (off int, ok bool) {
 		}
 		return i
 	}
-	end := runeEnd(sort.Search(ends[k]-start-1, func(i int) bool { return fails(runeEnd(i)) }))
+	end := runeEnd(sort.Search(ends[line]-start-1, func(i int) bool { return fails(runeEnd(i)) }))
 	if parser && len(bytes.TrimSpace(data[end:])) == 0 {
 		return 0, false
 	}
@@ -197,24 +179,15 @@ func position(data []byte, off int) (line, col int) {
 	return bytes.Count(before, []byte("\n")) + 1, utf8.RuneCount(before[bytes.LastIndexByte(before, '\n')+1:]) + 1
 }
 
-// lineStart returns the byte offset of line n (1-based) of data; len(data)
-// past its end.
-func lineStart(data []byte, n int) int {
-	off := 0
-	for ; n > 1; n-- {
-		i := bytes.IndexByte(data[off:], '\n')
-		if i < 0 {
-			return len(data)
-		}
-		off += i + 1
-	}
-	return off
-}
-
-// lineText returns line n (1-based) of data without its line break.
+// lineText returns line n (1-based) of data without its line break, nil
+// past the end.
 func lineText(data []byte, n int) []byte {
-	text, _, _ := bytes.Cut(data[lineStart(data, n):], []byte("\n"))
-	return bytes.TrimSuffix(text, []byte("\r"))
+	for text := range bytes.Lines(data) {
+		if n--; n == 0 {
+			return bytes.TrimRight(text, "\r\n")
+		}
+	}
+	return nil
 }
 
 // firstNonBlank returns the 1-based column of the first character of line n
