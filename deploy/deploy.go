@@ -208,7 +208,7 @@ func (l *loader) firstAnchor(n *yaml.Node, plugin string, path keyPath) bool {
 		l.addAt(n, plugin, path.String(), fmt.Sprintf(msgAnchor, n.Anchor))
 		return true
 	}
-	inPlugins := n.Kind == yaml.MappingNode && plugin == "" && len(path) == 1 && path[0] == "."+keyPlugins
+	inPlugins := n.Kind == yaml.MappingNode && plugin == "" && len(path) == 1 && path[0].key != nil && path[0].key.Value == keyPlugins
 	for i, c := range n.Content {
 		p, kp := plugin, path
 		switch {

@@ -12,25 +12,39 @@ import (
 // keep their first and last segments around an ellipsis.
 const maxPathParts = 12
 
-// keyPath is the key path of a node: its keys, each after a dot, and its
-// list indexes in brackets. Walks extend it with append, so siblings share
-// its array and a deep tree costs no more than its size; render it before
-// the walk moves on.
-type keyPath []string
+// keyPath is the key path of a node: the mapping keys and list indexes
+// that lead to it. Walks extend it with append, so siblings share its
+// array and walking costs nothing until a path is rendered for an error;
+// render it before the walk moves on.
+type keyPath []pathStep
+
+// pathStep is a mapping key or, when key is nil, a list index.
+type pathStep struct {
+	key   *yaml.Node
+	index int
+}
 
 // key returns the path of the value under mapping key k.
-func (p keyPath) key(k *yaml.Node) keyPath { return append(p, "."+keyName(k)) }
+func (p keyPath) key(k *yaml.Node) keyPath { return append(p, pathStep{key: k}) }
 
 // item returns the path of list item i.
-func (p keyPath) item(i int) keyPath { return append(p, "["+strconv.Itoa(i)+"]") }
+func (p keyPath) item(i int) keyPath { return append(p, pathStep{index: i}) }
 
-// String renders the path, such as "deep[0].a".
+// String renders the path, such as "deep[0].a": keys after dots, list
+// indexes in brackets.
 func (p keyPath) String() string {
-	if len(p) > maxPathParts {
-		head := maxPathParts / 3
-		p = append(append(p[:head:head], ".…"), p[len(p)-(maxPathParts-head):]...)
+	parts := make([]string, len(p))
+	for i, s := range p {
+		parts[i] = "[" + strconv.Itoa(s.index) + "]"
+		if s.key != nil {
+			parts[i] = "." + keyName(s.key)
+		}
 	}
-	return strings.TrimPrefix(strings.Join(p, ""), ".")
+	if len(parts) > maxPathParts {
+		head := maxPathParts / 3
+		parts = append(append(parts[:head:head], ".…"), parts[len(parts)-(maxPathParts-head):]...)
+	}
+	return strings.TrimPrefix(strings.Join(parts, ""), ".")
 }
 
 // keyName renders a mapping key for a key path, quoting keys that would
