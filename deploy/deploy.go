@@ -239,7 +239,6 @@ func (l *loader) top(root *yaml.Node) *Deployment {
 		return nil
 	}
 	d := &Deployment{File: l.file, positions: map[string][2]int{}}
-	found := false
 	seen := firsts{}
 	for i := 0; i+1 < len(root.Content); i += 2 {
 		k, v := root.Content[i], root.Content[i+1]
@@ -254,11 +253,10 @@ func (l *loader) top(root *yaml.Node) *Deployment {
 		case k.Value != keyPlugins:
 			l.addAt(k, "", "", fmt.Sprintf(msgUnknownTopKey, k.Value))
 		default:
-			found = true
 			l.plugins(d, v)
 		}
 	}
-	if !found {
+	if seen[keyPlugins] == nil {
 		l.addAt(root, "", "", msgNoPlugins)
 	}
 	return d
