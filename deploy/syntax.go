@@ -2,7 +2,6 @@ package deploy
 
 import (
 	"bytes"
-	"cmp"
 	"errors"
 	"fmt"
 	"io"
@@ -58,25 +57,7 @@ func syntaxProblem(msg string) (problem string, parser, find bool) {
 	case "exceeded max depth of 10000":
 		find = true
 	}
-	words := map[string]string{
-		"did not find expected key":                              "expected a key (check the indentation of this mapping and the lines below it)",
-		"did not find expected '-' indicator":                    "expected a '-' list item (check the indentation of this list and the lines below it)",
-		"did not find expected node content":                     "expected a value",
-		"did not find expected ',' or ']'":                       "unclosed '[': expected ',' or ']'",
-		"did not find expected ',' or '}'":                       "unclosed '{': expected ',' or '}'",
-		"did not find expected <document start>":                 "expected the start of a document",
-		"found incompatible YAML document":                       "unsupported %YAML version",
-		"exceeded max depth of 10000":                            "nested too deeply",
-		"found character that cannot start any token":            "this character cannot start a value; quote the value",
-		"mapping values are not allowed in this context":         "unexpected ':' (check the indentation, or quote a value that contains \": \")",
-		"could not find expected ':'":                            "missing ':' after a key",
-		"found unexpected end of stream":                         "unexpected end of file (unclosed quote?)",
-		"block sequence entries are not allowed in this context": "a '-' list item is not allowed here (check the indentation)",
-		"mapping keys are not allowed in this context":           "a key is not allowed here (check the indentation)",
-		"found unknown escape character":                         "unknown escape sequence in a double-quoted string",
-		"found unexpected document indicator":                    "unexpected document marker ('---' or '...') inside a value",
-	}
-	return msgSyntax + cmp.Or(words[msg], msg), parser, find
+	return msgSyntax + syntaxWords(msg), parser, find
 }
 
 // syntaxError turns an error of the YAML library into a positioned problem.
