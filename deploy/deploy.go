@@ -2,9 +2,11 @@ package deploy
 
 import (
 	"bytes"
+	"cmp"
 	"errors"
 	"fmt"
 	"io"
+	"maps"
 	"os"
 	"slices"
 	"strings"
@@ -100,13 +102,13 @@ func Parse(file string, data []byte, plugins ...Plugin) (*Deployment, error) {
 func offer(plugins []Plugin) (map[string]Plugin, error) {
 	offered := make(map[string]Plugin, len(plugins))
 	for i, p := range plugins {
+		_, dup := offered[p.Name]
 		switch {
 		case p.Name == "":
 			return nil, fmt.Errorf("deploy: "+msgBadPluginName+": %w", i, ErrBadPlugin)
 		case p.Load == nil && p.LoadFile == nil:
 			return nil, fmt.Errorf("deploy: "+msgBadPluginLoad+": %w", p.Name, ErrBadPlugin)
-		}
-		if _, dup := offered[p.Name]; dup {
+		case dup:
 			return nil, fmt.Errorf("deploy: "+msgDuplicateRegister+": %w", p.Name, ErrBadPlugin)
 		}
 		offered[p.Name] = p
@@ -116,16 +118,16 @@ func offer(plugins []Plugin) (map[string]Plugin, error) {
 
 // loader holds the state of one Parse.
 type loader struct {
-	file      string
-	data      []byte
-	offered   map[string]Plugin
-	errs      []*Error
-	aliasSeen bool // the first anchor or alias has been reported
+	file    string
+	data    []byte
+	offered map[string]Plugin
+	errs    []*Error
 }
 
-// add records a problem at line:col (clamped to 1:1).
+// add records a problem at line:col (clamped to 1:1), keeping its text on
+// one line.
 func (l *loader) add(line, col int, plugin, key, problem string) {
-	l.errs = append(l.errs, &Error{File: l.file, Line: max(line, 1), Column: max(col, 1), Plugin: plugin, Key: key, Problem: problem})
+	l.errs = append(l.errs, &Error{File: l.file, Line: max(line, 1), Column: max(col, 1), Plugin: plugin, Key: oneLine(key), Problem: oneLine(problem)})
 }
 
 // addAt records a problem at node n.
@@ -136,21 +138,18 @@ func (l *loader) addAt(n *yaml.Node, plugin, key, problem string) {
 // addSyntax records a problem that belongs to no plugin or key.
 func (l *loader) addSyntax(line, col int, problem string) { l.add(line, col, "", "", problem) }
 
-// joined sorts the errors into file order, caps them at MaxErrors and joins them.
+// joined sorts the errors into file order, caps them at maxErrors and joins them.
 func (l *loader) joined() error {
 	slices.SortStableFunc(l.errs, func(a, b *Error) int {
-		if a.Line != b.Line {
-			return a.Line - b.Line
-		}
-		return a.Column - b.Column
+		return cmp.Or(a.Line-b.Line, a.Column-b.Column)
 	})
-	errs := make([]error, 0, min(len(l.errs), MaxErrors+1))
+	if len(l.errs) > maxErrors {
+		next := l.errs[maxErrors]
+		l.errs = append(l.errs[:maxErrors], &Error{File: l.file, Line: next.Line, Column: next.Column, Problem: fmt.Sprintf(msgTooManyErrors, maxErrors)})
+	}
+	errs := make([]error, len(l.errs))
 	for i, e := range l.errs {
-		if i == MaxErrors {
-			errs = append(errs, &Error{File: l.file, Line: e.Line, Column: e.Column, Problem: fmt.Sprintf(msgTooManyErrors, MaxErrors)})
-			break
-		}
-		errs = append(errs, e)
+		errs[i] = e
 	}
 	return errors.Join(errs...)
 }
@@ -161,8 +160,9 @@ func (l *loader) run() *Deployment {
 		l.add(1, 1, "", "", msgTooLarge)
 		return nil
 	}
-	if line, col, problem, ok := checkEncoding(l.data); !ok {
-		l.add(line, col, "", "", problem)
+	if off, problem := checkEncoding(l.data); problem != "" {
+		line, col := position(l.data, off)
+		l.addSyntax(line, col, problem)
 		return nil
 	}
 	dec := yaml.NewDecoder(bytes.NewReader(l.data))
@@ -187,66 +187,40 @@ func (l *loader) run() *Deployment {
 		return nil
 	}
 	root := doc.Content[0]
-	l.firstAnchor(root)
+	l.firstAnchor(root, "", nil)
 	return l.top(root)
 }
 
-// firstAnchor reports the first anchor or alias in file order, naming its
-// plugin and key when it is inside a plugin's configuration. Later ones are
-// not reported, but they still keep their plugin from loading (see check).
-func (l *loader) firstAnchor(root *yaml.Node) {
-	if l.walkAnchor(root, "", nil) || root.Kind != yaml.MappingNode {
-		return
-	}
-	for i := 0; i+1 < len(root.Content); i += 2 {
-		k, v := root.Content[i], root.Content[i+1]
-		if l.walkAnchor(k, "", nil) {
-			return
-		}
-		if k.Kind != yaml.ScalarNode || k.Value != keyPlugins || v.Kind != yaml.MappingNode {
-			if l.walkAll(v, "", (*keyPath)(nil).child(k)) {
-				return
-			}
-			continue
-		}
-		pluginsPath := literalPath(keyPlugins)
-		if l.walkAnchor(v, "", pluginsPath) {
-			return
-		}
-		for j := 0; j+1 < len(v.Content); j += 2 {
-			name, conf := v.Content[j], v.Content[j+1]
-			if l.walkAll(name, "", pluginsPath) || l.walkAll(conf, name.Value, nil) {
-				return
-			}
-		}
-	}
-}
+// anchored reports whether n has an anchor or is an alias. The loader
+// reports only the first one in the file (see firstAnchor) and loads no
+// plugin whose configuration has one.
+func anchored(n *yaml.Node) bool { return n.Anchor != "" || n.Kind == yaml.AliasNode }
 
-// walkAnchor checks n alone; it reports whether n has an anchor or is an alias.
-func (l *loader) walkAnchor(n *yaml.Node, plugin string, path *keyPath) bool {
-	return !l.checkAnchor(n, plugin, path)
-}
-
-// walkAll checks n and everything under it, stopping at the first anchor or
-// alias; aliases are not followed.
-func (l *loader) walkAll(n *yaml.Node, plugin string, path *keyPath) bool {
-	if l.walkAnchor(n, plugin, path) {
+// firstAnchor reports the first anchor or alias in n, in file order, and
+// says whether there is one; aliases are not followed. path is the key path
+// of n; inside a plugin's configuration it starts at the configuration.
+func (l *loader) firstAnchor(n *yaml.Node, plugin string, path keyPath) bool {
+	switch {
+	case n.Kind == yaml.AliasNode:
+		l.addAt(n, plugin, path.String(), fmt.Sprintf(msgAlias, n.Value))
+		return true
+	case n.Anchor != "":
+		l.addAt(n, plugin, path.String(), fmt.Sprintf(msgAnchor, n.Anchor))
 		return true
 	}
-	switch n.Kind {
-	case yaml.MappingNode:
-		for i := 0; i+1 < len(n.Content); i += 2 {
-			k, v := n.Content[i], n.Content[i+1]
-			kp := path.child(k)
-			if l.walkAll(k, plugin, kp) || l.walkAll(v, plugin, kp) {
-				return true
-			}
+	inPlugins := n.Kind == yaml.MappingNode && plugin == "" && len(path) == 1 && path[0].key != nil && path[0].key.Value == keyPlugins
+	for i, c := range n.Content {
+		p, kp := plugin, path
+		switch {
+		case n.Kind == yaml.SequenceNode:
+			kp = path.item(i)
+		case inPlugins && i%2 == 1:
+			p, kp = n.Content[i-1].Value, nil
+		case n.Kind == yaml.MappingNode && !inPlugins:
+			kp = path.key(n.Content[i&^1])
 		}
-	case yaml.SequenceNode:
-		for i, c := range n.Content {
-			if l.walkAll(c, plugin, path.item(i)) {
-				return true
-			}
+		if l.firstAnchor(c, p, kp) {
+			return true
 		}
 	}
 	return false
@@ -254,127 +228,121 @@ func (l *loader) walkAll(n *yaml.Node, plugin string, path *keyPath) bool {
 
 // top checks the top-level mapping and loads the plugins under it.
 func (l *loader) top(root *yaml.Node) *Deployment {
-	if root.Kind == yaml.ScalarNode && root.ShortTag() == "!!null" {
+	switch {
+	case root.Kind == yaml.ScalarNode && root.ShortTag() == "!!null":
 		l.add(1, 1, "", "", msgEmpty)
 		return nil
-	}
-	if !l.checkAnchor(root, "", nil) {
+	case anchored(root):
 		return nil
-	}
-	if root.Kind != yaml.MappingNode {
+	case root.Kind != yaml.MappingNode:
 		l.addAt(root, "", "", fmt.Sprintf(msgTopLevelKind, Describe(root)))
 		return nil
 	}
-	d := &Deployment{File: l.file}
-	var plugins *yaml.Node
-	seen := map[string]*yaml.Node{}
+	d := &Deployment{File: l.file, positions: map[string][2]int{}}
+	seen := firsts{}
 	for i := 0; i+1 < len(root.Content); i += 2 {
 		k, v := root.Content[i], root.Content[i+1]
-		if !l.checkAnchor(k, "", nil) {
+		if anchored(k) {
 			continue
 		}
-		if k.Kind != yaml.ScalarNode {
+		switch first := seen.add(k); {
+		case k.Kind != yaml.ScalarNode:
 			l.addAt(k, "", "", fmt.Sprintf(msgTopKeyKind, Describe(k)))
-			continue
-		}
-		if first, dup := seen[k.Value]; dup {
+		case first != nil:
 			l.addAt(k, "", "", fmt.Sprintf(msgDuplicateTopKey, k.Value, first.Line, first.Column))
-			continue
-		}
-		seen[k.Value] = k
-		if k.Value != keyPlugins {
+		case k.Value != keyPlugins:
 			l.addAt(k, "", "", fmt.Sprintf(msgUnknownTopKey, k.Value))
-			continue
+		default:
+			l.plugins(d, v)
 		}
-		plugins = v
-		l.plugins(d, v)
 	}
-	if plugins == nil {
+	if seen[keyPlugins] == nil {
 		l.addAt(root, "", "", msgNoPlugins)
 	}
 	return d
 }
 
+// firsts holds the first key of each name in one mapping.
+type firsts map[string]*yaml.Node
+
+// add remembers scalar key k and returns the key of the same name seen
+// before it, or nil.
+func (f firsts) add(k *yaml.Node) *yaml.Node {
+	if k.Kind != yaml.ScalarNode {
+		return nil
+	}
+	if first, ok := f[k.Value]; ok {
+		return first
+	}
+	f[k.Value] = k
+	return nil
+}
+
 // plugins loads the entries of the plugins mapping v into d.
 func (l *loader) plugins(d *Deployment, v *yaml.Node) {
-	const key = keyPlugins
-	pluginsPath := literalPath(key)
-	if !l.checkAnchor(v, "", pluginsPath) {
+	switch {
+	case anchored(v):
 		return
-	}
-	if v.Kind == yaml.ScalarNode && v.ShortTag() == "!!null" {
+	case v.Kind == yaml.ScalarNode && v.ShortTag() == "!!null":
 		// Like an empty file: more likely a truncated file or a lost
 		// indentation than a wish for no plugins, which "plugins: {}" says.
-		l.addAt(v, "", key, msgPluginsNull)
+		l.addAt(v, "", keyPlugins, msgPluginsNull)
+		return
+	case v.Kind != yaml.MappingNode:
+		l.addAt(v, "", keyPlugins, fmt.Sprintf(msgPluginsKind, Describe(v)))
 		return
 	}
-	if v.Kind != yaml.MappingNode {
-		l.addAt(v, "", key, fmt.Sprintf(msgPluginsKind, Describe(v)))
-		return
-	}
-	seen := map[string]*yaml.Node{}
-	defer l.requires(seen)
+	listed := firsts{}
 	for i := 0; i+1 < len(v.Content); i += 2 {
-		var err error
 		name, conf := v.Content[i], v.Content[i+1]
-		if !l.checkAnchor(name, "", pluginsPath) {
+		if anchored(name) {
 			continue
 		}
-		if name.Kind != yaml.ScalarNode {
-			l.addAt(name, "", key, fmt.Sprintf(msgPluginNameKind, Describe(name)))
-			continue
-		}
-		if first, dup := seen[name.Value]; dup {
-			l.addAt(name, "", key, fmt.Sprintf(msgDuplicatePlugin, name.Value, first.Line, first.Column))
-			continue
-		}
-		seen[name.Value] = name
-		p, ok := l.offered[name.Value]
-		if !ok {
-			l.addAt(name, "", key, l.unknownPlugin(name.Value))
-			continue
-		}
-		if !l.checkAnchor(conf, p.Name, nil) {
-			continue
-		}
-		if conf.Kind != yaml.MappingNode && !(conf.Kind == yaml.ScalarNode && conf.ShortTag() == "!!null") {
+		p, offered := l.offered[name.Value]
+		switch first := listed.add(name); {
+		case name.Kind != yaml.ScalarNode:
+			l.addAt(name, "", keyPlugins, fmt.Sprintf(msgPluginNameKind, Describe(name)))
+		case first != nil:
+			l.addAt(name, "", keyPlugins, fmt.Sprintf(msgDuplicatePlugin, name.Value, first.Line, first.Column))
+		case !offered:
+			l.addAt(name, "", keyPlugins, l.unknownPlugin(name.Value))
+		case anchored(conf):
+		case conf.Kind != yaml.MappingNode && !(conf.Kind == yaml.ScalarNode && conf.ShortTag() == "!!null"):
 			l.addAt(conf, p.Name, "", fmt.Sprintf(msgEntryKind, Describe(conf)))
-			continue
+		case l.check(conf, p.Name, nil):
+			l.load(d, p, name, conf)
 		}
-		if !l.check(conf, p.Name, nil) {
-			continue
-		}
-		var opt fx.Option
-		if p.LoadFile != nil {
-			opt, err = p.LoadFile(l.file, conf)
-		} else {
-			opt, err = p.Load(conf)
-		}
-		if err != nil {
-			l.pluginError(p.Name, name, err)
-			continue
-		}
-		if opt == nil {
-			opt = fx.Options()
-		}
-		d.Plugins = append(d.Plugins, p.Name)
-		d.options = append(d.options, opt)
-		if d.positions == nil {
-			d.positions = map[string][2]int{}
-		}
-		d.positions[p.Name] = [2]int{name.Line, name.Column}
 	}
+	l.requires(listed)
+}
+
+// load runs plugin p's Load on its configuration conf and adds the result
+// to d; name is the plugin's entry.
+func (l *loader) load(d *Deployment, p Plugin, name, conf *yaml.Node) {
+	var opt fx.Option
+	var err error
+	if p.LoadFile != nil {
+		opt, err = p.LoadFile(l.file, conf)
+	} else {
+		opt, err = p.Load(conf)
+	}
+	if err != nil {
+		l.pluginError(p.Name, name, err)
+		return
+	}
+	if opt == nil {
+		opt = fx.Options()
+	}
+	d.Plugins = append(d.Plugins, p.Name)
+	d.options = append(d.options, opt)
+	d.positions[p.Name] = [2]int{name.Line, name.Column}
 }
 
 // requires reports, for every listed plugin, each plugin it requires that
 // the file does not list.
-func (l *loader) requires(listed map[string]*yaml.Node) {
+func (l *loader) requires(listed firsts) {
 	for name, node := range listed {
-		p, ok := l.offered[name]
-		if !ok {
-			continue
-		}
-		for _, need := range p.Requires {
+		for _, need := range l.offered[name].Requires {
 			if _, ok := listed[need]; !ok {
 				l.addAt(node, name, "", fmt.Sprintf(msgRequires, need, need))
 			}
@@ -387,57 +355,27 @@ func (l *loader) unknownPlugin(name string) string {
 	if len(l.offered) == 0 {
 		return fmt.Sprintf(msgNoKnownPlugins, name)
 	}
-	known := make([]string, 0, len(l.offered))
-	for n := range l.offered {
-		known = append(known, n)
-	}
-	slices.Sort(known)
-	return fmt.Sprintf(msgUnknownPlugin, name, strings.Join(known, ", "))
-}
-
-// checkAnchor reports an anchor on n or n being an alias (only the first one
-// in the file is reported). It returns false when n has either.
-func (l *loader) checkAnchor(n *yaml.Node, plugin string, path *keyPath) bool {
-	var problem string
-	switch {
-	case n.Kind == yaml.AliasNode:
-		problem = fmt.Sprintf(msgAlias, n.Value)
-	case n.Anchor != "":
-		problem = fmt.Sprintf(msgAnchor, n.Anchor)
-	default:
-		return true
-	}
-	if !l.aliasSeen {
-		l.aliasSeen = true
-		l.addAt(n, plugin, path.String(), problem)
-	}
-	return false
+	return fmt.Sprintf(msgUnknownPlugin, name, strings.Join(slices.Sorted(maps.Keys(l.offered)), ", "))
 }
 
 // check walks a plugin's configuration for anchors, aliases and duplicate
-// keys; path is the key path of n. Aliases are never followed, so an alias
-// bomb costs no more than its text. It returns whether n is free of them.
-func (l *loader) check(n *yaml.Node, plugin string, path *keyPath) bool {
-	if !l.checkAnchor(n, plugin, path) {
+// keys, reporting the duplicates; path is the key path of n. Aliases are
+// never followed, so an alias bomb costs no more than its text. It returns
+// whether n is free of them.
+func (l *loader) check(n *yaml.Node, plugin string, path keyPath) bool {
+	if anchored(n) {
 		return false
 	}
 	ok := true
 	switch n.Kind {
 	case yaml.MappingNode:
-		var seen map[string]*yaml.Node
-		if len(n.Content) > 2 {
-			seen = make(map[string]*yaml.Node, len(n.Content)/2)
-		}
+		seen := firsts{}
 		for i := 0; i+1 < len(n.Content); i += 2 {
 			k, v := n.Content[i], n.Content[i+1]
-			kp := path.child(k)
-			if k.Kind == yaml.ScalarNode && seen != nil {
-				if first, dup := seen[k.Value]; dup {
-					l.addAt(k, plugin, kp.String(), DuplicateKey(first))
-					ok = false
-				} else {
-					seen[k.Value] = k
-				}
+			kp := path.key(k)
+			if first := seen.add(k); first != nil {
+				l.addAt(k, plugin, kp.String(), DuplicateKey(first))
+				ok = false
 			}
 			ok = l.check(k, plugin, kp) && ok
 			ok = l.check(v, plugin, kp) && ok
@@ -450,59 +388,49 @@ func (l *loader) check(n *yaml.Node, plugin string, path *keyPath) bool {
 	return ok
 }
 
-// pluginError records what a plugin's Load returned. entry is the plugin's
-// name node, used where the plugin gives no position.
+// pluginError records what a plugin's Load returned, placing a problem
+// at the plugin's entry when the plugin gave no position.
 func (l *loader) pluginError(plugin string, entry *yaml.Node, err error) {
-	for _, leaf := range leaves(err, nil) {
+	for _, leaf := range leaves(err) {
 		var fe *FieldError
 		var te *yaml.TypeError
+		problems := []FieldError{{Problem: leaf.Error()}}
 		switch {
 		case errors.As(leaf, &fe):
-			l.pluginProblem(plugin, entry, *fe, leaf)
+			problems = []FieldError{*fe}
 		case errors.As(leaf, &te):
-			for _, fe := range typeErrors(l.data, te) {
-				l.pluginProblem(plugin, entry, fe, leaf)
+			problems = typeErrors(l.data, te)
+		}
+		for _, p := range problems {
+			if p.Line <= 0 {
+				p.Line, p.Column = entry.Line, entry.Column
 			}
-		default:
-			l.pluginProblem(plugin, entry, FieldError{Problem: leaf.Error()}, leaf)
+			l.add(p.Line, p.Column, plugin, p.Key, p.Problem)
+			l.errs[len(l.errs)-1].err = leaf
 		}
 	}
-}
-
-// pluginProblem records one problem a plugin reported, placing it at the
-// plugin's entry when the plugin gave no position.
-func (l *loader) pluginProblem(plugin string, entry *yaml.Node, fe FieldError, cause error) {
-	line, col := fe.Line, fe.Column
-	if line <= 0 {
-		line, col = entry.Line, entry.Column
-	}
-	e := &Error{File: l.file, Line: line, Column: max(col, 1), Plugin: plugin, Key: oneLine(fe.Key), Problem: oneLine(fe.Problem), err: cause}
-	l.errs = append(l.errs, e)
 }
 
 // leaves flattens joined errors (errors.Join and the like).
-func leaves(err error, out []error) []error {
-	if j, ok := err.(interface{ Unwrap() []error }); ok {
-		for _, e := range j.Unwrap() {
-			if e != nil {
-				out = leaves(e, out)
-			}
-		}
-		return out
+func leaves(err error) []error {
+	j, ok := err.(interface{ Unwrap() []error })
+	if !ok {
+		return []error{err}
 	}
-	return append(out, err)
+	var out []error
+	for _, e := range j.Unwrap() {
+		if e != nil {
+			out = append(out, leaves(e)...)
+		}
+	}
+	return out
 }
 
 // oneLine keeps each error on one line of output.
 func oneLine(s string) string {
-	if !strings.ContainsAny(s, "\r\n") {
-		return s
+	lines := strings.FieldsFunc(s, func(r rune) bool { return r == '\n' || r == '\r' })
+	for i := range lines {
+		lines[i] = strings.TrimSpace(lines[i])
 	}
-	var parts []string
-	for _, line := range strings.FieldsFunc(s, func(r rune) bool { return r == '\n' || r == '\r' }) {
-		if line = strings.TrimSpace(line); line != "" {
-			parts = append(parts, line)
-		}
-	}
-	return strings.Join(parts, "; ")
+	return strings.Join(slices.DeleteFunc(lines, func(s string) bool { return s == "" }), "; ")
 }

@@ -47,7 +47,7 @@
 //	deploy.yaml:3:3: plugins: unknown plugin "plan-mod" (known plugins: plan-mode)
 //	deploy.yaml:4:5: plan-mode: section: must be a non-empty string
 //
-// The loader reports every problem it finds in one go (up to [MaxErrors]), in
+// The loader reports every problem it finds in one go (up to 20), in
 // file order, including the plugins' own configuration errors, so a single
 // validation run shows everything that needs fixing.
 //

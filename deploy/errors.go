@@ -1,9 +1,10 @@
 package deploy
 
 import (
+	"cmp"
 	"errors"
 	"fmt"
-	"strconv"
+	"slices"
 	"strings"
 
 	"gopkg.in/yaml.v3"
@@ -16,6 +17,10 @@ var ErrBadPlugin = errors.New("bad plugin registration")
 
 // keyPlugins is the one top-level key of a deployment file.
 const keyPlugins = "plugins"
+
+// maxErrors is the most errors one load reports. Further errors are replaced
+// by a last "too many errors" entry.
+const maxErrors = 20
 
 // User-facing texts of this package. Format verbs are filled in by the loader.
 const (
@@ -50,50 +55,29 @@ const (
 	msgRequires          = "needs the plugin %q: enable it under plugins (add \"%s:\" with its configuration)"
 )
 
-// Translations of the YAML library's syntax messages, keyed by its text.
-// Messages not listed here are passed through after the "yaml: line N:"
-// prefix is removed.
-func syntaxMessage(problem string) string {
-	switch problem {
-	case "found character that cannot start any token":
-		return "this character cannot start a value; quote the value"
-	case "mapping values are not allowed in this context":
-		return "unexpected ':' (check the indentation, or quote a value that contains \": \")"
-	case "did not find expected key":
-		return "expected a key (check the indentation of this mapping and the lines below it)"
-	case "could not find expected ':'":
-		return "missing ':' after a key"
-	case "did not find expected node content":
-		return "expected a value"
-	case "did not find expected ',' or ']'":
-		return "unclosed '[': expected ',' or ']'"
-	case "did not find expected ',' or '}'":
-		return "unclosed '{': expected ',' or '}'"
-	case "did not find expected '-' indicator":
-		return "expected a '-' list item (check the indentation of this list and the lines below it)"
-	case "found unexpected end of stream":
-		return "unexpected end of file (unclosed quote?)"
-	case "block sequence entries are not allowed in this context":
-		return "a '-' list item is not allowed here (check the indentation)"
-	case "mapping keys are not allowed in this context":
-		return "a key is not allowed here (check the indentation)"
-	case "found unknown escape character":
-		return "unknown escape sequence in a double-quoted string"
-	case "found unexpected document indicator":
-		return "unexpected document marker ('---' or '...') inside a value"
-	case "exceeded max depth of 10000":
-		return "nested too deeply"
-	case "did not find expected <document start>":
-		return "expected the start of a document"
-	case "found incompatible YAML document":
-		return "unsupported %YAML version"
+// syntaxWords puts a syntax message of the YAML library in the operator's
+// words; a message not listed is passed through.
+func syntaxWords(msg string) string {
+	words := map[string]string{
+		"did not find expected key":                              "expected a key (check the indentation of this mapping and the lines below it)",
+		"did not find expected '-' indicator":                    "expected a '-' list item (check the indentation of this list and the lines below it)",
+		"did not find expected node content":                     "expected a value",
+		"did not find expected ',' or ']'":                       "unclosed '[': expected ',' or ']'",
+		"did not find expected ',' or '}'":                       "unclosed '{': expected ',' or '}'",
+		"did not find expected <document start>":                 "expected the start of a document",
+		"found incompatible YAML document":                       "unsupported %YAML version",
+		"exceeded max depth of 10000":                            "nested too deeply",
+		"found character that cannot start any token":            "this character cannot start a value; quote the value",
+		"mapping values are not allowed in this context":         "unexpected ':' (check the indentation, or quote a value that contains \": \")",
+		"could not find expected ':'":                            "missing ':' after a key",
+		"found unexpected end of stream":                         "unexpected end of file (unclosed quote?)",
+		"block sequence entries are not allowed in this context": "a '-' list item is not allowed here (check the indentation)",
+		"mapping keys are not allowed in this context":           "a key is not allowed here (check the indentation)",
+		"found unknown escape character":                         "unknown escape sequence in a double-quoted string",
+		"found unexpected document indicator":                    "unexpected document marker ('---' or '...') inside a value",
 	}
-	return problem
+	return cmp.Or(words[msg], msg)
 }
-
-// MaxErrors is the most errors one load reports. Further errors are replaced
-// by a last "too many errors" entry.
-const MaxErrors = 20
 
 // Error is one problem found while loading a deployment file. Its text is
 // "FILE:LINE:COL: PLUGIN: KEY: PROBLEM"; PLUGIN and KEY are left out (with
@@ -111,24 +95,7 @@ type Error struct {
 
 // Error implements error.
 func (e *Error) Error() string {
-	var b strings.Builder
-	b.Grow(len(e.File) + len(e.Plugin) + len(e.Key) + len(e.Problem) + 16)
-	b.WriteString(e.File)
-	b.WriteByte(':')
-	b.WriteString(strconv.Itoa(e.Line))
-	b.WriteByte(':')
-	b.WriteString(strconv.Itoa(e.Column))
-	b.WriteString(": ")
-	if e.Plugin != "" {
-		b.WriteString(e.Plugin)
-		b.WriteString(": ")
-	}
-	if e.Key != "" {
-		b.WriteString(e.Key)
-		b.WriteString(": ")
-	}
-	b.WriteString(e.Problem)
-	return b.String()
+	return fmt.Sprintf("%s:%d:%d: %s", e.File, e.Line, e.Column, joinParts(e.Plugin, e.Key, e.Problem))
 }
 
 // Unwrap returns the error a plugin's Load returned for this problem, or nil.
@@ -147,19 +114,15 @@ type FieldError struct {
 // Error implements error: "LINE:COL: KEY: PROBLEM", leaving out the position
 // when it is unknown and the key when it is empty.
 func (e *FieldError) Error() string {
-	var b strings.Builder
 	if e.Line > 0 {
-		b.WriteString(strconv.Itoa(e.Line))
-		b.WriteByte(':')
-		b.WriteString(strconv.Itoa(e.Column))
-		b.WriteString(": ")
+		return fmt.Sprintf("%d:%d: %s", e.Line, e.Column, joinParts(e.Key, e.Problem))
 	}
-	if e.Key != "" {
-		b.WriteString(e.Key)
-		b.WriteString(": ")
-	}
-	b.WriteString(e.Problem)
-	return b.String()
+	return joinParts(e.Key, e.Problem)
+}
+
+// joinParts joins the parts of an error text that are not empty with ": ".
+func joinParts(parts ...string) string {
+	return strings.Join(slices.DeleteFunc(parts, func(p string) bool { return p == "" }), ": ")
 }
 
 // DuplicateKey is the problem text for a key given a second time in one
@@ -184,35 +147,42 @@ func FieldErrorAt(node *yaml.Node, key, problem string) *FieldError {
 // article: "a mapping", "a list", "a string", "a number", "a boolean",
 // "null", "an alias", or "a value tagged !x" for other tags.
 func Describe(node *yaml.Node) string {
-	if node == nil {
+	switch {
+	case node == nil:
 		return "nothing"
-	}
-	switch node.Kind {
-	case yaml.MappingNode:
+	case node.Kind == yaml.MappingNode:
 		return "a mapping"
-	case yaml.SequenceNode:
+	case node.Kind == yaml.SequenceNode:
 		return "a list"
-	case yaml.AliasNode:
+	case node.Kind == yaml.AliasNode:
 		return "an alias"
-	case yaml.DocumentNode:
+	case node.Kind == yaml.DocumentNode:
 		return "a document"
-	case yaml.ScalarNode:
-		switch tag := node.ShortTag(); tag {
-		case "!!str":
-			return "a string"
-		case "!!int", "!!float":
-			return "a number"
-		case "!!bool":
-			return "a boolean"
-		case "!!null":
-			return "null"
-		case "!!timestamp":
-			return "a timestamp"
-		case "!!binary":
-			return "binary data"
-		default:
-			return "a value tagged " + tag
-		}
+	case node.Kind == yaml.ScalarNode:
+		return describeTag(node.ShortTag())
 	}
 	return "an unknown value"
+}
+
+// describeTag names the kind of a value with the short tag tag.
+func describeTag(tag string) string {
+	switch tag {
+	case "!!map":
+		return "a mapping"
+	case "!!seq":
+		return "a list"
+	case "!!str":
+		return "a string"
+	case "!!int", "!!float":
+		return "a number"
+	case "!!bool":
+		return "a boolean"
+	case "!!null":
+		return "null"
+	case "!!timestamp":
+		return "a timestamp"
+	case "!!binary":
+		return "binary data"
+	}
+	return "a value tagged " + tag
 }

@@ -1,7 +1,8 @@
 package deploy
 
-// Texts the external tests compare against.
+// Texts and limits the external tests compare against.
 const (
+	MaxErrors         = maxErrors
 	MsgTooLarge       = msgTooLarge
 	MsgEmpty          = msgEmpty
 	MsgTooManyErrors  = msgTooManyErrors

@@ -1,7 +1,6 @@
 package deploy
 
 import (
-	"slices"
 	"strconv"
 	"strings"
 	"unicode/utf8"
@@ -13,64 +12,49 @@ import (
 // keep their first and last segments around an ellipsis.
 const maxPathParts = 12
 
-// keyPath is the key path of a node, as a chain to its root. It is rendered
-// only when an error needs it, so walking a deep tree stays linear.
-type keyPath struct {
-	parent *keyPath
-	key    *yaml.Node // mapping key; nil for a list index or a literal name
-	name   string     // literal name (such as "plugins") when key is nil and index < 0
-	index  int        // list index when key is nil
+// keyPath is the key path of a node: the mapping keys and list indexes
+// that lead to it. Walks extend it with append, so siblings share its
+// array and walking costs nothing until a path is rendered for an error;
+// render it before the walk moves on.
+type keyPath []pathStep
+
+// pathStep is a mapping key or, when key is nil, a list index.
+type pathStep struct {
+	key   *yaml.Node
+	index int
 }
 
-// literalPath is a one-segment path naming a fixed key.
-func literalPath(name string) *keyPath { return &keyPath{name: name, index: -1} }
-
-// child returns the path of the value under mapping key k.
-func (p *keyPath) child(k *yaml.Node) *keyPath { return &keyPath{parent: p, key: k} }
+// key returns the path of the value under mapping key k.
+func (p keyPath) key(k *yaml.Node) keyPath { return append(p, pathStep{key: k}) }
 
 // item returns the path of list item i.
-func (p *keyPath) item(i int) *keyPath { return &keyPath{parent: p, index: i} }
+func (p keyPath) item(i int) keyPath { return append(p, pathStep{index: i}) }
 
-// String renders the path: keys joined by dots, list indexes in brackets.
-// The empty path renders as "".
-func (p *keyPath) String() string {
-	var parts []*keyPath
-	for q := p; q != nil; q = q.parent {
-		parts = append(parts, q)
+// String renders the path, such as "deep[0].a": keys after dots, list
+// indexes in brackets.
+func (p keyPath) String() string {
+	parts := make([]string, len(p))
+	for i, s := range p {
+		parts[i] = "[" + strconv.Itoa(s.index) + "]"
+		if s.key != nil {
+			parts[i] = "." + keyName(s.key)
+		}
 	}
-	slices.Reverse(parts)
 	if len(parts) > maxPathParts {
-		head, tail := maxPathParts/3, maxPathParts-maxPathParts/3
-		elided := append(parts[:head:head], &keyPath{name: "…", index: -1})
-		parts = append(elided, parts[len(parts)-tail:]...)
+		head := maxPathParts / 3
+		parts = append(append(parts[:head:head], ".…"), parts[len(parts)-(maxPathParts-head):]...)
 	}
-	var b strings.Builder
-	for _, q := range parts {
-		switch {
-		case q.key == nil && q.index >= 0:
-			b.WriteString("[" + strconv.Itoa(q.index) + "]")
-			continue
-		case b.Len() > 0:
-			b.WriteByte('.')
-		}
-		if q.key != nil {
-			b.WriteString(keyName(q.key))
-		} else {
-			b.WriteString(q.name)
-		}
-	}
-	return b.String()
+	return strings.TrimPrefix(strings.Join(parts, ""), ".")
 }
 
 // keyName renders a mapping key for a key path, quoting keys that would
 // otherwise be ambiguous or span lines.
 func keyName(k *yaml.Node) string {
-	name := k.Value
 	switch {
 	case k.Kind != yaml.ScalarNode:
 		return "(" + Describe(k) + " key)"
-	case name == "" || strings.ContainsAny(name, " .[]\"\t\r\n") || !utf8.ValidString(name):
-		return strconv.Quote(name)
+	case k.Value == "" || strings.ContainsAny(k.Value, " .[]\"\t\r\n") || !utf8.ValidString(k.Value):
+		return strconv.Quote(k.Value)
 	}
-	return name
+	return k.Value
 }

@@ -5,271 +5,127 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"regexp"
+	"sort"
 	"strconv"
 	"strings"
+	"unicode"
 	"unicode/utf8"
 
 	"gopkg.in/yaml.v3"
 )
 
-// checkEncoding finds the first byte sequence the YAML reader would reject:
-// invalid UTF-8 (including UTF-16 files) and control characters. The YAML
-// library reports these without a position, so they are found here first.
-func checkEncoding(data []byte) (line, col int, problem string, ok bool) {
+// checkEncoding returns the byte offset of the first thing the YAML reader
+// would reject, invalid UTF-8 (a UTF-16 file among it) or a control
+// character, and the problem; problem is "" when there is none. The YAML
+// library reports these without a position.
+func checkEncoding(data []byte) (off int, problem string) {
 	if bytes.HasPrefix(data, []byte{0xFF, 0xFE}) || bytes.HasPrefix(data, []byte{0xFE, 0xFF}) {
-		return 1, 1, msgUTF16, false
+		return 0, msgUTF16
 	}
-	line, col = 1, 1
-	for i := 0; i < len(data); {
-		r, size := utf8.DecodeRune(data[i:])
+	for off < len(data) {
+		r, size := utf8.DecodeRune(data[off:])
 		switch {
-		case r == utf8.RuneError && size <= 1:
-			return line, col, msgBadUTF8, false
-		case !allowedRune(r):
-			return line, col, fmt.Sprintf(msgControlChar, r), false
+		case r == utf8.RuneError && size == 1:
+			return off, msgBadUTF8
+		case unicode.IsControl(r) && r != '\t' && r != '\n' && r != '\r' && r != 0x85, r == 0xFFFE, r == 0xFFFF:
+			return off, fmt.Sprintf(msgControlChar, r)
 		}
-		i += size
-		if r == '\n' {
-			line, col = line+1, 1
-		} else {
-			col++
-		}
+		off += size
 	}
-	return 0, 0, "", true
+	return 0, ""
 }
 
-// allowedRune reports whether YAML allows r in a stream.
-func allowedRune(r rune) bool {
-	switch {
-	case r == '\t', r == '\n', r == '\r':
-	case r >= 0x20 && r <= 0x7E:
-	case r == 0x85:
-	case r >= 0xA0 && r <= 0xD7FF:
-	case r >= 0xE000 && r <= 0xFFFD:
-	case r >= 0x10000 && r <= 0x10FFFF:
-	default:
-		return false
+// syntaxProblem says how to report the YAML library's syntax message msg:
+// the problem in the operator's words; whether msg is the parser's, which
+// gives the 0-based line of the enclosing construct and is about a token
+// that is missing; and whether [locate] has to find the offending character
+// because the library's line is not the character's (a broken block
+// indentation, a tab) or it gives no column where one matters (the nesting
+// limit).
+func syntaxProblem(msg string) (problem string, parser, find bool) {
+	switch msg {
+	case "did not find expected key", "did not find expected '-' indicator", "did not find expected node content":
+		parser, find = true, true
+	case "did not find expected ',' or ']'", "did not find expected ',' or '}'",
+		"did not find expected <document start>", "did not find expected <stream-start>",
+		"found incompatible YAML document", "found duplicate %TAG directive",
+		"found duplicate %YAML directive", "found undefined tag handle":
+		parser = true
+	case "found a tab character where an indentation space is expected", "found a tab character that violates indentation":
+		return msgTab, false, true
+	case "exceeded max depth of 10000":
+		find = true
 	}
-	return true
-}
-
-// parserProblems are the messages of the YAML library's parser stage. For
-// these it reports a 0-based line (the start of the enclosing construct);
-// scanner messages carry a 1-based line.
-func isParserProblem(problem string) bool {
-	switch problem {
-	case "did not find expected node content",
-		"did not find expected key",
-		"did not find expected ',' or ']'",
-		"did not find expected ',' or '}'",
-		"did not find expected '-' indicator",
-		"did not find expected <document start>",
-		"did not find expected <stream-start>",
-		"found duplicate %TAG directive",
-		"found duplicate %YAML directive",
-		"found incompatible YAML document",
-		"found undefined tag handle":
-		return true
-	}
-	return false
+	return msgSyntax + syntaxWords(msg), parser, find
 }
 
 // syntaxError turns an error of the YAML library into a positioned problem.
-// The library gives at most a line number; the column is that of the first
-// non-blank character on the line, or of the tab for indentation tabs.
+// The library gives at most a line; the column is that of the offending
+// character where [syntaxProblem] says to find it, of a tab in the line's
+// indentation, or else of the line's first non-blank character.
 func syntaxError(data []byte, err error) (line, col int, problem string) {
-	line, msg := splitLine(err)
-	if isParserProblem(msg) {
-		line++ // the parser's lines are 0-based; none given means the first line
-	} else if line == 0 {
-		line = 1 // the scanner leaves out the line when it is the first one
-	}
-	// An unknown anchor is an alias without a matching anchor; name the
-	// real rule rather than the missing anchor.
+	line, msg := splitLine(err.Error())
 	if name, ok := strings.CutPrefix(msg, "unknown anchor '"); ok {
+		// An alias without its anchor: name the rule, not the missing anchor.
 		name = strings.TrimSuffix(name, "' referenced")
-		l, c := positionOf(data, "*"+name)
-		return l, c, fmt.Sprintf(msgAlias, name)
+		line, col = position(data, max(bytes.Index(data, []byte("*"+name)), 0))
+		return line, col, fmt.Sprintf(msgAlias, name)
 	}
-	if depth(msg) {
-		if l, c, ok := tooDeep(data); ok && l >= line {
-			return l, c, msgSyntax + syntaxMessage(msg)
-		}
-	} else if locatable(msg) {
-		if l, c, ok := locate(data, msg, line); ok {
-			return l, c, msgSyntax + syntaxMessage(msg)
-		}
+	problem, parser, find := syntaxProblem(msg)
+	if parser {
+		line++ // 0-based; none given means the first line
 	}
-	switch msg {
-	case "found a tab character where an indentation space is expected",
-		"found a tab character that violates indentation":
-		if l, c, ok := indentTab(data, line, -1); ok {
-			return l, c, msgTab
-		}
-		return line, firstNonBlank(data, line), msgTab
-	case "found character that cannot start any token":
-		if l, c, ok := indentTab(data, line, line); ok {
-			return l, c, msgTab
+	line = max(line, 1)
+	if find {
+		if off, ok := locate(data, msg, line, parser); ok {
+			line, col = position(data, off)
+			return line, col, problem
 		}
 	}
-	return line, firstNonBlank(data, line), msgSyntax + syntaxMessage(msg)
+	text := lineText(data, line)
+	indent := text[:len(text)-len(bytes.TrimLeft(text, " \t"))]
+	if tab := bytes.IndexByte(indent, '\t'); tab >= 0 && (problem == msgTab || msg == "found character that cannot start any token") {
+		return line, tab + 1, msgTab
+	}
+	return line, firstNonBlank(data, line), problem
 }
 
-// locatable reports whether the YAML library places problem msg at the
-// start of the enclosing construct (a block mapping or list whose
-// indentation broke) rather than at the offending character, so that
-// [locate] has to find it.
-func locatable(msg string) bool {
-	switch msg {
-	case "did not find expected key",
-		"did not find expected '-' indicator",
-		"did not find expected node content":
-		return true
-	}
-	return false
-}
-
-// maxFlowDepth is the YAML library's nesting limit for flow collections.
-const maxFlowDepth = 10000
-
-// depth reports whether msg is the library's nesting limit, which it places
-// at the key whose value nests too deeply.
-func depth(msg string) bool { return strings.HasPrefix(msg, "exceeded max depth of ") }
-
-// tooDeep returns the position of the first "[" or "{" that opens a flow
-// collection nested deeper than maxFlowDepth. It reads just enough YAML to
-// tell indicators from text: quoted scalars, comments, and brackets inside
-// plain scalars (which open nothing). Parsing prefixes, as [locate] does,
-// would cost seconds here: the library's time grows with the square of the
-// depth.
-func tooDeep(data []byte) (line, col int, ok bool) {
-	var (
-		flow  int
-		quote rune // the open quote while inside a quoted scalar
-		prev  rune = '\n'
-	)
-	line, col = 1, 0
-	for i := 0; i < len(data); {
-		r, size := utf8.DecodeRune(data[i:])
-		i += size
-		col++
-		if r == '\n' {
-			line, col = line+1, 0
-		}
-		switch {
-		case quote == '"' && r == '\\':
-			_, size := utf8.DecodeRune(data[i:]) // the escaped character
-			i += size
-			col++
-			r = 'x'
-		case quote != 0 && r == quote:
-			if quote == '\'' && i < len(data) && data[i] == '\'' {
-				i++ // '' is a quote inside a single-quoted scalar
-				col++
-			} else {
-				quote = 0
-			}
-		case quote != 0:
-		case r == '#' && isSpace(prev):
-			j := bytes.IndexByte(data[i:], '\n')
-			if j < 0 {
-				return 0, 0, false
-			}
-			i += j
-			col += utf8.RuneCount(data[i-j : i])
-		case !tokenStart(prev, flow):
-		case r == '"' || r == '\'':
-			quote = r
-		case r == '[' || r == '{':
-			if flow++; flow > maxFlowDepth {
-				return line, col, true
-			}
-		}
-		if flow > 0 && (r == ']' || r == '}') && quote == 0 {
-			flow--
-		}
-		prev = r
-	}
-	return 0, 0, false
-}
-
-// isSpace reports whether r separates tokens.
-func isSpace(r rune) bool { return r == ' ' || r == '\t' || r == '\n' || r == '\r' }
-
-// tokenStart reports whether a character after prev begins a token, so that
-// a quote or a bracket there is an indicator rather than text.
-func tokenStart(prev rune, flow int) bool {
-	switch prev {
-	case ' ', '\t', '\n', '\r', '[', '{', ',':
-		return true
-	case ':':
-		return flow > 0 // {"a":[1]}; in block context "a:[" is text
-	}
-	return false
-}
-
-// locate finds where the YAML library meets problem msg: the shortest
-// prefix of data that fails with msg ends at the offending character. It
-// searches whole lines from line from on, then the characters of the line
-// found, by bisection (each step parses a prefix), and reports the
-// 1-based line and column. ok is false when no prefix fails with msg.
+// locate returns the byte offset of the character at which the YAML library
+// fails with msg: the last one of the shortest prefix of data that fails
+// with it, searched from line on (the last line when the file is shorter),
+// first by whole lines, then by characters. ok is false when no prefix
+// fails with msg, or when msg is the parser's and only blanks follow the
+// character: then it is the end of the file that is missing something,
+// which the library's own line already tells.
 //
-// This runs only for a file that failed to load, at most a few dozen
-// parses of at most [MaxFileSize] bytes.
-func locate(data []byte, msg string, from int) (line, col int, ok bool) {
-	var starts []int // byte offset of each line
-	for off := 0; off < len(data); {
-		starts = append(starts, off)
-		j := bytes.IndexByte(data[off:], '\n')
-		if j < 0 {
-			break
+// This runs only for a file that failed to load: two bisections, a few
+// dozen parses of at most [MaxFileSize] bytes.
+func locate(data []byte, msg string, line int, parser bool) (off int, ok bool) {
+	fails := func(end int) bool { return failsWith(data[:end], msg) }
+	if !fails(len(data)) {
+		return 0, false
+	}
+	ends := []int{0} // ends[n] is the end of line n, its line break included
+	for text := range bytes.Lines(data) {
+		ends = append(ends, ends[len(ends)-1]+len(text))
+	}
+	from := min(line, len(ends)-1)
+	line = from + sort.Search(len(ends)-1-from, func(i int) bool { return fails(ends[from+i]) })
+	start := ends[line-1]
+	runeEnd := func(i int) int { // the end of the character holding byte start+i
+		i += start + 1
+		for i < len(data) && !utf8.RuneStart(data[i]) {
+			i++
 		}
-		off += j + 1
+		return i
 	}
-	n := len(starts)
-	end := func(k int) int { // the end of line k (1-based), line break included
-		if k < n {
-			return starts[k]
-		}
-		return len(data)
+	end := runeEnd(sort.Search(ends[line]-start-1, func(i int) bool { return fails(runeEnd(i)) }))
+	if parser && len(bytes.TrimSpace(data[end:])) == 0 {
+		return 0, false
 	}
-	from = min(max(from, 1), n)
-	if n == 0 || !failsWith(data[:end(n)], msg) {
-		return 0, 0, false
-	}
-	lo, hi := from, n // the first failing line is in [lo, hi]
-	for lo < hi {
-		mid := lo + (hi-lo)/2
-		if failsWith(data[:end(mid)], msg) {
-			hi = mid
-		} else {
-			lo = mid + 1
-		}
-	}
-	line = lo
-	text := data[starts[line-1]:end(line)]
-	var cuts []int // byte offset in text after each character
-	for i := 0; i < len(text); {
-		_, size := utf8.DecodeRune(text[i:])
-		i += size
-		cuts = append(cuts, i)
-	}
-	before := data[:starts[line-1]]
-	lo, hi = 1, len(cuts)
-	for lo < hi {
-		mid := lo + (hi-lo)/2
-		if failsWith(append(before[:len(before):len(before)], text[:cuts[mid-1]]...), msg) {
-			hi = mid
-		} else {
-			lo = mid + 1
-		}
-	}
-	if !depth(msg) && len(bytes.TrimSpace(data[len(before)+cuts[lo-1]:])) == 0 {
-		// Only the end of the file follows: the prefix failed for its end,
-		// which the library already places well.
-		return 0, 0, false
-	}
-	return line, lo, true
+	_, size := utf8.DecodeLastRune(data[:end])
+	return end - size, true
 }
 
 // failsWith reports whether decoding every document of data fails with
@@ -278,158 +134,77 @@ func failsWith(data []byte, msg string) bool {
 	dec := yaml.NewDecoder(bytes.NewReader(data))
 	for {
 		var n yaml.Node
-		err := dec.Decode(&n)
-		if err == nil {
-			continue
+		if err := dec.Decode(&n); err != nil {
+			_, got := splitLine(err.Error())
+			return !errors.Is(err, io.EOF) && got == msg
 		}
-		if errors.Is(err, io.EOF) {
-			return false
-		}
-		_, got := splitLine(err)
-		return got == msg
 	}
 }
 
-// splitLine splits a YAML library error into the line it names (0 when
-// none) and its message.
-func splitLine(err error) (line int, msg string) {
-	msg = strings.TrimPrefix(err.Error(), "yaml: ")
-	if rest, ok := strings.CutPrefix(msg, "line "); ok {
-		if n, after, ok := strings.Cut(rest, ": "); ok {
-			if v, perr := strconv.Atoi(n); perr == nil {
-				return v, after
-			}
+// lineMessage matches a message of the YAML library: "yaml: line N: TEXT",
+// where the prefix, the line or both may be missing.
+var lineMessage = regexp.MustCompile(`(?s)^(?:yaml: )?(?:line (\d+): )?(.*)$`)
+
+// splitLine splits a message of the YAML library into the line it names
+// (0 when none) and its text.
+func splitLine(s string) (line int, msg string) {
+	m := lineMessage.FindStringSubmatch(s)
+	line, _ = strconv.Atoi(m[1])
+	return line, m[2]
+}
+
+// position returns the 1-based line and column (in characters) of the byte
+// at offset off in data.
+func position(data []byte, off int) (line, col int) {
+	before := data[:off]
+	return bytes.Count(before, []byte("\n")) + 1, utf8.RuneCount(before[bytes.LastIndexByte(before, '\n')+1:]) + 1
+}
+
+// lineText returns line n (1-based) of data without its line break, nil
+// past the end.
+func lineText(data []byte, n int) []byte {
+	for text := range bytes.Lines(data) {
+		if n--; n == 0 {
+			return bytes.TrimRight(text, "\r\n")
 		}
 	}
-	return 0, msg
+	return nil
 }
 
-// lineOffset returns the byte offset of line n (1-based) of data, and
-// whether the file has that line.
-func lineOffset(data []byte, n int) (int, bool) {
-	off := 0
-	for i := 1; i < n; i++ {
-		j := bytes.IndexByte(data[off:], '\n')
-		if j < 0 {
-			return 0, false
-		}
-		off += j + 1
-	}
-	return off, true
-}
-
-// lineAt returns line n (1-based) of data without its line break, and
-// whether the file has that line.
-func lineAt(data []byte, n int) ([]byte, bool) {
-	off, ok := lineOffset(data, n)
-	if !ok {
-		return nil, false
-	}
-	data = data[off:]
-	if j := bytes.IndexByte(data, '\n'); j >= 0 {
-		data = data[:j]
-	}
-	return bytes.TrimSuffix(data, []byte{'\r'}), true
-}
-
-// firstNonBlank returns the 1-based column of the first character on line n
-// that is not a space or tab, or 1.
+// firstNonBlank returns the 1-based column of the first character of line n
+// that is not a space or a tab, or 1 for a blank line.
 func firstNonBlank(data []byte, n int) int {
-	l, ok := lineAt(data, n)
-	if !ok {
+	text := lineText(data, n)
+	rest := bytes.TrimLeft(text, " \t")
+	if len(rest) == 0 {
 		return 1
 	}
-	trimmed := bytes.TrimLeft(l, " \t")
-	if len(trimmed) == 0 {
-		return 1
-	}
-	return utf8.RuneCount(l[:len(l)-len(trimmed)]) + 1
+	return len(text) - len(rest) + 1
 }
 
-// indentTab finds the first tab in the leading white space of lines from..to
-// (to < 0: to the end of the file).
-func indentTab(data []byte, from, to int) (line, col int, ok bool) {
-	off, exists := lineOffset(data, from)
-	if !exists {
-		return 0, 0, false
-	}
-	data = data[off:]
-	for n := from; len(data) > 0 && (to < 0 || n <= to); n++ {
-		l := data
-		if j := bytes.IndexByte(data, '\n'); j >= 0 {
-			l, data = data[:j], data[j+1:]
-		} else {
-			data = nil
-		}
-		for i, c := range l {
-			if c == '\t' {
-				return n, i + 1, true
-			}
-			if c != ' ' {
-				break
-			}
-		}
-	}
-	return 0, 0, false
-}
-
-// positionOf returns the 1-based position of the first occurrence of s in
-// data, or 1:1.
-func positionOf(data []byte, s string) (line, col int) {
-	i := bytes.Index(data, []byte(s))
-	if i < 0 {
-		return 1, 1
-	}
-	before := data[:i]
-	line = bytes.Count(before, []byte{'\n'}) + 1
-	if j := bytes.LastIndexByte(before, '\n'); j >= 0 {
-		before = before[j+1:]
-	}
-	return line, utf8.RuneCount(before) + 1
-}
+// unmarshalMessage matches the YAML library's "cannot unmarshal !!TAG
+// `VALUE` into TYPE", where the value may be missing.
+var unmarshalMessage = regexp.MustCompile("(?s)^cannot unmarshal (\\S+)(?: `(.*)`)? into (.+)$")
 
 // typeErrors turns the entries of a yaml.TypeError ("line N: cannot
-// unmarshal !!str `abc` into int") into positioned problems.
+// unmarshal !!str `abc` into int") into positioned problems, in words.
 func typeErrors(data []byte, te *yaml.TypeError) []FieldError {
-	out := make([]FieldError, 0, len(te.Errors))
-	for _, msg := range te.Errors {
-		var fe FieldError
-		if rest, ok := strings.CutPrefix(msg, "line "); ok {
-			if n, after, ok := strings.Cut(rest, ": "); ok {
-				if v, err := strconv.Atoi(n); err == nil {
-					fe.Line, fe.Column, msg = v, firstNonBlank(data, v), after
-				}
-			}
+	out := make([]FieldError, len(te.Errors))
+	for i, msg := range te.Errors {
+		line, msg := splitLine(msg)
+		if line > 0 {
+			out[i].Line, out[i].Column = line, firstNonBlank(data, line)
 		}
-		fe.Problem = translateUnmarshal(msg)
-		out = append(out, fe)
+		out[i].Problem = msg
+		if m := unmarshalMessage.FindStringSubmatch(msg); m != nil {
+			got := describeTag(m[1])
+			if m[2] != "" {
+				got += " (" + m[2] + ")"
+			}
+			out[i].Problem = fmt.Sprintf(msgTypeMismatch, goTypeWords(m[3]), got)
+		}
 	}
 	return out
-}
-
-// translateUnmarshal rewrites "cannot unmarshal !!TAG `VALUE` into TYPE" in
-// words; other messages are returned unchanged.
-func translateUnmarshal(msg string) string {
-	rest, ok := strings.CutPrefix(msg, "cannot unmarshal ")
-	if !ok {
-		return msg
-	}
-	src, goType, ok := strings.Cut(rest, " into ")
-	if !ok {
-		return msg
-	}
-	tag, value, _ := strings.Cut(src, " ")
-	got := Describe(&yaml.Node{Kind: yaml.ScalarNode, Tag: tag})
-	switch tag {
-	case "!!map":
-		got = "a mapping"
-	case "!!seq":
-		got = "a list"
-	}
-	if value = strings.Trim(value, "`"); value != "" {
-		got += " (" + value + ")"
-	}
-	return fmt.Sprintf(msgTypeMismatch, goTypeWords(goType), got)
 }
 
 // goTypeWords names a Go type the way an operator thinks of it.

@@ -7,6 +7,7 @@ package yamlcfg
 import (
 	"errors"
 	"fmt"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -20,7 +21,6 @@ const (
 	problemNoKeys       = "the plugin takes no configuration: leave its entry empty, got %s"
 	problemKeyNotString = "keys must be strings, got %s"
 	problemUnknownKey   = "unknown key (the keys are %s)"
-	problemDuplicate    = "is given twice (first at line %d, column %d)"
 	problemRequired     = "is required: %s"
 	problemNotString    = "must be a string, got %s"
 	problemBlank        = "must not be blank"
@@ -58,58 +58,32 @@ func Decode(node *yaml.Node, keys ...string) *Mapping {
 	case node == nil, node.Kind == 0, node.Kind == yaml.ScalarNode && node.ShortTag() == "!!null":
 		return m
 	case node.Kind != yaml.MappingNode && len(keys) == 0:
-		m.errs = append(m.errs, deploy.FieldErrorAt(node, "", fmt.Sprintf(problemNoKeys, deploy.Describe(node))))
+		m.FailAt(node, "", fmt.Sprintf(problemNoKeys, deploy.Describe(node)))
 		return m
 	case node.Kind != yaml.MappingNode:
-		m.errs = append(m.errs, deploy.FieldErrorAt(node, "", fmt.Sprintf(problemNotMapping, known, deploy.Describe(node))))
+		m.FailAt(node, "", fmt.Sprintf(problemNotMapping, known, deploy.Describe(node)))
 		return m
 	}
+	firsts := map[string]*yaml.Node{} // the first key of each name
 	for i := 0; i+1 < len(node.Content); i += 2 {
 		k, v := node.Content[i], node.Content[i+1]
-		switch {
+		switch first := firsts[k.Value]; {
 		case k.Kind != yaml.ScalarNode || k.ShortTag() != "!!str":
-			m.errs = append(m.errs, deploy.FieldErrorAt(k, "", fmt.Sprintf(problemKeyNotString, deploy.Describe(k))))
+			m.FailAt(k, "", fmt.Sprintf(problemKeyNotString, deploy.Describe(k)))
 		case len(keys) == 0:
-			m.errs = append(m.errs, deploy.FieldErrorAt(k, k.Value, fmt.Sprintf(problemNoKeys, "a key")))
-		case !contains(keys, k.Value):
-			m.errs = append(m.errs, deploy.FieldErrorAt(k, k.Value, fmt.Sprintf(problemUnknownKey, known)))
-		case m.values[k.Value] != nil:
-			first := m.values[k.Value]
-			m.errs = append(m.errs, deploy.FieldErrorAt(k, k.Value, fmt.Sprintf(problemDuplicate, first.Line, first.Column)))
+			m.FailAt(k, k.Value, fmt.Sprintf(problemNoKeys, "a key"))
+		case !slices.Contains(keys, k.Value):
+			m.FailAt(k, k.Value, fmt.Sprintf(problemUnknownKey, known))
+		case first != nil:
+			m.FailAt(k, k.Value, deploy.DuplicateKey(first))
 		default:
-			m.values[k.Value] = v
+			firsts[k.Value], m.values[k.Value] = k, v
 		}
 	}
 	return m
 }
 
-func contains(list []string, s string) bool {
-	for _, x := range list {
-		if x == s {
-			return true
-		}
-	}
-	return false
-}
-
-// Has reports whether key was given.
-func (m *Mapping) Has(key string) bool { return m.values[key] != nil }
-
-// Fail records a problem at key's value (or at the mapping when the key is
-// missing).
-func (m *Mapping) Fail(key, problem string) {
-	n := m.values[key]
-	if n == nil {
-		n = m.node
-	}
-	if n == nil {
-		m.errs = append(m.errs, &deploy.FieldError{Key: key, Problem: problem})
-		return
-	}
-	m.errs = append(m.errs, deploy.FieldErrorAt(n, key, problem))
-}
-
-// FailAt records a problem at node n under key.
+// FailAt records a problem at node n under key; a nil n gives no position.
 func (m *Mapping) FailAt(n *yaml.Node, key, problem string) {
 	m.errs = append(m.errs, deploy.FieldErrorAt(n, key, problem))
 }
@@ -117,10 +91,10 @@ func (m *Mapping) FailAt(n *yaml.Node, key, problem string) {
 // Require records a problem for key when it is missing; what says what
 // the key is for.
 func (m *Mapping) Require(key, what string) bool {
-	if m.Has(key) {
+	if m.values[key] != nil {
 		return true
 	}
-	m.Fail(key, fmt.Sprintf(problemRequired, what))
+	m.FailAt(m.node, key, fmt.Sprintf(problemRequired, what))
 	return false
 }
 
@@ -197,27 +171,21 @@ func (m *Mapping) Strings(key string, allowed ...string) []string {
 		return nil
 	}
 	var out []string
-	ok := true
+	before := len(m.errs)
 	for i, item := range v.Content {
 		where := fmt.Sprintf("%s[%d]", key, i)
-		if item.Kind != yaml.ScalarNode || item.ShortTag() != "!!str" || strings.TrimSpace(item.Value) == "" {
+		switch {
+		case item.Kind != yaml.ScalarNode || item.ShortTag() != "!!str" || strings.TrimSpace(item.Value) == "":
 			m.FailAt(item, where, fmt.Sprintf(problemNotString, deploy.Describe(item)))
-			ok = false
-			continue
-		}
-		if len(allowed) > 0 && !contains(allowed, item.Value) {
+		case len(allowed) > 0 && !slices.Contains(allowed, item.Value):
 			m.FailAt(item, where, fmt.Sprintf(problemNotOneOf, strings.Join(allowed, ", "), item.Value))
-			ok = false
-			continue
-		}
-		if contains(out, item.Value) {
+		case slices.Contains(out, item.Value):
 			m.FailAt(item, where, fmt.Sprintf(problemRepeated, item.Value))
-			ok = false
-			continue
+		default:
+			out = append(out, item.Value)
 		}
-		out = append(out, item.Value)
 	}
-	if !ok {
+	if len(m.errs) > before {
 		return nil
 	}
 	return out
@@ -226,7 +194,7 @@ func (m *Mapping) Strings(key string, allowed ...string) []string {
 // OneOf returns key's value, a string among allowed; "" when missing.
 func (m *Mapping) OneOf(key string, allowed ...string) string {
 	s := m.String(key)
-	if s != "" && !contains(allowed, s) {
+	if s != "" && !slices.Contains(allowed, s) {
 		m.FailAt(m.values[key], key, fmt.Sprintf(problemNotOneOf, strings.Join(allowed, ", "), s))
 		return ""
 	}

@@ -37,7 +37,7 @@ func TestDecode(t *testing.T) {
 		{"a list item not allowed", "l: [a, c]", func(m *yamlcfg.Mapping) { m.Strings("l", "a", "b") }, `l[1]: must be one of a, b, got "c"`},
 		{"a repeated item", "l: [a, a]", func(m *yamlcfg.Mapping) { m.Strings("l") }, `lists "a" twice`},
 		{"an unknown key", "x: 1", func(*yamlcfg.Mapping) {}, "x: unknown key (the keys are s, n, l)"},
-		{"a duplicate key", "s: a\ns: b", func(*yamlcfg.Mapping) {}, "is given twice (first at line 1"},
+		{"a duplicate key", "s: a\ns: b", func(*yamlcfg.Mapping) {}, "2:1: s: duplicate key (first at line 1, column 1)"},
 		{"a missing required key", "n: 1", func(m *yamlcfg.Mapping) { m.Require("s", "the s") }, "s: is required: the s"},
 		{"not a mapping", "[1]", func(*yamlcfg.Mapping) {}, "must be a mapping"},
 		{"null is empty", "~", func(*yamlcfg.Mapping) {}, ""},
