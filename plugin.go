@@ -66,10 +66,11 @@ type Params struct {
 	Tools host.Tools
 	// PreStep receives the plugin's pre-step listener, prepended.
 	PreStep host.PreStepChain
-	// Validators receives the payload check of plan/mode and plan/cancel.
+	// Validators receives the payload check of plan/mode, plan/cancel and
+	// plan/reopen.
 	Validators host.Validators
-	// EventTypes receives the plan/mode and plan/cancel declarations (both
-	// log-only).
+	// EventTypes receives the plan/mode, plan/cancel and plan/reopen
+	// declarations (all log-only).
 	EventTypes host.EventTypes
 	// Lifecycle runs Start and Stop with the application. Without fx, leave
 	// it nil and call them yourself.
@@ -136,8 +137,8 @@ func (p Params) missing() []string {
 	return names
 }
 
-// Start registers the plugin with the host: the plan/mode and plan/cancel
-// event types (log-only), the payload check, the plan:policy section, the
+// Start registers the plugin with the host: the plan/mode, plan/cancel and
+// plan/reopen event types (log-only), the payload check, the plan:policy section, the
 // pre-step listener (outermost), the exit_plan_mode tool and, when the host
 // has a command registry, the /plan command. From then on the controller
 // serves Get and Set.
@@ -195,8 +196,8 @@ type registration struct {
 }
 
 // registrations lists what Start registers, in order: the event types and
-// the payload check first, so that nothing can append a bad plan/mode or
-// plan/cancel once the listener runs.
+// the payload check first, so that nothing can append a bad plan-mode
+// event once the listener runs.
 func (c *Controller) registrations() []registration {
 	var regs []registration
 	for _, t := range eventTypes() {
