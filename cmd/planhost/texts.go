@@ -199,7 +199,6 @@ See docs/acp.md.
 
 Flags:
 `
-	flagLogHelp        = "append diagnostics to this `file` instead of stderr"
-	flagLogLevelHelp   = "diagnostics `level`: debug, info, warn or error"
-	acpDefaultDeployID = "planhost acp (built-in deployment)"
+	flagLogHelp      = "append diagnostics to this `file` instead of stderr"
+	flagLogLevelHelp = "diagnostics `level`: debug, info, warn or error"
 )

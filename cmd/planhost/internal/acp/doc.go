@@ -24,5 +24,6 @@
 // docs/acp.md maps every concept to its message.
 //
 // Nothing but protocol messages is written to the output; diagnostics go to
-// the configured logger.
+// the configured logger. [Run] is "planhost acp": it builds the host from
+// the command's flags and serves stdin and stdout.
 package acp

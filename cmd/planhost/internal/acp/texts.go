@@ -101,3 +101,6 @@ const (
 	wireTooLarge      = "the message is larger than %d bytes"
 	wireEmptyResponse = "dropped a malformed response"
 )
+
+// defaultDeployID names the demo's deployment, which runs without -config.
+const defaultDeployID = "planhost acp (built-in deployment)"

@@ -21,7 +21,7 @@ import (
 	"go.uber.org/fx"
 
 	"github.com/dshgo/planmode"
-	"github.com/dshgo/planmode/cmd/planhost/acp"
+	"github.com/dshgo/planmode/cmd/planhost/internal/acp"
 	"github.com/dshgo/planmode/cmd/planhost/workspace"
 	"github.com/dshgo/planmode/host"
 	"github.com/dshgo/planmode/refhost"
