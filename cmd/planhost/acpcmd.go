@@ -32,6 +32,7 @@ func (p *program) acp(args []string) int {
 	fs.StringVar(&o.Model, "model", wiring.ModelOpenAI, flagModelHelp)
 	fs.StringVar(&o.LogFile, "log", "", flagLogHelp)
 	fs.StringVar(&o.LogLevel, "log-level", "warn", flagLogLevelHelp)
+	lang := fs.String("lang", "", flagLangHelp)
 	finishOpenAI := addOpenAIFlags(fs, &o.OpenAI, env)
 	finishPlan := addPlanModelFlags(fs, &o.Plan, p.getenv)
 	if code, done := p.parseFlags(fs, usageACP, args); done {
@@ -43,6 +44,7 @@ func (p *program) acp(args []string) int {
 		fmt.Fprintf(p.stderr, errExtraArgs, "acp", fs.Args())
 		return exitUsage
 	}
+	o.Catalog = p.catalog(*lang)
 	switch usage, err := acp.Run(o); {
 	case usage:
 		return p.usageError("acp", err)

@@ -259,6 +259,15 @@ type ACPWords struct {
 	// Clarify lists a question's option; ClarifyOne and ClarifyOther say
 	// what the protocol cannot carry; Skip skips a question.
 	Clarify, ClarifyOne, ClarifyOther, Skip string
+	// KeepPlanning describes Keep planning, which carries no feedback
+	// over the protocol.
+	KeepPlanning string
+	// ToolRead, ToolList and ToolWrite title the workspace tools' calls
+	// (%s: the path); ToolSearch too (the pattern, the path).
+	ToolRead, ToolList, ToolSearch, ToolWrite string
+	// UnknownCommand answers a prompt that names no command (the name,
+	// the commands); NoCommands stands for no commands.
+	UnknownCommand, NoCommands string
 }
 
 // PageWords are the HTML page's and inspect's words.

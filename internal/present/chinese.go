@@ -272,6 +272,13 @@ var Chinese = &Catalog{
 		ClarifyOne:      "\n可多选；请在这里选择最主要的一个，其余的在下一条消息中写明。\n",
 		ClarifyOther:    "\n若要用自己的话回答，请选择“跳过这个问题”，然后在下一条消息中写下你的回答。\n",
 		Skip:            "跳过这个问题",
+		KeepPlanning:    "留在计划模式，由模型自行修改计划",
+		ToolRead:        "读取 %s",
+		ToolList:        "列出 %s",
+		ToolSearch:      "在 %[2]s 中搜索 %[1]q",
+		ToolWrite:       "写入 %s",
+		UnknownCommand:  "未知命令 /%s。可用命令：%s。",
+		NoCommands:      "无",
 	},
 	Demo: DemoWords{
 		Start:   "planhost 演示（%s）：脚本化的模型和用户，作用于一个示例 Go 包（已复制到临时目录）",

@@ -262,6 +262,13 @@ var English = &Catalog{
 		ClarifyOne:      "\nSeveral may apply; choose the main one here and name the others in your next message.\n",
 		ClarifyOther:    "\nTo answer in your own words, choose \"Skip this question\" and write your answer in your next message.\n",
 		Skip:            "Skip this question",
+		KeepPlanning:    "stay in plan mode and let the model revise the plan on its own",
+		ToolRead:        "Read %s",
+		ToolList:        "List %s",
+		ToolSearch:      "Search for %q in %s",
+		ToolWrite:       "Write %s",
+		UnknownCommand:  "Unknown command /%s. Commands: %s.",
+		NoCommands:      "none",
 	},
 	Demo: DemoWords{
 		Start:   "planhost demo (%s): a scripted model and user on a sample Go package, copied to a temporary directory",

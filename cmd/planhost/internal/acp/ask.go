@@ -9,20 +9,22 @@ import (
 	sdk "github.com/coder/acp-go-sdk"
 
 	"github.com/dshgo/planmode/host"
-	"github.com/dshgo/planmode/internal/plandiff"
+	"github.com/dshgo/planmode/internal/present"
+	"github.com/dshgo/planmode/internal/safetext"
 )
 
 // Ask implements the host's user-question provider: each question becomes
 // a session/request_permission on the tool call that asked (a question
-// outside a tool call gets a tool call of its own), with the question's
-// detail, the plan of a plan review, in the tool call's content (as a
-// Markdown code block of its exact text, see shownPlan), and the tool
-// call's title and kind. The options are permissionOptions'. A clarifying
-// question (intent plan-ask) also lists its options' descriptions and
-// offers a reject_once "Skip this question" (see clarifyingRequest). A
-// request the client answers "cancelled", or a plan review answered "No,
-// stop here", is a dismissal ([host.ErrDismissed]); a request that fails
-// or whose ctx ends is aborted ([host.ErrAborted]).
+// outside a tool call gets a tool call of its own), showing the question
+// as every front end does ([present.Catalog.Question]): its text, the plan
+// or the question's fields (text from outside as a Markdown code block,
+// see shownPlan), what changed, and the tool call's title and kind. The
+// options are permissionOptions'. A clarifying question (intent plan-ask)
+// also lists its options' descriptions and offers a reject_once "Skip this
+// question" (see clarifyingRequest). A request the client answers
+// "cancelled", or answered with the Dismiss option, is a dismissal
+// ([host.ErrDismissed]); a request that fails or whose ctx ends is aborted
+// ([host.ErrAborted]).
 func (a *Agent) Ask(ctx context.Context, req host.AskRequest) ([]host.Answer, error) {
 	if req.Agent == nil || req.Agent.Session() == nil {
 		return nil, fmt.Errorf("acp: ask: %w", host.ErrNoProvider)
@@ -35,8 +37,8 @@ func (a *Agent) Ask(ctx context.Context, req host.AskRequest) ([]host.Answer, er
 		return nil, fmt.Errorf("acp: ask: session %q has no client: %w", id, host.ErrNoProvider)
 	}
 	answers := make([]host.Answer, 0, len(req.Questions))
-	for _, q := range req.Questions {
-		ans, err := s.ask(ctx, q, req.Kind)
+	for i := range req.Questions {
+		ans, err := s.ask(ctx, req, i)
 		if err != nil {
 			return nil, err
 		}
@@ -45,13 +47,19 @@ func (a *Agent) Ask(ctx context.Context, req host.AskRequest) ([]host.Answer, er
 	return answers, nil
 }
 
-// ask puts one question to the client.
-func (s *session) ask(ctx context.Context, q host.Question, kind host.AskKind) (host.Answer, error) {
+// ask puts question i of req to the client.
+func (s *session) ask(ctx context.Context, req host.AskRequest, i int) (host.Answer, error) {
+	q, cat := req.Questions[i], s.a.cat
+	shown := cat.Question(req, i, s.agent.Session().Events(), false)
 	call, inCall := s.openCall()
 	callID := sdk.ToolCallId(call.ID)
-	title := q.Header
-	if title == "" {
-		title = textQuestionTitle
+	// The request names its tool call's title and kind, so that a client
+	// showing the request on its own still says what it is about.
+	title, toolKind := safetext.Escape(shown.Title), sdk.ToolKindThink
+	if inCall {
+		root, _ := s.a.cfg.Workspaces.Root(s.id)
+		title, _, _ = describe(cat, call, root, nil)
+		toolKind = s.a.kind(call.Name)
 	}
 	if !inCall {
 		s.mu.Lock()
@@ -61,7 +69,7 @@ func (s *session) ask(ctx context.Context, q host.Question, kind host.AskKind) (
 		s.q.push(sdk.SessionUpdate{ToolCall: &sdk.SessionUpdateToolCall{
 			ToolCallId: callID,
 			Title:      title,
-			Kind:       sdk.ToolKindThink,
+			Kind:       toolKind,
 			Status:     sdk.ToolCallStatusPending,
 		}})
 	}
@@ -69,29 +77,10 @@ func (s *session) ask(ctx context.Context, q host.Question, kind host.AskKind) (
 	if err := s.q.flush(ctx); err != nil {
 		return host.Answer{}, fmt.Errorf("acp: ask: %w: %w", host.ErrAborted, err)
 	}
-	var content []sdk.ToolCallContent
-	if d := plandiff.Unified(q.Previous, q.Detail); d != "" {
-		// Asked again: the text changed during the review.
-		content = append(content, sdk.ToolContent(sdk.TextBlock(textChanged+"\n"+d)))
-	} else if d := plandiff.Unified(q.Reopened, q.Detail); q.Reopened != "" && d != "" {
-		// The plan revises one the user reopened.
-		content = append(content, sdk.ToolContent(sdk.TextBlock(textReopened+"\n"+d)))
-	}
-	if q.Detail != "" {
-		content = append(content, sdk.ToolContent(sdk.TextBlock(shownPlan(q.Detail))))
-	}
-	content = append(content, sdk.ToolContent(sdk.TextBlock(q.Question)))
-	options, choices := permissionOptions(q.Options, kind)
-	if kind == host.AskClarify {
-		content, options = clarifyingRequest(q, content, options, choices)
-	}
-	// The request names its tool call's title and kind, so that a client
-	// showing the request on its own still says what it is about.
-	toolKind := sdk.ToolKindThink
-	if inCall {
-		root, _ := s.a.cfg.Workspaces.Root(s.id)
-		title, _, _ = describe(call, root, nil)
-		toolKind = s.a.kind(call.Name)
+	content := requestContent(shown)
+	options, choices := permissionOptions(cat, req.Kind, shown.Menu)
+	if req.Kind == host.AskClarify {
+		content, options = clarifyingRequest(cat, q, content, options, choices)
 	}
 	update := sdk.ToolCallUpdate{ToolCallId: callID, Content: content, Title: &title, Kind: &toolKind}
 	resp, err := s.a.conn.RequestPermission(ctx, sdk.RequestPermissionRequest{
@@ -120,85 +109,104 @@ func (s *session) ask(ctx context.Context, q host.Question, kind host.AskKind) (
 		return host.Answer{}, fmt.Errorf("acp: ask: the client chose unknown option %q: %w", resp.Outcome.Selected.OptionId, host.ErrDismissed)
 	case c.dismiss:
 		return host.Answer{}, fmt.Errorf("acp: ask: the user chose to say what to change: %w", host.ErrDismissed)
-	}
-	if c.skip {
+	case c.skip:
 		return host.Answer{QuestionID: q.ID}, nil
 	}
 	return host.Answer{QuestionID: q.ID, Selected: []string{c.label}, DetailDigest: q.DetailDigest}, nil
 }
 
-// speakOptionID is the ID of the plan review's option that stops the
-// review so the user can say what to change; slug never makes an ID with
-// "_", so no option's label can take it.
-const speakOptionID sdk.PermissionOptionId = "_speak"
-
-// choice is what a permission option answers: an option's label, or the
-// dismissal that lets the user speak instead.
-type choice struct {
-	label   string
-	dismiss bool
-	// skip is a clarifying question's "Skip this question".
-	skip bool
+// requestContent is what a permission request shows of a question: what
+// changed, the plan or the question's fields, and the question.
+func requestContent(shown present.Question) []sdk.ToolCallContent {
+	var texts []string
+	if shown.Diff != "" {
+		texts = append(texts, shown.DiffTitle+"\n\n"+shownPlan(shown.Diff))
+	}
+	if shown.Fields != nil {
+		lines := make([]string, len(shown.Fields))
+		for i, f := range shown.Fields {
+			lines[i] = shownEntry(f)
+		}
+		texts = append(texts, strings.Join(lines, "\n\n"))
+	} else if shown.Detail != "" {
+		texts = append(texts, shownPlan(shown.Detail))
+	}
+	texts = append(texts, shown.Text)
+	content := make([]sdk.ToolCallContent, len(texts))
+	for i, t := range texts {
+		content[i] = sdk.ToolContent(sdk.TextBlock(t))
+	}
+	return content
 }
 
-// permissionOptions maps a question's options to permission options, and
-// their IDs back to what they answer, from the options' roles: an
-// approving option is allow_once and any other reject_once (in a
-// clarifying request, which approves nothing, every option is
-// allow_once). A plan review gets its own words; options that need the
-// user's text (Approve with comments) are left out, since a permission
-// option carries none, and "No, stop here: I will say what to change" is
-// added: it stops the review so that the user's next prompt says it.
-func permissionOptions(opts []host.Option, kind host.AskKind) ([]sdk.PermissionOption, map[sdk.PermissionOptionId]choice) {
-	review := kind == host.AskReview
-	out := make([]sdk.PermissionOption, 0, len(opts)+1)
-	choices := make(map[sdk.PermissionOptionId]choice, len(opts)+1)
-	for i, o := range opts {
-		name, pkind := o.Label, sdk.PermissionOptionKindRejectOnce
-		if o.Role.Approves() || kind == host.AskClarify {
+// speakOptionID is the ID of the Dismiss option, which stops the question
+// so the user can say what to change; slug never makes an ID with "_", so
+// no option's label can take it.
+const speakOptionID sdk.PermissionOptionId = "_speak"
+
+// skipOptionID is the ID of the option that skips a question from the
+// model.
+const skipOptionID = "planhost-skip-question"
+
+// choice is what a permission option answers: an option's label, the
+// dismissal that lets the user speak instead, or skipping a question from
+// the model.
+type choice struct {
+	label         string
+	dismiss, skip bool
+}
+
+// permissionOptions are a question's menu as permission options, and what
+// each option's ID answers. The kind carries the meaning: an approving
+// choice is allow_once and every other reject_once (in a clarifying
+// request, which approves nothing, every option is allow_once). Each is
+// named as the catalog says, "label: description" (Keep planning says
+// that the model revises the plan on its own; a clarifying request lists
+// the descriptions in its content). Choices that need the user's text are
+// left out, since a permission option carries none: the Dismiss choice
+// lets the user say it in the next prompt.
+func permissionOptions(cat *present.Catalog, kind host.AskKind, menu []present.Choice) ([]sdk.PermissionOption, map[sdk.PermissionOptionId]choice) {
+	out := make([]sdk.PermissionOption, 0, len(menu)+1)
+	choices := make(map[sdk.PermissionOptionId]choice, len(menu)+1)
+	for _, ch := range menu {
+		if ch.NeedsText() {
+			continue
+		}
+		description := ch.Description
+		if ch.Option.Role == host.RoleKeepPlanning {
+			description = cat.ACP.KeepPlanning // no feedback goes with it
+		}
+		name := ch.Label
+		if description != "" && kind != host.AskClarify {
+			name = fmt.Sprintf(cat.ACP.Option, ch.Label, description)
+		}
+		pkind := sdk.PermissionOptionKindRejectOnce
+		if ch.Approves() || kind == host.AskClarify {
 			pkind = sdk.PermissionOptionKindAllowOnce
 		}
-		if review {
-			var offered bool
-			name, offered = reviewOption(o)
-			if !offered {
-				continue
-			}
+		id, c := unused(choices, slug(ch.Option.Label)), choice{label: ch.Option.Label}
+		if ch.Action == present.Dismiss {
+			id, c = speakOptionID, choice{dismiss: true}
 		}
-		id := sdk.PermissionOptionId(slug(o.Label))
-		if _, taken := choices[id]; taken || id == "" {
-			id = sdk.PermissionOptionId(fmt.Sprintf("%s-%d", id, i+1))
-		}
-		choices[id] = choice{label: o.Label}
-		out = append(out, sdk.PermissionOption{OptionId: id, Name: name, Kind: pkind})
-	}
-	if review {
-		choices[speakOptionID] = choice{dismiss: true}
-		out = append(out, sdk.PermissionOption{OptionId: speakOptionID, Name: optionSpeak, Kind: sdk.PermissionOptionKindRejectOnce})
+		choices[id] = c
+		out = append(out, sdk.PermissionOption{OptionId: id, Name: safetext.Escape(name), Kind: pkind})
 	}
 	return out, choices
 }
 
-// reviewOption is how a plan review's option is offered, by its role: its
-// name, and false when it needs text a permission option cannot carry.
-// An option of a role this package has no words for keeps its label.
-func reviewOption(o host.Option) (name string, offered bool) {
-	if o.Role.NeedsText() {
-		return "", false
+// unused is id, or id with the first number that makes it name no option
+// of choices yet.
+func unused(choices map[sdk.PermissionOptionId]choice, id string) sdk.PermissionOptionId {
+	if id == "" {
+		id = "option"
 	}
-	switch o.Role {
-	case host.RoleApprove:
-		return optionApprove, true
-	case host.RoleApproveAndClear:
-		return optionApproveClear, true
-	case host.RoleApproveWithModel:
-		return fmt.Sprintf(optionApproveWith, o.Model), true
-	case host.RoleKeepPlanning:
-		return optionKeepPlanning, true
-	case host.RoleAbandon:
-		return optionAbandon, true
+	out := sdk.PermissionOptionId(id)
+	for n := 2; ; n++ {
+		if _, taken := choices[out]; !taken {
+			return out
+		}
+		out = sdk.PermissionOptionId(fmt.Sprintf("%s-%d", id, n))
 	}
-	return o.Label, true
 }
 
 // slug makes an option ID from a label: lower case letters and digits,

@@ -7,6 +7,7 @@ import (
 	sdk "github.com/coder/acp-go-sdk"
 
 	"github.com/dshgo/planmode/host"
+	"github.com/dshgo/planmode/internal/present"
 )
 
 // clarifyingRequest completes the permission request of a clarifying
@@ -15,28 +16,20 @@ import (
 // cannot carry: the user skips and writes them in the next prompt), and a
 // reject_once option that skips the question, added to choices as a
 // skip.
-func clarifyingRequest(q host.Question, content []sdk.ToolCallContent, options []sdk.PermissionOption,
+func clarifyingRequest(cat *present.Catalog, q host.Question, content []sdk.ToolCallContent, options []sdk.PermissionOption,
 	choices map[sdk.PermissionOptionId]choice) ([]sdk.ToolCallContent, []sdk.PermissionOption) {
+	w := &cat.ACP
 	var b strings.Builder
 	for _, o := range q.Options {
-		fmt.Fprintf(&b, textClarifyOption, o.Label, o.Description)
+		fmt.Fprintf(&b, w.Clarify, o.Label, o.Description)
 	}
 	if q.MultiSelect {
-		b.WriteString(textClarifyOne)
+		b.WriteString(w.ClarifyOne)
 	}
-	b.WriteString(textClarifyOther)
+	b.WriteString(w.ClarifyOther)
 	content = append(content, sdk.ToolContent(sdk.TextBlock(b.String())))
-	id := sdk.PermissionOptionId(skipOptionID)
-	for i := 2; taken(choices, id); i++ {
-		id = sdk.PermissionOptionId(fmt.Sprintf("%s-%d", skipOptionID, i))
-	}
+	id := unused(choices, skipOptionID)
 	choices[id] = choice{skip: true}
-	options = append(options, sdk.PermissionOption{OptionId: id, Name: textSkipOption, Kind: sdk.PermissionOptionKindRejectOnce})
+	options = append(options, sdk.PermissionOption{OptionId: id, Name: w.Skip, Kind: sdk.PermissionOptionKindRejectOnce})
 	return content, options
-}
-
-// taken reports whether id already names an option.
-func taken(choices map[sdk.PermissionOptionId]choice, id sdk.PermissionOptionId) bool {
-	_, ok := choices[id]
-	return ok
 }

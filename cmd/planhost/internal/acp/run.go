@@ -14,6 +14,7 @@ import (
 	"github.com/dshgo/planmode/cmd/planhost/openaimodel"
 	"github.com/dshgo/planmode/cmd/planhost/workspace"
 	"github.com/dshgo/planmode/host"
+	"github.com/dshgo/planmode/internal/present"
 	"github.com/dshgo/planmode/refhost"
 	"github.com/dshgo/planmode/store"
 )
@@ -31,6 +32,8 @@ type Options struct {
 	Model  string
 	OpenAI openaimodel.Config
 	Plan   wiring.PlanModel
+	// Catalog holds the words the client shows.
+	Catalog *present.Catalog
 	// LogFile, when set, receives the diagnostics instead of Stderr;
 	// LogLevel is the lowest level written.
 	LogFile, LogLevel string
@@ -157,6 +160,7 @@ func Run(o Options) (usage bool, err error) {
 		Workspaces: workspaces,
 		Logger:     logger,
 		Version:    o.Version,
+		Catalog:    o.Catalog,
 		ToolKinds:  CompanionToolKinds(),
 		Plans:      CompanionPlans{},
 		Leases:     notices,

@@ -192,7 +192,7 @@ func (s *session) translate(e host.Event, replay bool) {
 		if !replay && c.Name == workspace.WriteFileName {
 			old = s.a.cfg.Workspaces.current(s.id, c.Input)
 		}
-		title, locs, content := describe(c, root, old)
+		title, locs, content := describe(s.a.cat, c, root, old)
 		kind := s.a.kind(c.Name)
 		s.q.push(sdk.SessionUpdate{ToolCall: &sdk.SessionUpdateToolCall{
 			ToolCallId: sdk.ToolCallId(c.ID),
@@ -225,7 +225,7 @@ func (s *session) translate(e host.Event, replay bool) {
 		}
 		if r.IsError {
 			if c, ok := s.calls[r.CallID]; ok {
-				u.Title = sdk.Ptr(fmt.Sprintf(textToolFailed, c.Name))
+				u.Title = sdk.Ptr(fmt.Sprintf(s.a.cat.ACP.ToolFailed, c.Name))
 			}
 		}
 		delete(s.calls, r.CallID)
@@ -252,7 +252,7 @@ func (s *session) translate(e host.Event, replay bool) {
 		delete(s.commands, d.ID)
 		switch {
 		case !d.OK:
-			s.q.push(sdk.UpdateAgentMessageText(fmt.Sprintf(textCommandFailed, name, d.Text)))
+			s.q.push(sdk.UpdateAgentMessageText(fmt.Sprintf(s.a.cat.Session.CommandFailed, name, d.Text)))
 		case d.Text != "":
 			s.q.push(sdk.UpdateAgentMessageText(d.Text))
 		}
@@ -265,7 +265,7 @@ func (s *session) translate(e host.Event, replay bool) {
 		s.active = m.Active
 		if changed && !replay {
 			s.q.push(sdk.SessionUpdate{CurrentModeUpdate: &sdk.SessionCurrentModeUpdate{CurrentModeId: modeID(m.Active)}})
-			s.q.push(sdk.SessionUpdate{ConfigOptionUpdate: &sdk.SessionConfigOptionUpdate{ConfigOptions: configOptions(m.Active)}})
+			s.q.push(sdk.SessionUpdate{ConfigOptionUpdate: &sdk.SessionConfigOptionUpdate{ConfigOptions: configOptions(s.a.cat, m.Active)}})
 		}
 	}
 }

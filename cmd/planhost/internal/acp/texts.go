@@ -1,7 +1,7 @@
 package acp
 
-// Names and descriptions the client shows for the session modes and the
-// mode config option.
+// The IDs of the session modes and of the config option that selects
+// them; their names and descriptions are the catalog's (ACPWords).
 const (
 	// ModeDefault is the ID of the default mode.
 	ModeDefault = "default"
@@ -10,13 +10,6 @@ const (
 	// ConfigMode is the ID of the session config option that selects the
 	// mode.
 	ConfigMode = "mode"
-
-	modeDefaultName = "Default"
-	modeDefaultDesc = "The agent works on the task and may change files."
-	modePlanName    = "Plan"
-	modePlanDesc    = "The agent explores read-only and presents a plan for your review before changing anything."
-	configModeName  = "Mode"
-	configModeDesc  = "Plan mode: explore and plan first, change files only after you approve the plan."
 )
 
 // The agent's name and title in the initialize response.
@@ -25,52 +18,9 @@ const (
 	agentTitle = "planhost (plan mode)"
 )
 
-// Texts the user sees in the client.
-const (
-	textUnknownCommand = "Unknown command /%s. Commands: %s."
-	textNoCommands     = "none"
-	textCommandFailed  = "/%s failed: %s"
-	textPlanTitle      = "Plan: %s"
-	textPlanUntitled   = "Plan"
-	textQuestionTitle  = "Question"
-	textToolFailed     = "%s failed"
-	// textSessionBusy: another process runs the session's turn; its host
-	// name, process ID and since when (UTC).
-	textSessionBusy = "Session busy on %s (pid %d) since %s UTC; your message is queued for its turn."
-	// textLeaseLost: this process lost the session's turn to another.
-	textLeaseLost = "Another process took over this session's turn (this process was paused or cut off past its lease); its late writes were refused."
-)
-
-// The plan review's options, as the client shows them.
-const (
-	optionApprove      = "Yes, leave plan mode and carry out the plan"
-	optionApproveClear = "Yes, carry it out from the plan alone (the conversation is cleared)"
-	optionKeepPlanning = "No, keep planning: let the agent revise the plan"
-	optionSpeak        = "No, stop here: I will say what to change"
-	optionAbandon      = "No, drop the plan and leave plan mode"
-	// optionApproveWith names the default mode's model (%s) when plan
-	// mode has a model of its own.
-	optionApproveWith = "Yes, leave plan mode and carry out the plan with %s"
-)
-
-// Model-facing tool errors of the routing workspace tools.
-const (
-	textNoWorkspace = "no workspace is bound to this session"
-	// textChanged heads the diff of a plan that changed while the user
-	// reviewed it.
-	textChanged = "The plan changed while you were reviewing it; what changed (- before, + now):"
-	// textReopened heads the diff of a plan against the plan the user
-	// reopened as its draft.
-	textReopened = "What changed since the plan you reopened (- before, + now):"
-)
-
-// Tool call titles, by workspace tool; %s is the path or pattern.
-const (
-	titleRead   = "Read %s"
-	titleList   = "List %s"
-	titleSearch = "Search for %q in %s"
-	titleWrite  = "Write %s"
-)
+// textNoWorkspace is the model-facing error of a workspace tool called for
+// a session without a workspace.
+const textNoWorkspace = "no workspace is bound to this session"
 
 // Errors returned to the client as JSON-RPC errors; the SDK wraps them in
 // an error object whose data carries the text.
