@@ -19,12 +19,11 @@ import (
 // as every front end does ([present.Catalog.Question]): its text, the plan
 // or the question's fields (text from outside as a Markdown code block,
 // see shownPlan), what changed, and the tool call's title and kind. The
-// options are permissionOptions'. A clarifying question (intent plan-ask)
-// also lists its options' descriptions and offers a reject_once "Skip this
-// question" (see clarifyingRequest). A request the client answers
-// "cancelled", or answered with the Dismiss option, is a dismissal
-// ([host.ErrDismissed]); a request that fails or whose ctx ends is aborted
-// ([host.ErrAborted]).
+// options are permissionOptions'. A question from the model (a clarifying
+// request) is titled and framed as the model's, whatever it says. A
+// request the client answers "cancelled", or answered with the Dismiss
+// option, is a dismissal ([host.ErrDismissed]); a request that fails or
+// whose ctx ends is aborted ([host.ErrAborted]).
 func (a *Agent) Ask(ctx context.Context, req host.AskRequest) ([]host.Answer, error) {
 	if req.Agent == nil || req.Agent.Session() == nil {
 		return nil, fmt.Errorf("acp: ask: %w", host.ErrNoProvider)
@@ -56,7 +55,10 @@ func (s *session) ask(ctx context.Context, req host.AskRequest, i int) (host.Ans
 	// The request names its tool call's title and kind, so that a client
 	// showing the request on its own still says what it is about.
 	title, toolKind := safetext.Escape(shown.Title), sdk.ToolKindThink
-	if inCall {
+	switch {
+	case req.Kind == host.AskClarify:
+		title = cat.ACP.Question
+	case inCall:
 		root, _ := s.a.cfg.Workspaces.Root(s.id)
 		title, _, _ = describe(cat, call, root, nil)
 		toolKind = s.a.kind(call.Name)
@@ -77,12 +79,8 @@ func (s *session) ask(ctx context.Context, req host.AskRequest, i int) (host.Ans
 	if err := s.q.flush(ctx); err != nil {
 		return host.Answer{}, fmt.Errorf("acp: ask: %w: %w", host.ErrAborted, err)
 	}
-	content := requestContent(shown)
 	options, choices := permissionOptions(cat, req.Kind, shown.Menu)
-	if req.Kind == host.AskClarify {
-		content, options = clarifyingRequest(cat, q, content, options, choices)
-	}
-	update := sdk.ToolCallUpdate{ToolCallId: callID, Content: content, Title: &title, Kind: &toolKind}
+	update := sdk.ToolCallUpdate{ToolCallId: callID, Content: requestContent(cat, shown, q), Title: &title, Kind: &toolKind}
 	resp, err := s.a.conn.RequestPermission(ctx, sdk.RequestPermissionRequest{
 		SessionId: sdk.SessionId(s.id),
 		ToolCall:  update,
@@ -115,23 +113,42 @@ func (s *session) ask(ctx context.Context, req host.AskRequest, i int) (host.Ans
 	return host.Answer{QuestionID: q.ID, Selected: []string{c.label}, DetailDigest: q.DetailDigest}, nil
 }
 
-// requestContent is what a permission request shows of a question: what
-// changed, the plan or the question's fields, and the question.
-func requestContent(shown present.Question) []sdk.ToolCallContent {
+// requestContent is what a permission request shows of a question. A
+// question from the model: the catalog's frame saying whose question it
+// is, the model's header, question and detail as a code block of their
+// exact text (so that nothing the model wrote is rendered as the agent's
+// own words), and how to answer beyond one option. Any other question:
+// what changed, the plan or the question's fields, and the question.
+func requestContent(cat *present.Catalog, shown present.Question, q host.Question) []sdk.ToolCallContent {
 	var texts []string
-	if shown.Diff != "" {
-		texts = append(texts, shown.DiffTitle+"\n\n"+shownPlan(shown.Diff))
-	}
-	if shown.Fields != nil {
-		lines := make([]string, len(shown.Fields))
-		for i, f := range shown.Fields {
-			lines[i] = shownEntry(f)
+	switch {
+	case shown.Kind == host.AskClarify:
+		var model []string
+		for _, t := range []string{q.Header, q.Question, q.Detail} {
+			if strings.TrimSpace(t) != "" {
+				model = append(model, t)
+			}
 		}
-		texts = append(texts, strings.Join(lines, "\n\n"))
-	} else if shown.Detail != "" {
-		texts = append(texts, shownPlan(shown.Detail))
+		notes := cat.ACP.ClarifyOther
+		if q.MultiSelect {
+			notes = cat.ACP.ClarifyOne + "\n\n" + notes
+		}
+		texts = []string{cat.Form.From, shownPlan(strings.Join(model, "\n\n")), notes}
+	default:
+		if shown.Diff != "" {
+			texts = append(texts, shown.DiffTitle+"\n\n"+shownPlan(shown.Diff))
+		}
+		if shown.Fields != nil {
+			lines := make([]string, len(shown.Fields))
+			for i, f := range shown.Fields {
+				lines[i] = shownEntry(f)
+			}
+			texts = append(texts, strings.Join(lines, "\n\n"))
+		} else if shown.Detail != "" {
+			texts = append(texts, shownPlan(shown.Detail))
+		}
+		texts = append(texts, shown.Text)
 	}
-	texts = append(texts, shown.Text)
 	content := make([]sdk.ToolCallContent, len(texts))
 	for i, t := range texts {
 		content[i] = sdk.ToolContent(sdk.TextBlock(t))
@@ -158,11 +175,13 @@ type choice struct {
 
 // permissionOptions are a question's menu as permission options, and what
 // each option's ID answers. The kind carries the meaning: an approving
-// choice is allow_once and every other reject_once (in a clarifying
-// request, which approves nothing, every option is allow_once). Each is
-// named as the catalog says, "label: description" (Keep planning says
-// that the model revises the plan on its own; a clarifying request lists
-// the descriptions in its content). Choices that need the user's text are
+// choice is allow_once and every other reject_once, so no answer to a
+// question from the model is drawn (or picked by a client that allows
+// everything) as an approval. Each is named as the catalog says,
+// "label: description" (Keep planning says that the model revises the
+// plan on its own); an option of a question from the model is named
+// as an answer, so that none takes the name of a review's option, and
+// "Skip this question" is added. Choices that need the user's text are
 // left out, since a permission option carries none: the Dismiss choice
 // lets the user say it in the next prompt.
 func permissionOptions(cat *present.Catalog, kind host.AskKind, menu []present.Choice) ([]sdk.PermissionOption, map[sdk.PermissionOptionId]choice) {
@@ -177,11 +196,14 @@ func permissionOptions(cat *present.Catalog, kind host.AskKind, menu []present.C
 			description = cat.ACP.KeepPlanning // no feedback goes with it
 		}
 		name := ch.Label
-		if description != "" && kind != host.AskClarify {
+		if description != "" {
 			name = fmt.Sprintf(cat.ACP.Option, ch.Label, description)
 		}
+		if kind == host.AskClarify {
+			name = fmt.Sprintf(cat.ACP.Answer, name)
+		}
 		pkind := sdk.PermissionOptionKindRejectOnce
-		if ch.Approves() || kind == host.AskClarify {
+		if ch.Approves() {
 			pkind = sdk.PermissionOptionKindAllowOnce
 		}
 		id, c := unused(choices, slug(ch.Option.Label)), choice{label: ch.Option.Label}
@@ -190,6 +212,11 @@ func permissionOptions(cat *present.Catalog, kind host.AskKind, menu []present.C
 		}
 		choices[id] = c
 		out = append(out, sdk.PermissionOption{OptionId: id, Name: safetext.Escape(name), Kind: pkind})
+	}
+	if kind == host.AskClarify {
+		id := unused(choices, skipOptionID)
+		choices[id] = choice{skip: true}
+		out = append(out, sdk.PermissionOption{OptionId: id, Name: cat.ACP.Skip, Kind: sdk.PermissionOptionKindRejectOnce})
 	}
 	return out, choices
 }

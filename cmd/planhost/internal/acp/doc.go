@@ -23,7 +23,9 @@
 // reject_once, and a cancelled request is a dismissal. Answers that need
 // the user's text arrive as the next prompt (the Dismiss option stops the
 // question so the user can say it); Approve with comments is not offered.
-// docs/acp.md maps every concept to its message.
+// A question from the model is titled, framed and answered as the
+// model's, never as a review. docs/acp.md maps every concept to its
+// message.
 //
 // Nothing but protocol messages is written to the output; diagnostics go to
 // the configured logger. [Run] is "planhost acp": it builds the host from

@@ -16,6 +16,7 @@ import (
 	"github.com/dshgo/planmode/internal/planmd"
 	"github.com/dshgo/planmode/internal/present"
 	"github.com/dshgo/planmode/internal/safetext"
+	"github.com/dshgo/planmode/planask"
 )
 
 // DefaultToolKinds are the protocol's tool kinds of the tools planhost
@@ -91,6 +92,9 @@ func describe(cat *present.Catalog, call host.ToolCall, root string, old *string
 			content = []sdk.ToolCallContent{sdk.ToolContent(sdk.TextBlock(shownPlan(in.Plan)))}
 		}
 		return title, nil, content
+	case planask.ToolName:
+		// Whatever the model wrote, its questions are titled as its own.
+		return w.Question, nil, nil
 	}
 	return call.Name, nil, nil
 }
