@@ -162,7 +162,7 @@ func Run(o Options) (usage bool, err error) {
 		Version:    o.Version,
 		Catalog:    o.Catalog,
 		ToolKinds:  CompanionToolKinds(),
-		Plans:      CompanionPlans{},
+		Plans:      CompanionPlans{Catalog: o.Catalog},
 		Leases:     notices,
 	}, o.Stdin, o.Stdout)
 }

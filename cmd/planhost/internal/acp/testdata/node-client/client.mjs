@@ -101,7 +101,7 @@ function checkTodoPlan(what) {
   const plans = updates.filter((n) => n.update.sessionUpdate === "plan");
   const entries = plans.at(-1)?.update.entries ?? [];
   const got = entries.map((e) => `${e.content}/${e.priority}/${e.status}`).join(",");
-  check(got === "Add Goodbye/high/completed,Test Goodbye/medium/in_progress", `${what} (${got})`);
+  check(got === "\\[high\\] Add Goodbye/high/completed,Test Goodbye/medium/in_progress", `${what} (${got})`);
 }
 
 const initParams = {
