@@ -1,11 +1,14 @@
 package acp
 
 import (
+	"cmp"
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
 	"log/slog"
+	"maps"
 	"os"
 	"path/filepath"
 	"slices"
@@ -156,11 +159,7 @@ func newAgent(cfg Config) *Agent {
 	for k, v := range cfg.ToolKinds {
 		kinds[k] = v
 	}
-	cat := cfg.Catalog
-	if cat == nil {
-		cat = present.English
-	}
-	return &Agent{cfg: cfg, cat: cat, log: log, kinds: kinds, closing: make(chan struct{}), sessions: map[string]*session{}}
+	return &Agent{cfg: cfg, cat: cmp.Or(cfg.Catalog, present.English), log: log, kinds: kinds, closing: make(chan struct{}), sessions: map[string]*session{}}
 }
 
 // track counts a running handler; the returned func ends it.
@@ -173,7 +172,7 @@ func (a *Agent) track() func() {
 func (a *Agent) shutdown() {
 	a.mu.Lock()
 	a.closed = true
-	sessions := slices.Collect(mapValues(a.sessions))
+	sessions := slices.Collect(maps.Values(a.sessions))
 	a.mu.Unlock()
 	close(a.closing)
 	a.out.openAll()
@@ -186,16 +185,6 @@ func (a *Agent) shutdown() {
 	a.senders.Wait()
 	for _, s := range sessions {
 		a.cfg.Workspaces.Unbind(s.id)
-	}
-}
-
-func mapValues[K comparable, V any](m map[K]V) func(func(V) bool) {
-	return func(yield func(V) bool) {
-		for _, v := range m {
-			if !yield(v) {
-				return
-			}
-		}
 	}
 }
 
@@ -241,16 +230,9 @@ func (a *Agent) Initialize(_ context.Context, p sdk.InitializeRequest) (sdk.Init
 			LoadSession:        true,
 			PromptCapabilities: sdk.PromptCapabilities{Image: true, EmbeddedContext: true},
 		},
-		AgentInfo:   &sdk.Implementation{Name: agentName, Title: sdk.Ptr(agentTitle), Version: cmpOr(a.cfg.Version, "devel")},
+		AgentInfo:   &sdk.Implementation{Name: agentName, Title: sdk.Ptr(agentTitle), Version: cmp.Or(a.cfg.Version, "devel")},
 		AuthMethods: []sdk.AuthMethod{},
 	}, nil
-}
-
-func cmpOr(s, def string) string {
-	if s == "" {
-		return def
-	}
-	return s
 }
 
 // Authenticate implements the SDK's Agent. The agent offers no
@@ -452,7 +434,7 @@ func stopReason(events host.Log, from int) (sdk.PromptResponse, error) {
 			continue
 		}
 		var end host.TurnEnd
-		if err := jsonUnmarshal(e.Data, &end); err != nil {
+		if err := json.Unmarshal(e.Data, &end); err != nil {
 			return sdk.PromptResponse{}, err
 		}
 		switch end.Reason {

@@ -1,6 +1,7 @@
 package acp
 
 import (
+	"cmp"
 	"encoding/json"
 
 	sdk "github.com/coder/acp-go-sdk"
@@ -57,10 +58,7 @@ type CompanionPlans struct {
 
 // Follow implements [PlanFeed].
 func (f CompanionPlans) Follow(string) func(host.Event) ([]sdk.PlanEntry, bool) {
-	cat := f.Catalog
-	if cat == nil {
-		cat = present.English
-	}
+	cat := cmp.Or(f.Catalog, present.English)
 	var (
 		steps    plansteps.State
 		todos    []todo.Item

@@ -14,8 +14,6 @@ import (
 	"github.com/dshgo/planmode/refhost"
 )
 
-func jsonUnmarshal(data []byte, v any) error { return json.Unmarshal(data, v) }
-
 // session is one ACP session: a store session bound to an agent of the
 // runtime, a workspace and the queue of updates for the client.
 type session struct {
