@@ -2,6 +2,7 @@ package main
 
 import (
 	"encoding/json"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -10,6 +11,7 @@ import (
 	"github.com/dshgo/planmode/cmd/planhost/internal/fakeopenai"
 	"github.com/dshgo/planmode/cmd/planhost/internal/wiring"
 	"github.com/dshgo/planmode/host"
+	"github.com/dshgo/planmode/internal/present"
 )
 
 // TestACPModelPerMode runs "planhost acp" with a model per mode: the
@@ -37,7 +39,7 @@ func TestACPModelPerMode(t *testing.T) {
 	r := startACPReview(t, []string{"acp", "-model", "openai"}, env, ws)
 	var withID string
 	for _, o := range r.Options() {
-		if o["name"] == "Yes, leave plan mode and carry out the plan with doer" {
+		if o["name"] == fmt.Sprintf(present.English.ACP.Option, fmt.Sprintf(present.English.Review.ApproveWith, "doer"), present.English.Review.ApproveWithDesc) {
 			withID, _ = o["optionId"].(string)
 			if o["kind"] != "allow_once" {
 				t.Errorf("the option is %v, want allow_once: it approves", o["kind"])

@@ -1,17 +1,22 @@
 package main
 
 import (
+	"fmt"
 	"os"
 	"path/filepath"
 	"testing"
 
 	"github.com/dshgo/planmode/cmd/planhost/internal/wiring"
+	"github.com/dshgo/planmode/host"
+	"github.com/dshgo/planmode/internal/present"
 	"github.com/dshgo/planmode/internal/saveplan"
 )
 
 // TestACPSaveIsNoApproval protects "Save plan and stop" over ACP: the
 // review's permission request offers it as a reject_once option (it
-// approves nothing), and choosing it saves the plan and leaves plan mode.
+// approves nothing), named like every other option ("label:
+// description", in the catalog's words), and choosing it saves the plan
+// and leaves plan mode.
 func TestACPSaveIsNoApproval(t *testing.T) {
 	dir := t.TempDir()
 	script := writeScript(t, dir, "script.yaml", `steps:
@@ -30,9 +35,10 @@ func TestACPSaveIsNoApproval(t *testing.T) {
 	}
 	env := map[string]string{"XDG_STATE_HOME": filepath.Join(dir, "state")}
 	r := startACPReview(t, []string{"acp", "-model", "scripted:" + script}, env, ws)
+	w := present.English.Review.Options[host.RoleSave]
 	var saveID string
 	for _, o := range r.Options() {
-		if o["name"] == saveplan.Label {
+		if o["name"] == fmt.Sprintf(present.English.ACP.Option, w.Label, w.Description) {
 			saveID, _ = o["optionId"].(string)
 			if o["kind"] != "reject_once" {
 				t.Errorf("the save option is %v, want reject_once: it approves nothing", o["kind"])

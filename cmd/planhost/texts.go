@@ -188,7 +188,7 @@ const (
 
 // Texts of "planhost acp" (acpcmd.go).
 const (
-	usageACP = `Usage: planhost acp [-config FILE] [-sessions DIR] [-store file|postgres|URL] [-model scripted:FILE|openai] [-log FILE]
+	usageACP = `Usage: planhost acp [-config FILE] [-sessions DIR] [-store file|postgres|URL] [-model scripted:FILE|openai] [-lang en|zh] [-log FILE]
 
 Runs planhost as an Agent Client Protocol (ACP) agent on stdin and stdout,
 for editors such as Zed: JSON-RPC messages only on stdout, diagnostics on
@@ -199,7 +199,6 @@ See docs/acp.md.
 
 Flags:
 `
-	flagLogHelp        = "append diagnostics to this `file` instead of stderr"
-	flagLogLevelHelp   = "diagnostics `level`: debug, info, warn or error"
-	acpDefaultDeployID = "planhost acp (built-in deployment)"
+	flagLogHelp      = "append diagnostics to this `file` instead of stderr"
+	flagLogLevelHelp = "diagnostics `level`: debug, info, warn or error"
 )

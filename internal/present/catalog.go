@@ -254,11 +254,22 @@ type ACPWords struct {
 	ModeDefault, ModeDefaultDesc, ModePlan, ModePlanDesc, ConfigMode, ConfigModeDesc string
 	// Question titles questions from the model; ToolFailed a failed call.
 	Question, ToolFailed string
-	// Option joins an option's label and description into one name.
-	Option string
-	// Clarify lists a question's option; ClarifyOne and ClarifyOther say
-	// what the protocol cannot carry; Skip skips a question.
-	Clarify, ClarifyOne, ClarifyOther, Skip string
+	// Option joins an option's label and description into one name;
+	// Answer names an option of a question from the model (%s: that
+	// name), so that none reads as an option of a review.
+	Option, Answer string
+	// ClarifyOne and ClarifyOther say what the protocol cannot carry;
+	// Skip skips a question.
+	ClarifyOne, ClarifyOther, Skip string
+	// KeepPlanning describes Keep planning, which carries no feedback
+	// over the protocol.
+	KeepPlanning string
+	// ToolRead, ToolList and ToolWrite title the workspace tools' calls
+	// (%s: the path); ToolSearch too (the pattern, the path).
+	ToolRead, ToolList, ToolSearch, ToolWrite string
+	// UnknownCommand answers a prompt that names no command (the name,
+	// the commands); NoCommands stands for no commands.
+	UnknownCommand, NoCommands string
 }
 
 // PageWords are the HTML page's and inspect's words.

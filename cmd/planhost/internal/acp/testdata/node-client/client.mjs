@@ -101,7 +101,7 @@ function checkTodoPlan(what) {
   const plans = updates.filter((n) => n.update.sessionUpdate === "plan");
   const entries = plans.at(-1)?.update.entries ?? [];
   const got = entries.map((e) => `${e.content}/${e.priority}/${e.status}`).join(",");
-  check(got === "Add Goodbye/high/completed,Test Goodbye/medium/in_progress", `${what} (${got})`);
+  check(got === "\\[high\\] Add Goodbye/high/completed,Test Goodbye/medium/in_progress", `${what} (${got})`);
 }
 
 const initParams = {
@@ -218,7 +218,7 @@ const toolText = (req) => (req.toolCall.content ?? []).map((c) => c.content?.tex
   // The storage question is answered "In a file", the language one skipped.
   answer = (params) => {
     if (params.toolCall.toolCallId !== "ask-1") return allowOnce(params);
-    const want = toolText(params).includes("Which language first?") ? "Skip this question" : "In a file";
+    const want = toolText(params).includes("Which language first?") ? "Skip this question" : "Answer: In a file: A JSON file.";
     return params.options.find((o) => o.name === want).optionId;
   };
   const { child, stream } = startAgent(script3);
@@ -232,8 +232,10 @@ const toolText = (req) => (req.toolCall.content ?? []).map((c) => c.content?.tex
     const asks = permissionRequests.filter((r) => r.toolCall.toolCallId === "ask-1");
     check(asks.length === 2, `one permission request per question (${asks.length})`);
     const opts = asks.map((r) => r.options.map((o) => `${o.name}=${o.kind}`).join(",")).join(" | ");
-    check(opts === "In code=allow_once,In a file=allow_once,Skip this question=reject_once | German=allow_once,French=allow_once,Skip this question=reject_once",
-      `each choice is an allow_once option, plus a reject_once Skip (${opts})`);
+    check(opts === "Answer: In code: A Go map.=reject_once,Answer: In a file: A JSON file.=reject_once,Skip this question=reject_once | " +
+      "Answer: German: Second most asked.=reject_once,Answer: French: Third.=reject_once,Skip this question=reject_once",
+      `each choice is a reject_once answer (it approves nothing), plus Skip (${opts})`);
+    check(asks.every((r) => r.toolCall.title === "Question from the model" && r.toolCall.kind === "think"), "each request is titled as a question from the model");
     check(toolText(asks[0]).includes("Where should greetings live?") && toolText(asks[1]).includes("Which language first?"), "each request holds its question");
     const done = updates.find((n) => n.update.sessionUpdate === "tool_call_update" && n.update.toolCallId === "ask-1" && n.update.status === "completed");
     const result = JSON.parse(done?.update.rawOutput?.output ?? "{}");

@@ -56,7 +56,7 @@ func TestNodeClientModelPerMode(t *testing.T) {
 	}
 	cmd := exec.Command(node, "models.mjs", bin, sessions, ws, transcript, config, "planner")
 	cmd.Dir = nodeClientDir
-	cmd.Env = append(os.Environ(), "XDG_STATE_HOME="+filepath.Join(tmp, "state"),
+	cmd.Env = append(os.Environ(), "XDG_STATE_HOME="+filepath.Join(tmp, "state"), "LC_ALL=", "LC_MESSAGES=", "LANG=C.UTF-8",
 		"OPENAI_BASE_URL="+defSrv.BaseURL(), "OPENAI_MODEL=doer", "OPENAI_API_KEY=k",
 		"PLAN_OPENAI_BASE_URL="+planSrv.BaseURL(), "PLAN_OPENAI_API_KEY=plan-key", "PLAN_OPENAI_MODEL=")
 	var stdout, stderr bytes.Buffer

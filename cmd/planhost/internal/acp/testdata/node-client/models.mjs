@@ -37,8 +37,9 @@ const stream = acp.ndJsonStream(toAgent.writable, Readable.toWeb(child.stdout).p
 
 const updates = [];
 const permissionRequests = [];
-// The option the review must offer, by its name.
-const withName = `Yes, leave plan mode and carry out the plan with ${execModel}`;
+// The option the review must offer, by its name (the catalog's words,
+// internal/present).
+const withName = `Approve and execute with ${execModel}: leave plan mode and carry the plan out with this model`;
 
 const client = acp
   .client({ name: "planhost-interop-models" })

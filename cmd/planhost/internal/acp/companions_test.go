@@ -6,8 +6,10 @@ import (
 	sdk "github.com/coder/acp-go-sdk"
 
 	"github.com/dshgo/planmode"
-	"github.com/dshgo/planmode/cmd/planhost/acp"
+	"github.com/dshgo/planmode/cmd/planhost/internal/acp"
+	"github.com/dshgo/planmode/cmd/planhost/internal/mdview"
 	"github.com/dshgo/planmode/host"
+	"github.com/dshgo/planmode/internal/present"
 	"github.com/dshgo/planmode/plansteps"
 	"github.com/dshgo/planmode/refhost/scripted"
 	"github.com/dshgo/planmode/todo"
@@ -44,11 +46,14 @@ func TestCompanionPlansSendTodoListAndPlanSteps(t *testing.T) {
 		{ID: "2", Content: "Test it", Status: todo.StatusInProgress, Priority: todo.PriorityLow},
 		{ID: "3", Content: "Update docs", Status: todo.StatusPending, Priority: todo.PriorityMedium},
 	}}
+	// Each entry is a row of the box every front end shows, as Markdown
+	// that shows it as it is.
 	todoEntries := []sdk.PlanEntry{
-		{Content: "Add Goodbye", Priority: "high", Status: "completed"},
+		{Content: mdview.Literal("[" + present.English.Boxes.High + "] Add Goodbye"), Priority: "high", Status: "completed"},
 		{Content: "Test it", Priority: "low", Status: "in_progress"},
 		{Content: "Update docs", Priority: "medium", Status: "pending"},
 	}
+	write, test := mdview.Literal("1. Write Goodbye"), mdview.Literal("2. Test Goodbye")
 	steps := plansteps.StepsPayload{Title: "Greeter", Source: plansteps.SourceSteps, Steps: []plansteps.Step{
 		{ID: 1, Description: "Write Goodbye"},
 		{ID: 2, Description: "Test Goodbye", DependsOn: []int{1}},
@@ -67,12 +72,12 @@ func TestCompanionPlansSendTodoListAndPlanSteps(t *testing.T) {
 		}}},
 		{"plan steps then a completed step", []step{
 			{events: []host.Event{{Type: plansteps.EventSteps, Data: mustJSON(t, steps)}}, want: []sdk.PlanEntry{
-				{Content: "Write Goodbye", Priority: "high", Status: "in_progress"},
-				{Content: "Test Goodbye", Priority: "high", Status: "pending"},
+				{Content: write, Priority: "high", Status: "in_progress"},
+				{Content: test, Priority: "high", Status: "pending"},
 			}},
 			{events: []host.Event{{Type: plansteps.EventStepCompleted, Data: mustJSON(t, plansteps.StepCompletedPayload{Step: 1})}}, want: []sdk.PlanEntry{
-				{Content: "Write Goodbye", Priority: "high", Status: "completed"},
-				{Content: "Test Goodbye", Priority: "high", Status: "in_progress"},
+				{Content: write, Priority: "high", Status: "completed"},
+				{Content: test, Priority: "high", Status: "in_progress"},
 			}},
 		}},
 		{"steps first, then the todo list", []step{
@@ -80,8 +85,8 @@ func TestCompanionPlansSendTodoListAndPlanSteps(t *testing.T) {
 				{Type: plansteps.EventSteps, Data: mustJSON(t, steps)},
 				{Type: host.TypeToolResult, Data: mustJSON(t, host.ToolResult{CallID: "c1", Name: todo.ReadToolName, Output: string(mustJSON(t, todoList))})},
 			}, want: append([]sdk.PlanEntry{
-				{Content: "Write Goodbye", Priority: "high", Status: "in_progress"},
-				{Content: "Test Goodbye", Priority: "high", Status: "pending"},
+				{Content: write, Priority: "high", Status: "in_progress"},
+				{Content: test, Priority: "high", Status: "pending"},
 			}, todoEntries...)},
 		}},
 		{"a plan under review, then kept planning", []step{
@@ -89,21 +94,21 @@ func TestCompanionPlansSendTodoListAndPlanSteps(t *testing.T) {
 				{Type: host.TypeToolResult, Data: mustJSON(t, host.ToolResult{CallID: "c1", Name: todo.WriteToolName, Output: string(mustJSON(t, todoList))})},
 				{Type: host.TypeToolCall, Data: mustJSON(t, call("p1", planmode.ExitToolName, map[string]string{"plan": reviewPlan}))},
 			}, want: append([]sdk.PlanEntry{
-				{Content: "Write Goodbye", Priority: "high", Status: "pending"},
-				{Content: "Test Goodbye", Priority: "high", Status: "pending"},
+				{Content: write, Priority: "high", Status: "pending"},
+				{Content: test, Priority: "high", Status: "pending"},
 			}, todoEntries...)},
 			{events: []host.Event{{Type: host.TypeToolResult, Data: mustJSON(t, host.ToolResult{CallID: "p1", Name: planmode.ExitToolName, Output: "keep planning", IsError: true})}}, want: todoEntries},
 		}},
 		{"a plan under review with its steps argument, then approved", []step{
 			{events: []host.Event{{Type: host.TypeToolCall, Data: mustJSON(t, call("p1", planmode.ExitToolName, map[string]any{
 				"plan": reviewPlan, "steps": []map[string]string{{"description": "Only this"}},
-			}))}}, want: []sdk.PlanEntry{{Content: "Only this", Priority: "high", Status: "pending"}}},
+			}))}}, want: []sdk.PlanEntry{{Content: mdview.Literal("1. Only this"), Priority: "high", Status: "pending"}}},
 			{events: []host.Event{
 				{Type: plansteps.EventSteps, Data: mustJSON(t, steps)},
 				{Type: host.TypeToolResult, Data: mustJSON(t, host.ToolResult{CallID: "p1", Name: planmode.ExitToolName, Output: "{}"})},
 			}, want: []sdk.PlanEntry{
-				{Content: "Write Goodbye", Priority: "high", Status: "in_progress"},
-				{Content: "Test Goodbye", Priority: "high", Status: "pending"},
+				{Content: write, Priority: "high", Status: "in_progress"},
+				{Content: test, Priority: "high", Status: "pending"},
 			}},
 		}},
 	}

@@ -85,7 +85,8 @@ func TestNodeClientInterop(t *testing.T) {
 		abs("testdata/interop-script.yaml"), abs("testdata/interop-script-2.yaml"), transcript,
 		abs("testdata/interop-deploy.yaml"), abs("testdata/interop-script-3.yaml"))
 	cmd.Dir = nodeClientDir
-	cmd.Env = append(os.Environ(), "XDG_STATE_HOME="+filepath.Join(tmp, "state"))
+	// The client checks the English words, whatever the machine's language.
+	cmd.Env = append(os.Environ(), "XDG_STATE_HOME="+filepath.Join(tmp, "state"), "LC_ALL=", "LC_MESSAGES=", "LANG=C.UTF-8")
 	var stderr bytes.Buffer
 	cmd.Stderr = &stderr
 	err := cmd.Run()

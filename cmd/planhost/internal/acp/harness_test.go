@@ -21,9 +21,10 @@ import (
 	"go.uber.org/fx"
 
 	"github.com/dshgo/planmode"
-	"github.com/dshgo/planmode/cmd/planhost/acp"
+	"github.com/dshgo/planmode/cmd/planhost/internal/acp"
 	"github.com/dshgo/planmode/cmd/planhost/workspace"
 	"github.com/dshgo/planmode/host"
+	"github.com/dshgo/planmode/internal/present"
 	"github.com/dshgo/planmode/refhost"
 	"github.com/dshgo/planmode/store"
 )
@@ -421,6 +422,16 @@ func choose(req sdk.RequestPermissionRequest, kind sdk.PermissionOptionKind) (sd
 	}
 	return sdk.RequestPermissionResponse{}, fmt.Errorf("no %s option among %v", kind, req.Options)
 }
+
+// optionName is the name of a permission option with these words, as the
+// client shows it in English.
+func optionName(w present.OptionWords) string {
+	return fmt.Sprintf(present.English.ACP.Option, w.Label, w.Description)
+}
+
+// keepPlanningName is the name of a review's Keep planning option, which
+// carries no feedback over ACP.
+var keepPlanningName = fmt.Sprintf(present.English.ACP.Option, present.English.Review.Options[host.RoleKeepPlanning].Label, present.English.ACP.KeepPlanning)
 
 // goModDir returns the directory of a module of the build list.
 func goModDir(t *testing.T, module string) string {

@@ -8,6 +8,7 @@ import (
 	sdk "github.com/coder/acp-go-sdk"
 
 	"github.com/dshgo/planmode/host"
+	"github.com/dshgo/planmode/internal/present"
 	"github.com/dshgo/planmode/refhost"
 )
 
@@ -27,7 +28,7 @@ type LeaseNotices struct {
 // another process runs: the client gets an agent message saying so.
 func (n *LeaseNotices) Busy(a *refhost.Agent, h host.LeaseHolder, _ int) {
 	if s := n.sessionOf(a); s != nil {
-		s.q.push(sdk.UpdateAgentMessageText(busyText(h)))
+		s.q.push(sdk.UpdateAgentMessageText(busyText(s.a.cat, h)))
 	}
 }
 
@@ -35,14 +36,14 @@ func (n *LeaseNotices) Busy(a *refhost.Agent, h host.LeaseHolder, _ int) {
 // the client gets an agent message saying so.
 func (n *LeaseNotices) LeaseLost(a *refhost.Agent) {
 	if s := n.sessionOf(a); s != nil {
-		s.q.push(sdk.UpdateAgentMessageText(textLeaseLost))
+		s.q.push(sdk.UpdateAgentMessageText(s.a.cat.Session.LeaseLost))
 	}
 }
 
 // busyText is the message for a turn h holds. The host name comes from
 // the database, written by another process: it is shown as literal text.
-func busyText(h host.LeaseHolder) string {
-	return fmt.Sprintf(textSessionBusy, shownEntry(h.Host), h.PID, h.Since.UTC().Format(time.DateTime))
+func busyText(cat *present.Catalog, h host.LeaseHolder) string {
+	return fmt.Sprintf(cat.Session.SessionBusy, shownEntry(h.Host), h.PID, h.Since.UTC().Format(time.DateTime))
 }
 
 // attach makes the notices go to the sessions of ag until the returned

@@ -16,13 +16,18 @@
 // session/set_config_option call the plan-mode controller's Set; a
 // current_mode_update is sent whenever the logged mode changes. The plan
 // review, and every other question the host puts to the user, is a
-// session/request_permission on the tool call that asked, with the plan in
-// the tool call's content: every approving option is allow_once, the others
-// reject_once, and a cancelled request is a dismissal. Answers that need the
-// user's text arrive as the next prompt (a plan review offers "No, stop
-// here: I will say what to change"); Approve with comments is not offered.
-// docs/acp.md maps every concept to its message.
+// session/request_permission on the tool call that asked, shown as every
+// front end shows it (package present: its words, in the user's language,
+// and its menu, decided from the options' roles), with the plan in the
+// tool call's content: every approving option is allow_once, the others
+// reject_once, and a cancelled request is a dismissal. Answers that need
+// the user's text arrive as the next prompt (the Dismiss option stops the
+// question so the user can say it); Approve with comments is not offered.
+// A question from the model is titled, framed and answered as the
+// model's, never as a review. docs/acp.md maps every concept to its
+// message.
 //
 // Nothing but protocol messages is written to the output; diagnostics go to
-// the configured logger.
+// the configured logger. [Run] is "planhost acp": it builds the host from
+// the command's flags and serves stdin and stdout.
 package acp

@@ -6,7 +6,7 @@ import (
 
 	sdk "github.com/coder/acp-go-sdk"
 
-	"github.com/dshgo/planmode/cmd/planhost/acp"
+	"github.com/dshgo/planmode/cmd/planhost/internal/acp"
 	"github.com/dshgo/planmode/cmd/planhost/internal/hidetest"
 	"github.com/dshgo/planmode/host"
 	"github.com/dshgo/planmode/plansteps"

@@ -1,11 +1,14 @@
 package acp
 
 import (
+	"cmp"
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
 	"log/slog"
+	"maps"
 	"os"
 	"path/filepath"
 	"slices"
@@ -17,6 +20,7 @@ import (
 
 	"github.com/dshgo/planmode"
 	"github.com/dshgo/planmode/host"
+	"github.com/dshgo/planmode/internal/present"
 	"github.com/dshgo/planmode/refhost"
 )
 
@@ -42,6 +46,8 @@ type Config struct {
 	Logger *slog.Logger
 	// Version is the agent version the initialize response names.
 	Version string
+	// Catalog holds the words the client shows; nil for English.
+	Catalog *present.Catalog
 	// ToolKinds adds to (or overrides) [DefaultToolKinds].
 	ToolKinds map[string]sdk.ToolKind
 	// Plans, when set, turns the log into the protocol's plan updates (the
@@ -126,6 +132,7 @@ func Serve(ctx context.Context, cfg Config, in io.Reader, out io.Writer) error {
 // and AgentLoader and the host's user-question provider.
 type Agent struct {
 	cfg   Config
+	cat   *present.Catalog
 	log   *slog.Logger
 	kinds map[string]sdk.ToolKind
 	conn  *sdk.AgentSideConnection
@@ -152,7 +159,7 @@ func newAgent(cfg Config) *Agent {
 	for k, v := range cfg.ToolKinds {
 		kinds[k] = v
 	}
-	return &Agent{cfg: cfg, log: log, kinds: kinds, closing: make(chan struct{}), sessions: map[string]*session{}}
+	return &Agent{cfg: cfg, cat: cmp.Or(cfg.Catalog, present.English), log: log, kinds: kinds, closing: make(chan struct{}), sessions: map[string]*session{}}
 }
 
 // track counts a running handler; the returned func ends it.
@@ -165,7 +172,7 @@ func (a *Agent) track() func() {
 func (a *Agent) shutdown() {
 	a.mu.Lock()
 	a.closed = true
-	sessions := slices.Collect(mapValues(a.sessions))
+	sessions := slices.Collect(maps.Values(a.sessions))
 	a.mu.Unlock()
 	close(a.closing)
 	a.out.openAll()
@@ -178,16 +185,6 @@ func (a *Agent) shutdown() {
 	a.senders.Wait()
 	for _, s := range sessions {
 		a.cfg.Workspaces.Unbind(s.id)
-	}
-}
-
-func mapValues[K comparable, V any](m map[K]V) func(func(V) bool) {
-	return func(yield func(V) bool) {
-		for _, v := range m {
-			if !yield(v) {
-				return
-			}
-		}
 	}
 }
 
@@ -233,16 +230,9 @@ func (a *Agent) Initialize(_ context.Context, p sdk.InitializeRequest) (sdk.Init
 			LoadSession:        true,
 			PromptCapabilities: sdk.PromptCapabilities{Image: true, EmbeddedContext: true},
 		},
-		AgentInfo:   &sdk.Implementation{Name: agentName, Title: sdk.Ptr(agentTitle), Version: cmpOr(a.cfg.Version, "devel")},
+		AgentInfo:   &sdk.Implementation{Name: agentName, Title: sdk.Ptr(agentTitle), Version: cmp.Or(a.cfg.Version, "devel")},
 		AuthMethods: []sdk.AuthMethod{},
 	}, nil
-}
-
-func cmpOr(s, def string) string {
-	if s == "" {
-		return def
-	}
-	return s
 }
 
 // Authenticate implements the SDK's Agent. The agent offers no
@@ -272,7 +262,7 @@ func (a *Agent) NewSession(_ context.Context, p sdk.NewSessionRequest) (sdk.NewS
 	}
 	resp := sdk.NewSessionResponse{SessionId: sdk.SessionId(s.id)}
 	if a.cfg.Plan != nil {
-		resp.Modes, resp.ConfigOptions = modeState(s.loggedMode()), configOptions(s.loggedMode())
+		resp.Modes, resp.ConfigOptions = modeState(a.cat, s.loggedMode()), configOptions(a.cat, s.loggedMode())
 	}
 	return resp, nil
 }
@@ -319,7 +309,7 @@ func (a *Agent) LoadSession(ctx context.Context, p sdk.LoadSessionRequest) (sdk.
 	}
 	var resp sdk.LoadSessionResponse
 	if a.cfg.Plan != nil {
-		resp.Modes, resp.ConfigOptions = modeState(s.loggedMode()), configOptions(s.loggedMode())
+		resp.Modes, resp.ConfigOptions = modeState(a.cat, s.loggedMode()), configOptions(a.cat, s.loggedMode())
 	}
 	return resp, nil
 }
@@ -407,7 +397,7 @@ func (a *Agent) Prompt(ctx context.Context, p sdk.PromptRequest) (sdk.PromptResp
 		handled, _, _ := a.cfg.Runtime.Execute(ctx, s.agent, line, images)
 		if !handled {
 			name, _, _ := refhost.ParseCommand(line)
-			s.q.push(sdk.UpdateAgentMessageText(fmt.Sprintf(textUnknownCommand, name, commandNames(a.cfg.Runtime.CommandList()))))
+			s.q.push(sdk.UpdateAgentMessageText(fmt.Sprintf(a.cat.ACP.UnknownCommand, name, a.commandNames())))
 		}
 	} else if err := s.agent.Steer(msg); err != nil {
 		return sdk.PromptResponse{}, err
@@ -444,7 +434,7 @@ func stopReason(events host.Log, from int) (sdk.PromptResponse, error) {
 			continue
 		}
 		var end host.TurnEnd
-		if err := jsonUnmarshal(e.Data, &end); err != nil {
+		if err := json.Unmarshal(e.Data, &end); err != nil {
 			return sdk.PromptResponse{}, err
 		}
 		switch end.Reason {
@@ -463,9 +453,11 @@ func stopReason(events host.Log, from int) (sdk.PromptResponse, error) {
 	return sdk.PromptResponse{StopReason: sdk.StopReasonEndTurn}, nil
 }
 
-func commandNames(cmds []host.Command) string {
+// commandNames lists the host's commands.
+func (a *Agent) commandNames() string {
+	cmds := a.cfg.Runtime.CommandList()
 	if len(cmds) == 0 {
-		return textNoCommands
+		return a.cat.ACP.NoCommands
 	}
 	names := make([]string, len(cmds))
 	for i, c := range cmds {
@@ -529,7 +521,7 @@ func (a *Agent) SetSessionConfigOption(_ context.Context, p sdk.SetSessionConfig
 	if st.Pending != planmode.SelectionNone {
 		active = st.Pending == planmode.SelectionActive
 	}
-	return sdk.SetSessionConfigOptionResponse{ConfigOptions: configOptions(active)}, nil
+	return sdk.SetSessionConfigOptionResponse{ConfigOptions: configOptions(a.cat, active)}, nil
 }
 
 func (a *Agent) setMode(s *session, mode string) error {

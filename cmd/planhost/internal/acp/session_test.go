@@ -13,8 +13,9 @@ import (
 	sdk "github.com/coder/acp-go-sdk"
 
 	"github.com/dshgo/planmode"
-	"github.com/dshgo/planmode/cmd/planhost/acp"
+	"github.com/dshgo/planmode/cmd/planhost/internal/acp"
 	"github.com/dshgo/planmode/host"
+	"github.com/dshgo/planmode/internal/present"
 	"github.com/dshgo/planmode/refhost/scripted"
 )
 
@@ -242,7 +243,8 @@ func TestQuestionsOutsideAToolCallGetTheirOwnToolCallAndExtraOptions(t *testing.
 	for _, o := range asks[0].Options {
 		kinds = append(kinds, string(o.Kind))
 	}
-	if !slices.Equal(kinds, []string{"allow_once", "reject_once", "reject_once"}) {
+	// The consent's options, then Dismiss.
+	if !slices.Equal(kinds, []string{"allow_once", "reject_once", "reject_once", "reject_once"}) {
 		t.Errorf("option kinds = %v", kinds)
 	}
 	// On the wire the question's tool call comes before the request (the
@@ -400,7 +402,7 @@ func TestAReviewAskedAgainShowsWhatChangedAndEchoesTheDigest(t *testing.T) {
 			text += c.Content.Content.Text.Text + "\n"
 		}
 	}
-	for _, want := range []string{"what changed", "-1. Add TestHello.", "+1. Run the installer script.", after} {
+	for _, want := range []string{present.English.Review.DiffChanged, "-1. Add TestHello.", "+1. Run the installer script.", after} {
 		if !strings.Contains(text, want) {
 			t.Errorf("the request's content lacks %q:\n%s", want, text)
 		}

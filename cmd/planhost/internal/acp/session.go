@@ -14,8 +14,6 @@ import (
 	"github.com/dshgo/planmode/refhost"
 )
 
-func jsonUnmarshal(data []byte, v any) error { return json.Unmarshal(data, v) }
-
 // session is one ACP session: a store session bound to an agent of the
 // runtime, a workspace and the queue of updates for the client.
 type session struct {
@@ -192,7 +190,7 @@ func (s *session) translate(e host.Event, replay bool) {
 		if !replay && c.Name == workspace.WriteFileName {
 			old = s.a.cfg.Workspaces.current(s.id, c.Input)
 		}
-		title, locs, content := describe(c, root, old)
+		title, locs, content := describe(s.a.cat, c, root, old)
 		kind := s.a.kind(c.Name)
 		s.q.push(sdk.SessionUpdate{ToolCall: &sdk.SessionUpdateToolCall{
 			ToolCallId: sdk.ToolCallId(c.ID),
@@ -225,7 +223,7 @@ func (s *session) translate(e host.Event, replay bool) {
 		}
 		if r.IsError {
 			if c, ok := s.calls[r.CallID]; ok {
-				u.Title = sdk.Ptr(fmt.Sprintf(textToolFailed, c.Name))
+				u.Title = sdk.Ptr(fmt.Sprintf(s.a.cat.ACP.ToolFailed, c.Name))
 			}
 		}
 		delete(s.calls, r.CallID)
@@ -252,7 +250,7 @@ func (s *session) translate(e host.Event, replay bool) {
 		delete(s.commands, d.ID)
 		switch {
 		case !d.OK:
-			s.q.push(sdk.UpdateAgentMessageText(fmt.Sprintf(textCommandFailed, name, d.Text)))
+			s.q.push(sdk.UpdateAgentMessageText(fmt.Sprintf(s.a.cat.Session.CommandFailed, name, d.Text)))
 		case d.Text != "":
 			s.q.push(sdk.UpdateAgentMessageText(d.Text))
 		}
@@ -265,7 +263,7 @@ func (s *session) translate(e host.Event, replay bool) {
 		s.active = m.Active
 		if changed && !replay {
 			s.q.push(sdk.SessionUpdate{CurrentModeUpdate: &sdk.SessionCurrentModeUpdate{CurrentModeId: modeID(m.Active)}})
-			s.q.push(sdk.SessionUpdate{ConfigOptionUpdate: &sdk.SessionConfigOptionUpdate{ConfigOptions: configOptions(m.Active)}})
+			s.q.push(sdk.SessionUpdate{ConfigOptionUpdate: &sdk.SessionConfigOptionUpdate{ConfigOptions: configOptions(s.a.cat, m.Active)}})
 		}
 	}
 }

@@ -10,7 +10,9 @@ import (
 	sdk "github.com/coder/acp-go-sdk"
 	"go.uber.org/fx"
 
-	"github.com/dshgo/planmode/cmd/planhost/acp"
+	"github.com/dshgo/planmode/cmd/planhost/internal/acp"
+	"github.com/dshgo/planmode/host"
+	"github.com/dshgo/planmode/internal/present"
 	"github.com/dshgo/planmode/planreview"
 	"github.com/dshgo/planmode/refhost"
 	"github.com/dshgo/planmode/refhost/scripted"
@@ -26,7 +28,9 @@ func chooseID(id sdk.PermissionOptionId) func(context.Context, sdk.RequestPermis
 // TestPlanReviewOptionsSayWhatTheyDo checks the review's permission
 // options with every plan-review answer configured: each approving option
 // is allow_once, the others reject_once, Approve with comments (which
-// needs text) is not offered, and each option does what its kind says.
+// needs text) is not offered, each is named alike from the catalog's
+// words for its role ("label: description"), and each option does what
+// its kind says.
 func TestPlanReviewOptionsSayWhatTheyDo(t *testing.T) {
 	wantOptions := []string{
 		"approve=allow_once",
@@ -34,6 +38,14 @@ func TestPlanReviewOptionsSayWhatTheyDo(t *testing.T) {
 		"abandon=reject_once",
 		"keep-planning=reject_once",
 		"_speak=reject_once",
+	}
+	w := &present.English.Review
+	wantNames := map[sdk.PermissionOptionId]string{
+		"approve":           optionName(w.Options[host.RoleApprove]),
+		"approve-and-clear": optionName(w.Options[host.RoleApproveAndClear]),
+		"abandon":           optionName(w.Options[host.RoleAbandon]),
+		"keep-planning":     keepPlanningName,
+		"_speak":            optionName(w.Dismiss),
 	}
 	tests := []struct {
 		choose    sdk.PermissionOptionId
@@ -71,6 +83,9 @@ func TestPlanReviewOptionsSayWhatTheyDo(t *testing.T) {
 			var got []string
 			for _, o := range asks[0].Options {
 				got = append(got, string(o.OptionId)+"="+string(o.Kind))
+				if o.Name != wantNames[o.OptionId] {
+					t.Errorf("option %s is named %q, want %q", o.OptionId, o.Name, wantNames[o.OptionId])
+				}
 				if strings.Contains(strings.ToLower(o.Name), "comment") {
 					t.Errorf("option %q is offered, but a permission option cannot carry comments", o.Name)
 				}

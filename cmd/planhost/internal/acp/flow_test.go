@@ -14,6 +14,7 @@ import (
 	"go.uber.org/fx"
 
 	"github.com/dshgo/planmode/host"
+	"github.com/dshgo/planmode/internal/present"
 	"github.com/dshgo/planmode/refhost"
 	"github.com/dshgo/planmode/refhost/scripted"
 )
@@ -90,10 +91,11 @@ func TestPlanReviewApproveLeavesPlanModeAndWorks(t *testing.T) {
 	for _, o := range ask.Options {
 		kinds = append(kinds, o.Name+"="+string(o.Kind))
 	}
+	w := &present.English.Review
 	if want := []string{
-		"Yes, leave plan mode and carry out the plan=allow_once",
-		"No, keep planning: let the agent revise the plan=reject_once",
-		"No, stop here: I will say what to change=reject_once",
+		optionName(w.Options[host.RoleApprove]) + "=allow_once",
+		keepPlanningName + "=reject_once",
+		optionName(w.Dismiss) + "=reject_once",
 	}; !slices.Equal(kinds, want) {
 		t.Errorf("options = %v, want %v", kinds, want)
 	}

@@ -8,7 +8,7 @@ import (
 	"path/filepath"
 	"testing"
 
-	"github.com/dshgo/planmode/cmd/planhost/acp"
+	"github.com/dshgo/planmode/cmd/planhost/internal/acp"
 	"github.com/dshgo/planmode/cmd/planhost/workspace"
 	"github.com/dshgo/planmode/host"
 	"github.com/dshgo/planmode/store"

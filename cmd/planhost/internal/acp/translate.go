@@ -14,7 +14,9 @@ import (
 	"github.com/dshgo/planmode/cmd/planhost/workspace"
 	"github.com/dshgo/planmode/host"
 	"github.com/dshgo/planmode/internal/planmd"
+	"github.com/dshgo/planmode/internal/present"
 	"github.com/dshgo/planmode/internal/safetext"
+	"github.com/dshgo/planmode/planask"
 )
 
 // DefaultToolKinds are the protocol's tool kinds of the tools planhost
@@ -40,9 +42,10 @@ type toolInput struct {
 }
 
 // describe returns the title, locations and content of a tool call as the
-// client shows them. root is the session's workspace root ("" when
-// unknown); old is the file's content before a write, when known.
-func describe(call host.ToolCall, root string, old *string) (title string, locs []sdk.ToolCallLocation, content []sdk.ToolCallContent) {
+// client shows them, in cat's words. root is the session's workspace root
+// ("" when unknown); old is the file's content before a write, when known.
+func describe(cat *present.Catalog, call host.ToolCall, root string, old *string) (title string, locs []sdk.ToolCallLocation, content []sdk.ToolCallContent) {
+	w := &cat.ACP
 	var in toolInput
 	_ = json.Unmarshal(call.Input, &in)
 	abs := func(p string) string {
@@ -69,34 +72,38 @@ func describe(call host.ToolCall, root string, old *string) (title string, locs 
 	}
 	switch call.Name {
 	case workspace.ReadFileName:
-		return fmt.Sprintf(titleRead, in.Path), loc(in.Path), nil
+		return fmt.Sprintf(w.ToolRead, in.Path), loc(in.Path), nil
 	case workspace.ListFilesName:
-		return fmt.Sprintf(titleList, orDot(in.Path)), loc(in.Path), nil
+		return fmt.Sprintf(w.ToolList, orDot(in.Path)), loc(in.Path), nil
 	case workspace.SearchName:
-		return fmt.Sprintf(titleSearch, in.Pattern, orDot(in.Path)), loc(in.Path), nil
+		return fmt.Sprintf(w.ToolSearch, in.Pattern, orDot(in.Path)), loc(in.Path), nil
 	case workspace.WriteFileName:
-		title = fmt.Sprintf(titleWrite, in.Path)
+		title = fmt.Sprintf(w.ToolWrite, in.Path)
 		if a := abs(in.Path); a != "" {
 			return title, loc(in.Path), []sdk.ToolCallContent{{Diff: &sdk.ToolCallContentDiff{Path: a, NewText: in.Content, OldText: old, Type: "diff"}}}
 		}
 		return title, nil, nil
 	case planmode.ExitToolName:
-		title = textPlanUntitled
+		title = cat.Session.Untitled
 		if t := planmd.Title(in.Plan); t != "" {
-			title = fmt.Sprintf(textPlanTitle, safetext.Escape(t))
+			title = fmt.Sprintf(cat.Session.PlanTitle, safetext.Escape(t))
 		}
 		if in.Plan != "" {
 			content = []sdk.ToolCallContent{sdk.ToolContent(sdk.TextBlock(shownPlan(in.Plan)))}
 		}
 		return title, nil, content
+	case planask.ToolName:
+		// Whatever the model wrote, its questions are titled as its own.
+		return w.Question, nil, nil
 	}
 	return call.Name, nil, nil
 }
 
-// shownPlan is a plan as the client gets it to show: a Markdown code
-// block of its exact text, invisible characters made visible, since an
-// editor renders Markdown and would drop raw HTML, comments, link targets
-// and reference definitions from the plan the user approves.
+// shownPlan is text from outside (a plan, a diff, what the model asks) as
+// the client gets it to show: a Markdown code block of its exact text,
+// invisible characters made visible, since an editor renders Markdown and
+// would drop raw HTML, comments, link targets and reference definitions
+// from the text the user answers.
 func shownPlan(plan string) string {
 	return mdview.Fence(safetext.Escape(plan))
 }
@@ -180,28 +187,30 @@ func modeID(active bool) sdk.SessionModeId {
 }
 
 // modeState is the modes offered with the current one.
-func modeState(active bool) *sdk.SessionModeState {
+func modeState(cat *present.Catalog, active bool) *sdk.SessionModeState {
+	w := &cat.ACP
 	return &sdk.SessionModeState{
 		AvailableModes: []sdk.SessionMode{
-			{Id: ModeDefault, Name: modeDefaultName, Description: sdk.Ptr(modeDefaultDesc)},
-			{Id: ModePlan, Name: modePlanName, Description: sdk.Ptr(modePlanDesc)},
+			{Id: ModeDefault, Name: w.ModeDefault, Description: sdk.Ptr(w.ModeDefaultDesc)},
+			{Id: ModePlan, Name: w.ModePlan, Description: sdk.Ptr(w.ModePlanDesc)},
 		},
 		CurrentModeId: modeID(active),
 	}
 }
 
 // configOptions is the mode config option with the current mode.
-func configOptions(active bool) []sdk.SessionConfigOption {
-	cat := sdk.SessionConfigOptionCategoryMode
+func configOptions(cat *present.Catalog, active bool) []sdk.SessionConfigOption {
+	w := &cat.ACP
+	category := sdk.SessionConfigOptionCategoryMode
 	opts := sdk.SessionConfigSelectOptionsUngrouped{
-		{Value: ModeDefault, Name: modeDefaultName, Description: sdk.Ptr(modeDefaultDesc)},
-		{Value: ModePlan, Name: modePlanName, Description: sdk.Ptr(modePlanDesc)},
+		{Value: ModeDefault, Name: w.ModeDefault, Description: sdk.Ptr(w.ModeDefaultDesc)},
+		{Value: ModePlan, Name: w.ModePlan, Description: sdk.Ptr(w.ModePlanDesc)},
 	}
 	return []sdk.SessionConfigOption{{Select: &sdk.SessionConfigOptionSelect{
 		Id:           ConfigMode,
-		Name:         configModeName,
-		Description:  sdk.Ptr(configModeDesc),
-		Category:     &cat,
+		Name:         w.ConfigMode,
+		Description:  sdk.Ptr(w.ConfigModeDesc),
+		Category:     &category,
 		CurrentValue: sdk.SessionConfigValueId(modeID(active)),
 		Options:      sdk.SessionConfigSelectOptions{Ungrouped: &opts},
 		Type:         "select",

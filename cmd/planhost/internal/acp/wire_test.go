@@ -12,7 +12,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/dshgo/planmode/cmd/planhost/acp"
+	"github.com/dshgo/planmode/cmd/planhost/internal/acp"
 	"github.com/dshgo/planmode/refhost/scripted"
 )
 

@@ -1,12 +1,14 @@
 package acp
 
 import (
+	"cmp"
 	"encoding/json"
 
 	sdk "github.com/coder/acp-go-sdk"
 
 	"github.com/dshgo/planmode"
 	"github.com/dshgo/planmode/host"
+	"github.com/dshgo/planmode/internal/present"
 	"github.com/dshgo/planmode/planask"
 	"github.com/dshgo/planmode/planentry"
 	"github.com/dshgo/planmode/planfile"
@@ -36,24 +38,27 @@ func CompanionToolKinds() map[string]sdk.ToolKind {
 // CompanionPlans is the [PlanFeed] of plan mode and the companion
 // plugins: the plan a client shows is the steps of the approved plan being
 // executed (plan-steps), then the steps of the plan under review, then the
-// agent's todo list (todo).
+// agent's todo list (todo), each entry a row of the boxes every front end
+// shows ([present.Catalog.StepsBox], [present.Catalog.TodoBox]), in their
+// words and with their status.
 //
-// The steps come from folding the plan-steps events ([plansteps.Apply]):
-// a completed step is completed, the step to work on
-// ([plansteps.Execution.Current]) is in progress and the others are
-// pending, all of high priority; once the execution is completed its steps
-// leave the plan. The plan under review is the one an exit_plan_mode call
+// The steps come from folding the plan-steps events ([plansteps.Apply]),
+// all of high priority; once the execution is completed its steps leave
+// the plan. The plan under review is the one an exit_plan_mode call
 // presents: its "steps" argument when it has a valid one, else the plan's
 // first numbered Markdown list ([plansteps.MarkdownSteps]), each step
 // pending and of high priority, shown from the call until its result. The
 // todo list is the one the latest successful todo_write or todo_read
-// result in the log returned, each item with its own status and priority.
-// All of it lives in the log, so a loaded session shows the state its log
-// ends with.
-type CompanionPlans struct{}
+// result in the log returned, each item with its own priority. All of it
+// lives in the log, so a loaded session shows the state its log ends with.
+type CompanionPlans struct {
+	// Catalog holds the entries' words; nil for English.
+	Catalog *present.Catalog
+}
 
 // Follow implements [PlanFeed].
-func (CompanionPlans) Follow(string) func(host.Event) ([]sdk.PlanEntry, bool) {
+func (f CompanionPlans) Follow(string) func(host.Event) ([]sdk.PlanEntry, bool) {
+	cat := cmp.Or(f.Catalog, present.English)
 	var (
 		steps    plansteps.State
 		todos    []todo.Item
@@ -102,7 +107,7 @@ func (CompanionPlans) Follow(string) func(host.Event) ([]sdk.PlanEntry, bool) {
 		default:
 			return nil, false
 		}
-		return planEntries(steps.Plan, proposed, todos), true
+		return planEntries(cat, steps.Plan, proposed, todos), true
 	}
 }
 
@@ -139,28 +144,32 @@ func todoResult(r host.ToolResult) ([]todo.Item, bool) {
 }
 
 // planEntries returns the protocol's entries of an execution's steps, the
-// steps of the plan under review and a todo list; never nil.
-func planEntries(x *plansteps.Execution, proposed []plansteps.Step, todos []todo.Item) []sdk.PlanEntry {
+// steps of the plan under review and a todo list: the rows of their boxes;
+// never nil.
+func planEntries(cat *present.Catalog, x *plansteps.Execution, proposed []plansteps.Step, todos []todo.Item) []sdk.PlanEntry {
 	entries := []sdk.PlanEntry{}
-	if x != nil && !x.Done {
-		current := x.Current()
-		for _, st := range x.Steps {
-			status := sdk.PlanEntryStatusPending
-			switch {
-			case st.Completed:
-				status = sdk.PlanEntryStatusCompleted
-			case st.ID == current:
-				status = sdk.PlanEntryStatusInProgress
-			}
-			entries = append(entries, sdk.PlanEntry{Content: shownEntry(st.Description), Priority: sdk.PlanEntryPriorityHigh, Status: status})
+	add := func(rows []present.Row, priority func(i int) sdk.PlanEntryPriority) {
+		for i, r := range rows {
+			entries = append(entries, sdk.PlanEntry{Content: shownEntry(r.Text), Priority: priority(i), Status: entryStatus(r.Status)})
 		}
 	}
-	for _, st := range proposed {
-		entries = append(entries, sdk.PlanEntry{Content: shownEntry(st.Description), Priority: sdk.PlanEntryPriorityHigh, Status: sdk.PlanEntryStatusPending})
+	high := func(int) sdk.PlanEntryPriority { return sdk.PlanEntryPriorityHigh }
+	if x != nil && !x.Done {
+		add(cat.StepsBox(x).Rows, high)
 	}
-	for _, it := range todos {
-		entries = append(entries, sdk.PlanEntry{Content: shownEntry(it.Content), Priority: entryPriority(it.Priority), Status: entryStatus(it.Status)})
+	if len(proposed) > 0 {
+		// Nothing of a plan under review is in progress yet.
+		review := &plansteps.Execution{Steps: make([]plansteps.StepState, len(proposed))}
+		for i, st := range proposed {
+			review.Steps[i].Step = st
+		}
+		rows := cat.StepsBox(review).Rows
+		for i := range rows {
+			rows[i].Status = present.Pending
+		}
+		add(rows, high)
 	}
+	add(cat.TodoBox(todos).Rows, func(i int) sdk.PlanEntryPriority { return entryPriority(todos[i].Priority) })
 	return entries
 }
 
@@ -174,11 +183,11 @@ func entryPriority(p todo.Priority) sdk.PlanEntryPriority {
 	return sdk.PlanEntryPriorityMedium
 }
 
-func entryStatus(s todo.Status) sdk.PlanEntryStatus {
+func entryStatus(s present.Status) sdk.PlanEntryStatus {
 	switch s {
-	case todo.StatusInProgress:
+	case present.InProgress:
 		return sdk.PlanEntryStatusInProgress
-	case todo.StatusCompleted:
+	case present.Completed:
 		return sdk.PlanEntryStatusCompleted
 	}
 	return sdk.PlanEntryStatusPending
