@@ -29,7 +29,7 @@ func TestAvailableCommandsAdvertisePlanAndSlashPromptsRunThem(t *testing.T) {
 		for _, u := range us {
 			if a := u.Update.AvailableCommandsUpdate; a != nil {
 				for _, c := range a.AvailableCommands {
-					if c.Name == planmode.CommandName && c.Input != nil && c.Input.Unstructured != nil && c.Input.Unstructured.Hint == planmode.CommandHint {
+					if c.Name == planmode.CommandName && c.Input != nil && c.Input.Unstructured != nil && c.Input.Unstructured.Hint == "[off|reopen [N]|message]" {
 						return true
 					}
 				}
