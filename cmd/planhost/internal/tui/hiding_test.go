@@ -9,7 +9,7 @@ import (
 
 	"github.com/charmbracelet/x/ansi"
 	"github.com/dshgo/planmode/cmd/planhost/internal/hidetest"
-	"github.com/dshgo/planmode/cmd/planhost/tui"
+	"github.com/dshgo/planmode/cmd/planhost/internal/tui"
 	"github.com/dshgo/planmode/internal/safetext"
 )
 

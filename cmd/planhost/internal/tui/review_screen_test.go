@@ -14,7 +14,7 @@ import (
 	tea "charm.land/bubbletea/v2"
 	"github.com/charmbracelet/x/ansi"
 
-	"github.com/dshgo/planmode/cmd/planhost/tui"
+	"github.com/dshgo/planmode/cmd/planhost/internal/tui"
 	"github.com/dshgo/planmode/host"
 	"github.com/dshgo/planmode/internal/saveplan"
 )

@@ -15,7 +15,7 @@ import (
 	"go.uber.org/goleak"
 
 	"github.com/dshgo/planmode"
-	"github.com/dshgo/planmode/cmd/planhost/tui"
+	"github.com/dshgo/planmode/cmd/planhost/internal/tui"
 	"github.com/dshgo/planmode/host"
 	"github.com/dshgo/planmode/internal/approvewith"
 )

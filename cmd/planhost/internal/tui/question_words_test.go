@@ -7,7 +7,7 @@ import (
 
 	"go.uber.org/fx"
 
-	"github.com/dshgo/planmode/cmd/planhost/tui"
+	"github.com/dshgo/planmode/cmd/planhost/internal/tui"
 	"github.com/dshgo/planmode/host"
 	"github.com/dshgo/planmode/internal/e2etest"
 	"github.com/dshgo/planmode/internal/safetext"
