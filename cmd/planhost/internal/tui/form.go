@@ -11,19 +11,28 @@ import (
 
 	"github.com/dshgo/planmode/cmd/planhost/internal/reviewgate"
 	"github.com/dshgo/planmode/host"
+	"github.com/dshgo/planmode/internal/present"
 )
 
-// form is a set of clarifying questions (intent plan-ask) being answered:
-// a form to fill in, never an approval. Each question shows its options
-// and a row for the user's own words; space or a number picks an option
+// form is the model's questions (a clarifying request) being answered: a
+// form to fill in, never an approval. Each question shows its options and
+// a row for the user's own words; space or a number picks an option
 // (toggles it when several may apply), Enter goes to the next question,
 // Esc skips it.
+//
+// It is a small form of its own rather than charm.land/huh's: a huh
+// select starts on its first option, so Enter alone would answer with
+// it; it takes no number keys and has no way to skip a question or to
+// answer in one's own words beside the options.
 type form struct {
 	id      int
 	req     host.AskRequest
 	reply   chan<- AskResult
 	q       int
+	log     host.Log
 	answers []host.Answer
+	// question is what present shows of the current question.
+	question present.Question
 	// cursor is the highlighted row: an option, or len(options) for the
 	// row of the user's own words; noCursor until the user moves.
 	cursor int
@@ -34,69 +43,13 @@ type form struct {
 	drawn bool
 }
 
-// AskedQuestion is a clarifying question with its answer, as /plans lists
-// it.
-type AskedQuestion struct {
-	// Header and Question are the question's.
-	Header, Question string
-	// Selected are the labels chosen; Other is the user's own words.
-	Selected []string
-	Other    string
-}
-
-// listQuestions is /plans' list of the clarifying questions: those a
-// resumed session asked before the UI started, then this UI's.
-func (m *Model) listQuestions() {
-	all := append(append([]AskedQuestion(nil), m.cfg.Questions...), m.asked...)
-	if len(all) == 0 {
-		return
-	}
-	t := m.cat.formTexts()
-	lines := []string{t.AskedHeader}
-	for _, q := range all {
-		parts := append([]string(nil), q.Selected...)
-		if q.Other != "" {
-			parts = append(parts, fmt.Sprintf(t.AskedOwnWords, q.Other))
-		}
-		answer := strings.Join(parts, ", ")
-		if answer == "" {
-			answer = t.AskedSkipped
-		}
-		line := fmt.Sprintf(t.AskedLine, q.Header, q.Question, answer)
-		lines = append(lines, m.cfg.Sanitize(strings.Join(strings.Fields(line), " ")))
-	}
-	m.add(KindMeta, strings.Join(lines, "\n"))
-}
-
-// isClarifying reports whether req holds questions from the model.
-func isClarifying(req host.AskRequest) bool {
-	return req.Kind == host.AskClarify
-}
-
-// openAsk shows an ask: clarifying questions as a form, anything else as
-// a review. A new ask replaces a form the agent withdrew.
-func (m *Model) openAsk(msg AskMsg) {
-	if m.form != nil {
-		m.closeForm()
-	}
-	if !isClarifying(msg.Request) || len(msg.Request.Questions) == 0 {
-		m.openReview(msg)
-		return
-	}
-	if m.review != nil {
-		m.closeReview(m.cat.OutcomeCancelled)
-	}
-	m.form = &form{id: msg.ID, req: msg.Request, reply: msg.Reply}
-	m.formQuestion()
-	m.input.Blur()
-}
-
 // formQuestion sets up the current question, with no row highlighted and
 // the keys asleep until the keyboard is quiet.
 func (m *Model) formQuestion() {
 	f := m.form
+	f.question = m.cat.Question(f.req, f.q, f.log, false)
 	f.cursor = noCursor
-	f.picked = make([]bool, len(f.req.Questions[f.q].Options))
+	f.picked = make([]bool, len(f.question.Menu))
 	f.gate = reviewgate.Open(m.cfg.Now(), m.lastKey)
 	f.drawn = false
 	m.feedback.Reset()
@@ -111,50 +64,37 @@ func (f *form) drew(now time.Time) {
 	}
 }
 
-// closeForm ends the form.
+// closeForm ends the form, if one is open.
 func (m *Model) closeForm() {
+	if m.form == nil {
+		return
+	}
 	m.form = nil
 	m.feedback.Reset()
 	m.feedback.Blur()
 	m.input.Focus()
 	m.follow = true
-	m.render.invalidateFrom(len(m.entries))
-}
-
-// withdrawForm closes the form with id, which the agent withdrew.
-func (m *Model) withdrawForm(id int) bool {
-	if m.form == nil || m.form.id != id {
-		return false
-	}
-	m.closeForm()
-	m.add(KindMeta, m.cat.formTexts().Cancelled)
-	return true
 }
 
 // onOther reports whether the cursor is on the row of the user's words.
-func (f *form) onOther() bool {
-	return f.cursor == len(f.req.Questions[f.q].Options)
-}
+func (f *form) onOther() bool { return f.cursor == len(f.picked) }
 
 // formKey handles a key that came at now while the form is open.
 func (m *Model) formKey(msg tea.KeyPressMsg, now time.Time) tea.Cmd {
 	f := m.form
-	t := m.cat.formTexts()
+	w := &m.cat.Form
 	if !f.drawn || !f.gate.Admit(now) {
-		m.note = t.KeysIgnored
+		m.notice = w.KeysIgnored
 		return nil
 	}
-	m.note = ""
+	m.notice = ""
 	q := f.req.Questions[f.q]
-	rows := len(q.Options) + 1
+	rows := len(f.picked) + 1
 	switch {
 	case key.Matches(msg, m.keys.Cancel):
 		return m.formAnswer(host.Answer{QuestionID: q.ID})
 	case key.Matches(msg, m.keys.Up):
-		if f.cursor == noCursor {
-			f.cursor = 0
-		}
-		f.cursor = (f.cursor + rows - 1) % rows
+		f.cursor = (max(f.cursor, 0) + rows - 1) % rows
 		return m.formFocus()
 	case key.Matches(msg, m.keys.Down):
 		f.cursor = (f.cursor + 1) % rows
@@ -167,11 +107,11 @@ func (m *Model) formKey(msg tea.KeyPressMsg, now time.Time) tea.Cmd {
 		}
 		for i, p := range f.picked {
 			if p {
-				a.Selected = append(a.Selected, q.Options[i].Label)
+				a.Selected = append(a.Selected, f.question.Menu[i].Option.Label)
 			}
 		}
 		if len(a.Selected) == 0 && a.Custom == "" {
-			m.note = t.ChooseFirst
+			m.notice = w.ChooseFirst
 			return nil
 		}
 		return m.formAnswer(a)
@@ -185,14 +125,14 @@ func (m *Model) formKey(msg tea.KeyPressMsg, now time.Time) tea.Cmd {
 		m.formPick(f.cursor)
 		return nil
 	}
-	if n, err := strconv.Atoi(msg.Text); err == nil && n >= 1 && n <= len(q.Options) {
+	if n, err := strconv.Atoi(msg.Text); err == nil && n >= 1 && n <= len(f.picked) {
 		f.cursor = n - 1
 		m.formPick(n - 1)
 		return nil
 	}
 	if msg.Text != "" { // typing elsewhere than the text row
 		f.gate.Sleep(now)
-		m.note = t.KeysIgnored
+		m.notice = w.KeysIgnored
 	}
 	return nil
 }
@@ -230,58 +170,44 @@ func (m *Model) formPaste(text string) {
 }
 
 // formAnswer records the answer to the current question and, after the
-// last one, sends all of them.
+// last one, sends all of them; the transcript shows them once the log has
+// them.
 func (m *Model) formAnswer(a host.Answer) tea.Cmd {
 	f := m.form
 	f.answers = append(f.answers, a)
-	f.q++
-	if f.q < len(f.req.Questions) {
+	if f.q++; f.q < len(f.req.Questions) {
 		m.formQuestion()
 		return nil
 	}
-	skipped := 0
-	for _, a := range f.answers {
-		if len(a.Selected) == 0 && a.Custom == "" {
-			skipped++
-		}
-	}
-	for i, a := range f.answers {
-		q := f.req.Questions[i]
-		m.asked = append(m.asked, AskedQuestion{Header: q.Header, Question: q.Question, Selected: a.Selected, Other: a.Custom})
-	}
 	reply, answers := f.reply, f.answers
-	m.add(KindMeta, fmt.Sprintf(m.cat.formTexts().Answered, len(answers)-skipped, skipped))
 	m.closeForm()
 	return func() tea.Msg { reply <- AskResult{Answers: answers}; return nil }
 }
 
-// formView is the current question, its options and the text row. The
-// model's text is sanitized.
-func (m Model) formView() string {
-	f := m.form
-	t := m.cat.formTexts()
-	q := f.req.Questions[f.q]
-	header := q.Header
-	if header == "" {
-		header = q.ID
-	}
+// formView is the current question, framed as the model's, its options
+// and the text row. The model's text is escaped.
+func (m *Model) formView() string {
+	f, w, s := m.form, &m.cat.Form, m.cfg.Sanitize
+	q := f.question
 	lines := []string{
-		m.st.meta.Render(wrap(fmt.Sprintf(t.Head, f.q+1, len(f.req.Questions), m.cfg.Sanitize(header)), m.width)),
-		m.st.title.Render(wrap(m.cfg.Sanitize(q.Question), m.width)),
+		m.st.meta.Render(wrap(w.From, m.width)),
+		m.st.meta.Render(wrap(fmt.Sprintf(w.Head, f.q+1, len(f.req.Questions), s(q.Title)), m.width)),
+		m.st.title.Render(wrap(s(q.Text), m.width)),
 	}
-	for i, o := range q.Options {
+	multi := f.req.Questions[f.q].MultiSelect
+	for i, ch := range q.Menu {
 		mark := "( )"
 		switch {
-		case q.MultiSelect && f.picked[i]:
+		case multi && f.picked[i]:
 			mark = "[x]"
-		case q.MultiSelect:
+		case multi:
 			mark = "[ ]"
 		case f.picked[i]:
 			mark = "(•)"
 		}
-		line := fmt.Sprintf("%s %d %s", mark, i+1, m.cfg.Sanitize(o.Label))
-		if o.Description != "" {
-			line += " — " + m.cfg.Sanitize(o.Description)
+		line := fmt.Sprintf("%s %s %s", mark, ch.Key, s(ch.Label))
+		if ch.Description != "" {
+			line += " — " + s(ch.Description)
 		}
 		if i == f.cursor {
 			lines = append(lines, m.st.selected.Render(hang("❯ "+line, m.width, 8)))
@@ -291,16 +217,15 @@ func (m Model) formView() string {
 	}
 	switch other := m.feedback.Value(); {
 	case f.onOther():
-		lines = append(lines, m.st.selected.Render("❯ "+t.Other), m.feedback.View())
+		lines = append(lines, m.st.selected.Render("❯ "+w.Other), m.feedback.View())
 	case other != "":
-		lines = append(lines, hang("  "+t.Other+" "+m.cfg.Sanitize(other), m.width, 4))
+		lines = append(lines, hang("  "+w.Other+" "+s(other), m.width, 4))
 	default:
-		lines = append(lines, m.st.meta.Render("  "+t.Other+" "+t.OtherEmpty))
+		lines = append(lines, m.st.meta.Render("  "+w.Other+" "+w.OtherEmpty))
 	}
-	hint := t.Hint
-	if q.MultiSelect {
-		hint = t.HintMulti
+	hint := w.Hint
+	if multi {
+		hint = w.HintMulti
 	}
-	lines = append(lines, m.st.meta.Render(wrap(hint, m.width)))
-	return strings.Join(lines, "\n")
+	return strings.Join(append(lines, m.st.meta.Render(wrap(hint, m.width))), "\n")
 }

@@ -3,30 +3,36 @@
 // the answers to the agent's questions are reached through commands), and a
 // View drawn from the model. Session events, streamed text and questions
 // arrive as messages the host sends to the program.
+//
+// It renders what package present makes of a session: the transcript's
+// items by kind, and each question with the menu present decides from its
+// options' roles, in the catalog's words. Each item is rendered once for
+// the width and look and kept; a frame draws only the lines on screen, and
+// nothing is drawn again while nothing changes.
 package tui
 
 import (
 	"fmt"
 	"log/slog"
-	"strconv"
 	"strings"
 	"time"
 
 	"charm.land/bubbles/v2/key"
 	"charm.land/bubbles/v2/textarea"
-	"charm.land/bubbles/v2/viewport"
 	tea "charm.land/bubbletea/v2"
-	"charm.land/lipgloss/v2"
-	"github.com/charmbracelet/x/ansi"
 
 	"github.com/dshgo/planmode"
-	"github.com/dshgo/planmode/cmd/planhost/internal/mdview"
 	"github.com/dshgo/planmode/host"
+	"github.com/dshgo/planmode/internal/present"
 )
 
 // Timing of the UI.
 const (
+	// tickInterval moves the spinner while the model works.
 	tickInterval = 100 * time.Millisecond
+	// frameInterval spaces the frames that show streamed text: about 30
+	// screen updates a second however fast the pieces come.
+	frameInterval = 33 * time.Millisecond
 	// interruptWindow is how soon a second Ctrl-C must follow the first
 	// to exit.
 	interruptWindow = 2 * time.Second
@@ -38,19 +44,20 @@ var spinnerFrames = []string{"⠋", "⠙", "⠹", "⠸", "⠼", "⠴", "⠦", "�
 
 // Config is what the UI is built from.
 type Config struct {
-	Backend  Backend
-	Catalog  *Catalog
-	Commands []CommandHelp
+	Backend Backend
+	// Catalog gives the words (present.English when nil); Verbose shows
+	// the internal items.
+	Catalog *present.Catalog
+	Verbose bool
+	// Commands are the host's commands, for /help.
+	Commands []host.Command
 	Mode     Mode
 	// Intro is shown first: the session, the model and the endpoint, and
 	// a recap when the session was resumed.
-	Intro []Entry
-	// Plans are the plans a resumed session presented before the UI
-	// started, oldest first, so that /plans lists them too.
-	Plans []PresentedPlan
-	// Questions are the clarifying questions a resumed session asked
-	// before the UI started, with their answers, for /plans.
-	Questions []AskedQuestion
+	Intro []present.Item
+	// Log reads the session's log, for /plans (from a command); nil reads
+	// an empty one.
+	Log func() host.Log
 	// NoColor draws without colours (NO_COLOR).
 	NoColor bool
 	// Editor is the editor's command line ($VISUAL, $EDITOR); "" is vi.
@@ -62,12 +69,12 @@ type Config struct {
 	// Markdown makes text safe to hand to the Markdown renderer, and
 	// Rendered checks what the renderer made (keeping its colours).
 	Markdown, Rendered func(string) string
-	// PlanFile is the session's plan file when the plan-file companion is
-	// enabled, nil otherwise; the review shows its path. Edit never
-	// touches the file: the editor opens a private copy of the plan shown,
-	// and an approving answer carries the edited text (host.Answer.Edited),
+	// PlanFile is the session's plan file's path when the plan-file
+	// companion is enabled; the review shows it. Edit never touches the
+	// file: the editor opens a private copy of the plan shown, and an
+	// approving answer carries the edited text (host.Answer.Edited),
 	// which the host applies.
-	PlanFile PlanFile
+	PlanFile string
 	// History holds the earlier inputs, oldest first (up and down recall
 	// them); SaveHistory keeps a new one (called from a command).
 	History     []string
@@ -79,46 +86,43 @@ type Config struct {
 	Logger *slog.Logger
 }
 
-// PlanFile is the session's private plan file (the plan-file companion).
-type PlanFile interface {
-	// Path is the file's path, for the user.
-	Path() string
-}
-
 // Model is the UI's state.
 type Model struct {
 	cfg  Config
-	cat  *Catalog
+	cat  *present.Catalog
 	keys keyMap
 	st   styles
+	md   *mdCache
 
 	width, height int
-	dark          bool
+	dark, expand  bool
 
 	// model is the model that answered the last step, when the host
-	// chooses among several (already escaped).
+	// chooses among several (escaped).
 	model string
 
-	entries []Entry
-	// liveText and liveReasoning are the streamed answer so far.
-	liveText, liveReasoning string
-	expand                  bool
+	tr transcript
+	// top is the transcript's first line on the page, follow keeps the
+	// page at its end; pageH is the page's height and bottom what is
+	// drawn under it (both set by layout).
+	top    int
+	follow bool
+	pageH  int
+	bottom string
 
-	input    textarea.Model
-	feedback textarea.Model
-	vp       viewport.Model
-	follow   bool
+	input, feedback textarea.Model
 
-	mode       Mode
-	busy       bool
-	ticking    bool
-	started    time.Time
-	now        time.Time
-	cancelling bool
-	lastCtrlC  time.Time
-	note       string
-	// lastKey is when the latest key or paste for the input line or the
-	// review came: a review waits for the typing to stop.
+	mode Mode
+	busy bool
+	// ticking is set while a tick is on its way, framing while a frame.
+	ticking, framing bool
+	started, now     time.Time
+	cancelling       bool
+	lastCtrlC        time.Time
+	// notice is shown on the status line until the next key.
+	notice string
+	// lastKey is when the latest key or paste came: a question waits for
+	// the typing to stop.
 	lastKey time.Time
 
 	// sending is set while a message or a command is on its way to the
@@ -128,15 +132,10 @@ type Model struct {
 	sending bool
 	outbox  []tea.Cmd
 
+	// review is the question being answered from a menu (a plan review,
+	// a consent); form the model's questions being answered (form.go).
 	review *review
-	// form is the open clarifying-question form (see form.go).
-	form  *form
-	asked []AskedQuestion
-	plans []planRecord
-	// reopened is the number of the plan reopened last (0 for none).
-	reopened int
-
-	render *renderCache
+	form   *form
 	quit   bool
 
 	// history is the inputs to recall; histPos is the one shown (len for
@@ -146,27 +145,10 @@ type Model struct {
 	draft   string
 }
 
-// PresentedPlan is a plan the session's log shows presented, with how its
-// review ended; Outcome "" means the log holds no result for it.
-type PresentedPlan struct {
-	Title, Text string
-	Outcome     planmode.ExitOutcome
-	Edited      bool
-	// Saved reports a plan the user saved and stopped at.
-	Saved bool
-	// Reopened reports the plan reopened last ("/plan reopen").
-	Reopened bool
-}
-
-// planRecord is a plan presented in this session, for /plans.
-type planRecord struct {
-	title, text, outcome string
-}
-
 // New returns the UI's initial model.
 func New(cfg Config) Model {
 	if cfg.Catalog == nil {
-		cfg.Catalog = English
+		cfg.Catalog = present.English
 	}
 	same := func(s string) string { return s }
 	if cfg.Sanitize == nil {
@@ -184,31 +166,17 @@ func New(cfg Config) Model {
 	if cfg.Logger == nil {
 		cfg.Logger = slog.New(slog.DiscardHandler)
 	}
-	m := Model{cfg: cfg, cat: cfg.Catalog, keys: newKeyMap(), dark: true, mode: cfg.Mode, follow: true, render: &renderCache{}}
-	m.st = newStyles(cfg.NoColor)
-	m.entries = append(m.entries, cfg.Intro...)
-	for _, p := range cfg.Plans {
-		outcome := m.cat.OutcomeUnanswered
-		switch {
-		case p.Saved:
-			outcome = m.cat.OutcomeSaved
-		case p.Outcome != "":
-			outcome = m.cat.ExitOutcome(p.Outcome, p.Edited)
-		}
-		// The title comes from the log: escaped like all model text. The
-		// text is escaped when it is rendered.
-		m.plans = append(m.plans, planRecord{title: cfg.Sanitize(p.Title), text: p.Text, outcome: outcome})
-		if p.Reopened {
-			m.reopened = len(m.plans)
-		}
+	if cfg.Log == nil {
+		cfg.Log = func() host.Log { return host.Log{} }
 	}
+	m := Model{cfg: cfg, cat: cfg.Catalog, keys: newKeyMap(), st: newStyles(cfg.NoColor), md: &mdCache{},
+		dark: true, mode: cfg.Mode, follow: true, width: 80, height: 24}
+	m.tr.look = look{width: m.width, dark: true}
+	m.add(cfg.Intro...)
 	m.history = append([]string(nil), cfg.History...)
 	m.histPos = len(m.history)
-	m.input = newTextarea(cfg.Catalog.Placeholder)
+	m.input = newTextarea(m.cat.UI.Placeholder)
 	m.feedback = newTextarea("")
-	m.vp = viewport.New()
-	m.vp.KeyMap = viewport.KeyMap{}
-	m.width, m.height = 80, 24
 	m.input.Focus()
 	m.layout()
 	return m
@@ -237,9 +205,6 @@ func (m Model) Init() tea.Cmd {
 	return tea.Batch(tea.RequestBackgroundColor, m.input.Focus())
 }
 
-// Entries returns the transcript shown so far (for tests).
-func (m Model) Entries() []Entry { return m.entries }
-
 // Update handles one message.
 func (m Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	var cmd tea.Cmd
@@ -249,61 +214,40 @@ func (m Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	case tea.BackgroundColorMsg:
 		m.dark = msg.IsDark()
 	case EventsMsg:
-		cmd = m.onEvents(msg)
+		m.onEvents(msg)
 	case DeltaMsg:
-		m.liveText += m.cfg.Sanitize(msg.Text)
-		m.liveReasoning += m.cfg.Sanitize(msg.Reasoning)
+		m.tr.stream(m.cfg.Sanitize(msg.Text), m.cfg.Sanitize(msg.Reasoning))
+		cmd = m.frame()
+	case frameMsg:
+		m.framing = false
+		cmd = m.frame()
 	case AskMsg:
-		m.openAsk(msg)
+		m.ask(msg)
 	case BusyMsg:
-		m.add(KindMeta, fmt.Sprintf(m.cat.SessionBusy, m.cfg.Sanitize(msg.Host), msg.PID, msg.Since.UTC().Format(time.DateTime)))
+		m.note(present.Note, fmt.Sprintf(m.cat.Session.SessionBusy, msg.Host, msg.PID, msg.Since.UTC().Format(time.DateTime)))
 	case LeaseLostMsg:
-		m.add(KindError, m.cat.LeaseLost)
+		m.note(present.Error, m.cat.Session.LeaseLost)
 	case AskGoneMsg:
-		if m.withdrawForm(msg.ID) {
-			break
-		}
-		if m.review != nil && m.review.id == msg.ID {
-			m.closeReview(m.cat.OutcomeCancelled)
-			m.add(KindMeta, m.cat.ReviewCancelled)
-		}
+		m.askGone(msg.ID)
 	case tickMsg:
-		m.now = msg.now
-		if m.busy {
-			cmd = tick()
-		} else {
-			m.ticking = false
-		}
+		m.now, m.ticking = msg.now, false
 	case sentMsg:
-		if msg.err != nil {
-			m.add(KindError, fmt.Sprintf(m.cat.SendFailed, msg.err))
-		}
+		m.add(msg.items...)
 		cmd = m.delivered()
-	case commandMsg:
-		cmd = m.delivered()
-		if msg.reopened > 0 {
-			m.reopened = msg.reopened
-		}
-		switch {
-		case !msg.handled:
-			m.add(KindError, fmt.Sprintf(m.cat.UnknownCmd, "/"+msg.name))
-		case msg.err != nil:
-			m.add(KindError, fmt.Sprintf(m.cat.CmdFailed, msg.name, msg.err))
-		case msg.reply != "":
-			m.add(KindMeta, "/"+msg.name+": "+msg.reply)
-		}
+	case plansMsg:
+		m.add(msg.items...)
 	case modeMsg:
 		if msg.err != nil {
-			m.add(KindError, fmt.Sprintf(m.cat.ModeFailed, msg.err))
+			m.note(present.Error, fmt.Sprintf(m.cat.Session.ModeFailed, msg.err))
 		} else {
 			m.mode = msg.mode
 		}
 	case editReadyMsg:
 		cmd = m.startEditor(msg)
 	case editedMsg:
-		cmd = m.onEdited(msg)
+		m.onEdited(msg)
 	case tea.PasteMsg:
-		cmd = m.paste(msg)
+		m.paste(msg)
 	case tea.KeyPressMsg:
 		cmd = m.key(msg)
 	default:
@@ -316,55 +260,62 @@ func (m Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	if m.quit {
 		return m, tea.Quit
 	}
+	cmd = tea.Batch(cmd, m.tick())
 	return m, cmd
 }
 
-// onEvents adds the entries of new session events and follows the turn.
-func (m *Model) onEvents(msg EventsMsg) tea.Cmd {
-	if msg.AssistantDone {
-		if m.liveReasoning != "" && !hasReasoning(msg.Entries) {
-			m.entries = append(m.entries, Entry{Kind: KindReasoning, Text: m.liveReasoning})
-		}
-		m.liveText, m.liveReasoning = "", ""
+// frame shows the streamed text that came since the last frame, then
+// waits a frame's time before it shows more: about 30 screen updates a
+// second however fast the pieces come.
+func (m *Model) frame() tea.Cmd {
+	if m.framing || !m.tr.fresh {
+		return nil
 	}
-	m.entries = append(m.entries, msg.Entries...)
+	m.renderLive()
+	m.framing = true
+	return tea.Tick(frameInterval, func(time.Time) tea.Msg { return frameMsg{} })
+}
+
+// tick keeps the spinner turning while the model works and no question
+// waits for the user; nothing ticks otherwise.
+func (m *Model) tick() tea.Cmd {
+	if m.ticking || !m.busy || m.review != nil || m.form != nil {
+		return nil
+	}
+	m.ticking = true
+	return tea.Tick(tickInterval, func(t time.Time) tea.Msg { return tickMsg{now: t} })
+}
+
+// onEvents adds the items of new session events and follows the turn.
+func (m *Model) onEvents(msg EventsMsg) {
+	if msg.AssistantDone {
+		if m.tr.reasoning != "" && !hasReasoning(msg.Items) {
+			m.add(present.Item{Kind: present.Reasoning, Text: m.tr.reasoning})
+		}
+		m.tr.endStream()
+	}
+	m.add(msg.Items...)
 	m.mode = msg.Mode
 	if msg.Model != "" {
-		m.model = msg.Model
+		m.model = m.cfg.Sanitize(msg.Model)
 	}
-	var cmd tea.Cmd
 	if msg.TurnStarted && !m.busy {
 		m.busy, m.started, m.cancelling = true, m.cfg.Now(), false
 		m.now = m.started
-		if !m.ticking {
-			m.ticking = true
-			cmd = tick()
-		}
 	}
 	if msg.TurnEnded {
 		m.busy, m.cancelling = false, false
-		m.liveText, m.liveReasoning = "", ""
+		m.tr.endStream()
 	}
-	m.render.invalidateFrom(len(m.entries) - len(msg.Entries))
-	return cmd
 }
 
-func hasReasoning(es []Entry) bool {
-	for _, e := range es {
-		if e.Kind == KindReasoning {
+func hasReasoning(items []present.Item) bool {
+	for _, it := range items {
+		if it.Kind == present.Reasoning {
 			return true
 		}
 	}
 	return false
-}
-
-func tick() tea.Cmd {
-	return tea.Tick(tickInterval, func(t time.Time) tea.Msg { return tickMsg{now: t} })
-}
-
-// add appends one entry.
-func (m *Model) add(kind EntryKind, text string) {
-	m.entries = append(m.entries, Entry{Kind: kind, Text: text})
 }
 
 // key handles a key press.
@@ -375,16 +326,13 @@ func (m *Model) key(msg tea.KeyPressMsg) tea.Cmd {
 	m.lastCtrlC = time.Time{}
 	switch {
 	case key.Matches(msg, m.keys.PageUp):
-		m.vp.PageUp()
-		m.follow = false
+		m.scroll(-m.pageH)
 		return nil
 	case key.Matches(msg, m.keys.PageDown):
-		m.vp.PageDown()
-		m.follow = m.vp.AtBottom()
+		m.scroll(m.pageH)
 		return nil
 	case key.Matches(msg, m.keys.Reasoning):
 		m.expand = !m.expand
-		m.render.invalidateFrom(0)
 		return nil
 	}
 	now := m.cfg.Now()
@@ -397,12 +345,7 @@ func (m *Model) key(msg tea.KeyPressMsg) tea.Cmd {
 	}
 	switch {
 	case key.Matches(msg, m.keys.Cancel):
-		if m.busy && !m.cancelling {
-			m.cancelling = true
-			b := m.cfg.Backend
-			return func() tea.Msg { b.Cancel(); return nil }
-		}
-		return nil
+		return m.cancel()
 	case key.Matches(msg, m.keys.TogglePlan):
 		if !m.mode.Composed {
 			return nil
@@ -414,7 +357,6 @@ func (m *Model) key(msg tea.KeyPressMsg) tea.Cmd {
 			return modeMsg{mode: mode, err: err}
 		}
 	case key.Matches(msg, m.keys.Exit) && m.input.Value() == "":
-		m.add(KindMeta, m.cat.Bye)
 		m.quit = true
 		return nil
 	case key.Matches(msg, m.keys.Send):
@@ -442,6 +384,16 @@ func (m *Model) key(msg tea.KeyPressMsg) tea.Cmd {
 	return cmd
 }
 
+// cancel cancels the running turn, once.
+func (m *Model) cancel() tea.Cmd {
+	if !m.busy || m.cancelling {
+		return nil
+	}
+	m.cancelling = true
+	b := m.cfg.Backend
+	return func() tea.Msg { b.Cancel(); return nil }
+}
+
 // remember adds a sent input to the history (and saves it).
 func (m *Model) remember(raw string) tea.Cmd {
 	text := strings.TrimRight(raw, "\n")
@@ -466,88 +418,74 @@ func (m *Model) remember(raw string) tea.Cmd {
 func (m *Model) interrupt() tea.Cmd {
 	now := m.cfg.Now()
 	if !m.lastCtrlC.IsZero() && now.Sub(m.lastCtrlC) < interruptWindow {
-		m.add(KindMeta, m.cat.Bye)
 		m.quit = true
 		return nil
 	}
 	m.lastCtrlC = now
-	if m.busy && !m.cancelling {
-		m.cancelling = true
-		b := m.cfg.Backend
-		m.note = m.cat.InterruptAgain
-		return func() tea.Msg { b.Cancel(); return nil }
-	}
-	m.note = m.cat.InterruptAgain
-	return nil
+	m.notice = m.cat.UI.InterruptAgain
+	return m.cancel()
 }
 
 // paste inserts pasted text, lines and all, into the editor that has the
 // focus: one paste is one message or one feedback.
-func (m *Model) paste(msg tea.PasteMsg) tea.Cmd {
+func (m *Model) paste(msg tea.PasteMsg) {
 	text := strings.ReplaceAll(msg.Content, "\r\n", "\n")
 	text = strings.ReplaceAll(text, "\r", "\n")
 	m.lastKey = m.cfg.Now()
-	if m.form != nil {
+	switch {
+	case m.form != nil:
 		m.formPaste(text)
-		return nil
+	case m.review != nil && m.review.feedback:
+		m.feedback.InsertString(text)
+	case m.review != nil:
+		m.review.gate.Sleep(m.lastKey) // a paste is typing, not an answer
+	default:
+		m.input.InsertString(text)
 	}
-	if m.review != nil {
-		if m.review.feedback {
-			m.feedback.InsertString(text)
-		} else {
-			m.review.gate.Sleep(m.lastKey) // a paste is typing, not an answer
-		}
-		return nil
-	}
-	m.input.InsertString(text)
-	return nil
 }
 
 // submit handles the text of the input line: a UI command, a host
 // command, or a message for the model.
 func (m *Model) submit(raw string) tea.Cmd {
 	text := strings.TrimSpace(raw)
-	m.note = ""
+	m.notice = ""
 	if text != "" {
 		// Whatever is sent, its answer comes at the bottom: go there.
 		m.follow = true
 	}
+	b := m.cfg.Backend
 	switch {
 	case text == "":
 		return nil
 	case text == "/quit" || text == "/exit":
-		m.add(KindMeta, m.cat.Bye)
 		m.quit = true
 		return nil
 	case text == "/help":
 		m.help()
 		return nil
 	case text == "/plans" || strings.HasPrefix(text, "/plans "):
-		arg := strings.TrimSpace(strings.TrimPrefix(text, "/plans"))
-		m.listPlans(arg)
-		if arg == "" {
-			m.listQuestions()
-		}
-		return nil
+		return m.plans(strings.TrimSpace(strings.TrimPrefix(text, "/plans")))
 	case strings.HasPrefix(text, "/"):
-		m.add(KindUser, text)
-		b := m.cfg.Backend
+		m.note(present.User, text)
+		cat := m.cat
 		name, _, _ := strings.Cut(strings.TrimPrefix(text, "/"), " ")
 		return m.deliver(func() tea.Msg {
 			reply, handled, err := b.Command(text)
-			msg := commandMsg{name: name, reply: reply, handled: handled, err: err}
-			if r, ok := b.(PlanReopener); ok {
-				msg.reopened = r.ReopenedPlan()
-			}
-			return msg
+			return sentMsg{items: cat.CommandReply(name, handled, reply, err, planmode.State{}, false, 0)}
 		})
 	}
-	m.add(KindUser, strings.TrimRight(raw, "\n"))
+	text = strings.TrimRight(raw, "\n")
+	m.note(present.User, text)
 	if m.busy {
-		m.add(KindMeta, m.cat.Queued)
+		m.note(present.Note, m.cat.Session.Queued)
 	}
-	b := m.cfg.Backend
-	return m.deliver(func() tea.Msg { return sentMsg{err: b.Send(strings.TrimRight(raw, "\n"))} })
+	failed := m.cat.Session.SendFailed
+	return m.deliver(func() tea.Msg {
+		if err := b.Send(text); err != nil {
+			return sentMsg{items: []present.Item{{Kind: present.Error, Text: fmt.Sprintf(failed, err)}}}
+		}
+		return sentMsg{}
+	})
 }
 
 // deliver sends f to the backend now, or after what is on its way there.
@@ -574,113 +512,30 @@ func (m *Model) delivered() tea.Cmd {
 
 // help lists the keys and the host's commands.
 func (m *Model) help() {
-	lines := []string{m.cat.HelpKeys}
-	lines = append(lines, m.cat.HelpLines...)
-	lines = append(lines, m.cat.HelpReview...)
+	w := &m.cat.UI
+	lines := append(append([]string{w.HelpKeys}, w.HelpLines...), w.HelpReview...)
 	if len(m.cfg.Commands) > 0 {
-		lines = append(lines, m.cat.HelpCommands)
+		lines = append(lines, w.HelpCommands)
 		for _, c := range m.cfg.Commands {
 			c = m.cat.Command(c)
-			lines = append(lines, strings.TrimRight(fmt.Sprintf("  /%s %s — %s", c.Name, c.Hint, c.Description), " "))
+			lines = append(lines, strings.TrimRight(fmt.Sprintf(m.cat.Console.HelpCommand, c.Name, c.Hint, c.Description), " "))
 		}
 	}
-	m.add(KindMeta, strings.Join(lines, "\n"))
+	m.note(present.Note, strings.Join(lines, "\n"))
 }
 
-// listPlans is /plans: the list, or one plan in full.
-func (m *Model) listPlans(arg string) {
-	if arg != "" {
-		n, err := strconv.Atoi(arg)
-		if err != nil || n < 1 || n > len(m.plans) {
-			m.add(KindError, fmt.Sprintf(m.cat.PlansBad, arg))
-			return
+// plans is /plans: the plans the log shows presented and the questions
+// asked, or plan N in full.
+func (m *Model) plans(arg string) tea.Cmd {
+	cat, log := m.cat, m.cfg.Log
+	return func() tea.Msg {
+		if arg == "" {
+			return plansMsg{items: cat.PlansList(log(), false)}
 		}
-		p := m.plans[n-1]
-		m.add(KindMeta, fmt.Sprintf(m.cat.PlansLine, n, p.title, m.planMarks(n, p)))
-		m.add(KindMarkdown, p.text)
-		return
+		it, err := cat.PlanN(log(), arg)
+		if err != nil {
+			it = present.Item{Kind: present.Error, Text: err.Error()}
+		}
+		return plansMsg{items: []present.Item{it}}
 	}
-	if len(m.plans) == 0 {
-		m.add(KindMeta, m.cat.PlansNone)
-		return
-	}
-	lines := []string{m.cat.PlansHeader}
-	for i, p := range m.plans {
-		lines = append(lines, fmt.Sprintf(m.cat.PlansLine, i+1, p.title, m.planMarks(i+1, p)))
-	}
-	m.add(KindMeta, strings.Join(lines, "\n"))
-}
-
-// planMarks is how plan n's review ended, and whether it is the plan
-// reopened last.
-func (m *Model) planMarks(n int, p planRecord) string {
-	if n == m.reopened {
-		return p.outcome + "; " + m.cat.OutcomeReopened
-	}
-	return p.outcome
-}
-
-// errDismissed is the answer of a dismissed review.
-var errDismissed = fmt.Errorf("dismissed by the user: %w", host.ErrDismissed)
-
-// isPlanReview reports whether req is a plan review.
-func isPlanReview(req host.AskRequest) bool {
-	return req.Kind == host.AskReview && len(req.Questions) == 1
-}
-
-// wrap wraps text to width without padding.
-func wrap(s string, width int) string {
-	if width <= 0 {
-		return s
-	}
-	return ansi.Wrap(s, width, " ")
-}
-
-// renderCache keeps the rendered entries for one width and look.
-type renderCache struct {
-	width  int
-	dark   bool
-	expand bool
-	lines  []string
-	md     *mdview.Renderer
-	mdKey  string
-}
-
-func (c *renderCache) invalidateFrom(i int) {
-	if i < len(c.lines) {
-		c.lines = c.lines[:max(i, 0)]
-	}
-}
-
-// styles are the UI's looks; without colour they only use attributes.
-type styles struct {
-	meta, user, assistant, err, reasoning, mode, modePlan, status, selected, added, removed, title lipgloss.Style
-	noColor                                                                                        bool
-}
-
-func newStyles(noColor bool) styles {
-	s := styles{noColor: noColor}
-	s.meta = lipgloss.NewStyle().Faint(true)
-	s.reasoning = lipgloss.NewStyle().Faint(true).Italic(true)
-	s.title = lipgloss.NewStyle().Bold(true)
-	s.selected = lipgloss.NewStyle().Bold(true)
-	s.status = lipgloss.NewStyle()
-	if noColor {
-		s.user = lipgloss.NewStyle().Bold(true)
-		s.assistant = lipgloss.NewStyle()
-		s.err = lipgloss.NewStyle().Bold(true)
-		s.mode = lipgloss.NewStyle().Reverse(true)
-		s.modePlan = lipgloss.NewStyle().Reverse(true).Bold(true)
-		s.added, s.removed = lipgloss.NewStyle(), lipgloss.NewStyle()
-		return s
-	}
-	s.user = lipgloss.NewStyle().Bold(true).Foreground(lipgloss.Color("12"))
-	s.assistant = lipgloss.NewStyle()
-	s.err = lipgloss.NewStyle().Foreground(lipgloss.Color("9"))
-	s.mode = lipgloss.NewStyle().Reverse(true)
-	s.modePlan = lipgloss.NewStyle().Bold(true).Foreground(lipgloss.Color("0")).Background(lipgloss.Color("13"))
-	s.selected = s.selected.Foreground(lipgloss.Color("13"))
-	s.added = lipgloss.NewStyle().Foreground(lipgloss.Color("2"))
-	s.removed = lipgloss.NewStyle().Foreground(lipgloss.Color("1"))
-	return s
 }
