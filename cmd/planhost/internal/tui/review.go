@@ -61,9 +61,9 @@ type review struct {
 	// diffShown); top is the first line of the plan on the page.
 	diffToggled bool
 	top         int
-	// plan and body are the plan rendered and the page, kept until what
-	// they show changes.
-	markdown, body cache
+	// markdown, diffView and body are the plan and what changed rendered,
+	// and the page, kept until what they show changes.
+	markdown, diffView, body cache
 }
 
 // cache keeps lines rendered for a key.
@@ -351,26 +351,29 @@ func (m *Model) reviewBody(w int) []string {
 		if r.diff != "" && w >= sideBySideWidth {
 			w2 = (w - 3) / 2
 		}
-		type mdKey struct {
+		type renderKey struct {
 			w    int
 			dark bool
 			text string
 		}
-		plan := strings.Join(r.markdown.get(mdKey{w2, m.dark, r.text}, func() []string { return lines(m.markdown(r.text, w2)) }), "\n")
+		plan := strings.Join(r.markdown.get(renderKey{w2, m.dark, r.text}, func() []string { return lines(m.markdown(r.text, w2)) }), "\n")
+		diff := func() string {
+			return strings.Join(r.diffView.get(renderKey{w2, m.dark, r.diff}, func() []string { return lines(m.diffView(m.cfg.Sanitize(r.diff), w2)) }), "\n")
+		}
 		rw := &m.cat.Review
 		var body string
 		switch {
 		case r.diff == "":
 			body = title + "\n\n" + plan
 		case w >= sideBySideWidth:
-			left := m.st.title.Render(wrap(m.cfg.Sanitize(r.diffTitle), w2)) + "\n" + m.diffView(m.cfg.Sanitize(r.diff), w2)
+			left := m.st.title.Render(wrap(m.cfg.Sanitize(r.diffTitle), w2)) + "\n" + diff()
 			right := m.st.title.Render(wrap(rw.FullPlan, w2)) + "\n" + plan
 			body = title + "\n\n" + lipgloss.JoinHorizontal(lipgloss.Top, lipgloss.NewStyle().Width(w2).Render(left), " │ ", right)
 		case !shown:
 			added, removed := diffCounts(r.diff)
 			body = title + "\n" + m.st.meta.Render(wrap(fmt.Sprintf(rw.DiffSummary, added, removed), w)) + "\n\n" + plan
 		default:
-			body = title + "\n\n" + m.st.title.Render(wrap(rw.DiffShown, w)) + "\n" + m.diffView(m.cfg.Sanitize(r.diff), w) + "\n\n" +
+			body = title + "\n\n" + m.st.title.Render(wrap(rw.DiffShown, w)) + "\n" + diff() + "\n\n" +
 				m.st.title.Render(wrap(rw.FullPlan, w)) + "\n" + plan
 		}
 		return lines(body)
