@@ -100,8 +100,6 @@ type ReviewWords struct {
 	// what now; Changed asks again about a plan that changed during the
 	// review.
 	Title, Question, Changed string
-	// ChangedNote says the answer was not taken because the plan changed.
-	ChangedNote string
 	// DiffChanged, DiffRevised, DiffReopened and DiffEdited head what
 	// changed: during the review, since the plan sent back, since the
 	// plan reopened, in the user's edit.
@@ -165,9 +163,8 @@ type FormWords struct {
 	Hint, HintMulti string
 	// ChooseFirst, KeysIgnored: a key that did not answer.
 	ChooseFirst, KeysIgnored string
-	// Answered reports the answers (answered, skipped); Withdrawn a form
-	// the model withdrew.
-	Answered, Withdrawn string
+	// Withdrawn reports a form the model withdrew.
+	Withdrawn string
 	// Waiting is the status while a question waits for the user.
 	Waiting string
 }
@@ -209,8 +206,9 @@ type PlansWords struct {
 type UIWords struct {
 	// HintIdle and HintBusy list the keys on the status line; Working is
 	// the spinner (frame, elapsed); WaitingReview replaces it during a
-	// review.
-	HintIdle, HintBusy, Working, Cancelling, InterruptAgain, Placeholder, WaitingReview string
+	// plan review, WaitingAnswer during another question with a menu (a
+	// consent).
+	HintIdle, HintBusy, Working, Cancelling, InterruptAgain, Placeholder, WaitingReview, WaitingAnswer string
 	// ModelStatus names the model on the status line.
 	ModelStatus string
 	// ReasoningFolded (lines), ReasoningShown and Thinking show the

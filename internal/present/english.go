@@ -65,7 +65,6 @@ var English = &Catalog{
 		Question: "The model presents this plan. What now?",
 		Changed: "The plan changed while you were reviewing it, so your answer was not taken. " +
 			"What changed is shown; review the plan as it is now. What now?",
-		ChangedNote:     "The plan changed while you were reviewing it, so that answer was not taken; review it again.",
 		DiffChanged:     "What changed while you were reviewing it (- before, + now)",
 		DiffRevised:     "What changed since the plan you sent back (- before, + now)",
 		DiffReopened:    "What changed since the plan you reopened (- before, + now)",
@@ -122,7 +121,6 @@ var English = &Catalog{
 		HintMulti:   "↑/↓ move · space or 1-9 toggle (several may apply) · enter next · esc skip",
 		ChooseFirst: "choose an option or type your own answer first, or press esc to skip",
 		KeysIgnored: "keys typed as the questions appeared were ignored: read them, then answer",
-		Answered:    "questions: %d answered, %d skipped",
 		Withdrawn:   "the questions were withdrawn",
 		Waiting:     "waiting for your answer · esc skip",
 	},
@@ -185,6 +183,7 @@ var English = &Catalog{
 		InterruptAgain:  "Press Ctrl-C again to exit.",
 		Placeholder:     "Type a message (alt+enter for a new line, /help for keys)",
 		WaitingReview:   "waiting for your review",
+		WaitingAnswer:   "waiting for your answer",
 		ModelStatus:     "model %s",
 		ReasoningFolded: "✻ thinking (%d lines) · ctrl+o to show",
 		ReasoningShown:  "✻ thinking · ctrl+o to hide",

@@ -318,7 +318,8 @@ func (t *Transcript) toolResult(r host.ToolResult) []Item {
 }
 
 // review shows how an exit_plan_mode call ended, from its logged outcome
-// and its result's fields: a refusal, or the review's outcome; the result
+// and its result's fields: a refusal, or the review's outcome, then the
+// plan as the user edited it when that is what was approved; the result
 // itself, text for the model, is an Internal item.
 func (t *Transcript) review(r host.ToolResult, line Item) []Item {
 	// The whole result: it carries the user's feedback to the model.
@@ -343,6 +344,10 @@ func (t *Transcript) review(r host.ToolResult, line Item) []Item {
 		return append(out, Item{Kind: Note, Text: fmt.Sprintf(t.cat.Session.NotApproved, strings.TrimPrefix(r.Output, host.ToolErrorPrefix))})
 	}
 	out = append(out, Item{Kind: Note, Text: fmt.Sprintf(t.cat.Session.Outcome, t.cat.Outcome(outcome, res))})
+	if edited, ok := res[planmode.ResultEditedPlan].(string); ok && edited != "" && outcome == planmode.ExitApproved {
+		// The plan approved is the user's edit, not the one shown before.
+		out = append(out, t.planItem(edited))
+	}
 	if outcome == planmode.ExitApproved || outcome == planmode.ExitAbandoned {
 		// Plan mode ends at the next step.
 		out = append(out, t.Mode(planmode.SelectionInactive)...)

@@ -7,9 +7,10 @@ import (
 
 	"go.uber.org/fx"
 
-	"github.com/dshgo/planmode/cmd/planhost/tui"
+	"github.com/dshgo/planmode/cmd/planhost/internal/tui"
 	"github.com/dshgo/planmode/host"
 	"github.com/dshgo/planmode/internal/e2etest"
+	"github.com/dshgo/planmode/internal/present"
 	"github.com/dshgo/planmode/internal/safetext"
 	"github.com/dshgo/planmode/planentry"
 	"github.com/dshgo/planmode/plansteps"
@@ -38,7 +39,7 @@ func TestCompanionQuestionsInTheUsersLanguage(t *testing.T) {
 			[]string{"修改已批准计划中的这一步吗？", "[1] 批准修改", "[2] 保留原步骤"}, []string{"Change", "Approve change", "Keep the step", "changes", "stays"}},
 	}
 	for _, tt := range tests {
-		for _, cat := range []*tui.Catalog{tui.Chinese, tui.English} {
+		for _, cat := range []*present.Catalog{present.Chinese, present.English} {
 			t.Run(tt.name+"/"+cat.Lang, func(t *testing.T) {
 				h := newHarness(t, tui.Config{Catalog: cat})
 				reply := make(chan tui.AskResult, 1)
@@ -47,7 +48,7 @@ func TestCompanionQuestionsInTheUsersLanguage(t *testing.T) {
 					Kind:      host.AskConsent, Purpose: tt.kind,
 				}})
 				view := h.view()
-				if cat == tui.Chinese {
+				if cat == present.Chinese {
 					for _, want := range tt.zh {
 						if !strings.Contains(view, want) {
 							t.Errorf("lacks %q:\n%s", want, view)
@@ -91,11 +92,11 @@ func TestPlanEntryConsentFieldsInTheUsersLanguage(t *testing.T) {
 		t.Fatalf("%d requests, want 1", len(reqs))
 	}
 	tests := []struct {
-		cat       *tui.Catalog
+		cat       *present.Catalog
 		want, bad []string
 	}{
-		{tui.Chinese, []string{"目标：给上传器加重试\\x1b[2J", "范围：internal/upload"}, []string{"Goal", "Scope", "**", "\x1b[2J"}},
-		{tui.English, []string{"Goal: 给上传器加重试\\x1b[2J", "Scope: internal/upload"}, []string{"**", "\x1b[2J"}},
+		{present.Chinese, []string{"目标：给上传器加重试\\x1b[2J", "范围：internal/upload"}, []string{"Goal", "Scope", "**", "\x1b[2J"}},
+		{present.English, []string{"Goal: 给上传器加重试\\x1b[2J", "Scope: internal/upload"}, []string{"**", "\x1b[2J"}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.cat.Lang, func(t *testing.T) {

@@ -58,30 +58,25 @@ type Session struct {
 func Run(ctx context.Context, s Session) error {
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
-	cat := CatalogFor(s.Catalog.Lang)
 	backend := &backend{ctx: ctx, rt: s.Runtime, agent: s.Agent, plan: s.Plan, cat: s.Catalog}
-	var cmds []CommandHelp
-	for _, c := range s.Runtime.CommandList() {
-		c = s.Catalog.Command(c)
-		cmds = append(cmds, CommandHelp{Name: c.Name, Hint: c.Hint, Description: c.Description})
-	}
+	sess := s.Agent.Session()
 	fwd := newForwarder(s, backend)
-	intro := fwd.entries(s.Intro)
 	model := New(Config{
 		History:     s.History,
 		SaveHistory: s.SaveHistory,
 		Backend:     backend,
-		Catalog:     cat,
-		Commands:    cmds,
+		Catalog:     s.Catalog,
+		Verbose:     s.Verbose,
+		Commands:    s.Runtime.CommandList(),
 		Mode:        backend.mode(),
-		Intro:       intro,
-		Plans:       presentedPlans(s.Agent.Session().Events()),
+		Intro:       s.Intro,
+		Log:         sess.Events,
 		NoColor:     s.NoColor,
 		Editor:      s.Editor,
 		Sanitize:    safetext.Escape,
 		Markdown:    safetext.Markdown,
 		Rendered:    safetext.EscapeExceptSGR,
-		PlanFile:    planFile(s.PlanFile),
+		PlanFile:    s.PlanFile,
 		Logger:      s.Logger,
 	})
 	// Bubble Tea's signal handler quits on SIGTERM (and SIGINT, which a
@@ -90,7 +85,7 @@ func Run(ctx context.Context, s Session) error {
 	fwd.prog = prog
 
 	done := make(chan struct{})
-	asker := &asker{prog: prog, done: done}
+	asker := &asker{prog: prog, done: done, log: sess.Events}
 	unset, err := s.Runtime.Questions().SetProvider(asker)
 	if err != nil {
 		return err
@@ -107,7 +102,6 @@ func Run(ctx context.Context, s Session) error {
 	}
 
 	var wg sync.WaitGroup
-	sess := s.Agent.Session()
 	fwd.tr.Seed(sess.Events())
 	unsubscribe := sess.Subscribe(sess.Len(), fwd.push)
 	wg.Go(func() { fwd.run(done) })
@@ -122,18 +116,6 @@ func Run(ctx context.Context, s Session) error {
 	}
 	return nil
 }
-
-// planFile is the review's plan file, nil without one.
-func planFile(path string) PlanFile {
-	if path == "" {
-		return nil
-	}
-	return fixedPath(path)
-}
-
-type fixedPath string
-
-func (p fixedPath) Path() string { return string(p) }
 
 // backend is what the UI drives: the agent, the runtime's commands and the
 // plan-mode controller.
@@ -162,16 +144,6 @@ func (b *backend) Command(line string) (string, bool, error) {
 }
 
 func (b *backend) Cancel() { b.agent.Cancel() }
-
-// ReopenedPlan implements PlanReopener.
-func (b *backend) ReopenedPlan() int {
-	for _, p := range planmode.Plans(b.agent.Session().Events()) {
-		if p.Reopened {
-			return p.Number
-		}
-	}
-	return 0
-}
 
 func (b *backend) SetPlan(active bool) (Mode, error) {
 	if b.plan == nil {
@@ -202,12 +174,14 @@ type asker struct {
 	prog *tea.Program
 	next atomic.Int64
 	done <-chan struct{}
+	// log reads the session's log, which the question's diff reads.
+	log func() host.Log
 }
 
 func (a *asker) Ask(ctx context.Context, req host.AskRequest) ([]host.Answer, error) {
 	id := int(a.next.Add(1))
 	reply := make(chan AskResult, 1)
-	go a.prog.Send(AskMsg{ID: id, Request: req, Reply: reply})
+	go a.prog.Send(AskMsg{ID: id, Request: req, Reply: reply, Log: a.log()})
 	select {
 	case r := <-reply:
 		return r.Answers, r.Err
@@ -226,15 +200,12 @@ type forwarder struct {
 	buf     []host.Event
 	notify  chan struct{}
 	tr      *present.Transcript
-	verbose bool
-	agent   *refhost.Agent
 	backend *backend
 	prog    *tea.Program
 }
 
 func newForwarder(s Session, b *backend) *forwarder {
-	return &forwarder{notify: make(chan struct{}, 1), tr: present.NewTranscript(s.Catalog, s.Verbose), verbose: s.Verbose,
-		agent: s.Agent, backend: b}
+	return &forwarder{notify: make(chan struct{}, 1), tr: present.NewTranscript(s.Catalog, s.Verbose), backend: b}
 }
 
 // push queues an event (the session's subscription).
@@ -268,13 +239,12 @@ func (f *forwarder) run(done <-chan struct{}) {
 			continue
 		}
 		var msg EventsMsg
-		var items []present.Item
 		for _, e := range events {
 			for _, it := range f.tr.Add(e) {
 				if it.Kind == present.User && it.Seq != 0 {
 					continue // the user's own lines are on screen already
 				}
-				items = append(items, it)
+				msg.Items = append(msg.Items, it)
 			}
 			switch e.Type {
 			case host.TypeTurnStart:
@@ -291,9 +261,8 @@ func (f *forwarder) run(done <-chan struct{}) {
 			f.backend.landPending()
 		}
 		msg.Mode = f.backend.mode()
-		items = append(items, f.tr.Mode(msg.Mode.Pending)...)
-		msg.Entries = f.entries(items)
-		msg.Model = safetext.Escape(f.tr.Model())
+		msg.Items = append(msg.Items, f.tr.Mode(msg.Mode.Pending)...)
+		msg.Model = f.tr.Model()
 		select {
 		case <-done:
 			return
@@ -301,72 +270,4 @@ func (f *forwarder) run(done <-chan struct{}) {
 		}
 		f.prog.Send(msg)
 	}
-}
-
-// entries are the UI's transcript entries of items (the internal ones
-// only with -verbose). Text is escaped here; Markdown is escaped for the
-// renderer by the UI.
-func (f *forwarder) entries(items []present.Item) []Entry {
-	cat := f.tr.Catalog()
-	var out []Entry
-	line := func(kind EntryKind, s string) {
-		out = append(out, Entry{Kind: kind, Text: safetext.Escape(s)})
-	}
-	for _, it := range items {
-		if it.Internal && !f.verbose {
-			continue
-		}
-		switch it.Kind {
-		case present.Note, present.Rule:
-			line(KindMeta, it.Text)
-		case present.User:
-			line(KindUser, it.Text)
-		case present.Assistant:
-			line(KindAssistant, cat.Session.Assistant+it.Text)
-		case present.Reasoning:
-			line(KindReasoning, it.Text)
-		case present.Plan:
-			line(KindMeta, "▍"+fmt.Sprintf(cat.Session.PlanTitle, it.Title))
-			out = append(out, Entry{Kind: KindMarkdown, Text: it.Text})
-		case present.Diff:
-			line(KindLine, it.Title+":\n"+it.Text)
-		case present.Box:
-			line(KindLine, boxText(it))
-		case present.Error:
-			line(KindError, it.Text)
-		default:
-			line(KindLine, it.Text)
-		}
-	}
-	return out
-}
-
-// boxText is a box as lines of text.
-func boxText(it present.Item) string {
-	head := it.Title
-	if it.Footer != "" {
-		head += " — " + it.Footer
-	}
-	lines := []string{head}
-	for _, r := range it.Rows {
-		mark := r.Status.Mark()
-		if mark == "" {
-			mark = "·"
-		}
-		lines = append(lines, "  "+mark+" "+r.Text)
-		if r.Note != "" {
-			lines = append(lines, "      "+r.Note)
-		}
-	}
-	return strings.Join(lines, "\n")
-}
-
-// presentedPlans reads the plans the session's log shows presented, for
-// the UI's /plans.
-func presentedPlans(events host.Log) []PresentedPlan {
-	var plans []PresentedPlan
-	for _, p := range planmode.Plans(events) {
-		plans = append(plans, PresentedPlan{Title: p.Title, Text: p.Plan, Outcome: p.Outcome, Edited: p.Edited, Reopened: p.Reopened})
-	}
-	return plans
 }

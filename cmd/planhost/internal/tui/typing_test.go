@@ -10,7 +10,7 @@ import (
 
 	tea "charm.land/bubbletea/v2"
 
-	"github.com/dshgo/planmode/cmd/planhost/tui"
+	"github.com/dshgo/planmode/cmd/planhost/internal/tui"
 )
 
 // typeKey sends one typed character ('\r' is Enter).

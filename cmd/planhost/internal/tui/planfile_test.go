@@ -10,19 +10,15 @@ import (
 
 	tea "charm.land/bubbletea/v2"
 
-	"github.com/dshgo/planmode/cmd/planhost/tui"
+	"github.com/dshgo/planmode/cmd/planhost/internal/tui"
 	"github.com/dshgo/planmode/host"
+	"github.com/dshgo/planmode/internal/present"
 	"github.com/dshgo/planmode/planreview"
 )
 
-// fakePlanFile is the plan file's path; the review never touches the file.
-type fakePlanFile struct{}
-
-func (fakePlanFile) Path() string { return "/state/plans/s1/plan.md" }
-
 func TestWithAPlanFileTheEditTravelsInTheAnswer(t *testing.T) {
 	const plan, edited = "# Plan\n\n1. One.\n", "# Plan\n\n1. One.\n2. Two.\n"
-	h := newHarness(t, tui.Config{PlanFile: fakePlanFile{}})
+	h := newHarness(t, tui.Config{PlanFile: "/state/plans/s1/plan.md"})
 	ask, reply := planAsk(1, plan)
 	h.send(ask)
 	if v := h.view(); !strings.Contains(v, "Plan file: /state/plans/s1/plan.md") {
@@ -38,9 +34,6 @@ func TestWithAPlanFileTheEditTravelsInTheAnswer(t *testing.T) {
 	if len(r.Answers) != 1 || !slices.Equal(r.Answers[0].Selected, []string{e2etest.ReviewApprove}) || r.Answers[0].Edited != edited {
 		t.Fatalf("reply = %+v; want Approve carrying the edit", r)
 	}
-	if v := h.view(); !strings.Contains(v, "Plan approved as you edited it.") {
-		t.Errorf("the transcript does not say the plan was approved as edited:\n%s", v)
-	}
 }
 
 // TestAReviewAskedAgainShowsWhatChangedAndSaysSo: when the host asks again
@@ -50,7 +43,7 @@ func TestAReviewAskedAgainShowsWhatChangedAndSaysSo(t *testing.T) {
 	const before, after = "# Plan\n\n1. Add TestHello.\n", "# Plan\n\n1. Run the installer script.\n"
 	for _, lang := range []struct{ name, want string }{{"en", "The plan changed while you were reviewing it"}, {"zh", "你审阅期间计划被改动了"}} {
 		t.Run(lang.name, func(t *testing.T) {
-			h := newHarness(t, tui.Config{Catalog: tui.CatalogFor(lang.name, "", "", "")})
+			h := newHarness(t, tui.Config{Catalog: present.For(lang.name)})
 			first, firstReply := planAsk(1, before)
 			h.send(first)
 			h.clock.advance(time.Second)
@@ -69,12 +62,6 @@ func TestAReviewAskedAgainShowsWhatChangedAndSaysSo(t *testing.T) {
 			h.keys("k")
 			h.key(tea.KeyEnter, 0)
 			<-reply
-			h.send(tea.KeyPressMsg{Code: '/', Text: "/"})
-			h.keys("plans")
-			h.key(tea.KeyEnter, 0)
-			if want := map[string]string{"en": "1. Plan — not taken: the plan changed during the review", "zh": "未采纳：审阅期间计划被改动"}[lang.name]; !strings.Contains(h.view(), want) {
-				t.Errorf("/plans lacks %q:\n%s", want, h.view())
-			}
 		})
 	}
 }
@@ -109,11 +96,10 @@ func TestThePlanReviewsExtraAnswers(t *testing.T) {
 	tests := []struct {
 		name, keys, text string
 		want             host.Answer
-		outcome          string
 	}{
-		{"approve with comments", "w", "Use a flag.", host.Answer{Selected: []string{planreview.LabelApproveWithComments}, Custom: "Use a flag."}, "Plan approved with your comments."},
-		{"approve and clear", "c", "", host.Answer{Selected: []string{planreview.LabelApproveAndClear}}, "Plan approved on a fresh context."},
-		{"abandon", "x", "", host.Answer{Selected: []string{planreview.LabelAbandon}}, "Plan abandoned."},
+		{"approve with comments", "w", "Use a flag.", host.Answer{Selected: []string{planreview.LabelApproveWithComments}, Custom: "Use a flag."}},
+		{"approve and clear", "c", "", host.Answer{Selected: []string{planreview.LabelApproveAndClear}}},
+		{"abandon", "x", "", host.Answer{Selected: []string{planreview.LabelAbandon}}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -143,9 +129,6 @@ func TestThePlanReviewsExtraAnswers(t *testing.T) {
 			}
 			if len(r.Answers) != 1 || !slices.Equal(r.Answers[0].Selected, tt.want.Selected) || r.Answers[0].Custom != tt.want.Custom {
 				t.Fatalf("reply = %+v; want %+v", r, tt.want)
-			}
-			if v := h.view(); !strings.Contains(v, tt.outcome) {
-				t.Errorf("transcript lacks %q:\n%s", tt.outcome, v)
 			}
 		})
 	}

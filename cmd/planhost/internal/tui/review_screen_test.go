@@ -14,8 +14,9 @@ import (
 	tea "charm.land/bubbletea/v2"
 	"github.com/charmbracelet/x/ansi"
 
-	"github.com/dshgo/planmode/cmd/planhost/tui"
+	"github.com/dshgo/planmode/cmd/planhost/internal/tui"
 	"github.com/dshgo/planmode/host"
+	"github.com/dshgo/planmode/internal/present"
 	"github.com/dshgo/planmode/internal/saveplan"
 )
 
@@ -96,9 +97,6 @@ func TestSaveAndStop(t *testing.T) {
 	if len(r.Answers) != 1 || r.Answers[0].Selected[0] != saveplan.Label || r.Answers[0].Edited != "" {
 		t.Fatalf("reply = %+v", r)
 	}
-	if v := h.view(); !strings.Contains(v, "Plan saved; nothing was carried out.") {
-		t.Errorf("the transcript lacks the outcome:\n%s", v)
-	}
 }
 
 // TestEditorFailureIsShownInTheReview protects the review from a silent
@@ -120,7 +118,7 @@ func TestEditorFailureIsShownInTheReview(t *testing.T) {
 
 // TestHelpListsTheReviewKeys protects /help: it lists the review's keys.
 func TestHelpListsTheReviewKeys(t *testing.T) {
-	for _, cat := range []*tui.Catalog{tui.English, tui.Chinese} {
+	for _, cat := range []*present.Catalog{present.English, present.Chinese} {
 		h := newHarness(t, tui.Config{Catalog: cat})
 		h.send(tea.WindowSizeMsg{Width: 100, Height: 60})
 		h.keys("/help")

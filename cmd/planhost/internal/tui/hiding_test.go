@@ -9,13 +9,15 @@ import (
 
 	"github.com/charmbracelet/x/ansi"
 	"github.com/dshgo/planmode/cmd/planhost/internal/hidetest"
-	"github.com/dshgo/planmode/cmd/planhost/tui"
+	"github.com/dshgo/planmode/cmd/planhost/internal/tui"
+	"github.com/dshgo/planmode/host"
 	"github.com/dshgo/planmode/internal/safetext"
 )
 
-// safeConfig is the program's escaping of model text.
-func safeConfig(noColor bool, plans []tui.PresentedPlan) tui.Config {
-	return tui.Config{NoColor: noColor, Plans: plans, Sanitize: safetext.Escape, Markdown: safetext.Markdown, Rendered: safetext.EscapeExceptSGR}
+// safeConfig is the program's escaping of model text, with the session's
+// log.
+func safeConfig(noColor bool, log host.Log) tui.Config {
+	return tui.Config{NoColor: noColor, Log: func() host.Log { return log }, Sanitize: safetext.Escape, Markdown: safetext.Markdown, Rendered: safetext.EscapeExceptSGR}
 }
 
 // checkShown fails the test unless shown, styles stripped, holds every
@@ -39,7 +41,7 @@ func TestTheReviewShowsEveryWord(t *testing.T) {
 		for _, width := range []int{50, 130} {
 			for _, c := range hidetest.Cases {
 				t.Run(c.Name, func(t *testing.T) {
-					h := newHarness(t, safeConfig(noColor, nil))
+					h := newHarness(t, safeConfig(noColor, host.Log{}))
 					h.send(tea.WindowSizeMsg{Width: width, Height: 30})
 					ask, _ := planAsk(1, c.Plan)
 					h.send(ask)
@@ -56,7 +58,7 @@ func TestPlansShowsEveryWord(t *testing.T) {
 	for _, noColor := range []bool{true, false} {
 		for _, c := range hidetest.Cases {
 			t.Run(c.Name, func(t *testing.T) {
-				h := newHarness(t, safeConfig(noColor, []tui.PresentedPlan{{Title: c.Name, Text: c.Plan}}))
+				h := newHarness(t, safeConfig(noColor, planLog(t, reviewed{plan: c.Plan})))
 				h.send(tea.KeyPressMsg{Code: '/', Text: "/"})
 				h.keys("plans 1")
 				h.key(tea.KeyEnter, 0)
@@ -70,7 +72,7 @@ func TestPlansShowsEveryWord(t *testing.T) {
 // whose titles hold an escape sequence and a bidi override: /plans shows
 // them as visible escapes.
 func TestPlansListShowsTitlesEscaped(t *testing.T) {
-	h := newHarness(t, safeConfig(true, []tui.PresentedPlan{{Title: "Run tests\x1b[2J \u202ehs | lruc", Text: "# Run tests\n"}}))
+	h := newHarness(t, safeConfig(true, planLog(t, reviewed{plan: "# Run tests\x1b[2J \u202ehs | lruc\n"})))
 	h.send(tea.KeyPressMsg{Code: '/', Text: "/"})
 	h.keys("plans")
 	h.key(tea.KeyEnter, 0)

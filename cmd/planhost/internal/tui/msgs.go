@@ -5,6 +5,7 @@ import (
 
 	"github.com/dshgo/planmode"
 	"github.com/dshgo/planmode/host"
+	"github.com/dshgo/planmode/internal/present"
 )
 
 // Backend is what the UI drives. Its methods are called from commands
@@ -21,13 +22,6 @@ type Backend interface {
 	// SetPlan switches plan mode, queued while a turn runs, and returns
 	// the mode after it.
 	SetPlan(active bool) (Mode, error)
-}
-
-// PlanReopener is a [Backend] that tells which plan of the session the
-// log marks reopened ("/plan reopen"): its number as /plans numbers the
-// plans, 0 for none. The UI asks after each command, for /plans.
-type PlanReopener interface {
-	ReopenedPlan() int
 }
 
 // Mode is the plan-mode state the status line shows.
@@ -51,36 +45,11 @@ func (m Mode) target() bool {
 	return m.Active
 }
 
-// EntryKind says how an entry of the transcript is shown.
-type EntryKind int
-
-const (
-	// KindLine is plain text, wrapped to the width.
-	KindLine EntryKind = iota
-	// KindMeta is a status line (dimmed).
-	KindMeta
-	// KindUser is what the user typed.
-	KindUser
-	// KindAssistant is the assistant's text.
-	KindAssistant
-	// KindMarkdown is rendered as Markdown (plans, cards).
-	KindMarkdown
-	// KindReasoning is the model's thinking: dimmed, collapsed by default.
-	KindReasoning
-	// KindError is a failure.
-	KindError
-)
-
-// Entry is one piece of the transcript. Text is already made safe to show
-// (control characters of model, tool and log text escaped).
-type Entry struct {
-	Kind EntryKind
-	Text string
-}
-
 // EventsMsg carries what new session events add to the screen.
 type EventsMsg struct {
-	Entries []Entry
+	// Items are the events as the user sees them (package present); the
+	// Internal ones show only with Config.Verbose.
+	Items []present.Item
 	// Mode is the plan-mode state after the events.
 	Mode Mode
 	// Model names the model that answered the last step, when the host
@@ -104,12 +73,15 @@ type AskResult struct {
 	Err     error
 }
 
-// AskMsg asks the user questions (a plan review, or a plugin's questions).
-// The answer is sent on Reply (buffered, one value).
+// AskMsg asks the user questions (a plan review, a consent, or the
+// model's questions). The answer is sent on Reply (buffered, one value).
 type AskMsg struct {
 	ID      int
 	Request host.AskRequest
 	Reply   chan<- AskResult
+	// Log is the session's log when the question came (the zero Log for
+	// none): it tells the plan the user sent back last, for what changed.
+	Log host.Log
 }
 
 // BusyMsg says another process runs the session's turn: the message the
@@ -129,25 +101,17 @@ type AskGoneMsg struct {
 	ID int
 }
 
-// CommandHelp describes a host command for /help.
-type CommandHelp struct {
-	Name, Hint, Description string
-}
-
 // internal messages
 type (
-	tickMsg    struct{ now time.Time }
-	sentMsg    struct{ err error }
-	commandMsg struct {
-		name    string
-		reply   string
-		handled bool
-		err     error
-		// reopened is the number of the plan the log marks reopened
-		// after the command (0 for none or no [PlanReopener]).
-		reopened int
-	}
-	modeMsg struct {
+	tickMsg struct{ now time.Time }
+	// frameMsg shows the streamed text that came since the last frame.
+	frameMsg struct{}
+	// sentMsg says a message or a command reached the backend, with
+	// what its reply adds to the transcript.
+	sentMsg struct{ items []present.Item }
+	// plansMsg is /plans' answer.
+	plansMsg struct{ items []present.Item }
+	modeMsg  struct {
 		mode Mode
 		err  error
 	}
