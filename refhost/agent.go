@@ -1,7 +1,6 @@
 package refhost
 
 import (
-	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
@@ -184,22 +183,14 @@ type unansweredCall struct {
 	called bool // its "tool/call" is in the log
 }
 
-// toolCallsKey is in the data of every assistant message with tool calls
-// (encoding/json writes the field name verbatim), so a message without it
-// need not be decoded.
-var toolCallsKey = []byte(`"toolCalls"`)
-
 // unanswered returns the tool calls the model asked for, anywhere in the
 // log, that no "tool/result" answers, in the order they were asked for.
 func unanswered(events host.Log) []unansweredCall {
 	var calls []unansweredCall
 	called, answered := map[string]bool{}, map[string]bool{}
-	for i, e := range events.Range(0, events.Len()) {
+	for i, e := range events.All() {
 		switch e.Type {
 		case host.TypeAssistantMessage:
-			if !bytes.Contains(e.Data, toolCallsKey) {
-				continue
-			}
 			var p host.AssistantMessage
 			if json.Unmarshal(e.Data, &p) == nil {
 				for _, c := range p.ToolCalls {
@@ -207,12 +198,14 @@ func unanswered(events host.Log) []unansweredCall {
 				}
 			}
 		case host.TypeToolCall:
-			if id, ok := stringField(e.Data, "id"); ok {
-				called[id] = true
+			var p host.ToolCall
+			if json.Unmarshal(e.Data, &p) == nil {
+				called[p.ID] = true
 			}
 		case host.TypeToolResult:
-			if id, ok := stringField(e.Data, "callId"); ok {
-				answered[id] = true
+			var p host.ToolResult
+			if json.Unmarshal(e.Data, &p) == nil {
+				answered[p.CallID] = true
 			}
 		}
 	}
@@ -226,32 +219,6 @@ func unanswered(events host.Log) []unansweredCall {
 		out = append(out, c)
 	}
 	return out
-}
-
-// stringField returns the string value of key in the JSON object data,
-// reading only up to it: the ID comes first in the events the loop writes,
-// so the rest (a long output or input) is never scanned.
-func stringField(data []byte, key string) (string, bool) {
-	dec := json.NewDecoder(bytes.NewReader(data))
-	if t, err := dec.Token(); err != nil || t != json.Delim('{') {
-		return "", false
-	}
-	for dec.More() {
-		t, err := dec.Token()
-		if err != nil {
-			return "", false
-		}
-		if k, _ := t.(string); k == key {
-			v, err := dec.Token()
-			s, ok := v.(string)
-			return s, ok && err == nil
-		}
-		var skip json.RawMessage
-		if err := dec.Decode(&skip); err != nil {
-			return "", false
-		}
-	}
-	return "", false
 }
 
 // flushLost writes the results of the calls whose own result could not be
@@ -583,7 +550,7 @@ func (a *Agent) runStep(ctx context.Context, n, step, attempt int, msgs []host.M
 		}
 	}
 	for _, m := range msgs {
-		if err := a.emitSeeded(host.TypeUserMessage, m.Source, host.UserMessage{Content: m.Content}, Message{Role: RoleUser, Content: m.Content}); err != nil {
+		if err := a.emit(host.TypeUserMessage, m.Source, host.UserMessage{Content: m.Content}); err != nil {
 			endErr = err.Error()
 			return stepFailed, err
 		}
@@ -621,8 +588,7 @@ func (a *Agent) runStep(ctx context.Context, n, step, attempt int, msgs []host.M
 		return stepRetry, nil
 	}
 	bad := sanitizeCalls(resp.ToolCalls)
-	if err := a.emitSeeded(host.TypeAssistantMessage, nil, host.AssistantMessage{Text: resp.Text, ToolCalls: resp.ToolCalls, Reasoning: resp.Reasoning, Model: model},
-		Message{Role: RoleAssistant, Text: resp.Text, ToolCalls: resp.ToolCalls, Reasoning: resp.Reasoning, Model: model}); err != nil {
+	if err := a.emit(host.TypeAssistantMessage, nil, host.AssistantMessage{Text: resp.Text, ToolCalls: resp.ToolCalls, Reasoning: resp.Reasoning, Model: model}); err != nil {
 		endErr = err.Error()
 		return stepFailed, err
 	}
@@ -651,7 +617,7 @@ func (a *Agent) runStep(ctx context.Context, n, step, attempt int, msgs []host.M
 		} else {
 			res, ran = a.callTool(ctx, call)
 		}
-		if err := a.emitSeeded(host.TypeToolResult, nil, res, Message{Role: RoleTool, Text: res.Output, ToolCallID: res.CallID, IsError: res.IsError}); err != nil {
+		if err := a.emit(host.TypeToolResult, nil, res); err != nil {
 			// Fail closed: the tool withdraws what the lost result would
 			// have recorded, and the batch stops here.
 			a.loseResults(resp.ToolCalls[i:], true, ran, err)
@@ -793,19 +759,6 @@ func (a *Agent) emit(typ string, src *host.Source, payload any) error {
 		return err
 	}
 	_, err := a.appendJSON(typ, src, payload)
-	return err
-}
-
-// emitSeeded appends a transcript event, as emit does, and hands its
-// message to the transcript fold, which then need not decode it.
-func (a *Agent) emitSeeded(typ string, src *host.Source, payload any, msg Message) error {
-	if err := a.flushLost(); err != nil {
-		return err
-	}
-	e, err := a.appendJSON(typ, src, payload)
-	if err == nil {
-		a.tx.seed(e.Seq, msg)
-	}
 	return err
 }
 

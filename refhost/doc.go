@@ -68,11 +68,9 @@
 // compaction/summary map to one [Message] each; tool/call events travel
 // inside the assistant message. An event of a plugin's transcript-kind type
 // becomes a user message: its payload's "content" blocks when it has any,
-// otherwise a text block "[type] payload". The fold is incremental: each
-// step looks only at the events appended since the previous step, and the
-// events the loop appended itself are folded from the values it already
-// holds, without decoding their JSON. Declaring or removing an event type
-// makes the next step fold the whole log again.
+// otherwise a text block "[type] payload". Each step decodes only the
+// events appended since the previous step; declaring or removing an event
+// type makes the next step fold the whole log again.
 //
 // # Resume
 //
