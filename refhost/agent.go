@@ -40,7 +40,6 @@ type Agent struct {
 	hdrSystem string
 	hdrTools  string
 	tx        transcript
-	pc        promptCache
 	lost      []lostResult   // calls whose result could not be written, oldest first
 	lease     host.TurnLease // the session's turn lease while a turn runs (shared sessions only)
 
@@ -493,7 +492,7 @@ func (a *Agent) runSteps(ctx context.Context, n, first int) (host.TurnEnd, int) 
 	step, attempt := first, 1
 	for {
 		c := a.claim()
-		dec := a.rt.preSteps.load().run(ctx, host.Step{Agent: a, Turn: n, Step: step, Attempt: attempt, Messages: c.msgs})
+		dec := a.rt.preStep(ctx, host.Step{Agent: a, Turn: n, Step: step, Attempt: attempt, Messages: c.msgs})
 		if ctx.Err() != nil {
 			a.putBack(c, true)
 			return host.TurnEnd{Turn: n, Reason: host.TurnCancelled}, step + 1
@@ -638,8 +637,8 @@ func (a *Agent) runStep(ctx context.Context, n, step, attempt int, msgs []host.M
 // derive builds the step's request from the registries and the log, and
 // the header to log with it when one is due.
 func (a *Agent) derive() (Request, *host.RequestHeader) {
-	p := a.pc.assemble(a.rt, host.AssembleContext{Agent: a})
-	msgs := a.tx.update(a.sess.Events(), a.rt.types.load(), a.log)
+	p := a.rt.Assemble(host.AssembleContext{Agent: a})
+	msgs := a.tx.update(a.sess.Events(), &a.rt.types, a.log)
 	req := Request{System: p.System, Sections: p.Sections, Tools: p.Tools, Messages: msgs}
 	var reason host.HeaderReason
 	switch {
@@ -694,7 +693,8 @@ func (a *Agent) callTool(ctx context.Context, call host.ToolCall) (host.ToolResu
 		res.Output, res.IsError = ToolErrorPrefix+err.Error(), true
 		return res, nil
 	}
-	t, ok := a.rt.tools.load().byName[call.Name]
+	e, ok := a.rt.tools.get(call.Name)
+	t := e.tool
 	if !ok {
 		res.Output, res.IsError = fmt.Sprintf(TextUnknownTool, call.Name), true
 		return res, nil

@@ -49,7 +49,7 @@ func (r *Runtime) Execute(ctx context.Context, a host.Agent, line string, attach
 	if !ok {
 		return false, "", nil
 	}
-	c, ok := r.commands.load().byName[name]
+	c, ok := r.commands.get(name)
 	if !ok {
 		return false, "", nil
 	}

@@ -10,20 +10,6 @@ import (
 	"github.com/dshgo/planmode/host"
 )
 
-// Tool guards.
-
-type guardSnap struct {
-	guards []host.Guard // registration order
-}
-
-func buildGuards(items []*entry[host.Guard], _ uint64) *guardSnap {
-	s := &guardSnap{guards: make([]host.Guard, len(items))}
-	for i, e := range items {
-		s.guards[i] = e.item
-	}
-	return s
-}
-
 // AddToolGuard implements [host.ToolGuards]. Guards run in registration
 // order before every tool execution; the first refusal wins.
 func (r *Runtime) AddToolGuard(g host.Guard) (func(), error) {
@@ -39,17 +25,17 @@ func (r *Runtime) AddToolGuard(g host.Guard) (func(), error) {
 // when it starts serving an agent ([Runtime.NewAgent]); programs may run it
 // after registering everything, as a configuration check.
 func (r *Runtime) CheckGuards() error {
-	tools := r.tools.load().byName
+	guards, _ := r.guards.all()
 	var errs []error
-	for _, g := range r.guards.load().guards {
+	for _, g := range guards {
 		var unknown []string
-		for _, name := range g.Tools {
-			if _, ok := tools[name]; !ok {
+		for _, name := range g.item.Tools {
+			if _, ok := r.tools.get(name); !ok {
 				unknown = append(unknown, name)
 			}
 		}
 		if len(unknown) > 0 {
-			errs = append(errs, &host.UnknownToolsError{Guard: g.Name, Tools: unknown})
+			errs = append(errs, &host.UnknownToolsError{Guard: g.name, Tools: unknown})
 		}
 	}
 	if len(errs) > 0 {
@@ -60,8 +46,9 @@ func (r *Runtime) CheckGuards() error {
 
 // guard runs the guard chain for one call; a refusal is the error's text.
 func (r *Runtime) guard(ctx context.Context, cc host.CallContext, name string, input json.RawMessage) error {
-	for _, g := range r.guards.load().guards {
-		if err := runGuard(ctx, g.Check, cc, name, input); err != nil {
+	guards, _ := r.guards.all()
+	for _, g := range guards {
+		if err := runGuard(ctx, g.item.Check, cc, name, input); err != nil {
 			return err
 		}
 	}
@@ -78,8 +65,6 @@ func runGuard(ctx context.Context, g host.ToolGuard, cc host.CallContext, name s
 	}()
 	return g(ctx, cc, name, input)
 }
-
-// Compaction.
 
 // CompactBeforeNextRequest implements [host.Compactor]: before agent's next
 // accepted step derives its request, the runtime appends a

@@ -3,8 +3,6 @@ package refhost
 import (
 	"cmp"
 	"context"
-	"crypto/sha256"
-	"encoding/hex"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -70,13 +68,13 @@ type Runtime struct {
 	busy        func(a *Agent, holder host.LeaseHolder, n int)
 	leaseLost   func(a *Agent)
 
-	types     *registry[host.EventKind, typeSnap]
-	sections  *registry[host.Section, sectionSnap]
-	tools     *registry[toolEntry, toolSnap]
-	commands  *registry[host.Command, commandSnap]
-	preSteps  *registry[host.PreStepListener, chainSnap]
-	reqErrs   *registry[RequestErrorListener, []RequestErrorListener]
-	guards    *registry[host.Guard, guardSnap]
+	types     registry[host.EventKind]
+	sections  registry[host.Section]
+	tools     registry[toolEntry]
+	commands  registry[host.Command]
+	preSteps  registry[host.PreStepListener]
+	reqErrs   registry[RequestErrorListener]
+	guards    registry[host.Guard]
 	questions *Questions
 
 	mu     sync.Mutex
@@ -104,13 +102,13 @@ func New(o Options) (*Runtime, error) {
 		checkpoint:  o.Checkpoint,
 		busy:        o.Busy,
 		leaseLost:   o.LeaseLost,
-		types:       newRegistry("event type", buildTypes),
-		sections:    newRegistry("section", buildSections),
-		tools:       newRegistry("tool", buildTools),
-		commands:    newRegistry("command", buildCommands),
-		preSteps:    newRegistry("pre-step listener", buildChain),
-		reqErrs:     newRegistry("request-error listener", buildListeners),
-		guards:      newRegistry("tool guard", buildGuards),
+		types:       registry[host.EventKind]{what: "event type"},
+		sections:    registry[host.Section]{what: "section"},
+		tools:       registry[toolEntry]{what: "tool"},
+		commands:    registry[host.Command]{what: "command"},
+		preSteps:    registry[host.PreStepListener]{what: "pre-step listener"},
+		reqErrs:     registry[RequestErrorListener]{what: "request-error listener"},
+		guards:      registry[host.Guard]{what: "tool guard"},
 		questions:   &Questions{},
 		agents:      map[string]*Agent{},
 	}
@@ -137,21 +135,6 @@ func (r *Runtime) MaxAttempts() int { return r.maxAttempts }
 // MaxSteps returns the bound on steps per turn.
 func (r *Runtime) MaxSteps() int { return r.maxSteps }
 
-// Event types.
-
-type typeSnap struct {
-	version uint64
-	kinds   map[string]host.EventKind
-}
-
-func buildTypes(items []*entry[host.EventKind], version uint64) *typeSnap {
-	m := make(map[string]host.EventKind, len(items))
-	for _, e := range items {
-		m[e.name] = e.item
-	}
-	return &typeSnap{version: version, kinds: m}
-}
-
 // DeclareEventType implements [host.EventTypes]. The core types are declared
 // by New, so declaring one of them again is ErrDuplicate.
 func (r *Runtime) DeclareEventType(t host.EventType) (func(), error) {
@@ -162,27 +145,7 @@ func (r *Runtime) DeclareEventType(t host.EventType) (func(), error) {
 }
 
 // EventKind implements [host.EventTypes].
-func (r *Runtime) EventKind(name string) (host.EventKind, bool) {
-	k, ok := r.types.load().kinds[name]
-	return k, ok
-}
-
-// Sections.
-
-type sectionSnap struct {
-	sections []host.Section // sorted by (Order, Name)
-}
-
-func buildSections(items []*entry[host.Section], _ uint64) *sectionSnap {
-	s := make([]host.Section, len(items))
-	for i, e := range items {
-		s[i] = e.item
-	}
-	slices.SortFunc(s, func(a, b host.Section) int {
-		return cmp.Or(cmp.Compare(a.Order, b.Order), strings.Compare(a.Name, b.Name))
-	})
-	return &sectionSnap{sections: s}
-}
+func (r *Runtime) EventKind(name string) (host.EventKind, bool) { return r.types.get(name) }
 
 // AddSection implements [host.Sections].
 func (r *Runtime) AddSection(s host.Section) (func(), error) {
@@ -192,37 +155,11 @@ func (r *Runtime) AddSection(s host.Section) (func(), error) {
 	return r.sections.add(s.Name, s, false)
 }
 
-// Tools.
-
+// toolEntry is a registered tool and its definition, read once.
 type toolEntry struct {
 	tool host.Tool
 	def  host.ToolDefinition
 	js   []byte // the definition's canonical JSON, for the catalog digest
-}
-
-type toolSnap struct {
-	defs   []host.ToolDefinition // sorted by name
-	byName map[string]host.Tool
-	digest string
-}
-
-func buildTools(items []*entry[toolEntry], _ uint64) *toolSnap {
-	sorted := slices.Clone(items)
-	slices.SortFunc(sorted, func(a, b *entry[toolEntry]) int { return strings.Compare(a.name, b.name) })
-	s := &toolSnap{defs: make([]host.ToolDefinition, len(sorted)), byName: make(map[string]host.Tool, len(sorted))}
-	h := sha256.New()
-	h.Write([]byte{'['})
-	for i, e := range sorted {
-		s.defs[i] = e.item.def
-		s.byName[e.name] = e.item.tool
-		if i > 0 {
-			h.Write([]byte{','})
-		}
-		h.Write(e.item.js)
-	}
-	h.Write([]byte{']'})
-	s.digest = hex.EncodeToString(h.Sum(nil))
-	return s
 }
 
 // AddTool implements [host.Tools]. The definition is read once, here; its
@@ -247,25 +184,8 @@ func (r *Runtime) AddTool(t host.Tool) (func(), error) {
 //		if p, ok := t.(host.Presenter); ok { card := p.PresentCall(input) ... }
 //	}
 func (r *Runtime) Tool(name string) (host.Tool, bool) {
-	t, ok := r.tools.load().byName[name]
-	return t, ok
-}
-
-// Commands.
-
-type commandSnap struct {
-	byName map[string]host.Command
-	sorted []host.Command
-}
-
-func buildCommands(items []*entry[host.Command], _ uint64) *commandSnap {
-	s := &commandSnap{byName: make(map[string]host.Command, len(items)), sorted: make([]host.Command, len(items))}
-	for i, e := range items {
-		s.byName[e.name] = e.item
-		s.sorted[i] = e.item
-	}
-	slices.SortFunc(s.sorted, func(a, b host.Command) int { return strings.Compare(a.Name, b.Name) })
-	return s
+	e, ok := r.tools.get(name)
+	return e.tool, ok
 }
 
 // AddCommand implements [host.Commands]. The name is given without the
@@ -282,26 +202,14 @@ func (r *Runtime) AddCommand(c host.Command) (func(), error) {
 
 // CommandList returns the registered commands sorted by name, for help
 // listings.
-func (r *Runtime) CommandList() []host.Command { return slices.Clone(r.commands.load().sorted) }
-
-// Pre-step chain.
-
-type chainSnap struct {
-	run host.PreStepNext
-}
-
-// acceptAll is the innermost link of every chain.
-func acceptAll(_ context.Context, s host.Step) host.Decision { return host.Accept(s.Messages) }
-
-// buildChain links the listeners once per registry change, outermost first,
-// so that running the chain allocates nothing.
-func buildChain(items []*entry[host.PreStepListener], _ uint64) *chainSnap {
-	next := host.PreStepNext(acceptAll)
-	for i := len(items) - 1; i >= 0; i-- {
-		l, inner := items[i].item, next
-		next = func(ctx context.Context, s host.Step) host.Decision { return l(ctx, s, inner) }
+func (r *Runtime) CommandList() []host.Command {
+	items, _ := r.commands.all()
+	cmds := make([]host.Command, len(items))
+	for i, e := range items {
+		cmds[i] = e.item
 	}
-	return &chainSnap{run: next}
+	slices.SortFunc(cmds, func(a, b host.Command) int { return strings.Compare(a.Name, b.Name) })
+	return cmds
 }
 
 // AddPreStep implements [host.PreStepChain]. Listeners added with prepend
@@ -314,7 +222,17 @@ func (r *Runtime) AddPreStep(name string, l host.PreStepListener, prepend bool) 
 	return r.preSteps.add(name, l, prepend)
 }
 
-// Request-error listeners.
+// preStep runs the pre-step chain, whose innermost link accepts the
+// step's messages.
+func (r *Runtime) preStep(ctx context.Context, s host.Step) host.Decision {
+	items, _ := r.preSteps.all()
+	next := host.PreStepNext(func(_ context.Context, s host.Step) host.Decision { return host.Accept(s.Messages) })
+	for _, e := range slices.Backward(items) {
+		l, inner := e.item, next
+		next = func(ctx context.Context, s host.Step) host.Decision { return l(ctx, s, inner) }
+	}
+	return next(ctx, s)
+}
 
 // RequestError describes a failed model request, as the request-error
 // listeners see it.
@@ -336,14 +254,6 @@ type RequestError struct {
 // whatever the listener changed shows up in it. ctx is the turn's context.
 type RequestErrorListener func(ctx context.Context, e RequestError) (retry bool)
 
-func buildListeners(items []*entry[RequestErrorListener], _ uint64) *[]RequestErrorListener {
-	s := make([]RequestErrorListener, len(items))
-	for i, e := range items {
-		s[i] = e.item
-	}
-	return &s
-}
-
 // AddRequestErrorListener registers l under name. Every listener runs, in
 // registration order, after each failed request; the step is retried when
 // at least one asks for it and attempts remain.
@@ -355,9 +265,10 @@ func (r *Runtime) AddRequestErrorListener(name string, l RequestErrorListener) (
 }
 
 func (r *Runtime) settleRequestError(ctx context.Context, e RequestError) bool {
+	items, _ := r.reqErrs.all()
 	retry := false
-	for _, l := range *r.reqErrs.load() {
-		if l(ctx, e) {
+	for _, l := range items {
+		if l.item(ctx, e) {
 			retry = true
 		}
 	}

@@ -36,12 +36,17 @@ type transcript struct {
 
 // update folds the events appended since the last call and returns the
 // transcript (capacity clipped so a caller's append cannot reach ours).
-func (t *transcript) update(events host.Log, types *typeSnap, log *slog.Logger) []Message {
-	if t.version != types.version || t.upto > events.Len() {
-		*t = transcript{version: types.version}
+func (t *transcript) update(events host.Log, types *registry[host.EventKind], log *slog.Logger) []Message {
+	declared, version := types.all()
+	if t.version != version || t.upto > events.Len() {
+		*t = transcript{version: version}
+	}
+	kinds := make(map[string]host.EventKind, len(declared))
+	for _, d := range declared {
+		kinds[d.name] = d.item
 	}
 	for _, e := range events.Range(t.upto, events.Len()) {
-		if types.kinds[e.Type] != host.Transcript {
+		if kinds[e.Type] != host.Transcript {
 			continue // undeclared types are log-only (LogOnly is the zero kind)
 		}
 		if err := t.fold(e); err != nil {
