@@ -129,12 +129,6 @@ func (r *Runtime) Store() host.Store { return r.store }
 // Questions returns the user-question service.
 func (r *Runtime) Questions() *Questions { return r.questions }
 
-// MaxAttempts returns the bound on request attempts per step.
-func (r *Runtime) MaxAttempts() int { return r.maxAttempts }
-
-// MaxSteps returns the bound on steps per turn.
-func (r *Runtime) MaxSteps() int { return r.maxSteps }
-
 // DeclareEventType implements [host.EventTypes]. The core types are declared
 // by New, so declaring one of them again is ErrDuplicate.
 func (r *Runtime) DeclareEventType(t host.EventType) (func(), error) {
@@ -174,18 +168,6 @@ func (r *Runtime) AddTool(t host.Tool) (func(), error) {
 		return nil, fmt.Errorf("refhost: tool %q: definition: %w", def.Name, err)
 	}
 	return r.tools.add(def.Name, toolEntry{tool: t, def: def, js: js}, false)
-}
-
-// Tool returns the registered tool with that name, and false when none is
-// registered. A UI uses it to reach what a tool offers besides running,
-// such as the exit tool's [host.Presenter] cards:
-//
-//	if t, ok := rt.Tool(planmode.ExitToolName); ok {
-//		if p, ok := t.(host.Presenter); ok { card := p.PresentCall(input) ... }
-//	}
-func (r *Runtime) Tool(name string) (host.Tool, bool) {
-	e, ok := r.tools.get(name)
-	return e.tool, ok
 }
 
 // AddCommand implements [host.Commands]. The name is given without the
