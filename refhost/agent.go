@@ -98,15 +98,15 @@ func (a *Agent) readLog() error {
 		}
 		switch {
 		case e.Type == host.TypeTurnStart && a.turn == 0:
-			var p host.TurnStart
-			if err := json.Unmarshal(e.Data, &p); err != nil {
-				return fmt.Errorf("refhost: session %q: event %d (%s): %w", a.sess.ID(), e.Seq, e.Type, err)
+			p, err := decode[host.TurnStart](a.sess, e)
+			if err != nil {
+				return err
 			}
 			a.turn = p.Turn
 		case e.Type == host.TypeRequestHeader && !a.hasHeader:
-			var p host.RequestHeader
-			if err := json.Unmarshal(e.Data, &p); err != nil {
-				return fmt.Errorf("refhost: session %q: event %d (%s): %w", a.sess.ID(), e.Seq, e.Type, err)
+			p, err := decode[host.RequestHeader](a.sess, e)
+			if err != nil {
+				return err
 			}
 			a.hasHeader, a.hdrSystem, a.hdrTools = true, p.SystemDigest, p.ToolsDigest
 		}
@@ -126,6 +126,15 @@ func (a *Agent) readLog() error {
 	a.lease = g
 	defer a.dropLease()
 	return a.repairUnderLease()
+}
+
+// decode returns the payload of e, an event of s.
+func decode[T any](s host.Session, e host.Event) (T, error) {
+	var p T
+	if err := json.Unmarshal(e.Data, &p); err != nil {
+		return p, fmt.Errorf("refhost: session %q: event %d (%s): %w", s.ID(), e.Seq, e.Type, err)
+	}
+	return p, nil
 }
 
 // needsRepair reports whether the log has a turn left open or a tool call
@@ -168,9 +177,9 @@ func (a *Agent) repair(events host.Log) error {
 	if !open {
 		return nil
 	}
-	var p host.TurnStart
-	if err := json.Unmarshal(events.At(lastStart).Data, &p); err != nil {
-		return fmt.Errorf("refhost: session %q: event %d (%s): %w", a.sess.ID(), events.At(lastStart).Seq, host.TypeTurnStart, err)
+	p, err := decode[host.TurnStart](a.sess, events.At(lastStart))
+	if err != nil {
+		return err
 	}
 	return a.emit(host.TypeTurnEnd, nil, host.TurnEnd{Turn: p.Turn, Reason: host.TurnError, Error: TextTurnInterrupted})
 }
@@ -227,13 +236,13 @@ func (a *Agent) flushLost() error {
 	for len(a.lost) > 0 {
 		l := &a.lost[0]
 		if !l.called {
-			if _, err := a.appendJSON(host.TypeToolCall, nil, l.call); err != nil {
+			if err := a.appendJSON(host.TypeToolCall, nil, l.call); err != nil {
 				return err
 			}
 			l.called = true
 		}
 		res := host.ToolResult{CallID: l.call.ID, Name: l.call.Name, Output: l.output, IsError: true}
-		if _, err := a.appendJSON(host.TypeToolResult, nil, res); err != nil {
+		if err := a.appendJSON(host.TypeToolResult, nil, res); err != nil {
 			return err
 		}
 		a.lost = a.lost[1:]
@@ -758,13 +767,12 @@ func (a *Agent) emit(typ string, src *host.Source, payload any) error {
 	if err := a.flushLost(); err != nil {
 		return err
 	}
-	_, err := a.appendJSON(typ, src, payload)
-	return err
+	return a.appendJSON(typ, src, payload)
 }
 
 // appendJSON appends one event with payload encoded as its data, under
 // the turn lease when the agent holds one.
-func (a *Agent) appendJSON(typ string, src *host.Source, payload any) (host.Event, error) {
+func (a *Agent) appendJSON(typ string, src *host.Source, payload any) error {
 	if a.lease != nil {
 		return appendJSON(a.lease, typ, src, payload)
 	}
@@ -777,16 +785,15 @@ type appender interface {
 }
 
 // appendJSON appends one event with payload encoded as its data.
-func appendJSON(s appender, typ string, src *host.Source, payload any) (host.Event, error) {
+func appendJSON(s appender, typ string, src *host.Source, payload any) error {
 	data, err := json.Marshal(payload)
-	if err != nil {
-		return host.Event{}, fmt.Errorf("refhost: %s: %w", typ, err)
+	if err == nil {
+		_, err = s.Append(host.Event{Type: typ, Source: src, Data: data})
 	}
-	e, err := s.Append(host.Event{Type: typ, Source: src, Data: data})
 	if err != nil {
-		return host.Event{}, fmt.Errorf("refhost: %s: %w", typ, err)
+		return fmt.Errorf("refhost: %s: %w", typ, err)
 	}
-	return e, nil
+	return nil
 }
 
 var _ host.Agent = (*Agent)(nil)

@@ -4,7 +4,6 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
-	"slices"
 	"sync"
 	"time"
 
@@ -144,17 +143,12 @@ func (a *Agent) handOver() (int, error) {
 	c := a.claim()
 	for i, m := range c.msgs {
 		data, err := json.Marshal(host.UserMessage{Content: m.Content})
-		if err != nil {
-			a.mu.Lock()
-			a.queue = append(slices.Clip(c.msgs[i:]), a.queue...)
-			a.mu.Unlock()
-			return i, err
+		ok := false
+		if err == nil {
+			_, ok, err = a.sess.AppendIf(host.Event{Type: host.TypeUserMessage, Source: m.Source, Data: data}, a.fold.betweenSteps)
 		}
-		_, ok, err := a.sess.AppendIf(host.Event{Type: host.TypeUserMessage, Source: m.Source, Data: data}, a.fold.betweenSteps)
 		if err != nil || !ok {
-			a.mu.Lock()
-			a.queue = append(slices.Clip(c.msgs[i:]), a.queue...)
-			a.mu.Unlock()
+			a.putBack(claimed{msgs: c.msgs[i:]}, false)
 			return i, err
 		}
 	}

@@ -10,6 +10,7 @@ import (
 	"slices"
 	"strings"
 	"sync"
+	"unicode"
 
 	"github.com/dshgo/planmode/host"
 )
@@ -173,7 +174,7 @@ func (r *Runtime) AddTool(t host.Tool) (func(), error) {
 // AddCommand implements [host.Commands]. The name is given without the
 // slash and must not contain white space or a slash.
 func (r *Runtime) AddCommand(c host.Command) (func(), error) {
-	if strings.ContainsFunc(c.Name, func(r rune) bool { return r == '/' || isSpace(r) }) {
+	if strings.ContainsFunc(c.Name, func(r rune) bool { return r == '/' || unicode.IsSpace(r) }) {
 		return nil, fmt.Errorf("refhost: command %q: name must not contain white space or '/': %w", c.Name, ErrBadRegistration)
 	}
 	if c.Run == nil {
