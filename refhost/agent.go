@@ -35,13 +35,11 @@ type Agent struct {
 	compaction *string       // a summary to append before the next request
 
 	// Owned by the loop goroutine (only one runs at a time).
-	resume    bool // the next header is the first since the agent was created on a non-empty session
-	hasHeader bool // the log holds a request header
-	hdrSystem string
-	hdrTools  string
-	tx        transcript
-	lost      []lostResult   // calls whose result could not be written, oldest first
-	lease     host.TurnLease // the session's turn lease while a turn runs (shared sessions only)
+	resume bool                // the next header is the first since the agent was created on a non-empty session
+	header *host.RequestHeader // the log's last request header
+	tx     transcript
+	lost   []lostResult   // calls whose result could not be written, oldest first
+	lease  host.TurnLease // the session's turn lease while a turn runs (shared sessions only)
 
 	// Set when the session is a host.TurnLeaser (several processes serve
 	// it): the fold of where the log stands, and its unsubscribe.
@@ -93,7 +91,7 @@ func (a *Agent) readLog() error {
 	events := a.sess.Events()
 	a.resume = events.Len() > 0
 	for _, e := range events.Backward(events.Len()) {
-		if a.turn > 0 && a.hasHeader {
+		if a.turn > 0 && a.header != nil {
 			break
 		}
 		switch {
@@ -103,12 +101,12 @@ func (a *Agent) readLog() error {
 				return err
 			}
 			a.turn = p.Turn
-		case e.Type == host.TypeRequestHeader && !a.hasHeader:
+		case e.Type == host.TypeRequestHeader && a.header == nil:
 			p, err := decode[host.RequestHeader](a.sess, e)
 			if err != nil {
 				return err
 			}
-			a.hasHeader, a.hdrSystem, a.hdrTools = true, p.SystemDigest, p.ToolsDigest
+			a.header = &p
 		}
 	}
 	l, shared := a.sess.(host.TurnLeaser)
@@ -544,8 +542,11 @@ func (a *Agent) runStep(ctx context.Context, n, step, attempt int, msgs []host.M
 	if err := a.emit(host.TypeStepStart, nil, host.StepStart{Turn: n, Step: step, Attempt: attempt, Model: model}); err != nil {
 		return stepFailed, err
 	}
-	var endErr string
+	var endErr string // the "step/end" error when the step did not fail with err
 	defer func() {
+		if endErr == "" && err != nil {
+			endErr = err.Error()
+		}
 		if e := a.emit(host.TypeStepEnd, nil, host.StepEnd{Turn: n, Step: step, Attempt: attempt, Error: endErr}); e != nil && err == nil && res != stepCancelled {
 			res, err = stepFailed, e
 		}
@@ -553,13 +554,11 @@ func (a *Agent) runStep(ctx context.Context, n, step, attempt int, msgs []host.M
 	if s := a.takeCompaction(); s != nil {
 		if err := a.emit(host.TypeCompactionSummary, nil, host.CompactionSummary{Summary: *s}); err != nil {
 			a.restoreCompaction(s)
-			endErr = err.Error()
 			return stepFailed, err
 		}
 	}
 	for _, m := range msgs {
 		if err := a.emit(host.TypeUserMessage, m.Source, host.UserMessage{Content: m.Content}); err != nil {
-			endErr = err.Error()
 			return stepFailed, err
 		}
 	}
@@ -567,14 +566,12 @@ func (a *Agent) runStep(ctx context.Context, n, step, attempt int, msgs []host.M
 	req.Model = model
 	if hdr != nil {
 		if err := a.emit(host.TypeRequestHeader, nil, hdr); err != nil {
-			endErr = err.Error()
 			return stepFailed, err
 		}
-		a.noteHeader(hdr)
+		a.header, a.resume = hdr, false
 	}
 	// A durability point: the model is about to see the log.
 	if err := host.Sync(a.sess); err != nil {
-		endErr = err.Error()
 		return stepFailed, err
 	}
 	resp, err := a.rt.model.Generate(ctx, req)
@@ -597,14 +594,12 @@ func (a *Agent) runStep(ctx context.Context, n, step, attempt int, msgs []host.M
 	}
 	bad := sanitizeCalls(resp.ToolCalls)
 	if err := a.emit(host.TypeAssistantMessage, nil, host.AssistantMessage{Text: resp.Text, ToolCalls: resp.ToolCalls, Reasoning: resp.Reasoning, Model: model}); err != nil {
-		endErr = err.Error()
 		return stepFailed, err
 	}
 	if resp.Text != "" && len(resp.ToolCalls) > 0 {
 		// A durability point: the reply is shown while the tools run.
 		// A reply without tool calls is made durable at the turn's end.
 		if err := host.Sync(a.sess); err != nil {
-			endErr = err.Error()
 			return stepFailed, err
 		}
 	}
@@ -613,14 +608,13 @@ func (a *Agent) runStep(ctx context.Context, n, step, attempt int, msgs []host.M
 			// The calls from this one on are not run; each gets a result
 			// on the next append that succeeds.
 			a.loseResults(resp.ToolCalls[i:], false, nil, err)
-			endErr = err.Error()
 			return stepFailed, err
 		}
 		var (
 			res host.ToolResult
 			ran host.Tool
 		)
-		if bad != nil && bad[i] {
+		if bad[i] {
 			res = host.ToolResult{CallID: call.ID, Name: call.Name, Output: TextBadToolInput, IsError: true}
 		} else {
 			res, ran = a.callTool(ctx, call)
@@ -629,7 +623,6 @@ func (a *Agent) runStep(ctx context.Context, n, step, attempt int, msgs []host.M
 			// Fail closed: the tool withdraws what the lost result would
 			// have recorded, and the batch stops here.
 			a.loseResults(resp.ToolCalls[i:], true, ran, err)
-			endErr = err.Error()
 			return stepFailed, err
 		}
 	}
@@ -651,11 +644,11 @@ func (a *Agent) derive() (Request, *host.RequestHeader) {
 	req := Request{System: p.System, Sections: p.Sections, Tools: p.Tools, Messages: msgs}
 	var reason host.HeaderReason
 	switch {
-	case !a.hasHeader:
+	case a.header == nil:
 		reason = host.HeaderInitial
 	case a.resume:
 		reason = host.HeaderResume
-	case a.hdrSystem != p.SystemDigest || a.hdrTools != p.ToolsDigest:
+	case a.header.SystemDigest != p.SystemDigest || a.header.ToolsDigest != p.ToolsDigest:
 		reason = host.HeaderChange
 	default:
 		return req, nil
@@ -666,27 +659,19 @@ func (a *Agent) derive() (Request, *host.RequestHeader) {
 // sanitizeCalls makes every call's input loggable JSON: a missing input
 // becomes {}, and input that is not valid JSON is kept as a JSON string of
 // the raw text and reported in bad (such a call is answered with an error
-// and not executed). bad is nil when every input is valid.
-func sanitizeCalls(calls []host.ToolCall) (bad []bool) {
+// and not executed).
+func sanitizeCalls(calls []host.ToolCall) (bad map[int]bool) {
+	bad = map[int]bool{}
 	for i := range calls {
-		in := calls[i].Input
-		switch {
+		switch in := calls[i].Input; {
 		case len(in) == 0:
 			calls[i].Input = json.RawMessage("{}")
 		case !json.Valid(in):
-			if bad == nil {
-				bad = make([]bool, len(calls))
-			}
 			bad[i] = true
 			calls[i].Input, _ = json.Marshal(string(in))
 		}
 	}
 	return bad
-}
-
-// noteHeader records h as the last logged header.
-func (a *Agent) noteHeader(h *host.RequestHeader) {
-	a.hasHeader, a.resume, a.hdrSystem, a.hdrTools = true, false, h.SystemDigest, h.ToolsDigest
 }
 
 // callTool runs one call and returns its result, and the tool when it ran
