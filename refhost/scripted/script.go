@@ -68,15 +68,6 @@ func LoadScript(path string) ([]Step, error) {
 	return steps, nil
 }
 
-// NewModelYAML returns a model answering from the YAML script in data.
-func NewModelYAML(data []byte) (*Model, error) {
-	steps, err := ParseScript(data)
-	if err != nil {
-		return nil, err
-	}
-	return NewModel(steps...), nil
-}
-
 func parseStep(n *yaml.Node, num int) (Step, error) {
 	where := fmt.Sprintf("steps[%d]", num)
 	fields, err := mapping(n, where, "text", "reasoning", "toolCalls", "error", "block")
