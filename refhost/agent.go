@@ -61,7 +61,7 @@ func newAgent(r *Runtime, id string, s host.Session) (*Agent, error) {
 		rt:       r,
 		id:       id,
 		sess:     s,
-		log:      r.log.With("agent", id, "session", s.ID()),
+		log:      r.o.Logger.With("agent", id, "session", s.ID()),
 		base:     base,
 		stopBase: stop,
 		idle:     make(chan struct{}),
@@ -454,8 +454,8 @@ func (a *Agent) runTurn(ctx context.Context) {
 		}
 		step = next // another process handed a message in: one more step
 	}
-	if a.rt.checkpoint != nil {
-		if err := a.rt.checkpoint(a.base, a); err != nil {
+	if a.rt.o.Checkpoint != nil {
+		if err := a.rt.o.Checkpoint(a.base, a); err != nil {
 			a.log.Warn("refhost: checkpoint", "turn", n, "err", err)
 		}
 	}
@@ -511,7 +511,7 @@ func (a *Agent) runSteps(ctx context.Context, n, first int) (host.TurnEnd, int) 
 		res, err := a.runStep(ctx, n, step, attempt, dec.Messages)
 		switch res {
 		case stepNext:
-			if step >= a.rt.maxSteps {
+			if step >= a.rt.o.MaxSteps {
 				err := fmt.Errorf("%w (%d)", ErrStepsExhausted, step)
 				a.log.Warn("refhost: turn failed", "turn", n, "step", step, "err", err)
 				return host.TurnEnd{Turn: n, Reason: host.TurnError, Error: err.Error()}, step + 1
@@ -536,7 +536,7 @@ func (a *Agent) runSteps(ctx context.Context, n, first int) (host.TurnEnd, int) 
 // "step/end" (best effort when the log itself fails).
 func (a *Agent) runStep(ctx context.Context, n, step, attempt int, msgs []host.Message) (res stepResult, err error) {
 	var model string
-	if ch, ok := a.rt.model.(ModelChooser); ok {
+	if ch, ok := a.rt.o.Model.(ModelChooser); ok {
 		model = ch.ChooseModel(a)
 	}
 	if err := a.emit(host.TypeStepStart, nil, host.StepStart{Turn: n, Step: step, Attempt: attempt, Model: model}); err != nil {
@@ -574,20 +574,20 @@ func (a *Agent) runStep(ctx context.Context, n, step, attempt int, msgs []host.M
 	if err := host.Sync(a.sess); err != nil {
 		return stepFailed, err
 	}
-	resp, err := a.rt.model.Generate(ctx, req)
+	resp, err := a.rt.o.Model.Generate(ctx, req)
 	if err != nil {
 		if ctx.Err() != nil {
 			endErr = TextStepCancelled
 			return stepCancelled, nil
 		}
 		endErr = err.Error()
-		retry := a.rt.settleRequestError(ctx, RequestError{Agent: a, Turn: n, Step: step, Attempt: attempt, MaxAttempts: a.rt.maxAttempts, Err: err})
+		retry := a.rt.settleRequestError(ctx, RequestError{Agent: a, Turn: n, Step: step, Attempt: attempt, MaxAttempts: a.rt.o.MaxAttempts, Err: err})
 		switch {
 		case ctx.Err() != nil:
 			return stepCancelled, nil
 		case !retry:
 			return stepFailed, err
-		case attempt >= a.rt.maxAttempts:
+		case attempt >= a.rt.o.MaxAttempts:
 			return stepFailed, fmt.Errorf("%w (%d): %w", ErrAttemptsExhausted, attempt, err)
 		}
 		return stepRetry, nil

@@ -119,8 +119,8 @@ func (a *Agent) takeLease(ctx context.Context, l host.TurnLeaser) bool {
 		}
 		if n > 0 {
 			a.log.Info("refhost: session busy; message queued for the turn's owner", "holder", busy.Holder.Host, "pid", busy.Holder.PID, "messages", n)
-			if a.rt.busy != nil {
-				a.rt.busy(a, busy.Holder, n)
+			if a.rt.o.Busy != nil {
+				a.rt.o.Busy(a, busy.Holder, n)
 			}
 		}
 		if len(a.Pending()) == 0 {
@@ -183,8 +183,8 @@ func (a *Agent) watchLease(cancel context.CancelFunc) (stop func()) {
 		case <-g.Lost():
 			cancel()
 			a.log.Error("refhost: turn lease lost; this process's writes to the turn are refused", "token", g.Token())
-			if a.rt.leaseLost != nil {
-				a.rt.leaseLost(a)
+			if a.rt.o.LeaseLost != nil {
+				a.rt.o.LeaseLost(a)
 			}
 		case <-done:
 		}

@@ -60,14 +60,7 @@ type Options struct {
 // [host.ToolGuards] and [host.Compactor].
 // All methods are safe for concurrent use.
 type Runtime struct {
-	store       host.Store
-	model       Model
-	log         *slog.Logger
-	maxAttempts int
-	maxSteps    int
-	checkpoint  func(ctx context.Context, a *Agent) error
-	busy        func(a *Agent, holder host.LeaseHolder, n int)
-	leaseLost   func(a *Agent)
+	o Options // with the defaults filled in
 
 	types     registry[host.EventKind]
 	sections  registry[host.Section]
@@ -94,27 +87,20 @@ func New(o Options) (*Runtime, error) {
 	if o.MaxSteps < 0 {
 		return nil, fmt.Errorf("refhost: options: max steps %d: must be 0 (default) or more: %w", o.MaxSteps, ErrBadRegistration)
 	}
+	o.MaxAttempts = cmp.Or(o.MaxAttempts, DefaultMaxAttempts)
+	o.MaxSteps = cmp.Or(o.MaxSteps, DefaultMaxSteps)
+	o.Logger = cmp.Or(o.Logger, slog.New(slog.DiscardHandler))
 	r := &Runtime{
-		store:       o.Store,
-		model:       o.Model,
-		log:         o.Logger,
-		maxAttempts: cmp.Or(o.MaxAttempts, DefaultMaxAttempts),
-		maxSteps:    cmp.Or(o.MaxSteps, DefaultMaxSteps),
-		checkpoint:  o.Checkpoint,
-		busy:        o.Busy,
-		leaseLost:   o.LeaseLost,
-		types:       registry[host.EventKind]{what: "event type"},
-		sections:    registry[host.Section]{what: "section"},
-		tools:       registry[toolEntry]{what: "tool"},
-		commands:    registry[host.Command]{what: "command"},
-		preSteps:    registry[host.PreStepListener]{what: "pre-step listener"},
-		reqErrs:     registry[RequestErrorListener]{what: "request-error listener"},
-		guards:      registry[host.Guard]{what: "tool guard"},
-		questions:   &Questions{},
-		agents:      map[string]*Agent{},
-	}
-	if r.log == nil {
-		r.log = slog.New(slog.DiscardHandler)
+		o:         o,
+		types:     registry[host.EventKind]{what: "event type"},
+		sections:  registry[host.Section]{what: "section"},
+		tools:     registry[toolEntry]{what: "tool"},
+		commands:  registry[host.Command]{what: "command"},
+		preSteps:  registry[host.PreStepListener]{what: "pre-step listener"},
+		reqErrs:   registry[RequestErrorListener]{what: "request-error listener"},
+		guards:    registry[host.Guard]{what: "tool guard"},
+		questions: &Questions{},
+		agents:    map[string]*Agent{},
 	}
 	for _, t := range host.CoreEventTypes() {
 		if _, err := r.types.add(t.Name, t.Kind, false); err != nil {
@@ -125,7 +111,7 @@ func New(o Options) (*Runtime, error) {
 }
 
 // Store returns the session store from the options (nil when none was given).
-func (r *Runtime) Store() host.Store { return r.store }
+func (r *Runtime) Store() host.Store { return r.o.Store }
 
 // Questions returns the user-question service.
 func (r *Runtime) Questions() *Questions { return r.questions }
