@@ -29,26 +29,26 @@ type Prompt struct {
 // agent (ac.Agent may be nil, for a preview) and changes nothing.
 func (r *Runtime) Assemble(ac host.AssembleContext) Prompt {
 	sections, _ := r.sections.all()
-	slices.SortFunc(sections, func(a, b *entry[host.Section]) int {
-		return cmp.Or(cmp.Compare(a.item.Order, b.item.Order), strings.Compare(a.name, b.name))
+	slices.SortFunc(sections, func(a, b host.Section) int {
+		return cmp.Or(cmp.Compare(a.Order, b.Order), strings.Compare(a.Name, b.Name))
 	})
 	p := Prompt{Sections: make([]string, 0, len(sections))}
 	var texts []string
 	for _, s := range sections {
-		if t := s.item.Text(ac); t != "" {
+		if t := s.Text(ac); t != "" {
 			texts = append(texts, t)
-			p.Sections = append(p.Sections, s.name)
+			p.Sections = append(p.Sections, s.Name)
 		}
 	}
 	p.System = strings.Join(texts, "\n\n")
 	p.SystemDigest = digest(p.System)
 
 	tools, _ := r.tools.all()
-	slices.SortFunc(tools, func(a, b *entry[toolEntry]) int { return strings.Compare(a.name, b.name) })
+	slices.SortFunc(tools, func(a, b toolEntry) int { return strings.Compare(a.def.Name, b.def.Name) })
 	p.Tools = make([]host.ToolDefinition, len(tools))
 	js := make([]string, len(tools))
 	for i, t := range tools {
-		p.Tools[i], js[i] = t.item.def, string(t.item.js)
+		p.Tools[i], js[i] = t.def, string(t.js)
 	}
 	p.ToolsDigest = digest("[" + strings.Join(js, ",") + "]")
 	return p

@@ -29,13 +29,13 @@ func (r *Runtime) CheckGuards() error {
 	var errs []error
 	for _, g := range guards {
 		var unknown []string
-		for _, name := range g.item.Tools {
+		for _, name := range g.Tools {
 			if _, ok := r.tools.get(name); !ok {
 				unknown = append(unknown, name)
 			}
 		}
 		if len(unknown) > 0 {
-			errs = append(errs, &host.UnknownToolsError{Guard: g.name, Tools: unknown})
+			errs = append(errs, &host.UnknownToolsError{Guard: g.Name, Tools: unknown})
 		}
 	}
 	if len(errs) > 0 {
@@ -48,7 +48,7 @@ func (r *Runtime) CheckGuards() error {
 func (r *Runtime) guard(ctx context.Context, cc host.CallContext, name string, input json.RawMessage) error {
 	guards, _ := r.guards.all()
 	for _, g := range guards {
-		if err := runGuard(ctx, g.item.Check, cc, name, input); err != nil {
+		if err := runGuard(ctx, g.Check, cc, name, input); err != nil {
 			return err
 		}
 	}

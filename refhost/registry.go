@@ -24,11 +24,15 @@ type registry[T any] struct {
 	version uint64 // counts the changes
 }
 
-// all returns a copy of the list and the version it belongs to.
-func (r *registry[T]) all() ([]*entry[T], uint64) {
+// all returns the items in list order and the version they belong to.
+func (r *registry[T]) all() ([]T, uint64) {
 	r.mu.Lock()
 	defer r.mu.Unlock()
-	return slices.Clone(r.items), r.version
+	items := make([]T, len(r.items))
+	for i, e := range r.items {
+		items[i] = e.item
+	}
+	return items, r.version
 }
 
 // get returns the item registered under name.

@@ -7,6 +7,7 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
+	"maps"
 	"slices"
 	"strings"
 	"sync"
@@ -62,7 +63,7 @@ type Options struct {
 type Runtime struct {
 	o Options // with the defaults filled in
 
-	types     registry[host.EventKind]
+	types     registry[host.EventType]
 	sections  registry[host.Section]
 	tools     registry[toolEntry]
 	commands  registry[host.Command]
@@ -92,7 +93,7 @@ func New(o Options) (*Runtime, error) {
 	o.Logger = cmp.Or(o.Logger, slog.New(slog.DiscardHandler))
 	r := &Runtime{
 		o:         o,
-		types:     registry[host.EventKind]{what: "event type"},
+		types:     registry[host.EventType]{what: "event type"},
 		sections:  registry[host.Section]{what: "section"},
 		tools:     registry[toolEntry]{what: "tool"},
 		commands:  registry[host.Command]{what: "command"},
@@ -103,7 +104,7 @@ func New(o Options) (*Runtime, error) {
 		agents:    map[string]*Agent{},
 	}
 	for _, t := range host.CoreEventTypes() {
-		if _, err := r.types.add(t.Name, t.Kind, false); err != nil {
+		if _, err := r.types.add(t.Name, t, false); err != nil {
 			return nil, err
 		}
 	}
@@ -122,11 +123,14 @@ func (r *Runtime) DeclareEventType(t host.EventType) (func(), error) {
 	if t.Kind != host.LogOnly && t.Kind != host.Transcript {
 		return nil, fmt.Errorf("refhost: event type %q: kind %d: want log-only or transcript: %w", t.Name, t.Kind, ErrBadRegistration)
 	}
-	return r.types.add(t.Name, t.Kind, false)
+	return r.types.add(t.Name, t, false)
 }
 
 // EventKind implements [host.EventTypes].
-func (r *Runtime) EventKind(name string) (host.EventKind, bool) { return r.types.get(name) }
+func (r *Runtime) EventKind(name string) (host.EventKind, bool) {
+	t, ok := r.types.get(name)
+	return t.Kind, ok
+}
 
 // AddSection implements [host.Sections].
 func (r *Runtime) AddSection(s host.Section) (func(), error) {
@@ -172,11 +176,7 @@ func (r *Runtime) AddCommand(c host.Command) (func(), error) {
 // CommandList returns the registered commands sorted by name, for help
 // listings.
 func (r *Runtime) CommandList() []host.Command {
-	items, _ := r.commands.all()
-	cmds := make([]host.Command, len(items))
-	for i, e := range items {
-		cmds[i] = e.item
-	}
+	cmds, _ := r.commands.all()
 	slices.SortFunc(cmds, func(a, b host.Command) int { return strings.Compare(a.Name, b.Name) })
 	return cmds
 }
@@ -194,10 +194,10 @@ func (r *Runtime) AddPreStep(name string, l host.PreStepListener, prepend bool) 
 // preStep runs the pre-step chain, whose innermost link accepts the
 // step's messages.
 func (r *Runtime) preStep(ctx context.Context, s host.Step) host.Decision {
-	items, _ := r.preSteps.all()
+	listeners, _ := r.preSteps.all()
 	next := host.PreStepNext(func(_ context.Context, s host.Step) host.Decision { return host.Accept(s.Messages) })
-	for _, e := range slices.Backward(items) {
-		l, inner := e.item, next
+	for _, l := range slices.Backward(listeners) {
+		inner := next
 		next = func(ctx context.Context, s host.Step) host.Decision { return l(ctx, s, inner) }
 	}
 	return next(ctx, s)
@@ -233,18 +233,15 @@ func (r *Runtime) AddRequestErrorListener(name string, l RequestErrorListener) (
 	return r.reqErrs.add(name, l, false)
 }
 
-func (r *Runtime) settleRequestError(ctx context.Context, e RequestError) bool {
-	items, _ := r.reqErrs.all()
-	retry := false
-	for _, l := range items {
-		if l.item(ctx, e) {
-			retry = true
-		}
+// settleRequestError runs every request-error listener and reports
+// whether one asked for a retry.
+func (r *Runtime) settleRequestError(ctx context.Context, e RequestError) (retry bool) {
+	listeners, _ := r.reqErrs.all()
+	for _, l := range listeners {
+		retry = l(ctx, e) || retry
 	}
 	return retry
 }
-
-// Agents.
 
 // NewAgent binds an agent to s. An empty id means the session's ID. A
 // session that already holds events is resumed: turn numbering continues
@@ -286,10 +283,7 @@ func (r *Runtime) NewAgent(id string, s host.Session) (*Agent, error) {
 // end, or for ctx.
 func (r *Runtime) Stop(ctx context.Context) error {
 	r.mu.Lock()
-	agents := make([]*Agent, 0, len(r.agents))
-	for _, a := range r.agents {
-		agents = append(agents, a)
-	}
+	agents := slices.Collect(maps.Values(r.agents))
 	r.mu.Unlock()
 	var errs []error
 	for _, a := range agents {

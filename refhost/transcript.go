@@ -36,14 +36,14 @@ type transcript struct {
 
 // update folds the events appended since the last call and returns the
 // transcript (capacity clipped so a caller's append cannot reach ours).
-func (t *transcript) update(events host.Log, types *registry[host.EventKind], log *slog.Logger) []Message {
+func (t *transcript) update(events host.Log, types *registry[host.EventType], log *slog.Logger) []Message {
 	declared, version := types.all()
 	if t.version != version || t.upto > events.Len() {
 		*t = transcript{version: version}
 	}
 	kinds := make(map[string]host.EventKind, len(declared))
 	for _, d := range declared {
-		kinds[d.name] = d.item
+		kinds[d.Name] = d.Kind
 	}
 	for _, e := range events.Range(t.upto, events.Len()) {
 		if kinds[e.Type] != host.Transcript {
