@@ -25,7 +25,7 @@ func (r *Runtime) AddToolGuard(g host.Guard) (func(), error) {
 // when it starts serving an agent ([Runtime.NewAgent]); programs may run it
 // after registering everything, as a configuration check.
 func (r *Runtime) CheckGuards() error {
-	guards, _ := r.guards.all()
+	guards := r.guards.all()
 	var errs []error
 	for _, g := range guards {
 		var unknown []string
@@ -46,7 +46,7 @@ func (r *Runtime) CheckGuards() error {
 
 // guard runs the guard chain for one call; a refusal is the error's text.
 func (r *Runtime) guard(ctx context.Context, cc host.CallContext, name string, input json.RawMessage) error {
-	guards, _ := r.guards.all()
+	guards := r.guards.all()
 	for _, g := range guards {
 		if err := runGuard(ctx, g.Check, cc, name, input); err != nil {
 			return err

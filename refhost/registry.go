@@ -19,20 +19,19 @@ type entry[T any] struct {
 type registry[T any] struct {
 	what string // names the registry in errors, for example "section"
 
-	mu      sync.Mutex
-	items   []*entry[T]
-	version uint64 // counts the changes
+	mu    sync.Mutex
+	items []*entry[T]
 }
 
-// all returns the items in list order and the version they belong to.
-func (r *registry[T]) all() ([]T, uint64) {
+// all returns the items in list order.
+func (r *registry[T]) all() []T {
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	items := make([]T, len(r.items))
 	for i, e := range r.items {
 		items[i] = e.item
 	}
-	return items, r.version
+	return items
 }
 
 // get returns the item registered under name.
@@ -65,7 +64,6 @@ func (r *registry[T]) add(name string, item T, prepend bool) (func(), error) {
 	} else {
 		r.items = append(r.items, e)
 	}
-	r.version++
 	return sync.OnceFunc(func() { r.remove(e) }), nil
 }
 
@@ -74,6 +72,5 @@ func (r *registry[T]) remove(e *entry[T]) {
 	defer r.mu.Unlock()
 	if i := slices.Index(r.items, e); i >= 0 {
 		r.items = slices.Delete(r.items, i, i+1)
-		r.version++
 	}
 }

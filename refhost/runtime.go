@@ -176,7 +176,7 @@ func (r *Runtime) AddCommand(c host.Command) (func(), error) {
 // CommandList returns the registered commands sorted by name, for help
 // listings.
 func (r *Runtime) CommandList() []host.Command {
-	cmds, _ := r.commands.all()
+	cmds := r.commands.all()
 	slices.SortFunc(cmds, func(a, b host.Command) int { return strings.Compare(a.Name, b.Name) })
 	return cmds
 }
@@ -194,7 +194,7 @@ func (r *Runtime) AddPreStep(name string, l host.PreStepListener, prepend bool) 
 // preStep runs the pre-step chain, whose innermost link accepts the
 // step's messages.
 func (r *Runtime) preStep(ctx context.Context, s host.Step) host.Decision {
-	listeners, _ := r.preSteps.all()
+	listeners := r.preSteps.all()
 	next := host.PreStepNext(func(_ context.Context, s host.Step) host.Decision { return host.Accept(s.Messages) })
 	for _, l := range slices.Backward(listeners) {
 		inner := next
@@ -236,7 +236,7 @@ func (r *Runtime) AddRequestErrorListener(name string, l RequestErrorListener) (
 // settleRequestError runs every request-error listener and reports
 // whether one asked for a retry.
 func (r *Runtime) settleRequestError(ctx context.Context, e RequestError) (retry bool) {
-	listeners, _ := r.reqErrs.all()
+	listeners := r.reqErrs.all()
 	for _, l := range listeners {
 		retry = l(ctx, e) || retry
 	}

@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"log/slog"
+	"maps"
 	"slices"
 
 	"github.com/dshgo/planmode/host"
@@ -28,22 +29,21 @@ import (
 // one, or one whose call a compaction summarised) is left out. So one
 // failed append never makes every later request fail.
 type transcript struct {
-	version uint64
-	upto    int
-	msgs    []Message
-	open    []string // the calls of the last assistant message still without a result
+	kinds map[string]host.EventKind // the declared event types it was folded with
+	upto  int
+	msgs  []Message
+	open  []string // the calls of the last assistant message still without a result
 }
 
 // update folds the events appended since the last call and returns the
 // transcript (capacity clipped so a caller's append cannot reach ours).
 func (t *transcript) update(events host.Log, types *registry[host.EventType], log *slog.Logger) []Message {
-	declared, version := types.all()
-	if t.version != version || t.upto > events.Len() {
-		*t = transcript{version: version}
-	}
-	kinds := make(map[string]host.EventKind, len(declared))
-	for _, d := range declared {
+	kinds := map[string]host.EventKind{}
+	for _, d := range types.all() {
 		kinds[d.Name] = d.Kind
+	}
+	if !maps.Equal(t.kinds, kinds) || t.upto > events.Len() {
+		*t = transcript{kinds: kinds}
 	}
 	for _, e := range events.Range(t.upto, events.Len()) {
 		if kinds[e.Type] != host.Transcript {
