@@ -138,8 +138,8 @@ func decode[T any](s host.Session, e host.Event) (T, error) {
 // needsRepair reports whether the log has a turn left open or a tool call
 // without a result.
 func needsRepair(events host.Log) bool {
-	open, _ := openTurn(events)
-	return open || len(unanswered(events)) > 0
+	open, start := openTurn(events)
+	return open || len(unanswered(events, start)) > 0
 }
 
 // openTurn reports whether the log's last turn is open, and the index of
@@ -162,13 +162,7 @@ func openTurn(events host.Log) (open bool, start int) {
 // reason error.
 func (a *Agent) repair(events host.Log) error {
 	open, lastStart := openTurn(events)
-	for _, u := range unanswered(events) {
-		out := TextResultLost
-		if u.at > lastStart {
-			out = ToolErrorPrefix + TextTurnInterrupted
-		}
-		a.lost = append(a.lost, lostResult{call: u.call, called: u.called, output: out})
-	}
+	a.lost = append(a.lost, unanswered(events, lastStart)...)
 	if err := a.flushLost(); err != nil {
 		return err
 	}
@@ -182,25 +176,24 @@ func (a *Agent) repair(events host.Log) error {
 	return a.emit(host.TypeTurnEnd, nil, host.TurnEnd{Turn: p.Turn, Reason: host.TurnError, Error: TextTurnInterrupted})
 }
 
-// unansweredCall is a tool call of the log that has no "tool/result".
-type unansweredCall struct {
-	call   host.ToolCall
-	at     int  // the index of the assistant message that asked for it
-	called bool // its "tool/call" is in the log
-}
-
-// unanswered returns the tool calls the model asked for, anywhere in the
-// log, that no "tool/result" answers, in the order they were asked for.
-func unanswered(events host.Log) []unansweredCall {
-	var calls []unansweredCall
+// unanswered returns, as lost results, the tool calls the model asked for,
+// anywhere in the log, that no "tool/result" answers, in the order they
+// were asked for. Those asked for after index open (an open turn's
+// "turn/start") were interrupted rather than lost.
+func unanswered(events host.Log, open int) []lostResult {
+	var calls []lostResult
 	called, answered := map[string]bool{}, map[string]bool{}
 	for i, e := range events.All() {
 		switch e.Type {
 		case host.TypeAssistantMessage:
+			out := TextResultLost
+			if i > open {
+				out = ToolErrorPrefix + TextTurnInterrupted
+			}
 			var p host.AssistantMessage
 			if json.Unmarshal(e.Data, &p) == nil {
 				for _, c := range p.ToolCalls {
-					calls = append(calls, unansweredCall{call: c, at: i})
+					calls = append(calls, lostResult{call: c, output: out})
 				}
 			}
 		case host.TypeToolCall:
