@@ -25,9 +25,8 @@ func (r *Runtime) AddToolGuard(g host.Guard) (func(), error) {
 // when it starts serving an agent ([Runtime.NewAgent]); programs may run it
 // after registering everything, as a configuration check.
 func (r *Runtime) CheckGuards() error {
-	guards := r.guards.all()
 	var errs []error
-	for _, g := range guards {
+	for _, g := range r.guards.all() {
 		var unknown []string
 		for _, name := range g.Tools {
 			if _, ok := r.tools.get(name); !ok {
@@ -46,8 +45,7 @@ func (r *Runtime) CheckGuards() error {
 
 // guard runs the guard chain for one call; a refusal is the error's text.
 func (r *Runtime) guard(ctx context.Context, cc host.CallContext, name string, input json.RawMessage) error {
-	guards := r.guards.all()
-	for _, g := range guards {
+	for _, g := range r.guards.all() {
 		if err := runGuard(ctx, g.Check, cc, name, input); err != nil {
 			return err
 		}

@@ -194,9 +194,8 @@ func (r *Runtime) AddPreStep(name string, l host.PreStepListener, prepend bool) 
 // preStep runs the pre-step chain, whose innermost link accepts the
 // step's messages.
 func (r *Runtime) preStep(ctx context.Context, s host.Step) host.Decision {
-	listeners := r.preSteps.all()
 	next := host.PreStepNext(func(_ context.Context, s host.Step) host.Decision { return host.Accept(s.Messages) })
-	for _, l := range slices.Backward(listeners) {
+	for _, l := range slices.Backward(r.preSteps.all()) {
 		inner := next
 		next = func(ctx context.Context, s host.Step) host.Decision { return l(ctx, s, inner) }
 	}
@@ -236,8 +235,7 @@ func (r *Runtime) AddRequestErrorListener(name string, l RequestErrorListener) (
 // settleRequestError runs every request-error listener and reports
 // whether one asked for a retry.
 func (r *Runtime) settleRequestError(ctx context.Context, e RequestError) (retry bool) {
-	listeners := r.reqErrs.all()
-	for _, l := range listeners {
+	for _, l := range r.reqErrs.all() {
 		retry = l(ctx, e) || retry
 	}
 	return retry
