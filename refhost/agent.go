@@ -544,11 +544,8 @@ func (a *Agent) runStep(ctx context.Context, n, step, attempt int, msgs []host.M
 			res, err = stepFailed, e
 		}
 	}()
-	if s := a.takeCompaction(); s != nil {
-		if err := a.emit(host.TypeCompactionSummary, nil, host.CompactionSummary{Summary: *s}); err != nil {
-			a.restoreCompaction(s)
-			return stepFailed, err
-		}
+	if err := a.appendCompaction(); err != nil {
+		return stepFailed, err
 	}
 	for _, m := range msgs {
 		if err := a.emit(host.TypeUserMessage, m.Source, host.UserMessage{Content: m.Content}); err != nil {

@@ -80,23 +80,24 @@ func (r *Runtime) CompactBeforeNextRequest(agent host.Agent, summary string) err
 	return nil
 }
 
-// takeCompaction returns and clears the scheduled summary.
-func (a *Agent) takeCompaction() *string {
+// appendCompaction appends the scheduled summary, if any, and clears it
+// unless a newer one was scheduled meanwhile.
+func (a *Agent) appendCompaction() error {
 	a.mu.Lock()
-	defer a.mu.Unlock()
 	s := a.compaction
-	a.compaction = nil
-	return s
-}
-
-// restoreCompaction puts back a summary that could not be appended, unless
-// a newer one was scheduled meanwhile.
-func (a *Agent) restoreCompaction(s *string) {
+	a.mu.Unlock()
+	if s == nil {
+		return nil
+	}
+	if err := a.emit(host.TypeCompactionSummary, nil, host.CompactionSummary{Summary: *s}); err != nil {
+		return err
+	}
 	a.mu.Lock()
 	defer a.mu.Unlock()
-	if a.compaction == nil {
-		a.compaction = s
+	if a.compaction == s {
+		a.compaction = nil
 	}
+	return nil
 }
 
 var (
