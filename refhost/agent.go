@@ -1,7 +1,6 @@
 package refhost
 
 import (
-	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
@@ -36,14 +35,11 @@ type Agent struct {
 	compaction *string       // a summary to append before the next request
 
 	// Owned by the loop goroutine (only one runs at a time).
-	resume    bool // the next header is the first since the agent was created on a non-empty session
-	hasHeader bool // the log holds a request header
-	hdrSystem string
-	hdrTools  string
-	tx        transcript
-	pc        promptCache
-	lost      []lostResult   // calls whose result could not be written, oldest first
-	lease     host.TurnLease // the session's turn lease while a turn runs (shared sessions only)
+	resume bool                // the next header is the first since the agent was created on a non-empty session
+	header *host.RequestHeader // the log's last request header
+	tx     transcript
+	lost   []lostResult   // calls whose result could not be written, oldest first
+	lease  host.TurnLease // the session's turn lease while a turn runs (shared sessions only)
 
 	// Set when the session is a host.TurnLeaser (several processes serve
 	// it): the fold of where the log stands, and its unsubscribe.
@@ -65,7 +61,7 @@ func newAgent(r *Runtime, id string, s host.Session) (*Agent, error) {
 		rt:       r,
 		id:       id,
 		sess:     s,
-		log:      r.log.With("agent", id, "session", s.ID()),
+		log:      r.o.Logger.With("agent", id, "session", s.ID()),
 		base:     base,
 		stopBase: stop,
 		idle:     make(chan struct{}),
@@ -95,22 +91,22 @@ func (a *Agent) readLog() error {
 	events := a.sess.Events()
 	a.resume = events.Len() > 0
 	for _, e := range events.Backward(events.Len()) {
-		if a.turn > 0 && a.hasHeader {
+		if a.turn > 0 && a.header != nil {
 			break
 		}
 		switch {
 		case e.Type == host.TypeTurnStart && a.turn == 0:
-			var p host.TurnStart
-			if err := json.Unmarshal(e.Data, &p); err != nil {
-				return fmt.Errorf("refhost: session %q: event %d (%s): %w", a.sess.ID(), e.Seq, e.Type, err)
+			p, err := decode[host.TurnStart](a.sess, e)
+			if err != nil {
+				return err
 			}
 			a.turn = p.Turn
-		case e.Type == host.TypeRequestHeader && !a.hasHeader:
-			var p host.RequestHeader
-			if err := json.Unmarshal(e.Data, &p); err != nil {
-				return fmt.Errorf("refhost: session %q: event %d (%s): %w", a.sess.ID(), e.Seq, e.Type, err)
+		case e.Type == host.TypeRequestHeader && a.header == nil:
+			p, err := decode[host.RequestHeader](a.sess, e)
+			if err != nil {
+				return err
 			}
-			a.hasHeader, a.hdrSystem, a.hdrTools = true, p.SystemDigest, p.ToolsDigest
+			a.header = &p
 		}
 	}
 	l, shared := a.sess.(host.TurnLeaser)
@@ -130,11 +126,20 @@ func (a *Agent) readLog() error {
 	return a.repairUnderLease()
 }
 
+// decode returns the payload of e, an event of s.
+func decode[T any](s host.Session, e host.Event) (T, error) {
+	var p T
+	if err := json.Unmarshal(e.Data, &p); err != nil {
+		return p, fmt.Errorf("refhost: session %q: event %d (%s): %w", s.ID(), e.Seq, e.Type, err)
+	}
+	return p, nil
+}
+
 // needsRepair reports whether the log has a turn left open or a tool call
 // without a result.
 func needsRepair(events host.Log) bool {
-	open, _ := openTurn(events)
-	return open || len(unanswered(events)) > 0
+	open, start := openTurn(events)
+	return open || len(unanswered(events, start)) > 0
 }
 
 // openTurn reports whether the log's last turn is open, and the index of
@@ -157,62 +162,49 @@ func openTurn(events host.Log) (open bool, start int) {
 // reason error.
 func (a *Agent) repair(events host.Log) error {
 	open, lastStart := openTurn(events)
-	for _, u := range unanswered(events) {
-		out := TextResultLost
-		if u.at > lastStart {
-			out = ToolErrorPrefix + TextTurnInterrupted
-		}
-		a.lost = append(a.lost, lostResult{call: u.call, called: u.called, output: out})
-	}
+	a.lost = append(a.lost, unanswered(events, lastStart)...)
 	if err := a.flushLost(); err != nil {
 		return err
 	}
 	if !open {
 		return nil
 	}
-	var p host.TurnStart
-	if err := json.Unmarshal(events.At(lastStart).Data, &p); err != nil {
-		return fmt.Errorf("refhost: session %q: event %d (%s): %w", a.sess.ID(), events.At(lastStart).Seq, host.TypeTurnStart, err)
+	p, err := decode[host.TurnStart](a.sess, events.At(lastStart))
+	if err != nil {
+		return err
 	}
 	return a.emit(host.TypeTurnEnd, nil, host.TurnEnd{Turn: p.Turn, Reason: host.TurnError, Error: TextTurnInterrupted})
 }
 
-// unansweredCall is a tool call of the log that has no "tool/result".
-type unansweredCall struct {
-	call   host.ToolCall
-	at     int  // the index of the assistant message that asked for it
-	called bool // its "tool/call" is in the log
-}
-
-// toolCallsKey is in the data of every assistant message with tool calls
-// (encoding/json writes the field name verbatim), so a message without it
-// need not be decoded.
-var toolCallsKey = []byte(`"toolCalls"`)
-
-// unanswered returns the tool calls the model asked for, anywhere in the
-// log, that no "tool/result" answers, in the order they were asked for.
-func unanswered(events host.Log) []unansweredCall {
-	var calls []unansweredCall
+// unanswered returns, as lost results, the tool calls the model asked for,
+// anywhere in the log, that no "tool/result" answers, in the order they
+// were asked for. Those asked for after index open (an open turn's
+// "turn/start") were interrupted rather than lost.
+func unanswered(events host.Log, open int) []lostResult {
+	var calls []lostResult
 	called, answered := map[string]bool{}, map[string]bool{}
-	for i, e := range events.Range(0, events.Len()) {
+	for i, e := range events.All() {
 		switch e.Type {
 		case host.TypeAssistantMessage:
-			if !bytes.Contains(e.Data, toolCallsKey) {
-				continue
+			out := TextResultLost
+			if i > open {
+				out = ToolErrorPrefix + TextTurnInterrupted
 			}
 			var p host.AssistantMessage
 			if json.Unmarshal(e.Data, &p) == nil {
 				for _, c := range p.ToolCalls {
-					calls = append(calls, unansweredCall{call: c, at: i})
+					calls = append(calls, lostResult{call: c, output: out})
 				}
 			}
 		case host.TypeToolCall:
-			if id, ok := stringField(e.Data, "id"); ok {
-				called[id] = true
+			var p host.ToolCall
+			if json.Unmarshal(e.Data, &p) == nil {
+				called[p.ID] = true
 			}
 		case host.TypeToolResult:
-			if id, ok := stringField(e.Data, "callId"); ok {
-				answered[id] = true
+			var p host.ToolResult
+			if json.Unmarshal(e.Data, &p) == nil {
+				answered[p.CallID] = true
 			}
 		}
 	}
@@ -228,32 +220,6 @@ func unanswered(events host.Log) []unansweredCall {
 	return out
 }
 
-// stringField returns the string value of key in the JSON object data,
-// reading only up to it: the ID comes first in the events the loop writes,
-// so the rest (a long output or input) is never scanned.
-func stringField(data []byte, key string) (string, bool) {
-	dec := json.NewDecoder(bytes.NewReader(data))
-	if t, err := dec.Token(); err != nil || t != json.Delim('{') {
-		return "", false
-	}
-	for dec.More() {
-		t, err := dec.Token()
-		if err != nil {
-			return "", false
-		}
-		if k, _ := t.(string); k == key {
-			v, err := dec.Token()
-			s, ok := v.(string)
-			return s, ok && err == nil
-		}
-		var skip json.RawMessage
-		if err := dec.Decode(&skip); err != nil {
-			return "", false
-		}
-	}
-	return "", false
-}
-
 // flushLost writes the results of the calls whose own result could not be
 // written, oldest first, each after its "tool/call" when that is missing
 // too. It stops at the first failure and keeps the rest for the next try.
@@ -261,13 +227,13 @@ func (a *Agent) flushLost() error {
 	for len(a.lost) > 0 {
 		l := &a.lost[0]
 		if !l.called {
-			if _, err := a.appendJSON(host.TypeToolCall, nil, l.call); err != nil {
+			if err := a.appendJSON(host.TypeToolCall, nil, l.call); err != nil {
 				return err
 			}
 			l.called = true
 		}
 		res := host.ToolResult{CallID: l.call.ID, Name: l.call.Name, Output: l.output, IsError: true}
-		if _, err := a.appendJSON(host.TypeToolResult, nil, res); err != nil {
+		if err := a.appendJSON(host.TypeToolResult, nil, res); err != nil {
 			return err
 		}
 		a.lost = a.lost[1:]
@@ -481,8 +447,8 @@ func (a *Agent) runTurn(ctx context.Context) {
 		}
 		step = next // another process handed a message in: one more step
 	}
-	if a.rt.checkpoint != nil {
-		if err := a.rt.checkpoint(a.base, a); err != nil {
+	if a.rt.o.Checkpoint != nil {
+		if err := a.rt.o.Checkpoint(a.base, a); err != nil {
 			a.log.Warn("refhost: checkpoint", "turn", n, "err", err)
 		}
 	}
@@ -526,7 +492,7 @@ func (a *Agent) runSteps(ctx context.Context, n, first int) (host.TurnEnd, int) 
 	step, attempt := first, 1
 	for {
 		c := a.claim()
-		dec := a.rt.preSteps.load().run(ctx, host.Step{Agent: a, Turn: n, Step: step, Attempt: attempt, Messages: c.msgs})
+		dec := a.rt.preStep(ctx, host.Step{Agent: a, Turn: n, Step: step, Attempt: attempt, Messages: c.msgs})
 		if ctx.Err() != nil {
 			a.putBack(c, true)
 			return host.TurnEnd{Turn: n, Reason: host.TurnCancelled}, step + 1
@@ -538,7 +504,7 @@ func (a *Agent) runSteps(ctx context.Context, n, first int) (host.TurnEnd, int) 
 		res, err := a.runStep(ctx, n, step, attempt, dec.Messages)
 		switch res {
 		case stepNext:
-			if step >= a.rt.maxSteps {
+			if step >= a.rt.o.MaxSteps {
 				err := fmt.Errorf("%w (%d)", ErrStepsExhausted, step)
 				a.log.Warn("refhost: turn failed", "turn", n, "step", step, "err", err)
 				return host.TurnEnd{Turn: n, Reason: host.TurnError, Error: err.Error()}, step + 1
@@ -563,28 +529,26 @@ func (a *Agent) runSteps(ctx context.Context, n, first int) (host.TurnEnd, int) 
 // "step/end" (best effort when the log itself fails).
 func (a *Agent) runStep(ctx context.Context, n, step, attempt int, msgs []host.Message) (res stepResult, err error) {
 	var model string
-	if ch, ok := a.rt.model.(ModelChooser); ok {
+	if ch, ok := a.rt.o.Model.(ModelChooser); ok {
 		model = ch.ChooseModel(a)
 	}
 	if err := a.emit(host.TypeStepStart, nil, host.StepStart{Turn: n, Step: step, Attempt: attempt, Model: model}); err != nil {
 		return stepFailed, err
 	}
-	var endErr string
+	var endErr string // the "step/end" error when the step did not fail with err
 	defer func() {
+		if endErr == "" && err != nil {
+			endErr = err.Error()
+		}
 		if e := a.emit(host.TypeStepEnd, nil, host.StepEnd{Turn: n, Step: step, Attempt: attempt, Error: endErr}); e != nil && err == nil && res != stepCancelled {
 			res, err = stepFailed, e
 		}
 	}()
-	if s := a.takeCompaction(); s != nil {
-		if err := a.emit(host.TypeCompactionSummary, nil, host.CompactionSummary{Summary: *s}); err != nil {
-			a.restoreCompaction(s)
-			endErr = err.Error()
-			return stepFailed, err
-		}
+	if err := a.appendCompaction(); err != nil {
+		return stepFailed, err
 	}
 	for _, m := range msgs {
-		if err := a.emitSeeded(host.TypeUserMessage, m.Source, host.UserMessage{Content: m.Content}, Message{Role: RoleUser, Content: m.Content}); err != nil {
-			endErr = err.Error()
+		if err := a.emit(host.TypeUserMessage, m.Source, host.UserMessage{Content: m.Content}); err != nil {
 			return stepFailed, err
 		}
 	}
@@ -592,45 +556,40 @@ func (a *Agent) runStep(ctx context.Context, n, step, attempt int, msgs []host.M
 	req.Model = model
 	if hdr != nil {
 		if err := a.emit(host.TypeRequestHeader, nil, hdr); err != nil {
-			endErr = err.Error()
 			return stepFailed, err
 		}
-		a.noteHeader(hdr)
+		a.header, a.resume = hdr, false
 	}
 	// A durability point: the model is about to see the log.
 	if err := host.Sync(a.sess); err != nil {
-		endErr = err.Error()
 		return stepFailed, err
 	}
-	resp, err := a.rt.model.Generate(ctx, req)
+	resp, err := a.rt.o.Model.Generate(ctx, req)
 	if err != nil {
 		if ctx.Err() != nil {
 			endErr = TextStepCancelled
 			return stepCancelled, nil
 		}
 		endErr = err.Error()
-		retry := a.rt.settleRequestError(ctx, RequestError{Agent: a, Turn: n, Step: step, Attempt: attempt, MaxAttempts: a.rt.maxAttempts, Err: err})
+		retry := a.rt.settleRequestError(ctx, RequestError{Agent: a, Turn: n, Step: step, Attempt: attempt, MaxAttempts: a.rt.o.MaxAttempts, Err: err})
 		switch {
 		case ctx.Err() != nil:
 			return stepCancelled, nil
 		case !retry:
 			return stepFailed, err
-		case attempt >= a.rt.maxAttempts:
+		case attempt >= a.rt.o.MaxAttempts:
 			return stepFailed, fmt.Errorf("%w (%d): %w", ErrAttemptsExhausted, attempt, err)
 		}
 		return stepRetry, nil
 	}
 	bad := sanitizeCalls(resp.ToolCalls)
-	if err := a.emitSeeded(host.TypeAssistantMessage, nil, host.AssistantMessage{Text: resp.Text, ToolCalls: resp.ToolCalls, Reasoning: resp.Reasoning, Model: model},
-		Message{Role: RoleAssistant, Text: resp.Text, ToolCalls: resp.ToolCalls, Reasoning: resp.Reasoning, Model: model}); err != nil {
-		endErr = err.Error()
+	if err := a.emit(host.TypeAssistantMessage, nil, host.AssistantMessage{Text: resp.Text, ToolCalls: resp.ToolCalls, Reasoning: resp.Reasoning, Model: model}); err != nil {
 		return stepFailed, err
 	}
 	if resp.Text != "" && len(resp.ToolCalls) > 0 {
 		// A durability point: the reply is shown while the tools run.
 		// A reply without tool calls is made durable at the turn's end.
 		if err := host.Sync(a.sess); err != nil {
-			endErr = err.Error()
 			return stepFailed, err
 		}
 	}
@@ -639,23 +598,21 @@ func (a *Agent) runStep(ctx context.Context, n, step, attempt int, msgs []host.M
 			// The calls from this one on are not run; each gets a result
 			// on the next append that succeeds.
 			a.loseResults(resp.ToolCalls[i:], false, nil, err)
-			endErr = err.Error()
 			return stepFailed, err
 		}
 		var (
 			res host.ToolResult
 			ran host.Tool
 		)
-		if bad != nil && bad[i] {
+		if bad[i] {
 			res = host.ToolResult{CallID: call.ID, Name: call.Name, Output: TextBadToolInput, IsError: true}
 		} else {
 			res, ran = a.callTool(ctx, call)
 		}
-		if err := a.emitSeeded(host.TypeToolResult, nil, res, Message{Role: RoleTool, Text: res.Output, ToolCallID: res.CallID, IsError: res.IsError}); err != nil {
+		if err := a.emit(host.TypeToolResult, nil, res); err != nil {
 			// Fail closed: the tool withdraws what the lost result would
 			// have recorded, and the batch stops here.
 			a.loseResults(resp.ToolCalls[i:], true, ran, err)
-			endErr = err.Error()
 			return stepFailed, err
 		}
 	}
@@ -672,16 +629,16 @@ func (a *Agent) runStep(ctx context.Context, n, step, attempt int, msgs []host.M
 // derive builds the step's request from the registries and the log, and
 // the header to log with it when one is due.
 func (a *Agent) derive() (Request, *host.RequestHeader) {
-	p := a.pc.assemble(a.rt, host.AssembleContext{Agent: a})
-	msgs := a.tx.update(a.sess.Events(), a.rt.types.load(), a.log)
+	p := a.rt.Assemble(host.AssembleContext{Agent: a})
+	msgs := a.tx.update(a.sess.Events(), &a.rt.types, a.log)
 	req := Request{System: p.System, Sections: p.Sections, Tools: p.Tools, Messages: msgs}
 	var reason host.HeaderReason
 	switch {
-	case !a.hasHeader:
+	case a.header == nil:
 		reason = host.HeaderInitial
 	case a.resume:
 		reason = host.HeaderResume
-	case a.hdrSystem != p.SystemDigest || a.hdrTools != p.ToolsDigest:
+	case a.header.SystemDigest != p.SystemDigest || a.header.ToolsDigest != p.ToolsDigest:
 		reason = host.HeaderChange
 	default:
 		return req, nil
@@ -692,27 +649,19 @@ func (a *Agent) derive() (Request, *host.RequestHeader) {
 // sanitizeCalls makes every call's input loggable JSON: a missing input
 // becomes {}, and input that is not valid JSON is kept as a JSON string of
 // the raw text and reported in bad (such a call is answered with an error
-// and not executed). bad is nil when every input is valid.
-func sanitizeCalls(calls []host.ToolCall) (bad []bool) {
+// and not executed).
+func sanitizeCalls(calls []host.ToolCall) (bad map[int]bool) {
+	bad = map[int]bool{}
 	for i := range calls {
-		in := calls[i].Input
-		switch {
+		switch in := calls[i].Input; {
 		case len(in) == 0:
 			calls[i].Input = json.RawMessage("{}")
 		case !json.Valid(in):
-			if bad == nil {
-				bad = make([]bool, len(calls))
-			}
 			bad[i] = true
 			calls[i].Input, _ = json.Marshal(string(in))
 		}
 	}
 	return bad
-}
-
-// noteHeader records h as the last logged header.
-func (a *Agent) noteHeader(h *host.RequestHeader) {
-	a.hasHeader, a.resume, a.hdrSystem, a.hdrTools = true, false, h.SystemDigest, h.ToolsDigest
 }
 
 // callTool runs one call and returns its result, and the tool when it ran
@@ -728,7 +677,8 @@ func (a *Agent) callTool(ctx context.Context, call host.ToolCall) (host.ToolResu
 		res.Output, res.IsError = ToolErrorPrefix+err.Error(), true
 		return res, nil
 	}
-	t, ok := a.rt.tools.load().byName[call.Name]
+	e, ok := a.rt.tools.get(call.Name)
+	t := e.tool
 	if !ok {
 		res.Output, res.IsError = fmt.Sprintf(TextUnknownTool, call.Name), true
 		return res, nil
@@ -792,26 +742,12 @@ func (a *Agent) emit(typ string, src *host.Source, payload any) error {
 	if err := a.flushLost(); err != nil {
 		return err
 	}
-	_, err := a.appendJSON(typ, src, payload)
-	return err
-}
-
-// emitSeeded appends a transcript event, as emit does, and hands its
-// message to the transcript fold, which then need not decode it.
-func (a *Agent) emitSeeded(typ string, src *host.Source, payload any, msg Message) error {
-	if err := a.flushLost(); err != nil {
-		return err
-	}
-	e, err := a.appendJSON(typ, src, payload)
-	if err == nil {
-		a.tx.seed(e.Seq, msg)
-	}
-	return err
+	return a.appendJSON(typ, src, payload)
 }
 
 // appendJSON appends one event with payload encoded as its data, under
 // the turn lease when the agent holds one.
-func (a *Agent) appendJSON(typ string, src *host.Source, payload any) (host.Event, error) {
+func (a *Agent) appendJSON(typ string, src *host.Source, payload any) error {
 	if a.lease != nil {
 		return appendJSON(a.lease, typ, src, payload)
 	}
@@ -824,16 +760,15 @@ type appender interface {
 }
 
 // appendJSON appends one event with payload encoded as its data.
-func appendJSON(s appender, typ string, src *host.Source, payload any) (host.Event, error) {
+func appendJSON(s appender, typ string, src *host.Source, payload any) error {
 	data, err := json.Marshal(payload)
-	if err != nil {
-		return host.Event{}, fmt.Errorf("refhost: %s: %w", typ, err)
+	if err == nil {
+		_, err = s.Append(host.Event{Type: typ, Source: src, Data: data})
 	}
-	e, err := s.Append(host.Event{Type: typ, Source: src, Data: data})
 	if err != nil {
-		return host.Event{}, fmt.Errorf("refhost: %s: %w", typ, err)
+		return fmt.Errorf("refhost: %s: %w", typ, err)
 	}
-	return e, nil
+	return nil
 }
 
 var _ host.Agent = (*Agent)(nil)

@@ -1,18 +1,16 @@
 package refhost
 
 import (
+	"cmp"
 	"crypto/sha256"
 	"encoding/hex"
+	"slices"
 	"strings"
 
 	"github.com/dshgo/planmode/host"
 )
 
-// sectionSeparator joins the rendered sections of the system prompt.
-const sectionSeparator = "\n\n"
-
 // Prompt is the system prompt and tool catalog a request is built with.
-// Its slices are shared and must be treated as read-only.
 type Prompt struct {
 	// System is the non-empty sections joined in (Order, Name) order,
 	// separated by a blank line.
@@ -30,59 +28,34 @@ type Prompt struct {
 // Assemble renders the system prompt and tool catalog for ac. It needs no
 // agent (ac.Agent may be nil, for a preview) and changes nothing.
 func (r *Runtime) Assemble(ac host.AssembleContext) Prompt {
-	var pc promptCache
-	return pc.assemble(r, ac)
-}
-
-// promptCache remembers the last rendering for one agent, so that a step
-// whose sections render the same texts as the step before reuses the
-// joined prompt and its digest without allocating. It is owned by the
-// agent's loop goroutine.
-type promptCache struct {
-	snap   *sectionSnap
-	texts  []string // by section, in snapshot order ("" when dropped)
-	prompt Prompt
-}
-
-func (pc *promptCache) assemble(r *Runtime, ac host.AssembleContext) Prompt {
-	ts := r.tools.load()
-	ss := r.sections.load()
-	same := pc.snap == ss
-	if !same {
-		pc.snap = ss
-		pc.texts = make([]string, len(ss.sections))
-	}
-	for i, s := range ss.sections {
-		t := s.Text(ac)
-		if t != pc.texts[i] {
-			pc.texts[i] = t
-			same = false
+	sections := r.sections.all()
+	slices.SortFunc(sections, func(a, b host.Section) int {
+		return cmp.Or(cmp.Compare(a.Order, b.Order), strings.Compare(a.Name, b.Name))
+	})
+	p := Prompt{Sections: make([]string, 0, len(sections))}
+	var texts []string
+	for _, s := range sections {
+		if t := s.Text(ac); t != "" {
+			texts = append(texts, t)
+			p.Sections = append(p.Sections, s.Name)
 		}
 	}
-	if !same {
-		pc.render(ss)
+	p.System = strings.Join(texts, "\n\n")
+	p.SystemDigest = digest(p.System)
+
+	tools := r.tools.all()
+	slices.SortFunc(tools, func(a, b toolEntry) int { return strings.Compare(a.def.Name, b.def.Name) })
+	p.Tools = make([]host.ToolDefinition, len(tools))
+	js := make([]string, len(tools))
+	for i, t := range tools {
+		p.Tools[i], js[i] = t.def, string(t.js)
 	}
-	pc.prompt.Tools = ts.defs
-	pc.prompt.ToolsDigest = ts.digest
-	return pc.prompt
+	p.ToolsDigest = digest("[" + strings.Join(js, ",") + "]")
+	return p
 }
 
-func (pc *promptCache) render(ss *sectionSnap) {
-	var b strings.Builder
-	names := make([]string, 0, len(ss.sections))
-	for i, s := range ss.sections {
-		t := pc.texts[i]
-		if t == "" {
-			continue
-		}
-		if len(names) > 0 {
-			b.WriteString(sectionSeparator)
-		}
-		b.WriteString(t)
-		names = append(names, s.Name)
-	}
-	sum := sha256.Sum256([]byte(b.String()))
-	pc.prompt.System = b.String()
-	pc.prompt.Sections = names
-	pc.prompt.SystemDigest = hex.EncodeToString(sum[:])
+// digest returns the hex SHA-256 of s.
+func digest(s string) string {
+	sum := sha256.Sum256([]byte(s))
+	return hex.EncodeToString(sum[:])
 }

@@ -3,7 +3,6 @@ package refhost
 import (
 	"context"
 	"crypto/rand"
-	"encoding/hex"
 	"fmt"
 	"slices"
 	"strings"
@@ -22,7 +21,7 @@ func ParseCommand(line string) (name, args string, ok bool) {
 	if !found {
 		return "", "", false
 	}
-	i := strings.IndexFunc(body, isSpace)
+	i := strings.IndexFunc(body, unicode.IsSpace)
 	switch {
 	case i < 0:
 		return body, "", body != ""
@@ -32,8 +31,6 @@ func ParseCommand(line string) (name, args string, ok bool) {
 	_, size := utf8.DecodeRuneInString(body[i:])
 	return body[:i], body[i+size:], true
 }
-
-func isSpace(r rune) bool { return unicode.IsSpace(r) }
 
 // Execute runs a command line for agent a. A line that is not "/name ..."
 // or names no registered command is not handled: handled is false and
@@ -49,21 +46,21 @@ func (r *Runtime) Execute(ctx context.Context, a host.Agent, line string, attach
 	if !ok {
 		return false, "", nil
 	}
-	c, ok := r.commands.load().byName[name]
+	c, ok := r.commands.get(name)
 	if !ok {
 		return false, "", nil
 	}
 	if a == nil {
 		return true, "", fmt.Errorf("refhost: /%s: %w", name, ErrNoAgent)
 	}
-	id := newRunID()
-	if _, err := appendJSON(a.Session(), host.TypeCommandRun, nil, host.CommandRun{ID: id, Name: name, Args: args}); err != nil {
+	id := rand.Text() // pairs "command/run" with its "command/done"
+	if err := appendJSON(a.Session(), host.TypeCommandRun, nil, host.CommandRun{ID: id, Name: name, Args: args}); err != nil {
 		return true, "", err
 	}
 	if !c.AcceptsImages && slices.ContainsFunc(attachments, func(b host.Block) bool { return b.Type == host.BlockImage }) {
 		text := fmt.Sprintf(TextImagesRefused, name)
 		err := fmt.Errorf("refhost: /%s: %w", name, ErrImagesRefused)
-		if _, e := appendJSON(a.Session(), host.TypeCommandDone, nil, host.CommandDone{ID: id, Text: text}); e != nil {
+		if e := appendJSON(a.Session(), host.TypeCommandDone, nil, host.CommandDone{ID: id, Text: text}); e != nil {
 			err = fmt.Errorf("%w; %w", err, e)
 		}
 		return true, "", err
@@ -75,7 +72,7 @@ func (r *Runtime) Execute(ctx context.Context, a host.Agent, line string, attach
 		done.Text = runErr.Error()
 		runErr = fmt.Errorf("/%s: %w", name, runErr)
 	}
-	_, err = appendJSON(a.Session(), host.TypeCommandDone, nil, done)
+	err = appendJSON(a.Session(), host.TypeCommandDone, nil, done)
 	if err == nil {
 		err = host.Sync(a.Session()) // a durability point: the reply is shown
 	}
@@ -86,12 +83,4 @@ func (r *Runtime) Execute(ctx context.Context, a host.Agent, line string, attach
 		return true, reply, err
 	}
 	return true, reply, runErr
-}
-
-// newRunID returns a fresh random ID pairing a "command/run" with its
-// "command/done".
-func newRunID() string {
-	var b [8]byte
-	_, _ = rand.Read(b[:])
-	return hex.EncodeToString(b[:])
 }

@@ -10,20 +10,6 @@ import (
 	"github.com/dshgo/planmode/host"
 )
 
-// Tool guards.
-
-type guardSnap struct {
-	guards []host.Guard // registration order
-}
-
-func buildGuards(items []*entry[host.Guard], _ uint64) *guardSnap {
-	s := &guardSnap{guards: make([]host.Guard, len(items))}
-	for i, e := range items {
-		s.guards[i] = e.item
-	}
-	return s
-}
-
 // AddToolGuard implements [host.ToolGuards]. Guards run in registration
 // order before every tool execution; the first refusal wins.
 func (r *Runtime) AddToolGuard(g host.Guard) (func(), error) {
@@ -39,12 +25,11 @@ func (r *Runtime) AddToolGuard(g host.Guard) (func(), error) {
 // when it starts serving an agent ([Runtime.NewAgent]); programs may run it
 // after registering everything, as a configuration check.
 func (r *Runtime) CheckGuards() error {
-	tools := r.tools.load().byName
 	var errs []error
-	for _, g := range r.guards.load().guards {
+	for _, g := range r.guards.all() {
 		var unknown []string
 		for _, name := range g.Tools {
-			if _, ok := tools[name]; !ok {
+			if _, ok := r.tools.get(name); !ok {
 				unknown = append(unknown, name)
 			}
 		}
@@ -60,7 +45,7 @@ func (r *Runtime) CheckGuards() error {
 
 // guard runs the guard chain for one call; a refusal is the error's text.
 func (r *Runtime) guard(ctx context.Context, cc host.CallContext, name string, input json.RawMessage) error {
-	for _, g := range r.guards.load().guards {
+	for _, g := range r.guards.all() {
 		if err := runGuard(ctx, g.Check, cc, name, input); err != nil {
 			return err
 		}
@@ -79,8 +64,6 @@ func runGuard(ctx context.Context, g host.ToolGuard, cc host.CallContext, name s
 	return g(ctx, cc, name, input)
 }
 
-// Compaction.
-
 // CompactBeforeNextRequest implements [host.Compactor]: before agent's next
 // accepted step derives its request, the runtime appends a
 // "compaction/summary" event holding summary (right after "step/start"),
@@ -97,23 +80,24 @@ func (r *Runtime) CompactBeforeNextRequest(agent host.Agent, summary string) err
 	return nil
 }
 
-// takeCompaction returns and clears the scheduled summary.
-func (a *Agent) takeCompaction() *string {
+// appendCompaction appends the scheduled summary, if any, and clears it
+// unless a newer one was scheduled meanwhile.
+func (a *Agent) appendCompaction() error {
 	a.mu.Lock()
-	defer a.mu.Unlock()
 	s := a.compaction
-	a.compaction = nil
-	return s
-}
-
-// restoreCompaction puts back a summary that could not be appended, unless
-// a newer one was scheduled meanwhile.
-func (a *Agent) restoreCompaction(s *string) {
+	a.mu.Unlock()
+	if s == nil {
+		return nil
+	}
+	if err := a.emit(host.TypeCompactionSummary, nil, host.CompactionSummary{Summary: *s}); err != nil {
+		return err
+	}
 	a.mu.Lock()
 	defer a.mu.Unlock()
-	if a.compaction == nil {
-		a.compaction = s
+	if a.compaction == s {
+		a.compaction = nil
 	}
+	return nil
 }
 
 var (

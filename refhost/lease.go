@@ -4,7 +4,6 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
-	"slices"
 	"sync"
 	"time"
 
@@ -120,8 +119,8 @@ func (a *Agent) takeLease(ctx context.Context, l host.TurnLeaser) bool {
 		}
 		if n > 0 {
 			a.log.Info("refhost: session busy; message queued for the turn's owner", "holder", busy.Holder.Host, "pid", busy.Holder.PID, "messages", n)
-			if a.rt.busy != nil {
-				a.rt.busy(a, busy.Holder, n)
+			if a.rt.o.Busy != nil {
+				a.rt.o.Busy(a, busy.Holder, n)
 			}
 		}
 		if len(a.Pending()) == 0 {
@@ -144,17 +143,12 @@ func (a *Agent) handOver() (int, error) {
 	c := a.claim()
 	for i, m := range c.msgs {
 		data, err := json.Marshal(host.UserMessage{Content: m.Content})
-		if err != nil {
-			a.mu.Lock()
-			a.queue = append(slices.Clip(c.msgs[i:]), a.queue...)
-			a.mu.Unlock()
-			return i, err
+		ok := false
+		if err == nil {
+			_, ok, err = a.sess.AppendIf(host.Event{Type: host.TypeUserMessage, Source: m.Source, Data: data}, a.fold.betweenSteps)
 		}
-		_, ok, err := a.sess.AppendIf(host.Event{Type: host.TypeUserMessage, Source: m.Source, Data: data}, a.fold.betweenSteps)
 		if err != nil || !ok {
-			a.mu.Lock()
-			a.queue = append(slices.Clip(c.msgs[i:]), a.queue...)
-			a.mu.Unlock()
+			a.putBack(claimed{msgs: c.msgs[i:]}, false)
 			return i, err
 		}
 	}
@@ -189,8 +183,8 @@ func (a *Agent) watchLease(cancel context.CancelFunc) (stop func()) {
 		case <-g.Lost():
 			cancel()
 			a.log.Error("refhost: turn lease lost; this process's writes to the turn are refused", "token", g.Token())
-			if a.rt.leaseLost != nil {
-				a.rt.leaseLost(a)
+			if a.rt.o.LeaseLost != nil {
+				a.rt.o.LeaseLost(a)
 			}
 		case <-done:
 		}

@@ -75,9 +75,8 @@ type ModuleResult struct {
 // application stops.
 func NewModule(p ModuleParams) (ModuleResult, error) {
 	o := Options{Store: p.Store, Model: p.Model, Logger: p.Logger}
-	if p.Settings != nil {
-		o.MaxAttempts, o.MaxSteps, o.Checkpoint = p.Settings.MaxAttempts, p.Settings.MaxSteps, p.Settings.Checkpoint
-		o.Busy, o.LeaseLost = p.Settings.Busy, p.Settings.LeaseLost
+	if s := p.Settings; s != nil {
+		o.MaxAttempts, o.MaxSteps, o.Checkpoint, o.Busy, o.LeaseLost = s.MaxAttempts, s.MaxSteps, s.Checkpoint, s.Busy, s.LeaseLost
 	}
 	r, err := New(o)
 	if err != nil {

@@ -2,6 +2,7 @@ package refhost_test
 
 import (
 	"context"
+	"errors"
 	"testing"
 
 	"go.uber.org/fx"
@@ -15,12 +16,12 @@ import (
 
 func TestModule(t *testing.T) {
 	var (
-		rt      *refhost.Runtime
 		agent   *refhost.Agent
 		reg     struct{ sections, tools, commands, prestep, questions, validators, types bool }
 		unblock = make(chan struct{})
 	)
-	model := scripted.NewModel(scripted.Step{Block: true})
+	var maxAttempts int // as the request-error listener saw it
+	model := scripted.NewModel(scripted.Step{Err: errors.New("down")}, scripted.Step{Block: true})
 	app := fxtest.New(t,
 		fx.Provide(
 			func() host.Store { return store.NewMemory() },
@@ -30,12 +31,17 @@ func TestModule(t *testing.T) {
 		refhost.Module,
 		fx.Invoke(func(r *refhost.Runtime, s host.Sections, tl host.Tools, c host.Commands, p host.PreStepChain,
 			q host.UserQuestions, v host.Validators, et host.EventTypes) {
-			rt = r
 			reg.sections, reg.tools, reg.commands, reg.prestep = s == r, tl == r, c == r, p == r
 			reg.questions, reg.validators, reg.types = q == r.Questions(), v == r.Store(), et == r
 		}),
 		fx.Invoke(func(lc fx.Lifecycle, r *refhost.Runtime) {
 			lc.Append(fx.StartHook(func(context.Context) error {
+				if _, err := r.AddRequestErrorListener("retry", func(_ context.Context, e refhost.RequestError) bool {
+					maxAttempts = e.MaxAttempts
+					return true
+				}); err != nil {
+					return err
+				}
 				s, err := r.Store().Create("")
 				if err != nil {
 					return err
@@ -51,7 +57,7 @@ func TestModule(t *testing.T) {
 	)
 	app.RequireStart()
 	<-unblock
-	if err := model.WaitCalls(ctxTimeout(t), 1); err != nil {
+	if err := model.WaitCalls(ctxTimeout(t), 2); err != nil {
 		t.Fatal(err)
 	}
 	// Stopping the app stops the agent blocked in its model call.
@@ -62,8 +68,8 @@ func TestModule(t *testing.T) {
 	if got := lastTurnEnd(t, agent.Session()); got.Reason != host.TurnCancelled {
 		t.Errorf("turn end = %+v", got)
 	}
-	if rt.MaxAttempts() != 5 {
-		t.Errorf("settings not applied: max attempts %d", rt.MaxAttempts())
+	if maxAttempts != 5 {
+		t.Errorf("settings not applied: max attempts %d", maxAttempts)
 	}
 	if reg != (struct{ sections, tools, commands, prestep, questions, validators, types bool }{true, true, true, true, true, true, true}) {
 		t.Errorf("provided services: %+v", reg)

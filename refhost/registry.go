@@ -4,7 +4,6 @@ import (
 	"fmt"
 	"slices"
 	"sync"
-	"sync/atomic"
 
 	"github.com/dshgo/planmode/host"
 )
@@ -16,64 +15,62 @@ type entry[T any] struct {
 	item T
 }
 
-// registry is a named, copy-on-write list. Writers serialize on mu and
-// publish an immutable snapshot built by build; readers load the snapshot
-// without locking, which keeps the per-step cost of the loop low.
-type registry[T, S any] struct {
-	what  string // names the registry in errors, for example "section"
-	build func(items []*entry[T], version uint64) *S
+// registry is a named list under a mutex.
+type registry[T any] struct {
+	what string // names the registry in errors, for example "section"
 
-	mu      sync.Mutex
-	items   []*entry[T]
-	version uint64
-	snap    atomic.Pointer[S]
+	mu    sync.Mutex
+	items []*entry[T]
 }
 
-func newRegistry[T, S any](what string, build func([]*entry[T], uint64) *S) *registry[T, S] {
-	r := &registry[T, S]{what: what, build: build}
-	r.snap.Store(build(nil, 0))
-	return r
+// all returns the items in list order.
+func (r *registry[T]) all() []T {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	items := make([]T, len(r.items))
+	for i, e := range r.items {
+		items[i] = e.item
+	}
+	return items
 }
 
-// load returns the current snapshot.
-func (r *registry[T, S]) load() *S { return r.snap.Load() }
+// get returns the item registered under name.
+func (r *registry[T]) get(name string) (T, bool) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	for _, e := range r.items {
+		if e.name == name {
+			return e.item, true
+		}
+	}
+	var zero T
+	return zero, false
+}
 
 // add registers item under name, first in the list when prepend is set and
 // last otherwise. A taken name is ErrDuplicate.
-func (r *registry[T, S]) add(name string, item T, prepend bool) (func(), error) {
+func (r *registry[T]) add(name string, item T, prepend bool) (func(), error) {
 	if name == "" {
 		return nil, fmt.Errorf("refhost: %s: %w", r.what, ErrEmptyName)
 	}
 	r.mu.Lock()
 	defer r.mu.Unlock()
-	for _, e := range r.items {
-		if e.name == name {
-			return nil, fmt.Errorf("refhost: %s %q: %w", r.what, name, host.ErrDuplicate)
-		}
+	if slices.ContainsFunc(r.items, func(e *entry[T]) bool { return e.name == name }) {
+		return nil, fmt.Errorf("refhost: %s %q: %w", r.what, name, host.ErrDuplicate)
 	}
 	e := &entry[T]{name: name, item: item}
 	if prepend {
-		r.items = slices.Insert(slices.Clip(r.items), 0, e)
+		r.items = slices.Insert(r.items, 0, e)
 	} else {
-		r.items = append(slices.Clip(r.items), e)
+		r.items = append(r.items, e)
 	}
-	r.publishLocked()
-	var once sync.Once
-	return func() { once.Do(func() { r.remove(e) }) }, nil
+	return sync.OnceFunc(func() { r.remove(e) }), nil
 }
 
-func (r *registry[T, S]) remove(e *entry[T]) {
+func (r *registry[T]) remove(e *entry[T]) {
 	r.mu.Lock()
 	defer r.mu.Unlock()
-	i := slices.Index(r.items, e)
-	if i < 0 {
-		return
+	if i := slices.Index(r.items, e); i >= 0 {
+		r.items = slices.Delete(r.items, i, i+1)
 	}
-	r.items = slices.Delete(slices.Clone(r.items), i, i+1)
-	r.publishLocked()
-}
-
-func (r *registry[T, S]) publishLocked() {
-	r.version++
-	r.snap.Store(r.build(r.items, r.version))
 }

@@ -136,44 +136,7 @@ func TestNewOptions(t *testing.T) {
 	if _, err := refhost.New(refhost.Options{Model: f.model, MaxAttempts: -1}); !errors.Is(err, refhost.ErrBadRegistration) {
 		t.Errorf("negative attempts: err = %v", err)
 	}
-	if f.rt.MaxAttempts() != refhost.DefaultMaxAttempts || f.rt.Store() != f.store {
-		t.Errorf("defaults: attempts %d store %v", f.rt.MaxAttempts(), f.rt.Store())
+	if f.rt.Store() != f.store {
+		t.Errorf("store %v, want the options' store", f.rt.Store())
 	}
-}
-
-func TestToolLooksUpRegisteredToolsByName(t *testing.T) {
-	rt := newFixture(t).rt
-	if _, ok := rt.Tool("echo"); ok {
-		t.Fatal("found a tool before any was registered")
-	}
-	tool := presentingTool{}
-	undo, err := rt.AddTool(tool)
-	if err != nil {
-		t.Fatal(err)
-	}
-	got, ok := rt.Tool("echo")
-	if !ok || got != host.Tool(tool) {
-		t.Fatalf("Tool(echo) = %v, %v; want the registered tool", got, ok)
-	}
-	if _, ok := got.(host.Presenter); !ok {
-		t.Fatal("the tool found is not the Presenter registered")
-	}
-	undo()
-	if _, ok := rt.Tool("echo"); ok {
-		t.Fatal("found a tool after it was unregistered")
-	}
-}
-
-// presentingTool is a tool that also presents its calls as cards.
-type presentingTool struct{}
-
-func (presentingTool) Definition() host.ToolDefinition {
-	return host.ToolDefinition{Name: "echo", InputSchema: json.RawMessage(`{"type":"object"}`)}
-}
-func (presentingTool) Execute(context.Context, host.CallContext, json.RawMessage) (string, error) {
-	return "", nil
-}
-func (presentingTool) PresentCall(json.RawMessage) host.Card { return host.Card{Kind: "echo"} }
-func (presentingTool) PresentResult(json.RawMessage, string, bool) host.Card {
-	return host.Card{Kind: "echo"}
 }

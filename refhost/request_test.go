@@ -144,7 +144,7 @@ func TestAssemble(t *testing.T) {
 	}
 }
 
-func TestSectionCacheSeesChanges(t *testing.T) {
+func TestEachRequestRendersTheSectionsAgain(t *testing.T) {
 	f := newFixture(t, texts(3)...)
 	text := "one"
 	must[func()](t)(f.rt.AddSection(host.Section{Name: "s", Text: func(host.AssembleContext) string { return text }}))

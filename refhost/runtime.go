@@ -3,15 +3,15 @@ package refhost
 import (
 	"cmp"
 	"context"
-	"crypto/sha256"
-	"encoding/hex"
 	"encoding/json"
 	"errors"
 	"fmt"
 	"log/slog"
+	"maps"
 	"slices"
 	"strings"
 	"sync"
+	"unicode"
 
 	"github.com/dshgo/planmode/host"
 )
@@ -61,22 +61,15 @@ type Options struct {
 // [host.ToolGuards] and [host.Compactor].
 // All methods are safe for concurrent use.
 type Runtime struct {
-	store       host.Store
-	model       Model
-	log         *slog.Logger
-	maxAttempts int
-	maxSteps    int
-	checkpoint  func(ctx context.Context, a *Agent) error
-	busy        func(a *Agent, holder host.LeaseHolder, n int)
-	leaseLost   func(a *Agent)
+	o Options // with the defaults filled in
 
-	types     *registry[host.EventKind, typeSnap]
-	sections  *registry[host.Section, sectionSnap]
-	tools     *registry[toolEntry, toolSnap]
-	commands  *registry[host.Command, commandSnap]
-	preSteps  *registry[host.PreStepListener, chainSnap]
-	reqErrs   *registry[RequestErrorListener, []RequestErrorListener]
-	guards    *registry[host.Guard, guardSnap]
+	types     registry[host.EventType]
+	sections  registry[host.Section]
+	tools     registry[toolEntry]
+	commands  registry[host.Command]
+	preSteps  registry[host.PreStepListener]
+	reqErrs   registry[RequestErrorListener]
+	guards    registry[host.Guard]
 	questions *Questions
 
 	mu     sync.Mutex
@@ -95,30 +88,23 @@ func New(o Options) (*Runtime, error) {
 	if o.MaxSteps < 0 {
 		return nil, fmt.Errorf("refhost: options: max steps %d: must be 0 (default) or more: %w", o.MaxSteps, ErrBadRegistration)
 	}
+	o.MaxAttempts = cmp.Or(o.MaxAttempts, DefaultMaxAttempts)
+	o.MaxSteps = cmp.Or(o.MaxSteps, DefaultMaxSteps)
+	o.Logger = cmp.Or(o.Logger, slog.New(slog.DiscardHandler))
 	r := &Runtime{
-		store:       o.Store,
-		model:       o.Model,
-		log:         o.Logger,
-		maxAttempts: cmp.Or(o.MaxAttempts, DefaultMaxAttempts),
-		maxSteps:    cmp.Or(o.MaxSteps, DefaultMaxSteps),
-		checkpoint:  o.Checkpoint,
-		busy:        o.Busy,
-		leaseLost:   o.LeaseLost,
-		types:       newRegistry("event type", buildTypes),
-		sections:    newRegistry("section", buildSections),
-		tools:       newRegistry("tool", buildTools),
-		commands:    newRegistry("command", buildCommands),
-		preSteps:    newRegistry("pre-step listener", buildChain),
-		reqErrs:     newRegistry("request-error listener", buildListeners),
-		guards:      newRegistry("tool guard", buildGuards),
-		questions:   &Questions{},
-		agents:      map[string]*Agent{},
-	}
-	if r.log == nil {
-		r.log = slog.New(slog.DiscardHandler)
+		o:         o,
+		types:     registry[host.EventType]{what: "event type"},
+		sections:  registry[host.Section]{what: "section"},
+		tools:     registry[toolEntry]{what: "tool"},
+		commands:  registry[host.Command]{what: "command"},
+		preSteps:  registry[host.PreStepListener]{what: "pre-step listener"},
+		reqErrs:   registry[RequestErrorListener]{what: "request-error listener"},
+		guards:    registry[host.Guard]{what: "tool guard"},
+		questions: &Questions{},
+		agents:    map[string]*Agent{},
 	}
 	for _, t := range host.CoreEventTypes() {
-		if _, err := r.types.add(t.Name, t.Kind, false); err != nil {
+		if _, err := r.types.add(t.Name, t, false); err != nil {
 			return nil, err
 		}
 	}
@@ -126,31 +112,10 @@ func New(o Options) (*Runtime, error) {
 }
 
 // Store returns the session store from the options (nil when none was given).
-func (r *Runtime) Store() host.Store { return r.store }
+func (r *Runtime) Store() host.Store { return r.o.Store }
 
 // Questions returns the user-question service.
 func (r *Runtime) Questions() *Questions { return r.questions }
-
-// MaxAttempts returns the bound on request attempts per step.
-func (r *Runtime) MaxAttempts() int { return r.maxAttempts }
-
-// MaxSteps returns the bound on steps per turn.
-func (r *Runtime) MaxSteps() int { return r.maxSteps }
-
-// Event types.
-
-type typeSnap struct {
-	version uint64
-	kinds   map[string]host.EventKind
-}
-
-func buildTypes(items []*entry[host.EventKind], version uint64) *typeSnap {
-	m := make(map[string]host.EventKind, len(items))
-	for _, e := range items {
-		m[e.name] = e.item
-	}
-	return &typeSnap{version: version, kinds: m}
-}
 
 // DeclareEventType implements [host.EventTypes]. The core types are declared
 // by New, so declaring one of them again is ErrDuplicate.
@@ -158,30 +123,13 @@ func (r *Runtime) DeclareEventType(t host.EventType) (func(), error) {
 	if t.Kind != host.LogOnly && t.Kind != host.Transcript {
 		return nil, fmt.Errorf("refhost: event type %q: kind %d: want log-only or transcript: %w", t.Name, t.Kind, ErrBadRegistration)
 	}
-	return r.types.add(t.Name, t.Kind, false)
+	return r.types.add(t.Name, t, false)
 }
 
 // EventKind implements [host.EventTypes].
 func (r *Runtime) EventKind(name string) (host.EventKind, bool) {
-	k, ok := r.types.load().kinds[name]
-	return k, ok
-}
-
-// Sections.
-
-type sectionSnap struct {
-	sections []host.Section // sorted by (Order, Name)
-}
-
-func buildSections(items []*entry[host.Section], _ uint64) *sectionSnap {
-	s := make([]host.Section, len(items))
-	for i, e := range items {
-		s[i] = e.item
-	}
-	slices.SortFunc(s, func(a, b host.Section) int {
-		return cmp.Or(cmp.Compare(a.Order, b.Order), strings.Compare(a.Name, b.Name))
-	})
-	return &sectionSnap{sections: s}
+	t, ok := r.types.get(name)
+	return t.Kind, ok
 }
 
 // AddSection implements [host.Sections].
@@ -192,37 +140,11 @@ func (r *Runtime) AddSection(s host.Section) (func(), error) {
 	return r.sections.add(s.Name, s, false)
 }
 
-// Tools.
-
+// toolEntry is a registered tool and its definition, read once.
 type toolEntry struct {
 	tool host.Tool
 	def  host.ToolDefinition
 	js   []byte // the definition's canonical JSON, for the catalog digest
-}
-
-type toolSnap struct {
-	defs   []host.ToolDefinition // sorted by name
-	byName map[string]host.Tool
-	digest string
-}
-
-func buildTools(items []*entry[toolEntry], _ uint64) *toolSnap {
-	sorted := slices.Clone(items)
-	slices.SortFunc(sorted, func(a, b *entry[toolEntry]) int { return strings.Compare(a.name, b.name) })
-	s := &toolSnap{defs: make([]host.ToolDefinition, len(sorted)), byName: make(map[string]host.Tool, len(sorted))}
-	h := sha256.New()
-	h.Write([]byte{'['})
-	for i, e := range sorted {
-		s.defs[i] = e.item.def
-		s.byName[e.name] = e.item.tool
-		if i > 0 {
-			h.Write([]byte{','})
-		}
-		h.Write(e.item.js)
-	}
-	h.Write([]byte{']'})
-	s.digest = hex.EncodeToString(h.Sum(nil))
-	return s
 }
 
 // AddTool implements [host.Tools]. The definition is read once, here; its
@@ -239,39 +161,10 @@ func (r *Runtime) AddTool(t host.Tool) (func(), error) {
 	return r.tools.add(def.Name, toolEntry{tool: t, def: def, js: js}, false)
 }
 
-// Tool returns the registered tool with that name, and false when none is
-// registered. A UI uses it to reach what a tool offers besides running,
-// such as the exit tool's [host.Presenter] cards:
-//
-//	if t, ok := rt.Tool(planmode.ExitToolName); ok {
-//		if p, ok := t.(host.Presenter); ok { card := p.PresentCall(input) ... }
-//	}
-func (r *Runtime) Tool(name string) (host.Tool, bool) {
-	t, ok := r.tools.load().byName[name]
-	return t, ok
-}
-
-// Commands.
-
-type commandSnap struct {
-	byName map[string]host.Command
-	sorted []host.Command
-}
-
-func buildCommands(items []*entry[host.Command], _ uint64) *commandSnap {
-	s := &commandSnap{byName: make(map[string]host.Command, len(items)), sorted: make([]host.Command, len(items))}
-	for i, e := range items {
-		s.byName[e.name] = e.item
-		s.sorted[i] = e.item
-	}
-	slices.SortFunc(s.sorted, func(a, b host.Command) int { return strings.Compare(a.Name, b.Name) })
-	return s
-}
-
 // AddCommand implements [host.Commands]. The name is given without the
 // slash and must not contain white space or a slash.
 func (r *Runtime) AddCommand(c host.Command) (func(), error) {
-	if strings.ContainsFunc(c.Name, func(r rune) bool { return r == '/' || isSpace(r) }) {
+	if strings.ContainsFunc(c.Name, func(r rune) bool { return r == '/' || unicode.IsSpace(r) }) {
 		return nil, fmt.Errorf("refhost: command %q: name must not contain white space or '/': %w", c.Name, ErrBadRegistration)
 	}
 	if c.Run == nil {
@@ -282,26 +175,10 @@ func (r *Runtime) AddCommand(c host.Command) (func(), error) {
 
 // CommandList returns the registered commands sorted by name, for help
 // listings.
-func (r *Runtime) CommandList() []host.Command { return slices.Clone(r.commands.load().sorted) }
-
-// Pre-step chain.
-
-type chainSnap struct {
-	run host.PreStepNext
-}
-
-// acceptAll is the innermost link of every chain.
-func acceptAll(_ context.Context, s host.Step) host.Decision { return host.Accept(s.Messages) }
-
-// buildChain links the listeners once per registry change, outermost first,
-// so that running the chain allocates nothing.
-func buildChain(items []*entry[host.PreStepListener], _ uint64) *chainSnap {
-	next := host.PreStepNext(acceptAll)
-	for i := len(items) - 1; i >= 0; i-- {
-		l, inner := items[i].item, next
-		next = func(ctx context.Context, s host.Step) host.Decision { return l(ctx, s, inner) }
-	}
-	return &chainSnap{run: next}
+func (r *Runtime) CommandList() []host.Command {
+	cmds := r.commands.all()
+	slices.SortFunc(cmds, func(a, b host.Command) int { return strings.Compare(a.Name, b.Name) })
+	return cmds
 }
 
 // AddPreStep implements [host.PreStepChain]. Listeners added with prepend
@@ -314,7 +191,16 @@ func (r *Runtime) AddPreStep(name string, l host.PreStepListener, prepend bool) 
 	return r.preSteps.add(name, l, prepend)
 }
 
-// Request-error listeners.
+// preStep runs the pre-step chain, whose innermost link accepts the
+// step's messages.
+func (r *Runtime) preStep(ctx context.Context, s host.Step) host.Decision {
+	next := host.PreStepNext(func(_ context.Context, s host.Step) host.Decision { return host.Accept(s.Messages) })
+	for _, l := range slices.Backward(r.preSteps.all()) {
+		inner := next
+		next = func(ctx context.Context, s host.Step) host.Decision { return l(ctx, s, inner) }
+	}
+	return next(ctx, s)
+}
 
 // RequestError describes a failed model request, as the request-error
 // listeners see it.
@@ -336,14 +222,6 @@ type RequestError struct {
 // whatever the listener changed shows up in it. ctx is the turn's context.
 type RequestErrorListener func(ctx context.Context, e RequestError) (retry bool)
 
-func buildListeners(items []*entry[RequestErrorListener], _ uint64) *[]RequestErrorListener {
-	s := make([]RequestErrorListener, len(items))
-	for i, e := range items {
-		s[i] = e.item
-	}
-	return &s
-}
-
 // AddRequestErrorListener registers l under name. Every listener runs, in
 // registration order, after each failed request; the step is retried when
 // at least one asks for it and attempts remain.
@@ -354,17 +232,14 @@ func (r *Runtime) AddRequestErrorListener(name string, l RequestErrorListener) (
 	return r.reqErrs.add(name, l, false)
 }
 
-func (r *Runtime) settleRequestError(ctx context.Context, e RequestError) bool {
-	retry := false
-	for _, l := range *r.reqErrs.load() {
-		if l(ctx, e) {
-			retry = true
-		}
+// settleRequestError runs every request-error listener and reports
+// whether one asked for a retry.
+func (r *Runtime) settleRequestError(ctx context.Context, e RequestError) (retry bool) {
+	for _, l := range r.reqErrs.all() {
+		retry = l(ctx, e) || retry
 	}
 	return retry
 }
-
-// Agents.
 
 // NewAgent binds an agent to s. An empty id means the session's ID. A
 // session that already holds events is resumed: turn numbering continues
@@ -406,10 +281,7 @@ func (r *Runtime) NewAgent(id string, s host.Session) (*Agent, error) {
 // end, or for ctx.
 func (r *Runtime) Stop(ctx context.Context) error {
 	r.mu.Lock()
-	agents := make([]*Agent, 0, len(r.agents))
-	for _, a := range r.agents {
-		agents = append(agents, a)
-	}
+	agents := slices.Collect(maps.Values(r.agents))
 	r.mu.Unlock()
 	var errs []error
 	for _, a := range agents {

@@ -281,9 +281,9 @@ func TestScriptExhausted(t *testing.T) {
 	}
 }
 
-// The loop folds its own appends without decoding them; a resumed agent
-// decodes the same events from JSON. Both must give the same transcript.
-func TestSeededTranscriptMatchesDecoded(t *testing.T) {
+// An agent resumed on a session sees the transcript the agent that wrote
+// it saw.
+func TestResumedAgentSeesTheSameTranscript(t *testing.T) {
 	f := newFixture(t,
 		scripted.Step{Text: "a", ToolCalls: []host.ToolCall{call("c1", "echo", `{"text":"x"}`), {ID: "c2", Name: "echo"}, call("c3", "echo", `{"text":`)}},
 		scripted.Step{Text: "b"},
@@ -300,14 +300,14 @@ func TestSeededTranscriptMatchesDecoded(t *testing.T) {
 	b := must[*refhost.Agent](t)(f.rt.NewAgent("", a.Session()))
 	f.steer(b, "two")
 	reqs := f.model.Requests()
-	seededView, decodedView := reqs[1].Messages, reqs[2].Messages
-	if len(decodedView) != len(seededView)+2 {
-		t.Fatalf("decoded %d messages, seeded %d (+ assistant b + user two)", len(decodedView), len(seededView))
+	first, resumed := reqs[1].Messages, reqs[2].Messages
+	if len(resumed) != len(first)+2 {
+		t.Fatalf("resumed agent sent %d messages, the first %d (+ assistant b + user two)", len(resumed), len(first))
 	}
-	a1, _ := json.Marshal(seededView)
-	b1, _ := json.Marshal(decodedView[:len(seededView)])
+	a1, _ := json.Marshal(first)
+	b1, _ := json.Marshal(resumed[:len(first)])
 	if string(a1) != string(b1) {
-		t.Errorf("seeded and decoded transcripts differ:\n%s\n%s", a1, b1)
+		t.Errorf("the transcripts differ:\n%s\n%s", a1, b1)
 	}
 	results := payloads[host.ToolResult](t, a.Session(), host.TypeToolResult)
 	if len(results) != 3 || results[1].Output != "" || results[1].IsError || results[2].Output != refhost.TextBadToolInput {

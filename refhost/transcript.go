@@ -4,16 +4,17 @@ import (
 	"encoding/json"
 	"fmt"
 	"log/slog"
+	"maps"
 	"slices"
 
 	"github.com/dshgo/planmode/host"
 )
 
-// transcript folds a session log into the messages the model sees. It is
-// incremental: each update decodes only the events appended since the last
-// one, so deriving a request is O(new events), not O(log). When the
-// declared event types change the fold starts over, because an event's kind
-// may have changed. It is owned by the agent's loop goroutine.
+// transcript folds a session log into the messages the model sees, one
+// step at a time: each update decodes only the events appended since the
+// last one. When the declared event types change the fold starts over,
+// because an event's kind may have changed. It is owned by the agent's loop
+// goroutine.
 //
 // The messages slice is handed out as Request.Messages. The fold only ever
 // appends to it or replaces it (on compaction), never rewrites an element
@@ -28,53 +29,32 @@ import (
 // one, or one whose call a compaction summarised) is left out. So one
 // failed append never makes every later request fail.
 type transcript struct {
-	version uint64
-	upto    int
-	msgs    []Message
-	open    []string // the calls of the last assistant message still without a result
-	seeded  []seeded // the loop's own appends, in seq order, not yet folded
-}
-
-// seeded is the message for an event the loop appended itself, so that
-// folding it needs no JSON decoding.
-type seeded struct {
-	seq uint64
-	msg Message
-}
-
-// seed records msg as the transcript entry of the event at seq, which the
-// caller just appended.
-func (t *transcript) seed(seq uint64, msg Message) {
-	t.seeded = append(t.seeded, seeded{seq: seq, msg: msg})
+	kinds map[string]host.EventKind // the declared event types it was folded with
+	upto  int
+	msgs  []Message
+	open  []string // the calls of the last assistant message still without a result
 }
 
 // update folds the events appended since the last call and returns the
 // transcript (capacity clipped so a caller's append cannot reach ours).
-func (t *transcript) update(events host.Log, types *typeSnap, log *slog.Logger) []Message {
-	if t.version != types.version || t.upto > events.Len() {
-		*t = transcript{version: types.version} // seeds are dropped: decode everything
+func (t *transcript) update(events host.Log, types *registry[host.EventType], log *slog.Logger) []Message {
+	kinds := map[string]host.EventKind{}
+	for _, d := range types.all() {
+		kinds[d.Name] = d.Kind
 	}
-	si := 0 // next unused seed; the seeds' array is reused across updates
+	if !maps.Equal(t.kinds, kinds) || t.upto > events.Len() {
+		*t = transcript{kinds: kinds}
+	}
 	for _, e := range events.Range(t.upto, events.Len()) {
-		for si < len(t.seeded) && t.seeded[si].seq < e.Seq {
-			si++
-		}
-		if types.kinds[e.Type] != host.Transcript {
+		if kinds[e.Type] != host.Transcript {
 			continue // undeclared types are log-only (LogOnly is the zero kind)
-		}
-		if si < len(t.seeded) && t.seeded[si].seq == e.Seq {
-			t.add(t.seeded[si].msg)
-			si++
-			continue
 		}
 		if err := t.fold(e); err != nil {
 			log.Warn("refhost: transcript: skipped an event", "seq", e.Seq, "type", e.Type, "err", err)
 		}
 	}
 	t.upto = events.Len()
-	clear(t.seeded) // drop references to folded messages
-	t.seeded = t.seeded[:0]
-	msgs := t.msgs[:len(t.msgs):len(t.msgs)]
+	msgs := slices.Clip(t.msgs)
 	if len(t.open) > 0 {
 		// The loop derives a request only once every result of the last
 		// batch was written or lost: the calls still open are lost. The

@@ -62,7 +62,7 @@ func (m *Model) Add(steps ...Step) {
 // error wrapping ErrScriptExhausted.
 func (m *Model) Generate(ctx context.Context, req refhost.Request) (refhost.Response, error) {
 	m.mu.Lock()
-	m.reqs = append(m.reqs, CloneRequest(req))
+	m.reqs = append(m.reqs, cloneRequest(req))
 	call := len(m.reqs)
 	close(m.changed)
 	m.changed = make(chan struct{})
@@ -92,7 +92,7 @@ func (m *Model) Requests() []refhost.Request {
 	defer m.mu.Unlock()
 	out := make([]refhost.Request, len(m.reqs))
 	for i, r := range m.reqs {
-		out[i] = CloneRequest(r)
+		out[i] = cloneRequest(r)
 	}
 	return out
 }
@@ -129,8 +129,8 @@ func (m *Model) WaitCalls(ctx context.Context, n int) error {
 	}
 }
 
-// CloneRequest returns a deep copy of r.
-func CloneRequest(r refhost.Request) refhost.Request {
+// cloneRequest returns a deep copy of r.
+func cloneRequest(r refhost.Request) refhost.Request {
 	r.Sections = slices.Clone(r.Sections)
 	r.Tools = slices.Clone(r.Tools)
 	for i := range r.Tools {

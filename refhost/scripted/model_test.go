@@ -81,18 +81,19 @@ func TestModelBlock(t *testing.T) {
 	}
 }
 
-func TestNewModelYAML(t *testing.T) {
-	m, err := scripted.NewModelYAML([]byte("steps:\n  - text: hi\n  - error: boom\n"))
+func TestModelFromYAML(t *testing.T) {
+	steps, err := scripted.ParseScript([]byte("steps:\n  - text: hi\n  - error: boom\n"))
 	if err != nil {
 		t.Fatal(err)
 	}
+	m := scripted.NewModel(steps...)
 	if resp, err := m.Generate(context.Background(), refhost.Request{}); err != nil || resp.Text != "hi" {
 		t.Errorf("first = %+v, %v", resp, err)
 	}
 	if _, err := m.Generate(context.Background(), refhost.Request{}); err == nil || err.Error() != "boom" {
 		t.Errorf("second err = %v", err)
 	}
-	if _, err := scripted.NewModelYAML([]byte("steps: 3")); !errors.Is(err, scripted.ErrBadScript) {
+	if _, err := scripted.ParseScript([]byte("steps: 3")); !errors.Is(err, scripted.ErrBadScript) {
 		t.Errorf("bad script: err = %v", err)
 	}
 }

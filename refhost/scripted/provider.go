@@ -68,17 +68,14 @@ func (p *Provider) Hold() (release func()) {
 	defer p.mu.Unlock()
 	ch := make(chan struct{})
 	p.hold = ch
-	var once sync.Once
-	return func() {
-		once.Do(func() {
-			p.mu.Lock()
-			defer p.mu.Unlock()
-			close(ch)
-			if p.hold == ch {
-				p.hold = nil
-			}
-		})
-	}
+	return sync.OnceFunc(func() {
+		p.mu.Lock()
+		defer p.mu.Unlock()
+		close(ch)
+		if p.hold == ch {
+			p.hold = nil
+		}
+	})
 }
 
 // Ask implements [refhost.Provider].

@@ -68,15 +68,6 @@ func LoadScript(path string) ([]Step, error) {
 	return steps, nil
 }
 
-// NewModelYAML returns a model answering from the YAML script in data.
-func NewModelYAML(data []byte) (*Model, error) {
-	steps, err := ParseScript(data)
-	if err != nil {
-		return nil, err
-	}
-	return NewModel(steps...), nil
-}
-
 func parseStep(n *yaml.Node, num int) (Step, error) {
 	where := fmt.Sprintf("steps[%d]", num)
 	fields, err := mapping(n, where, "text", "reasoning", "toolCalls", "error", "block")
@@ -117,12 +108,9 @@ func parseStep(n *yaml.Node, num int) (Step, error) {
 			return Step{}, bad(v, where+".block", err.Error())
 		}
 	}
-	_, hasText := fields["text"]
-	_, hasReasoning := fields["reasoning"]
-	_, hasCalls := fields["toolCalls"]
-	_, hasErr := fields["error"]
-	_, hasBlock := fields["block"]
-	switch response := hasText || hasCalls || hasReasoning; {
+	has := func(key string) bool { _, ok := fields[key]; return ok }
+	hasErr, hasBlock := has("error"), has("block")
+	switch response := has("text") || has("toolCalls") || has("reasoning"); {
 	case !response && !hasErr && !hasBlock:
 		return Step{}, bad(n, where, "empty; want text, toolCalls, error or block")
 	case hasErr && (response || hasBlock), hasBlock && response:
