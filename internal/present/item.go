@@ -49,14 +49,17 @@ const (
 	// Box is a companion's status list (the plan's steps, the todo list,
 	// the questions asked): Title, Rows and Footer.
 	Box
-	// Error is a failure: a turn that ended with an error, a command that
-	// failed.
+	// Error is a failure: a turn that ended with an error.
 	Error
+	// Reply is a command's reply (or failure) as the log records it. A
+	// front end that shows the reply as the command returns leaves these
+	// out, as it leaves out the User lines it echoed.
+	Reply
 )
 
 // kindNames name the kinds in JSON (planhost inspect -json).
 var kindNames = [...]string{Note: "note", Rule: "rule", User: "user", Assistant: "assistant",
-	Reasoning: "reasoning", Tool: "tool", Plan: "plan", Diff: "diff", Box: "box", Error: "error"}
+	Reasoning: "reasoning", Tool: "tool", Plan: "plan", Diff: "diff", Box: "box", Error: "error", Reply: "reply"}
 
 // MarshalText names the kind: "note", "rule", "user", ...
 func (k Kind) MarshalText() ([]byte, error) { return marshalName(kindNames[:], int(k), "kind") }

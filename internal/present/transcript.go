@@ -14,6 +14,7 @@ import (
 	"github.com/dshgo/planmode"
 	"github.com/dshgo/planmode/host"
 	"github.com/dshgo/planmode/internal/approvewith"
+	"github.com/dshgo/planmode/internal/exitresult"
 	"github.com/dshgo/planmode/internal/planmd"
 	"github.com/dshgo/planmode/internal/saveplan"
 	"github.com/dshgo/planmode/planask"
@@ -163,7 +164,8 @@ func (t *Transcript) Add(e host.Event) []Item {
 			add(Item{Kind: User, Text: strings.TrimSpace("/" + c.Name + " " + strings.TrimSpace(c.Args))})
 		}
 	case host.TypeCommandDone:
-		// The command's own reply: a front end says it in its words.
+		// The command's reply as logged: a front end that shows it as the
+		// command returns leaves it out.
 		var d host.CommandDone
 		if decode(e.Data, &d) != nil {
 			break
@@ -172,9 +174,9 @@ func (t *Transcript) Add(e host.Event) []Item {
 		delete(t.commands, d.ID)
 		switch {
 		case !d.OK:
-			add(Item{Kind: Error, Internal: true, Text: fmt.Sprintf(w.CommandFailed, name, d.Text)})
+			add(Item{Kind: Reply, Internal: true, Text: fmt.Sprintf(w.CommandFailed, name, d.Text)})
 		case d.Text != "":
-			add(Item{Kind: Note, Internal: true, Text: fmt.Sprintf(w.Reply, name, d.Text)})
+			add(Item{Kind: Reply, Internal: true, Text: fmt.Sprintf(w.Reply, name, d.Text)})
 		}
 	case host.TypeTurnEnd:
 		var te host.TurnEnd
@@ -344,7 +346,7 @@ func (t *Transcript) review(r host.ToolResult, line Item) []Item {
 		return append(out, Item{Kind: Note, Text: fmt.Sprintf(t.cat.Session.NotApproved, strings.TrimPrefix(r.Output, host.ToolErrorPrefix))})
 	}
 	out = append(out, Item{Kind: Note, Text: fmt.Sprintf(t.cat.Session.Outcome, t.cat.Outcome(outcome, res))})
-	if edited, ok := res[planmode.ResultEditedPlan].(string); ok && edited != "" && outcome == planmode.ExitApproved {
+	if edited, ok := res[exitresult.EditedPlan].(string); ok && edited != "" && outcome == planmode.ExitApproved {
 		// The plan approved is the user's edit, not the one shown before.
 		out = append(out, t.planItem(edited))
 	}
@@ -357,8 +359,8 @@ func (t *Transcript) review(r host.ToolResult, line Item) []Item {
 
 // Result fields the review's outcome reads.
 const (
-	resultPlan     = "plan"
-	resultEdited   = "editedByUser"
+	resultPlan     = exitresult.Plan
+	resultEdited   = exitresult.EditedByUser
 	resultComments = planreview.ResultComments
 	// plan-file's fields: the plan file's path, and whether the user
 	// edited the file during the review.

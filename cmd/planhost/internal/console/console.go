@@ -306,7 +306,9 @@ func (c *console) drain() {
 	events := c.events.take()
 	for _, e := range events {
 		for _, it := range c.tr.Add(e) {
-			if it.Kind != present.User { // the user's own lines are echoed already
+			// The user's own lines are echoed already, and the replies to
+			// commands printed as they returned.
+			if it.Kind != present.User && it.Kind != present.Reply {
 				c.out.Item(it)
 			}
 		}

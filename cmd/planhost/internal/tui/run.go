@@ -241,8 +241,8 @@ func (f *forwarder) run(done <-chan struct{}) {
 		var msg EventsMsg
 		for _, e := range events {
 			for _, it := range f.tr.Add(e) {
-				if it.Kind == present.User && it.Seq != 0 {
-					continue // the user's own lines are on screen already
+				if (it.Kind == present.User || it.Kind == present.Reply) && it.Seq != 0 {
+					continue // the user's own lines and the commands' replies are on screen already
 				}
 				msg.Items = append(msg.Items, it)
 			}

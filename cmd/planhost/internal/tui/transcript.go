@@ -153,7 +153,7 @@ func lastLines(s string, n int) string {
 func (m *Model) render(it present.Item, w int) []string {
 	s := m.cfg.Sanitize
 	switch it.Kind {
-	case present.Note, present.Rule:
+	case present.Note, present.Rule, present.Reply:
 		return lines(m.st.meta.Render(wrapLines(s(it.Text), w)))
 	case present.User:
 		return lines(m.st.user.Render(wrapLines("› "+s(it.Text), w)))
