@@ -30,6 +30,7 @@ import (
 
 	"github.com/dshgo/planmode"
 	"github.com/dshgo/planmode/host"
+	"github.com/dshgo/planmode/internal/companion"
 )
 
 // Names the plugin registers with the host.
@@ -107,7 +108,7 @@ func CheckPayload(e host.Event) error {
 		return nil
 	}
 	if err != nil {
-		return fmt.Errorf("%s: event %d %q: %w: %w", PluginName, e.Seq, e.Type, ErrBadPayload, err)
+		return companion.BadPayload(PluginName, e, err)
 	}
 	return nil
 }
@@ -145,14 +146,6 @@ func decodeFile(data json.RawMessage) (FilePayload, error) {
 	return p, nil
 }
 
-// eventTypes are the plugin's event declarations, both log-only.
-func eventTypes() []host.EventType {
-	return []host.EventType{
-		{Name: EventApproved, Kind: host.LogOnly},
-		{Name: EventFile, Kind: host.LogOnly},
-	}
-}
-
 // History is what the plugin folds from a session's log.
 type History struct {
 	// Owner is the session named by the latest plan/file marker ("" when
@@ -184,14 +177,9 @@ func Fold(h History, e host.Event) History {
 			h.Owner = p.Session
 		}
 	case planmode.EventPlanMode:
-		var p struct {
-			Active *bool `json:"active"`
-		}
-		if json.Unmarshal(e.Data, &p) == nil && p.Active != nil {
-			if h.active && !*p.Active {
-				h.Left = true
-			}
-			h.active = *p.Active
+		if active, ok := companion.PlanMode(e); ok {
+			h.Left = h.Left || h.active && !active
+			h.active = active
 		}
 	}
 	return h

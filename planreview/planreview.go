@@ -39,10 +39,10 @@ package planreview
 import (
 	"encoding/json"
 	"errors"
-	"fmt"
 	"slices"
 
 	"github.com/dshgo/planmode/host"
+	"github.com/dshgo/planmode/internal/companion"
 )
 
 // Names the plugin registers with the host.
@@ -91,12 +91,12 @@ type PolicyPayload struct {
 // Errors of the plugin.
 var (
 	// ErrNeedsPlanMode means the plan-mode plugin is not enabled.
-	ErrNeedsPlanMode = errors.New(textNeedsPlanMode)
+	ErrNeedsPlanMode = companion.ErrNeedsPlanMode
 	// ErrNoCompactor means approve-and-clear is configured on a host
 	// without a compaction seam.
 	ErrNoCompactor = errors.New(textNoCompactor)
 	// ErrBadPayload means a plan/policy event is malformed.
-	ErrBadPayload = errors.New(textBadPayload)
+	ErrBadPayload = companion.ErrBadPayload
 )
 
 // CheckPayload is the plugin's payload check for plan/policy; other events
@@ -107,7 +107,7 @@ func CheckPayload(e host.Event) error {
 	}
 	var p PolicyPayload
 	if err := json.Unmarshal(e.Data, &p); err != nil || p.Policy != keyHeadless || p.Decision != HeadlessApprove {
-		return fmt.Errorf("%s: event %d %q: %w: %s", PluginName, e.Seq, e.Type, ErrBadPayload, problemPolicy)
+		return companion.BadPayload(PluginName, e, errors.New(problemPolicy))
 	}
 	return nil
 }

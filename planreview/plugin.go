@@ -7,7 +7,6 @@ import (
 	"fmt"
 	"slices"
 	"strings"
-	"sync"
 
 	"github.com/dshgo/planmode"
 	"github.com/dshgo/planmode/deploy"
@@ -79,7 +78,7 @@ func DecodeConfig(node *yaml.Node) (Config, error) {
 var Module = fx.Module(PluginName,
 	fx.Provide(New),
 	fx.Invoke(func(*Plugin) {}),
-	companion.RequirePlanMode(fmt.Errorf("%s: %w", PluginName, ErrNeedsPlanMode)),
+	companion.RequirePlanMode(PluginName),
 )
 
 // DeployPlugin returns the plugin's entry for the deployment loader.
@@ -116,10 +115,8 @@ type Result struct {
 
 // Plugin is the plan-review service.
 type Plugin struct {
-	p Params
-
-	mu   sync.Mutex
-	undo []func()
+	p   Params
+	run companion.Lifecycle
 }
 
 // New builds the plugin; it registers nothing until Start.
@@ -139,34 +136,14 @@ func New(p Params) (Result, error) {
 
 // Start registers the plan/policy event type and its payload check.
 func (pl *Plugin) Start(context.Context) error {
-	pl.mu.Lock()
-	defer pl.mu.Unlock()
-	if pl.undo != nil {
-		return fmt.Errorf("%s: start: already running", PluginName)
-	}
-	undo, err := companion.Registrations(PluginName, []companion.Registration{
-		{What: "event type " + EventPolicy, Add: func() (func(), error) {
-			return pl.p.EventTypes.DeclareEventType(host.EventType{Name: EventPolicy, Kind: host.LogOnly})
-		}},
-		{What: "payload check", Add: func() (func(), error) {
-			return pl.p.Validators.AddValidator(PluginName, CheckPayload)
-		}},
+	return pl.run.Start(PluginName, func(r *companion.Registrar) {
+		r.LogOnly(pl.p.EventTypes, EventPolicy)
+		r.Validator(pl.p.Validators, PluginName, CheckPayload)
 	})
-	if err != nil {
-		return err
-	}
-	pl.undo = undo
-	return nil
 }
 
 // Stop undoes the registrations.
-func (pl *Plugin) Stop(context.Context) error {
-	pl.mu.Lock()
-	defer pl.mu.Unlock()
-	companion.Undo(pl.undo)
-	pl.undo = nil
-	return nil
-}
+func (pl *Plugin) Stop(ctx context.Context) error { return pl.run.Stop(ctx) }
 
 // policyOption marks a verdict the headless policy gave; no review option
 // has this label, so no answer can produce it.

@@ -52,8 +52,8 @@ func (p *Plugin) exitExtension() planmode.ExitExtension {
 func (p *Plugin) prepareExit(_ context.Context, x *planmode.ExitCall) error {
 	raw, given := x.Input[StepsArg]
 	if !given || jsonin.IsNull(raw) {
-		if _, ok := MarkdownSteps(x.Plan, p.cfg.MaxSteps); !ok {
-			return fmt.Errorf(textMarkdownTooMany, p.cfg.MaxSteps)
+		if _, ok := MarkdownSteps(x.Plan, p.p.Config.MaxSteps); !ok {
+			return fmt.Errorf(textMarkdownTooMany, p.p.Config.MaxSteps)
 		}
 		return nil
 	}
@@ -79,7 +79,7 @@ func (p *Plugin) withSteps(x *planmode.ExitCall, plan string) (string, error) {
 	if !given || jsonin.IsNull(raw) {
 		return plan, nil
 	}
-	steps, err := DecodeSteps(raw, p.cfg.MaxSteps)
+	steps, err := DecodeSteps(raw, p.p.Config.MaxSteps)
 	if err != nil {
 		return "", err
 	}
@@ -98,14 +98,14 @@ func (p *Plugin) finishExit(_ context.Context, x *planmode.ExitCall, v planmode.
 	}
 	payload := StepsPayload{Title: planTitle(x.Plan), Source: SourceSteps}
 	if raw, given := x.Input[StepsArg]; given && !jsonin.IsNull(raw) {
-		steps, err := DecodeSteps(raw, p.cfg.MaxSteps)
+		steps, err := DecodeSteps(raw, p.p.Config.MaxSteps)
 		if err != nil {
 			return err
 		}
 		payload.Steps = steps
 	} else {
 		payload.Source = SourceMarkdown
-		payload.Steps, _ = MarkdownSteps(x.Plan, p.cfg.MaxSteps)
+		payload.Steps, _ = MarkdownSteps(x.Plan, p.p.Config.MaxSteps)
 	}
 	if payload.Steps == nil {
 		payload.Steps = []Step{}

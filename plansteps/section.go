@@ -7,27 +7,17 @@ import (
 	"github.com/dshgo/planmode/host"
 )
 
-// section is plan:progress: while a plan is executing, its title, each
-// step as ✓ / ▶ / ○ and the next step.
-func (p *Plugin) section() host.Section {
-	return host.Section{
-		Name:  SectionName,
-		Order: SectionOrder,
-		Text: func(ac host.AssembleContext) string {
-			if ac.Agent == nil || ac.Agent.Session() == nil {
-				return ""
-			}
-			r := p.run.Load()
-			if r == nil {
-				return ""
-			}
-			st, err := r.state(ac.Agent.Session())
-			if err != nil {
-				return ""
-			}
-			return ProgressText(st.load())
-		},
+// sectionText is plan:progress: while a plan is executing, its title,
+// each step as ✓ / ▶ / ○ and the next step.
+func (p *Plugin) sectionText(ac host.AssembleContext) string {
+	if ac.Agent == nil || ac.Agent.Session() == nil {
+		return ""
 	}
+	s, err := p.folds.Get(ac.Agent.Session())
+	if err != nil {
+		return ""
+	}
+	return ProgressText(s)
 }
 
 // ProgressText is the text of plan:progress for s: empty unless a plan is

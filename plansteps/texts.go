@@ -100,10 +100,6 @@ const (
 
 // Payload-check and step problems.
 const (
-	textBadPayload           = "malformed payload"
-	problemEmpty             = "payload is empty"
-	problemDecode            = "payload does not decode: %v"
-	problemTrailing          = "payload has data after its JSON value"
 	problemTooLong           = "%s is %d bytes, more than %d"
 	problemSource            = "source is %q; want \"steps\" or \"markdown\""
 	problemNoSteps           = "steps is missing"
@@ -118,14 +114,6 @@ const (
 	problemSummary           = "summary is blank or too long"
 	problemTooManyDeviations = "%d deviations, more than %d"
 	problemDeviation         = "a deviation has a bad step_id or a blank or too long description"
-)
-
-// Host-developer errors.
-const (
-	textMissingDependency = "missing host registry"
-	textNotRunning        = "the plan-steps plugin is not running"
-	textAlreadyRunning    = "the plan-steps plugin is already running"
-	textNotComparable     = "session %T is not comparable; the plugin keys its state by session value"
 )
 
 // The step-change question, for the user.
