@@ -118,33 +118,10 @@ func (s *Store) Read(ctx context.Context, session string) (Document, error) {
 }
 
 // HasPlan reports whether the session's plan file exists and holds some
-// non-space text; it checks the file as Read does, without reading a file
-// that is empty.
+// non-space text; it checks the file as Read does.
 func (s *Store) HasPlan(ctx context.Context, session string) (bool, error) {
-	defer s.lock(session)()
-	d, err := s.openSession(session, false)
-	if errors.Is(err, fs.ErrNotExist) {
-		return false, nil
-	}
-	if err != nil {
-		return false, err
-	}
-	defer d.close()
-	fi, err := d.lstat()
-	if err != nil || fi == nil {
-		return false, err
-	}
-	if err := checkFile(d.path(), fi); err != nil {
-		return false, err
-	}
-	if fi.Size() == 0 {
-		return false, nil
-	}
-	doc, err := d.read(ctx)
-	if err != nil {
-		return false, err
-	}
-	return strings.TrimSpace(doc.Content) != "", nil
+	doc, err := s.Read(ctx, session)
+	return strings.TrimSpace(doc.Content) != "", err
 }
 
 // Replace atomically replaces the session's plan with content, creating the
