@@ -93,9 +93,6 @@ const (
 	textStepUnknown       = "unknown fields %s; a step has description, files, depends_on and verification"
 	textStepBadID         = "\"id\" must be the step's position, %d (steps are numbered from 1 in list order)"
 	textStepNoDescription = "\"description\" must be a non-blank string"
-	textStepFiles         = "\"files\" must be a list of strings"
-	textStepDependsOn     = "\"depends_on\" must be a list of step numbers"
-	textStepVerification  = "\"verification\" must be a string"
 )
 
 // Payload-check and step problems.

@@ -312,16 +312,30 @@ func sameStep(a, b Step) bool {
 		slices.Equal(a.Files, b.Files) && slices.Equal(a.DependsOn, b.DependsOn)
 }
 
-// modifyRequest is the one question of a step change, with the step before
-// and after as its detail.
+// modifyRequest is the one question of a step change: the step before and
+// after, as its Markdown detail and as the same content in fields.
 func modifyRequest(agent host.Agent, title string, before, after Step, reason string) host.AskRequest {
 	var b strings.Builder
-	fmt.Fprintf(&b, modifyDetailHead, before.ID, title)
-	fmt.Fprintf(&b, modifyDetailReason, reason)
+	fmt.Fprintf(&b, modifyDetailHead+modifyDetailReason, before.ID, title, reason)
+	fields := []host.Field{
+		{Key: FieldStep, Value: strconv.Itoa(before.ID)},
+		{Key: FieldPlan, Value: title},
+		{Key: FieldReason, Value: reason},
+	}
+	add := func(key, md, value string) {
+		if value != "" {
+			fields = append(fields, host.Field{Key: key, Value: value})
+			fmt.Fprintf(&b, "- "+md+"\n", value)
+		}
+	}
 	b.WriteString(modifyDetailBefore)
-	writeStep(&b, before)
+	add(FieldBefore, mdDescription, before.Description)
+	add(FieldBeforeFiles, mdFiles, strings.Join(before.Files, ", "))
+	add(FieldBeforeVerification, mdVerification, before.Verification)
 	b.WriteString(modifyDetailAfter)
-	writeStep(&b, after)
+	add(FieldAfter, mdDescription, after.Description)
+	add(FieldAfterFiles, mdFiles, strings.Join(after.Files, ", "))
+	add(FieldAfterVerification, mdVerification, after.Verification)
 	return host.AskRequest{
 		Agent:   agent,
 		Kind:    host.AskConsent,
@@ -331,44 +345,12 @@ func modifyRequest(agent host.Agent, title string, before, after Step, reason st
 			Header:   modifyHeader,
 			Question: fmt.Sprintf(modifyQuestion, before.ID),
 			Detail:   b.String(),
-			Fields:   modifyFields(title, before, after, reason),
+			Fields:   fields,
 			Options: []host.Option{
 				{Label: ModifyApprove, Description: modifyApproveDetail, Role: host.RoleApprove},
 				{Label: ModifyKeep, Description: modifyKeepDetail, Role: host.RoleDecline},
 			},
 		}},
-	}
-}
-
-// modifyFields are the step change's labelled values, the same content
-// as its detail.
-func modifyFields(title string, before, after Step, reason string) []host.Field {
-	fields := []host.Field{
-		{Key: FieldStep, Value: strconv.Itoa(before.ID)},
-		{Key: FieldPlan, Value: title},
-		{Key: FieldReason, Value: reason},
-	}
-	step := func(desc, files, verification string, s Step) {
-		fields = append(fields, host.Field{Key: desc, Value: s.Description})
-		if len(s.Files) > 0 {
-			fields = append(fields, host.Field{Key: files, Value: strings.Join(s.Files, ", ")})
-		}
-		if s.Verification != "" {
-			fields = append(fields, host.Field{Key: verification, Value: s.Verification})
-		}
-	}
-	step(FieldBefore, FieldBeforeFiles, FieldBeforeVerification, before)
-	step(FieldAfter, FieldAfterFiles, FieldAfterVerification, after)
-	return fields
-}
-
-func writeStep(b *strings.Builder, s Step) {
-	fmt.Fprintf(b, "- "+mdDescription+"\n", s.Description)
-	if len(s.Files) > 0 {
-		fmt.Fprintf(b, "- "+mdFiles+"\n", strings.Join(s.Files, ", "))
-	}
-	if s.Verification != "" {
-		fmt.Fprintf(b, "- "+mdVerification+"\n", s.Verification)
 	}
 }
 
