@@ -81,7 +81,7 @@ type Plugin struct {
 	logger  *slog.Logger
 	p       Params
 	run     companion.Lifecycle
-	history *companion.Folds[History]
+	history *companion.Folds[history]
 }
 
 // New builds the plugin. It does no I/O and registers nothing until Start.
@@ -98,7 +98,7 @@ func New(p Params) (Result, error) {
 		logger = slog.New(slog.DiscardHandler)
 	}
 	pl := &Plugin{store: st, logger: logger, p: p,
-		history: companion.NewFolds(func(h *History, e host.Event) { *h = Fold(*h, e) })}
+		history: companion.NewFolds((*history).fold)}
 	if p.Lifecycle != nil {
 		p.Lifecycle.Append(fx.StartStopHook(pl.Start, pl.Stop))
 	}
@@ -146,16 +146,16 @@ func (pl *Plugin) Stop(ctx context.Context) error { return pl.run.Stop(ctx) }
 // file in the log. It must not run inside a session callback.
 func (pl *Plugin) serve(ctx context.Context, sess host.Session) {
 	served := true
-	h, err := pl.history.Update(sess, func(h *History) { served, h.served = h.served, true })
+	h, err := pl.history.Update(sess, func(h *history) { served, h.served = h.served, true })
 	if err != nil || served {
 		return
 	}
 	id := sess.ID()
-	if h.Owner == "" || h.Owner == id {
+	if h.owner == "" || h.owner == id {
 		return
 	}
-	if _, err := pl.store.CopyTo(ctx, h.Owner, id); err != nil {
-		pl.logger.Warn(warnCopyFailed, "session", id, "parent", h.Owner, "error", err)
+	if _, err := pl.store.CopyTo(ctx, h.owner, id); err != nil {
+		pl.logger.Warn(warnCopyFailed, "session", id, "parent", h.owner, "error", err)
 		return
 	}
 	pl.markOwner(sess)
@@ -165,7 +165,7 @@ func (pl *Plugin) serve(ctx context.Context, sess host.Session) {
 // already name it.
 func (pl *Plugin) markOwner(sess host.Session) {
 	h, err := pl.history.Get(sess)
-	if err != nil || h.Owner == sess.ID() {
+	if err != nil || h.owner == sess.ID() {
 		return
 	}
 	data, _ := json.Marshal(FilePayload{Session: sess.ID()})
@@ -213,7 +213,7 @@ func (pl *Plugin) sectionText(ac host.AssembleContext) string {
 	switch {
 	case err != nil:
 		fmt.Fprintf(&b, textFileError, err)
-	case has && h.Left:
+	case has && h.left:
 		b.WriteString(sectionReturning)
 	case has:
 		b.WriteString(sectionHasPlan)

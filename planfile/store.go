@@ -82,9 +82,6 @@ func NewStore(dir string, maxBytes int64) (*Store, error) {
 // Dir returns the store's directory.
 func (s *Store) Dir() string { return s.dir }
 
-// MaxBytes returns the largest plan accepted, in bytes.
-func (s *Store) MaxBytes() int64 { return s.maxBytes }
-
 // Path returns the absolute path of a session's plan file, for the model
 // and the user. It does no I/O.
 func (s *Store) Path(session string) string { return filepath.Join(s.dir, session, FileName) }
