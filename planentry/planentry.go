@@ -47,13 +47,8 @@ type GoalPayload struct {
 	Scope string `json:"scope,omitempty"`
 }
 
-// Errors of the plugin.
-var (
-	// ErrNeedsPlanMode means the plan-mode plugin is not enabled.
-	ErrNeedsPlanMode = companion.ErrNeedsPlanMode
-	// ErrBadPayload means a plan/goal event is malformed.
-	ErrBadPayload = companion.ErrBadPayload
-)
+// ErrNeedsPlanMode means the plan-mode plugin is not enabled.
+var ErrNeedsPlanMode = companion.ErrNeedsPlanMode
 
 // CheckPayload is the plugin's payload check: a plan/goal event needs a
 // non-blank goal of at most [MaxGoalSize] bytes and an optional string

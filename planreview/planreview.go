@@ -88,16 +88,9 @@ type PolicyPayload struct {
 	Decision string `json:"decision"`
 }
 
-// Errors of the plugin.
-var (
-	// ErrNeedsPlanMode means the plan-mode plugin is not enabled.
-	ErrNeedsPlanMode = companion.ErrNeedsPlanMode
-	// ErrNoCompactor means approve-and-clear is configured on a host
-	// without a compaction seam.
-	ErrNoCompactor = errors.New(textNoCompactor)
-	// ErrBadPayload means a plan/policy event is malformed.
-	ErrBadPayload = companion.ErrBadPayload
-)
+// ErrNoCompactor means approve-and-clear is configured on a host without
+// a compaction seam.
+var ErrNoCompactor = errors.New(textNoCompactor)
 
 // CheckPayload is the plugin's payload check for plan/policy; other events
 // pass.

@@ -10,9 +10,6 @@ import (
 	"github.com/dshgo/planmode/internal/jsonin"
 )
 
-// ErrBadPayload is wrapped by the payload check's errors.
-var ErrBadPayload = companion.ErrBadPayload
-
 // CheckPayload is the plugin's payload check, a [host.Validator]: it
 // rejects an event of the plugin's types whose payload does not decode or
 // breaks the limits, naming the event and the problem; other events pass.
