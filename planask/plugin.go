@@ -60,9 +60,7 @@ func New(p Params) (*Plugin, error) {
 		return nil, fmt.Errorf("%s: %w", PluginName, ErrNeedsPlanMode)
 	}
 	pl := &Plugin{p: p}
-	if p.Lifecycle != nil {
-		p.Lifecycle.Append(fx.StartStopHook(pl.Start, pl.Stop))
-	}
+	companion.OnStartStop(p.Lifecycle, pl.Start, pl.Stop)
 	return pl, nil
 }
 

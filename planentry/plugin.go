@@ -83,9 +83,7 @@ func New(p Params) (*Plugin, error) {
 			}
 		}
 	})}
-	if p.Lifecycle != nil {
-		p.Lifecycle.Append(fx.StartStopHook(pl.Start, pl.Stop))
-	}
+	companion.OnStartStop(p.Lifecycle, pl.Start, pl.Stop)
 	return pl, nil
 }
 

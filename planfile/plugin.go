@@ -99,9 +99,7 @@ func New(p Params) (Result, error) {
 	}
 	pl := &Plugin{store: st, logger: logger, p: p,
 		history: companion.NewFolds((*history).fold)}
-	if p.Lifecycle != nil {
-		p.Lifecycle.Append(fx.StartStopHook(pl.Start, pl.Stop))
-	}
+	companion.OnStartStop(p.Lifecycle, pl.Start, pl.Stop)
 	return Result{Plugin: pl, Exit: pl.extension()}, nil
 }
 

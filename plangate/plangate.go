@@ -150,9 +150,7 @@ func New(p Params) (*Gate, error) {
 		return nil, fmt.Errorf("%s: %w", PluginName, ErrNoGuards)
 	}
 	g := &Gate{cfg: p.Config, ctl: p.Controller, guards: p.Guards}
-	if p.Lifecycle != nil {
-		p.Lifecycle.Append(fx.StartStopHook(g.Start, g.Stop))
-	}
+	companion.OnStartStop(p.Lifecycle, g.Start, g.Stop)
 	return g, nil
 }
 

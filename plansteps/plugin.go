@@ -76,9 +76,7 @@ func New(p Params) (Result, error) {
 		return Result{}, err
 	}
 	pl := &Plugin{p: p, folds: companion.NewFolds(func(s *State, e host.Event) { *s = Apply(*s, e) })}
-	if p.Lifecycle != nil {
-		p.Lifecycle.Append(fx.StartStopHook(pl.Start, pl.Stop))
-	}
+	companion.OnStartStop(p.Lifecycle, pl.Start, pl.Stop)
 	return Result{Plugin: pl, Exit: pl.exitExtension()}, nil
 }
 

@@ -87,9 +87,7 @@ func New(p Params) (Result, error) {
 		now = time.Now
 	}
 	pl := &Plugin{cfg: p.Config, tools: p.Tools, docs: p.Documents, now: now}
-	if p.Lifecycle != nil {
-		p.Lifecycle.Append(fx.StartStopHook(pl.Start, pl.Stop))
-	}
+	companion.OnStartStop(p.Lifecycle, pl.Start, pl.Stop)
 	return Result{Plugin: pl}, nil
 }
 

@@ -46,6 +46,14 @@ func RequirePlanMode(plugin string) fx.Option {
 	})
 }
 
+// OnStartStop runs start and stop with lc; without fx (lc nil) the caller
+// runs them.
+func OnStartStop(lc fx.Lifecycle, start, stop func(context.Context) error) {
+	if lc != nil {
+		lc.Append(fx.StartStopHook(start, stop))
+	}
+}
+
 // BadPayload is the payload check's error for event e of plugin: it wraps
 // ErrBadPayload and problem.
 func BadPayload(plugin string, e host.Event, problem error) error {
