@@ -39,7 +39,6 @@ package planreview
 import (
 	"encoding/json"
 	"errors"
-	"slices"
 
 	"github.com/dshgo/planmode/host"
 	"github.com/dshgo/planmode/internal/companion"
@@ -114,5 +113,3 @@ var labels = map[string]host.Option{
 
 // allOptions are the option values in canonical order.
 var allOptions = []string{OptionApproveWithComments, OptionApproveAndClear, OptionAbandon}
-
-func has(opts []string, o string) bool { return slices.Contains(opts, o) }

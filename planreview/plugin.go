@@ -46,7 +46,7 @@ func (c Config) Validate() error {
 		errs = append(errs, fmt.Errorf("%s: must list at least one of %s", keyOptions, strings.Join(allOptions, ", ")))
 	}
 	for i, o := range c.Options {
-		if !has(allOptions, o) || slices.Index(c.Options, o) != i {
+		if !slices.Contains(allOptions, o) || slices.Index(c.Options, o) != i {
 			errs = append(errs, fmt.Errorf("%s[%d]: %q is unknown or repeated", keyOptions, i, o))
 		}
 	}
@@ -124,13 +124,11 @@ func New(p Params) (Result, error) {
 	if err := p.Config.Validate(); err != nil {
 		return Result{}, err
 	}
-	if has(p.Config.Options, OptionApproveAndClear) && p.Compactor == nil {
+	if slices.Contains(p.Config.Options, OptionApproveAndClear) && p.Compactor == nil {
 		return Result{}, fmt.Errorf("%s: %w", PluginName, ErrNoCompactor)
 	}
 	pl := &Plugin{p: p}
-	if p.Lifecycle != nil {
-		p.Lifecycle.Append(fx.StartStopHook(pl.Start, pl.Stop))
-	}
+	companion.OnStartStop(p.Lifecycle, pl.Start, pl.Stop)
 	return Result{Plugin: pl, Exit: pl.extension()}, nil
 }
 
@@ -174,46 +172,39 @@ func (pl *Plugin) extension() planmode.ExitExtension {
 	return x
 }
 
-// decide handles an answer that selects an option of one of the plugin's
-// roles; every other answer is left to the core's rule. Consent is exactly one answer with
-// exactly one selection.
+// decide handles an answer that selects a configured option of the
+// plugin; every other answer is left to the core's rule. Consent is
+// exactly one answer with exactly one selection.
 func (pl *Plugin) decide(x *planmode.ExitCall, answers []host.Answer) (planmode.ExitVerdict, bool) {
 	o, a, ok := x.Chosen(answers)
-	if !ok {
+	if !ok || !slices.ContainsFunc(pl.p.Config.Options, func(c string) bool { return labels[c].Role == o.Role }) {
 		return planmode.ExitVerdict{}, false
 	}
-	custom := strings.TrimSpace(a.Custom)
+	keep := planmode.ExitVerdict{Kind: planmode.VerdictKeepPlanning}
+	words := strings.TrimSpace(a.Custom) != ""
 	switch o.Role {
 	case host.RoleApproveWithComments:
-		if !has(pl.p.Config.Options, OptionApproveWithComments) {
-			return planmode.ExitVerdict{}, false
-		}
 		switch {
-		case custom == "":
-			return planmode.ExitVerdict{Kind: planmode.VerdictKeepPlanning}, true
+		case !words:
+			return keep, true
 		case len(a.Custom) > MaxCommentsSize:
-			return planmode.ExitVerdict{Kind: planmode.VerdictKeepPlanning,
-				Err: fmt.Errorf(textCommentsTooLarge, len(a.Custom), MaxCommentsSize)}, true
+			keep.Err = fmt.Errorf(textCommentsTooLarge, len(a.Custom), MaxCommentsSize)
+			return keep, true
 		}
 		return planmode.ExitVerdict{Kind: planmode.VerdictApprove, Option: LabelApproveWithComments, Comments: a.Custom}, true
 	case host.RoleApproveAndClear:
-		if !has(pl.p.Config.Options, OptionApproveAndClear) {
-			return planmode.ExitVerdict{}, false
-		}
-		if custom != "" {
-			return planmode.ExitVerdict{Kind: planmode.VerdictKeepPlanning, Feedback: a.Custom}, true
+		if words {
+			keep.Feedback = a.Custom
+			return keep, true
 		}
 		return planmode.ExitVerdict{Kind: planmode.VerdictApprove, Option: LabelApproveAndClear}, true
-	case host.RoleAbandon:
-		if !has(pl.p.Config.Options, OptionAbandon) {
-			return planmode.ExitVerdict{}, false
-		}
-		if custom != "" {
-			return planmode.ExitVerdict{Kind: planmode.VerdictKeepPlanning, Err: fmt.Errorf(textAbandonWithWords, a.Custom)}, true
+	default: // host.RoleAbandon
+		if words {
+			keep.Err = fmt.Errorf(textAbandonWithWords, a.Custom)
+			return keep, true
 		}
 		return planmode.ExitVerdict{Kind: planmode.VerdictAbandon, Option: LabelAbandon}, true
 	}
-	return planmode.ExitVerdict{}, false
 }
 
 // errPolicyKeepPlanning is the fixed error of the keep-planning policy.
