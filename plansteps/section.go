@@ -30,15 +30,9 @@ func ProgressText(s State) string {
 	var b strings.Builder
 	fmt.Fprintf(&b, sectionHead, oneLine(x.Title), x.Completed(), len(x.Steps))
 	cur := x.Current()
+	icons := map[string]string{statusCompleted: iconCompleted, statusInProgress: iconInProgress, statusPending: iconPending}
 	for _, st := range x.Steps {
-		icon := iconPending
-		switch {
-		case st.Completed:
-			icon = iconCompleted
-		case st.ID == cur:
-			icon = iconInProgress
-		}
-		fmt.Fprintf(&b, "%s %d. %s", icon, st.ID, oneLine(st.Description))
+		fmt.Fprintf(&b, "%s %d. %s", icons[stepStatus(st, cur)], st.ID, oneLine(st.Description))
 		if len(st.DependsOn) > 0 && !st.Completed && !x.ready(st.Step) {
 			fmt.Fprintf(&b, sectionAfter, joinInts(st.DependsOn))
 		}
