@@ -81,7 +81,7 @@ func (pl *Plugin) Start(context.Context) error {
 		})
 		if pl.p.Guards != nil {
 			r.Add("tool guard", func() (func(), error) {
-				return pl.p.Guards.AddToolGuard(host.Guard{Name: PluginName, Check: pl.Check, Tools: []string{ToolName}})
+				return pl.p.Guards.AddToolGuard(host.Guard{Name: PluginName, Check: pl.check, Tools: []string{ToolName}})
 			})
 		}
 	})
@@ -90,10 +90,10 @@ func (pl *Plugin) Start(context.Context) error {
 // Stop undoes every registration and ends the questions still open.
 func (pl *Plugin) Stop(ctx context.Context) error { return pl.run.Stop(ctx) }
 
-// Check is the plugin's [host.ToolGuard]: unless the configuration allows
+// check is the plugin's [host.ToolGuard]: unless the configuration allows
 // asking outside plan mode, it refuses ask_user while the agent's session
 // is not in plan mode.
-func (pl *Plugin) Check(_ context.Context, call host.CallContext, name string, _ json.RawMessage) error {
+func (pl *Plugin) check(_ context.Context, call host.CallContext, name string, _ json.RawMessage) error {
 	if name != ToolName || pl.allowed(call.Agent) {
 		return nil
 	}

@@ -159,7 +159,7 @@ func New(p Params) (*Gate, error) {
 func (g *Gate) Start(context.Context) error {
 	return g.run.Start(PluginName, func(r *companion.Registrar) {
 		r.Add("tool guard", func() (func(), error) {
-			return g.guards.AddToolGuard(host.Guard{Name: PluginName, Check: g.Check, Tools: slices.Clone(g.cfg.Tools)})
+			return g.guards.AddToolGuard(host.Guard{Name: PluginName, Check: g.check, Tools: slices.Clone(g.cfg.Tools)})
 		})
 	})
 }
@@ -167,10 +167,10 @@ func (g *Gate) Start(context.Context) error {
 // Stop removes the guard.
 func (g *Gate) Stop(ctx context.Context) error { return g.run.Stop(ctx) }
 
-// Check is the gate's [host.ToolGuard]: it refuses a listed tool while
+// check is the gate's [host.ToolGuard]: it refuses a listed tool while
 // plan mode is logged, whatever is pending, and while an entry the user
 // consented to (see [consented]) is pending.
-func (g *Gate) Check(_ context.Context, call host.CallContext, name string, _ json.RawMessage) error {
+func (g *Gate) check(_ context.Context, call host.CallContext, name string, _ json.RawMessage) error {
 	agent := call.Agent
 	if !slices.Contains(g.cfg.Tools, name) || agent == nil || agent.Session() == nil {
 		return nil
