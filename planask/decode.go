@@ -5,7 +5,6 @@ import (
 	"errors"
 	"fmt"
 	"strings"
-	"unicode/utf8"
 
 	"github.com/dshgo/planmode/internal/jsonin"
 )
@@ -33,57 +32,53 @@ const (
 // error wraps [ErrBadInput] and names the question, the option and the
 // field.
 func DecodeInput(input json.RawMessage) ([]Question, error) {
-	var top map[string]json.RawMessage
-	if err := json.Unmarshal(input, &top); err != nil || top == nil {
-		return nil, fmt.Errorf("%w: %s", ErrBadInput, textNotObject)
-	}
-	if extra := jsonin.Unknown(top, argQuestions); extra != "" {
-		return nil, fmt.Errorf("%w: "+textUnknownTop, ErrBadInput, extra)
-	}
-	raw, ok := top[argQuestions]
-	if !ok {
-		return nil, fmt.Errorf("%w: %s", ErrBadInput, textQuestionsMissing)
-	}
-	var elems []json.RawMessage
-	if jsonin.IsNull(raw) || json.Unmarshal(raw, &elems) != nil {
-		return nil, fmt.Errorf("%w: %s", ErrBadInput, textQuestionsNotList)
-	}
-	switch {
-	case len(elems) == 0:
-		return nil, fmt.Errorf("%w: %s", ErrBadInput, textNoQuestions)
-	case len(elems) > MaxQuestions:
-		return nil, fmt.Errorf("%w: "+textTooManyQuestions, ErrBadInput, len(elems), MaxQuestions)
-	}
-	qs := make([]Question, 0, len(elems))
-	for i, e := range elems {
-		q, err := decodeQuestion(e)
-		if err != nil {
-			return nil, fmt.Errorf("%w: "+textQuestionN+": %w", ErrBadInput, i+1, err)
-		}
-		q.ID = questionID(i)
-		qs = append(qs, q)
+	qs, err := decodeInput(input)
+	if err != nil {
+		return nil, fmt.Errorf("%w: %w", ErrBadInput, err)
 	}
 	return qs, nil
 }
 
-// questionID is the ID of question i (0-based).
-func questionID(i int) string { return fmt.Sprintf("q%d", i+1) }
+func decodeInput(input json.RawMessage) ([]Question, error) {
+	top, ok := jsonin.Object(input)
+	if !ok {
+		return nil, errors.New(textNotObject)
+	}
+	if extra := jsonin.Unknown(top, argQuestions); extra != "" {
+		return nil, fmt.Errorf(textUnknownTop, extra)
+	}
+	elems, err := jsonin.List(top, argQuestions)
+	switch {
+	case err != nil:
+		return nil, err
+	case len(elems) == 0:
+		return nil, errors.New(textNoQuestions)
+	case len(elems) > MaxQuestions:
+		return nil, fmt.Errorf(textTooManyQuestions, len(elems), MaxQuestions)
+	}
+	qs := make([]Question, len(elems))
+	for i, e := range elems {
+		if qs[i], err = decodeQuestion(e); err != nil {
+			return nil, fmt.Errorf(textQuestionN+": %w", i+1, err)
+		}
+		qs[i].ID = fmt.Sprintf("q%d", i+1)
+	}
+	return qs, nil
+}
 
 // decodeQuestion reads one question.
-func decodeQuestion(raw json.RawMessage) (Question, error) {
-	var fields map[string]json.RawMessage
-	if err := json.Unmarshal(raw, &fields); err != nil || fields == nil {
+func decodeQuestion(raw json.RawMessage) (q Question, err error) {
+	fields, ok := jsonin.Object(raw)
+	if !ok {
 		return Question{}, errors.New(textNotObjectPart)
 	}
 	if extra := jsonin.Unknown(fields, argHeader, argQuestion, argMultiSelect, argOptions); extra != "" {
 		return Question{}, fmt.Errorf(textUnknownQuestion, extra)
 	}
-	var q Question
-	var err error
-	if q.Header, err = text(fields, argHeader, MaxHeaderSize, false); err != nil {
+	if q.Header, err = text(fields, argHeader, MaxHeaderSize, ""); err != nil {
 		return Question{}, err
 	}
-	if q.Question, err = text(fields, argQuestion, MaxQuestionSize, true); err != nil {
+	if q.Question, err = text(fields, argQuestion, MaxQuestionSize, breaks); err != nil {
 		return Question{}, err
 	}
 	if raw, ok := fields[argMultiSelect]; ok {
@@ -91,96 +86,69 @@ func decodeQuestion(raw json.RawMessage) (Question, error) {
 			return Question{}, fmt.Errorf(textNotBool, argMultiSelect)
 		}
 	}
-	raw, ok := fields[argOptions]
-	if !ok {
-		return Question{}, fmt.Errorf(textFieldMissing, argOptions)
-	}
-	var elems []json.RawMessage
-	if jsonin.IsNull(raw) || json.Unmarshal(raw, &elems) != nil {
-		return Question{}, fmt.Errorf(textNotList, argOptions)
-	}
-	if len(elems) < MinOptions || len(elems) > MaxOptions {
+	elems, err := jsonin.List(fields, argOptions)
+	switch {
+	case err != nil:
+		return Question{}, err
+	case len(elems) < MinOptions || len(elems) > MaxOptions:
 		return Question{}, fmt.Errorf(textOptionCount, len(elems), MinOptions, MaxOptions)
 	}
 	seen := map[string]int{}
+	q.Options = make([]Option, len(elems))
 	for i, e := range elems {
-		o, err := decodeOption(e)
-		if err != nil {
+		o := &q.Options[i]
+		if *o, err = decodeOption(e); err != nil {
 			return Question{}, fmt.Errorf(textOptionN+": %w", i+1, err)
 		}
-		key := strings.ToLower(strings.TrimSpace(o.Label))
+		key := strings.ToLower(o.Label)
 		if first, dup := seen[key]; dup {
 			return Question{}, fmt.Errorf(textDuplicateLabel, i+1, o.Label, first+1)
 		}
 		seen[key] = i
-		q.Options = append(q.Options, o)
 	}
 	return q, nil
 }
 
 // decodeOption reads one option.
-func decodeOption(raw json.RawMessage) (Option, error) {
-	var fields map[string]json.RawMessage
-	if err := json.Unmarshal(raw, &fields); err != nil || fields == nil {
+func decodeOption(raw json.RawMessage) (o Option, err error) {
+	fields, ok := jsonin.Object(raw)
+	if !ok {
 		return Option{}, errors.New(textNotObjectPart)
 	}
 	if extra := jsonin.Unknown(fields, argLabel, argDescription); extra != "" {
 		return Option{}, fmt.Errorf(textUnknownOption, extra)
 	}
-	var o Option
-	var err error
-	if o.Label, err = text(fields, argLabel, MaxLabelSize, false); err != nil {
+	if o.Label, err = text(fields, argLabel, MaxLabelSize, ""); err != nil {
 		return Option{}, err
 	}
-	if strings.EqualFold(strings.TrimSpace(o.Label), otherLabel) {
+	if strings.EqualFold(o.Label, otherLabel) {
 		return Option{}, errors.New(textOtherLabel)
 	}
-	if o.Description, err = text(fields, argDescription, MaxDescriptionSize, true); err != nil {
+	if o.Description, err = text(fields, argDescription, MaxDescriptionSize, breaks); err != nil {
 		return Option{}, err
 	}
 	return o, nil
 }
 
-// text returns the required string field key: non-blank, at most max
-// bytes, without control characters (but line breaks and tabs when breaks
-// is set), trimmed.
-func text(fields map[string]json.RawMessage, key string, max int, breaks bool) (string, error) {
-	raw, ok := fields[key]
-	if !ok {
-		return "", fmt.Errorf(textFieldMissing, key)
-	}
-	var s string
-	if jsonin.IsNull(raw) || json.Unmarshal(raw, &s) != nil {
-		return "", fmt.Errorf(textNotString, key)
-	}
+// breaks are the control characters a question or a description may hold.
+const breaks = "\n\t"
+
+// text returns the required string field key, trimmed: non-blank, at most
+// max bytes, without control characters but those in allow.
+func text(fields map[string]json.RawMessage, key string, max int, allow string) (string, error) {
+	s, err := jsonin.String(fields, key)
 	s = strings.TrimSpace(s)
 	switch {
+	case err != nil:
+		return "", err
 	case s == "":
 		return "", fmt.Errorf(textBlank, key)
 	case len(s) > max:
 		return "", fmt.Errorf(textTooLong, key, len(s), max)
-	case hasControl(s, breaks):
+	case jsonin.HasControl(s, allow):
 		return "", fmt.Errorf(textControl, key)
 	}
 	return s, nil
-}
-
-// hasControl reports control characters (C0, DEL, C1), invalid UTF-8 or
-// bidirectional overrides in s; breaks allows line breaks and tabs.
-func hasControl(s string, breaks bool) bool {
-	if !utf8.ValidString(s) {
-		return true
-	}
-	for _, r := range s {
-		switch {
-		case breaks && (r == '\n' || r == '\t'):
-		case r < 0x20 || r == 0x7f || r >= 0x80 && r < 0xa0:
-			return true
-		case r >= 0x202a && r <= 0x202e || r >= 0x2066 && r <= 0x2069:
-			return true
-		}
-	}
-	return false
 }
 
 // checkQuestions checks questions read back from the log as DecodeInput

@@ -33,9 +33,9 @@ package planask
 import (
 	"encoding/json"
 	"errors"
-	"fmt"
 
 	"github.com/dshgo/planmode/host"
+	"github.com/dshgo/planmode/internal/companion"
 )
 
 // Names the plugin registers with the host.
@@ -166,9 +166,9 @@ type AnswerPayload struct {
 // Errors of the plugin.
 var (
 	// ErrNeedsPlanMode means the plan-mode plugin is not enabled.
-	ErrNeedsPlanMode = errors.New(textNeedsPlanMode)
+	ErrNeedsPlanMode = companion.ErrNeedsPlanMode
 	// ErrBadPayload means a plan/ask or plan/answer event is malformed.
-	ErrBadPayload = errors.New(textBadPayload)
+	ErrBadPayload = companion.ErrBadPayload
 	// ErrBadInput is wrapped by every error of [DecodeInput].
 	ErrBadInput = errors.New(textBadInput)
 )
@@ -187,7 +187,7 @@ func CheckPayload(e host.Event) error {
 		return nil
 	}
 	if err != nil {
-		return fmt.Errorf("%s: event %d %q: %w: %w", PluginName, e.Seq, e.Type, ErrBadPayload, err)
+		return companion.BadPayload(PluginName, e, err)
 	}
 	return nil
 }

@@ -4,7 +4,6 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
-	"sync"
 
 	"github.com/dshgo/planmode"
 	"github.com/dshgo/planmode/deploy"
@@ -48,11 +47,8 @@ type Params struct {
 
 // Plugin is the plan-ask service.
 type Plugin struct {
-	p Params
-
-	mu   sync.Mutex
-	undo []func()
-	done chan struct{} // closed by Stop; nil while stopped
+	p   Params
+	run companion.Lifecycle
 }
 
 // New builds the plugin; it registers nothing until Start.
@@ -64,68 +60,40 @@ func New(p Params) (*Plugin, error) {
 		return nil, fmt.Errorf("%s: %w", PluginName, ErrNeedsPlanMode)
 	}
 	pl := &Plugin{p: p}
-	if p.Lifecycle != nil {
-		p.Lifecycle.Append(fx.StartStopHook(pl.Start, pl.Stop))
-	}
+	companion.OnStartStop(p.Lifecycle, pl.Start, pl.Stop)
 	return pl, nil
 }
 
 // Start registers the event types, the payload check, the tool and, on a
 // host with a guard chain, the guard.
 func (pl *Plugin) Start(context.Context) error {
-	pl.mu.Lock()
-	defer pl.mu.Unlock()
-	if pl.done != nil {
-		return fmt.Errorf("%s: start: already running", PluginName)
-	}
-	regs := []companion.Registration{
-		{What: "event type " + EventAsk, Add: func() (func(), error) {
-			return pl.p.EventTypes.DeclareEventType(host.EventType{Name: EventAsk, Kind: host.LogOnly})
-		}},
-		{What: "event type " + EventAnswer, Add: func() (func(), error) {
-			return pl.p.EventTypes.DeclareEventType(host.EventType{Name: EventAnswer, Kind: host.LogOnly})
-		}},
-		{What: "payload check", Add: func() (func(), error) {
-			return pl.p.Validators.AddValidator(PluginName, CheckPayload)
-		}},
-		{What: "tool " + ToolName, Add: func() (func(), error) { return pl.p.Tools.AddTool(&tool{pl: pl}) }},
-	}
-	if pl.p.Guards != nil {
-		regs = append(regs, companion.Registration{What: "tool guard", Add: func() (func(), error) {
-			return pl.p.Guards.AddToolGuard(host.Guard{Name: PluginName, Check: pl.Check, Tools: []string{ToolName}})
-		}})
-	}
-	undo, err := companion.Registrations(PluginName, regs)
-	if err != nil {
-		return err
-	}
-	pl.undo, pl.done = undo, make(chan struct{})
-	return nil
+	return pl.run.Start(PluginName, func(r *companion.Registrar) {
+		r.LogOnly(pl.p.EventTypes, EventAsk, EventAnswer)
+		r.Validator(pl.p.Validators, PluginName, CheckPayload)
+		r.Tools(pl.p.Tools, companion.Tool{
+			Def: host.ToolDefinition{
+				Name:         ToolName,
+				Description:  ToolDescription,
+				InputSchema:  json.RawMessage(InputSchema),
+				OutputSchema: json.RawMessage(ResultSchema),
+			},
+			Run: pl.askUser,
+		})
+		if pl.p.Guards != nil {
+			r.Add("tool guard", func() (func(), error) {
+				return pl.p.Guards.AddToolGuard(host.Guard{Name: PluginName, Check: pl.check, Tools: []string{ToolName}})
+			})
+		}
+	})
 }
 
 // Stop undoes every registration and ends the questions still open.
-func (pl *Plugin) Stop(context.Context) error {
-	pl.mu.Lock()
-	defer pl.mu.Unlock()
-	if pl.done == nil {
-		return nil
-	}
-	companion.Undo(pl.undo)
-	close(pl.done)
-	pl.undo, pl.done = nil, nil
-	return nil
-}
+func (pl *Plugin) Stop(ctx context.Context) error { return pl.run.Stop(ctx) }
 
-func (pl *Plugin) running() chan struct{} {
-	pl.mu.Lock()
-	defer pl.mu.Unlock()
-	return pl.done
-}
-
-// Check is the plugin's [host.ToolGuard]: unless the configuration allows
+// check is the plugin's [host.ToolGuard]: unless the configuration allows
 // asking outside plan mode, it refuses ask_user while the agent's session
 // is not in plan mode.
-func (pl *Plugin) Check(_ context.Context, call host.CallContext, name string, _ json.RawMessage) error {
+func (pl *Plugin) check(_ context.Context, call host.CallContext, name string, _ json.RawMessage) error {
 	if name != ToolName || pl.allowed(call.Agent) {
 		return nil
 	}

@@ -74,18 +74,13 @@ const (
 	textNotObject        = "the input is not a JSON object"
 	textNotObjectPart    = "is not a JSON object"
 	textUnknownTop       = "unknown fields %s; the only field is \"questions\""
-	textQuestionsMissing = "\"questions\" is missing"
-	textQuestionsNotList = "\"questions\" is not a list"
 	textNoQuestions      = "\"questions\" is empty: ask at least one question"
 	textTooManyQuestions = "%d questions, more than the %d one call may ask: ask the ones that matter most"
 	textQuestionN        = "question %d"
 	textOptionN          = "option %d"
 	textUnknownQuestion  = "unknown fields %s; a question has header, question, options and multiSelect"
 	textUnknownOption    = "unknown fields %s; an option has label and description"
-	textFieldMissing     = "%q is missing"
-	textNotString        = "%q is not a string"
 	textNotBool          = "%q is not true or false"
-	textNotList          = "%q is not a list"
 	textBlank            = "%q is blank"
 	textTooLong          = "%q is %d bytes, more than %d"
 	textControl          = "%q holds control characters"
@@ -96,8 +91,6 @@ const (
 
 // Errors and config problems.
 const (
-	textNeedsPlanMode    = "needs the plan-mode plugin: enable plan-mode under plugins in the deployment file"
-	textBadPayload       = "malformed payload"
 	problemAskPayload    = "want {\"callId\": non-empty string, \"questions\": 1 to 4 questions as ask_user takes them}"
 	problemAnswerPayload = "want {\"callId\": non-empty string, \"outcome\": answered, declined, policy or failed, " +
 		"\"policy\": decline or first-option with policy, \"answers\": [{\"id\", ...}]}"

@@ -1,16 +1,15 @@
 package planask
 
 import (
-	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
 	"slices"
 	"strings"
-	"unicode/utf8"
 
 	"github.com/dshgo/planmode/host"
+	"github.com/dshgo/planmode/internal/companion"
 )
 
 // Tool errors.
@@ -20,19 +19,6 @@ var (
 	errReloaded        = errors.New(textReloaded)
 	errDelegated       = errors.New(textDelegated)
 )
-
-// tool is ask_user.
-type tool struct{ pl *Plugin }
-
-// Definition implements [host.Tool].
-func (t *tool) Definition() host.ToolDefinition {
-	return host.ToolDefinition{
-		Name:         ToolName,
-		Description:  ToolDescription,
-		InputSchema:  json.RawMessage(InputSchema),
-		OutputSchema: json.RawMessage(ResultSchema),
-	}
-}
 
 // AnsweredQuestion is one entry of the tool's result: the question and
 // its answer.
@@ -64,20 +50,16 @@ type Result struct {
 	Message string `json:"message"`
 }
 
-// Execute implements [host.Tool]. It checks, in order: a calling agent
-// with a session; the plugin is running; plan mode (unless configured
-// otherwise); the input; the per-turn limit. Then it logs the questions,
-// asks, logs the answers and returns them.
-func (t *tool) Execute(ctx context.Context, call host.CallContext, input json.RawMessage) (string, error) {
+// askUser is ask_user. It checks, in order: a calling agent with a
+// session; plan mode (unless configured otherwise); the input; the
+// per-turn limit. Then it logs the questions, asks, logs the answers and
+// returns them.
+func (pl *Plugin) askUser(ctx context.Context, call host.CallContext, input json.RawMessage) (string, error) {
 	agent := call.Agent
 	if agent == nil || agent.Session() == nil {
 		return "", errNoAgent
 	}
-	done := t.pl.running()
-	if done == nil {
-		return "", errReloaded
-	}
-	if !t.pl.allowed(agent) {
+	if !pl.allowed(agent) {
 		return "", errOutsidePlanMode
 	}
 	qs, err := DecodeInput(input)
@@ -85,7 +67,7 @@ func (t *tool) Execute(ctx context.Context, call host.CallContext, input json.Ra
 		return "", err
 	}
 	sess := agent.Session()
-	limit := t.pl.p.Config.MaxQuestionsPerTurn
+	limit := pl.p.Config.MaxQuestionsPerTurn
 	if asked := askedThisTurn(sess.Events()); asked+len(qs) > limit {
 		return "", fmt.Errorf(textTurnLimit, asked, len(qs), limit)
 	}
@@ -96,7 +78,7 @@ func (t *tool) Execute(ctx context.Context, call host.CallContext, input json.Ra
 	if err := appendEvent(sess, EventAsk, AskPayload{CallID: callID, Questions: qs}); err != nil {
 		return "", fmt.Errorf(textLogFailed, EventAsk, err)
 	}
-	out, err := t.ask(ctx, done, agent, qs)
+	out, err := pl.ask(ctx, agent, qs)
 	logged := AnswerPayload{CallID: callID, Outcome: out.Outcome, Policy: out.Policy}
 	if err != nil {
 		logged.Outcome, logged.Error = OutcomeFailed, err.Error()
@@ -111,33 +93,25 @@ func (t *tool) Execute(ctx context.Context, call host.CallContext, input json.Ra
 	if err != nil {
 		return "", err
 	}
-	return encode(out)
+	if out.Answers == nil {
+		out.Answers = []AnsweredQuestion{}
+	}
+	return companion.JSON(out)
 }
 
 // ask puts the questions and turns what comes back into the result. The
 // error is a tool error: the questions could not be put.
-func (t *tool) ask(ctx context.Context, done <-chan struct{}, agent host.Agent, qs []Question) (Result, error) {
-	if t.pl.p.Questions == nil {
-		return t.headless(qs), nil
+func (pl *Plugin) ask(ctx context.Context, agent host.Agent, qs []Question) (Result, error) {
+	if pl.p.Questions == nil {
+		return pl.headless(qs), nil
 	}
-	ctx, cancel := context.WithCancelCause(ctx)
-	defer cancel(nil)
-	go func() {
-		select {
-		case <-done:
-			cancel(errReloaded)
-		case <-ctx.Done():
-		}
-	}()
-	answers, err := t.pl.p.Questions.Ask(ctx, host.AskRequest{Agent: agent, Kind: host.AskClarify, Purpose: Purpose, Questions: HostQuestions(qs)})
-	select {
-	case <-done:
-		return Result{}, errReloaded
-	default:
-	}
+	req := host.AskRequest{Agent: agent, Kind: host.AskClarify, Purpose: Purpose, Questions: hostQuestions(qs)}
+	answers, err := pl.run.Ask(ctx, pl.p.Questions, req, errReloaded)
 	switch {
+	case errors.Is(err, errReloaded):
+		return Result{}, errReloaded
 	case errors.Is(err, host.ErrNoProvider):
-		return t.headless(qs), nil
+		return pl.headless(qs), nil
 	case errors.Is(err, host.ErrDismissed):
 		return declined(qs, textDeclined), nil
 	case errors.Is(err, host.ErrDelegatedAgent):
@@ -149,8 +123,8 @@ func (t *tool) ask(ctx context.Context, done <-chan struct{}, agent host.Agent, 
 }
 
 // headless answers by the configured policy.
-func (t *tool) headless(qs []Question) Result {
-	if t.pl.p.Config.Headless != HeadlessFirstOption {
+func (pl *Plugin) headless(qs []Question) Result {
+	if pl.p.Config.Headless != HeadlessFirstOption {
 		r := declined(qs, textPolicyDecline)
 		r.Outcome, r.Policy = OutcomePolicy, HeadlessDecline
 		return r
@@ -186,7 +160,7 @@ func readAnswers(qs []Question, answers []host.Answer) (Result, error) {
 	r := Result{Outcome: OutcomeDeclined, Message: textDeclined}
 	for _, q := range qs {
 		a := byID[q.ID]
-		aq := AnsweredQuestion{ID: q.ID, Header: q.Header, Question: q.Question, Other: cut(strings.TrimSpace(a.Custom), MaxOtherSize)}
+		aq := AnsweredQuestion{ID: q.ID, Header: q.Header, Question: q.Question, Other: companion.Cut(strings.TrimSpace(a.Custom), MaxOtherSize, "")}
 		for _, label := range a.Selected {
 			if !slices.ContainsFunc(q.Options, func(o Option) bool { return o.Label == label }) || slices.Contains(aq.Selected, label) {
 				return Result{}, fmt.Errorf(textBadAnswer, q.ID)
@@ -206,22 +180,10 @@ func readAnswers(qs []Question, answers []host.Answer) (Result, error) {
 	return r, nil
 }
 
-// cut shortens s to at most max bytes at a character boundary.
-func cut(s string, max int) string {
-	if len(s) <= max {
-		return s
-	}
-	s = s[:max]
-	for !utf8.ValidString(s) {
-		s = s[:len(s)-1]
-	}
-	return s
-}
-
-// HostQuestions turns checked questions into the host's form: each keeps
+// hostQuestions turns checked questions into the host's form: each keeps
 // its ID, header, text, options (each an answer: [host.RoleAnswer]) and
 // multiSelect flag.
-func HostQuestions(qs []Question) []host.Question {
+func hostQuestions(qs []Question) []host.Question {
 	out := make([]host.Question, len(qs))
 	for i, q := range qs {
 		hq := host.Question{ID: q.ID, Header: q.Header, Question: q.Question, MultiSelect: q.MultiSelect}
@@ -242,19 +204,3 @@ func appendEvent(sess host.Session, typ string, payload any) error {
 	_, err = sess.Append(host.Event{Type: typ, Data: data})
 	return err
 }
-
-// encode renders the result without HTML escaping.
-func encode(r Result) (string, error) {
-	if r.Answers == nil {
-		r.Answers = []AnsweredQuestion{}
-	}
-	var b bytes.Buffer
-	enc := json.NewEncoder(&b)
-	enc.SetEscapeHTML(false)
-	if err := enc.Encode(r); err != nil {
-		return "", err
-	}
-	return strings.TrimRight(b.String(), "\n"), nil
-}
-
-var _ host.Tool = (*tool)(nil)

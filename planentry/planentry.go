@@ -14,11 +14,10 @@ package planentry
 import (
 	"encoding/json"
 	"errors"
-	"fmt"
 	"strings"
 
-	"github.com/dshgo/planmode"
 	"github.com/dshgo/planmode/host"
+	"github.com/dshgo/planmode/internal/companion"
 )
 
 // Names the plugin registers with the host.
@@ -48,13 +47,8 @@ type GoalPayload struct {
 	Scope string `json:"scope,omitempty"`
 }
 
-// Errors of the plugin.
-var (
-	// ErrNeedsPlanMode means the plan-mode plugin is not enabled.
-	ErrNeedsPlanMode = errors.New(textNeedsPlanMode)
-	// ErrBadPayload means a plan/goal event is malformed.
-	ErrBadPayload = errors.New(textBadPayload)
-)
+// ErrNeedsPlanMode means the plan-mode plugin is not enabled.
+var ErrNeedsPlanMode = companion.ErrNeedsPlanMode
 
 // CheckPayload is the plugin's payload check: a plan/goal event needs a
 // non-blank goal of at most [MaxGoalSize] bytes and an optional string
@@ -64,7 +58,7 @@ func CheckPayload(e host.Event) error {
 		return nil
 	}
 	if _, err := decodeGoal(e.Data); err != nil {
-		return fmt.Errorf("%s: event %d %q: %w: %w", PluginName, e.Seq, e.Type, ErrBadPayload, err)
+		return companion.BadPayload(PluginName, e, err)
 	}
 	return nil
 }
@@ -72,41 +66,11 @@ func CheckPayload(e host.Event) error {
 func decodeGoal(data json.RawMessage) (GoalPayload, error) {
 	var p struct {
 		Goal  *string `json:"goal"`
-		Scope *string `json:"scope"`
+		Scope string  `json:"scope"`
 	}
 	if err := json.Unmarshal(data, &p); err != nil || p.Goal == nil || strings.TrimSpace(*p.Goal) == "" ||
-		len(*p.Goal) > MaxGoalSize || (p.Scope != nil && len(*p.Scope) > MaxScopeSize) {
+		len(*p.Goal) > MaxGoalSize || len(p.Scope) > MaxScopeSize {
 		return GoalPayload{}, errors.New(problemGoalPayload)
 	}
-	g := GoalPayload{Goal: *p.Goal}
-	if p.Scope != nil {
-		g.Scope = *p.Scope
-	}
-	return g, nil
-}
-
-// State is what the plugin folds from a session's log.
-type State struct {
-	// Goal is the latest consented entry's goal and scope.
-	Goal GoalPayload
-	// Active is the logged plan-mode state.
-	Active bool
-}
-
-// Fold applies one event to s; it is pure and skips malformed payloads.
-func Fold(s State, e host.Event) State {
-	switch e.Type {
-	case EventGoal:
-		if g, err := decodeGoal(e.Data); err == nil {
-			s.Goal = g
-		}
-	case planmode.EventPlanMode:
-		var p struct {
-			Active *bool `json:"active"`
-		}
-		if json.Unmarshal(e.Data, &p) == nil && p.Active != nil {
-			s.Active = *p.Active
-		}
-	}
-	return s
+	return GoalPayload{Goal: *p.Goal, Scope: p.Scope}, nil
 }

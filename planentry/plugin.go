@@ -6,7 +6,6 @@ import (
 	"errors"
 	"fmt"
 	"strings"
-	"sync"
 
 	"github.com/dshgo/planmode"
 	"github.com/dshgo/planmode/deploy"
@@ -14,7 +13,6 @@ import (
 	"github.com/dshgo/planmode/internal/approval"
 	"github.com/dshgo/planmode/internal/companion"
 	"github.com/dshgo/planmode/internal/jsonin"
-	"github.com/dshgo/planmode/internal/sessfold"
 	"github.com/dshgo/planmode/internal/yamlcfg"
 	"go.uber.org/fx"
 	"gopkg.in/yaml.v3"
@@ -68,12 +66,9 @@ type Params struct {
 
 // Plugin is the plan-entry service.
 type Plugin struct {
-	p Params
-
-	mu    sync.Mutex
-	undo  []func()
-	folds *sessfold.Folds[State]
-	done  chan struct{} // closed by Stop
+	p     Params
+	run   companion.Lifecycle
+	goals *companion.Folds[GoalPayload] // the latest consented entry's goal
 }
 
 // New builds the plugin; it registers nothing until Start.
@@ -81,77 +76,48 @@ func New(p Params) (*Plugin, error) {
 	if p.Controller == nil {
 		return nil, fmt.Errorf("%s: %w", PluginName, ErrNeedsPlanMode)
 	}
-	pl := &Plugin{p: p}
-	if p.Lifecycle != nil {
-		p.Lifecycle.Append(fx.StartStopHook(pl.Start, pl.Stop))
-	}
+	pl := &Plugin{p: p, goals: companion.NewFolds(func(g *GoalPayload, e host.Event) {
+		if e.Type == EventGoal {
+			if p, err := decodeGoal(e.Data); err == nil {
+				*g = p
+			}
+		}
+	})}
+	companion.OnStartStop(p.Lifecycle, pl.Start, pl.Stop)
 	return pl, nil
 }
 
 // Start registers the event type, the payload check, the section and the
 // tool.
 func (pl *Plugin) Start(context.Context) error {
-	pl.mu.Lock()
-	defer pl.mu.Unlock()
-	if pl.folds != nil {
-		return fmt.Errorf("%s: start: already running", PluginName)
-	}
-	folds := sessfold.New(func(s *State, e host.Event) { *s = Fold(*s, e) })
-	regs := []companion.Registration{
-		{What: "event type " + EventGoal, Add: func() (func(), error) {
-			return pl.p.EventTypes.DeclareEventType(host.EventType{Name: EventGoal, Kind: host.LogOnly})
-		}},
-		{What: "payload check", Add: func() (func(), error) {
-			return pl.p.Validators.AddValidator(PluginName, CheckPayload)
-		}},
-		{What: "section", Add: func() (func(), error) {
-			return pl.p.Sections.AddSection(host.Section{Name: SectionName, Order: SectionOrder, Text: pl.sectionText})
-		}},
-		{What: "tool " + ToolName, Add: func() (func(), error) { return pl.p.Tools.AddTool(&tool{pl: pl}) }},
-	}
-	undo, err := companion.Registrations(PluginName, regs)
-	if err != nil {
-		folds.Close()
-		return err
-	}
-	pl.folds, pl.undo, pl.done = folds, undo, make(chan struct{})
-	return nil
+	return pl.run.Start(PluginName, func(r *companion.Registrar) {
+		r.Add("session folds", pl.goals.Open)
+		r.LogOnly(pl.p.EventTypes, EventGoal)
+		r.Validator(pl.p.Validators, PluginName, CheckPayload)
+		r.Section(pl.p.Sections, host.Section{Name: SectionName, Order: SectionOrder, Text: pl.sectionText})
+		r.Tools(pl.p.Tools, companion.Tool{
+			Def: host.ToolDefinition{Name: ToolName, Description: ToolDescription, InputSchema: json.RawMessage(InputSchema)},
+			Run: pl.enter,
+		})
+	})
 }
 
 // Stop undoes every registration and fails a consent question still open.
-func (pl *Plugin) Stop(context.Context) error {
-	pl.mu.Lock()
-	defer pl.mu.Unlock()
-	if pl.folds == nil {
-		return nil
-	}
-	companion.Undo(pl.undo)
-	pl.folds.Close()
-	close(pl.done)
-	pl.folds, pl.undo, pl.done = nil, nil, nil
-	return nil
-}
-
-func (pl *Plugin) running() (*sessfold.Folds[State], chan struct{}) {
-	pl.mu.Lock()
-	defer pl.mu.Unlock()
-	return pl.folds, pl.done
-}
+func (pl *Plugin) Stop(ctx context.Context) error { return pl.run.Stop(ctx) }
 
 // sectionText renders plan:goal while plan mode is on and an entry's goal
 // is logged.
 func (pl *Plugin) sectionText(ac host.AssembleContext) string {
-	folds, _ := pl.running()
-	if folds == nil || ac.Agent == nil || ac.Agent.Session() == nil {
+	if ac.Agent == nil || ac.Agent.Session() == nil || !pl.p.Controller.Get(ac.Agent).Active {
 		return ""
 	}
-	s, err := folds.Get(ac.Agent.Session())
-	if err != nil || !s.Active || s.Goal.Goal == "" {
+	g, err := pl.goals.Get(ac.Agent.Session())
+	if err != nil || g.Goal == "" {
 		return ""
 	}
-	text := fmt.Sprintf(sectionGoal, s.Goal.Goal)
-	if s.Goal.Scope != "" {
-		text += fmt.Sprintf(sectionScope, s.Goal.Scope)
+	text := fmt.Sprintf(sectionGoal, g.Goal)
+	if g.Scope != "" {
+		text += fmt.Sprintf(sectionScope, g.Scope)
 	}
 	return text
 }
@@ -167,40 +133,30 @@ var (
 	errReloaded  = errors.New(textReloaded)
 )
 
-// tool is enter_plan_mode.
-type tool struct{ pl *Plugin }
-
-// Definition implements [host.Tool].
-func (t *tool) Definition() host.ToolDefinition {
-	return host.ToolDefinition{Name: ToolName, Description: ToolDescription, InputSchema: json.RawMessage(InputSchema)}
-}
-
-// Execute implements [host.Tool]. It checks, in order: a calling agent;
-// the session is not in plan mode or entering it; the input and a
-// non-blank goal; a question channel. Then it asks the user. Consent
-// (exactly one answer selecting exactly [OptionEnter], no custom text)
-// records the goal and a silent pending entry; anything else declines.
-func (t *tool) Execute(ctx context.Context, call host.CallContext, input json.RawMessage) (string, error) {
+// enter is enter_plan_mode. It checks, in order: a calling agent; the
+// session is not in plan mode or entering it; the input and a non-blank
+// goal; a question channel. Then it asks the user. Consent (exactly one
+// answer selecting exactly [OptionEnter], no custom text) records the goal
+// and a silent pending entry; anything else declines.
+func (pl *Plugin) enter(ctx context.Context, call host.CallContext, input json.RawMessage) (string, error) {
 	agent := call.Agent
 	if agent == nil || agent.Session() == nil {
 		return "", errNoAgent
 	}
-	_, done := t.pl.running()
-	if done == nil {
-		return "", errReloaded
-	}
-	if st := t.pl.p.Controller.Get(agent); st.Active || st.Pending == planmode.SelectionActive {
+	if st := pl.p.Controller.Get(agent); st.Active || st.Pending == planmode.SelectionActive {
 		return "", errAlready
 	}
 	goal, err := decodeInput(input)
 	if err != nil {
 		return "", err
 	}
-	if t.pl.p.Questions == nil {
+	if pl.p.Questions == nil {
 		return "", errNoChannel
 	}
 	q := consentQuestion(goal)
-	answers, err := t.ask(ctx, done, agent, q)
+	answers, err := pl.run.Ask(ctx, pl.p.Questions, host.AskRequest{
+		Agent: agent, Kind: host.AskConsent, Purpose: Purpose, Questions: []host.Question{q},
+	}, errReloaded)
 	switch {
 	case errors.Is(err, errReloaded):
 		return "", errReloaded
@@ -227,7 +183,7 @@ func (t *tool) Execute(ctx context.Context, call host.CallContext, input json.Ra
 	if _, err := agent.Session().Append(host.Event{Type: EventGoal, Data: data}); err != nil {
 		return "", fmt.Errorf(textEnterFail, err)
 	}
-	if err := t.pl.p.Controller.Enter(agent); err != nil {
+	if err := pl.p.Controller.Enter(agent); err != nil {
 		if errors.Is(err, planmode.ErrPlanMode) {
 			return "", errAlready
 		}
@@ -254,71 +210,23 @@ func consentQuestion(goal GoalPayload) host.Question {
 	}
 }
 
-// ask puts the consent question q; it fails with errReloaded when the
-// plugin stops while the question is open.
-func (t *tool) ask(ctx context.Context, done <-chan struct{}, agent host.Agent, q host.Question) ([]host.Answer, error) {
-	ctx, cancel := context.WithCancelCause(ctx)
-	defer cancel(nil)
-	go func() {
-		select {
-		case <-done:
-			cancel(errReloaded)
-		case <-ctx.Done():
-		}
-	}()
-	answers, err := t.pl.p.Questions.Ask(ctx, host.AskRequest{
-		Agent: agent, Kind: host.AskConsent, Purpose: Purpose, Questions: []host.Question{q},
-	})
-	select {
-	case <-done:
-		return nil, errReloaded
-	default:
-		return answers, err
-	}
-}
-
 // decodeInput reads {"goal": string, "scope"?: string}.
 func decodeInput(input json.RawMessage) (GoalPayload, error) {
-	var fields map[string]json.RawMessage
-	if json.Unmarshal(input, &fields) != nil || fields == nil {
-		return GoalPayload{}, fmt.Errorf(textBadInput, "got "+companion.QuoteJSON(input))
+	var in struct {
+		Goal  *string `json:"goal"`
+		Scope string  `json:"scope"`
 	}
-	for k := range fields {
-		if k != "goal" && k != "scope" {
-			return GoalPayload{}, fmt.Errorf(textBadInput, fmt.Sprintf("unknown field %q", k))
-		}
-	}
-	str := func(k string) (string, bool, error) {
-		raw, ok := fields[k]
-		if !ok {
-			return "", false, nil
-		}
-		var s string
-		if jsonin.IsNull(raw) || json.Unmarshal(raw, &s) != nil {
-			return "", true, fmt.Errorf(textBadInput, fmt.Sprintf("%q is not a string", k))
-		}
-		return s, true, nil
-	}
-	goal, ok, err := str("goal")
-	if err != nil {
-		return GoalPayload{}, err
-	}
-	if !ok {
+	switch err := jsonin.Strict("the input", input, &in); {
+	case err != nil:
+		return GoalPayload{}, fmt.Errorf(textBadInput, err)
+	case in.Goal == nil:
 		return GoalPayload{}, fmt.Errorf(textBadInput, `"goal" is missing`)
-	}
-	scope, _, err := str("scope")
-	if err != nil {
-		return GoalPayload{}, err
-	}
-	switch {
-	case strings.TrimSpace(goal) == "":
+	case strings.TrimSpace(*in.Goal) == "":
 		return GoalPayload{}, errBlankGoal
-	case len(goal) > MaxGoalSize:
-		return GoalPayload{}, fmt.Errorf(textGoalTooLong, len(goal))
-	case len(scope) > MaxScopeSize:
+	case len(*in.Goal) > MaxGoalSize:
+		return GoalPayload{}, fmt.Errorf(textGoalTooLong, len(*in.Goal))
+	case len(in.Scope) > MaxScopeSize:
 		return GoalPayload{}, fmt.Errorf(textBadInput, "the scope is longer than 4096 bytes")
 	}
-	return GoalPayload{Goal: goal, Scope: strings.TrimSpace(scope)}, nil
+	return GoalPayload{Goal: *in.Goal, Scope: strings.TrimSpace(in.Scope)}, nil
 }
-
-var _ host.Tool = (*tool)(nil)

@@ -71,9 +71,5 @@ const (
 	sectionScope = "\nFocus on: %s"
 )
 
-// Errors and config problems.
-const (
-	textNeedsPlanMode  = "needs the plan-mode plugin: enable plan-mode under plugins in the deployment file"
-	textBadPayload     = "malformed payload"
-	problemGoalPayload = "want {\"goal\": non-blank string of at most 4096 bytes, \"scope\": optional string}"
-)
+// Payload-check problem.
+const problemGoalPayload = "want {\"goal\": non-blank string of at most 4096 bytes, \"scope\": optional string}"

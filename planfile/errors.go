@@ -1,6 +1,10 @@
 package planfile
 
-import "errors"
+import (
+	"errors"
+
+	"github.com/dshgo/planmode/internal/companion"
+)
 
 // Errors of the plan file. Callers test them with errors.Is; the returned
 // errors wrap them with the path and what was wrong.
@@ -22,9 +26,9 @@ var (
 	// file needs (an atomic rename inside an open directory).
 	ErrUnsupported = errors.New(textUnsupported)
 	// ErrBadPayload means a plan/approved or plan/file event is malformed.
-	ErrBadPayload = errors.New(textBadPayload)
+	ErrBadPayload = companion.ErrBadPayload
 	// ErrNeedsPlanMode means the plan-mode plugin is not enabled.
-	ErrNeedsPlanMode = errors.New(textNeedsPlanMode)
+	ErrNeedsPlanMode = companion.ErrNeedsPlanMode
 
 	errNotAbsolute   = errors.New(textNotAbsolute)
 	errMaxBytesRange = errors.New(textMaxBytesRange)

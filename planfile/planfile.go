@@ -30,6 +30,7 @@ import (
 
 	"github.com/dshgo/planmode"
 	"github.com/dshgo/planmode/host"
+	"github.com/dshgo/planmode/internal/companion"
 )
 
 // Names the plugin registers with the host.
@@ -107,7 +108,7 @@ func CheckPayload(e host.Event) error {
 		return nil
 	}
 	if err != nil {
-		return fmt.Errorf("%s: event %d %q: %w: %w", PluginName, e.Seq, e.Type, ErrBadPayload, err)
+		return companion.BadPayload(PluginName, e, err)
 	}
 	return nil
 }
@@ -145,54 +146,26 @@ func decodeFile(data json.RawMessage) (FilePayload, error) {
 	return p, nil
 }
 
-// eventTypes are the plugin's event declarations, both log-only.
-func eventTypes() []host.EventType {
-	return []host.EventType{
-		{Name: EventApproved, Kind: host.LogOnly},
-		{Name: EventFile, Kind: host.LogOnly},
-	}
+// history is what the plugin folds from a session's log.
+type history struct {
+	owner  string // the session the latest plan/file marker names
+	active bool   // the logged plan-mode state
+	left   bool   // plan mode was on and then off: entering again is a return
+	served bool   // in memory: the fork copy and the marker were handled
 }
 
-// History is what the plugin folds from a session's log.
-type History struct {
-	// Owner is the session named by the latest plan/file marker ("" when
-	// there is none).
-	Owner string
-	// Approved counts the plan/approved events.
-	Approved int
-	// LastTitle is the title of the latest approved plan.
-	LastTitle string
-	// Left is true once plan mode was on and then off again: entering it
-	// once more is a return.
-	Left bool
-
-	active bool
-	served bool // in memory: the fork copy and the marker were handled
-}
-
-// Fold applies one event to h: the plugin's events and plan/mode. It is
-// pure and never fails; malformed payloads are skipped.
-func Fold(h History, e host.Event) History {
+// fold applies one event to h: plan/file and plan/mode; malformed payloads
+// are skipped.
+func (h *history) fold(e host.Event) {
 	switch e.Type {
-	case EventApproved:
-		if p, err := decodeApproved(e.Data); err == nil {
-			h.Approved++
-			h.LastTitle = p.Title
-		}
 	case EventFile:
 		if p, err := decodeFile(e.Data); err == nil {
-			h.Owner = p.Session
+			h.owner = p.Session
 		}
 	case planmode.EventPlanMode:
-		var p struct {
-			Active *bool `json:"active"`
-		}
-		if json.Unmarshal(e.Data, &p) == nil && p.Active != nil {
-			if h.active && !*p.Active {
-				h.Left = true
-			}
-			h.active = *p.Active
+		if active, ok := companion.PlanMode(e); ok {
+			h.left = h.left || h.active && !active
+			h.active = active
 		}
 	}
-	return h
 }

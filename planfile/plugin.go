@@ -6,13 +6,11 @@ import (
 	"fmt"
 	"log/slog"
 	"strings"
-	"sync"
 
 	"github.com/dshgo/planmode"
 	"github.com/dshgo/planmode/deploy"
 	"github.com/dshgo/planmode/host"
 	"github.com/dshgo/planmode/internal/companion"
-	"github.com/dshgo/planmode/internal/sessfold"
 	"go.uber.org/fx"
 	"gopkg.in/yaml.v3"
 )
@@ -23,7 +21,7 @@ import (
 var Module = fx.Module(PluginName,
 	fx.Provide(New),
 	fx.Invoke(func(*Plugin) {}),
-	companion.RequirePlanMode(fmt.Errorf("%s: %w", PluginName, ErrNeedsPlanMode)),
+	companion.RequirePlanMode(PluginName),
 )
 
 // DeployPlugin returns the plugin's entry for the deployment loader. It
@@ -79,14 +77,11 @@ type Result struct {
 // Plugin is the plan-file service: the store, the tools, the section and
 // the exit extension.
 type Plugin struct {
-	cfg    Config
-	store  *Store
-	logger *slog.Logger
-	p      Params
-
-	mu    sync.Mutex
-	undo  []func()
-	folds *sessfold.Folds[History]
+	store   *Store
+	logger  *slog.Logger
+	p       Params
+	run     companion.Lifecycle
+	history *companion.Folds[history]
 }
 
 // New builds the plugin. It does no I/O and registers nothing until Start.
@@ -102,10 +97,9 @@ func New(p Params) (Result, error) {
 	if logger == nil {
 		logger = slog.New(slog.DiscardHandler)
 	}
-	pl := &Plugin{cfg: p.Config, store: st, logger: logger, p: p}
-	if p.Lifecycle != nil {
-		p.Lifecycle.Append(fx.StartStopHook(pl.Start, pl.Stop))
-	}
+	pl := &Plugin{store: st, logger: logger, p: p,
+		history: companion.NewFolds((*history).fold)}
+	companion.OnStartStop(p.Lifecycle, pl.Start, pl.Stop)
 	return Result{Plugin: pl, Exit: pl.extension()}, nil
 }
 
@@ -125,84 +119,41 @@ func (pl *Plugin) Plan(ctx context.Context, agent host.Agent) (string, error) {
 // Start registers the event types, the payload check, the section, the
 // pre-step listener and the tools.
 func (pl *Plugin) Start(context.Context) error {
-	pl.mu.Lock()
-	defer pl.mu.Unlock()
-	if pl.folds != nil {
-		return fmt.Errorf("%s: start: already running", PluginName)
-	}
-	folds := sessfold.New(func(h *History, e host.Event) { *h = Fold(*h, e) })
-	var regs []companion.Registration
-	for _, t := range eventTypes() {
-		regs = append(regs, companion.Registration{What: "event type " + t.Name, Add: func() (func(), error) { return pl.p.EventTypes.DeclareEventType(t) }})
-	}
-	regs = append(regs,
-		companion.Registration{What: "payload check", Add: func() (func(), error) {
-			return pl.p.Validators.AddValidator(PluginName, CheckPayload)
-		}},
-		companion.Registration{What: "section", Add: func() (func(), error) {
-			return pl.p.Sections.AddSection(host.Section{Name: SectionName, Order: SectionOrder, Text: pl.sectionText})
-		}},
-		companion.Registration{What: "pre-step listener", Add: func() (func(), error) { return pl.p.PreStep.AddPreStep(PluginName, pl.preStep, false) }},
-		companion.Registration{What: "tool " + ReadToolName, Add: func() (func(), error) { return pl.p.Tools.AddTool(&readTool{pl: pl}) }},
-		companion.Registration{What: "tool " + WriteToolName, Add: func() (func(), error) { return pl.p.Tools.AddTool(&writeTool{pl: pl}) }},
-	)
-	pl.folds = folds
-	undo, err := companion.Registrations(PluginName, regs)
-	if err != nil {
-		folds.Close()
-		pl.folds = nil
-		return err
-	}
-	pl.undo = undo
-	return nil
+	return pl.run.Start(PluginName, func(r *companion.Registrar) {
+		r.Add("session folds", pl.history.Open)
+		r.LogOnly(pl.p.EventTypes, EventApproved, EventFile)
+		r.Validator(pl.p.Validators, PluginName, CheckPayload)
+		r.Section(pl.p.Sections, host.Section{Name: SectionName, Order: SectionOrder, Text: pl.sectionText})
+		r.Add("pre-step listener", func() (func(), error) { return pl.p.PreStep.AddPreStep(PluginName, pl.preStep, false) })
+		r.Tools(pl.p.Tools, companion.Tool{
+			Def: host.ToolDefinition{Name: ReadToolName, Description: ReadToolDescription, InputSchema: json.RawMessage(ReadInputSchema)},
+			Run: pl.read,
+		}, companion.Tool{
+			Def: host.ToolDefinition{Name: WriteToolName, Description: WriteToolDescription, InputSchema: json.RawMessage(WriteInputSchema)},
+			Run: pl.writeTool,
+		})
+	})
 }
 
 // Stop undoes every registration. Stopping a stopped plugin does nothing.
-func (pl *Plugin) Stop(context.Context) error {
-	pl.mu.Lock()
-	defer pl.mu.Unlock()
-	companion.Undo(pl.undo)
-	pl.undo = nil
-	if pl.folds != nil {
-		pl.folds.Close()
-		pl.folds = nil
-	}
-	return nil
-}
-
-// history returns the session's folded history.
-func (pl *Plugin) history(sess host.Session) (History, error) {
-	pl.mu.Lock()
-	folds := pl.folds
-	pl.mu.Unlock()
-	if folds == nil {
-		return History{}, sessfold.ErrClosed
-	}
-	return folds.Get(sess)
-}
+func (pl *Plugin) Stop(ctx context.Context) error { return pl.run.Stop(ctx) }
 
 // serve does, once per session and process, what the plugin owes a session
 // it sees for the first time: a fork gets a copy of its parent's plan file
 // (nothing to copy is fine), and the session is marked as the owner of its
 // file in the log. It must not run inside a session callback.
 func (pl *Plugin) serve(ctx context.Context, sess host.Session) {
-	pl.mu.Lock()
-	folds := pl.folds
-	pl.mu.Unlock()
-	if folds == nil {
+	served := true
+	h, err := pl.history.Update(sess, func(h *history) { served, h.served = h.served, true })
+	if err != nil || served {
 		return
 	}
-	h, err := folds.Get(sess)
-	if err != nil || h.served {
-		return
-	}
-	_ = folds.Update(sess, func(h *History) { h.served = true })
 	id := sess.ID()
-	if h.Owner == "" || h.Owner == id {
+	if h.owner == "" || h.owner == id {
 		return
 	}
-	if _, err := pl.store.CopyTo(ctx, h.Owner, id); err != nil {
-		pl.logger.Warn(warnCopyFailed, "session", id, "parent", h.Owner, "error", err)
+	if _, err := pl.store.CopyTo(ctx, h.owner, id); err != nil {
+		pl.logger.Warn(warnCopyFailed, "session", id, "parent", h.owner, "error", err)
 		return
 	}
 	pl.markOwner(sess)
@@ -211,8 +162,8 @@ func (pl *Plugin) serve(ctx context.Context, sess host.Session) {
 // markOwner appends the plan/file marker naming sess when the log does not
 // already name it.
 func (pl *Plugin) markOwner(sess host.Session) {
-	h, err := pl.history(sess)
-	if err != nil || h.Owner == sess.ID() {
+	h, err := pl.history.Get(sess)
+	if err != nil || h.owner == sess.ID() {
 		return
 	}
 	data, _ := json.Marshal(FilePayload{Session: sess.ID()})
@@ -231,7 +182,7 @@ func (pl *Plugin) preStep(ctx context.Context, s host.Step, next host.PreStepNex
 	}
 	sess := s.Agent.Session()
 	pl.serve(ctx, sess)
-	if h, err := pl.history(sess); err == nil && h.active {
+	if h, err := pl.history.Get(sess); err == nil && h.active {
 		if created, err := pl.store.Seed(ctx, sess.ID()); err != nil {
 			pl.logger.Warn(warnSeedFailed, "session", sess.ID(), "error", err)
 		} else if created {
@@ -249,7 +200,7 @@ func (pl *Plugin) sectionText(ac host.AssembleContext) string {
 		return ""
 	}
 	sess := ac.Agent.Session()
-	h, err := pl.history(sess)
+	h, err := pl.history.Get(sess)
 	if err != nil || !h.active {
 		return ""
 	}
@@ -260,7 +211,7 @@ func (pl *Plugin) sectionText(ac host.AssembleContext) string {
 	switch {
 	case err != nil:
 		fmt.Fprintf(&b, textFileError, err)
-	case has && h.Left:
+	case has && h.left:
 		b.WriteString(sectionReturning)
 	case has:
 		b.WriteString(sectionHasPlan)

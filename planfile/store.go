@@ -82,9 +82,6 @@ func NewStore(dir string, maxBytes int64) (*Store, error) {
 // Dir returns the store's directory.
 func (s *Store) Dir() string { return s.dir }
 
-// MaxBytes returns the largest plan accepted, in bytes.
-func (s *Store) MaxBytes() int64 { return s.maxBytes }
-
 // Path returns the absolute path of a session's plan file, for the model
 // and the user. It does no I/O.
 func (s *Store) Path(session string) string { return filepath.Join(s.dir, session, FileName) }
@@ -118,33 +115,10 @@ func (s *Store) Read(ctx context.Context, session string) (Document, error) {
 }
 
 // HasPlan reports whether the session's plan file exists and holds some
-// non-space text; it checks the file as Read does, without reading a file
-// that is empty.
+// non-space text; it checks the file as Read does.
 func (s *Store) HasPlan(ctx context.Context, session string) (bool, error) {
-	defer s.lock(session)()
-	d, err := s.openSession(session, false)
-	if errors.Is(err, fs.ErrNotExist) {
-		return false, nil
-	}
-	if err != nil {
-		return false, err
-	}
-	defer d.close()
-	fi, err := d.lstat()
-	if err != nil || fi == nil {
-		return false, err
-	}
-	if err := checkFile(d.path(), fi); err != nil {
-		return false, err
-	}
-	if fi.Size() == 0 {
-		return false, nil
-	}
-	doc, err := d.read(ctx)
-	if err != nil {
-		return false, err
-	}
-	return strings.TrimSpace(doc.Content) != "", nil
+	doc, err := s.Read(ctx, session)
+	return strings.TrimSpace(doc.Content) != "", err
 }
 
 // Replace atomically replaces the session's plan with content, creating the
@@ -153,31 +127,20 @@ func (s *Store) Replace(ctx context.Context, session, content string) error {
 	if err := s.Check(content); err != nil {
 		return err
 	}
-	defer s.lock(session)()
-	d, err := s.openSession(session, true)
-	if err != nil {
-		return err
-	}
-	defer d.close()
-	return d.replace(ctx, content, false)
+	return s.in(session, func(d *sessionDir) error { return d.replace(ctx, content, false) })
 }
 
 // Seed creates an empty plan file when the session has none; an existing
 // file (empty or not) is left as it is. It reports whether it created one.
-func (s *Store) Seed(ctx context.Context, session string) (bool, error) {
-	defer s.lock(session)()
-	d, err := s.openSession(session, true)
-	if err != nil {
-		return false, err
-	}
-	defer d.close()
-	return d.create(ctx, "")
+func (s *Store) Seed(ctx context.Context, session string) (created bool, err error) {
+	err = s.in(session, func(d *sessionDir) error { created, err = d.create(ctx, ""); return err })
+	return created, err
 }
 
 // CopyTo gives session target a copy of session source's plan file when
 // target has none. A source without a plan file is a successful no-op, and
 // so is a target that already has one. It reports whether it copied.
-func (s *Store) CopyTo(ctx context.Context, source, target string) (bool, error) {
+func (s *Store) CopyTo(ctx context.Context, source, target string) (copied bool, err error) {
 	if source == target {
 		return false, nil
 	}
@@ -185,13 +148,20 @@ func (s *Store) CopyTo(ctx context.Context, source, target string) (bool, error)
 	if err != nil || !doc.Exists {
 		return false, err
 	}
-	defer s.lock(target)()
-	d, err := s.openSession(target, true)
+	err = s.in(target, func(d *sessionDir) error { copied, err = d.create(ctx, doc.Content); return err })
+	return copied, err
+}
+
+// in runs fn on the session's directory, created when missing, under the
+// session's lock.
+func (s *Store) in(session string, fn func(d *sessionDir) error) error {
+	defer s.lock(session)()
+	d, err := s.openSession(session, true)
 	if err != nil {
-		return false, err
+		return err
 	}
 	defer d.close()
-	return d.create(ctx, doc.Content)
+	return fn(d)
 }
 
 // Check reports whether content may be stored: UTF-8 without NUL and at

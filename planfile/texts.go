@@ -10,8 +10,6 @@ const (
 	textBadContent    = "the plan is not UTF-8 text without NUL bytes"
 	textBadSession    = "session ID cannot name a plan directory"
 	textUnsupported   = "this platform cannot keep the plan file safe"
-	textBadPayload    = "malformed payload"
-	textNeedsPlanMode = "needs the plan-mode plugin: enable plan-mode under plugins in the deployment file"
 	textNotAbsolute   = "must be an absolute path"
 	textMaxBytesRange = "must be between 1024 (1 KiB) and 16777216 (16 MiB)"
 )

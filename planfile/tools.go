@@ -17,67 +17,52 @@ var (
 	errWriteInactive = errors.New(textWriteInactive)
 )
 
-// readTool is plan_read: the session's plan file, in any mode.
-type readTool struct{ pl *Plugin }
-
-// Definition implements [host.Tool].
-func (t *readTool) Definition() host.ToolDefinition {
-	return host.ToolDefinition{Name: ReadToolName, Description: ReadToolDescription, InputSchema: json.RawMessage(ReadInputSchema)}
-}
-
-// Execute implements [host.Tool]: it returns the plan file's content, or a
-// note that there is no plan yet.
-func (t *readTool) Execute(ctx context.Context, call host.CallContext, input json.RawMessage) (string, error) {
+// read is plan_read: the plan file's content in any mode, or a note that
+// there is no plan yet.
+func (pl *Plugin) read(ctx context.Context, call host.CallContext, input json.RawMessage) (string, error) {
 	if call.Agent == nil || call.Agent.Session() == nil {
 		return "", errNoAgent
 	}
-	var fields map[string]json.RawMessage
-	if json.Unmarshal(input, &fields) != nil || fields == nil || len(fields) > 0 {
+	if fields, ok := jsonin.Object(input); !ok || len(fields) > 0 {
 		return "", fmt.Errorf(textBadReadInput, companion.QuoteJSON(input))
 	}
 	sess := call.Agent.Session()
-	t.pl.serve(ctx, sess)
-	doc, err := t.pl.store.Read(ctx, sess.ID())
+	pl.serve(ctx, sess)
+	doc, err := pl.store.Read(ctx, sess.ID())
 	if err != nil {
 		return "", fmt.Errorf(textFileError, err)
 	}
 	if strings.TrimSpace(doc.Content) == "" {
-		return fmt.Sprintf(textReadEmpty, t.pl.store.Path(sess.ID())), nil
+		return fmt.Sprintf(textReadEmpty, pl.store.Path(sess.ID())), nil
 	}
 	return doc.Content, nil
 }
 
-// writeTool is plan_write: replaces the plan file, only in plan mode.
-type writeTool struct{ pl *Plugin }
-
-// Definition implements [host.Tool].
-func (t *writeTool) Definition() host.ToolDefinition {
-	return host.ToolDefinition{Name: WriteToolName, Description: WriteToolDescription, InputSchema: json.RawMessage(WriteInputSchema)}
-}
-
-// Execute implements [host.Tool]: with the session's logged state plan
-// mode, it atomically replaces the plan file with the input's plan.
-func (t *writeTool) Execute(ctx context.Context, call host.CallContext, input json.RawMessage) (string, error) {
+// writeTool is plan_write: with the session's logged state plan mode, it
+// atomically replaces the plan file with the input's plan.
+func (pl *Plugin) writeTool(ctx context.Context, call host.CallContext, input json.RawMessage) (string, error) {
 	if call.Agent == nil || call.Agent.Session() == nil {
 		return "", errNoAgent
 	}
 	sess := call.Agent.Session()
-	h, err := t.pl.history(sess)
+	h, err := pl.history.Get(sess)
 	if err != nil {
 		return "", fmt.Errorf("%s: %w", WriteToolName, err)
 	}
 	if !h.active {
 		return "", errWriteInactive
 	}
-	plan, err := decodeWrite(input)
-	if err != nil {
-		return "", err
+	var in struct {
+		Plan *string `json:"plan"`
 	}
-	t.pl.serve(ctx, sess)
-	if err := t.pl.write(ctx, sess, plan); err != nil {
+	if jsonin.Strict("the input", input, &in) != nil || in.Plan == nil {
+		return "", fmt.Errorf(textBadInput, companion.QuoteJSON(input))
+	}
+	pl.serve(ctx, sess)
+	if err := pl.write(ctx, sess, *in.Plan); err != nil {
 		return "", fmt.Errorf(textFileError, err)
 	}
-	return fmt.Sprintf(textWritten, t.pl.store.Path(sess.ID()), len(plan)), nil
+	return fmt.Sprintf(textWritten, pl.store.Path(sess.ID()), len(*in.Plan)), nil
 }
 
 // write replaces the session's plan and marks the session as its owner.
@@ -88,22 +73,3 @@ func (pl *Plugin) write(ctx context.Context, sess host.Session, plan string) err
 	pl.markOwner(sess)
 	return nil
 }
-
-// decodeWrite reads {"plan": string}: exact keys, nothing else.
-func decodeWrite(input json.RawMessage) (string, error) {
-	var fields map[string]json.RawMessage
-	if json.Unmarshal(input, &fields) != nil || fields == nil || len(fields) != 1 {
-		return "", fmt.Errorf(textBadInput, companion.QuoteJSON(input))
-	}
-	raw, ok := fields["plan"]
-	var plan string
-	if !ok || jsonin.IsNull(raw) || json.Unmarshal(raw, &plan) != nil {
-		return "", fmt.Errorf(textBadInput, companion.QuoteJSON(input))
-	}
-	return plan, nil
-}
-
-var (
-	_ host.Tool = (*readTool)(nil)
-	_ host.Tool = (*writeTool)(nil)
-)

@@ -19,11 +19,11 @@ import (
 	"fmt"
 	"slices"
 	"strings"
-	"sync"
 
 	"github.com/dshgo/planmode"
 	"github.com/dshgo/planmode/deploy"
 	"github.com/dshgo/planmode/host"
+	"github.com/dshgo/planmode/internal/companion"
 	"github.com/dshgo/planmode/internal/yamlcfg"
 	"github.com/dshgo/planmode/planentry"
 	"go.uber.org/fx"
@@ -48,7 +48,7 @@ const keyTools = "tools"
 // Errors of the plugin.
 var (
 	// ErrNeedsPlanMode means the plan-mode plugin is not enabled.
-	ErrNeedsPlanMode = errors.New(textNeedsPlanMode)
+	ErrNeedsPlanMode = companion.ErrNeedsPlanMode
 	// ErrNoGuards means the host has no tool-guard chain.
 	ErrNoGuards = errors.New(textNoGuards)
 	// ErrBadConfig means a Config failed validation.
@@ -135,10 +135,7 @@ type Gate struct {
 	cfg    Config
 	ctl    *planmode.Controller
 	guards host.ToolGuards
-	tools  map[string]bool
-
-	mu   sync.Mutex
-	undo func()
+	run    companion.Lifecycle
 }
 
 // New builds the gate. It registers nothing until Start.
@@ -152,65 +149,39 @@ func New(p Params) (*Gate, error) {
 	if p.Guards == nil {
 		return nil, fmt.Errorf("%s: %w", PluginName, ErrNoGuards)
 	}
-	g := &Gate{cfg: p.Config, ctl: p.Controller, guards: p.Guards, tools: map[string]bool{}}
-	for _, t := range p.Config.Tools {
-		g.tools[t] = true
-	}
-	if p.Lifecycle != nil {
-		p.Lifecycle.Append(fx.StartStopHook(g.Start, g.Stop))
-	}
+	g := &Gate{cfg: p.Config, ctl: p.Controller, guards: p.Guards}
+	companion.OnStartStop(p.Lifecycle, g.Start, g.Stop)
 	return g, nil
 }
 
 // Start registers the guard. The host checks the guarded tools' names when
 // it starts serving.
 func (g *Gate) Start(context.Context) error {
-	g.mu.Lock()
-	defer g.mu.Unlock()
-	if g.undo != nil {
-		return fmt.Errorf("%s: start: already running", PluginName)
-	}
-	undo, err := g.guards.AddToolGuard(host.Guard{Name: PluginName, Check: g.Check, Tools: slices.Clone(g.cfg.Tools)})
-	if err != nil {
-		return fmt.Errorf("%s: start: tool guard: %w", PluginName, err)
-	}
-	g.undo = undo
-	return nil
+	return g.run.Start(PluginName, func(r *companion.Registrar) {
+		r.Add("tool guard", func() (func(), error) {
+			return g.guards.AddToolGuard(host.Guard{Name: PluginName, Check: g.check, Tools: slices.Clone(g.cfg.Tools)})
+		})
+	})
 }
 
 // Stop removes the guard.
-func (g *Gate) Stop(context.Context) error {
-	g.mu.Lock()
-	defer g.mu.Unlock()
-	if g.undo != nil {
-		g.undo()
-		g.undo = nil
+func (g *Gate) Stop(ctx context.Context) error { return g.run.Stop(ctx) }
+
+// check is the gate's [host.ToolGuard]: it refuses a listed tool while
+// plan mode is logged, whatever is pending, and while an entry the user
+// consented to (see [consented]) is pending.
+func (g *Gate) check(_ context.Context, call host.CallContext, name string, _ json.RawMessage) error {
+	agent := call.Agent
+	if !slices.Contains(g.cfg.Tools, name) || agent == nil || agent.Session() == nil {
+		return nil
+	}
+	switch st := g.ctl.Get(agent); {
+	case st.Active:
+		return fmt.Errorf(textRefused, name)
+	case st.Pending == planmode.SelectionActive && consented(agent.Session().Events()):
+		return fmt.Errorf(textRefusedEntering, name)
 	}
 	return nil
-}
-
-// Armed reports whether the gate refuses the listed tools for agent now:
-// while its logged state is plan mode, whatever is pending, and while an
-// entry the user consented to (see [consented]) is pending.
-func (g *Gate) Armed(agent host.Agent) bool {
-	on, _ := g.armed(agent)
-	return on
-}
-
-// armed is [Gate.Armed], also reporting whether it is armed by a consented
-// entry not yet applied.
-func (g *Gate) armed(agent host.Agent) (on, entering bool) {
-	if agent == nil || agent.Session() == nil {
-		return false, false
-	}
-	st := g.ctl.Get(agent)
-	if st.Active {
-		return true, false
-	}
-	if st.Pending == planmode.SelectionActive && consented(agent.Session().Events()) {
-		return true, true
-	}
-	return false, false
 }
 
 // consented reports whether the pending entry of a session whose log is ev
@@ -227,19 +198,4 @@ func consented(ev host.Log) bool {
 		}
 	}
 	return false
-}
-
-// Check is the gate's [host.ToolGuard]: it refuses a listed tool while the
-// gate is armed.
-func (g *Gate) Check(_ context.Context, call host.CallContext, name string, _ json.RawMessage) error {
-	if !g.tools[name] {
-		return nil
-	}
-	switch on, entering := g.armed(call.Agent); {
-	case !on:
-		return nil
-	case entering:
-		return fmt.Errorf(textRefusedEntering, name)
-	}
-	return fmt.Errorf(textRefused, name)
 }

@@ -15,7 +15,6 @@ const textRefusedEntering = "the user agreed to plan mode, which starts with you
 const (
 	whatTools           = "the tools refused while plan mode is on, for example [write_file, run_command]"
 	problemPlanModeTool = "%q belongs to plan mode itself and can never be gated (plan-mode tools: %s)"
-	textNeedsPlanMode   = "needs the plan-mode plugin: enable plan-mode under plugins in the deployment file"
 	textNoGuards        = "the host offers no tool-guard chain, so the gate cannot refuse calls"
 	textNoTools         = "tools must name at least one tool"
 )

@@ -39,10 +39,9 @@ package planreview
 import (
 	"encoding/json"
 	"errors"
-	"fmt"
-	"slices"
 
 	"github.com/dshgo/planmode/host"
+	"github.com/dshgo/planmode/internal/companion"
 )
 
 // Names the plugin registers with the host.
@@ -88,16 +87,9 @@ type PolicyPayload struct {
 	Decision string `json:"decision"`
 }
 
-// Errors of the plugin.
-var (
-	// ErrNeedsPlanMode means the plan-mode plugin is not enabled.
-	ErrNeedsPlanMode = errors.New(textNeedsPlanMode)
-	// ErrNoCompactor means approve-and-clear is configured on a host
-	// without a compaction seam.
-	ErrNoCompactor = errors.New(textNoCompactor)
-	// ErrBadPayload means a plan/policy event is malformed.
-	ErrBadPayload = errors.New(textBadPayload)
-)
+// ErrNoCompactor means approve-and-clear is configured on a host without
+// a compaction seam.
+var ErrNoCompactor = errors.New(textNoCompactor)
 
 // CheckPayload is the plugin's payload check for plan/policy; other events
 // pass.
@@ -107,7 +99,7 @@ func CheckPayload(e host.Event) error {
 	}
 	var p PolicyPayload
 	if err := json.Unmarshal(e.Data, &p); err != nil || p.Policy != keyHeadless || p.Decision != HeadlessApprove {
-		return fmt.Errorf("%s: event %d %q: %w: %s", PluginName, e.Seq, e.Type, ErrBadPayload, problemPolicy)
+		return companion.BadPayload(PluginName, e, errors.New(problemPolicy))
 	}
 	return nil
 }
@@ -121,5 +113,3 @@ var labels = map[string]host.Option{
 
 // allOptions are the option values in canonical order.
 var allOptions = []string{OptionApproveWithComments, OptionApproveAndClear, OptionAbandon}
-
-func has(opts []string, o string) bool { return slices.Contains(opts, o) }

@@ -7,7 +7,6 @@ import (
 	"fmt"
 	"slices"
 	"strings"
-	"sync"
 
 	"github.com/dshgo/planmode"
 	"github.com/dshgo/planmode/deploy"
@@ -47,7 +46,7 @@ func (c Config) Validate() error {
 		errs = append(errs, fmt.Errorf("%s: must list at least one of %s", keyOptions, strings.Join(allOptions, ", ")))
 	}
 	for i, o := range c.Options {
-		if !has(allOptions, o) || slices.Index(c.Options, o) != i {
+		if !slices.Contains(allOptions, o) || slices.Index(c.Options, o) != i {
 			errs = append(errs, fmt.Errorf("%s[%d]: %q is unknown or repeated", keyOptions, i, o))
 		}
 	}
@@ -79,7 +78,7 @@ func DecodeConfig(node *yaml.Node) (Config, error) {
 var Module = fx.Module(PluginName,
 	fx.Provide(New),
 	fx.Invoke(func(*Plugin) {}),
-	companion.RequirePlanMode(fmt.Errorf("%s: %w", PluginName, ErrNeedsPlanMode)),
+	companion.RequirePlanMode(PluginName),
 )
 
 // DeployPlugin returns the plugin's entry for the deployment loader.
@@ -116,10 +115,8 @@ type Result struct {
 
 // Plugin is the plan-review service.
 type Plugin struct {
-	p Params
-
-	mu   sync.Mutex
-	undo []func()
+	p   Params
+	run companion.Lifecycle
 }
 
 // New builds the plugin; it registers nothing until Start.
@@ -127,46 +124,24 @@ func New(p Params) (Result, error) {
 	if err := p.Config.Validate(); err != nil {
 		return Result{}, err
 	}
-	if has(p.Config.Options, OptionApproveAndClear) && p.Compactor == nil {
+	if slices.Contains(p.Config.Options, OptionApproveAndClear) && p.Compactor == nil {
 		return Result{}, fmt.Errorf("%s: %w", PluginName, ErrNoCompactor)
 	}
 	pl := &Plugin{p: p}
-	if p.Lifecycle != nil {
-		p.Lifecycle.Append(fx.StartStopHook(pl.Start, pl.Stop))
-	}
+	companion.OnStartStop(p.Lifecycle, pl.Start, pl.Stop)
 	return Result{Plugin: pl, Exit: pl.extension()}, nil
 }
 
 // Start registers the plan/policy event type and its payload check.
 func (pl *Plugin) Start(context.Context) error {
-	pl.mu.Lock()
-	defer pl.mu.Unlock()
-	if pl.undo != nil {
-		return fmt.Errorf("%s: start: already running", PluginName)
-	}
-	undo, err := companion.Registrations(PluginName, []companion.Registration{
-		{What: "event type " + EventPolicy, Add: func() (func(), error) {
-			return pl.p.EventTypes.DeclareEventType(host.EventType{Name: EventPolicy, Kind: host.LogOnly})
-		}},
-		{What: "payload check", Add: func() (func(), error) {
-			return pl.p.Validators.AddValidator(PluginName, CheckPayload)
-		}},
+	return pl.run.Start(PluginName, func(r *companion.Registrar) {
+		r.LogOnly(pl.p.EventTypes, EventPolicy)
+		r.Validator(pl.p.Validators, PluginName, CheckPayload)
 	})
-	if err != nil {
-		return err
-	}
-	pl.undo = undo
-	return nil
 }
 
 // Stop undoes the registrations.
-func (pl *Plugin) Stop(context.Context) error {
-	pl.mu.Lock()
-	defer pl.mu.Unlock()
-	companion.Undo(pl.undo)
-	pl.undo = nil
-	return nil
-}
+func (pl *Plugin) Stop(ctx context.Context) error { return pl.run.Stop(ctx) }
 
 // policyOption marks a verdict the headless policy gave; no review option
 // has this label, so no answer can produce it.
@@ -197,46 +172,39 @@ func (pl *Plugin) extension() planmode.ExitExtension {
 	return x
 }
 
-// decide handles an answer that selects an option of one of the plugin's
-// roles; every other answer is left to the core's rule. Consent is exactly one answer with
-// exactly one selection.
+// decide handles an answer that selects a configured option of the
+// plugin; every other answer is left to the core's rule. Consent is
+// exactly one answer with exactly one selection.
 func (pl *Plugin) decide(x *planmode.ExitCall, answers []host.Answer) (planmode.ExitVerdict, bool) {
 	o, a, ok := x.Chosen(answers)
-	if !ok {
+	if !ok || !slices.ContainsFunc(pl.p.Config.Options, func(c string) bool { return labels[c].Role == o.Role }) {
 		return planmode.ExitVerdict{}, false
 	}
-	custom := strings.TrimSpace(a.Custom)
+	keep := planmode.ExitVerdict{Kind: planmode.VerdictKeepPlanning}
+	words := strings.TrimSpace(a.Custom) != ""
 	switch o.Role {
 	case host.RoleApproveWithComments:
-		if !has(pl.p.Config.Options, OptionApproveWithComments) {
-			return planmode.ExitVerdict{}, false
-		}
 		switch {
-		case custom == "":
-			return planmode.ExitVerdict{Kind: planmode.VerdictKeepPlanning}, true
+		case !words:
+			return keep, true
 		case len(a.Custom) > MaxCommentsSize:
-			return planmode.ExitVerdict{Kind: planmode.VerdictKeepPlanning,
-				Err: fmt.Errorf(textCommentsTooLarge, len(a.Custom), MaxCommentsSize)}, true
+			keep.Err = fmt.Errorf(textCommentsTooLarge, len(a.Custom), MaxCommentsSize)
+			return keep, true
 		}
 		return planmode.ExitVerdict{Kind: planmode.VerdictApprove, Option: LabelApproveWithComments, Comments: a.Custom}, true
 	case host.RoleApproveAndClear:
-		if !has(pl.p.Config.Options, OptionApproveAndClear) {
-			return planmode.ExitVerdict{}, false
-		}
-		if custom != "" {
-			return planmode.ExitVerdict{Kind: planmode.VerdictKeepPlanning, Feedback: a.Custom}, true
+		if words {
+			keep.Feedback = a.Custom
+			return keep, true
 		}
 		return planmode.ExitVerdict{Kind: planmode.VerdictApprove, Option: LabelApproveAndClear}, true
-	case host.RoleAbandon:
-		if !has(pl.p.Config.Options, OptionAbandon) {
-			return planmode.ExitVerdict{}, false
-		}
-		if custom != "" {
-			return planmode.ExitVerdict{Kind: planmode.VerdictKeepPlanning, Err: fmt.Errorf(textAbandonWithWords, a.Custom)}, true
+	default: // host.RoleAbandon
+		if words {
+			keep.Err = fmt.Errorf(textAbandonWithWords, a.Custom)
+			return keep, true
 		}
 		return planmode.ExitVerdict{Kind: planmode.VerdictAbandon, Option: LabelAbandon}, true
 	}
-	return planmode.ExitVerdict{}, false
 }
 
 // errPolicyKeepPlanning is the fixed error of the keep-planning policy.

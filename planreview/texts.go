@@ -40,11 +40,9 @@ const (
 
 // Config problems and errors.
 const (
-	whatOptions       = "the extra review answers to offer: approve-with-comments, approve-and-clear, abandon"
-	textNeedsPlanMode = "needs the plan-mode plugin: enable plan-mode under plugins in the deployment file"
-	textNoCompactor   = "approve-and-clear needs a host that can compact the transcript (host.Compactor), and this host has none"
-	textBadPayload    = "malformed payload"
-	problemPolicy     = "want {\"policy\": \"headless\", \"decision\": \"approve\"}"
+	whatOptions     = "the extra review answers to offer: approve-with-comments, approve-and-clear, abandon"
+	textNoCompactor = "approve-and-clear needs a host that can compact the transcript (host.Compactor), and this host has none"
+	problemPolicy   = "want {\"policy\": \"headless\", \"decision\": \"approve\"}"
 )
 
 // Result property schemas.

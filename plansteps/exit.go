@@ -46,18 +46,27 @@ func (p *Plugin) exitExtension() planmode.ExitExtension {
 	}
 }
 
+// givenSteps decodes the call's "steps"; given is false without them.
+func (p *Plugin) givenSteps(x *planmode.ExitCall) (steps []Step, given bool, err error) {
+	raw, ok := x.Input[StepsArg]
+	if !ok || jsonin.IsNull(raw) {
+		return nil, false, nil
+	}
+	steps, err = DecodeSteps(raw, p.p.Config.MaxSteps)
+	return steps, true, err
+}
+
 // prepareExit checks "steps" before the user is asked, or, without it, that
 // the plan's Markdown list fits the limit. Given steps are appended to the
 // plan under a "Steps" heading, so that the user reviews them too.
-func (p *Plugin) prepareExit(_ context.Context, x *planmode.ExitCall) error {
-	raw, given := x.Input[StepsArg]
-	if !given || jsonin.IsNull(raw) {
-		if _, ok := MarkdownSteps(x.Plan, p.cfg.MaxSteps); !ok {
-			return fmt.Errorf(textMarkdownTooMany, p.cfg.MaxSteps)
+func (p *Plugin) prepareExit(ctx context.Context, x *planmode.ExitCall) error {
+	if _, given, _ := p.givenSteps(x); !given {
+		if _, ok := MarkdownSteps(x.Plan, p.p.Config.MaxSteps); !ok {
+			return fmt.Errorf(textMarkdownTooMany, p.p.Config.MaxSteps)
 		}
 		return nil
 	}
-	plan, err := p.withSteps(x, x.Plan)
+	plan, err := p.rereadExit(ctx, x, x.Plan)
 	if err != nil {
 		return err
 	}
@@ -65,21 +74,11 @@ func (p *Plugin) prepareExit(_ context.Context, x *planmode.ExitCall) error {
 	return nil
 }
 
-// rereadExit presents plan as prepareExit did: with the given steps
-// appended, so that the plan as reread compares like with like with the
-// plan shown.
+// rereadExit returns plan with the given steps appended under a "Steps"
+// heading, as prepareExit presents it, so that a plan reread compares like
+// with like with the plan shown.
 func (p *Plugin) rereadExit(_ context.Context, x *planmode.ExitCall, plan string) (string, error) {
-	return p.withSteps(x, plan)
-}
-
-// withSteps returns plan with the call's given steps appended under a
-// "Steps" heading; plan as it is when no steps are given.
-func (p *Plugin) withSteps(x *planmode.ExitCall, plan string) (string, error) {
-	raw, given := x.Input[StepsArg]
-	if !given || jsonin.IsNull(raw) {
-		return plan, nil
-	}
-	steps, err := DecodeSteps(raw, p.cfg.MaxSteps)
+	steps, _, err := p.givenSteps(x)
 	if err != nil {
 		return "", err
 	}
@@ -96,16 +95,14 @@ func (p *Plugin) finishExit(_ context.Context, x *planmode.ExitCall, v planmode.
 	if v.Kind != planmode.VerdictApprove {
 		return nil
 	}
-	payload := StepsPayload{Title: planTitle(x.Plan), Source: SourceSteps}
-	if raw, given := x.Input[StepsArg]; given && !jsonin.IsNull(raw) {
-		steps, err := DecodeSteps(raw, p.cfg.MaxSteps)
-		if err != nil {
-			return err
-		}
-		payload.Steps = steps
-	} else {
+	steps, given, err := p.givenSteps(x)
+	if err != nil {
+		return err
+	}
+	payload := StepsPayload{Title: planTitle(x.Plan), Source: SourceSteps, Steps: steps}
+	if !given {
 		payload.Source = SourceMarkdown
-		payload.Steps, _ = MarkdownSteps(x.Plan, p.cfg.MaxSteps)
+		payload.Steps, _ = MarkdownSteps(x.Plan, p.p.Config.MaxSteps)
 	}
 	if payload.Steps == nil {
 		payload.Steps = []Step{}

@@ -6,6 +6,7 @@ import (
 
 	"github.com/dshgo/planmode"
 	"github.com/dshgo/planmode/host"
+	"github.com/dshgo/planmode/internal/companion"
 	"github.com/dshgo/planmode/planentry"
 )
 
@@ -104,11 +105,8 @@ func Fold(events host.Log) State {
 func Apply(s State, e host.Event) State {
 	switch e.Type {
 	case planmode.EventPlanMode:
-		var p struct {
-			Active *bool `json:"active"`
-		}
-		if json.Unmarshal(e.Data, &p) == nil && p.Active != nil {
-			s.PlanMode = *p.Active
+		if active, ok := companion.PlanMode(e); ok {
+			s.PlanMode = active
 		}
 	case planentry.EventGoal:
 		// plan-entry's goal, read (never written) for plan_status.

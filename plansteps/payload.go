@@ -1,17 +1,14 @@
 package plansteps
 
 import (
-	"bytes"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"strings"
 
 	"github.com/dshgo/planmode/host"
+	"github.com/dshgo/planmode/internal/companion"
+	"github.com/dshgo/planmode/internal/jsonin"
 )
-
-// ErrBadPayload is wrapped by the payload check's errors.
-var ErrBadPayload = errors.New(textBadPayload)
 
 // CheckPayload is the plugin's payload check, a [host.Validator]: it
 // rejects an event of the plugin's types whose payload does not decode or
@@ -31,41 +28,14 @@ func CheckPayload(e host.Event) error {
 		return nil
 	}
 	if err != nil {
-		label := fmt.Sprintf("new event %q", e.Type)
-		if e.Seq != 0 {
-			label = fmt.Sprintf("event %d %q", e.Seq, e.Type)
-		}
-		return fmt.Errorf("%s: %s: %w: %w", PluginName, label, ErrBadPayload, err)
+		return companion.BadPayload(PluginName, e, err)
 	}
 	return nil
 }
 
-// eventTypes are the plugin's events, all log-only.
-func eventTypes() []host.EventType {
-	return []host.EventType{
-		{Name: EventSteps, Kind: host.LogOnly},
-		{Name: EventStepCompleted, Kind: host.LogOnly},
-		{Name: EventStepModified, Kind: host.LogOnly},
-		{Name: EventCompleted, Kind: host.LogOnly},
-	}
-}
-
-// strictJSON decodes data into v, refusing unknown fields, trailing data
-// and null.
-func strictJSON(data []byte, v any) error {
-	if len(bytes.TrimSpace(data)) == 0 || bytes.Equal(bytes.TrimSpace(data), []byte("null")) {
-		return errors.New(problemEmpty)
-	}
-	dec := json.NewDecoder(bytes.NewReader(data))
-	dec.DisallowUnknownFields()
-	if err := dec.Decode(v); err != nil {
-		return fmt.Errorf(problemDecode, err)
-	}
-	if dec.More() {
-		return errors.New(problemTrailing)
-	}
-	return nil
-}
+// strictJSON decodes an event's data into v, refusing unknown fields,
+// trailing data and null.
+func strictJSON(data []byte, v any) error { return jsonin.Strict("payload", data, v) }
 
 func decodeSteps(data []byte) (StepsPayload, error) {
 	var p StepsPayload

@@ -60,32 +60,18 @@ const (
 	// ModifyKeep is the option that keeps the step as it is.
 	ModifyKeep = "Keep the step"
 
-	// FieldStep is the Key of the step-change question's field holding
-	// the step's number. The question's fields come in the order of the
-	// Field constants; files and verification only when set.
-	FieldStep = "step"
-	// FieldPlan is the Key of the field holding the plan's title.
-	FieldPlan = "plan"
-	// FieldReason is the Key of the field holding the model's reason.
-	FieldReason = "reason"
-	// FieldBefore is the Key of the field holding the step's description
-	// before the change.
-	FieldBefore = "before"
-	// FieldBeforeFiles is the Key of the field holding its files before
-	// the change, joined by ", ".
-	FieldBeforeFiles = "before-files"
-	// FieldBeforeVerification is the Key of the field holding its
-	// verification before the change.
-	FieldBeforeVerification = "before-verification"
-	// FieldAfter is the Key of the field holding the step's description
-	// after the change.
-	FieldAfter = "after"
-	// FieldAfterFiles is the Key of the field holding its files after the
-	// change, joined by ", ".
-	FieldAfterFiles = "after-files"
-	// FieldAfterVerification is the Key of the field holding its
-	// verification after the change.
-	FieldAfterVerification = "after-verification"
+	// FieldStep and the Field constants after it are the Keys of the
+	// step-change question's fields, in that order; the files (joined by
+	// ", ") and the verification only when set.
+	FieldStep               = "step"                // the step's number
+	FieldPlan               = "plan"                // the plan's title
+	FieldReason             = "reason"              // the model's reason
+	FieldBefore             = "before"              // the description before the change
+	FieldBeforeFiles        = "before-files"        // the files before
+	FieldBeforeVerification = "before-verification" // the verification before
+	FieldAfter              = "after"               // the description after the change
+	FieldAfterFiles         = "after-files"         // the files after
+	FieldAfterVerification  = "after-verification"  // the verification after
 
 	// StepsArg is the exit tool's extra input property.
 	StepsArg = "steps"

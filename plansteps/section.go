@@ -7,27 +7,17 @@ import (
 	"github.com/dshgo/planmode/host"
 )
 
-// section is plan:progress: while a plan is executing, its title, each
-// step as ✓ / ▶ / ○ and the next step.
-func (p *Plugin) section() host.Section {
-	return host.Section{
-		Name:  SectionName,
-		Order: SectionOrder,
-		Text: func(ac host.AssembleContext) string {
-			if ac.Agent == nil || ac.Agent.Session() == nil {
-				return ""
-			}
-			r := p.run.Load()
-			if r == nil {
-				return ""
-			}
-			st, err := r.state(ac.Agent.Session())
-			if err != nil {
-				return ""
-			}
-			return ProgressText(st.load())
-		},
+// sectionText is plan:progress: while a plan is executing, its title,
+// each step as ✓ / ▶ / ○ and the next step.
+func (p *Plugin) sectionText(ac host.AssembleContext) string {
+	if ac.Agent == nil || ac.Agent.Session() == nil {
+		return ""
 	}
+	s, err := p.folds.Get(ac.Agent.Session())
+	if err != nil {
+		return ""
+	}
+	return ProgressText(s)
 }
 
 // ProgressText is the text of plan:progress for s: empty unless a plan is
@@ -40,15 +30,9 @@ func ProgressText(s State) string {
 	var b strings.Builder
 	fmt.Fprintf(&b, sectionHead, oneLine(x.Title), x.Completed(), len(x.Steps))
 	cur := x.Current()
+	icons := map[string]string{statusCompleted: iconCompleted, statusInProgress: iconInProgress, statusPending: iconPending}
 	for _, st := range x.Steps {
-		icon := iconPending
-		switch {
-		case st.Completed:
-			icon = iconCompleted
-		case st.ID == cur:
-			icon = iconInProgress
-		}
-		fmt.Fprintf(&b, "%s %d. %s", icon, st.ID, oneLine(st.Description))
+		fmt.Fprintf(&b, "%s %d. %s", icons[stepStatus(st, cur)], st.ID, oneLine(st.Description))
 		if len(st.DependsOn) > 0 && !st.Completed && !x.ready(st.Step) {
 			fmt.Fprintf(&b, sectionAfter, joinInts(st.DependsOn))
 		}

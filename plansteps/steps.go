@@ -5,8 +5,8 @@ import (
 	"errors"
 	"fmt"
 	"strings"
-	"unicode/utf8"
 
+	"github.com/dshgo/planmode/internal/companion"
 	"github.com/dshgo/planmode/internal/jsonin"
 	"github.com/dshgo/planmode/internal/planmd"
 )
@@ -51,50 +51,31 @@ func DecodeSteps(raw json.RawMessage, maxSteps int) ([]Step, error) {
 }
 
 // decodeInputStep reads one step of the input, numbered id.
-func decodeInputStep(raw json.RawMessage, id int) (Step, error) {
-	var fields map[string]json.RawMessage
-	if err := json.Unmarshal(raw, &fields); err != nil || fields == nil {
+func decodeInputStep(raw json.RawMessage, id int) (s Step, err error) {
+	fields, ok := jsonin.Object(raw)
+	if !ok {
 		return Step{}, errors.New(textStepNotObject)
 	}
 	if extra := jsonin.Unknown(fields, fieldID, fieldDescription, fieldFiles, fieldDependsOn, fieldVerification); extra != "" {
 		return Step{}, fmt.Errorf(textStepUnknown, extra)
 	}
-	s := Step{ID: id}
-	if v, ok := fields[fieldID]; ok {
-		var n int
-		if json.Unmarshal(v, &n) != nil || n != id {
-			return Step{}, fmt.Errorf(textStepBadID, id)
-		}
+	if err := jsonin.Strict("the step", raw, &s); err != nil {
+		return Step{}, err
 	}
-	v, ok := fields[fieldDescription]
-	if !ok || jsonin.IsNull(v) || json.Unmarshal(v, &s.Description) != nil || strings.TrimSpace(s.Description) == "" {
+	if _, given := fields[fieldID]; given && s.ID != id {
+		return Step{}, fmt.Errorf(textStepBadID, id)
+	}
+	if strings.TrimSpace(s.Description) == "" {
 		return Step{}, errors.New(textStepNoDescription)
 	}
-	if v, ok := fields[fieldFiles]; ok && !jsonin.IsNull(v) {
-		if json.Unmarshal(v, &s.Files) != nil {
-			return Step{}, errors.New(textStepFiles)
-		}
-	}
-	if v, ok := fields[fieldDependsOn]; ok && !jsonin.IsNull(v) {
-		if json.Unmarshal(v, &s.DependsOn) != nil {
-			return Step{}, errors.New(textStepDependsOn)
-		}
-	}
-	if v, ok := fields[fieldVerification]; ok && !jsonin.IsNull(v) {
-		if json.Unmarshal(v, &s.Verification) != nil {
-			return Step{}, errors.New(textStepVerification)
-		}
-	}
+	s.ID = id
 	if len(s.Files) == 0 {
 		s.Files = nil
 	}
 	if len(s.DependsOn) == 0 {
 		s.DependsOn = nil
 	}
-	if err := checkStep(s, id); err != nil {
-		return Step{}, err
-	}
-	return s, nil
+	return s, checkStep(s, id)
 }
 
 // MarkdownSteps returns the steps of plan's first top-level ordered
@@ -106,9 +87,9 @@ func decodeInputStep(raw json.RawMessage, id int) (Step, error) {
 func MarkdownSteps(plan string, maxSteps int) (steps []Step, ok bool) {
 	items, more := planmd.Steps(plan, min(maxSteps, MaxSteps))
 	for i, text := range items {
-		d := truncateText(text, MaxTextSize)
+		d := companion.Cut(text, MaxTextSize, "")
 		if strings.TrimSpace(d) == "" {
-			d = truncateText(strings.TrimSpace(text), MaxTextSize)
+			d = companion.Cut(strings.TrimSpace(text), MaxTextSize, "")
 		}
 		steps = append(steps, Step{ID: i + 1, Description: d})
 	}
@@ -118,20 +99,5 @@ func MarkdownSteps(plan string, maxSteps int) (steps []Step, ok bool) {
 // planTitle is the plan's title, the one every front end shows, cut to
 // [MaxTitleSize]; "" when the plan has no heading.
 func planTitle(plan string) string {
-	return truncateText(planmd.Title(plan), MaxTitleSize)
-}
-
-// truncateText cuts s to at most n bytes at a rune boundary.
-func truncateText(s string, n int) string {
-	if len(s) <= n {
-		return s
-	}
-	s = s[:n]
-	for len(s) > 0 {
-		if r, size := utf8.DecodeLastRuneInString(s); r != utf8.RuneError || size != 1 {
-			break
-		}
-		s = s[:len(s)-1]
-	}
-	return s
+	return companion.Cut(planmd.Title(plan), MaxTitleSize, "")
 }

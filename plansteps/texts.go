@@ -93,17 +93,10 @@ const (
 	textStepUnknown       = "unknown fields %s; a step has description, files, depends_on and verification"
 	textStepBadID         = "\"id\" must be the step's position, %d (steps are numbered from 1 in list order)"
 	textStepNoDescription = "\"description\" must be a non-blank string"
-	textStepFiles         = "\"files\" must be a list of strings"
-	textStepDependsOn     = "\"depends_on\" must be a list of step numbers"
-	textStepVerification  = "\"verification\" must be a string"
 )
 
 // Payload-check and step problems.
 const (
-	textBadPayload           = "malformed payload"
-	problemEmpty             = "payload is empty"
-	problemDecode            = "payload does not decode: %v"
-	problemTrailing          = "payload has data after its JSON value"
 	problemTooLong           = "%s is %d bytes, more than %d"
 	problemSource            = "source is %q; want \"steps\" or \"markdown\""
 	problemNoSteps           = "steps is missing"
@@ -118,14 +111,6 @@ const (
 	problemSummary           = "summary is blank or too long"
 	problemTooManyDeviations = "%d deviations, more than %d"
 	problemDeviation         = "a deviation has a bad step_id or a blank or too long description"
-)
-
-// Host-developer errors.
-const (
-	textMissingDependency = "missing host registry"
-	textNotRunning        = "the plan-steps plugin is not running"
-	textAlreadyRunning    = "the plan-steps plugin is already running"
-	textNotComparable     = "session %T is not comparable; the plugin keys its state by session value"
 )
 
 // The step-change question, for the user.

@@ -1,6 +1,7 @@
 package plansteps
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
@@ -11,39 +12,28 @@ import (
 
 	"github.com/dshgo/planmode/host"
 	"github.com/dshgo/planmode/internal/approval"
+	"github.com/dshgo/planmode/internal/companion"
+	"github.com/dshgo/planmode/internal/jsonin"
 )
 
-// tool is one of the plugin's tools.
-type tool struct {
-	def  host.ToolDefinition
-	exec func(ctx context.Context, call host.CallContext, input json.RawMessage) (string, error)
-}
+// toolFunc runs one tool on the calling agent's session, whose state is s.
+type toolFunc func(ctx context.Context, call host.CallContext, s State, input json.RawMessage) (string, error)
 
-func (t *tool) Definition() host.ToolDefinition { return t.def }
-
-// Execute checks the agent and the plugin's run, then runs the tool.
-func (t *tool) Execute(ctx context.Context, call host.CallContext, input json.RawMessage) (string, error) {
-	if call.Agent == nil || call.Agent.Session() == nil {
-		return "", errors.New(textNoAgent)
-	}
-	return t.exec(ctx, call, input)
-}
-
-// newTools returns the four tools.
-func (p *Plugin) newTools() []host.Tool {
-	mk := func(name, desc, schema string, f func(context.Context, *run, *sessionState, host.CallContext, json.RawMessage) (string, error)) host.Tool {
-		return &tool{
-			def: host.ToolDefinition{Name: name, Description: desc, InputSchema: json.RawMessage(schema)},
-			exec: func(ctx context.Context, call host.CallContext, input json.RawMessage) (string, error) {
-				r := p.run.Load()
-				if r == nil {
-					return "", fmt.Errorf("%s: %w", name, ErrNotRunning)
+// tools returns the four tools; each needs an agent with a session and
+// the plugin running.
+func (p *Plugin) tools() []host.Tool {
+	mk := func(name, desc, schema string, run toolFunc) host.Tool {
+		return companion.Tool{
+			Def: host.ToolDefinition{Name: name, Description: desc, InputSchema: json.RawMessage(schema)},
+			Run: func(ctx context.Context, call host.CallContext, input json.RawMessage) (string, error) {
+				if call.Agent == nil || call.Agent.Session() == nil {
+					return "", errors.New(textNoAgent)
 				}
-				st, err := r.state(call.Agent.Session())
+				s, err := p.folds.Get(call.Agent.Session())
 				if err != nil {
 					return "", fmt.Errorf("%s: %w", name, err)
 				}
-				return f(ctx, r, st, call, input)
+				return run(ctx, call, s, input)
 			},
 		}
 	}
@@ -81,16 +71,31 @@ const (
 		`"required":["summary"],"additionalProperties":false}`
 )
 
-// decodeInput decodes input into v strictly: a JSON object with no unknown
-// fields.
+// decodeInput decodes the input of tool name into v strictly: a JSON
+// object with no unknown fields (no input reads as {}).
 func decodeInput(name string, input json.RawMessage, v any) error {
-	if len(strings.TrimSpace(string(input))) == 0 {
+	if len(bytes.TrimSpace(input)) == 0 {
 		input = json.RawMessage("{}")
 	}
-	if err := strictJSON(input, v); err != nil {
+	if err := jsonin.Strict("input", input, v); err != nil {
 		return fmt.Errorf(textBadInput, name, err)
 	}
 	return nil
+}
+
+// commit logs an event of type typ with payload when check accepts the
+// session's state under the append lock, so that concurrent calls cannot
+// both pass it.
+func (p *Plugin) commit(call host.CallContext, typ string, payload any, check func(State) error) error {
+	data, err := json.Marshal(payload)
+	if err != nil {
+		return err
+	}
+	refused, err := p.folds.AppendIf(call.Agent.Session(), host.Event{Type: typ, Data: data}, check)
+	if err != nil {
+		return fmt.Errorf("%s: %w", textLogFailed, err)
+	}
+	return refused
 }
 
 // StatusReport is the result of plan_status.
@@ -151,27 +156,19 @@ func stepStatus(st StepState, current int) string {
 	return statusPending
 }
 
-func (p *Plugin) status(_ context.Context, _ *run, st *sessionState, _ host.CallContext, input json.RawMessage) (string, error) {
+func (p *Plugin) status(_ context.Context, _ host.CallContext, s State, input json.RawMessage) (string, error) {
 	var in struct{}
 	if err := decodeInput(StatusToolName, input, &in); err != nil {
 		return "", err
 	}
-	return marshal(Report(st.load()))
+	return companion.JSON(Report(s))
 }
 
-func marshal(v any) (string, error) {
-	b, err := json.Marshal(v)
-	return string(b), err
-}
-
-// stepCompleteInput is plan_step_complete's input.
-type stepCompleteInput struct {
-	StepID             *int   `json:"step_id"`
-	VerificationResult string `json:"verification_result"`
-}
-
-func (p *Plugin) stepComplete(_ context.Context, _ *run, st *sessionState, _ host.CallContext, input json.RawMessage) (string, error) {
-	var in stepCompleteInput
+func (p *Plugin) stepComplete(_ context.Context, call host.CallContext, _ State, input json.RawMessage) (string, error) {
+	var in struct {
+		StepID             *int   `json:"step_id"`
+		VerificationResult string `json:"verification_result"`
+	}
 	if err := decodeInput(StepCompleteToolName, input, &in); err != nil {
 		return "", err
 	}
@@ -182,12 +179,12 @@ func (p *Plugin) stepComplete(_ context.Context, _ *run, st *sessionState, _ hos
 		return "", fmt.Errorf(textResultTooLong, len(in.VerificationResult), MaxResultSize)
 	}
 	id := *in.StepID
-	var checkErr error
-	check := func(s State) error {
+	var x *Execution
+	err := p.commit(call, EventStepCompleted, StepCompletedPayload{Step: id, VerificationResult: in.VerificationResult}, func(s State) error {
 		if !s.Executing() {
 			return errors.New(textNotExecuting)
 		}
-		x := s.Plan
+		x = s.Plan
 		if id < 1 || id > len(x.Steps) {
 			return fmt.Errorf(textNoSuchStep, id, len(x.Steps))
 		}
@@ -208,47 +205,30 @@ func (p *Plugin) stepComplete(_ context.Context, _ *run, st *sessionState, _ hos
 			return fmt.Errorf(textNeedsVerification, id, oneLine(step.Verification))
 		}
 		return nil
-	}
-	if err := check(st.load()); err != nil {
-		return "", err
-	}
-	data, err := json.Marshal(StepCompletedPayload{Step: id, VerificationResult: in.VerificationResult})
+	})
 	if err != nil {
 		return "", err
 	}
-	_, ok, err := st.sess.AppendIf(host.Event{Type: EventStepCompleted, Data: data}, func() bool {
-		checkErr = check(st.load())
-		return checkErr == nil
-	})
+	x = x.clone()
+	x.Steps[id-1].Completed = true
+	done, next := x.Completed(), x.Current()
 	switch {
-	case err != nil:
-		return "", fmt.Errorf("%s: %w", textLogFailed, err)
-	case !ok:
-		return "", checkErr
+	case next != 0:
+		return fmt.Sprintf(textStepDoneNext, id, done, len(x.Steps), next, oneLine(x.Steps[next-1].Description)), nil
+	case done == len(x.Steps):
+		return fmt.Sprintf(textStepDoneAll, id), nil
 	}
-	s := st.load()
-	x := s.Plan
-	next := x.Current()
-	if next == 0 {
-		if x.Completed() == len(x.Steps) {
-			return fmt.Sprintf(textStepDoneAll, id), nil
-		}
-		return fmt.Sprintf(textStepDoneBlocked, id), nil
-	}
-	return fmt.Sprintf(textStepDoneNext, id, x.Completed(), len(x.Steps), next, oneLine(x.Steps[next-1].Description)), nil
+	return fmt.Sprintf(textStepDoneBlocked, id), nil
 }
 
-// modifyInput is plan_modify's input.
-type modifyInput struct {
-	StepID          *int      `json:"step_id"`
-	Reason          string    `json:"reason"`
-	NewDescription  string    `json:"new_description"`
-	NewFiles        *[]string `json:"new_files"`
-	NewVerification *string   `json:"new_verification"`
-}
-
-func (p *Plugin) modify(ctx context.Context, r *run, st *sessionState, call host.CallContext, input json.RawMessage) (string, error) {
-	var in modifyInput
+func (p *Plugin) modify(ctx context.Context, call host.CallContext, s0 State, input json.RawMessage) (string, error) {
+	var in struct {
+		StepID          *int      `json:"step_id"`
+		Reason          string    `json:"reason"`
+		NewDescription  string    `json:"new_description"`
+		NewFiles        *[]string `json:"new_files"`
+		NewVerification *string   `json:"new_verification"`
+	}
 	if err := decodeInput(ModifyToolName, input, &in); err != nil {
 		return "", err
 	}
@@ -275,7 +255,6 @@ func (p *Plugin) modify(ctx context.Context, r *run, st *sessionState, call host
 		}
 		return s.Plan.Steps[id-1].Step, nil
 	}
-	s0 := st.load()
 	before, err := check(s0)
 	if err != nil {
 		return "", err
@@ -294,11 +273,11 @@ func (p *Plugin) modify(ctx context.Context, r *run, st *sessionState, call host
 	if err := checkStep(after, id); err != nil {
 		return "", fmt.Errorf(textBadChange, err)
 	}
-	if p.questions == nil {
+	if p.p.Questions == nil {
 		return "", errors.New(textModifyNoChannel)
 	}
 	req := modifyRequest(call.Agent, s0.Plan.Title, before, after, in.Reason)
-	answers, err := p.ask(ctx, r, req)
+	answers, err := p.run.Ask(ctx, p.p.Questions, req, errReloaded)
 	switch {
 	case errors.Is(err, errReloaded):
 		return "", errReloaded
@@ -315,25 +294,15 @@ func (p *Plugin) modify(ctx context.Context, r *run, st *sessionState, call host
 		}
 		return "", errors.New(textModifyRefusedWords + words)
 	}
-	data, err := json.Marshal(StepModifiedPayload{Step: id, Reason: in.Reason, Before: before, After: after})
+	err = p.commit(call, EventStepModified, StepModifiedPayload{Step: id, Reason: in.Reason, Before: before, After: after}, func(s State) error {
+		cur, err := check(s)
+		if err == nil && (s.Plan.Seq != s0.Plan.Seq || !sameStep(cur, before)) {
+			err = errors.New(textModifyStale)
+		}
+		return err
+	})
 	if err != nil {
 		return "", err
-	}
-	var checkErr error
-	_, ok, err := st.sess.AppendIf(host.Event{Type: EventStepModified, Data: data}, func() bool {
-		s := st.load()
-		var cur Step
-		cur, checkErr = check(s)
-		if checkErr == nil && (s.Plan.Seq != s0.Plan.Seq || !sameStep(cur, before)) {
-			checkErr = errors.New(textModifyStale)
-		}
-		return checkErr == nil
-	})
-	switch {
-	case err != nil:
-		return "", fmt.Errorf("%s: %w", textLogFailed, err)
-	case !ok:
-		return "", checkErr
 	}
 	return fmt.Sprintf(textModified, id, oneLine(after.Description)), nil
 }
@@ -343,16 +312,30 @@ func sameStep(a, b Step) bool {
 		slices.Equal(a.Files, b.Files) && slices.Equal(a.DependsOn, b.DependsOn)
 }
 
-// modifyRequest is the one question of a step change, with the step before
-// and after as its detail.
+// modifyRequest is the one question of a step change: the step before and
+// after, as its Markdown detail and as the same content in fields.
 func modifyRequest(agent host.Agent, title string, before, after Step, reason string) host.AskRequest {
 	var b strings.Builder
-	fmt.Fprintf(&b, modifyDetailHead, before.ID, title)
-	fmt.Fprintf(&b, modifyDetailReason, reason)
+	fmt.Fprintf(&b, modifyDetailHead+modifyDetailReason, before.ID, title, reason)
+	fields := []host.Field{
+		{Key: FieldStep, Value: strconv.Itoa(before.ID)},
+		{Key: FieldPlan, Value: title},
+		{Key: FieldReason, Value: reason},
+	}
+	add := func(key, md, value string) {
+		if value != "" {
+			fields = append(fields, host.Field{Key: key, Value: value})
+			fmt.Fprintf(&b, "- "+md+"\n", value)
+		}
+	}
 	b.WriteString(modifyDetailBefore)
-	writeStep(&b, before)
+	add(FieldBefore, mdDescription, before.Description)
+	add(FieldBeforeFiles, mdFiles, strings.Join(before.Files, ", "))
+	add(FieldBeforeVerification, mdVerification, before.Verification)
 	b.WriteString(modifyDetailAfter)
-	writeStep(&b, after)
+	add(FieldAfter, mdDescription, after.Description)
+	add(FieldAfterFiles, mdFiles, strings.Join(after.Files, ", "))
+	add(FieldAfterVerification, mdVerification, after.Verification)
 	return host.AskRequest{
 		Agent:   agent,
 		Kind:    host.AskConsent,
@@ -362,7 +345,7 @@ func modifyRequest(agent host.Agent, title string, before, after Step, reason st
 			Header:   modifyHeader,
 			Question: fmt.Sprintf(modifyQuestion, before.ID),
 			Detail:   b.String(),
-			Fields:   modifyFields(title, before, after, reason),
+			Fields:   fields,
 			Options: []host.Option{
 				{Label: ModifyApprove, Description: modifyApproveDetail, Role: host.RoleApprove},
 				{Label: ModifyKeep, Description: modifyKeepDetail, Role: host.RoleDecline},
@@ -371,70 +354,11 @@ func modifyRequest(agent host.Agent, title string, before, after Step, reason st
 	}
 }
 
-// modifyFields are the step change's labelled values, the same content
-// as its detail.
-func modifyFields(title string, before, after Step, reason string) []host.Field {
-	fields := []host.Field{
-		{Key: FieldStep, Value: strconv.Itoa(before.ID)},
-		{Key: FieldPlan, Value: title},
-		{Key: FieldReason, Value: reason},
-	}
-	step := func(desc, files, verification string, s Step) {
-		fields = append(fields, host.Field{Key: desc, Value: s.Description})
-		if len(s.Files) > 0 {
-			fields = append(fields, host.Field{Key: files, Value: strings.Join(s.Files, ", ")})
-		}
-		if s.Verification != "" {
-			fields = append(fields, host.Field{Key: verification, Value: s.Verification})
-		}
-	}
-	step(FieldBefore, FieldBeforeFiles, FieldBeforeVerification, before)
-	step(FieldAfter, FieldAfterFiles, FieldAfterVerification, after)
-	return fields
-}
-
-func writeStep(b *strings.Builder, s Step) {
-	fmt.Fprintf(b, "- "+mdDescription+"\n", s.Description)
-	if len(s.Files) > 0 {
-		fmt.Fprintf(b, "- "+mdFiles+"\n", strings.Join(s.Files, ", "))
-	}
-	if s.Verification != "" {
-		fmt.Fprintf(b, "- "+mdVerification+"\n", s.Verification)
-	}
-}
-
 // errReloaded fails a question open while the plugin stops.
 var errReloaded = errors.New(textModifyReloaded)
 
-// ask puts req to the user; the question is cancelled when the plugin's run
-// stops.
-func (p *Plugin) ask(ctx context.Context, r *run, req host.AskRequest) ([]host.Answer, error) {
-	ctx, cancel := context.WithCancelCause(ctx)
-	defer cancel(nil)
-	go func() {
-		select {
-		case <-r.done:
-			cancel(errReloaded)
-		case <-ctx.Done():
-		}
-	}()
-	answers, err := p.questions.Ask(ctx, req)
-	select {
-	case <-r.done:
-		return nil, errReloaded
-	default:
-		return answers, err
-	}
-}
-
-// completeInput is plan_complete's input.
-type completeInput struct {
-	Summary    string      `json:"summary"`
-	Deviations []Deviation `json:"deviations"`
-}
-
-func (p *Plugin) complete(_ context.Context, _ *run, st *sessionState, _ host.CallContext, input json.RawMessage) (string, error) {
-	var in completeInput
+func (p *Plugin) complete(_ context.Context, call host.CallContext, _ State, input json.RawMessage) (string, error) {
+	var in CompletedPayload
 	if err := decodeInput(CompleteToolName, input, &in); err != nil {
 		return "", err
 	}
@@ -451,7 +375,7 @@ func (p *Plugin) complete(_ context.Context, _ *run, st *sessionState, _ host.Ca
 			return "", fmt.Errorf(textBadDeviation, i+1, MaxTextSize)
 		}
 	}
-	check := func(s State) error {
+	err := p.commit(call, EventCompleted, in, func(s State) error {
 		if !s.Executing() {
 			return errors.New(textNotExecuting)
 		}
@@ -472,26 +396,9 @@ func (p *Plugin) complete(_ context.Context, _ *run, st *sessionState, _ host.Ca
 			return fmt.Errorf(textStepsOpen, strings.Join(open, ", "))
 		}
 		return nil
-	}
-	if err := check(st.load()); err != nil {
-		return "", err
-	}
-	data, err := json.Marshal(CompletedPayload(in))
+	})
 	if err != nil {
 		return "", err
 	}
-	var checkErr error
-	_, ok, err := st.sess.AppendIf(host.Event{Type: EventCompleted, Data: data}, func() bool {
-		checkErr = check(st.load())
-		return checkErr == nil
-	})
-	switch {
-	case err != nil:
-		return "", fmt.Errorf("%s: %w", textLogFailed, err)
-	case !ok:
-		return "", checkErr
-	}
 	return textCompleted, nil
 }
-
-var _ host.Tool = (*tool)(nil)

@@ -5,7 +5,6 @@ import (
 	"errors"
 	"fmt"
 	"strings"
-	"unicode/utf8"
 
 	"github.com/dshgo/planmode/internal/jsonin"
 )
@@ -34,60 +33,60 @@ var ErrBadWrite = errors.New(textBadWrite)
 // plugin sets them. Keys match exactly and any other key is an error. The
 // error wraps [ErrBadWrite] and names the item and the field.
 func DecodeWrite(input json.RawMessage, maxItems int) ([]Item, error) {
-	maxItems = min(maxItems, MaxItems)
-	var top map[string]json.RawMessage
-	if err := json.Unmarshal(input, &top); err != nil || top == nil {
-		return nil, fmt.Errorf("%w: %s", ErrBadWrite, textNotObject)
+	items, err := decodeWrite(input, min(maxItems, MaxItems))
+	if err != nil {
+		return nil, fmt.Errorf("%w: %w", ErrBadWrite, err)
+	}
+	return items, nil
+}
+
+func decodeWrite(input json.RawMessage, maxItems int) ([]Item, error) {
+	top, ok := jsonin.Object(input)
+	if !ok {
+		return nil, errors.New(textNotObject)
 	}
 	if extra := jsonin.Unknown(top, argTodos); extra != "" {
-		return nil, fmt.Errorf("%w: "+textUnknownTop, ErrBadWrite, extra)
+		return nil, fmt.Errorf(textUnknownTop, extra)
 	}
-	raw, ok := top[argTodos]
-	if !ok {
-		return nil, fmt.Errorf("%w: %s", ErrBadWrite, textTodosMissing)
-	}
-	var elems []json.RawMessage
-	if jsonin.IsNull(raw) || json.Unmarshal(raw, &elems) != nil {
-		return nil, fmt.Errorf("%w: %s", ErrBadWrite, textTodosNotList)
+	elems, err := jsonin.List(top, argTodos)
+	if err != nil {
+		return nil, err
 	}
 	if len(elems) > maxItems {
-		return nil, fmt.Errorf("%w: "+textTooManyItems, ErrBadWrite, len(elems), maxItems)
+		return nil, fmt.Errorf(textTooManyItems, len(elems), maxItems)
 	}
-	items := make([]Item, 0, len(elems))
+	items := make([]Item, len(elems))
 	ids := make(map[string]int, len(elems))
 	inProgress := -1
 	for i, e := range elems {
-		it, err := decodeItem(e)
-		if err != nil {
-			return nil, fmt.Errorf("%w: "+textItem+": %w", ErrBadWrite, i+1, err)
+		it := &items[i]
+		if *it, err = decodeItem(e); err != nil {
+			return nil, fmt.Errorf(textItem+": %w", i+1, err)
 		}
 		if first, dup := ids[it.ID]; dup {
-			return nil, fmt.Errorf("%w: "+textDuplicateID, ErrBadWrite, i+1, it.ID, first+1)
+			return nil, fmt.Errorf(textDuplicateID, i+1, it.ID, first+1)
 		}
 		ids[it.ID] = i
 		if it.Status == StatusInProgress {
 			if inProgress >= 0 {
-				return nil, fmt.Errorf("%w: "+textTwoInProgress, ErrBadWrite, inProgress+1, i+1)
+				return nil, fmt.Errorf(textTwoInProgress, inProgress+1, i+1)
 			}
 			inProgress = i
 		}
-		items = append(items, it)
 	}
 	return items, nil
 }
 
 // decodeItem reads one item of a write.
-func decodeItem(raw json.RawMessage) (Item, error) {
-	var fields map[string]json.RawMessage
-	if err := json.Unmarshal(raw, &fields); err != nil || fields == nil {
+func decodeItem(raw json.RawMessage) (it Item, err error) {
+	fields, ok := jsonin.Object(raw)
+	if !ok {
 		return Item{}, errors.New(textItemNotObject)
 	}
 	if extra := jsonin.Unknown(fields, argID, argContent, argStatus, argPriority, argCreatedAt, argUpdatedAt); extra != "" {
 		return Item{}, fmt.Errorf(textUnknownItem, extra)
 	}
-	var it Item
-	var err error
-	if it.ID, err = stringField(fields, argID); err != nil {
+	if it.ID, err = jsonin.String(fields, argID); err != nil {
 		return Item{}, err
 	}
 	switch {
@@ -95,10 +94,10 @@ func decodeItem(raw json.RawMessage) (Item, error) {
 		return Item{}, errors.New(textIDBlank)
 	case len(it.ID) > MaxIDSize:
 		return Item{}, fmt.Errorf(textIDTooLong, len(it.ID), MaxIDSize)
-	case hasControl(it.ID, false):
+	case jsonin.HasControl(it.ID, ""):
 		return Item{}, errors.New(textIDControl)
 	}
-	if it.Content, err = stringField(fields, argContent); err != nil {
+	if it.Content, err = jsonin.String(fields, argContent); err != nil {
 		return Item{}, err
 	}
 	switch {
@@ -106,10 +105,10 @@ func decodeItem(raw json.RawMessage) (Item, error) {
 		return Item{}, errors.New(textContentBlank)
 	case len(it.Content) > MaxContentSize:
 		return Item{}, fmt.Errorf(textContentTooLong, len(it.Content), MaxContentSize)
-	case hasControl(it.Content, true):
+	case jsonin.HasControl(it.Content, "\n\r\t"):
 		return Item{}, errors.New(textContentControl)
 	}
-	s, err := stringField(fields, argStatus)
+	s, err := jsonin.String(fields, argStatus)
 	if err != nil {
 		return Item{}, err
 	}
@@ -118,7 +117,7 @@ func decodeItem(raw json.RawMessage) (Item, error) {
 	default:
 		return Item{}, fmt.Errorf(textBadStatus, s)
 	}
-	p, err := stringField(fields, argPriority)
+	p, err := jsonin.String(fields, argPriority)
 	if err != nil {
 		return Item{}, err
 	}
@@ -128,34 +127,4 @@ func decodeItem(raw json.RawMessage) (Item, error) {
 		return Item{}, fmt.Errorf(textBadPriority, p)
 	}
 	return it, nil
-}
-
-// stringField returns the required string field key.
-func stringField(fields map[string]json.RawMessage, key string) (string, error) {
-	raw, ok := fields[key]
-	if !ok {
-		return "", fmt.Errorf(textFieldMissing, key)
-	}
-	var s string
-	if jsonin.IsNull(raw) || json.Unmarshal(raw, &s) != nil {
-		return "", fmt.Errorf(textFieldNotString, key)
-	}
-	return s, nil
-}
-
-// hasControl reports control characters (C0, DEL, C1) or invalid UTF-8 in
-// s; breaks allows line breaks and tabs.
-func hasControl(s string, breaks bool) bool {
-	if !utf8.ValidString(s) {
-		return true
-	}
-	for _, r := range s {
-		if breaks && (r == '\n' || r == '\t' || r == '\r') {
-			continue
-		}
-		if r < 0x20 || r == 0x7f || r >= 0x80 && r < 0xa0 {
-			return true
-		}
-	}
-	return false
 }

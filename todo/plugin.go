@@ -2,14 +2,14 @@ package todo
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
-	"slices"
-	"sync"
 	"time"
 
 	"github.com/dshgo/planmode/deploy"
 	"github.com/dshgo/planmode/host"
+	"github.com/dshgo/planmode/internal/companion"
 	"go.uber.org/fx"
 )
 
@@ -18,10 +18,8 @@ var (
 	// ErrMissingDependency means New was given no value for a required host
 	// service.
 	ErrMissingDependency = errors.New("missing host service")
-	// ErrNotRunning means the plugin is not started.
-	ErrNotRunning = errors.New(textNotRunning)
 	// ErrAlreadyRunning means Start was called on a running plugin.
-	ErrAlreadyRunning = errors.New(textAlreadyRunning)
+	ErrAlreadyRunning = companion.ErrAlreadyRunning
 )
 
 // Module is the todo plugin as an fx module. It needs a [Config], the
@@ -69,9 +67,7 @@ type Plugin struct {
 	tools host.Tools
 	docs  host.Documents
 	now   func() time.Time
-
-	mu   sync.Mutex
-	undo []func() // nil while stopped
+	run   companion.Lifecycle
 }
 
 // New builds the plugin. It checks the config and the host services, does
@@ -91,45 +87,27 @@ func New(p Params) (Result, error) {
 		now = time.Now
 	}
 	pl := &Plugin{cfg: p.Config, tools: p.Tools, docs: p.Documents, now: now}
-	if p.Lifecycle != nil {
-		p.Lifecycle.Append(fx.StartStopHook(pl.Start, pl.Stop))
-	}
+	companion.OnStartStop(p.Lifecycle, pl.Start, pl.Stop)
 	return Result{Plugin: pl}, nil
 }
 
-// Start registers todo_read and todo_write. If one fails, the other is
-// removed again and the error returned.
+// Start registers todo_read and todo_write.
 func (p *Plugin) Start(context.Context) error {
-	p.mu.Lock()
-	defer p.mu.Unlock()
-	if p.undo != nil {
-		return fmt.Errorf("%s: start: %w", PluginName, ErrAlreadyRunning)
-	}
-	undo := []func(){}
-	for _, t := range []host.Tool{&readTool{p}, &writeTool{p}} {
-		u, err := p.tools.AddTool(t)
-		if err != nil {
-			for _, f := range slices.Backward(undo) {
-				f()
-			}
-			return fmt.Errorf("%s: start: tool %s: %w", PluginName, t.Definition().Name, err)
-		}
-		undo = append(undo, u)
-	}
-	p.undo = undo
-	return nil
+	return p.run.Start(PluginName, func(r *companion.Registrar) {
+		r.Tools(p.tools, companion.Tool{
+			Def: host.ToolDefinition{Name: ReadToolName, Description: ReadToolDescription,
+				InputSchema: json.RawMessage(ReadInputSchema), OutputSchema: json.RawMessage(ListSchema)},
+			Run: p.read,
+		}, companion.Tool{
+			Def: host.ToolDefinition{Name: WriteToolName, Description: WriteToolDescription,
+				InputSchema: json.RawMessage(WriteInputSchema), OutputSchema: json.RawMessage(ListSchema)},
+			Run: p.write,
+		})
+	})
 }
 
 // Stop removes the tools. Stopping a stopped plugin does nothing.
-func (p *Plugin) Stop(context.Context) error {
-	p.mu.Lock()
-	defer p.mu.Unlock()
-	for _, f := range slices.Backward(p.undo) {
-		f()
-	}
-	p.undo = nil
-	return nil
-}
+func (p *Plugin) Stop(ctx context.Context) error { return p.run.Stop(ctx) }
 
 // Read returns the agent's list: empty when the agent never wrote one.
 func (p *Plugin) Read(ctx context.Context, agentID string) ([]Item, error) {
@@ -170,11 +148,11 @@ func (p *Plugin) Write(ctx context.Context, agentID string, written []Item) ([]I
 		if len(next) > p.cfg.MaxItems {
 			return nil, fmt.Errorf(textResultTooLarge, len(next), len(written), len(next)-len(written), p.cfg.MaxItems)
 		}
-		data, err := marshalList(next)
+		data, err := companion.JSON(List{Todos: next})
 		if err != nil {
 			return nil, fmt.Errorf("%s: %w", textStoreFailed, err)
 		}
-		_, err = p.docs.Put(ctx, agentID, DocumentName, data, version)
+		_, err = p.docs.Put(ctx, agentID, DocumentName, []byte(data), version)
 		switch {
 		case err == nil:
 			return next, nil

@@ -48,14 +48,10 @@ const (
 	textBadWrite       = "the input must be {\"todos\": [...]} with the complete list; nothing was stored"
 	textNotObject      = "the input is not a JSON object"
 	textUnknownTop     = "unknown fields %s; the only field is \"todos\""
-	textTodosMissing   = "\"todos\" is missing"
-	textTodosNotList   = "\"todos\" is not a list"
 	textTooManyItems   = "\"todos\" has %d items, more than the %d allowed"
 	textItem           = "item %d"
 	textItemNotObject  = "is not a JSON object"
 	textUnknownItem    = "unknown fields %s; an item has id, content, status and priority"
-	textFieldMissing   = "%q is missing"
-	textFieldNotString = "%q is not a string"
 	textIDBlank        = "\"id\" is blank"
 	textIDTooLong      = "\"id\" is %d bytes, more than %d"
 	textIDControl      = "\"id\" holds control characters"
@@ -79,6 +75,4 @@ const (
 const (
 	textMissingDocuments = "the host provides no agent document store (host.Documents), where the todo list is kept"
 	textMissingTools     = "the host provides no tool registry (host.Tools)"
-	textNotRunning       = "the todo plugin is not running"
-	textAlreadyRunning   = "the todo plugin is already running"
 )
