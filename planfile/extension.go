@@ -26,9 +26,9 @@ func (pl *Plugin) extension() planmode.ExitExtension {
 		PlanOptional: true,
 		TakesEdits:   true,
 		ResultProperties: map[string]json.RawMessage{
-			resultEdited: json.RawMessage(schemaEdited),
+			ResultEdited: json.RawMessage(schemaEdited),
 			resultPlan:   json.RawMessage(schemaPlan),
-			resultPath:   json.RawMessage(schemaPath),
+			ResultPath:   json.RawMessage(schemaPath),
 		},
 		Prepare: pl.prepare,
 		Reread:  pl.reread,
@@ -103,8 +103,8 @@ func (pl *Plugin) finish(ctx context.Context, x *planmode.ExitCall, v planmode.E
 		}
 		x.Result[resultPlan] = x.Edited
 	}
-	x.Result[resultPath] = pl.store.Path(sess.ID())
-	x.Result[resultEdited] = edited
+	x.Result[ResultPath] = pl.store.Path(sess.ID())
+	x.Result[ResultEdited] = edited
 	shown, _ := strings.CutPrefix(x.ShownDigest, host.DigestPrefix)
 	data, err := json.Marshal(ApprovedPayload{Title: title(x.Plan), SHA256: Digest(x.Plan), Content: x.Plan, ShownSHA256: shown})
 	if err != nil {

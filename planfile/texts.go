@@ -73,9 +73,12 @@ const titleDefault = "Plan"
 
 // Extra result fields of exit_plan_mode, and their schema.
 const (
-	resultEdited = "edited"
-	resultPlan   = exitresult.Plan
-	resultPath   = "planFile"
+	// ResultEdited is true in the result of a review during which the user
+	// edited the plan file.
+	ResultEdited = "edited"
+	// ResultPath holds the plan file's path in the result.
+	ResultPath = "planFile"
+	resultPlan = exitresult.Plan
 
 	schemaEdited = `{"type":"boolean","description":"true when the user edited the plan in the review; plan then holds the approved text, now in the plan file"}`
 	schemaPlan   = `{"type":"string","description":"the plan as the user left it: when they edited it, or when the call gave no plan (the plan file's text)"}`

@@ -364,8 +364,8 @@ const (
 	resultComments = planreview.ResultComments
 	// plan-file's fields: the plan file's path, and whether the user
 	// edited the file during the review.
-	resultPlanFile       = "planFile"
-	resultPlanFileEdited = "edited"
+	resultPlanFile       = planfile.ResultPath
+	resultPlanFileEdited = planfile.ResultEdited
 	resultCleared        = planreview.ResultCleared
 )
 
