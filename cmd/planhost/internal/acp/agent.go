@@ -394,10 +394,21 @@ func (a *Agent) Prompt(ctx context.Context, p sdk.PromptRequest) (sdk.PromptResp
 				images = append(images, b)
 			}
 		}
-		handled, _, _ := a.cfg.Runtime.Execute(ctx, s.agent, line, images)
+		handled, reply, err := a.cfg.Runtime.Execute(ctx, s.agent, line, images)
+		name, _, _ := refhost.ParseCommand(line)
 		if !handled {
-			name, _, _ := refhost.ParseCommand(line)
 			s.q.push(sdk.UpdateAgentMessageText(fmt.Sprintf(a.cat.ACP.UnknownCommand, name, a.commandNames())))
+		} else {
+			// The reply in the user's words, as every front end says it;
+			// the logged reply is shown only when a session is loaded.
+			var st planmode.State
+			if a.cfg.Plan != nil {
+				st = a.cfg.Plan.Get(s.agent)
+			}
+			reopened := present.Reopened(s.agent.Session().Events(), from)
+			for _, it := range a.cat.CommandReply(name, true, reply, err, st, a.cfg.Plan != nil, reopened) {
+				s.q.push(sdk.UpdateAgentMessageText(it.Text))
+			}
 		}
 	} else if err := s.agent.Steer(msg); err != nil {
 		return sdk.PromptResponse{}, err

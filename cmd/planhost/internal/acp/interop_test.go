@@ -41,10 +41,10 @@ func interopClient(t *testing.T) (node, schema string) {
 // client's installed dependencies; "" when nothing is missing.
 func interopMissing(lookPath func(string) (string, error), stat func(string) error) string {
 	if _, err := lookPath("node"); err != nil {
-		return "ACP interop test: node is not on PATH (install Node.js 20 or later, then run npm ci in cmd/planhost/acp/" + nodeClientDir + ")"
+		return "ACP interop test: node is not on PATH (install Node.js 20 or later, then run npm ci in cmd/planhost/internal/acp/" + nodeClientDir + ")"
 	}
 	if stat(npmSchemaPath) != nil {
-		return "ACP interop test: the Node client's dependencies are not installed (run npm ci in cmd/planhost/acp/" + nodeClientDir + "; .ci/run does)"
+		return "ACP interop test: the Node client's dependencies are not installed (run npm ci in cmd/planhost/internal/acp/" + nodeClientDir + "; .ci/run does)"
 	}
 	return ""
 }
@@ -155,7 +155,7 @@ func TestInteropSaysWhatIsMissing(t *testing.T) {
 	}{
 		{"everything there", found, exists, ""},
 		{"no node", none, exists, "node is not on PATH"},
-		{"no node_modules", found, missing, "run npm ci in cmd/planhost/acp/testdata/node-client"},
+		{"no node_modules", found, missing, "run npm ci in cmd/planhost/internal/acp/testdata/node-client"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

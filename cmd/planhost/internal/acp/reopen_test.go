@@ -1,11 +1,14 @@
 package acp_test
 
 import (
+	"fmt"
 	"slices"
 	"strings"
 	"testing"
 
+	"github.com/dshgo/planmode/cmd/planhost/internal/acp"
 	"github.com/dshgo/planmode/host"
+	"github.com/dshgo/planmode/internal/present"
 	"github.com/dshgo/planmode/refhost/scripted"
 )
 
@@ -36,7 +39,7 @@ func TestPlanReopenReentersPlanModeAndTheReviewShowsTheChange(t *testing.T) {
 	if got := modeUpdates(us); !slices.Equal(got, []string{"plan", "default", "plan"}) {
 		t.Fatalf("mode updates = %v, want [plan default plan]", got)
 	}
-	if !strings.Contains(agentText(us), "plan 1 reopened") {
+	if !strings.Contains(agentText(us), fmt.Sprintf(present.English.Session.PlanReopened, 1)) {
 		t.Errorf("agent text %q lacks the reopen reply", agentText(us))
 	}
 	if _, err := k.prompt(sess.SessionId, "Document it too."); err != nil {
@@ -51,5 +54,35 @@ func TestPlanReopenReentersPlanModeAndTheReviewShowsTheChange(t *testing.T) {
 	}
 	if contentHas(asks[0].ToolCall.Content, "What changed since the plan you reopened") {
 		t.Errorf("first review shows a reopen diff")
+	}
+}
+
+// TestCommandWordsFollowTheCatalog: the commands the editor lists and the
+// reply to "/plan" are in the catalog's words, Chinese here, as in every
+// front end; not the host's English.
+func TestCommandWordsFollowTheCatalog(t *testing.T) {
+	st := newStore(t)
+	h := newHostParts(t, st, planSteps())
+	k := connect(t, h, st, func(c *acp.Config) { c.Catalog = present.Chinese })
+	k.initialize()
+	sess := k.newSession(workspaceDir(t))
+	if _, err := k.prompt(sess.SessionId, "/plan"); err != nil {
+		t.Fatal(err)
+	}
+	us, _ := k.c.snapshot()
+	want := fmt.Sprintf(present.Chinese.Session.Reply, "plan", present.Chinese.Session.PlanOn)
+	if got := agentText(us); !strings.Contains(got, want) {
+		t.Errorf("agent text %q, want the reply %q", got, want)
+	}
+	var described bool
+	for _, u := range us {
+		if a := u.Update.AvailableCommandsUpdate; a != nil {
+			for _, c := range a.AvailableCommands {
+				described = described || c.Name == "plan" && c.Description == present.Chinese.Commands["plan"].Description
+			}
+		}
+	}
+	if !described {
+		t.Error("the available commands do not describe /plan in the catalog's words")
 	}
 }

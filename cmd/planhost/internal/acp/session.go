@@ -130,6 +130,7 @@ func (s *session) translateReplayOnly(e host.Event) {
 func (s *session) pushCommands(cmds []host.Command) {
 	list := make([]sdk.AvailableCommand, 0, len(cmds))
 	for _, c := range cmds {
+		c = s.a.cat.Command(c)
 		ac := sdk.AvailableCommand{Name: c.Name, Description: c.Description}
 		if c.Hint != "" {
 			ac.Input = &sdk.AvailableCommandInput{Unstructured: &sdk.UnstructuredCommandInput{Hint: c.Hint}}
@@ -242,8 +243,10 @@ func (s *session) translate(e host.Event, replay bool) {
 			s.q.push(sdk.UpdateUserMessageText(line))
 		}
 	case host.TypeCommandDone:
+		// A live command's reply is said as the command returns (see
+		// prompt); a loaded session shows the logged one.
 		var d host.CommandDone
-		if json.Unmarshal(e.Data, &d) != nil {
+		if json.Unmarshal(e.Data, &d) != nil || !replay {
 			return
 		}
 		name := s.commands[d.ID]
