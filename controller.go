@@ -4,7 +4,6 @@ import (
 	"errors"
 	"fmt"
 	"sync"
-	"sync/atomic"
 
 	"github.com/dshgo/planmode/host"
 )
@@ -48,7 +47,22 @@ type Controller struct {
 	exits exitExtensions // the companions' parts in exit_plan_mode, sorted
 
 	lifecycle sync.Mutex // serializes Start and Stop
-	run       atomic.Pointer[run]
+	runMu     sync.Mutex // guards run; never held while calling out
+	run       *run       // the current run, nil while stopped
+}
+
+// current returns the current run, nil while the controller is stopped.
+func (c *Controller) current() *run {
+	c.runMu.Lock()
+	defer c.runMu.Unlock()
+	return c.run
+}
+
+// setRun makes r the current run (nil: stopped).
+func (c *Controller) setRun(r *run) {
+	c.runMu.Lock()
+	defer c.runMu.Unlock()
+	c.run = r
 }
 
 // Get returns the agent's plan-mode state: the logged state, plus the
@@ -71,7 +85,7 @@ func (c *Controller) Get(agent host.Agent) State {
 	if sess == nil {
 		return State{}
 	}
-	r := c.run.Load()
+	r := c.current()
 	if r == nil {
 		ev := sess.Events()
 		return State{Active: FoldPlanMode(ev, ev.Len())}
@@ -206,7 +220,7 @@ func (c *Controller) state(agent host.Agent) (*sessionState, error) {
 	if sess == nil {
 		return nil, ErrNoAgent
 	}
-	r := c.run.Load()
+	r := c.current()
 	if r == nil {
 		return nil, ErrNotRunning
 	}
@@ -395,7 +409,7 @@ func messageEvent(m host.Message) host.Event {
 // such an error happens. A stopped controller (a race with Stop) is not
 // worth a warning.
 func (c *Controller) warnOnce(msg string, agent host.Agent, err error) {
-	r := c.run.Load()
+	r := c.current()
 	if r == nil || errors.Is(err, ErrNotRunning) || !r.warned.CompareAndSwap(false, true) {
 		return
 	}

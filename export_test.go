@@ -58,7 +58,7 @@ const (
 // ServedSessions counts the sessions the running controller keeps state
 // for; 0 when it is stopped.
 func ServedSessions(c *Controller) int {
-	r := c.run.Load()
+	r := c.current()
 	if r == nil {
 		return 0
 	}

@@ -147,11 +147,11 @@ func (p Params) missing() []string {
 func (c *Controller) Start(ctx context.Context) error {
 	c.lifecycle.Lock()
 	defer c.lifecycle.Unlock()
-	if c.run.Load() != nil {
+	if c.current() != nil {
 		return fmt.Errorf("%s: start: %w", PluginName, errAlreadyRunning)
 	}
 	r := newRun()
-	c.run.Store(r)
+	c.setRun(r)
 	for _, reg := range c.registrations() {
 		undo, err := reg.add()
 		if err != nil {
@@ -173,7 +173,7 @@ func (c *Controller) Start(ctx context.Context) error {
 func (c *Controller) Stop(ctx context.Context) error {
 	c.lifecycle.Lock()
 	defer c.lifecycle.Unlock()
-	if r := c.run.Load(); r != nil {
+	if r := c.current(); r != nil {
 		c.stop(r)
 	}
 	return nil
@@ -181,7 +181,7 @@ func (c *Controller) Stop(ctx context.Context) error {
 
 // stop ends run r; callers hold c.lifecycle.
 func (c *Controller) stop(r *run) {
-	c.run.Store(nil)
+	c.setRun(nil)
 	r.close() // first: a Set or pre-step in flight appends nothing from here on
 	for _, undo := range slices.Backward(r.undo) {
 		undo()

@@ -125,7 +125,7 @@ func (t *exitTool) execute(ctx context.Context, call host.CallContext, input jso
 	if agent == nil || agent.Session() == nil {
 		return "", ExitRefused, errExitNoAgent
 	}
-	r := t.c.run.Load()
+	r := t.c.current()
 	if r == nil {
 		return "", ExitRefused, fmt.Errorf("%s: %w", ExitToolName, ErrNotRunning)
 	}
