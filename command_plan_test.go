@@ -145,9 +145,7 @@ func TestPlanCommandRepliesPerOutcome(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			h := newFakeHost()
-			c := h.start(t, nil)
-			a := h.newAgent(t)
+			h, c, a := startAgent(t)
 			if tt.setup != nil {
 				tt.setup(t, c, a)
 			}
@@ -217,9 +215,7 @@ func TestPlanCommandSteersAttachmentsThenTrimmedText(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			h := newFakeHost()
-			c := h.start(t, nil)
-			a := h.newAgent(t)
+			h, c, a := startAgent(t)
 			if _, err := runPlan(t, h, a, tt.args, tt.attachments...); err != nil {
 				t.Fatal(err)
 			}
@@ -239,9 +235,7 @@ func TestPlanCommandSteersAttachmentsThenTrimmedText(t *testing.T) {
 }
 
 func TestPlanCommandRefusesOffWithImagesBeforeAnyChange(t *testing.T) {
-	h := newFakeHost()
-	c := h.start(t, nil)
-	a := h.newAgent(t)
+	h, c, a := startAgent(t)
 	must(a.StartTurn())
 	set(t, c, a, true) // an entry waiting for the next step
 	from := a.Session().Len()

@@ -113,9 +113,7 @@ func TestPlanReopen(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			h := newFakeHost()
-			c := h.start(t, nil)
-			a := h.newAgent(t)
+			h, c, a := startAgent(t)
 			if tt.setup != nil {
 				tt.setup(t, c, a)
 			}
@@ -165,9 +163,7 @@ func TestPlanReopen(t *testing.T) {
 }
 
 func TestPlansReadsOutcomesEditsAndNumbers(t *testing.T) {
-	h := newFakeHost()
-	c := h.start(t, nil)
-	a := h.newAgent(t)
+	_, c, a := startAgent(t)
 	threePlans(t, c, a)
 	presentPlan(t, a.Session(), "c4", "# Four", "", "")
 	got := planmode.Plans(a.Session().Events())

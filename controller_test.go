@@ -40,9 +40,7 @@ func withHeader(h *fakeHost, a *fakeAgent) {
 }
 
 func TestSetCommitsBetweenTurns(t *testing.T) {
-	h := newFakeHost()
-	c := h.start(t, nil)
-	a := h.newAgent(t)
+	_, c, a := startAgent(t)
 
 	if got := set(t, c, a, true); got != planmode.Committed {
 		t.Fatalf("Set(true) = %v, want committed", got)
@@ -58,9 +56,7 @@ func TestSetCommitsBetweenTurns(t *testing.T) {
 }
 
 func TestCommitRecordsNoticeWhenHeaderDescribedOtherMode(t *testing.T) {
-	h := newFakeHost()
-	c := h.start(t, nil)
-	a := h.newAgent(t)
+	h, c, a := startAgent(t)
 	withHeader(h, a) // the header describes the default mode
 
 	from := a.Session().Len()
@@ -83,9 +79,7 @@ func TestCommitRecordsNoticeWhenHeaderDescribedOtherMode(t *testing.T) {
 }
 
 func TestNoNoticeBeforeFirstHeader(t *testing.T) {
-	h := newFakeHost()
-	c := h.start(t, nil)
-	a := h.newAgent(t)
+	h, c, a := startAgent(t)
 
 	set(t, c, a, true)
 	must(a.StartTurn())
@@ -97,9 +91,7 @@ func TestNoNoticeBeforeFirstHeader(t *testing.T) {
 }
 
 func TestNoNoticeWhenHeaderAlreadyDescribedTheState(t *testing.T) {
-	h := newFakeHost()
-	c := h.start(t, nil)
-	a := h.newAgent(t)
+	h, c, a := startAgent(t)
 	withHeader(h, a) // default mode described
 
 	set(t, c, a, true)  // notice: entered
@@ -110,9 +102,7 @@ func TestNoNoticeWhenHeaderAlreadyDescribedTheState(t *testing.T) {
 }
 
 func TestOneNoticePerChange(t *testing.T) {
-	h := newFakeHost()
-	c := h.start(t, nil)
-	a := h.newAgent(t)
+	h, c, a := startAgent(t)
 	withHeader(h, a)
 
 	// Flipping between turns without a request in between announces the
@@ -139,9 +129,7 @@ func TestOneNoticePerChange(t *testing.T) {
 }
 
 func TestSetQueuesWhileTurnIsOpen(t *testing.T) {
-	h := newFakeHost()
-	c := h.start(t, nil)
-	a := h.newAgent(t)
+	h, c, a := startAgent(t)
 	withHeader(h, a)
 	must(a.StartTurn())
 
@@ -175,9 +163,7 @@ func TestSetQueuesWhileTurnIsOpen(t *testing.T) {
 }
 
 func TestNoticeComesBeforeTheStepsMessages(t *testing.T) {
-	h := newFakeHost()
-	c := h.start(t, nil)
-	a := h.newAgent(t)
+	h, c, a := startAgent(t)
 	withHeader(h, a)
 	must(a.StartTurn())
 	set(t, c, a, true)
@@ -240,9 +226,7 @@ func TestSetOutcomes(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			h := newFakeHost()
-			c := h.start(t, nil)
-			a := h.newAgent(t)
+			_, c, a := startAgent(t)
 			if tt.open {
 				must(a.StartTurn())
 			}
@@ -259,9 +243,7 @@ func TestSetOutcomes(t *testing.T) {
 }
 
 func TestFlipSequenceLogsNothing(t *testing.T) {
-	h := newFakeHost()
-	c := h.start(t, nil)
-	a := h.newAgent(t)
+	h, c, a := startAgent(t)
 	withHeader(h, a)
 	must(a.StartTurn())
 	from := a.Session().Len()
@@ -281,9 +263,7 @@ func TestRejectedAndCancelledStepsLeaveSelectionPending(t *testing.T) {
 	for _, v := range []verdict{rejected, cancelled} {
 		name := map[verdict]string{rejected: "a rejected step", cancelled: "a cancelled step"}[v]
 		t.Run(name+" appends nothing", func(t *testing.T) {
-			h := newFakeHost()
-			c := h.start(t, nil)
-			a := h.newAgent(t)
+			h, c, a := startAgent(t)
 			must(a.StartTurn())
 			set(t, c, a, true)
 			from := a.Session().Len()
@@ -299,9 +279,7 @@ func TestRejectedAndCancelledStepsLeaveSelectionPending(t *testing.T) {
 }
 
 func TestRetryPicksUpSelectionMadeAtErrorSettlement(t *testing.T) {
-	h := newFakeHost()
-	c := h.start(t, nil)
-	a := h.newAgent(t)
+	h, c, a := startAgent(t)
 	must(a.StartTurn())
 	h.runStep(a, accepted) // the request of this step fails...
 	set(t, c, a, true)     // ...and the user selects plan mode while it settles
@@ -353,9 +331,7 @@ func TestAppendFailureIsContainedThenConverges(t *testing.T) {
 }
 
 func TestCommitAppendFailureReturnsErrorAndChangesNothing(t *testing.T) {
-	h := newFakeHost()
-	c := h.start(t, nil)
-	a := h.newAgent(t)
+	h, c, a := startAgent(t)
 	restore := rejectModes(t, h)
 	defer restore()
 
@@ -371,9 +347,7 @@ func TestCommitAppendFailureReturnsErrorAndChangesNothing(t *testing.T) {
 }
 
 func TestApprovedExitRecordsNoNotice(t *testing.T) {
-	h := newFakeHost()
-	c := h.start(t, nil)
-	a := h.newAgent(t)
+	h, c, a := startAgent(t)
 	set(t, c, a, true)
 	withHeader(h, a) // plan mode described
 	must(a.StartTurn())
@@ -400,9 +374,7 @@ func TestApprovedExitRecordsNoNotice(t *testing.T) {
 }
 
 func TestSetUserSelectionReplacesApprovedExit(t *testing.T) {
-	h := newFakeHost()
-	c := h.start(t, nil)
-	a := h.newAgent(t)
+	_, c, a := startAgent(t)
 	set(t, c, a, true)
 	must(a.StartTurn())
 	if err := planmode.QueueExit(c, a); err != nil {
@@ -415,9 +387,7 @@ func TestSetUserSelectionReplacesApprovedExit(t *testing.T) {
 }
 
 func TestSectionRendersPolicyVerbatimOnlyWhileActive(t *testing.T) {
-	h := newFakeHost()
-	c := h.start(t, nil)
-	a := h.newAgent(t)
+	h, c, a := startAgent(t)
 	text := func(agent host.Agent) string {
 		t.Helper()
 		for _, s := range h.Sections() {
@@ -449,9 +419,7 @@ func TestSectionRendersPolicyVerbatimOnlyWhileActive(t *testing.T) {
 }
 
 func TestForkInheritsLoggedState(t *testing.T) {
-	h := newFakeHost()
-	c := h.start(t, nil)
-	a := h.newAgent(t)
+	h, c, a := startAgent(t)
 	set(t, c, a, true)
 	mark := a.Session().Len()
 	set(t, c, a, false)
@@ -471,9 +439,7 @@ func TestForkInheritsLoggedState(t *testing.T) {
 }
 
 func TestReopenAndRestartRestoreState(t *testing.T) {
-	h := newFakeHost()
-	c := h.start(t, nil)
-	a := h.newAgent(t)
+	h, c, a := startAgent(t)
 	set(t, c, a, true)
 	if err := c.Stop(context.Background()); err != nil {
 		t.Fatal(err)
@@ -488,9 +454,7 @@ func TestReopenAndRestartRestoreState(t *testing.T) {
 }
 
 func TestCompactionKeepsState(t *testing.T) {
-	h := newFakeHost()
-	c := h.start(t, nil)
-	a := h.newAgent(t)
+	h, c, a := startAgent(t)
 	set(t, c, a, true)
 	withHeader(h, a)
 	must(appendJSON(a.Session(), host.TypeCompactionSummary, nil, host.CompactionSummary{Summary: "earlier work"}))
@@ -502,9 +466,7 @@ func TestCompactionKeepsState(t *testing.T) {
 }
 
 func TestRestartSeedsPendingFromCompletedPlanCommand(t *testing.T) {
-	h := newFakeHost()
-	c := h.start(t, nil)
-	a := h.newAgent(t)
+	h, c, a := startAgent(t)
 	withHeader(h, a)
 	must(a.StartTurn())
 	// "/plan" runs while the turn is open: the selection is queued and the
@@ -526,9 +488,7 @@ func TestRestartSeedsPendingFromCompletedPlanCommand(t *testing.T) {
 }
 
 func TestStopDropsSetPendingButNotPlanCommand(t *testing.T) {
-	h := newFakeHost()
-	c := h.start(t, nil)
-	a := h.newAgent(t)
+	h, c, a := startAgent(t)
 	must(a.StartTurn())
 	set(t, c, a, true) // a direct Set leaves no trace in the log
 	if err := c.Stop(context.Background()); err != nil {
@@ -654,9 +614,7 @@ func TestCancelIsLoggedOnlyForSelectionsTheLogRecords(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			h := newFakeHost()
-			c := h.start(t, nil)
-			a := h.newAgent(t)
+			h, c, a := startAgent(t)
 			complete := tt.setup(t, h, c, a)
 			if got := set(t, c, a, tt.active); got != planmode.Cancelled {
 				t.Fatalf("Set(%v) = %v, want cancelled", tt.active, got)
@@ -687,9 +645,7 @@ func TestCancelIsLoggedOnlyForSelectionsTheLogRecords(t *testing.T) {
 }
 
 func TestCancelMarkerAppendFailureReturnsErrorAndChangesNothing(t *testing.T) {
-	h := newFakeHost()
-	c := h.start(t, nil)
-	a := h.newAgent(t)
+	h, c, a := startAgent(t)
 	must(a.StartTurn())
 	planRun(t, h, a, "r1", "", false)
 	restore := rejectType(t, h, planmode.EventPlanCancel)
@@ -730,9 +686,7 @@ func TestSetFailsWithoutAgentOrWhenStopped(t *testing.T) {
 }
 
 func TestConcurrentSetAndGetWhileTurnsRun(t *testing.T) {
-	h := newFakeHost()
-	c := h.start(t, nil)
-	a := h.newAgent(t)
+	h, c, a := startAgent(t)
 	withHeader(h, a)
 
 	stop := make(chan struct{})
@@ -799,9 +753,7 @@ func TestConcurrentSetAndGetWhileTurnsRun(t *testing.T) {
 }
 
 func TestGetInsideSubscriberOfUnseenSessionDoesNotDeadlock(t *testing.T) {
-	h := newFakeHost()
-	c := h.start(t, nil)
-	a := h.newAgent(t)
+	_, c, a := startAgent(t)
 	var seen []planmode.State
 	unsubscribe := a.Session().Subscribe(0, func(host.Event) { seen = append(seen, c.Get(a)) })
 	defer unsubscribe()

@@ -219,9 +219,7 @@ func TestNewRefusesInconsistentExitExtensions(t *testing.T) {
 }
 
 func TestEnterQueuesASilentEntryForTheNextAcceptedStep(t *testing.T) {
-	h := newFakeHost()
-	c := h.start(t, nil)
-	a := h.newAgent(t)
+	h, c, a := startAgent(t)
 	withHeader(h, a)
 	must(a.StartTurn())
 	h.runStep(a, accepted)

@@ -99,16 +99,31 @@ func (h *fakeHost) start(t tb, logger *slog.Logger) *planmode.Controller {
 	return c
 }
 
+// startAgent starts a controller on a new fake host and returns them with
+// an agent on a new session.
+func startAgent(t tb) (*fakeHost, *planmode.Controller, *fakeAgent) {
+	t.Helper()
+	h := newFakeHost()
+	c := h.start(t, nil)
+	return h, c, h.newAgent(t)
+}
+
 // fakeAgent is the driven agent of package hosttest.
 type fakeAgent = hosttest.Agent
 
 func (h *fakeHost) newAgent(t tb) *fakeAgent {
 	t.Helper()
+	return agentOn(h.newSession(t))
+}
+
+// newSession creates an empty session in the host's store.
+func (h *fakeHost) newSession(t tb) host.Session {
+	t.Helper()
 	sess, err := h.store.Create("")
 	if err != nil {
 		t.Fatal(err)
 	}
-	return agentOn(sess)
+	return sess
 }
 
 // agentOn returns an agent bound to an existing session, as after a restart

@@ -28,9 +28,7 @@ func TestLandPendingLogsASwitchQueuedAfterTheLastStep(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			h := newFakeHost()
-			c := h.start(t, nil)
-			a := h.newAgent(t)
+			h, c, a := startAgent(t)
 			withHeader(h, a)
 			must(a.StartTurn())
 			h.runStep(a, accepted)
@@ -74,9 +72,7 @@ func TestLandPendingRefusesANilAgent(t *testing.T) {
 // append is returned and loses nothing: the selection stays pending and
 // lands once appends work again.
 func TestLandPendingKeepsTheSelectionWhenTheAppendFails(t *testing.T) {
-	h := newFakeHost()
-	c := h.start(t, nil)
-	a := h.newAgent(t)
+	h, c, a := startAgent(t)
 	withHeader(h, a)
 	must(a.StartTurn())
 	h.runStep(a, accepted)

@@ -360,10 +360,7 @@ func (s *system) complete(i int) {
 func TestControllerMatchesReferenceModel(t *testing.T) {
 	rapid.Check(t, func(t *rapid.T) {
 		h := newFakeHost()
-		inner, err := h.store.Create("")
-		if err != nil {
-			t.Fatal(err)
-		}
+		inner := h.newSession(t)
 		sess := &hookSession{Session: inner}
 		s := &system{h: h, sess: sess, warns: &warnCounter{}}
 		s.start(t)

@@ -109,10 +109,7 @@ func TestLostResultWithdrawsAnApprovalThatLandedAfterAll(t *testing.T) {
 // the logged approval durable: plan mode stays on.
 func TestApprovalMustBeDurableBeforeTheModeChanges(t *testing.T) {
 	f := newReviewFixture(t)
-	base, err := f.h.store.Create("")
-	if err != nil {
-		t.Fatal(err)
-	}
+	base := f.h.newSession(t)
 	sess := &syncSession{Session: base}
 	f.a = agentOn(sess)
 	set(t, f.c, f.a, true)
