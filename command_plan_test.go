@@ -56,14 +56,7 @@ func TestPlanCommandIsRegisteredOnlyWithCommandRegistry(t *testing.T) {
 		h := newFakeHost()
 		p := h.params(nil)
 		p.Commands = nil
-		res, err := planmode.New(p)
-		if err != nil {
-			t.Fatal(err)
-		}
-		if err := res.Controller.Start(context.Background()); err != nil {
-			t.Fatal(err)
-		}
-		defer res.Controller.Stop(context.Background())
+		startPlugin(t, p)
 		if len(h.Commands()) != 0 {
 			t.Fatal("a command was registered with no registry composed")
 		}

@@ -31,12 +31,26 @@ func wantState(t tb, c *planmode.Controller, a host.Agent, want planmode.State) 
 	}
 }
 
+// wantHeader checks the state the log's last request header described.
+func wantHeader(t tb, a *fakeAgent, want planmode.HeaderMode) {
+	t.Helper()
+	if got := planmode.FoldHeaderMode(a.Session().Events(), a.Session().Len()); got != want {
+		t.Fatalf("header mode = %v, want %v", got, want)
+	}
+}
+
 // withHeader plays one turn with one accepted step, so that a request header
 // describing the current state is on the log.
 func withHeader(h *fakeHost, a *fakeAgent) {
 	must(a.StartTurn())
 	h.runStep(a, accepted)
 	must(a.EndTurn())
+}
+
+// openTurnAfterHeader is withHeader, then the next turn opened.
+func openTurnAfterHeader(h *fakeHost, a *fakeAgent) {
+	withHeader(h, a)
+	must(a.StartTurn())
 }
 
 func TestSetCommitsBetweenTurns(t *testing.T) {
@@ -123,15 +137,12 @@ func TestOneNoticePerChange(t *testing.T) {
 	if got := notices(t, a.Session(), 0); len(got) != 1 {
 		t.Fatalf("notices = %q, want one", got)
 	}
-	if got := planmode.FoldHeaderMode(a.Session().Events(), a.Session().Len()); got != planmode.HeaderActive {
-		t.Fatalf("header mode = %v, want active", got)
-	}
+	wantHeader(t, a, planmode.HeaderActive)
 }
 
 func TestSetQueuesWhileTurnIsOpen(t *testing.T) {
 	h, c, a := startAgent(t)
-	withHeader(h, a)
-	must(a.StartTurn())
+	openTurnAfterHeader(h, a)
 
 	from := a.Session().Len()
 	if got := set(t, c, a, true); got != planmode.Queued {
@@ -157,15 +168,12 @@ func TestSetQueuesWhileTurnIsOpen(t *testing.T) {
 	if src == nil || *src != (host.Source{Kind: host.SourcePlugin, Plugin: planmode.PluginName, Form: planmode.NoticeForm}) {
 		t.Fatalf("notice source = %+v", src)
 	}
-	if got := planmode.FoldHeaderMode(a.Session().Events(), a.Session().Len()); got != planmode.HeaderActive {
-		t.Fatalf("header = %v, want active", got)
-	}
+	wantHeader(t, a, planmode.HeaderActive)
 }
 
 func TestNoticeComesBeforeTheStepsMessages(t *testing.T) {
 	h, c, a := startAgent(t)
-	withHeader(h, a)
-	must(a.StartTurn())
+	openTurnAfterHeader(h, a)
 	set(t, c, a, true)
 	must(a.Inject(host.Message{Content: []host.Block{host.TextBlock("go on")}}))
 
@@ -244,8 +252,7 @@ func TestSetOutcomes(t *testing.T) {
 
 func TestFlipSequenceLogsNothing(t *testing.T) {
 	h, c, a := startAgent(t)
-	withHeader(h, a)
-	must(a.StartTurn())
+	openTurnAfterHeader(h, a)
 	from := a.Session().Len()
 	for _, v := range []bool{true, false, true, false} {
 		set(t, c, a, v)
@@ -298,8 +305,7 @@ func TestAppendFailureIsContainedThenConverges(t *testing.T) {
 	warns := &warnCounter{}
 	c := h.start(t, slog.New(warns))
 	a := h.newAgent(t)
-	withHeader(h, a)
-	must(a.StartTurn())
+	openTurnAfterHeader(h, a)
 	set(t, c, a, true)
 
 	restore := rejectModes(t, h)
@@ -467,8 +473,7 @@ func TestCompactionKeepsState(t *testing.T) {
 
 func TestRestartSeedsPendingFromCompletedPlanCommand(t *testing.T) {
 	h, c, a := startAgent(t)
-	withHeader(h, a)
-	must(a.StartTurn())
+	openTurnAfterHeader(h, a)
 	// "/plan" runs while the turn is open: the selection is queued and the
 	// command completes, then the process dies before the next step.
 	must(appendJSON(a.Session(), host.TypeCommandRun, nil, host.CommandRun{ID: "r1", Name: planmode.CommandName}))

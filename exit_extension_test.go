@@ -220,8 +220,7 @@ func TestNewRefusesInconsistentExitExtensions(t *testing.T) {
 
 func TestEnterQueuesASilentEntryForTheNextAcceptedStep(t *testing.T) {
 	h, c, a := startAgent(t)
-	withHeader(h, a)
-	must(a.StartTurn())
+	openTurnAfterHeader(h, a)
 	h.runStep(a, accepted)
 	if err := c.Enter(a); err != nil {
 		t.Fatal(err)

@@ -87,7 +87,13 @@ func (h *fakeHost) params(logger *slog.Logger) planmode.Params {
 // start builds and starts a controller on the host, stopped at cleanup.
 func (h *fakeHost) start(t tb, logger *slog.Logger) *planmode.Controller {
 	t.Helper()
-	res, err := planmode.New(h.params(logger))
+	return startPlugin(t, h.params(logger))
+}
+
+// startPlugin builds and starts a controller from p, stopped at cleanup.
+func startPlugin(t tb, p planmode.Params) *planmode.Controller {
+	t.Helper()
+	res, err := planmode.New(p)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -29,8 +29,7 @@ func TestLandPendingLogsASwitchQueuedAfterTheLastStep(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			h, c, a := startAgent(t)
-			withHeader(h, a)
-			must(a.StartTurn())
+			openTurnAfterHeader(h, a)
 			h.runStep(a, accepted)
 			if got := set(t, c, a, tt.give); got != planmode.Queued {
 				t.Fatalf("Set = %v, want queued", got)
@@ -73,8 +72,7 @@ func TestLandPendingRefusesANilAgent(t *testing.T) {
 // lands once appends work again.
 func TestLandPendingKeepsTheSelectionWhenTheAppendFails(t *testing.T) {
 	h, c, a := startAgent(t)
-	withHeader(h, a)
-	must(a.StartTurn())
+	openTurnAfterHeader(h, a)
 	h.runStep(a, accepted)
 	if got := set(t, c, a, true); got != planmode.Queued {
 		t.Fatalf("Set = %v, want queued", got)

@@ -13,13 +13,11 @@ import (
 	"time"
 
 	"go.uber.org/fx"
-	"go.uber.org/fx/fxtest"
 
 	"github.com/dshgo/planmode"
 	"github.com/dshgo/planmode/host"
 	"github.com/dshgo/planmode/refhost"
 	"github.com/dshgo/planmode/refhost/scripted"
-	"github.com/dshgo/planmode/store"
 )
 
 // goodPlan is a plan that passes every check.
@@ -43,15 +41,7 @@ func newExitFixture(t *testing.T, questions host.UserQuestions, exts ...planmode
 	p := h.params(nil)
 	p.Questions = questions
 	p.ExitExtensions = exts
-	res, err := planmode.New(p)
-	if err != nil {
-		t.Fatal(err)
-	}
-	c := res.Controller
-	if err := c.Start(context.Background()); err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { _ = c.Stop(context.Background()) })
+	c := startPlugin(t, p)
 	a := h.newAgent(t)
 	set(t, c, a, true)
 	return &exitFixture{h: h, c: c, a: a}
@@ -1121,35 +1111,13 @@ func TestE2EAppStopDuringBlockedReview(t *testing.T) {
 	p.QueueAnswers(approve())
 	release := p.Hold()
 	defer release()
-	var (
-		c  *planmode.Controller
-		rt *refhost.Runtime
-		st host.Store
-	)
-	app := fxtest.New(t,
-		fx.Provide(
-			func() host.Store { return store.NewMemory() },
-			func() refhost.Model { return model },
-		),
-		refhost.Module,
-		fx.Supply(planmode.Config{Section: policy}),
-		planmode.Module,
-		fx.Populate(&c, &rt, &st),
-	)
-	app.RequireStart()
+	app, c, rt, a := startApp(t, model, fx.Supply(planmode.Config{Section: policy}), planmode.Module)
 	unset, err := rt.Questions().SetProvider(p)
 	if err != nil {
 		t.Fatal(err)
 	}
 	defer unset()
-	sess, err := st.Create("")
-	if err != nil {
-		t.Fatal(err)
-	}
-	a, err := rt.NewAgent("", sess)
-	if err != nil {
-		t.Fatal(err)
-	}
+	sess := a.Session()
 	set(t, c, a, true)
 	if err := a.Steer(host.Message{Content: []host.Block{host.TextBlock("plan it")}}); err != nil {
 		t.Fatal(err)
@@ -1174,15 +1142,7 @@ func BenchmarkExitToolApproval(b *testing.B) {
 	p.Questions = questionsFunc(func(context.Context, host.AskRequest) ([]host.Answer, error) {
 		return []host.Answer{approve()}, nil
 	})
-	res, err := planmode.New(p)
-	if err != nil {
-		b.Fatal(err)
-	}
-	c := res.Controller
-	if err := c.Start(context.Background()); err != nil {
-		b.Fatal(err)
-	}
-	defer c.Stop(context.Background())
+	c := startPlugin(b, p)
 	a := h.newAgent(b)
 	set(b, c, a, true)
 	tool := findTool(h, planmode.ExitToolName)
