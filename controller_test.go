@@ -47,6 +47,15 @@ func withHeader(h *fakeHost, a *fakeAgent) {
 	must(a.EndTurn())
 }
 
+// wantEnteredNotice checks that the decision d carries the entered notice
+// and no other message.
+func wantEnteredNotice(t tb, d host.Decision) {
+	t.Helper()
+	if len(d.Messages) != 1 || d.Messages[0].Content[0].Text != planmode.NoticeEntered {
+		t.Fatalf("decision messages = %+v, want the entered notice", d.Messages)
+	}
+}
+
 // openTurnAfterHeader is withHeader, then the next turn opened.
 func openTurnAfterHeader(h *fakeHost, a *fakeAgent) {
 	withHeader(h, a)
@@ -161,9 +170,7 @@ func TestSetQueuesWhileTurnIsOpen(t *testing.T) {
 	if got := logTypes(a.Session(), from); !slices.Equal(got, want) {
 		t.Fatalf("appended %v, want %v", got, want)
 	}
-	if len(d.Messages) != 1 || d.Messages[0].Content[0].Text != planmode.NoticeEntered {
-		t.Fatalf("decision messages = %+v, want the entered notice", d.Messages)
-	}
+	wantEnteredNotice(t, d)
 	src := d.Messages[0].Source
 	if src == nil || *src != (host.Source{Kind: host.SourcePlugin, Plugin: planmode.PluginName, Form: planmode.NoticeForm}) {
 		t.Fatalf("notice source = %+v", src)
@@ -331,9 +338,7 @@ func TestAppendFailureIsContainedThenConverges(t *testing.T) {
 	restore()
 	d := h.runStep(a, accepted)
 	wantState(t, c, a, planmode.State{Active: true})
-	if len(d.Messages) != 1 || d.Messages[0].Content[0].Text != planmode.NoticeEntered {
-		t.Fatalf("decision messages = %+v, want the entered notice", d.Messages)
-	}
+	wantEnteredNotice(t, d)
 }
 
 func TestCommitAppendFailureReturnsErrorAndChangesNothing(t *testing.T) {
@@ -487,9 +492,7 @@ func TestRestartSeedsPendingFromCompletedPlanCommand(t *testing.T) {
 	wantState(t, c2, a, planmode.State{Pending: planmode.SelectionActive})
 	d := h.runStep(a, accepted)
 	wantState(t, c2, a, planmode.State{Active: true})
-	if len(d.Messages) != 1 || d.Messages[0].Content[0].Text != planmode.NoticeEntered {
-		t.Fatalf("decision messages = %+v, want the entered notice", d.Messages)
-	}
+	wantEnteredNotice(t, d)
 }
 
 func TestStopDropsSetPendingButNotPlanCommand(t *testing.T) {

@@ -999,14 +999,17 @@ func TestE2EPlanReviewFlow(t *testing.T) {
 	wantState(t, e.c, a, planmode.State{})
 }
 
+// exitOnce is a model's script that calls exit_plan_mode with goodPlan
+// (call x1) and then answers.
+func exitOnce(t *testing.T) []scripted.Step {
+	return []scripted.Step{{ToolCalls: []host.ToolCall{exitCall(t, "x1", goodPlan)}}, {Text: "ok"}}
+}
+
 // reviewOnce runs one turn in plan mode whose model calls exit_plan_mode
 // once and then answers; it returns the call's result and the requests.
 func reviewOnce(t *testing.T, prepare func(e *e2e, p *scripted.Provider)) (host.ToolResult, *e2e, *refhost.Agent) {
 	t.Helper()
-	e := newE2E(t, nil,
-		scripted.Step{ToolCalls: []host.ToolCall{exitCall(t, "x1", goodPlan)}},
-		scripted.Step{Text: "ok"},
-	)
+	e := newE2E(t, nil, exitOnce(t)...)
 	p := attachProvider(t, e.rt)
 	if prepare != nil {
 		prepare(e, p)
@@ -1059,10 +1062,7 @@ func TestE2EReviewsThatKeepPlanning(t *testing.T) {
 
 func TestE2EReviewWithoutChannel(t *testing.T) {
 	// The reference host composes a question service but no UI is attached.
-	e := newE2E(t, nil,
-		scripted.Step{ToolCalls: []host.ToolCall{exitCall(t, "x1", goodPlan)}},
-		scripted.Step{Text: "ok"},
-	)
+	e := newE2E(t, nil, exitOnce(t)...)
 	a := e.agent()
 	set(t, e.c, a, true)
 	e.prompt(a, "plan it")
@@ -1074,10 +1074,7 @@ func TestE2EReviewWithoutChannel(t *testing.T) {
 }
 
 func TestE2EReloadDuringBlockedReview(t *testing.T) {
-	e := newE2E(t, nil,
-		scripted.Step{ToolCalls: []host.ToolCall{exitCall(t, "x1", goodPlan)}},
-		scripted.Step{Text: "ok"},
-	)
+	e := newE2E(t, nil, exitOnce(t)...)
 	p := attachProvider(t, e.rt)
 	p.QueueAnswers(approve())
 	release := p.Hold()
@@ -1103,10 +1100,7 @@ func TestE2EReloadDuringBlockedReview(t *testing.T) {
 }
 
 func TestE2EAppStopDuringBlockedReview(t *testing.T) {
-	model := scripted.NewModel(
-		scripted.Step{ToolCalls: []host.ToolCall{exitCall(t, "x1", goodPlan)}},
-		scripted.Step{Text: "ok"},
-	)
+	model := scripted.NewModel(exitOnce(t)...)
 	p := scripted.NewProvider()
 	p.QueueAnswers(approve())
 	release := p.Hold()
