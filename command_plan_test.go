@@ -10,6 +10,7 @@ import (
 
 	"github.com/dshgo/planmode"
 	"github.com/dshgo/planmode/host"
+	"github.com/dshgo/planmode/internal/e2etest"
 	"github.com/dshgo/planmode/refhost"
 	"github.com/dshgo/planmode/refhost/scripted"
 )
@@ -56,7 +57,7 @@ func TestPlanCommandIsRegisteredOnlyWithCommandRegistry(t *testing.T) {
 		h := newFakeHost()
 		p := h.params(nil)
 		p.Commands = nil
-		startPlugin(t, p)
+		e2etest.Start(t, p)
 		if len(h.Commands()) != 0 {
 			t.Fatal("a command was registered with no registry composed")
 		}

@@ -20,6 +20,7 @@ import (
 	"github.com/dshgo/planmode"
 	"github.com/dshgo/planmode/deploy"
 	"github.com/dshgo/planmode/host"
+	"github.com/dshgo/planmode/internal/e2etest"
 	"github.com/dshgo/planmode/refhost"
 	"github.com/dshgo/planmode/refhost/scripted"
 	"github.com/dshgo/planmode/store"
@@ -59,17 +60,9 @@ func newE2E(t *testing.T, st host.Store, steps ...scripted.Step) *e2e {
 // restarted process would.
 func (e *e2e) startPlugin() {
 	e.t.Helper()
-	e.c = startPlugin(e.t, planmode.Params{
-		Config:     planmode.Config{Section: policy},
-		Sections:   e.rt,
-		Tools:      e.rt,
-		PreStep:    e.rt,
-		Validators: e.store,
-		EventTypes: e.rt,
-		Commands:   e.rt,
-		Questions:  e.rt.Questions(),
-		Logger:     slog.New(e.warns),
-	})
+	p := e2etest.Params(e.rt, e.store, policy)
+	p.Logger = slog.New(e.warns)
+	e.c = e2etest.Start(e.t, p)
 }
 
 func (e *e2e) stopPlugin() {
@@ -184,22 +177,6 @@ func openDir(t *testing.T, dir string) *store.Dir {
 	return st
 }
 
-func lastTurnEnd(t *testing.T, s host.Session) host.TurnEnd {
-	t.Helper()
-	ev := s.Events().Slice()
-	for i := len(ev) - 1; i >= 0; i-- {
-		if ev[i].Type == host.TypeTurnEnd {
-			var te host.TurnEnd
-			if err := json.Unmarshal(ev[i].Data, &te); err != nil {
-				t.Fatal(err)
-			}
-			return te
-		}
-	}
-	t.Fatal("no turn/end")
-	return host.TurnEnd{}
-}
-
 // noopTool is a tool the scripted model can call to force a continuation
 // step.
 type noopTool struct{}
@@ -275,7 +252,7 @@ func TestE2EQueueInOpenTurnLandsAtNextStep(t *testing.T) {
 	e.addNoop()
 	a = e.agent()
 	e.prompt(a, "go")
-	if te := lastTurnEnd(t, a.Session()); te.Reason != host.TurnCompleted {
+	if te := e2etest.LastTurnEnd(t, a.Session().Events()); te.Reason != host.TurnCompleted {
 		t.Fatalf("turn ended %s: %s", te.Reason, te.Error)
 	}
 	if planned(e.request(0)) || !planned(e.request(1)) {
@@ -358,7 +335,7 @@ func TestE2ERejectedAndCancelledStepsLeaveSelectionPending(t *testing.T) {
 			}
 			a = e.agent()
 			e.prompt(a, "go")
-			if te := lastTurnEnd(t, a.Session()); te.Reason != tt.wantReason {
+			if te := e2etest.LastTurnEnd(t, a.Session().Events()); te.Reason != tt.wantReason {
 				t.Fatalf("turn ended %s, want %s", te.Reason, tt.wantReason)
 			}
 			if got := modes(t, a.Session(), 0); len(got) != 0 {
@@ -406,7 +383,7 @@ func TestE2EAppendFailureContainedThenConverging(t *testing.T) {
 	// The selection is queued in the first step; the next two accepted
 	// steps fail to append it.
 	e.prompt(a, "go")
-	if te := lastTurnEnd(t, a.Session()); te.Reason != host.TurnCompleted {
+	if te := e2etest.LastTurnEnd(t, a.Session().Events()); te.Reason != host.TurnCompleted {
 		t.Fatalf("the append failure broke the turn: %s %s", te.Reason, te.Error)
 	}
 	if got := e.warns.count(); got != 1 {

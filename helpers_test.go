@@ -16,6 +16,7 @@ import (
 	"github.com/dshgo/planmode"
 	"github.com/dshgo/planmode/host"
 	"github.com/dshgo/planmode/host/hosttest"
+	"github.com/dshgo/planmode/internal/e2etest"
 	"github.com/dshgo/planmode/store"
 )
 
@@ -85,29 +86,14 @@ func (h *fakeHost) params(logger *slog.Logger) planmode.Params {
 }
 
 // start builds and starts a controller on the host, stopped at cleanup.
-func (h *fakeHost) start(t tb, logger *slog.Logger) *planmode.Controller {
+func (h *fakeHost) start(t testing.TB, logger *slog.Logger) *planmode.Controller {
 	t.Helper()
-	return startPlugin(t, h.params(logger))
-}
-
-// startPlugin builds and starts a controller from p, stopped at cleanup.
-func startPlugin(t tb, p planmode.Params) *planmode.Controller {
-	t.Helper()
-	res, err := planmode.New(p)
-	if err != nil {
-		t.Fatal(err)
-	}
-	c := res.Controller
-	if err := c.Start(context.Background()); err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { _ = c.Stop(context.Background()) })
-	return c
+	return e2etest.Start(t, h.params(logger))
 }
 
 // startAgent starts a controller on a new fake host and returns them with
 // an agent on a new session.
-func startAgent(t tb) (*fakeHost, *planmode.Controller, *fakeAgent) {
+func startAgent(t testing.TB) (*fakeHost, *planmode.Controller, *fakeAgent) {
 	t.Helper()
 	h := newFakeHost()
 	c := h.start(t, nil)

@@ -16,6 +16,7 @@ import (
 
 	"github.com/dshgo/planmode"
 	"github.com/dshgo/planmode/host"
+	"github.com/dshgo/planmode/internal/e2etest"
 	"github.com/dshgo/planmode/refhost"
 	"github.com/dshgo/planmode/refhost/scripted"
 )
@@ -41,7 +42,7 @@ func newExitFixture(t *testing.T, questions host.UserQuestions, exts ...planmode
 	p := h.params(nil)
 	p.Questions = questions
 	p.ExitExtensions = exts
-	c := startPlugin(t, p)
+	c := e2etest.Start(t, p)
 	a := h.newAgent(t)
 	set(t, c, a, true)
 	return &exitFixture{h: h, c: c, a: a}
@@ -936,7 +937,7 @@ func TestE2EPlanReviewFlow(t *testing.T) {
 		t.Fatalf("/plan = %v, %q, %v; want %q", handled, reply, err, planmode.ReplyEntered)
 	}
 	e.waitIdle(a)
-	if te := lastTurnEnd(t, a.Session()); te.Reason != host.TurnCompleted {
+	if te := e2etest.LastTurnEnd(t, a.Session().Events()); te.Reason != host.TurnCompleted {
 		t.Fatalf("turn ended %s: %s", te.Reason, te.Error)
 	}
 
@@ -1136,7 +1137,7 @@ func BenchmarkExitToolApproval(b *testing.B) {
 	p.Questions = questionsFunc(func(context.Context, host.AskRequest) ([]host.Answer, error) {
 		return []host.Answer{approve()}, nil
 	})
-	c := startPlugin(b, p)
+	c := e2etest.Start(b, p)
 	a := h.newAgent(b)
 	set(b, c, a, true)
 	tool := findTool(h, planmode.ExitToolName)

@@ -103,7 +103,7 @@ func reviewRun(t *testing.T, r review) error {
 			return errors.New(res.Output)
 		}
 	}
-	if te := lastTurnEnd(t, events); te.Reason != host.TurnCompleted {
+	if te := e2etest.LastTurnEnd(t, host.LogOf(events)); te.Reason != host.TurnCompleted {
 		return fmt.Errorf("turn/end %s: %s", te.Reason, te.Error)
 	}
 	t.Fatal("the log holds no result of the exit call")

@@ -11,6 +11,7 @@ import (
 	"github.com/dshgo/planmode"
 	"github.com/dshgo/planmode/host"
 	"github.com/dshgo/planmode/host/hosttest"
+	"github.com/dshgo/planmode/internal/e2etest"
 	"github.com/dshgo/planmode/refhost"
 	"github.com/dshgo/planmode/refhost/scripted"
 )
@@ -74,25 +75,7 @@ func startHost(t testing.TB, st host.Store, model refhost.Model, hooks map[strin
 // restarted process would.
 func startController(t testing.TB, rt *refhost.Runtime, st host.Store) *planmode.Controller {
 	t.Helper()
-	res, err := planmode.New(planmode.Params{
-		Config:     planmode.Config{Section: policy},
-		Sections:   rt,
-		Tools:      rt,
-		PreStep:    rt,
-		Validators: st,
-		EventTypes: rt,
-		Commands:   rt,
-		Questions:  rt.Questions(),
-	})
-	if err != nil {
-		t.Fatal(err)
-	}
-	c := res.Controller
-	if err := c.Start(context.Background()); err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { _ = c.Stop(context.Background()) })
-	return c
+	return e2etest.Start(t, e2etest.Params(rt, st, policy))
 }
 
 // mustRuntime is a runtime on st whose model has nothing to say.
@@ -135,22 +118,6 @@ func waitIdle(t testing.TB, a *refhost.Agent) {
 
 func userText(text string) host.Message {
 	return host.Message{Content: []host.Block{host.TextBlock(text)}}
-}
-
-// lastTurnEnd returns the payload of the log's last "turn/end".
-func lastTurnEnd(t testing.TB, events []host.Event) host.TurnEnd {
-	t.Helper()
-	for i := len(events) - 1; i >= 0; i-- {
-		if events[i].Type == host.TypeTurnEnd {
-			var te host.TurnEnd
-			if err := json.Unmarshal(events[i].Data, &te); err != nil {
-				t.Fatal(err)
-			}
-			return te
-		}
-	}
-	t.Fatal("the log has no turn/end")
-	return host.TurnEnd{}
 }
 
 // reviewer is the user behind the question channel, the question stub of
