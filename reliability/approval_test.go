@@ -52,11 +52,8 @@ func reviewRun(t *testing.T, r review) error {
 	if r.decide != nil {
 		h.reviewer.queue(r.decide)
 	}
-	sess, err := r.store.Create("review")
-	if err != nil {
-		t.Fatal(err)
-	}
-	a := h.agentOn(t, sess)
+	a := h.newAgent(t, "review")
+	sess := a.Session()
 	if !r.inactive {
 		if out, err := h.ctl.Set(a, true); err != nil || out != planmode.Committed {
 			t.Fatalf("Set = %v, %v", out, err)
@@ -185,11 +182,7 @@ func reviewInputs() []badInput {
 			return nil, errors.New("ui: connection reset")
 		}}),
 		{area, "Keep planning with 4 MiB of feedback (durable store)", func(t *testing.T) error {
-			d, err := store.OpenDir(filepath.Join(t.TempDir(), "sessions"))
-			if err != nil {
-				t.Fatal(err)
-			}
-			t.Cleanup(func() { _ = d.Close() })
+			d := openDir(t, filepath.Join(t.TempDir(), "sessions"))
 			huge := strings.Repeat("y", store.DefaultMaxLineSize)
 			return reviewRun(t, review{store: d, input: planInput(goodPlan), decide: answers(with(no, func(a *host.Answer) { a.Custom = huge }))})
 		}},
@@ -206,11 +199,7 @@ func TestApprovalNeedsTheReviewersConsent(t *testing.T) {
 	)
 	h := startHost(t, st, model, nil)
 	h.reviewer.queue(approve)
-	sess, err := st.Create("")
-	if err != nil {
-		t.Fatal(err)
-	}
-	a := h.agentOn(t, sess)
+	a := h.newAgent(t, "")
 	if _, err := h.ctl.Set(a, true); err != nil {
 		t.Fatal(err)
 	}
@@ -254,11 +243,8 @@ func TestLookalikeApprovalsDoNotLeavePlanMode(t *testing.T) {
 	if _, err := h.rt.AddTool(approvedLooking{}); err != nil {
 		t.Fatal(err)
 	}
-	sess, err := st.Create("")
-	if err != nil {
-		t.Fatal(err)
-	}
-	a := h.agentOn(t, sess)
+	a := h.newAgent(t, "")
+	sess := a.Session()
 	if _, err := h.ctl.Set(a, true); err != nil {
 		t.Fatal(err)
 	}

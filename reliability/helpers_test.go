@@ -14,6 +14,7 @@ import (
 	"github.com/dshgo/planmode/internal/e2etest"
 	"github.com/dshgo/planmode/refhost"
 	"github.com/dshgo/planmode/refhost/scripted"
+	"github.com/dshgo/planmode/store"
 )
 
 // The plugin's limits, as the docs state them.
@@ -78,6 +79,17 @@ func startController(t testing.TB, rt *refhost.Runtime, st host.Store) *planmode
 	return e2etest.Start(t, e2etest.Params(rt, st, policy))
 }
 
+// openDir opens a store on dir, closed when the test ends.
+func openDir(t testing.TB, dir string, opts ...store.Option) *store.Dir {
+	t.Helper()
+	d, err := store.OpenDir(dir, opts...)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { _ = d.Close() })
+	return d
+}
+
 // mustRuntime is a runtime on st whose model has nothing to say.
 func mustRuntime(t testing.TB, st host.Store) *refhost.Runtime {
 	t.Helper()
@@ -86,6 +98,16 @@ func mustRuntime(t testing.TB, st host.Store) *refhost.Runtime {
 		t.Fatal(err)
 	}
 	return rt
+}
+
+// newAgent binds a new agent to a new session id of the host's store.
+func (h *testHost) newAgent(t testing.TB, id string) *refhost.Agent {
+	t.Helper()
+	sess, err := h.store.Create(id)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return h.agentOn(t, sess)
 }
 
 // agentOn binds a new agent to sess.
