@@ -2,7 +2,6 @@ package planmode_test
 
 import (
 	"context"
-	"encoding/json"
 	"errors"
 	"log/slog"
 	"slices"
@@ -452,11 +451,7 @@ func TestForkInheritsLoggedState(t *testing.T) {
 func TestReopenAndRestartRestoreState(t *testing.T) {
 	h, c, a := startAgent(t)
 	set(t, c, a, true)
-	if err := c.Stop(context.Background()); err != nil {
-		t.Fatal(err)
-	}
-
-	c2 := h.start(t, nil)
+	c2 := h.restart(t, c)
 	sess, err := h.store.Open(a.Session().ID())
 	if err != nil {
 		t.Fatal(err)
@@ -484,11 +479,7 @@ func TestRestartSeedsPendingFromCompletedPlanCommand(t *testing.T) {
 	must(appendJSON(a.Session(), host.TypeCommandRun, nil, host.CommandRun{ID: "r1", Name: planmode.CommandName}))
 	set(t, c, a, true)
 	must(appendJSON(a.Session(), host.TypeCommandDone, nil, host.CommandDone{ID: "r1", OK: true}))
-	if err := c.Stop(context.Background()); err != nil {
-		t.Fatal(err)
-	}
-
-	c2 := h.start(t, nil)
+	c2 := h.restart(t, c)
 	wantState(t, c2, a, planmode.State{Pending: planmode.SelectionActive})
 	d := h.runStep(a, accepted)
 	wantState(t, c2, a, planmode.State{Active: true})
@@ -499,10 +490,7 @@ func TestStopDropsSetPendingButNotPlanCommand(t *testing.T) {
 	h, c, a := startAgent(t)
 	must(a.StartTurn())
 	set(t, c, a, true) // a direct Set leaves no trace in the log
-	if err := c.Stop(context.Background()); err != nil {
-		t.Fatal(err)
-	}
-	c2 := h.start(t, nil)
+	c2 := h.restart(t, c)
 	wantState(t, c2, a, planmode.State{})
 }
 
@@ -526,18 +514,7 @@ func planRun(t *testing.T, h *fakeHost, a *fakeAgent, id, args string, open bool
 // cancels returns the plan/cancel events of the log from index from.
 func cancels(t *testing.T, s host.Session, from int) []planmode.CancelPayload {
 	t.Helper()
-	var out []planmode.CancelPayload
-	for _, e := range s.Events().Slice()[from:] {
-		if e.Type != planmode.EventPlanCancel {
-			continue
-		}
-		var p planmode.CancelPayload
-		if err := json.Unmarshal(e.Data, &p); err != nil {
-			t.Fatalf("event %d: %v", e.Seq, err)
-		}
-		out = append(out, p)
-	}
-	return out
+	return payloads[planmode.CancelPayload](t, s, planmode.EventPlanCancel, from)
 }
 
 func TestCancelIsLoggedOnlyForSelectionsTheLogRecords(t *testing.T) {
@@ -641,10 +618,7 @@ func TestCancelIsLoggedOnlyForSelectionsTheLogRecords(t *testing.T) {
 			if len(modes(t, a.Session(), 0)) != map[bool]int{false: 0, true: 1}[tt.active] {
 				t.Fatalf("plan/mode events = %v: the cancel changed the logged state", modes(t, a.Session(), 0))
 			}
-			if err := c.Stop(context.Background()); err != nil {
-				t.Fatal(err)
-			}
-			c2 := h.start(t, nil)
+			c2 := h.restart(t, c)
 			wantState(t, c2, agentOn(a.Session()), want)
 			h.runStep(agentOn(a.Session()), accepted)
 			wantState(t, c2, a, want)

@@ -91,6 +91,16 @@ func (h *fakeHost) start(t testing.TB, logger *slog.Logger) *planmode.Controller
 	return e2etest.Start(t, h.params(logger))
 }
 
+// restart stops c and starts a fresh controller on the host, as a
+// restarted process would.
+func (h *fakeHost) restart(t testing.TB, c *planmode.Controller) *planmode.Controller {
+	t.Helper()
+	if err := c.Stop(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	return h.start(t, nil)
+}
+
 // startAgent starts a controller on a new fake host and returns them with
 // an agent on a new session.
 func startAgent(t testing.TB) (*fakeHost, *planmode.Controller, *fakeAgent) {
@@ -169,18 +179,29 @@ func logTypes(s host.Session, from int) []string {
 	return out
 }
 
-// modes returns the payloads of the plan/mode events from index from.
-func modes(t tb, s host.Session, from int) []bool {
+// payloads decodes the payloads of the events of type typ from index
+// from.
+func payloads[T any](t tb, s host.Session, typ string, from int) []T {
 	t.Helper()
-	var out []bool
+	var out []T
 	for _, e := range s.Events().Slice()[from:] {
-		if e.Type != planmode.EventPlanMode {
+		if e.Type != typ {
 			continue
 		}
-		var p planmode.ModePayload
+		var p T
 		if err := json.Unmarshal(e.Data, &p); err != nil {
 			t.Fatalf("event %d: %v", e.Seq, err)
 		}
+		out = append(out, p)
+	}
+	return out
+}
+
+// modes returns the states of the plan/mode events from index from.
+func modes(t tb, s host.Session, from int) []bool {
+	t.Helper()
+	var out []bool
+	for _, p := range payloads[planmode.ModePayload](t, s, planmode.EventPlanMode, from) {
 		out = append(out, p.Active)
 	}
 	return out

@@ -91,10 +91,7 @@ func TestCancelledApprovedExitStaysCancelledAfterRestart(t *testing.T) {
 	if got := planmode.Project(f.a.Session().Events()); got != (planmode.State{Active: true}) {
 		t.Fatalf("Project = %+v; the cancelled exit is pending by the log", got)
 	}
-	if err := f.c.Stop(context.Background()); err != nil {
-		t.Fatal(err)
-	}
-	c2 := f.h.start(t, nil)
+	c2 := f.h.restart(t, f.c)
 	wantState(t, c2, f.a, planmode.State{Active: true})
 	from = f.a.Session().Len()
 	f.h.runStep(f.a, accepted)

@@ -64,6 +64,18 @@ func newReviewFixture(t *testing.T, exts ...planmode.ExitExtension) *exitFixture
 	return f
 }
 
+// wantSilentExit checks that an approved exit is pending and that the next
+// accepted step logs it as the one plan/mode, with no notice.
+func (f *exitFixture) wantSilentExit(t *testing.T) {
+	t.Helper()
+	wantState(t, f.c, f.a, planmode.State{Active: true, Pending: planmode.SelectionInactive, Exit: true})
+	from := f.a.Session().Len()
+	d := f.h.runStep(f.a, accepted)
+	if got := modes(t, f.a.Session(), from); !slices.Equal(got, []bool{false}) || len(d.Messages) != 0 {
+		t.Fatalf("plan/mode events = %v, messages %+v; want one silent exit", got, d.Messages)
+	}
+}
+
 // tool returns the registered exit tool, failing when there is none.
 func (f *exitFixture) tool(t *testing.T) host.Tool {
 	t.Helper()
@@ -684,36 +696,32 @@ func waitAsks(t *testing.T, p *scripted.Provider, n int) {
 	}
 }
 
+// offDuringReview is an exit fixture whose reviewer switches plan mode
+// off, which must have the outcome want, and then approves.
+func offDuringReview(t *testing.T, want planmode.Outcome) *exitFixture {
+	var f *exitFixture
+	f = newExitFixture(t, questionsFunc(func(context.Context, host.AskRequest) ([]host.Answer, error) {
+		if got, err := f.c.Set(f.a, false); err != nil || got != want {
+			return nil, fmt.Errorf("Set(false) = %v, %w", got, err)
+		}
+		return []host.Answer{approve()}, nil
+	}))
+	return f
+}
+
 func TestExitToolApprovalAfterPlanModeWasLeftDuringReview(t *testing.T) {
 	t.Run("a pending switch to the default mode becomes the silent exit", func(t *testing.T) {
-		var f *exitFixture
-		f = newExitFixture(t, questionsFunc(func(context.Context, host.AskRequest) ([]host.Answer, error) {
-			if got, err := f.c.Set(f.a, false); err != nil || got != planmode.Queued {
-				return nil, fmt.Errorf("Set(false) = %v, %w", got, err)
-			}
-			return []host.Answer{approve()}, nil
-		}))
+		f := offDuringReview(t, planmode.Queued)
 		withHeader(f.h, f.a)
 		must(f.a.StartTurn())
 		out, err := f.call(t, goodPlan)
 		if err != nil || out != planmode.ExitResult {
 			t.Fatalf("Execute = %q, %v", out, err)
 		}
-		wantState(t, f.c, f.a, planmode.State{Active: true, Pending: planmode.SelectionInactive, Exit: true})
-		from := f.a.Session().Len()
-		d := f.h.runStep(f.a, accepted)
-		if got := modes(t, f.a.Session(), from); !slices.Equal(got, []bool{false}) || len(d.Messages) != 0 {
-			t.Fatalf("plan/mode events = %v, messages %+v; want one silent exit", got, d.Messages)
-		}
+		f.wantSilentExit(t)
 	})
 	t.Run("a logged switch leaves nothing to record", func(t *testing.T) {
-		var f *exitFixture
-		f = newExitFixture(t, questionsFunc(func(context.Context, host.AskRequest) ([]host.Answer, error) {
-			if got, err := f.c.Set(f.a, false); err != nil || got != planmode.Committed {
-				return nil, fmt.Errorf("Set(false) = %v, %w", got, err)
-			}
-			return []host.Answer{approve()}, nil
-		}))
+		f := offDuringReview(t, planmode.Committed)
 		out, err := f.call(t, goodPlan)
 		if err != nil || out != planmode.ExitResult {
 			t.Fatalf("Execute = %q, %v", out, err)
@@ -879,14 +887,7 @@ func exitCall(t testing.TB, id, plan string) host.ToolCall {
 func toolResults(t *testing.T, s host.Session) map[string]host.ToolResult {
 	t.Helper()
 	out := map[string]host.ToolResult{}
-	for _, e := range s.Events().Slice() {
-		if e.Type != host.TypeToolResult {
-			continue
-		}
-		var r host.ToolResult
-		if err := json.Unmarshal(e.Data, &r); err != nil {
-			t.Fatal(err)
-		}
+	for _, r := range payloads[host.ToolResult](t, s, host.TypeToolResult, 0) {
 		out[r.CallID] = r
 	}
 	return out
