@@ -70,10 +70,22 @@ func (f *fixture) agent() *refhost.Agent {
 // steer steers a user text and waits until the agent is idle again.
 func (f *fixture) steer(a *refhost.Agent, text string) {
 	f.t.Helper()
+	steerWait(f.t, a, text)
+}
+
+// send steers a user text.
+func send(t *testing.T, a *refhost.Agent, text string) {
+	t.Helper()
 	if err := a.Steer(userText(text)); err != nil {
-		f.t.Fatal(err)
+		t.Fatal(err)
 	}
-	waitIdle(f.t, a)
+}
+
+// steerWait steers a user text and waits until the agent is idle again.
+func steerWait(t *testing.T, a *refhost.Agent, text string) {
+	t.Helper()
+	send(t, a, text)
+	waitIdle(t, a)
 }
 
 func waitIdle(t *testing.T, a *refhost.Agent) {

@@ -254,14 +254,6 @@ func stop(t *testing.T, rt *refhost.Runtime) {
 	}
 }
 
-func steerWait(t *testing.T, a *refhost.Agent, text string) {
-	t.Helper()
-	if err := a.Steer(userText(text)); err != nil {
-		t.Fatal(err)
-	}
-	waitIdle(t, a)
-}
-
 // brokenLogs are logs another writer (an older version, a failed append
 // that committed after all, a crash) left with tool calls and results out
 // of pairing, anywhere in the log.
