@@ -162,6 +162,10 @@ func appendJSON(s host.Session, typ string, src *host.Source, payload any) error
 	return hosttest.Append(s, typ, src, payload)
 }
 
+// turnOpen reports whether a turn is open after the first end events
+// (e2etest.TurnOpen).
+func turnOpen(log host.Log, end int) bool { return e2etest.TurnOpen(log, end) }
+
 // must panics on a harness error; the harness's own appends never fail in
 // these tests, so a panic is a broken test, not a finding.
 func must(err error) {

@@ -218,19 +218,8 @@ func modeOf(t testing.TB, e host.Event) bool {
 
 var _ host.Agent = logAgent{}
 
+// turnOpen reports whether a turn is open after events (e2etest.TurnOpen).
+func turnOpen(events []host.Event) bool { return e2etest.TurnOpen(host.LogOf(events), len(events)) }
+
 // argOff is the argument of "/plan" that selects the default mode.
 const argOff = "off"
-
-// turnOpen reports whether a turn is open after events: the latest of
-// "turn/start" and "turn/end" is "turn/start".
-func turnOpen(events []host.Event) bool {
-	for i := len(events) - 1; i >= 0; i-- {
-		switch events[i].Type {
-		case host.TypeTurnStart:
-			return true
-		case host.TypeTurnEnd:
-			return false
-		}
-	}
-	return false
-}

@@ -194,6 +194,21 @@ func LastTurnEnd(t testing.TB, log host.Log) host.TurnEnd {
 	return host.TurnEnd{}
 }
 
+// TurnOpen reports whether a turn is open after the first end events of
+// log: the latest of "turn/start" and "turn/end" among them is
+// "turn/start".
+func TurnOpen(log host.Log, end int) bool {
+	for _, e := range log.Backward(end) {
+		switch e.Type {
+		case host.TypeTurnStart:
+			return true
+		case host.TypeTurnEnd:
+			return false
+		}
+	}
+	return false
+}
+
 // Events returns the events of type typ in a's session.
 func Events(a host.Agent, typ string) []host.Event {
 	var out []host.Event
