@@ -14,7 +14,6 @@ import (
 
 	"github.com/dshgo/planmode"
 	"github.com/dshgo/planmode/host"
-	"github.com/dshgo/planmode/refhost"
 	"github.com/dshgo/planmode/refhost/scripted"
 	"github.com/dshgo/planmode/store"
 )
@@ -294,27 +293,11 @@ func TestMessageDuringReviewIsNoApproval(t *testing.T) {
 		scripted.Step{ToolCalls: []host.ToolCall{{ID: "exit", Name: planmode.ExitToolName, Input: planInput(goodPlan)}}},
 		scripted.Step{Text: "waiting for you"},
 	)
-	rt, err := refhost.New(refhost.Options{Store: st, Model: model})
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { _ = rt.Stop(context.Background()) })
+	h := startHost(t, st, model, nil)
 	r := holdingReviewer{asked: make(chan struct{}), spoke: make(chan struct{})}
-	unset, err := rt.Questions().SetProvider(r)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer unset()
-	ctl := startController(t, rt, st)
-	sess, err := st.Create("")
-	if err != nil {
-		t.Fatal(err)
-	}
-	a, err := rt.NewAgent("", sess)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if _, err := ctl.Set(a, true); err != nil {
+	h.reviewer.Reply(r.Ask)
+	a := h.newAgent(t, "")
+	if _, err := h.ctl.Set(a, true); err != nil {
 		t.Fatal(err)
 	}
 	if err := a.Steer(userText("present your plan")); err != nil {
@@ -326,7 +309,7 @@ func TestMessageDuringReviewIsNoApproval(t *testing.T) {
 	}
 	close(r.spoke)
 	waitIdle(t, a)
-	if s := ctl.Get(a); s != (planmode.State{Active: true}) {
+	if s := h.ctl.Get(a); s != (planmode.State{Active: true}) {
 		t.Errorf("Get = %+v, want plan mode", s)
 	}
 	reqs := model.Requests()
