@@ -90,9 +90,16 @@ func steerWait(t *testing.T, a *refhost.Agent, text string) {
 
 func waitIdle(t *testing.T, a *refhost.Agent) {
 	t.Helper()
+	within(t, a.WaitIdle)
+}
+
+// within runs f with a context bounded by waitTimeout and fails the test
+// on its error.
+func within(t *testing.T, f func(context.Context) error) {
+	t.Helper()
 	ctx, cancel := context.WithTimeout(context.Background(), waitTimeout)
 	defer cancel()
-	if err := a.WaitIdle(ctx); err != nil {
+	if err := f(ctx); err != nil {
 		t.Fatal(err)
 	}
 }

@@ -188,14 +188,20 @@ func reviewInputs() []badInput {
 	}
 }
 
+// presentThen is a model that presents goodPlan with exit_plan_mode and
+// then says text.
+func presentThen(text string) *scripted.Model {
+	return scripted.NewModel(
+		scripted.Step{ToolCalls: []host.ToolCall{{ID: "exit", Name: planmode.ExitToolName, Input: planInput(goodPlan)}}},
+		scripted.Step{Text: text},
+	)
+}
+
 // Only the user's answer to the review question approves: the same harness
 // that sees every bad input above fail sees exactly one Approve succeed.
 func TestApprovalNeedsTheReviewersConsent(t *testing.T) {
 	st := store.NewMemory()
-	model := scripted.NewModel(
-		scripted.Step{ToolCalls: []host.ToolCall{{ID: "exit", Name: planmode.ExitToolName, Input: planInput(goodPlan)}}},
-		scripted.Step{Text: "implementing"},
-	)
+	model := presentThen("implementing")
 	h := startHost(t, st, model, nil)
 	h.reviewer.queue(approve)
 	a := h.newAgent(t, "")
@@ -289,10 +295,7 @@ func (r holdingReviewer) Ask(ctx context.Context, _ host.AskRequest) ([]host.Ans
 // plan guidance.
 func TestMessageDuringReviewIsNoApproval(t *testing.T) {
 	st := store.NewMemory()
-	model := scripted.NewModel(
-		scripted.Step{ToolCalls: []host.ToolCall{{ID: "exit", Name: planmode.ExitToolName, Input: planInput(goodPlan)}}},
-		scripted.Step{Text: "waiting for you"},
-	)
+	model := presentThen("waiting for you")
 	h := startHost(t, st, model, nil)
 	r := holdingReviewer{asked: make(chan struct{}), spoke: make(chan struct{})}
 	h.reviewer.Reply(r.Ask)
