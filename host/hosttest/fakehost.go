@@ -22,9 +22,10 @@ import (
 // time, and inspects the log.
 //
 // Registrations follow the host contracts: names are unique
-// ([host.ErrDuplicate]), prepended pre-step listeners run outermost, and
-// every unregister func is safe to call more than once. All methods are safe
-// for concurrent use.
+// ([host.ErrDuplicate]) and not empty, prepended pre-step listeners run
+// outermost, and every unregister func removes its own registration only
+// and is safe to call more than once. All methods are safe for concurrent
+// use.
 type Host struct {
 	store host.Store
 
