@@ -10,6 +10,7 @@ import (
 
 	"github.com/dshgo/planmode"
 	"github.com/dshgo/planmode/host"
+	"github.com/dshgo/planmode/internal/e2etest"
 	"github.com/dshgo/planmode/refhost"
 	"github.com/dshgo/planmode/refhost/scripted"
 )
@@ -56,14 +57,7 @@ func TestPlanCommandIsRegisteredOnlyWithCommandRegistry(t *testing.T) {
 		h := newFakeHost()
 		p := h.params(nil)
 		p.Commands = nil
-		res, err := planmode.New(p)
-		if err != nil {
-			t.Fatal(err)
-		}
-		if err := res.Controller.Start(context.Background()); err != nil {
-			t.Fatal(err)
-		}
-		defer res.Controller.Stop(context.Background())
+		e2etest.Start(t, p)
 		if len(h.Commands()) != 0 {
 			t.Fatal("a command was registered with no registry composed")
 		}
@@ -145,9 +139,7 @@ func TestPlanCommandRepliesPerOutcome(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			h := newFakeHost()
-			c := h.start(t, nil)
-			a := h.newAgent(t)
+			h, c, a := startAgent(t)
 			if tt.setup != nil {
 				tt.setup(t, c, a)
 			}
@@ -217,9 +209,7 @@ func TestPlanCommandSteersAttachmentsThenTrimmedText(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			h := newFakeHost()
-			c := h.start(t, nil)
-			a := h.newAgent(t)
+			h, c, a := startAgent(t)
 			if _, err := runPlan(t, h, a, tt.args, tt.attachments...); err != nil {
 				t.Fatal(err)
 			}
@@ -239,9 +229,7 @@ func TestPlanCommandSteersAttachmentsThenTrimmedText(t *testing.T) {
 }
 
 func TestPlanCommandRefusesOffWithImagesBeforeAnyChange(t *testing.T) {
-	h := newFakeHost()
-	c := h.start(t, nil)
-	a := h.newAgent(t)
+	h, c, a := startAgent(t)
 	must(a.StartTurn())
 	set(t, c, a, true) // an entry waiting for the next step
 	from := a.Session().Len()

@@ -43,18 +43,7 @@ func threePlans(t *testing.T, _ *planmode.Controller, a *fakeAgent) {
 // reopens returns the payloads of the plan/reopen events.
 func reopens(t *testing.T, s host.Session) []planmode.ReopenPayload {
 	t.Helper()
-	var out []planmode.ReopenPayload
-	for _, e := range s.Events().All() {
-		if e.Type != planmode.EventPlanReopen {
-			continue
-		}
-		var p planmode.ReopenPayload
-		if err := json.Unmarshal(e.Data, &p); err != nil {
-			t.Fatal(err)
-		}
-		out = append(out, p)
-	}
-	return out
+	return payloads[planmode.ReopenPayload](t, s, planmode.EventPlanReopen, 0)
 }
 
 // reopenMessages returns the texts of the logged reopen messages.
@@ -113,9 +102,7 @@ func TestPlanReopen(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			h := newFakeHost()
-			c := h.start(t, nil)
-			a := h.newAgent(t)
+			h, c, a := startAgent(t)
 			if tt.setup != nil {
 				tt.setup(t, c, a)
 			}
@@ -165,9 +152,7 @@ func TestPlanReopen(t *testing.T) {
 }
 
 func TestPlansReadsOutcomesEditsAndNumbers(t *testing.T) {
-	h := newFakeHost()
-	c := h.start(t, nil)
-	a := h.newAgent(t)
+	_, c, a := startAgent(t)
 	threePlans(t, c, a)
 	presentPlan(t, a.Session(), "c4", "# Four", "", "")
 	got := planmode.Plans(a.Session().Events())

@@ -2,7 +2,6 @@ package planmode_test
 
 import (
 	"context"
-	"encoding/json"
 	"errors"
 	"log/slog"
 	"slices"
@@ -31,6 +30,14 @@ func wantState(t tb, c *planmode.Controller, a host.Agent, want planmode.State) 
 	}
 }
 
+// wantHeader checks the state the log's last request header described.
+func wantHeader(t tb, a *fakeAgent, want planmode.HeaderMode) {
+	t.Helper()
+	if got := planmode.FoldHeaderMode(a.Session().Events(), a.Session().Len()); got != want {
+		t.Fatalf("header mode = %v, want %v", got, want)
+	}
+}
+
 // withHeader plays one turn with one accepted step, so that a request header
 // describing the current state is on the log.
 func withHeader(h *fakeHost, a *fakeAgent) {
@@ -39,10 +46,23 @@ func withHeader(h *fakeHost, a *fakeAgent) {
 	must(a.EndTurn())
 }
 
+// wantEnteredNotice checks that the decision d carries the entered notice
+// and no other message.
+func wantEnteredNotice(t tb, d host.Decision) {
+	t.Helper()
+	if len(d.Messages) != 1 || d.Messages[0].Content[0].Text != planmode.NoticeEntered {
+		t.Fatalf("decision messages = %+v, want the entered notice", d.Messages)
+	}
+}
+
+// openTurnAfterHeader is withHeader, then the next turn opened.
+func openTurnAfterHeader(h *fakeHost, a *fakeAgent) {
+	withHeader(h, a)
+	must(a.StartTurn())
+}
+
 func TestSetCommitsBetweenTurns(t *testing.T) {
-	h := newFakeHost()
-	c := h.start(t, nil)
-	a := h.newAgent(t)
+	_, c, a := startAgent(t)
 
 	if got := set(t, c, a, true); got != planmode.Committed {
 		t.Fatalf("Set(true) = %v, want committed", got)
@@ -58,9 +78,7 @@ func TestSetCommitsBetweenTurns(t *testing.T) {
 }
 
 func TestCommitRecordsNoticeWhenHeaderDescribedOtherMode(t *testing.T) {
-	h := newFakeHost()
-	c := h.start(t, nil)
-	a := h.newAgent(t)
+	h, c, a := startAgent(t)
 	withHeader(h, a) // the header describes the default mode
 
 	from := a.Session().Len()
@@ -83,9 +101,7 @@ func TestCommitRecordsNoticeWhenHeaderDescribedOtherMode(t *testing.T) {
 }
 
 func TestNoNoticeBeforeFirstHeader(t *testing.T) {
-	h := newFakeHost()
-	c := h.start(t, nil)
-	a := h.newAgent(t)
+	h, c, a := startAgent(t)
 
 	set(t, c, a, true)
 	must(a.StartTurn())
@@ -97,9 +113,7 @@ func TestNoNoticeBeforeFirstHeader(t *testing.T) {
 }
 
 func TestNoNoticeWhenHeaderAlreadyDescribedTheState(t *testing.T) {
-	h := newFakeHost()
-	c := h.start(t, nil)
-	a := h.newAgent(t)
+	h, c, a := startAgent(t)
 	withHeader(h, a) // default mode described
 
 	set(t, c, a, true)  // notice: entered
@@ -110,9 +124,7 @@ func TestNoNoticeWhenHeaderAlreadyDescribedTheState(t *testing.T) {
 }
 
 func TestOneNoticePerChange(t *testing.T) {
-	h := newFakeHost()
-	c := h.start(t, nil)
-	a := h.newAgent(t)
+	h, c, a := startAgent(t)
 	withHeader(h, a)
 
 	// Flipping between turns without a request in between announces the
@@ -133,17 +145,12 @@ func TestOneNoticePerChange(t *testing.T) {
 	if got := notices(t, a.Session(), 0); len(got) != 1 {
 		t.Fatalf("notices = %q, want one", got)
 	}
-	if got := planmode.FoldHeaderMode(a.Session().Events(), a.Session().Len()); got != planmode.HeaderActive {
-		t.Fatalf("header mode = %v, want active", got)
-	}
+	wantHeader(t, a, planmode.HeaderActive)
 }
 
 func TestSetQueuesWhileTurnIsOpen(t *testing.T) {
-	h := newFakeHost()
-	c := h.start(t, nil)
-	a := h.newAgent(t)
-	withHeader(h, a)
-	must(a.StartTurn())
+	h, c, a := startAgent(t)
+	openTurnAfterHeader(h, a)
 
 	from := a.Session().Len()
 	if got := set(t, c, a, true); got != planmode.Queued {
@@ -162,24 +169,17 @@ func TestSetQueuesWhileTurnIsOpen(t *testing.T) {
 	if got := logTypes(a.Session(), from); !slices.Equal(got, want) {
 		t.Fatalf("appended %v, want %v", got, want)
 	}
-	if len(d.Messages) != 1 || d.Messages[0].Content[0].Text != planmode.NoticeEntered {
-		t.Fatalf("decision messages = %+v, want the entered notice", d.Messages)
-	}
+	wantEnteredNotice(t, d)
 	src := d.Messages[0].Source
 	if src == nil || *src != (host.Source{Kind: host.SourcePlugin, Plugin: planmode.PluginName, Form: planmode.NoticeForm}) {
 		t.Fatalf("notice source = %+v", src)
 	}
-	if got := planmode.FoldHeaderMode(a.Session().Events(), a.Session().Len()); got != planmode.HeaderActive {
-		t.Fatalf("header = %v, want active", got)
-	}
+	wantHeader(t, a, planmode.HeaderActive)
 }
 
 func TestNoticeComesBeforeTheStepsMessages(t *testing.T) {
-	h := newFakeHost()
-	c := h.start(t, nil)
-	a := h.newAgent(t)
-	withHeader(h, a)
-	must(a.StartTurn())
+	h, c, a := startAgent(t)
+	openTurnAfterHeader(h, a)
 	set(t, c, a, true)
 	must(a.Inject(host.Message{Content: []host.Block{host.TextBlock("go on")}}))
 
@@ -240,9 +240,7 @@ func TestSetOutcomes(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			h := newFakeHost()
-			c := h.start(t, nil)
-			a := h.newAgent(t)
+			_, c, a := startAgent(t)
 			if tt.open {
 				must(a.StartTurn())
 			}
@@ -259,11 +257,8 @@ func TestSetOutcomes(t *testing.T) {
 }
 
 func TestFlipSequenceLogsNothing(t *testing.T) {
-	h := newFakeHost()
-	c := h.start(t, nil)
-	a := h.newAgent(t)
-	withHeader(h, a)
-	must(a.StartTurn())
+	h, c, a := startAgent(t)
+	openTurnAfterHeader(h, a)
 	from := a.Session().Len()
 	for _, v := range []bool{true, false, true, false} {
 		set(t, c, a, v)
@@ -281,9 +276,7 @@ func TestRejectedAndCancelledStepsLeaveSelectionPending(t *testing.T) {
 	for _, v := range []verdict{rejected, cancelled} {
 		name := map[verdict]string{rejected: "a rejected step", cancelled: "a cancelled step"}[v]
 		t.Run(name+" appends nothing", func(t *testing.T) {
-			h := newFakeHost()
-			c := h.start(t, nil)
-			a := h.newAgent(t)
+			h, c, a := startAgent(t)
 			must(a.StartTurn())
 			set(t, c, a, true)
 			from := a.Session().Len()
@@ -299,9 +292,7 @@ func TestRejectedAndCancelledStepsLeaveSelectionPending(t *testing.T) {
 }
 
 func TestRetryPicksUpSelectionMadeAtErrorSettlement(t *testing.T) {
-	h := newFakeHost()
-	c := h.start(t, nil)
-	a := h.newAgent(t)
+	h, c, a := startAgent(t)
 	must(a.StartTurn())
 	h.runStep(a, accepted) // the request of this step fails...
 	set(t, c, a, true)     // ...and the user selects plan mode while it settles
@@ -320,8 +311,7 @@ func TestAppendFailureIsContainedThenConverges(t *testing.T) {
 	warns := &warnCounter{}
 	c := h.start(t, slog.New(warns))
 	a := h.newAgent(t)
-	withHeader(h, a)
-	must(a.StartTurn())
+	openTurnAfterHeader(h, a)
 	set(t, c, a, true)
 
 	restore := rejectModes(t, h)
@@ -347,15 +337,11 @@ func TestAppendFailureIsContainedThenConverges(t *testing.T) {
 	restore()
 	d := h.runStep(a, accepted)
 	wantState(t, c, a, planmode.State{Active: true})
-	if len(d.Messages) != 1 || d.Messages[0].Content[0].Text != planmode.NoticeEntered {
-		t.Fatalf("decision messages = %+v, want the entered notice", d.Messages)
-	}
+	wantEnteredNotice(t, d)
 }
 
 func TestCommitAppendFailureReturnsErrorAndChangesNothing(t *testing.T) {
-	h := newFakeHost()
-	c := h.start(t, nil)
-	a := h.newAgent(t)
+	h, c, a := startAgent(t)
 	restore := rejectModes(t, h)
 	defer restore()
 
@@ -371,9 +357,7 @@ func TestCommitAppendFailureReturnsErrorAndChangesNothing(t *testing.T) {
 }
 
 func TestApprovedExitRecordsNoNotice(t *testing.T) {
-	h := newFakeHost()
-	c := h.start(t, nil)
-	a := h.newAgent(t)
+	h, c, a := startAgent(t)
 	set(t, c, a, true)
 	withHeader(h, a) // plan mode described
 	must(a.StartTurn())
@@ -400,9 +384,7 @@ func TestApprovedExitRecordsNoNotice(t *testing.T) {
 }
 
 func TestSetUserSelectionReplacesApprovedExit(t *testing.T) {
-	h := newFakeHost()
-	c := h.start(t, nil)
-	a := h.newAgent(t)
+	_, c, a := startAgent(t)
 	set(t, c, a, true)
 	must(a.StartTurn())
 	if err := planmode.QueueExit(c, a); err != nil {
@@ -415,9 +397,7 @@ func TestSetUserSelectionReplacesApprovedExit(t *testing.T) {
 }
 
 func TestSectionRendersPolicyVerbatimOnlyWhileActive(t *testing.T) {
-	h := newFakeHost()
-	c := h.start(t, nil)
-	a := h.newAgent(t)
+	h, c, a := startAgent(t)
 	text := func(agent host.Agent) string {
 		t.Helper()
 		for _, s := range h.Sections() {
@@ -449,9 +429,7 @@ func TestSectionRendersPolicyVerbatimOnlyWhileActive(t *testing.T) {
 }
 
 func TestForkInheritsLoggedState(t *testing.T) {
-	h := newFakeHost()
-	c := h.start(t, nil)
-	a := h.newAgent(t)
+	h, c, a := startAgent(t)
 	set(t, c, a, true)
 	mark := a.Session().Len()
 	set(t, c, a, false)
@@ -471,15 +449,9 @@ func TestForkInheritsLoggedState(t *testing.T) {
 }
 
 func TestReopenAndRestartRestoreState(t *testing.T) {
-	h := newFakeHost()
-	c := h.start(t, nil)
-	a := h.newAgent(t)
+	h, c, a := startAgent(t)
 	set(t, c, a, true)
-	if err := c.Stop(context.Background()); err != nil {
-		t.Fatal(err)
-	}
-
-	c2 := h.start(t, nil)
+	c2 := h.restart(t, c)
 	sess, err := h.store.Open(a.Session().ID())
 	if err != nil {
 		t.Fatal(err)
@@ -488,9 +460,7 @@ func TestReopenAndRestartRestoreState(t *testing.T) {
 }
 
 func TestCompactionKeepsState(t *testing.T) {
-	h := newFakeHost()
-	c := h.start(t, nil)
-	a := h.newAgent(t)
+	h, c, a := startAgent(t)
 	set(t, c, a, true)
 	withHeader(h, a)
 	must(appendJSON(a.Session(), host.TypeCompactionSummary, nil, host.CompactionSummary{Summary: "earlier work"}))
@@ -502,39 +472,25 @@ func TestCompactionKeepsState(t *testing.T) {
 }
 
 func TestRestartSeedsPendingFromCompletedPlanCommand(t *testing.T) {
-	h := newFakeHost()
-	c := h.start(t, nil)
-	a := h.newAgent(t)
-	withHeader(h, a)
-	must(a.StartTurn())
+	h, c, a := startAgent(t)
+	openTurnAfterHeader(h, a)
 	// "/plan" runs while the turn is open: the selection is queued and the
 	// command completes, then the process dies before the next step.
 	must(appendJSON(a.Session(), host.TypeCommandRun, nil, host.CommandRun{ID: "r1", Name: planmode.CommandName}))
 	set(t, c, a, true)
 	must(appendJSON(a.Session(), host.TypeCommandDone, nil, host.CommandDone{ID: "r1", OK: true}))
-	if err := c.Stop(context.Background()); err != nil {
-		t.Fatal(err)
-	}
-
-	c2 := h.start(t, nil)
+	c2 := h.restart(t, c)
 	wantState(t, c2, a, planmode.State{Pending: planmode.SelectionActive})
 	d := h.runStep(a, accepted)
 	wantState(t, c2, a, planmode.State{Active: true})
-	if len(d.Messages) != 1 || d.Messages[0].Content[0].Text != planmode.NoticeEntered {
-		t.Fatalf("decision messages = %+v, want the entered notice", d.Messages)
-	}
+	wantEnteredNotice(t, d)
 }
 
 func TestStopDropsSetPendingButNotPlanCommand(t *testing.T) {
-	h := newFakeHost()
-	c := h.start(t, nil)
-	a := h.newAgent(t)
+	h, c, a := startAgent(t)
 	must(a.StartTurn())
 	set(t, c, a, true) // a direct Set leaves no trace in the log
-	if err := c.Stop(context.Background()); err != nil {
-		t.Fatal(err)
-	}
-	c2 := h.start(t, nil)
+	c2 := h.restart(t, c)
 	wantState(t, c2, a, planmode.State{})
 }
 
@@ -558,18 +514,7 @@ func planRun(t *testing.T, h *fakeHost, a *fakeAgent, id, args string, open bool
 // cancels returns the plan/cancel events of the log from index from.
 func cancels(t *testing.T, s host.Session, from int) []planmode.CancelPayload {
 	t.Helper()
-	var out []planmode.CancelPayload
-	for _, e := range s.Events().Slice()[from:] {
-		if e.Type != planmode.EventPlanCancel {
-			continue
-		}
-		var p planmode.CancelPayload
-		if err := json.Unmarshal(e.Data, &p); err != nil {
-			t.Fatalf("event %d: %v", e.Seq, err)
-		}
-		out = append(out, p)
-	}
-	return out
+	return payloads[planmode.CancelPayload](t, s, planmode.EventPlanCancel, from)
 }
 
 func TestCancelIsLoggedOnlyForSelectionsTheLogRecords(t *testing.T) {
@@ -654,9 +599,7 @@ func TestCancelIsLoggedOnlyForSelectionsTheLogRecords(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			h := newFakeHost()
-			c := h.start(t, nil)
-			a := h.newAgent(t)
+			h, c, a := startAgent(t)
 			complete := tt.setup(t, h, c, a)
 			if got := set(t, c, a, tt.active); got != planmode.Cancelled {
 				t.Fatalf("Set(%v) = %v, want cancelled", tt.active, got)
@@ -675,10 +618,7 @@ func TestCancelIsLoggedOnlyForSelectionsTheLogRecords(t *testing.T) {
 			if len(modes(t, a.Session(), 0)) != map[bool]int{false: 0, true: 1}[tt.active] {
 				t.Fatalf("plan/mode events = %v: the cancel changed the logged state", modes(t, a.Session(), 0))
 			}
-			if err := c.Stop(context.Background()); err != nil {
-				t.Fatal(err)
-			}
-			c2 := h.start(t, nil)
+			c2 := h.restart(t, c)
 			wantState(t, c2, agentOn(a.Session()), want)
 			h.runStep(agentOn(a.Session()), accepted)
 			wantState(t, c2, a, want)
@@ -687,9 +627,7 @@ func TestCancelIsLoggedOnlyForSelectionsTheLogRecords(t *testing.T) {
 }
 
 func TestCancelMarkerAppendFailureReturnsErrorAndChangesNothing(t *testing.T) {
-	h := newFakeHost()
-	c := h.start(t, nil)
-	a := h.newAgent(t)
+	h, c, a := startAgent(t)
 	must(a.StartTurn())
 	planRun(t, h, a, "r1", "", false)
 	restore := rejectType(t, h, planmode.EventPlanCancel)
@@ -730,9 +668,7 @@ func TestSetFailsWithoutAgentOrWhenStopped(t *testing.T) {
 }
 
 func TestConcurrentSetAndGetWhileTurnsRun(t *testing.T) {
-	h := newFakeHost()
-	c := h.start(t, nil)
-	a := h.newAgent(t)
+	h, c, a := startAgent(t)
 	withHeader(h, a)
 
 	stop := make(chan struct{})
@@ -799,9 +735,7 @@ func TestConcurrentSetAndGetWhileTurnsRun(t *testing.T) {
 }
 
 func TestGetInsideSubscriberOfUnseenSessionDoesNotDeadlock(t *testing.T) {
-	h := newFakeHost()
-	c := h.start(t, nil)
-	a := h.newAgent(t)
+	_, c, a := startAgent(t)
 	var seen []planmode.State
 	unsubscribe := a.Session().Subscribe(0, func(host.Event) { seen = append(seen, c.Get(a)) })
 	defer unsubscribe()

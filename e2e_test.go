@@ -20,6 +20,7 @@ import (
 	"github.com/dshgo/planmode"
 	"github.com/dshgo/planmode/deploy"
 	"github.com/dshgo/planmode/host"
+	"github.com/dshgo/planmode/internal/e2etest"
 	"github.com/dshgo/planmode/refhost"
 	"github.com/dshgo/planmode/refhost/scripted"
 	"github.com/dshgo/planmode/store"
@@ -59,26 +60,9 @@ func newE2E(t *testing.T, st host.Store, steps ...scripted.Step) *e2e {
 // restarted process would.
 func (e *e2e) startPlugin() {
 	e.t.Helper()
-	res, err := planmode.New(planmode.Params{
-		Config:     planmode.Config{Section: policy},
-		Sections:   e.rt,
-		Tools:      e.rt,
-		PreStep:    e.rt,
-		Validators: e.store,
-		EventTypes: e.rt,
-		Commands:   e.rt,
-		Questions:  e.rt.Questions(),
-		Logger:     slog.New(e.warns),
-	})
-	if err != nil {
-		e.t.Fatal(err)
-	}
-	if err := res.Controller.Start(context.Background()); err != nil {
-		e.t.Fatal(err)
-	}
-	c := res.Controller
-	e.t.Cleanup(func() { _ = c.Stop(context.Background()) })
-	e.c = c
+	p := e2etest.Params(e.rt, e.store, policy)
+	p.Logger = slog.New(e.warns)
+	e.c = e2etest.Start(e.t, p)
 }
 
 func (e *e2e) stopPlugin() {
@@ -152,20 +136,45 @@ func noticeTexts(r refhost.Request) []string {
 	return out
 }
 
-func lastTurnEnd(t *testing.T, s host.Session) host.TurnEnd {
+// startApp starts the reference host on a memory store with model and
+// plan mode from opts in one fx application, and returns it with an agent
+// on a new session.
+func startApp(t *testing.T, model refhost.Model, opts ...fx.Option) (*fxtest.App, *planmode.Controller, *refhost.Runtime, *refhost.Agent) {
 	t.Helper()
-	ev := s.Events().Slice()
-	for i := len(ev) - 1; i >= 0; i-- {
-		if ev[i].Type == host.TypeTurnEnd {
-			var te host.TurnEnd
-			if err := json.Unmarshal(ev[i].Data, &te); err != nil {
-				t.Fatal(err)
-			}
-			return te
-		}
+	var (
+		c  *planmode.Controller
+		rt *refhost.Runtime
+		st host.Store
+	)
+	app := fxtest.New(t, append([]fx.Option{
+		fx.Provide(
+			func() host.Store { return store.NewMemory() },
+			func() refhost.Model { return model },
+		),
+		refhost.Module,
+		fx.Populate(&c, &rt, &st),
+	}, opts...)...)
+	app.RequireStart()
+	sess, err := st.Create("")
+	if err != nil {
+		t.Fatal(err)
 	}
-	t.Fatal("no turn/end")
-	return host.TurnEnd{}
+	a, err := rt.NewAgent("", sess)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return app, c, rt, a
+}
+
+// openDir opens a store on dir, closed when the test ends.
+func openDir(t *testing.T, dir string) *store.Dir {
+	t.Helper()
+	st, err := store.OpenDir(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { _ = st.Close() })
+	return st
 }
 
 // noopTool is a tool the scripted model can call to force a continuation
@@ -178,6 +187,14 @@ func (noopTool) Definition() host.ToolDefinition {
 
 func (noopTool) Execute(context.Context, host.CallContext, json.RawMessage) (string, error) {
 	return "ok", nil
+}
+
+// addNoop registers noopTool with the runtime.
+func (e *e2e) addNoop() {
+	e.t.Helper()
+	if _, err := e.rt.AddTool(noopTool{}); err != nil {
+		e.t.Fatal(err)
+	}
 }
 
 func callNoop(id string) []host.ToolCall {
@@ -232,12 +249,10 @@ func TestE2EQueueInOpenTurnLandsAtNextStep(t *testing.T) {
 		}},
 		scripted.Step{Text: "now planning"},
 	)
-	if _, err := e.rt.AddTool(noopTool{}); err != nil {
-		t.Fatal(err)
-	}
+	e.addNoop()
 	a = e.agent()
 	e.prompt(a, "go")
-	if te := lastTurnEnd(t, a.Session()); te.Reason != host.TurnCompleted {
+	if te := e2etest.LastTurnEnd(t, a.Session().Events()); te.Reason != host.TurnCompleted {
 		t.Fatalf("turn ended %s: %s", te.Reason, te.Error)
 	}
 	if planned(e.request(0)) || !planned(e.request(1)) {
@@ -309,9 +324,7 @@ func TestE2ERejectedAndCancelledStepsLeaveSelectionPending(t *testing.T) {
 				}},
 				scripted.Step{Text: "planning"},
 			)
-			if _, err := e.rt.AddTool(noopTool{}); err != nil {
-				t.Fatal(err)
-			}
+			e.addNoop()
 			if _, err := e.rt.AddPreStep("gate", func(ctx context.Context, s host.Step, next host.PreStepNext) host.Decision {
 				if closed.Load() {
 					return tt.gate(ctx, s, next)
@@ -322,7 +335,7 @@ func TestE2ERejectedAndCancelledStepsLeaveSelectionPending(t *testing.T) {
 			}
 			a = e.agent()
 			e.prompt(a, "go")
-			if te := lastTurnEnd(t, a.Session()); te.Reason != tt.wantReason {
+			if te := e2etest.LastTurnEnd(t, a.Session().Events()); te.Reason != tt.wantReason {
 				t.Fatalf("turn ended %s, want %s", te.Reason, tt.wantReason)
 			}
 			if got := modes(t, a.Session(), 0); len(got) != 0 {
@@ -356,9 +369,7 @@ func TestE2EAppendFailureContainedThenConverging(t *testing.T) {
 		scripted.Step{Text: "done"},
 		scripted.Step{Text: "planning"},
 	)
-	if _, err := e.rt.AddTool(noopTool{}); err != nil {
-		t.Fatal(err)
-	}
+	e.addNoop()
 	a = e.agent()
 	undo, err := e.store.AddValidator("test-refuse-plan-mode", func(ev host.Event) error {
 		if ev.Type == planmode.EventPlanMode {
@@ -372,7 +383,7 @@ func TestE2EAppendFailureContainedThenConverging(t *testing.T) {
 	// The selection is queued in the first step; the next two accepted
 	// steps fail to append it.
 	e.prompt(a, "go")
-	if te := lastTurnEnd(t, a.Session()); te.Reason != host.TurnCompleted {
+	if te := e2etest.LastTurnEnd(t, a.Session().Events()); te.Reason != host.TurnCompleted {
 		t.Fatalf("the append failure broke the turn: %s %s", te.Reason, te.Error)
 	}
 	if got := e.warns.count(); got != 1 {
@@ -393,10 +404,7 @@ func TestE2EAppendFailureContainedThenConverging(t *testing.T) {
 
 func TestE2EForkAndReopenRestoreState(t *testing.T) {
 	dir := filepath.Join(t.TempDir(), "sessions")
-	st, err := store.OpenDir(dir)
-	if err != nil {
-		t.Fatal(err)
-	}
+	st := openDir(t, dir)
 	e := newE2E(t, st, scripted.Step{Text: "one"}, scripted.Step{Text: "forked"})
 	a := e.agent()
 	set(t, e.c, a, true)
@@ -422,11 +430,7 @@ func TestE2EForkAndReopenRestoreState(t *testing.T) {
 	}
 
 	// A new process: a new store on the same directory, host and plugin.
-	st2, err := store.OpenDir(dir)
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { _ = st2.Close() })
+	st2 := openDir(t, dir)
 	e2 := newE2E(t, st2, scripted.Step{Text: "resumed"})
 	sess, err := st2.Open(id)
 	if err != nil {
@@ -469,9 +473,7 @@ func TestE2ERestartSeedsPendingFromCompletedPlanCommand(t *testing.T) {
 		}},
 		scripted.Step{Text: "planning"},
 	)
-	if _, err := e.rt.AddTool(noopTool{}); err != nil {
-		t.Fatal(err)
-	}
+	e.addNoop()
 	a := e.agent()
 	if err := a.Steer(host.Message{Content: []host.Block{host.TextBlock("go")}}); err != nil {
 		t.Fatal(err)
@@ -498,10 +500,7 @@ func TestE2ERestartSeedsPendingFromCompletedPlanCommand(t *testing.T) {
 
 func TestE2EPayloadCheckOnOpen(t *testing.T) {
 	dir := filepath.Join(t.TempDir(), "sessions")
-	st, err := store.OpenDir(dir)
-	if err != nil {
-		t.Fatal(err)
-	}
+	st := openDir(t, dir)
 	sess, err := st.Create("bad")
 	if err != nil {
 		t.Fatal(err)
@@ -512,11 +511,7 @@ func TestE2EPayloadCheckOnOpen(t *testing.T) {
 	if err := st.Close(); err != nil {
 		t.Fatal(err)
 	}
-	st2, err := store.OpenDir(dir)
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { _ = st2.Close() })
+	st2 := openDir(t, dir)
 	newE2E(t, st2)
 	_, err = st2.Open("bad")
 	if !errors.Is(err, planmode.ErrBadPayload) || !strings.Contains(err.Error(), `active is "yes"`) {
@@ -529,30 +524,8 @@ func TestE2EModuleLifecycleThroughDeployment(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	model := scripted.NewModel(scripted.Step{Text: "planning"})
-	var (
-		c  *planmode.Controller
-		rt *refhost.Runtime
-		st host.Store
-	)
-	app := fxtest.New(t,
-		fx.Provide(
-			func() host.Store { return store.NewMemory() },
-			func() refhost.Model { return model },
-		),
-		refhost.Module,
-		d.Option(),
-		fx.Populate(&c, &rt, &st),
-	)
-	app.RequireStart()
-	sess, err := st.Create("")
-	if err != nil {
-		t.Fatal(err)
-	}
-	a, err := rt.NewAgent("", sess)
-	if err != nil {
-		t.Fatal(err)
-	}
+	app, c, rt, a := startApp(t, scripted.NewModel(scripted.Step{Text: "planning"}), d.Option())
+	sess := a.Session()
 	set(t, c, a, true)
 	if p := rt.Assemble(host.AssembleContext{Agent: a}); !slices.Contains(p.Sections, planmode.SectionName) {
 		t.Fatalf("sections = %v, want %s", p.Sections, planmode.SectionName)
@@ -595,9 +568,7 @@ func TestE2EFlipSequenceNetsOutAndCancelAndNoopLogNothing(t *testing.T) {
 		}},
 		scripted.Step{Text: "done"},
 	)
-	if _, err := e.rt.AddTool(noopTool{}); err != nil {
-		t.Fatal(err)
-	}
+	e.addNoop()
 	a = e.agent()
 	e.prompt(a, "go")
 	want := []planmode.Outcome{planmode.Noop, planmode.Queued, planmode.Cancelled, planmode.Queued, planmode.Cancelled}

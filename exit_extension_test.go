@@ -142,12 +142,7 @@ func TestExitExtensionOptionsAreOfferedBetweenApproveAndKeepPlanning(t *testing.
 	if want := []string{planmode.ReviewApprove, abandonLabel, planmode.ReviewKeepPlanning}; !slices.Equal(labels, want) {
 		t.Fatalf("options = %v, want %v", labels, want)
 	}
-	wantState(t, f.c, f.a, planmode.State{Active: true, Pending: planmode.SelectionInactive, Exit: true})
-	from := f.a.Session().Len()
-	d := f.h.runStep(f.a, accepted)
-	if got := modes(t, f.a.Session(), from); !slices.Equal(got, []bool{false}) || len(d.Messages) != 0 {
-		t.Fatalf("after the step: plan/mode %v, messages %v; want a silent exit", got, d.Messages)
-	}
+	f.wantSilentExit(t)
 	card := f.tool(t).(host.Presenter).PresentResult(planInput(t, goodPlan), out, false)
 	if card.Title != planmode.CardTitleAbandoned {
 		t.Fatalf("result card = %+v, want the abandoned card", card)
@@ -219,11 +214,8 @@ func TestNewRefusesInconsistentExitExtensions(t *testing.T) {
 }
 
 func TestEnterQueuesASilentEntryForTheNextAcceptedStep(t *testing.T) {
-	h := newFakeHost()
-	c := h.start(t, nil)
-	a := h.newAgent(t)
-	withHeader(h, a)
-	must(a.StartTurn())
+	h, c, a := startAgent(t)
+	openTurnAfterHeader(h, a)
 	h.runStep(a, accepted)
 	if err := c.Enter(a); err != nil {
 		t.Fatal(err)

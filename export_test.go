@@ -11,20 +11,6 @@ func QueueExit(c *Controller, agent host.Agent) error {
 	return st.queueExit()
 }
 
-// FoldTurnOpen reports whether a turn is open after the first end events:
-// the latest of "turn/start" and "turn/end" is "turn/start".
-func FoldTurnOpen(events host.Log, end int) bool {
-	for _, e := range events.Backward(end) {
-		switch e.Type {
-		case host.TypeTurnStart:
-			return true
-		case host.TypeTurnEnd:
-			return false
-		}
-	}
-	return false
-}
-
 // SelectionForArgs is what "/plan" selects for its raw argument text.
 var SelectionForArgs = selectionForArgs
 

@@ -88,8 +88,8 @@ func TestFoldTurnOpen(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			if got := planmode.FoldTurnOpen(host.LogOf(tt.give), len(tt.give)); got != tt.want {
-				t.Fatalf("FoldTurnOpen = %v, want %v", got, tt.want)
+			if got := turnOpen(host.LogOf(tt.give), len(tt.give)); got != tt.want {
+				t.Fatalf("TurnOpen = %v, want %v", got, tt.want)
 			}
 		})
 	}
@@ -174,8 +174,8 @@ func TestFoldsHoldThePrefixProperty(t *testing.T) {
 			if p.Pending != planmode.SelectionNone && (p.Pending == planmode.SelectionActive) == p.Active {
 				t.Fatalf("Project(prefix %d) = %+v: pending equals the logged state", end, p)
 			}
-			if planmode.FoldTurnOpen(host.LogOf(events), end) != planmode.FoldTurnOpen(host.LogOf(prefix), len(prefix)) {
-				t.Fatalf("FoldTurnOpen differs at %d", end)
+			if turnOpen(host.LogOf(events), end) != turnOpen(host.LogOf(prefix), len(prefix)) {
+				t.Fatalf("TurnOpen differs at %d", end)
 			}
 			if planmode.FoldHeaderMode(host.LogOf(events), end) != planmode.FoldHeaderMode(host.LogOf(prefix), len(prefix)) {
 				t.Fatalf("FoldHeaderMode differs at %d", end)
@@ -352,7 +352,7 @@ func FuzzFoldPlanMode(f *testing.F) {
 			if p := planmode.Project(host.LogOf(events[:end])); p.Active != got {
 				t.Fatalf("Project(events[:%d]).Active = %v, fold %v", end, p.Active, got)
 			}
-			planmode.FoldTurnOpen(host.LogOf(events), end)
+			turnOpen(host.LogOf(events), end)
 			planmode.FoldHeaderMode(host.LogOf(events), end)
 		}
 		// A plan/mode passes the payload check exactly when the fold reads

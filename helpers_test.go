@@ -16,6 +16,7 @@ import (
 	"github.com/dshgo/planmode"
 	"github.com/dshgo/planmode/host"
 	"github.com/dshgo/planmode/host/hosttest"
+	"github.com/dshgo/planmode/internal/e2etest"
 	"github.com/dshgo/planmode/store"
 )
 
@@ -85,18 +86,28 @@ func (h *fakeHost) params(logger *slog.Logger) planmode.Params {
 }
 
 // start builds and starts a controller on the host, stopped at cleanup.
-func (h *fakeHost) start(t tb, logger *slog.Logger) *planmode.Controller {
+func (h *fakeHost) start(t testing.TB, logger *slog.Logger) *planmode.Controller {
 	t.Helper()
-	res, err := planmode.New(h.params(logger))
-	if err != nil {
+	return e2etest.Start(t, h.params(logger))
+}
+
+// restart stops c and starts a fresh controller on the host, as a
+// restarted process would.
+func (h *fakeHost) restart(t testing.TB, c *planmode.Controller) *planmode.Controller {
+	t.Helper()
+	if err := c.Stop(context.Background()); err != nil {
 		t.Fatal(err)
 	}
-	c := res.Controller
-	if err := c.Start(context.Background()); err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { _ = c.Stop(context.Background()) })
-	return c
+	return h.start(t, nil)
+}
+
+// startAgent starts a controller on a new fake host and returns them with
+// an agent on a new session.
+func startAgent(t testing.TB) (*fakeHost, *planmode.Controller, *fakeAgent) {
+	t.Helper()
+	h := newFakeHost()
+	c := h.start(t, nil)
+	return h, c, h.newAgent(t)
 }
 
 // fakeAgent is the driven agent of package hosttest.
@@ -104,11 +115,17 @@ type fakeAgent = hosttest.Agent
 
 func (h *fakeHost) newAgent(t tb) *fakeAgent {
 	t.Helper()
+	return agentOn(h.newSession(t))
+}
+
+// newSession creates an empty session in the host's store.
+func (h *fakeHost) newSession(t tb) host.Session {
+	t.Helper()
 	sess, err := h.store.Create("")
 	if err != nil {
 		t.Fatal(err)
 	}
-	return agentOn(sess)
+	return sess
 }
 
 // agentOn returns an agent bound to an existing session, as after a restart
@@ -145,6 +162,10 @@ func appendJSON(s host.Session, typ string, src *host.Source, payload any) error
 	return hosttest.Append(s, typ, src, payload)
 }
 
+// turnOpen reports whether a turn is open after the first end events
+// (e2etest.TurnOpen).
+func turnOpen(log host.Log, end int) bool { return e2etest.TurnOpen(log, end) }
+
 // must panics on a harness error; the harness's own appends never fail in
 // these tests, so a panic is a broken test, not a finding.
 func must(err error) {
@@ -162,18 +183,29 @@ func logTypes(s host.Session, from int) []string {
 	return out
 }
 
-// modes returns the payloads of the plan/mode events from index from.
-func modes(t tb, s host.Session, from int) []bool {
+// payloads decodes the payloads of the events of type typ from index
+// from.
+func payloads[T any](t tb, s host.Session, typ string, from int) []T {
 	t.Helper()
-	var out []bool
+	var out []T
 	for _, e := range s.Events().Slice()[from:] {
-		if e.Type != planmode.EventPlanMode {
+		if e.Type != typ {
 			continue
 		}
-		var p planmode.ModePayload
+		var p T
 		if err := json.Unmarshal(e.Data, &p); err != nil {
 			t.Fatalf("event %d: %v", e.Seq, err)
 		}
+		out = append(out, p)
+	}
+	return out
+}
+
+// modes returns the states of the plan/mode events from index from.
+func modes(t tb, s host.Session, from int) []bool {
+	t.Helper()
+	var out []bool
+	for _, p := range payloads[planmode.ModePayload](t, s, planmode.EventPlanMode, from) {
 		out = append(out, p.Active)
 	}
 	return out

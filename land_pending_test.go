@@ -28,11 +28,8 @@ func TestLandPendingLogsASwitchQueuedAfterTheLastStep(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			h := newFakeHost()
-			c := h.start(t, nil)
-			a := h.newAgent(t)
-			withHeader(h, a)
-			must(a.StartTurn())
+			h, c, a := startAgent(t)
+			openTurnAfterHeader(h, a)
 			h.runStep(a, accepted)
 			if got := set(t, c, a, tt.give); got != planmode.Queued {
 				t.Fatalf("Set = %v, want queued", got)
@@ -74,11 +71,8 @@ func TestLandPendingRefusesANilAgent(t *testing.T) {
 // append is returned and loses nothing: the selection stays pending and
 // lands once appends work again.
 func TestLandPendingKeepsTheSelectionWhenTheAppendFails(t *testing.T) {
-	h := newFakeHost()
-	c := h.start(t, nil)
-	a := h.newAgent(t)
-	withHeader(h, a)
-	must(a.StartTurn())
+	h, c, a := startAgent(t)
+	openTurnAfterHeader(h, a)
 	h.runStep(a, accepted)
 	if got := set(t, c, a, true); got != planmode.Queued {
 		t.Fatalf("Set = %v, want queued", got)

@@ -15,29 +15,36 @@ import (
 	"github.com/dshgo/planmode/host"
 )
 
-func TestPayloadCheckRejectsMalformedPlanModeOnAppend(t *testing.T) {
+func TestPayloadCheckRejectsMalformedMarkersOnAppend(t *testing.T) {
+	const mode, cancel = planmode.EventPlanMode, planmode.EventPlanCancel
 	tests := []struct {
+		typ  string
 		name string
 		give string
 		want string
 	}{
-		{"a string active is rejected", `{"active":"yes"}`, `active is "yes"; want true or false`},
-		{"a null active is rejected", `{"active":null}`, `active is null; want true or false`},
-		{"a number active is rejected", `{"active":1}`, `active is 1; want true or false`},
-		{"a missing active is rejected", `{"mode":"plan"}`, `active is missing`},
-		{"a non-object payload is rejected", `[true]`, `payload [true] is not a JSON object`},
-		{"an empty payload is rejected", ``, `payload is empty`},
+		{mode, "a string active is rejected", `{"active":"yes"}`, `active is "yes"; want true or false`},
+		{mode, "a null active is rejected", `{"active":null}`, `active is null; want true or false`},
+		{mode, "a number active is rejected", `{"active":1}`, `active is 1; want true or false`},
+		{mode, "a missing active is rejected", `{"mode":"plan"}`, `active is missing`},
+		{mode, "a non-object payload is rejected", `[true]`, `payload [true] is not a JSON object`},
+		{mode, "an empty payload is rejected", ``, `payload is empty`},
+		{cancel, "an unknown selection is rejected", `{"cancelled":"maybe"}`, `cancelled is "maybe"; want "active" or "inactive"`},
+		{cancel, "a selection in another case is rejected", `{"cancelled":"Active"}`, `cancelled is "Active"`},
+		{cancel, "none is no selection to cancel", `{"cancelled":"none"}`, `cancelled is "none"`},
+		{cancel, "a boolean is rejected", `{"cancelled":true}`, `cancelled is true`},
+		{cancel, "a missing field is rejected", `{"active":false}`, `cancelled is missing`},
+		{cancel, "a non-object payload is rejected", `"active"`, `payload "active" is not a JSON object`},
+		{cancel, "an empty payload is rejected", ``, `payload is empty`},
 	}
 	for _, tt := range tests {
-		t.Run(tt.name, func(t *testing.T) {
-			h := newFakeHost()
-			h.start(t, nil)
-			a := h.newAgent(t)
-			_, err := a.Session().Append(ev(planmode.EventPlanMode, tt.give))
+		t.Run(tt.typ+": "+tt.name, func(t *testing.T) {
+			_, _, a := startAgent(t)
+			_, err := a.Session().Append(ev(tt.typ, tt.give))
 			if !errors.Is(err, planmode.ErrBadPayload) {
 				t.Fatalf("Append error = %v, want ErrBadPayload", err)
 			}
-			for _, part := range []string{`plan-mode: `, `"plan/mode"`, tt.want} {
+			for _, part := range []string{`plan-mode: `, `"` + tt.typ + `"`, tt.want} {
 				if !strings.Contains(err.Error(), part) {
 					t.Errorf("error %q does not contain %q", err, part)
 				}
@@ -47,42 +54,7 @@ func TestPayloadCheckRejectsMalformedPlanModeOnAppend(t *testing.T) {
 			}
 		})
 	}
-}
-
-func TestPayloadCheckRejectsMalformedPlanCancelOnAppend(t *testing.T) {
-	tests := []struct {
-		name string
-		give string
-		want string
-	}{
-		{"an unknown selection is rejected", `{"cancelled":"maybe"}`, `cancelled is "maybe"; want "active" or "inactive"`},
-		{"a selection in another case is rejected", `{"cancelled":"Active"}`, `cancelled is "Active"`},
-		{"none is no selection to cancel", `{"cancelled":"none"}`, `cancelled is "none"`},
-		{"a boolean is rejected", `{"cancelled":true}`, `cancelled is true`},
-		{"a missing field is rejected", `{"active":false}`, `cancelled is missing`},
-		{"a non-object payload is rejected", `"active"`, `payload "active" is not a JSON object`},
-		{"an empty payload is rejected", ``, `payload is empty`},
-	}
-	for _, tt := range tests {
-		t.Run(tt.name, func(t *testing.T) {
-			h := newFakeHost()
-			h.start(t, nil)
-			a := h.newAgent(t)
-			_, err := a.Session().Append(ev(planmode.EventPlanCancel, tt.give))
-			if !errors.Is(err, planmode.ErrBadPayload) {
-				t.Fatalf("Append error = %v, want ErrBadPayload", err)
-			}
-			for _, part := range []string{`plan-mode: `, `"plan/cancel"`, tt.want} {
-				if !strings.Contains(err.Error(), part) {
-					t.Errorf("error %q does not contain %q", err, part)
-				}
-			}
-			if a.Session().Len() != 0 {
-				t.Fatal("the rejected event was appended")
-			}
-		})
-	}
-	t.Run("well-formed markers pass", func(t *testing.T) {
+	t.Run("well-formed cancel markers pass", func(t *testing.T) {
 		for _, give := range []string{`{"cancelled":"active"}`, `{"cancelled":"inactive"}`, ` { "cancelled" : "inactive" } `} {
 			if err := planmode.CheckPayload(ev(planmode.EventPlanCancel, give)); err != nil {
 				t.Errorf("CheckPayload(%s) = %v", give, err)
@@ -112,9 +84,7 @@ func TestPayloadCheckRejectsMalformedPlanModeOnOpen(t *testing.T) {
 }
 
 func TestStandalonePlanModeBetweenTurnsIsValid(t *testing.T) {
-	h := newFakeHost()
-	c := h.start(t, nil)
-	a := h.newAgent(t)
+	h, c, a := startAgent(t)
 	withHeader(h, a)
 	if _, err := a.Session().Append(mode(true)); err != nil {
 		t.Fatalf("a standalone plan/mode between turns was rejected: %v", err)
@@ -151,9 +121,7 @@ func TestListenerIsPrepended(t *testing.T) {
 }
 
 func TestListenerActsOnlyAfterInnerListenersAccept(t *testing.T) {
-	h := newFakeHost()
-	c := h.start(t, nil)
-	a := h.newAgent(t)
+	h, c, a := startAgent(t)
 	must(a.StartTurn())
 	set(t, c, a, true)
 	// An inner listener that rejects: the plugin must see its verdict.
@@ -360,10 +328,7 @@ func TestPayloadCheckRegisters(t *testing.T) {
 			if !slices.Equal(*tt.calls, tt.want) {
 				t.Errorf("registrations %q, want %q", *tt.calls, tt.want)
 			}
-			sess, err := h.store.Create("")
-			if err != nil {
-				t.Fatal(err)
-			}
+			sess := h.newSession(t)
 			if _, err := sess.Append(host.Event{Type: planmode.EventPlanMode, Data: []byte(`{"active":"yes"}`)}); !errors.Is(err, planmode.ErrBadPayload) {
 				t.Errorf("append of a bad plan/mode: %v, want ErrBadPayload", err)
 			}

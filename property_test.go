@@ -360,10 +360,7 @@ func (s *system) complete(i int) {
 func TestControllerMatchesReferenceModel(t *testing.T) {
 	rapid.Check(t, func(t *rapid.T) {
 		h := newFakeHost()
-		inner, err := h.store.Create("")
-		if err != nil {
-			t.Fatal(err)
-		}
+		inner := h.newSession(t)
 		sess := &hookSession{Session: inner}
 		s := &system{h: h, sess: sess, warns: &warnCounter{}}
 		s.start(t)
@@ -607,8 +604,8 @@ func TestControllerMatchesReferenceModel(t *testing.T) {
 				if got := planmode.FoldPlanMode(host.LogOf(ev), len(ev)); got != m.logged {
 					t.Fatalf("FoldPlanMode = %v, model %v", got, m.logged)
 				}
-				if got := planmode.FoldTurnOpen(host.LogOf(ev), len(ev)); got != m.turnOpen {
-					t.Fatalf("FoldTurnOpen = %v, model %v", got, m.turnOpen)
+				if got := turnOpen(host.LogOf(ev), len(ev)); got != m.turnOpen {
+					t.Fatalf("TurnOpen = %v, model %v", got, m.turnOpen)
 				}
 				if got := planmode.FoldHeaderMode(host.LogOf(ev), len(ev)); got != m.header {
 					t.Fatalf("FoldHeaderMode = %v, model %v", got, m.header)

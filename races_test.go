@@ -13,15 +13,27 @@ import (
 	"github.com/dshgo/planmode/host"
 )
 
-// hookSession is a session that runs a hook once, at the next AppendIf,
-// before the append takes the session's lock: a test uses it to make
-// something happen while a controller call is between deciding and
-// appending.
+// hookSession is a session that runs a hook once, at the next AppendIf: a
+// test uses it to make something happen while a controller call is between
+// deciding and appending. The hook runs before the append takes the
+// session's lock or, when inCond, inside the append's condition once it
+// passes (the append is decided then, and its event not yet folded).
 type hookSession struct {
 	host.Session
+	inCond bool
 
 	mu   sync.Mutex
 	hook func()
+}
+
+// startHooked starts a controller on a new fake host and returns an agent
+// on a new hookSession.
+func startHooked(t *testing.T, inCond bool) (*fakeHost, *planmode.Controller, *hookSession, *fakeAgent) {
+	t.Helper()
+	h := newFakeHost()
+	c := h.start(t, nil)
+	hs := &hookSession{Session: h.newSession(t), inCond: inCond}
+	return h, c, hs, agentOn(hs)
 }
 
 // arm sets the hook that the next AppendIf runs.
@@ -31,7 +43,7 @@ func (s *hookSession) arm(hook func()) {
 	s.hook = hook
 }
 
-func (s *hookSession) AppendIf(e host.Event, cond func() bool) (host.Event, bool, error) {
+func (s *hookSession) fire() {
 	s.mu.Lock()
 	hook := s.hook
 	s.hook = nil
@@ -39,7 +51,20 @@ func (s *hookSession) AppendIf(e host.Event, cond func() bool) (host.Event, bool
 	if hook != nil {
 		hook()
 	}
-	return s.Session.AppendIf(e, cond)
+}
+
+func (s *hookSession) AppendIf(e host.Event, cond func() bool) (host.Event, bool, error) {
+	if !s.inCond {
+		s.fire()
+		return s.Session.AppendIf(e, cond)
+	}
+	return s.Session.AppendIf(e, func() bool {
+		if !cond() {
+			return false
+		}
+		s.fire()
+		return true
+	})
 }
 
 func TestCancelledApprovedExitStaysCancelledAfterRestart(t *testing.T) {
@@ -66,10 +91,7 @@ func TestCancelledApprovedExitStaysCancelledAfterRestart(t *testing.T) {
 	if got := planmode.Project(f.a.Session().Events()); got != (planmode.State{Active: true}) {
 		t.Fatalf("Project = %+v; the cancelled exit is pending by the log", got)
 	}
-	if err := f.c.Stop(context.Background()); err != nil {
-		t.Fatal(err)
-	}
-	c2 := f.h.start(t, nil)
+	c2 := f.h.restart(t, f.c)
 	wantState(t, c2, f.a, planmode.State{Active: true})
 	from = f.a.Session().Len()
 	f.h.runStep(f.a, accepted)
@@ -149,16 +171,9 @@ func TestSetInFlightAcrossStopAppendsNothing(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			h := newFakeHost()
-			c := h.start(t, nil)
-			sess, err := h.store.Create("")
-			if err != nil {
-				t.Fatal(err)
-			}
-			hs := &hookSession{Session: sess}
-			a := agentOn(hs)
+			h, c, hs, a := startHooked(t, false)
 			tt.setup(t, h, c, a)
-			from := sess.Len()
+			from := hs.Len()
 			// Stop begins while Set is between deciding and appending, and a
 			// turn opens at once.
 			hs.arm(func() {
@@ -171,7 +186,7 @@ func TestSetInFlightAcrossStopAppendsNothing(t *testing.T) {
 			if !errors.Is(err, planmode.ErrNotRunning) {
 				t.Fatalf("Set = %v, %v; want ErrNotRunning", got, err)
 			}
-			if types := logTypes(sess, from); !slices.Equal(types, []string{host.TypeTurnStart}) {
+			if types := logTypes(hs, from); !slices.Equal(types, []string{host.TypeTurnStart}) {
 				t.Fatalf("log after Stop = %v; want only the turn/start", types)
 			}
 		})
@@ -179,24 +194,17 @@ func TestSetInFlightAcrossStopAppendsNothing(t *testing.T) {
 }
 
 func TestPreStepInFlightAcrossStopAppendsNothing(t *testing.T) {
-	h := newFakeHost()
-	c := h.start(t, nil)
-	sess, err := h.store.Create("")
-	if err != nil {
-		t.Fatal(err)
-	}
-	hs := &hookSession{Session: sess}
-	a := agentOn(hs)
+	h, c, hs, a := startHooked(t, false)
 	must(a.StartTurn())
 	set(t, c, a, true) // queued
-	from := sess.Len()
+	from := hs.Len()
 	hs.arm(func() {
 		if err := c.Stop(context.Background()); err != nil {
 			t.Error(err)
 		}
 	})
 	h.runStep(a, accepted)
-	if got := modes(t, sess, from); len(got) != 0 {
+	if got := modes(t, hs, from); len(got) != 0 {
 		t.Fatalf("a pre-step running across Stop appended plan/mode %v", got)
 	}
 }
@@ -214,9 +222,7 @@ func TestStaleSelectionIsDroppedNotHidden(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			h := newFakeHost()
-			c := h.start(t, nil)
-			a := h.newAgent(t)
+			h, c, a := startAgent(t)
 			must(a.StartTurn())
 			if got := set(t, c, a, true); got != planmode.Queued {
 				t.Fatalf("Set(true) = %v, want queued", got)
@@ -233,32 +239,6 @@ func TestStaleSelectionIsDroppedNotHidden(t *testing.T) {
 			}
 		})
 	}
-}
-
-// condHookSession runs a hook inside the condition of the next AppendIf
-// whose condition passes: the append is decided then, and its event not
-// yet folded.
-type condHookSession struct {
-	host.Session
-
-	mu   sync.Mutex
-	hook func()
-}
-
-func (s *condHookSession) AppendIf(e host.Event, cond func() bool) (host.Event, bool, error) {
-	return s.Session.AppendIf(e, func() bool {
-		if !cond() {
-			return false
-		}
-		s.mu.Lock()
-		hook := s.hook
-		s.hook = nil
-		s.mu.Unlock()
-		if hook != nil {
-			hook()
-		}
-		return true
-	})
 }
 
 // TestDecisionsDuringACommitSeeIt: a decision made while Set's commit is
@@ -296,25 +276,16 @@ func TestDecisionsDuringACommitSeeIt(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			h := newFakeHost()
-			c := h.start(t, nil)
-			sess, err := h.store.Create("")
-			if err != nil {
-				t.Fatal(err)
-			}
-			hs := &condHookSession{Session: sess}
-			a := agentOn(hs)
+			_, c, hs, a := startHooked(t, true)
 			wantState(t, c, a, planmode.State{})
 			if _, err := c.Set(a, false); err != nil { // serve the session: Noop
 				t.Fatal(err)
 			}
 			done := make(chan error, 1)
-			hs.mu.Lock()
-			hs.hook = func() {
+			hs.arm(func() {
 				go func() { done <- tt.call(c, a) }()
 				time.Sleep(20 * time.Millisecond) // the call reaches the state while the commit is in flight
-			}
-			hs.mu.Unlock()
+			})
 			if got := set(t, c, a, true); got != planmode.Committed {
 				t.Fatalf("Set(true) = %v, want committed", got)
 			}

@@ -68,10 +68,7 @@ func TestApprovalCountsOnlyOnceItsResultIsLogged(t *testing.T) {
 				t.Fatalf("Project = %+v, want plan mode and nothing pending", p)
 			}
 			// A restarted controller does not find an approval either.
-			if err := f.c.Stop(context.Background()); err != nil {
-				t.Fatal(err)
-			}
-			c2 := f.h.start(t, nil)
+			c2 := f.h.restart(t, f.c)
 			wantState(t, c2, f.a, planmode.State{Active: true})
 			f.h.runStep(f.a, accepted)
 			if got := modes(t, f.a.Session(), from); len(got) != 0 {
@@ -109,10 +106,7 @@ func TestLostResultWithdrawsAnApprovalThatLandedAfterAll(t *testing.T) {
 // the logged approval durable: plan mode stays on.
 func TestApprovalMustBeDurableBeforeTheModeChanges(t *testing.T) {
 	f := newReviewFixture(t)
-	base, err := f.h.store.Create("")
-	if err != nil {
-		t.Fatal(err)
-	}
+	base := f.h.newSession(t)
 	sess := &syncSession{Session: base}
 	f.a = agentOn(sess)
 	set(t, f.c, f.a, true)
@@ -154,9 +148,6 @@ func TestLaterErrorResultWithdrawsTheApproval(t *testing.T) {
 	if got := modes(t, f.a.Session(), from); len(got) != 0 {
 		t.Fatalf("plan/mode = %v, want none", got)
 	}
-	if err := f.c.Stop(context.Background()); err != nil {
-		t.Fatal(err)
-	}
-	c2 := f.h.start(t, nil)
+	c2 := f.h.restart(t, f.c)
 	wantState(t, c2, f.a, planmode.State{Active: true})
 }

@@ -116,10 +116,7 @@ var _ host.SessionCloseNotifier = (*closingSession)(nil)
 func TestClosedSessionReleasesItsState(t *testing.T) {
 	h := newFakeHost()
 	c := h.start(t, nil)
-	inner, err := h.store.Create("")
-	if err != nil {
-		t.Fatal(err)
-	}
+	inner := h.newSession(t)
 	cs := newClosingSession(inner)
 	a := agentOn(cs)
 	must(a.StartTurn())
@@ -149,10 +146,7 @@ func TestClosedSessionReleasesItsState(t *testing.T) {
 func TestStopUnregistersCloseNotifications(t *testing.T) {
 	h := newFakeHost()
 	c := h.start(t, nil)
-	inner, err := h.store.Create("")
-	if err != nil {
-		t.Fatal(err)
-	}
+	inner := h.newSession(t)
 	cs := newClosingSession(inner)
 	set(t, c, agentOn(cs), true)
 	if err := c.Stop(context.Background()); err != nil {
@@ -172,10 +166,7 @@ func TestSwallowedSessionErrorsAreLoggedOnce(t *testing.T) {
 	h := newFakeHost()
 	warns := &warnCounter{}
 	h.start(t, slogTo(warns))
-	inner, err := h.store.Create("")
-	if err != nil {
-		t.Fatal(err)
-	}
+	inner := h.newSession(t)
 	a := hosttest.NewAgent("agent-no-id", noIDSession{inner})
 	must(a.StartTurn())
 	for range 3 {
@@ -204,10 +195,7 @@ func slogTo(w *warnCounter) *slog.Logger { return slog.New(w) }
 func TestSetInFlightWhenTheSessionClosesFailsWithErrClosed(t *testing.T) {
 	h := newFakeHost()
 	c := h.start(t, nil)
-	inner, err := h.store.Create("")
-	if err != nil {
-		t.Fatal(err)
-	}
+	inner := h.newSession(t)
 	hs := &hookSession{Session: inner}
 	cs := newClosingSession(hs)
 	a := agentOn(cs)

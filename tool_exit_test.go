@@ -13,13 +13,12 @@ import (
 	"time"
 
 	"go.uber.org/fx"
-	"go.uber.org/fx/fxtest"
 
 	"github.com/dshgo/planmode"
 	"github.com/dshgo/planmode/host"
+	"github.com/dshgo/planmode/internal/e2etest"
 	"github.com/dshgo/planmode/refhost"
 	"github.com/dshgo/planmode/refhost/scripted"
-	"github.com/dshgo/planmode/store"
 )
 
 // goodPlan is a plan that passes every check.
@@ -43,15 +42,7 @@ func newExitFixture(t *testing.T, questions host.UserQuestions, exts ...planmode
 	p := h.params(nil)
 	p.Questions = questions
 	p.ExitExtensions = exts
-	res, err := planmode.New(p)
-	if err != nil {
-		t.Fatal(err)
-	}
-	c := res.Controller
-	if err := c.Start(context.Background()); err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { _ = c.Stop(context.Background()) })
+	c := e2etest.Start(t, p)
 	a := h.newAgent(t)
 	set(t, c, a, true)
 	return &exitFixture{h: h, c: c, a: a}
@@ -71,6 +62,18 @@ func newReviewFixture(t *testing.T, exts ...planmode.ExitExtension) *exitFixture
 	f := newExitFixture(t, q, exts...)
 	f.p = p
 	return f
+}
+
+// wantSilentExit checks that an approved exit is pending and that the next
+// accepted step logs it as the one plan/mode, with no notice.
+func (f *exitFixture) wantSilentExit(t *testing.T) {
+	t.Helper()
+	wantState(t, f.c, f.a, planmode.State{Active: true, Pending: planmode.SelectionInactive, Exit: true})
+	from := f.a.Session().Len()
+	d := f.h.runStep(f.a, accepted)
+	if got := modes(t, f.a.Session(), from); !slices.Equal(got, []bool{false}) || len(d.Messages) != 0 {
+		t.Fatalf("plan/mode events = %v, messages %+v; want one silent exit", got, d.Messages)
+	}
 }
 
 // tool returns the registered exit tool, failing when there is none.
@@ -693,36 +696,32 @@ func waitAsks(t *testing.T, p *scripted.Provider, n int) {
 	}
 }
 
+// offDuringReview is an exit fixture whose reviewer switches plan mode
+// off, which must have the outcome want, and then approves.
+func offDuringReview(t *testing.T, want planmode.Outcome) *exitFixture {
+	var f *exitFixture
+	f = newExitFixture(t, questionsFunc(func(context.Context, host.AskRequest) ([]host.Answer, error) {
+		if got, err := f.c.Set(f.a, false); err != nil || got != want {
+			return nil, fmt.Errorf("Set(false) = %v, %w", got, err)
+		}
+		return []host.Answer{approve()}, nil
+	}))
+	return f
+}
+
 func TestExitToolApprovalAfterPlanModeWasLeftDuringReview(t *testing.T) {
 	t.Run("a pending switch to the default mode becomes the silent exit", func(t *testing.T) {
-		var f *exitFixture
-		f = newExitFixture(t, questionsFunc(func(context.Context, host.AskRequest) ([]host.Answer, error) {
-			if got, err := f.c.Set(f.a, false); err != nil || got != planmode.Queued {
-				return nil, fmt.Errorf("Set(false) = %v, %w", got, err)
-			}
-			return []host.Answer{approve()}, nil
-		}))
+		f := offDuringReview(t, planmode.Queued)
 		withHeader(f.h, f.a)
 		must(f.a.StartTurn())
 		out, err := f.call(t, goodPlan)
 		if err != nil || out != planmode.ExitResult {
 			t.Fatalf("Execute = %q, %v", out, err)
 		}
-		wantState(t, f.c, f.a, planmode.State{Active: true, Pending: planmode.SelectionInactive, Exit: true})
-		from := f.a.Session().Len()
-		d := f.h.runStep(f.a, accepted)
-		if got := modes(t, f.a.Session(), from); !slices.Equal(got, []bool{false}) || len(d.Messages) != 0 {
-			t.Fatalf("plan/mode events = %v, messages %+v; want one silent exit", got, d.Messages)
-		}
+		f.wantSilentExit(t)
 	})
 	t.Run("a logged switch leaves nothing to record", func(t *testing.T) {
-		var f *exitFixture
-		f = newExitFixture(t, questionsFunc(func(context.Context, host.AskRequest) ([]host.Answer, error) {
-			if got, err := f.c.Set(f.a, false); err != nil || got != planmode.Committed {
-				return nil, fmt.Errorf("Set(false) = %v, %w", got, err)
-			}
-			return []host.Answer{approve()}, nil
-		}))
+		f := offDuringReview(t, planmode.Committed)
 		out, err := f.call(t, goodPlan)
 		if err != nil || out != planmode.ExitResult {
 			t.Fatalf("Execute = %q, %v", out, err)
@@ -888,14 +887,7 @@ func exitCall(t testing.TB, id, plan string) host.ToolCall {
 func toolResults(t *testing.T, s host.Session) map[string]host.ToolResult {
 	t.Helper()
 	out := map[string]host.ToolResult{}
-	for _, e := range s.Events().Slice() {
-		if e.Type != host.TypeToolResult {
-			continue
-		}
-		var r host.ToolResult
-		if err := json.Unmarshal(e.Data, &r); err != nil {
-			t.Fatal(err)
-		}
+	for _, r := range payloads[host.ToolResult](t, s, host.TypeToolResult, 0) {
 		out[r.CallID] = r
 	}
 	return out
@@ -946,7 +938,7 @@ func TestE2EPlanReviewFlow(t *testing.T) {
 		t.Fatalf("/plan = %v, %q, %v; want %q", handled, reply, err, planmode.ReplyEntered)
 	}
 	e.waitIdle(a)
-	if te := lastTurnEnd(t, a.Session()); te.Reason != host.TurnCompleted {
+	if te := e2etest.LastTurnEnd(t, a.Session().Events()); te.Reason != host.TurnCompleted {
 		t.Fatalf("turn ended %s: %s", te.Reason, te.Error)
 	}
 
@@ -1009,14 +1001,17 @@ func TestE2EPlanReviewFlow(t *testing.T) {
 	wantState(t, e.c, a, planmode.State{})
 }
 
+// exitOnce is a model's script that calls exit_plan_mode with goodPlan
+// (call x1) and then answers.
+func exitOnce(t *testing.T) []scripted.Step {
+	return []scripted.Step{{ToolCalls: []host.ToolCall{exitCall(t, "x1", goodPlan)}}, {Text: "ok"}}
+}
+
 // reviewOnce runs one turn in plan mode whose model calls exit_plan_mode
 // once and then answers; it returns the call's result and the requests.
 func reviewOnce(t *testing.T, prepare func(e *e2e, p *scripted.Provider)) (host.ToolResult, *e2e, *refhost.Agent) {
 	t.Helper()
-	e := newE2E(t, nil,
-		scripted.Step{ToolCalls: []host.ToolCall{exitCall(t, "x1", goodPlan)}},
-		scripted.Step{Text: "ok"},
-	)
+	e := newE2E(t, nil, exitOnce(t)...)
 	p := attachProvider(t, e.rt)
 	if prepare != nil {
 		prepare(e, p)
@@ -1069,10 +1064,7 @@ func TestE2EReviewsThatKeepPlanning(t *testing.T) {
 
 func TestE2EReviewWithoutChannel(t *testing.T) {
 	// The reference host composes a question service but no UI is attached.
-	e := newE2E(t, nil,
-		scripted.Step{ToolCalls: []host.ToolCall{exitCall(t, "x1", goodPlan)}},
-		scripted.Step{Text: "ok"},
-	)
+	e := newE2E(t, nil, exitOnce(t)...)
 	a := e.agent()
 	set(t, e.c, a, true)
 	e.prompt(a, "plan it")
@@ -1084,10 +1076,7 @@ func TestE2EReviewWithoutChannel(t *testing.T) {
 }
 
 func TestE2EReloadDuringBlockedReview(t *testing.T) {
-	e := newE2E(t, nil,
-		scripted.Step{ToolCalls: []host.ToolCall{exitCall(t, "x1", goodPlan)}},
-		scripted.Step{Text: "ok"},
-	)
+	e := newE2E(t, nil, exitOnce(t)...)
 	p := attachProvider(t, e.rt)
 	p.QueueAnswers(approve())
 	release := p.Hold()
@@ -1113,43 +1102,18 @@ func TestE2EReloadDuringBlockedReview(t *testing.T) {
 }
 
 func TestE2EAppStopDuringBlockedReview(t *testing.T) {
-	model := scripted.NewModel(
-		scripted.Step{ToolCalls: []host.ToolCall{exitCall(t, "x1", goodPlan)}},
-		scripted.Step{Text: "ok"},
-	)
+	model := scripted.NewModel(exitOnce(t)...)
 	p := scripted.NewProvider()
 	p.QueueAnswers(approve())
 	release := p.Hold()
 	defer release()
-	var (
-		c  *planmode.Controller
-		rt *refhost.Runtime
-		st host.Store
-	)
-	app := fxtest.New(t,
-		fx.Provide(
-			func() host.Store { return store.NewMemory() },
-			func() refhost.Model { return model },
-		),
-		refhost.Module,
-		fx.Supply(planmode.Config{Section: policy}),
-		planmode.Module,
-		fx.Populate(&c, &rt, &st),
-	)
-	app.RequireStart()
+	app, c, rt, a := startApp(t, model, fx.Supply(planmode.Config{Section: policy}), planmode.Module)
 	unset, err := rt.Questions().SetProvider(p)
 	if err != nil {
 		t.Fatal(err)
 	}
 	defer unset()
-	sess, err := st.Create("")
-	if err != nil {
-		t.Fatal(err)
-	}
-	a, err := rt.NewAgent("", sess)
-	if err != nil {
-		t.Fatal(err)
-	}
+	sess := a.Session()
 	set(t, c, a, true)
 	if err := a.Steer(host.Message{Content: []host.Block{host.TextBlock("plan it")}}); err != nil {
 		t.Fatal(err)
@@ -1174,15 +1138,7 @@ func BenchmarkExitToolApproval(b *testing.B) {
 	p.Questions = questionsFunc(func(context.Context, host.AskRequest) ([]host.Answer, error) {
 		return []host.Answer{approve()}, nil
 	})
-	res, err := planmode.New(p)
-	if err != nil {
-		b.Fatal(err)
-	}
-	c := res.Controller
-	if err := c.Start(context.Background()); err != nil {
-		b.Fatal(err)
-	}
-	defer c.Stop(context.Background())
+	c := e2etest.Start(b, p)
 	a := h.newAgent(b)
 	set(b, c, a, true)
 	tool := findTool(h, planmode.ExitToolName)

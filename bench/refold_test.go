@@ -7,6 +7,7 @@ import (
 
 	"github.com/dshgo/planmode"
 	"github.com/dshgo/planmode/host"
+	"github.com/dshgo/planmode/internal/e2etest"
 	"github.com/dshgo/planmode/store"
 )
 
@@ -39,21 +40,7 @@ func (refold) fold(a host.Agent) (active, turnOpen bool) {
 		return false, false
 	}
 	ev := a.Session().Events()
-	return planmode.FoldPlanMode(ev, ev.Len()), foldTurnOpen(ev)
-}
-
-// foldTurnOpen reports whether a turn is open at the end of events: the
-// latest of "turn/start" and "turn/end" is "turn/start".
-func foldTurnOpen(events host.Log) bool {
-	for _, e := range events.Backward(events.Len()) {
-		switch e.Type {
-		case host.TypeTurnStart:
-			return true
-		case host.TypeTurnEnd:
-			return false
-		}
-	}
-	return false
+	return planmode.FoldPlanMode(ev, ev.Len()), e2etest.TurnOpen(ev, ev.Len())
 }
 
 func (r refold) Get(a host.Agent) planmode.State {

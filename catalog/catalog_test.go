@@ -46,26 +46,26 @@ func copyFixture(t *testing.T, edits map[string][]string) string {
 	return dir
 }
 
+// wantLoadError checks that Load failed with target and named every want.
+func wantLoadError(t *testing.T, err, target error, want []string) {
+	t.Helper()
+	if !errors.Is(err, target) {
+		t.Fatalf("Load error = %v, want %v", err, target)
+	}
+	for _, w := range want {
+		if !strings.Contains(err.Error(), w) {
+			t.Errorf("error %q does not name %q", err, w)
+		}
+	}
+}
+
 func TestLoadFixtureMatchesGolden(t *testing.T) {
 	c, err := catalog.Load(fixtureDir)
 	if err != nil {
 		t.Fatal(err)
 	}
 	got := c.Markdown()
-	golden := filepath.Join("testdata", "fixture.golden")
-	if *update {
-		if err := os.WriteFile(golden, got, 0o644); err != nil {
-			t.Fatal(err)
-		}
-		return
-	}
-	want, err := os.ReadFile(golden)
-	if err != nil {
-		t.Fatalf("%v (run go test ./catalog -run TestLoadFixtureMatchesGolden -update to create it)", err)
-	}
-	if !bytes.Equal(got, want) {
-		t.Errorf("Markdown() =\n%s\nwant (%s)\n%s", got, golden, want)
-	}
+	checkGolden(t, "Markdown()", got, filepath.Join("testdata", "fixture.golden"))
 }
 
 func TestLoadExtractsTheSurface(t *testing.T) {
@@ -184,14 +184,7 @@ func TestLoadNamesEveryMissingDeclaration(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			_, err := catalog.Load(copyFixture(t, tt.edits))
-			if !errors.Is(err, catalog.ErrMissing) {
-				t.Fatalf("Load error = %v, want %v", err, catalog.ErrMissing)
-			}
-			for _, w := range tt.want {
-				if !strings.Contains(err.Error(), w) {
-					t.Errorf("error %q does not name %q", err, w)
-				}
-			}
+			wantLoadError(t, err, catalog.ErrMissing, tt.want)
 		})
 	}
 }
@@ -224,14 +217,7 @@ func TestLoadNamesUndocumentedNames(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			_, err := catalog.Load(copyFixture(t, map[string][]string{"plugin.go": tt.edits}))
-			if !errors.Is(err, catalog.ErrUndocumented) {
-				t.Fatalf("Load error = %v, want %v", err, catalog.ErrUndocumented)
-			}
-			for _, w := range tt.want {
-				if !strings.Contains(err.Error(), w) {
-					t.Errorf("error %q does not name %q", err, w)
-				}
-			}
+			wantLoadError(t, err, catalog.ErrUndocumented, tt.want)
 		})
 	}
 }

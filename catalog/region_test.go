@@ -14,6 +14,25 @@ import (
 
 var update = flag.Bool("update", false, "rewrite the golden files under testdata/")
 
+// checkGolden compares got, the output of what, with the golden file, or
+// rewrites the file under -update.
+func checkGolden(t *testing.T, what string, got []byte, golden string) {
+	t.Helper()
+	if *update {
+		if err := os.WriteFile(golden, got, 0o644); err != nil {
+			t.Fatal(err)
+		}
+		return
+	}
+	want, err := os.ReadFile(golden)
+	if err != nil {
+		t.Fatalf("%v (run go test ./catalog -run %s -update to create it)", err, strings.Split(t.Name(), "/")[0])
+	}
+	if !bytes.Equal(got, want) {
+		t.Errorf("%s =\n%s\nwant (%s)\n%s", what, got, golden, want)
+	}
+}
+
 // regionContent is what the golden tests inject.
 const regionContent = "\ngenerated text\n\n"
 
@@ -38,20 +57,7 @@ func TestInjectGolden(t *testing.T) {
 			if err != nil {
 				got = []byte("error: " + err.Error() + "\n")
 			}
-			golden := strings.TrimSuffix(page, ".md") + ".golden"
-			if *update {
-				if err := os.WriteFile(golden, got, 0o644); err != nil {
-					t.Fatal(err)
-				}
-				return
-			}
-			want, err := os.ReadFile(golden)
-			if err != nil {
-				t.Fatalf("%v (run go test ./catalog -run TestInjectGolden -update to create it)", err)
-			}
-			if !bytes.Equal(got, want) {
-				t.Errorf("Inject(%s) =\n%s\nwant (%s)\n%s", page, got, golden, want)
-			}
+			checkGolden(t, "Inject("+page+")", got, strings.TrimSuffix(page, ".md")+".golden")
 		})
 	}
 }

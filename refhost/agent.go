@@ -677,7 +677,7 @@ func (a *Agent) callTool(ctx context.Context, call host.ToolCall) (host.ToolResu
 		res.Output, res.IsError = ToolErrorPrefix+err.Error(), true
 		return res, nil
 	}
-	e, ok := a.rt.tools.get(call.Name)
+	e, ok := a.rt.tools.Get(call.Name)
 	t := e.tool
 	if !ok {
 		res.Output, res.IsError = fmt.Sprintf(TextUnknownTool, call.Name), true

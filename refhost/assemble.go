@@ -28,7 +28,7 @@ type Prompt struct {
 // Assemble renders the system prompt and tool catalog for ac. It needs no
 // agent (ac.Agent may be nil, for a preview) and changes nothing.
 func (r *Runtime) Assemble(ac host.AssembleContext) Prompt {
-	sections := r.sections.all()
+	sections := r.sections.All()
 	slices.SortFunc(sections, func(a, b host.Section) int {
 		return cmp.Or(cmp.Compare(a.Order, b.Order), strings.Compare(a.Name, b.Name))
 	})
@@ -43,7 +43,7 @@ func (r *Runtime) Assemble(ac host.AssembleContext) Prompt {
 	p.System = strings.Join(texts, "\n\n")
 	p.SystemDigest = digest(p.System)
 
-	tools := r.tools.all()
+	tools := r.tools.All()
 	slices.SortFunc(tools, func(a, b toolEntry) int { return strings.Compare(a.def.Name, b.def.Name) })
 	p.Tools = make([]host.ToolDefinition, len(tools))
 	js := make([]string, len(tools))

@@ -16,9 +16,7 @@ import (
 func TestCancelDuringModelCall(t *testing.T) {
 	f := newFixture(t, scripted.Step{Block: true}, scripted.Step{Text: "ok"})
 	a := f.agent()
-	if err := a.Steer(userText("hi")); err != nil {
-		t.Fatal(err)
-	}
+	send(t, a, "hi")
 	if err := f.model.WaitCalls(ctxTimeout(t), 1); err != nil {
 		t.Fatal(err)
 	}
@@ -52,9 +50,7 @@ func TestCancelDuringTool(t *testing.T) {
 	}}))
 	must[func()](t)(f.rt.AddTool(echoTool{name: "echo"}))
 	a := f.agent()
-	if err := a.Steer(userText("hi")); err != nil {
-		t.Fatal(err)
-	}
+	send(t, a, "hi")
 	<-started
 	a.Cancel()
 	waitIdle(t, a)
@@ -90,9 +86,7 @@ func TestCancelDuringPreStep(t *testing.T) {
 		return next(ctx, s)
 	}, false))
 	a := f.agent()
-	if err := a.Steer(userText("keep me")); err != nil {
-		t.Fatal(err)
-	}
+	send(t, a, "keep me")
 	<-entered
 	a.Cancel()
 	waitIdle(t, a)
@@ -112,9 +106,7 @@ func TestCancelDuringPreStep(t *testing.T) {
 func TestStop(t *testing.T) {
 	f := newFixture(t, scripted.Step{Block: true})
 	a := f.agent()
-	if err := a.Steer(userText("hi")); err != nil {
-		t.Fatal(err)
-	}
+	send(t, a, "hi")
 	if err := f.model.WaitCalls(ctxTimeout(t), 1); err != nil {
 		t.Fatal(err)
 	}
@@ -154,14 +146,10 @@ func TestSteerAfterCancelRuns(t *testing.T) {
 		}
 	})
 	defer stop()
-	if err := a.Steer(userText("first")); err != nil {
-		t.Fatal(err)
-	}
+	send(t, a, "first")
 	<-entered
 	a.Cancel()
-	if err := a.Steer(userText("second")); err != nil {
-		t.Fatal(err)
-	}
+	send(t, a, "second")
 	close(release)
 	waitIdle(t, a)
 	// Turn 1 claims both with its context already cancelled and puts them

@@ -56,9 +56,7 @@ func TestModelChooserPerStep(t *testing.T) {
 	}
 	a := must[*refhost.Agent](t)(rt.NewAgent("", sess))
 	for _, text := range []string{"first", "second"} {
-		if err := a.Steer(userText(text)); err != nil {
-			t.Fatal(err)
-		}
+		send(t, a, text)
 		waitIdle(t, a)
 	}
 	var got []string

@@ -17,7 +17,7 @@ func (r *Runtime) AddToolGuard(g host.Guard) (func(), error) {
 		return nil, fmt.Errorf("refhost: tool guard %q: check func is nil: %w", g.Name, ErrBadRegistration)
 	}
 	g.Tools = slices.Clone(g.Tools)
-	return r.guards.add(g.Name, g, false)
+	return r.guards.Add(g.Name, g, false)
 }
 
 // CheckGuards reports, for every registered guard, the tools it names that
@@ -26,10 +26,10 @@ func (r *Runtime) AddToolGuard(g host.Guard) (func(), error) {
 // after registering everything, as a configuration check.
 func (r *Runtime) CheckGuards() error {
 	var errs []error
-	for _, g := range r.guards.all() {
+	for _, g := range r.guards.All() {
 		var unknown []string
 		for _, name := range g.Tools {
-			if _, ok := r.tools.get(name); !ok {
+			if _, ok := r.tools.Get(name); !ok {
 				unknown = append(unknown, name)
 			}
 		}
@@ -45,7 +45,7 @@ func (r *Runtime) CheckGuards() error {
 
 // guard runs the guard chain for one call; a refusal is the error's text.
 func (r *Runtime) guard(ctx context.Context, cc host.CallContext, name string, input json.RawMessage) error {
-	for _, g := range r.guards.all() {
+	for _, g := range r.guards.All() {
 		if err := runGuard(ctx, g.Check, cc, name, input); err != nil {
 			return err
 		}

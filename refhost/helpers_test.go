@@ -70,17 +70,36 @@ func (f *fixture) agent() *refhost.Agent {
 // steer steers a user text and waits until the agent is idle again.
 func (f *fixture) steer(a *refhost.Agent, text string) {
 	f.t.Helper()
+	steerWait(f.t, a, text)
+}
+
+// send steers a user text.
+func send(t *testing.T, a *refhost.Agent, text string) {
+	t.Helper()
 	if err := a.Steer(userText(text)); err != nil {
-		f.t.Fatal(err)
+		t.Fatal(err)
 	}
-	waitIdle(f.t, a)
+}
+
+// steerWait steers a user text and waits until the agent is idle again.
+func steerWait(t *testing.T, a *refhost.Agent, text string) {
+	t.Helper()
+	send(t, a, text)
+	waitIdle(t, a)
 }
 
 func waitIdle(t *testing.T, a *refhost.Agent) {
 	t.Helper()
+	within(t, a.WaitIdle)
+}
+
+// within runs f with a context bounded by waitTimeout and fails the test
+// on its error.
+func within(t *testing.T, f func(context.Context) error) {
+	t.Helper()
 	ctx, cancel := context.WithTimeout(context.Background(), waitTimeout)
 	defer cancel()
-	if err := a.WaitIdle(ctx); err != nil {
+	if err := f(ctx); err != nil {
 		t.Fatal(err)
 	}
 }

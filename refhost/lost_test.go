@@ -247,19 +247,7 @@ func newRuntime(t *testing.T, st host.Store, m refhost.Model, tools ...host.Tool
 
 func stop(t *testing.T, rt *refhost.Runtime) {
 	t.Helper()
-	ctx, cancel := context.WithTimeout(context.Background(), waitTimeout)
-	defer cancel()
-	if err := rt.Stop(ctx); err != nil {
-		t.Fatal(err)
-	}
-}
-
-func steerWait(t *testing.T, a *refhost.Agent, text string) {
-	t.Helper()
-	if err := a.Steer(userText(text)); err != nil {
-		t.Fatal(err)
-	}
-	waitIdle(t, a)
+	within(t, rt.Stop)
 }
 
 // brokenLogs are logs another writer (an older version, a failed append

@@ -14,6 +14,7 @@ import (
 	"unicode"
 
 	"github.com/dshgo/planmode/host"
+	"github.com/dshgo/planmode/host/hostkit"
 )
 
 // DefaultMaxAttempts is the number of request attempts per step when
@@ -63,13 +64,13 @@ type Options struct {
 type Runtime struct {
 	o Options // with the defaults filled in
 
-	types     registry[host.EventType]
-	sections  registry[host.Section]
-	tools     registry[toolEntry]
-	commands  registry[host.Command]
-	preSteps  registry[host.PreStepListener]
-	reqErrs   registry[RequestErrorListener]
-	guards    registry[host.Guard]
+	types     hostkit.Registry[host.EventType]
+	sections  hostkit.Registry[host.Section]
+	tools     hostkit.Registry[toolEntry]
+	commands  hostkit.Registry[host.Command]
+	preSteps  hostkit.Registry[host.PreStepListener]
+	reqErrs   hostkit.Registry[RequestErrorListener]
+	guards    hostkit.Registry[host.Guard]
 	questions *Questions
 
 	mu     sync.Mutex
@@ -93,18 +94,18 @@ func New(o Options) (*Runtime, error) {
 	o.Logger = cmp.Or(o.Logger, slog.New(slog.DiscardHandler))
 	r := &Runtime{
 		o:         o,
-		types:     registry[host.EventType]{what: "event type"},
-		sections:  registry[host.Section]{what: "section"},
-		tools:     registry[toolEntry]{what: "tool"},
-		commands:  registry[host.Command]{what: "command"},
-		preSteps:  registry[host.PreStepListener]{what: "pre-step listener"},
-		reqErrs:   registry[RequestErrorListener]{what: "request-error listener"},
-		guards:    registry[host.Guard]{what: "tool guard"},
+		types:     hostkit.Registry[host.EventType]{What: "refhost: event type"},
+		sections:  hostkit.Registry[host.Section]{What: "refhost: section"},
+		tools:     hostkit.Registry[toolEntry]{What: "refhost: tool"},
+		commands:  hostkit.Registry[host.Command]{What: "refhost: command"},
+		preSteps:  hostkit.Registry[host.PreStepListener]{What: "refhost: pre-step listener"},
+		reqErrs:   hostkit.Registry[RequestErrorListener]{What: "refhost: request-error listener"},
+		guards:    hostkit.Registry[host.Guard]{What: "refhost: tool guard"},
 		questions: &Questions{},
 		agents:    map[string]*Agent{},
 	}
 	for _, t := range host.CoreEventTypes() {
-		if _, err := r.types.add(t.Name, t, false); err != nil {
+		if _, err := r.types.Add(t.Name, t, false); err != nil {
 			return nil, err
 		}
 	}
@@ -123,12 +124,12 @@ func (r *Runtime) DeclareEventType(t host.EventType) (func(), error) {
 	if t.Kind != host.LogOnly && t.Kind != host.Transcript {
 		return nil, fmt.Errorf("refhost: event type %q: kind %d: want log-only or transcript: %w", t.Name, t.Kind, ErrBadRegistration)
 	}
-	return r.types.add(t.Name, t, false)
+	return r.types.Add(t.Name, t, false)
 }
 
 // EventKind implements [host.EventTypes].
 func (r *Runtime) EventKind(name string) (host.EventKind, bool) {
-	t, ok := r.types.get(name)
+	t, ok := r.types.Get(name)
 	return t.Kind, ok
 }
 
@@ -137,7 +138,7 @@ func (r *Runtime) AddSection(s host.Section) (func(), error) {
 	if s.Text == nil {
 		return nil, fmt.Errorf("refhost: section %q: text func is nil: %w", s.Name, ErrBadRegistration)
 	}
-	return r.sections.add(s.Name, s, false)
+	return r.sections.Add(s.Name, s, false)
 }
 
 // toolEntry is a registered tool and its definition, read once.
@@ -158,7 +159,7 @@ func (r *Runtime) AddTool(t host.Tool) (func(), error) {
 	if err != nil {
 		return nil, fmt.Errorf("refhost: tool %q: definition: %w", def.Name, err)
 	}
-	return r.tools.add(def.Name, toolEntry{tool: t, def: def, js: js}, false)
+	return r.tools.Add(def.Name, toolEntry{tool: t, def: def, js: js}, false)
 }
 
 // AddCommand implements [host.Commands]. The name is given without the
@@ -170,13 +171,13 @@ func (r *Runtime) AddCommand(c host.Command) (func(), error) {
 	if c.Run == nil {
 		return nil, fmt.Errorf("refhost: command %q: run func is nil: %w", c.Name, ErrBadRegistration)
 	}
-	return r.commands.add(c.Name, c, false)
+	return r.commands.Add(c.Name, c, false)
 }
 
 // CommandList returns the registered commands sorted by name, for help
 // listings.
 func (r *Runtime) CommandList() []host.Command {
-	cmds := r.commands.all()
+	cmds := r.commands.All()
 	slices.SortFunc(cmds, func(a, b host.Command) int { return strings.Compare(a.Name, b.Name) })
 	return cmds
 }
@@ -188,14 +189,14 @@ func (r *Runtime) AddPreStep(name string, l host.PreStepListener, prepend bool) 
 	if l == nil {
 		return nil, fmt.Errorf("refhost: pre-step listener %q: nil: %w", name, ErrBadRegistration)
 	}
-	return r.preSteps.add(name, l, prepend)
+	return r.preSteps.Add(name, l, prepend)
 }
 
 // preStep runs the pre-step chain, whose innermost link accepts the
 // step's messages.
 func (r *Runtime) preStep(ctx context.Context, s host.Step) host.Decision {
 	next := host.PreStepNext(func(_ context.Context, s host.Step) host.Decision { return host.Accept(s.Messages) })
-	for _, l := range slices.Backward(r.preSteps.all()) {
+	for _, l := range slices.Backward(r.preSteps.All()) {
 		inner := next
 		next = func(ctx context.Context, s host.Step) host.Decision { return l(ctx, s, inner) }
 	}
@@ -229,13 +230,13 @@ func (r *Runtime) AddRequestErrorListener(name string, l RequestErrorListener) (
 	if l == nil {
 		return nil, fmt.Errorf("refhost: request-error listener %q: nil: %w", name, ErrBadRegistration)
 	}
-	return r.reqErrs.add(name, l, false)
+	return r.reqErrs.Add(name, l, false)
 }
 
 // settleRequestError runs every request-error listener and reports
 // whether one asked for a retry.
 func (r *Runtime) settleRequestError(ctx context.Context, e RequestError) (retry bool) {
-	for _, l := range r.reqErrs.all() {
+	for _, l := range r.reqErrs.All() {
 		retry = l(ctx, e) || retry
 	}
 	return retry

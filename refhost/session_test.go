@@ -139,9 +139,7 @@ func TestConcurrentSteer(t *testing.T) {
 	wg.Wait()
 	// Injected messages only ride along with a later step; one last steer
 	// makes sure a step comes after every inject.
-	if err := a.Steer(userText("last")); err != nil {
-		t.Fatal(err)
-	}
+	send(t, a, "last")
 	waitIdle(t, a)
 	seen := map[string]int{}
 	for _, m := range payloads[host.UserMessage](t, a.Session(), host.TypeUserMessage) {

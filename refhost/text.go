@@ -4,6 +4,7 @@ import (
 	"errors"
 
 	"github.com/dshgo/planmode/host"
+	"github.com/dshgo/planmode/host/hostkit"
 )
 
 // Texts the loop writes into the log, where the model or the user reads them.
@@ -48,7 +49,7 @@ const (
 // Errors of the runtime.
 var (
 	// ErrEmptyName means a registration or command has no name.
-	ErrEmptyName = errors.New("name is empty")
+	ErrEmptyName = hostkit.ErrEmptyName
 	// ErrBadRegistration means a registration is incomplete or malformed.
 	ErrBadRegistration = errors.New("bad registration")
 	// ErrEmptyMessage means a steered or injected message has no content.

@@ -8,6 +8,7 @@ import (
 	"slices"
 
 	"github.com/dshgo/planmode/host"
+	"github.com/dshgo/planmode/host/hostkit"
 )
 
 // transcript folds a session log into the messages the model sees, one
@@ -37,9 +38,9 @@ type transcript struct {
 
 // update folds the events appended since the last call and returns the
 // transcript (capacity clipped so a caller's append cannot reach ours).
-func (t *transcript) update(events host.Log, types *registry[host.EventType], log *slog.Logger) []Message {
+func (t *transcript) update(events host.Log, types *hostkit.Registry[host.EventType], log *slog.Logger) []Message {
 	kinds := map[string]host.EventKind{}
-	for _, d := range types.all() {
+	for _, d := range types.All() {
 		kinds[d.Name] = d.Kind
 	}
 	if !maps.Equal(t.kinds, kinds) || t.upto > events.Len() {

@@ -14,7 +14,6 @@ import (
 
 	"github.com/dshgo/planmode"
 	"github.com/dshgo/planmode/host"
-	"github.com/dshgo/planmode/refhost"
 	"github.com/dshgo/planmode/refhost/scripted"
 	"github.com/dshgo/planmode/store"
 )
@@ -52,11 +51,8 @@ func reviewRun(t *testing.T, r review) error {
 	if r.decide != nil {
 		h.reviewer.queue(r.decide)
 	}
-	sess, err := r.store.Create("review")
-	if err != nil {
-		t.Fatal(err)
-	}
-	a := h.agentOn(t, sess)
+	a := h.newAgent(t, "review")
+	sess := a.Session()
 	if !r.inactive {
 		if out, err := h.ctl.Set(a, true); err != nil || out != planmode.Committed {
 			t.Fatalf("Set = %v, %v", out, err)
@@ -103,7 +99,7 @@ func reviewRun(t *testing.T, r review) error {
 			return errors.New(res.Output)
 		}
 	}
-	if te := lastTurnEnd(t, events); te.Reason != host.TurnCompleted {
+	if te := e2etest.LastTurnEnd(t, host.LogOf(events)); te.Reason != host.TurnCompleted {
 		return fmt.Errorf("turn/end %s: %s", te.Reason, te.Error)
 	}
 	t.Fatal("the log holds no result of the exit call")
@@ -185,32 +181,30 @@ func reviewInputs() []badInput {
 			return nil, errors.New("ui: connection reset")
 		}}),
 		{area, "Keep planning with 4 MiB of feedback (durable store)", func(t *testing.T) error {
-			d, err := store.OpenDir(filepath.Join(t.TempDir(), "sessions"))
-			if err != nil {
-				t.Fatal(err)
-			}
-			t.Cleanup(func() { _ = d.Close() })
+			d := openDir(t, filepath.Join(t.TempDir(), "sessions"))
 			huge := strings.Repeat("y", store.DefaultMaxLineSize)
 			return reviewRun(t, review{store: d, input: planInput(goodPlan), decide: answers(with(no, func(a *host.Answer) { a.Custom = huge }))})
 		}},
 	}
 }
 
+// presentThen is a model that presents goodPlan with exit_plan_mode and
+// then says text.
+func presentThen(text string) *scripted.Model {
+	return scripted.NewModel(
+		scripted.Step{ToolCalls: []host.ToolCall{{ID: "exit", Name: planmode.ExitToolName, Input: planInput(goodPlan)}}},
+		scripted.Step{Text: text},
+	)
+}
+
 // Only the user's answer to the review question approves: the same harness
 // that sees every bad input above fail sees exactly one Approve succeed.
 func TestApprovalNeedsTheReviewersConsent(t *testing.T) {
 	st := store.NewMemory()
-	model := scripted.NewModel(
-		scripted.Step{ToolCalls: []host.ToolCall{{ID: "exit", Name: planmode.ExitToolName, Input: planInput(goodPlan)}}},
-		scripted.Step{Text: "implementing"},
-	)
+	model := presentThen("implementing")
 	h := startHost(t, st, model, nil)
 	h.reviewer.queue(approve)
-	sess, err := st.Create("")
-	if err != nil {
-		t.Fatal(err)
-	}
-	a := h.agentOn(t, sess)
+	a := h.newAgent(t, "")
 	if _, err := h.ctl.Set(a, true); err != nil {
 		t.Fatal(err)
 	}
@@ -254,11 +248,8 @@ func TestLookalikeApprovalsDoNotLeavePlanMode(t *testing.T) {
 	if _, err := h.rt.AddTool(approvedLooking{}); err != nil {
 		t.Fatal(err)
 	}
-	sess, err := st.Create("")
-	if err != nil {
-		t.Fatal(err)
-	}
-	a := h.agentOn(t, sess)
+	a := h.newAgent(t, "")
+	sess := a.Session()
 	if _, err := h.ctl.Set(a, true); err != nil {
 		t.Fatal(err)
 	}
@@ -304,31 +295,12 @@ func (r holdingReviewer) Ask(ctx context.Context, _ host.AskRequest) ([]host.Ans
 // plan guidance.
 func TestMessageDuringReviewIsNoApproval(t *testing.T) {
 	st := store.NewMemory()
-	model := scripted.NewModel(
-		scripted.Step{ToolCalls: []host.ToolCall{{ID: "exit", Name: planmode.ExitToolName, Input: planInput(goodPlan)}}},
-		scripted.Step{Text: "waiting for you"},
-	)
-	rt, err := refhost.New(refhost.Options{Store: st, Model: model})
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { _ = rt.Stop(context.Background()) })
+	model := presentThen("waiting for you")
+	h := startHost(t, st, model, nil)
 	r := holdingReviewer{asked: make(chan struct{}), spoke: make(chan struct{})}
-	unset, err := rt.Questions().SetProvider(r)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer unset()
-	ctl := startController(t, rt, st)
-	sess, err := st.Create("")
-	if err != nil {
-		t.Fatal(err)
-	}
-	a, err := rt.NewAgent("", sess)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if _, err := ctl.Set(a, true); err != nil {
+	h.reviewer.Reply(r.Ask)
+	a := h.newAgent(t, "")
+	if _, err := h.ctl.Set(a, true); err != nil {
 		t.Fatal(err)
 	}
 	if err := a.Steer(userText("present your plan")); err != nil {
@@ -340,7 +312,7 @@ func TestMessageDuringReviewIsNoApproval(t *testing.T) {
 	}
 	close(r.spoke)
 	waitIdle(t, a)
-	if s := ctl.Get(a); s != (planmode.State{Active: true}) {
+	if s := h.ctl.Get(a); s != (planmode.State{Active: true}) {
 		t.Errorf("Get = %+v, want plan mode", s)
 	}
 	reqs := model.Requests()

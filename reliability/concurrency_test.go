@@ -63,11 +63,7 @@ func TestConcurrentSelections(t *testing.T) {
 		concurrentSelections(t, store.NewMemory(), replies)
 	})
 	t.Run("durable store", func(t *testing.T) {
-		d, err := store.OpenDir(filepath.Join(t.TempDir(), "sessions"), store.WithSyncPolicy(store.SyncNever))
-		if err != nil {
-			t.Fatal(err)
-		}
-		t.Cleanup(func() { _ = d.Close() })
+		d := openDir(t, filepath.Join(t.TempDir(), "sessions"), store.WithSyncPolicy(store.SyncNever))
 		concurrentSelections(t, d, replies)
 	})
 }
@@ -384,11 +380,7 @@ func commandOutcomes(t *testing.T) map[string]planmode.Outcome {
 		scripted.Step{ToolCalls: []host.ToolCall{hookCall("h1", "in-turn")}}, scripted.Step{Text: "ok"},
 		scripted.Step{ToolCalls: []host.ToolCall{hookCall("h2", "in-active-turn")}}, scripted.Step{Text: "ok"},
 	), map[string]hookFunc{"in-turn": inTurn, "in-active-turn": inActiveTurn})
-	sess, err := st.Create("")
-	if err != nil {
-		t.Fatal(err)
-	}
-	a = h.agentOn(t, sess)
+	a = h.newAgent(t, "")
 	run(off, planmode.Noop)
 	run("", planmode.Committed)
 	run("", planmode.Noop)

@@ -792,7 +792,7 @@ func verifyRecovery(t *testing.T, dir string, want []host.Event, points []crashP
 	}
 	prompt(t, a, "resume")
 	final := sess.Events().Slice()
-	if te := lastTurnEnd(t, final); te.Reason != host.TurnCompleted {
+	if te := e2etest.LastTurnEnd(t, host.LogOf(final)); te.Reason != host.TurnCompleted {
 		t.Fatalf("resumed turn ended %q (%s), want completed", te.Reason, te.Error)
 	}
 	target := active

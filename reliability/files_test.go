@@ -57,11 +57,7 @@ func treeOf(t testing.TB, root string) []string {
 func TestHostileSessionIDs(t *testing.T) {
 	root := t.TempDir()
 	dir := filepath.Join(root, "sessions")
-	d, err := store.OpenDir(dir)
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { _ = d.Close() })
+	d := openDir(t, dir)
 	// Decoys a path-joining store would reach.
 	for _, p := range []string{filepath.Join(root, "outside.jsonl"), filepath.Join(root, "passwd.jsonl")} {
 		if err := os.WriteFile(p, []byte("decoy\n"), 0o600); err != nil {
@@ -91,11 +87,7 @@ func TestHostileSessionIDs(t *testing.T) {
 // never followed: opening it fails and the target is untouched.
 func TestSymlinkedSessionFileIsRefused(t *testing.T) {
 	root := t.TempDir()
-	d, err := store.OpenDir(filepath.Join(root, "sessions"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { _ = d.Close() })
+	d := openDir(t, filepath.Join(root, "sessions"))
 	target := filepath.Join(root, "target")
 	if err := os.WriteFile(target, []byte("not a log\n"), 0o644); err != nil {
 		t.Fatal(err)
@@ -103,7 +95,7 @@ func TestSymlinkedSessionFileIsRefused(t *testing.T) {
 	if err := os.Symlink(target, d.Path("link")); err != nil {
 		t.Skipf("no symlinks here: %v", err)
 	}
-	_, err = d.Open("link")
+	_, err := d.Open("link")
 	if err == nil || !strings.Contains(err.Error(), "not a regular file") {
 		t.Fatalf("Open(link) = %v, want a not-a-regular-file error", err)
 	}
@@ -133,11 +125,8 @@ func TestSessionFilesArePrivate(t *testing.T) {
 		t.Fatal(err)
 	}
 	h := startHost(t, d, scripted.NewModel(scripted.Step{Text: "hi"}, scripted.Step{Text: "planning"}), nil)
-	sess, err := d.Create("private")
-	if err != nil {
-		t.Fatal(err)
-	}
-	a := h.agentOn(t, sess)
+	a := h.newAgent(t, "private")
+	sess := a.Session()
 	prompt(t, a, "hello")
 	if _, err := h.ctl.Set(a, true); err != nil {
 		t.Fatal(err)
@@ -212,13 +201,9 @@ func sessionIDInputs() []badInput {
 		give := strings.ReplaceAll(fmt.Sprintf("%q", id), strings.Repeat("a", store.MaxIDLen+1), fmt.Sprintf("a×%d", store.MaxIDLen+1))
 		out = append(out, badInput{area, give, func(t *testing.T) error {
 			root := t.TempDir()
-			d, err := store.OpenDir(filepath.Join(root, "sessions"))
-			if err != nil {
-				t.Fatal(err)
-			}
-			t.Cleanup(func() { _ = d.Close() })
+			d := openDir(t, filepath.Join(root, "sessions"))
 			before := treeOf(t, root)
-			_, err = d.Create(id)
+			_, err := d.Create(id)
 			if !errors.Is(err, host.ErrBadSessionID) {
 				t.Errorf("Create(%q) = %v, want ErrBadSessionID", id, err)
 			}

@@ -11,8 +11,10 @@ import (
 	"github.com/dshgo/planmode"
 	"github.com/dshgo/planmode/host"
 	"github.com/dshgo/planmode/host/hosttest"
+	"github.com/dshgo/planmode/internal/e2etest"
 	"github.com/dshgo/planmode/refhost"
 	"github.com/dshgo/planmode/refhost/scripted"
+	"github.com/dshgo/planmode/store"
 )
 
 // The plugin's limits, as the docs state them.
@@ -74,25 +76,18 @@ func startHost(t testing.TB, st host.Store, model refhost.Model, hooks map[strin
 // restarted process would.
 func startController(t testing.TB, rt *refhost.Runtime, st host.Store) *planmode.Controller {
 	t.Helper()
-	res, err := planmode.New(planmode.Params{
-		Config:     planmode.Config{Section: policy},
-		Sections:   rt,
-		Tools:      rt,
-		PreStep:    rt,
-		Validators: st,
-		EventTypes: rt,
-		Commands:   rt,
-		Questions:  rt.Questions(),
-	})
+	return e2etest.Start(t, e2etest.Params(rt, st, policy))
+}
+
+// openDir opens a store on dir, closed when the test ends.
+func openDir(t testing.TB, dir string, opts ...store.Option) *store.Dir {
+	t.Helper()
+	d, err := store.OpenDir(dir, opts...)
 	if err != nil {
 		t.Fatal(err)
 	}
-	c := res.Controller
-	if err := c.Start(context.Background()); err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { _ = c.Stop(context.Background()) })
-	return c
+	t.Cleanup(func() { _ = d.Close() })
+	return d
 }
 
 // mustRuntime is a runtime on st whose model has nothing to say.
@@ -103,6 +98,16 @@ func mustRuntime(t testing.TB, st host.Store) *refhost.Runtime {
 		t.Fatal(err)
 	}
 	return rt
+}
+
+// newAgent binds a new agent to a new session id of the host's store.
+func (h *testHost) newAgent(t testing.TB, id string) *refhost.Agent {
+	t.Helper()
+	sess, err := h.store.Create(id)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return h.agentOn(t, sess)
 }
 
 // agentOn binds a new agent to sess.
@@ -135,22 +140,6 @@ func waitIdle(t testing.TB, a *refhost.Agent) {
 
 func userText(text string) host.Message {
 	return host.Message{Content: []host.Block{host.TextBlock(text)}}
-}
-
-// lastTurnEnd returns the payload of the log's last "turn/end".
-func lastTurnEnd(t testing.TB, events []host.Event) host.TurnEnd {
-	t.Helper()
-	for i := len(events) - 1; i >= 0; i-- {
-		if events[i].Type == host.TypeTurnEnd {
-			var te host.TurnEnd
-			if err := json.Unmarshal(events[i].Data, &te); err != nil {
-				t.Fatal(err)
-			}
-			return te
-		}
-	}
-	t.Fatal("the log has no turn/end")
-	return host.TurnEnd{}
 }
 
 // reviewer is the user behind the question channel, the question stub of
@@ -229,19 +218,8 @@ func modeOf(t testing.TB, e host.Event) bool {
 
 var _ host.Agent = logAgent{}
 
+// turnOpen reports whether a turn is open after events (e2etest.TurnOpen).
+func turnOpen(events []host.Event) bool { return e2etest.TurnOpen(host.LogOf(events), len(events)) }
+
 // argOff is the argument of "/plan" that selects the default mode.
 const argOff = "off"
-
-// turnOpen reports whether a turn is open after events: the latest of
-// "turn/start" and "turn/end" is "turn/start".
-func turnOpen(events []host.Event) bool {
-	for i := len(events) - 1; i >= 0; i-- {
-		switch events[i].Type {
-		case host.TypeTurnStart:
-			return true
-		case host.TypeTurnEnd:
-			return false
-		}
-	}
-	return false
-}

@@ -145,11 +145,7 @@ func configInputs() []badInput {
 // events, in a store served by a running plan-mode controller.
 func storeSession(t *testing.T, opts ...store.Option) (*store.Dir, host.Session) {
 	t.Helper()
-	d, err := store.OpenDir(filepath.Join(t.TempDir(), "sessions"), opts...)
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { _ = d.Close() })
+	d := openDir(t, filepath.Join(t.TempDir(), "sessions"), opts...)
 	h := startHost(t, d, scripted.NewModel(), nil)
 	sess, err := d.Create("s")
 	if err != nil {
@@ -278,17 +274,9 @@ func storeInputs() []badInput {
 // command registry.
 func commandSession(t *testing.T) (*testHost, host.Agent) {
 	t.Helper()
-	d, err := store.OpenDir(filepath.Join(t.TempDir(), "sessions"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { _ = d.Close() })
+	d := openDir(t, filepath.Join(t.TempDir(), "sessions"))
 	h := startHost(t, d, scripted.NewModel(), nil)
-	sess, err := d.Create("cmd")
-	if err != nil {
-		t.Fatal(err)
-	}
-	a := h.agentOn(t, sess)
+	a := h.newAgent(t, "cmd")
 	if out, err := h.ctl.Set(a, true); err != nil || out != planmode.Committed {
 		t.Fatalf("Set = %v, %v", out, err)
 	}

@@ -91,11 +91,7 @@ func TestCancelledSelectionStaysCancelledAfterRestart(t *testing.T) {
 			if tt.review {
 				h.reviewer.queue(approve)
 			}
-			sess, err := st.Create("")
-			if err != nil {
-				t.Fatal(err)
-			}
-			a := h.agentOn(t, sess)
+			a := h.newAgent(t, "")
 			if !tt.inactive {
 				if _, err := h.ctl.Set(a, true); err != nil {
 					t.Fatal(err)

@@ -57,9 +57,9 @@ func (f *faultyFile) Sync() error {
 	return f.File.Sync()
 }
 
-// faultyDir opens a Dir whose session files are wrapped by the returned
-// faultyFile (one session at a time).
-func faultyDir(t *testing.T, opts ...Option) (*Dir, *faultyFile) {
+// faultySession opens a Dir whose session files are wrapped by the
+// returned faultyFile (one session at a time) and creates session id in it.
+func faultySession(t *testing.T, id string, opts ...Option) (*Dir, *faultyFile, host.Session) {
 	t.Helper()
 	d, err := OpenDir(filepath.Join(t.TempDir(), "sessions"), opts...)
 	if err != nil {
@@ -68,24 +68,24 @@ func faultyDir(t *testing.T, opts ...Option) (*Dir, *faultyFile) {
 	t.Cleanup(func() { _ = d.Close() })
 	ff := &faultyFile{}
 	d.wrap = func(f *os.File) file { ff.File = f; return ff }
-	return d, ff
+	s, err := d.Create(id)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return d, ff, s
 }
 
 func TestFailedWriteIsCutBack(t *testing.T) {
 	for _, partial := range []bool{false, true} {
 		name := map[bool]string{false: "nothing written", true: "half a line written"}[partial]
 		t.Run(name, func(t *testing.T) {
-			d, ff := faultyDir(t)
-			s, err := d.Create("w")
-			if err != nil {
-				t.Fatal(err)
-			}
+			d, ff, s := faultySession(t, "w")
 			if _, err := s.Append(host.Event{Type: "one"}); err != nil {
 				t.Fatal(err)
 			}
 			before, _ := os.ReadFile(d.Path("w"))
 			ff.writeErr, ff.partial = errDiskFull, partial
-			_, err = s.Append(host.Event{Type: "two", Data: []byte(`{"pad":"xxxxxxxxxxxxxxxxxxxx"}`)})
+			_, err := s.Append(host.Event{Type: "two", Data: []byte(`{"pad":"xxxxxxxxxxxxxxxxxxxx"}`)})
 			if !errors.Is(err, errDiskFull) || errors.Is(err, ErrSessionFailed) {
 				t.Fatalf("Append = %v, want the write error and a usable session", err)
 			}
@@ -101,13 +101,9 @@ func TestFailedWriteIsCutBack(t *testing.T) {
 }
 
 func TestFailedCutBackFailsTheSession(t *testing.T) {
-	d, ff := faultyDir(t)
-	s, err := d.Create("w")
-	if err != nil {
-		t.Fatal(err)
-	}
+	d, ff, s := faultySession(t, "w")
 	ff.writeErr, ff.partial, ff.truncErr = errDiskFull, true, errIO
-	_, err = s.Append(host.Event{Type: "one"})
+	_, err := s.Append(host.Event{Type: "one"})
 	if !errors.Is(err, ErrSessionFailed) || !errors.Is(err, errDiskFull) || !errors.Is(err, errIO) {
 		t.Fatalf("Append = %v, want ErrSessionFailed naming both causes", err)
 	}
@@ -124,16 +120,12 @@ func TestFailedCutBackFailsTheSession(t *testing.T) {
 }
 
 func TestFailedSyncFailsTheSession(t *testing.T) {
-	d, ff := faultyDir(t, WithSyncPolicy(SyncEveryAppend))
-	s, err := d.Create("w")
-	if err != nil {
-		t.Fatal(err)
-	}
+	d, ff, s := faultySession(t, "w", WithSyncPolicy(SyncEveryAppend))
 	if _, err := s.Append(host.Event{Type: "one"}); err != nil {
 		t.Fatal(err)
 	}
 	ff.syncErr = errIO
-	_, err = s.Append(host.Event{Type: "two"})
+	_, err := s.Append(host.Event{Type: "two"})
 	if !errors.Is(err, ErrSessionFailed) || !errors.Is(err, errIO) {
 		t.Fatalf("Append = %v, want ErrSessionFailed wrapping the sync error", err)
 	}
@@ -158,11 +150,7 @@ func TestSyncPolicyCounts(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.give.String(), func(t *testing.T) {
-			d, ff := faultyDir(t, WithSyncPolicy(tt.give))
-			s, err := d.Create("p")
-			if err != nil {
-				t.Fatal(err)
-			}
+			d, ff, s := faultySession(t, "p", WithSyncPolicy(tt.give))
 			for _, typ := range []string{host.TypeTurnStart, host.TypeUserMessage, host.TypeAssistantMessage, host.TypeTurnEnd} {
 				if _, err := s.Append(host.Event{Type: typ}); err != nil {
 					t.Fatal(err)
@@ -205,11 +193,7 @@ func assertReopens(t *testing.T, d *Dir, id string, want []host.Event) {
 // failed Sync is reported to its caller and fails the session, whose
 // events stay as they were.
 func TestFailedGroupSyncFailsTheSession(t *testing.T) {
-	d, ff := faultyDir(t)
-	s, err := d.Create("g")
-	if err != nil {
-		t.Fatal(err)
-	}
+	_, ff, s := faultySession(t, "g")
 	if _, err := s.Append(host.Event{Type: "one"}); err != nil {
 		t.Fatal(err)
 	}
@@ -226,11 +210,7 @@ func TestFailedGroupSyncFailsTheSession(t *testing.T) {
 // second Sync with no append between does no fsync, and appends alone do
 // none.
 func TestGroupSyncIsShared(t *testing.T) {
-	d, ff := faultyDir(t)
-	s, err := d.Create("g")
-	if err != nil {
-		t.Fatal(err)
-	}
+	_, ff, s := faultySession(t, "g")
 	for range 6 {
 		if _, err := s.Append(host.Event{Type: "step/x"}); err != nil {
 			t.Fatal(err)

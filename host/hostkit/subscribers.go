@@ -16,14 +16,15 @@ import (
 // returns takes that lock itself, so once it returns the subscriber is not
 // called again.
 type Subscribers struct {
-	lock sync.Locker // the append lock, from the first Add
 	subs []*subscriber
 }
 
-// subscriber is one Add; active is false once it was unsubscribed.
+// subscriber is one Add; active is false once it was unsubscribed. lock
+// is the append lock it was added under.
 type subscriber struct {
 	fn     func(host.Event)
 	list   *Subscribers
+	lock   sync.Locker
 	active bool
 }
 
@@ -34,20 +35,19 @@ type subscriber struct {
 // call; the returned unsubscribe takes it, removes fn and may be called
 // more than once.
 func (l *Subscribers) Add(lock sync.Locker, log host.Log, from int, fn func(host.Event)) (unsubscribe func()) {
-	l.lock = lock
 	for _, e := range log.Range(from, log.Len()) {
 		fn(e)
 	}
-	sub := &subscriber{fn: fn, list: l, active: true}
+	sub := &subscriber{fn: fn, list: l, lock: lock, active: true}
 	l.subs = append(l.subs, sub)
 	return sub.unsubscribe
 }
 
 // unsubscribe removes s from its list, once.
 func (s *subscriber) unsubscribe() {
+	s.lock.Lock()
+	defer s.lock.Unlock()
 	l := s.list
-	l.lock.Lock()
-	defer l.lock.Unlock()
 	if !s.active {
 		return
 	}

@@ -21,6 +21,13 @@ func TestDocuments(t *testing.T, newDocs func(t testing.TB) host.Documents) {
 	t.Helper()
 	ctx := context.Background()
 	const agent, name = "agent-1", "todo"
+	// stored checks that put, what a Put returned, and a Get now both hold
+	// data at version.
+	stored := func(t *testing.T, d host.Documents, put host.Document, data string, version int64) {
+		t.Helper()
+		mustDoc(t, put, data, version)
+		mustDoc(t, mustGet(t, d, agent, name), data, version)
+	}
 
 	t.Run("a document never written is not found", func(t *testing.T) {
 		d := newDocs(t)
@@ -30,18 +37,14 @@ func TestDocuments(t *testing.T, newDocs func(t testing.TB) host.Documents) {
 
 	t.Run("the first put with version 0 creates version 1", func(t *testing.T) {
 		d := newDocs(t)
-		got := mustPut(t, d, agent, name, []byte("one"), 0)
-		mustDoc(t, got, "one", 1)
-		mustDoc(t, mustGet(t, d, agent, name), "one", 1)
+		stored(t, d, mustPut(t, d, agent, name, []byte("one"), 0), "one", 1)
 	})
 
 	t.Run("a put naming the current version replaces the content and counts up", func(t *testing.T) {
 		d := newDocs(t)
 		mustPut(t, d, agent, name, []byte("one"), 0)
 		mustPut(t, d, agent, name, []byte("two"), 1)
-		got := mustPut(t, d, agent, name, []byte("three"), 2)
-		mustDoc(t, got, "three", 3)
-		mustDoc(t, mustGet(t, d, agent, name), "three", 3)
+		stored(t, d, mustPut(t, d, agent, name, []byte("three"), 2), "three", 3)
 	})
 
 	t.Run("a put naming another version conflicts and changes nothing", func(t *testing.T) {
@@ -65,9 +68,7 @@ func TestDocuments(t *testing.T, newDocs func(t testing.TB) host.Documents) {
 
 	t.Run("empty content is a document", func(t *testing.T) {
 		d := newDocs(t)
-		got := mustPut(t, d, agent, name, nil, 0)
-		mustDoc(t, got, "", 1)
-		mustDoc(t, mustGet(t, d, agent, name), "", 1)
+		stored(t, d, mustPut(t, d, agent, name, nil, 0), "", 1)
 	})
 
 	t.Run("content is stored byte for byte", func(t *testing.T) {
@@ -113,23 +114,13 @@ func TestDocuments(t *testing.T, newDocs func(t testing.TB) host.Documents) {
 			"plain", "Plain", "PLAIN", "with space", "../escape", "a/b", `a\b`, ".", "..", "~plain",
 			"con", "NUL", "-dash", "日本語", "emoji 🙂", strings.Repeat("x", host.MaxDocumentAgentIDLen),
 		}
-		for i, id := range ids {
-			mustPut(t, d, id, name, []byte(strconv.Itoa(i)), 0)
-		}
-		for i, id := range ids {
-			mustDoc(t, mustGet(t, d, id, name), strconv.Itoa(i), 1)
-		}
+		keptApart(t, d, len(ids), func(i int) (string, string) { return ids[i], name })
 	})
 
 	t.Run("names of every allowed form are distinct keys", func(t *testing.T) {
 		d := newDocs(t)
 		names := []string{"todo", "todo.v2", "todo-v2", "todo_v2", "0", "con", "nul", strings.Repeat("n", host.MaxDocumentNameLen)}
-		for i, n := range names {
-			mustPut(t, d, agent, n, []byte(strconv.Itoa(i)), 0)
-		}
-		for i, n := range names {
-			mustDoc(t, mustGet(t, d, agent, n), strconv.Itoa(i), 1)
-		}
+		keptApart(t, d, len(names), func(i int) (string, string) { return agent, names[i] })
 	})
 
 	t.Run("bad keys are refused", func(t *testing.T) {
@@ -304,5 +295,19 @@ func mustIs(t testing.TB, err, target error) {
 	t.Helper()
 	if !errors.Is(err, target) {
 		t.Fatalf("error %v, want %v", err, target)
+	}
+}
+
+// keptApart puts document i under key(i) for i below n and reads each
+// back: the keys must not overwrite one another.
+func keptApart(t testing.TB, d host.Documents, n int, key func(i int) (agentID, name string)) {
+	t.Helper()
+	for i := range n {
+		a, name := key(i)
+		mustPut(t, d, a, name, []byte(strconv.Itoa(i)), 0)
+	}
+	for i := range n {
+		a, name := key(i)
+		mustDoc(t, mustGet(t, d, a, name), strconv.Itoa(i), 1)
 	}
 }

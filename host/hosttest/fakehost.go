@@ -11,6 +11,7 @@ import (
 	"testing"
 
 	"github.com/dshgo/planmode/host"
+	"github.com/dshgo/planmode/host/hostkit"
 )
 
 // Host is a small in-memory agent host for plugin tests: the registries a
@@ -21,19 +22,21 @@ import (
 // time, and inspects the log.
 //
 // Registrations follow the host contracts: names are unique
-// ([host.ErrDuplicate]), prepended pre-step listeners run outermost, and
-// every unregister func is safe to call more than once. All methods are safe
-// for concurrent use.
+// ([host.ErrDuplicate]) and not empty, prepended pre-step listeners run
+// outermost, and every unregister func removes its own registration only
+// and is safe to call more than once. All methods are safe for concurrent
+// use.
 type Host struct {
 	store host.Store
 
-	mu        sync.Mutex
-	sections  []host.Section
-	tools     []host.Tool
-	commands  []host.Command
-	listeners []PreStep // outermost first
-	types     map[string]host.EventKind
-	runs      int // command runs, for their IDs
+	sections  hostkit.Registry[host.Section]
+	tools     hostkit.Registry[host.Tool]
+	commands  hostkit.Registry[host.Command]
+	listeners hostkit.Registry[PreStep] // outermost first
+	types     hostkit.Registry[host.EventKind]
+
+	mu   sync.Mutex
+	runs int // command runs, for their IDs
 }
 
 // PreStep is a registered pre-step listener with its name.
@@ -45,7 +48,14 @@ type PreStep struct {
 // NewHost returns a host whose sessions live in st (for example
 // store.NewMemory()). The store is also the host's validator registry.
 func NewHost(st host.Store) *Host {
-	return &Host{store: st, types: map[string]host.EventKind{}}
+	return &Host{
+		store:     st,
+		sections:  hostkit.Registry[host.Section]{What: "hosttest: section"},
+		tools:     hostkit.Registry[host.Tool]{What: "hosttest: tool"},
+		commands:  hostkit.Registry[host.Command]{What: "hosttest: command"},
+		listeners: hostkit.Registry[PreStep]{What: "hosttest: pre-step listener"},
+		types:     hostkit.Registry[host.EventKind]{What: "hosttest: event type"},
+	}
 }
 
 // Store returns the host's store; it is also its [host.Validators].
@@ -53,77 +63,33 @@ func (h *Host) Store() host.Store { return h.store }
 
 // AddSection implements [host.Sections].
 func (h *Host) AddSection(s host.Section) (func(), error) {
-	h.mu.Lock()
-	defer h.mu.Unlock()
 	if s.Text == nil {
 		return nil, fmt.Errorf("hosttest: section %q: %w", s.Name, errNoFunc)
 	}
-	if slices.ContainsFunc(h.sections, func(x host.Section) bool { return x.Name == s.Name }) {
-		return nil, fmt.Errorf("hosttest: section %q: %w", s.Name, host.ErrDuplicate)
-	}
-	h.sections = append(h.sections, s)
-	return h.remover(func() {
-		h.sections = slices.DeleteFunc(h.sections, func(x host.Section) bool { return x.Name == s.Name })
-	}), nil
+	return h.sections.Add(s.Name, s, false)
 }
 
 // AddTool implements [host.Tools].
 func (h *Host) AddTool(t host.Tool) (func(), error) {
-	h.mu.Lock()
-	defer h.mu.Unlock()
-	name := t.Definition().Name
-	if slices.ContainsFunc(h.tools, func(x host.Tool) bool { return x.Definition().Name == name }) {
-		return nil, fmt.Errorf("hosttest: tool %q: %w", name, host.ErrDuplicate)
-	}
-	h.tools = append(h.tools, t)
-	return h.remover(func() {
-		h.tools = slices.DeleteFunc(h.tools, func(x host.Tool) bool { return x == t })
-	}), nil
+	return h.tools.Add(t.Definition().Name, t, false)
 }
 
 // AddCommand implements [host.Commands].
 func (h *Host) AddCommand(c host.Command) (func(), error) {
-	h.mu.Lock()
-	defer h.mu.Unlock()
 	if c.Run == nil {
 		return nil, fmt.Errorf("hosttest: command %q: %w", c.Name, errNoFunc)
 	}
-	if slices.ContainsFunc(h.commands, func(x host.Command) bool { return x.Name == c.Name }) {
-		return nil, fmt.Errorf("hosttest: command %q: %w", c.Name, host.ErrDuplicate)
-	}
-	h.commands = append(h.commands, c)
-	return h.remover(func() {
-		h.commands = slices.DeleteFunc(h.commands, func(x host.Command) bool { return x.Name == c.Name })
-	}), nil
+	return h.commands.Add(c.Name, c, false)
 }
 
 // AddPreStep implements [host.PreStepChain].
 func (h *Host) AddPreStep(name string, l host.PreStepListener, prepend bool) (func(), error) {
-	h.mu.Lock()
-	defer h.mu.Unlock()
-	if slices.ContainsFunc(h.listeners, func(x PreStep) bool { return x.Name == name }) {
-		return nil, fmt.Errorf("hosttest: pre-step listener %q: %w", name, host.ErrDuplicate)
-	}
-	p := PreStep{Name: name, Listener: l}
-	if prepend {
-		h.listeners = slices.Insert(h.listeners, 0, p)
-	} else {
-		h.listeners = append(h.listeners, p)
-	}
-	return h.remover(func() {
-		h.listeners = slices.DeleteFunc(h.listeners, func(x PreStep) bool { return x.Name == name })
-	}), nil
+	return h.listeners.Add(name, PreStep{Name: name, Listener: l}, prepend)
 }
 
 // DeclareEventType implements [host.EventTypes].
 func (h *Host) DeclareEventType(t host.EventType) (func(), error) {
-	h.mu.Lock()
-	defer h.mu.Unlock()
-	if _, ok := h.types[t.Name]; ok {
-		return nil, fmt.Errorf("hosttest: event type %q: %w", t.Name, host.ErrDuplicate)
-	}
-	h.types[t.Name] = t.Kind
-	return h.remover(func() { delete(h.types, t.Name) }), nil
+	return h.types.Add(t.Name, t.Kind, false)
 }
 
 // AddValidator implements [host.Validators] through the store.
@@ -131,31 +97,12 @@ func (h *Host) AddValidator(name string, v host.Validator) (func(), error) {
 	return h.store.AddValidator(name, v)
 }
 
-// remover returns an unregister func that runs f once, under h.mu.
-func (h *Host) remover(f func()) func() {
-	var once sync.Once
-	return func() {
-		once.Do(func() {
-			h.mu.Lock()
-			defer h.mu.Unlock()
-			f()
-		})
-	}
-}
-
 // EventKind returns the kind a plugin declared for an event type.
-func (h *Host) EventKind(name string) (host.EventKind, bool) {
-	h.mu.Lock()
-	defer h.mu.Unlock()
-	k, ok := h.types[name]
-	return k, ok
-}
+func (h *Host) EventKind(name string) (host.EventKind, bool) { return h.types.Get(name) }
 
 // Sections returns the registered sections, sorted by (Order, Name).
 func (h *Host) Sections() []host.Section {
-	h.mu.Lock()
-	ss := slices.Clone(h.sections)
-	h.mu.Unlock()
+	ss := h.sections.All()
 	slices.SortFunc(ss, func(x, y host.Section) int {
 		return cmp.Or(cmp.Compare(x.Order, y.Order), cmp.Compare(x.Name, y.Name))
 	})
@@ -163,54 +110,24 @@ func (h *Host) Sections() []host.Section {
 }
 
 // Tool returns the registered tool with that name.
-func (h *Host) Tool(name string) (host.Tool, bool) {
-	h.mu.Lock()
-	defer h.mu.Unlock()
-	i := slices.IndexFunc(h.tools, func(x host.Tool) bool { return x.Definition().Name == name })
-	if i < 0 {
-		return nil, false
-	}
-	return h.tools[i], true
-}
+func (h *Host) Tool(name string) (host.Tool, bool) { return h.tools.Get(name) }
 
 // Tools returns the registered tools, in the order they were added.
-func (h *Host) Tools() []host.Tool {
-	h.mu.Lock()
-	defer h.mu.Unlock()
-	return slices.Clone(h.tools)
-}
+func (h *Host) Tools() []host.Tool { return h.tools.All() }
 
 // Command returns the registered command with that name.
-func (h *Host) Command(name string) (host.Command, bool) {
-	h.mu.Lock()
-	defer h.mu.Unlock()
-	i := slices.IndexFunc(h.commands, func(x host.Command) bool { return x.Name == name })
-	if i < 0 {
-		return host.Command{}, false
-	}
-	return h.commands[i], true
-}
+func (h *Host) Command(name string) (host.Command, bool) { return h.commands.Get(name) }
 
 // Commands returns the registered commands, in the order they were added.
-func (h *Host) Commands() []host.Command {
-	h.mu.Lock()
-	defer h.mu.Unlock()
-	return slices.Clone(h.commands)
-}
+func (h *Host) Commands() []host.Command { return h.commands.All() }
 
 // PreSteps returns the registered pre-step listeners, outermost first.
-func (h *Host) PreSteps() []PreStep {
-	h.mu.Lock()
-	defer h.mu.Unlock()
-	return slices.Clone(h.listeners)
-}
+func (h *Host) PreSteps() []PreStep { return h.listeners.All() }
 
 // Registered counts what plugins registered: sections, tools, commands,
 // pre-step listeners and event types. A stopped plugin leaves all zero.
 func (h *Host) Registered() (sections, tools, commands, listeners, types int) {
-	h.mu.Lock()
-	defer h.mu.Unlock()
-	return len(h.sections), len(h.tools), len(h.commands), len(h.listeners), len(h.types)
+	return len(h.sections.All()), len(h.tools.All()), len(h.commands.All()), len(h.listeners.All()), len(h.types.All())
 }
 
 // Render returns the names of the sections that render text for agent

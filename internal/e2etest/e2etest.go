@@ -64,6 +64,37 @@ func New(t testing.TB, opts ...fx.Option) *Host {
 	return h
 }
 
+// Params returns the plugin's params wired to the reference host's runtime
+// rt, with section as its plan:policy text and v checking its events.
+func Params(rt *refhost.Runtime, v host.Validators, section string) planmode.Params {
+	return planmode.Params{
+		Config:     planmode.Config{Section: section},
+		Sections:   rt,
+		Tools:      rt,
+		PreStep:    rt,
+		Validators: v,
+		EventTypes: rt,
+		Commands:   rt,
+		Questions:  rt.Questions(),
+	}
+}
+
+// Start builds a controller from p and starts it, as a host's lifecycle
+// does; it is stopped when the test ends.
+func Start(t testing.TB, p planmode.Params) *planmode.Controller {
+	t.Helper()
+	res, err := planmode.New(p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	c := res.Controller
+	if err := c.Start(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { _ = c.Stop(context.Background()) })
+	return c
+}
+
 // Detach detaches the scripted user: the host then reports no provider.
 func (h *Host) Detach() { h.attached() }
 
@@ -145,6 +176,37 @@ func Result(t testing.TB, a host.Agent, id string) host.ToolResult {
 		t.Fatalf("no result for call %q; log: %s", id, Types(a))
 	}
 	return r
+}
+
+// LastTurnEnd returns the payload of the last "turn/end" in log.
+func LastTurnEnd(t testing.TB, log host.Log) host.TurnEnd {
+	t.Helper()
+	for _, e := range log.Backward(log.Len()) {
+		if e.Type == host.TypeTurnEnd {
+			var te host.TurnEnd
+			if err := json.Unmarshal(e.Data, &te); err != nil {
+				t.Fatal(err)
+			}
+			return te
+		}
+	}
+	t.Fatal("the log has no turn/end")
+	return host.TurnEnd{}
+}
+
+// TurnOpen reports whether a turn is open after the first end events of
+// log: the latest of "turn/start" and "turn/end" among them is
+// "turn/start".
+func TurnOpen(log host.Log, end int) bool {
+	for _, e := range log.Backward(end) {
+		switch e.Type {
+		case host.TypeTurnStart:
+			return true
+		case host.TypeTurnEnd:
+			return false
+		}
+	}
+	return false
 }
 
 // Events returns the events of type typ in a's session.

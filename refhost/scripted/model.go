@@ -114,17 +114,26 @@ func (m *Model) Remaining() int {
 // WaitCalls blocks until the model has received at least n calls (a
 // blocking step counts from the moment it started) or ctx is done.
 func (m *Model) WaitCalls(ctx context.Context, n int) error {
-	for {
+	return waitCount(ctx, n, "model", "calls", func() (int, chan struct{}) {
 		m.mu.Lock()
-		got, ch := len(m.reqs), m.changed
-		m.mu.Unlock()
+		defer m.mu.Unlock()
+		return len(m.reqs), m.changed
+	})
+}
+
+// waitCount blocks until count reports at least n or ctx is done; count
+// returns the number so far and a channel closed when it changes. who and
+// what name the wait in the error.
+func waitCount(ctx context.Context, n int, who, what string, count func() (int, chan struct{})) error {
+	for {
+		got, changed := count()
 		if got >= n {
 			return nil
 		}
 		select {
-		case <-ch:
+		case <-changed:
 		case <-ctx.Done():
-			return fmt.Errorf("scripted model: waiting for %d calls (have %d): %w", n, got, ctx.Err())
+			return fmt.Errorf("scripted %s: waiting for %d %s (have %d): %w", who, n, what, got, ctx.Err())
 		}
 	}
 }

@@ -130,19 +130,11 @@ func (p *Provider) Requests() []host.AskRequest {
 // WaitRequests blocks until at least n Asks have arrived (a held Ask
 // counts from the moment it started waiting) or ctx is done.
 func (p *Provider) WaitRequests(ctx context.Context, n int) error {
-	for {
+	return waitCount(ctx, n, "provider", "asks", func() (int, chan struct{}) {
 		p.mu.Lock()
-		got, ch := len(p.reqs), p.changed
-		p.mu.Unlock()
-		if got >= n {
-			return nil
-		}
-		select {
-		case <-ch:
-		case <-ctx.Done():
-			return fmt.Errorf("scripted provider: waiting for %d asks (have %d): %w", n, got, ctx.Err())
-		}
-	}
+		defer p.mu.Unlock()
+		return len(p.reqs), p.changed
+	})
 }
 
 func cloneAsk(r host.AskRequest) host.AskRequest {

@@ -133,13 +133,20 @@ func newGenerator(root string, out *bytes.Buffer) *generator {
 func generated(t *testing.T) string {
 	t.Helper()
 	root := newRepo(t)
-	var out bytes.Buffer
-	g := newGenerator(root, &out)
-	g.record = true
-	if _, err := g.run(true); err != nil {
+	if _, _, err := record(root); err != nil {
 		t.Fatal(err)
 	}
 	return root
+}
+
+// record runs the generator in write mode with -record and returns its
+// verdict and report.
+func record(root string) (upToDate bool, report string, err error) {
+	var out bytes.Buffer
+	g := newGenerator(root, &out)
+	g.record = true
+	upToDate, err = g.run(true)
+	return upToDate, out.String(), err
 }
 
 // check runs the generator in check mode and returns its verdict and report.
@@ -162,32 +169,25 @@ func TestWriteThenCheckIsUpToDate(t *testing.T) {
 }
 
 func TestWriteReportsWhatItWrote(t *testing.T) {
-	root := newRepo(t)
-	var out bytes.Buffer
-	g := newGenerator(root, &out)
-	g.record = true
-	upToDate, err := g.run(true)
+	upToDate, out, err := record(newRepo(t))
 	if err != nil {
 		t.Fatal(err)
 	}
 	want := fmt.Sprintf(msgUpdated, pageEN) + fmt.Sprintf(msgUpdated, pageZH) + fmt.Sprintf(msgRecorded, "docs/plan-mode.i18n.yaml")
-	if upToDate || out.String() != want {
-		t.Errorf("first write: upToDate=%v, report %q, want false and %q", upToDate, out.String(), want)
+	if upToDate || out != want {
+		t.Errorf("first write: upToDate=%v, report %q, want false and %q", upToDate, out, want)
 	}
 }
 
 func TestWritingTwiceChangesNothing(t *testing.T) {
 	root := generated(t)
 	before := snapshot(t, root)
-	var out bytes.Buffer
-	g := newGenerator(root, &out)
-	g.record = true
-	upToDate, err := g.run(true)
+	upToDate, out, err := record(root)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if !upToDate || out.Len() != 0 {
-		t.Errorf("second write: upToDate=%v, report:\n%s", upToDate, &out)
+	if !upToDate || out != "" {
+		t.Errorf("second write: upToDate=%v, report:\n%s", upToDate, out)
 	}
 	if after := snapshot(t, root); !maps.Equal(before, after) {
 		t.Error("the second write changed files")
@@ -334,10 +334,7 @@ func TestRecordRefusesPagesWithDifferentHeadings(t *testing.T) {
 	root := generated(t)
 	edit(t, root, pageEN, "English prose.\n", "English prose.\n\n### Details\n")
 	recordBefore := mustRead(t, root, "docs/plan-mode.i18n.yaml")
-	var out bytes.Buffer
-	g := newGenerator(root, &out)
-	g.record = true
-	_, err := g.run(true)
+	_, _, err := record(root)
 	want := fmt.Sprintf(msgHeadingLevel, 2, 3, pageEN, 5, "Details", 2, pageZH, 5, "API 目录")
 	if err == nil || !strings.Contains(err.Error(), want) {
 		t.Errorf("-record error = %v, want one containing %q", err, want)
@@ -374,13 +371,11 @@ func TestANewPairCanBeRecorded(t *testing.T) {
 	if upToDate, out := check(t, root); upToDate || !strings.Contains(out, "docs/performance.i18n.yaml: no translation record") {
 		t.Fatalf("check of an unrecorded pair: upToDate=%v, report:\n%s", upToDate, out)
 	}
-	var out bytes.Buffer
-	g := newGenerator(root, &out)
-	g.record = true
-	if _, err := g.run(true); err != nil {
+	_, got, err := record(root)
+	if err != nil {
 		t.Fatal(err)
 	}
-	if got, want := out.String(), fmt.Sprintf(msgRecorded, "docs/performance.i18n.yaml"); got != want {
+	if want := fmt.Sprintf(msgRecorded, "docs/performance.i18n.yaml"); got != want {
 		t.Errorf("-record reported %q, want %q", got, want)
 	}
 	if upToDate, out := check(t, root); !upToDate {
