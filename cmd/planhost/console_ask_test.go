@@ -170,15 +170,7 @@ func TestAskUserOverTheOpenAIEndpoint(t *testing.T) {
 	defer srv.Close()
 	dir := newRunDir(t)
 	env := map[string]string{"OPENAI_BASE_URL": srv.BaseURL(), "OPENAI_MODEL": "m", "OPENAI_API_KEY": "k"}
-	p, out, errOut, _ := testProgram(t, "/plan Greet in more languages\n2\n")
-	p.getenv = func(k string) string { return env[k] }
-	cmd := []string{
-		"run", "-config", filepath.Join("testdata", "ask", "deploy.yaml"), "-model", "openai",
-		"-workspace", filepath.Join(dir, "ws"), "-sessions", filepath.Join(dir, "sessions"),
-	}
-	if code := p.main(cmd); code != exitOK {
-		t.Fatalf("exit code = %d\n%s", code, errOut)
-	}
+	out, _ := mustMainEnv(t, env, exitOK, "/plan Greet in more languages\n2\n", openaiArgs(dir, filepath.Join("testdata", "ask", "deploy.yaml"))...)
 	reqs := srv.Requests()
 	if len(reqs) != 2 {
 		t.Fatalf("%d requests\n%s", len(reqs), out)
@@ -189,7 +181,7 @@ func TestAskUserOverTheOpenAIEndpoint(t *testing.T) {
 	if !strings.Contains(reqs[1].Raw, `\"outcome\":\"answered\"`) || !strings.Contains(reqs[1].Raw, `\"selected\":[\"In a file\"]`) {
 		t.Errorf("the answer did not reach the model:\n%s", reqs[1].Raw)
 	}
-	if !strings.Contains(out.String(), "assistant: A JSON file it is.") {
+	if !strings.Contains(out, "assistant: A JSON file it is.") {
 		t.Errorf("output:\n%s", out)
 	}
 }

@@ -51,17 +51,9 @@ func TestRunWithOpenAIModel(t *testing.T) {
 		t.Fatal(err)
 	}
 	env := map[string]string{"OPENAI_BASE_URL": srv.URL + "/v1", "OPENAI_MODEL": "local-model", "OPENAI_API_KEY": "k"}
-	p, out, errOut, _ := testProgram(t, "/plan What is here?\n")
-	p.getenv = func(k string) string { return env[k] }
-	args := []string{
-		"run", "-config", filepath.Join("testdata", "run", "deploy.yaml"), "-model", "openai",
-		"-workspace", filepath.Join(dir, "ws"), "-sessions", filepath.Join(dir, "sessions"),
-	}
-	if code := p.main(args); code != exitOK {
-		t.Fatalf("exit code = %d\n%s", code, errOut)
-	}
+	out, _ := mustMainEnv(t, env, exitOK, "/plan What is here?\n", openaiArgs(dir, filepath.Join("testdata", "run", "deploy.yaml"))...)
 	for _, want := range []string{"assistant: Looking.", "→ list_files()", "← a.txt", "assistant: One file; nothing to plan."} {
-		if !strings.Contains(out.String(), want) {
+		if !strings.Contains(out, want) {
 			t.Errorf("output lacks %q:\n%s", want, out)
 		}
 	}
@@ -94,17 +86,9 @@ func TestRunWithDeepSeekThinking(t *testing.T) {
 			defer srv.Close()
 			dir := newRunDir(t)
 			env := map[string]string{"OPENAI_BASE_URL": srv.BaseURL(), "OPENAI_MODEL": "deepseek-thinking", "OPENAI_API_KEY": "k"}
-			p, out, errOut, _ := testProgram(t, "/plan What is here?\n")
-			p.getenv = func(k string) string { return env[k] }
-			args := []string{
-				"run", "-config", filepath.Join("testdata", "run", "deploy.yaml"), "-model", "openai", fmt.Sprintf("-stream=%t", stream),
-				"-workspace", filepath.Join(dir, "ws"), "-sessions", filepath.Join(dir, "sessions"),
-			}
-			if code := p.main(args); code != exitOK {
-				t.Fatalf("exit code = %d\n%s", code, errOut)
-			}
+			out, _ := mustMainEnv(t, env, exitOK, "/plan What is here?\n", openaiArgs(dir, filepath.Join("testdata", "run", "deploy.yaml"), fmt.Sprintf("-stream=%t", stream))...)
 			for _, want := range []string{"· thinking: List the files first.", "assistant: One file; nothing to plan."} {
-				if !strings.Contains(out.String(), want) {
+				if !strings.Contains(out, want) {
 					t.Errorf("output lacks %q:\n%s", want, out)
 				}
 			}
@@ -115,7 +99,7 @@ func TestRunWithDeepSeekThinking(t *testing.T) {
 			if !strings.Contains(reqs[1].Raw, `"reasoning_content":"List the files first."`) {
 				t.Errorf("second request lacks the reasoning:\n%s", reqs[1].Raw)
 			}
-			if strings.Contains(out.String(), "ended: error") {
+			if strings.Contains(out, "ended: error") {
 				t.Errorf("the turn failed:\n%s", out)
 			}
 		})

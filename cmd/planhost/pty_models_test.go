@@ -4,7 +4,6 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
-	"time"
 
 	"github.com/dshgo/planmode/cmd/planhost/internal/fakeopenai"
 	"github.com/dshgo/planmode/cmd/planhost/internal/wiring"
@@ -43,8 +42,7 @@ func TestPTYModelPerMode(t *testing.T) {
 	if screen := s.screen(); !strings.Contains(screen, "model planner ·") {
 		t.Errorf("status line does not name the planner:\n%s", screen)
 	}
-	time.Sleep(reviewGraceWait)
-	s.send("m")
+	s.answer("m")
 	s.waitScreen("Hello done.")
 	s.waitIdle()
 	if screen := s.screen(); !strings.Contains(screen, "model doer ·") {

@@ -122,19 +122,16 @@ func TestInspectShowsLogTextEscaped(t *testing.T) {
 	file := d.Path("hostile")
 	d.Close()
 	for _, args := range [][]string{{"inspect", file}, {"inspect", "-json", file}} {
-		p, out, errOut, _ := testProgram(t, "")
-		if code := p.main(args); code != exitOK {
-			t.Fatalf("%v: exit %d\n%s", args, code, errOut)
-		}
-		if !safetext.Safe(out.String()) {
+		out, _ := mustMain(t, exitOK, "", args...)
+		if !safetext.Safe(out) {
 			t.Errorf("%v shows unsafe characters:\n%q", args, out)
 		}
-		if len(args) == 2 && (!strings.Contains(out.String(), `tests \u202e\x1b[2J`) || !strings.Contains(out.String(), `boom\r\x1b]0;t\a`)) {
+		if len(args) == 2 && (!strings.Contains(out, `tests \u202e\x1b[2J`) || !strings.Contains(out, `boom\r\x1b]0;t\a`)) {
 			t.Errorf("inspect does not show the escapes:\n%s", out)
 		}
 		if len(args) == 3 {
 			var ins inspect.Inspection
-			if err := json.Unmarshal(out.Bytes(), &ins); err != nil {
+			if err := json.Unmarshal([]byte(out), &ins); err != nil {
 				t.Fatal(err)
 			}
 			if !slices.ContainsFunc(ins.Items, func(it present.Item) bool { return strings.Contains(it.Text, "tests \u202e\x1b[2J") }) {
@@ -148,11 +145,8 @@ func TestInspectShowsLogTextEscaped(t *testing.T) {
 // that quote outside input (a file name, a log's content): planhost's
 // error lines escape them too.
 func TestErrorsShowOutsideTextEscaped(t *testing.T) {
-	p, _, errOut, _ := testProgram(t, "")
-	if code := p.main([]string{"inspect", "x\x1b]0;owned\a\u202e.jsonl"}); code != exitUsage {
-		t.Fatalf("exit %d\n%s", code, errOut)
-	}
-	if !safetext.Safe(errOut.String()) || !strings.Contains(errOut.String(), `x\x1b]0;owned\a\u202e.jsonl`) {
+	_, errOut := mustMain(t, exitUsage, "", "inspect", "x\x1b]0;owned\a\u202e.jsonl")
+	if !safetext.Safe(errOut) || !strings.Contains(errOut, `x\x1b]0;owned\a\u202e.jsonl`) {
 		t.Errorf("stderr = %q, want the name escaped", errOut)
 	}
 }
