@@ -21,6 +21,16 @@ func absPath(t testing.TB, p string) string {
 	return a
 }
 
+// mkdir makes the directory name in parent and returns its path.
+func mkdir(t testing.TB, parent, name string) string {
+	t.Helper()
+	dir := filepath.Join(parent, name)
+	if err := os.Mkdir(dir, 0o700); err != nil {
+		t.Fatal(err)
+	}
+	return dir
+}
+
 // mustMain runs planhost in-process on stdin with args and an empty
 // environment, fails the test unless it exits with want, and returns what
 // it wrote to stdout and stderr.
