@@ -210,13 +210,22 @@ func TestPlanReviewCancelledRequestIsADismissal(t *testing.T) {
 	}
 }
 
-func TestCancelMidTurnEndsThePromptCancelled(t *testing.T) {
-	model := scripted.NewModel(scripted.Step{Block: true}, scripted.Step{Text: "After."})
+// blockedTurn opens a session whose model blocks in its first request and
+// answers next to the one after, and prompts it with text; it returns
+// once the model request runs.
+func blockedTurn(t *testing.T, text, next string) (*testSession, <-chan promptResult) {
+	t.Helper()
+	model := scripted.NewModel(scripted.Step{Block: true}, scripted.Step{Text: next})
 	s := openSession(t, newHostParts(t, newStore(t), model))
-	done := s.startPrompt("Do something slow.")
+	done := s.startPrompt(text)
 	if err := model.WaitCalls(ctxT(t), 1); err != nil {
 		t.Fatal(err)
 	}
+	return s, done
+}
+
+func TestCancelMidTurnEndsThePromptCancelled(t *testing.T) {
+	s, done := blockedTurn(t, "Do something slow.", "After.")
 	s.cancel()
 	if r := <-done; r.err != nil || r.resp.StopReason != sdk.StopReasonCancelled {
 		t.Fatalf("prompt = %v, %v; want cancelled", r.resp.StopReason, r.err)
@@ -294,12 +303,7 @@ func TestCancelDuringThePlanReviewAbortsIt(t *testing.T) {
 }
 
 func TestANewPromptCancelsTheRunningOneAndRunsAfterIt(t *testing.T) {
-	model := scripted.NewModel(scripted.Step{Block: true}, scripted.Step{Text: "Second answer."})
-	s := openSession(t, newHostParts(t, newStore(t), model))
-	first := s.startPrompt("First.")
-	if err := model.WaitCalls(ctxT(t), 1); err != nil {
-		t.Fatal(err)
-	}
+	s, first := blockedTurn(t, "First.", "Second answer.")
 	s.mustPrompt("Second.")
 	if r := <-first; r.err != nil || r.resp.StopReason != sdk.StopReasonCancelled {
 		t.Errorf("first prompt = %v, %v; want cancelled", r.resp.StopReason, r.err)
