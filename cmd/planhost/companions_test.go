@@ -28,11 +28,7 @@ func TestDemoCompanions(t *testing.T) {
 
 	t.Run("inspect prints the steps and the todo list", func(t *testing.T) {
 		out, _ := mustMain(t, exitOK, "", "inspect", files[0][1])
-		for _, want := range []string{"Plan approved.", "Add Goodbye — Completed: 3 of 3 steps done, 1 deviation", "✓ 2. Add a table test", "Todo — ", "▶ Write a release note"} {
-			if !strings.Contains(out, want) {
-				t.Errorf("inspect output lacks %q:\n%s", want, out)
-			}
-		}
+		checkHas(t, "inspect output", out, "Plan approved.", "Add Goodbye — Completed: 3 of 3 steps done, 1 deviation", "✓ 2. Add a table test", "Todo — ", "▶ Write a release note")
 		if strings.Contains(out, "\x1b[") {
 			t.Error("inspect printed terminal escapes")
 		}
@@ -41,10 +37,7 @@ func TestDemoCompanions(t *testing.T) {
 	page := filepath.Join(t.TempDir(), "session.html")
 	t.Run("inspect -html writes a self-contained page", func(t *testing.T) {
 		mustMain(t, exitOK, "", "inspect", "-html", page, files[0][1])
-		b, err := os.ReadFile(page)
-		if err != nil {
-			t.Fatal(err)
-		}
+		b := readFile(t, page)
 		html := string(b)
 		for _, want := range []string{"<!DOCTYPE html>", "<style>", classCompleted, classPending, "Add Goodbye", "tested like Hello.", "Deviation (step 2):", "A table test instead of TestGoodbye"} {
 			if !strings.Contains(html, want) {

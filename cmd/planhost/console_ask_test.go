@@ -2,7 +2,6 @@ package main
 
 import (
 	"encoding/json"
-	"os"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -85,11 +84,7 @@ func TestConsoleAnswersClarifyingQuestions(t *testing.T) {
 		"Tests — Table tests or examples? → “Both, behind a flag”",
 		"Docs — Update the README? → skipped",
 	}
-	for _, want := range shown {
-		if !strings.Contains(out, want) {
-			t.Errorf("the transcript lacks %q:\n%s", want, out)
-		}
-	}
+	checkHas(t, "the transcript", out, shown...)
 
 	// /plans lists them from the log, each as the model reads it.
 	events := sessionEvents(t, dir)
@@ -118,20 +113,13 @@ func TestConsoleAnswersClarifyingQuestions(t *testing.T) {
 	if code := ip.main([]string{"inspect", files[0]}); code != exitOK {
 		t.Fatalf("inspect: %d\n%s", code, ierr)
 	}
-	for _, want := range shown {
-		if !strings.Contains(iout.String(), want) {
-			t.Errorf("inspect lacks %q:\n%s", want, iout)
-		}
-	}
+	checkHas(t, "inspect", iout.String(), shown...)
 	page := filepath.Join(t.TempDir(), "session.html")
 	hp, _, herr, _ := testProgram(t, "")
 	if code := hp.main([]string{"inspect", "-html", page, files[0]}); code != exitOK {
 		t.Fatalf("inspect -html: %d\n%s", code, herr)
 	}
-	b, err := os.ReadFile(page)
-	if err != nil {
-		t.Fatal(err)
-	}
+	b := readFile(t, page)
 	for _, want := range []string{"<h2>" + present.English.Page.Questions + "</h2>", "Tests — Table tests or examples? → “Both, behind a flag”", "English, French"} {
 		if !strings.Contains(string(b), want) {
 			t.Errorf("the page lacks %q:\n%s", want, b)

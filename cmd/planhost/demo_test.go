@@ -57,11 +57,7 @@ func TestDemoFollowsTheEnvironmentsLanguage(t *testing.T) {
 	if code := p.main([]string{"demo"}); code != exitOK {
 		t.Fatalf("exit code = %d\n%s", code, errOut)
 	}
-	for _, want := range []string{present.Chinese.Session.ModeOn, present.Chinese.Demo.Removed, "计划审阅：Add Goodbye"} {
-		if !strings.Contains(out.String(), want) {
-			t.Errorf("the demo under LANG=zh_CN.UTF-8 lacks %q:\n%s", want, out)
-		}
-	}
+	checkHas(t, "the demo under LANG=zh_CN.UTF-8", out.String(), present.Chinese.Session.ModeOn, present.Chinese.Demo.Removed, "计划审阅：Add Goodbye")
 }
 
 // TestDemoKeepsItsDirectory: with -keep the session file and the changed
@@ -125,10 +121,7 @@ func TestDemoRejectsAnUnknownScene(t *testing.T) {
 // exactly the two commands that work: the demo, run here as "go run"
 // would, and the test command this test is part of.
 func TestREADMECommands(t *testing.T) {
-	b, err := os.ReadFile(filepath.Join("..", "..", "README.md"))
-	if err != nil {
-		t.Fatal(err)
-	}
+	b := readFile(t, filepath.Join("..", "..", "README.md"))
 	var commands []string
 	inBlock := false
 	sc := bufio.NewScanner(strings.NewReader(string(b)))

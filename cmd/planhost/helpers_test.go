@@ -31,6 +31,26 @@ func mkdir(t testing.TB, parent, name string) string {
 	return dir
 }
 
+// mustJSON is v in JSON.
+func mustJSON(t *testing.T, v any) json.RawMessage {
+	t.Helper()
+	b, err := json.Marshal(v)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return b
+}
+
+// readFile is the content of the file at path.
+func readFile(t *testing.T, path string) []byte {
+	t.Helper()
+	b, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return b
+}
+
 // mustMain runs planhost in-process on stdin with args and an empty
 // environment, fails the test unless it exits with want, and returns what
 // it wrote to stdout and stderr.
@@ -131,5 +151,15 @@ func checkNoExitResult(t *testing.T, dir, what string) {
 	t.Helper()
 	if res := exitResults(t, sessionEvents(t, dir)); len(res) != 0 {
 		t.Fatalf("%s answered the review: %+v", what, res)
+	}
+}
+
+// checkHas checks that text, which what names, holds each of wants.
+func checkHas(t *testing.T, what, text string, wants ...string) {
+	t.Helper()
+	for _, want := range wants {
+		if !strings.Contains(text, want) {
+			t.Errorf("%s lacks %q:\n%s", what, want, text)
+		}
 	}
 }

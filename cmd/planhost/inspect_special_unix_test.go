@@ -16,19 +16,7 @@ import (
 // fill the temporary directory, a directory is refused; each is a usage
 // error naming the file.
 func TestInspectRefusesSpecialFiles(t *testing.T) {
-	dir := t.TempDir()
-	fifo := filepath.Join(dir, "fifo.jsonl")
-	if err := syscall.Mkfifo(fifo, 0o600); err != nil {
-		t.Skipf("no FIFOs here: %v", err)
-	}
-	zero := filepath.Join(dir, "zero.jsonl")
-	if err := os.Symlink("/dev/zero", zero); err != nil {
-		t.Fatal(err)
-	}
-	sub := filepath.Join(dir, "sub.jsonl")
-	if err := os.Mkdir(sub, 0o700); err != nil {
-		t.Fatal(err)
-	}
+	zero, fifo, sub := specialFiles(t, t.TempDir(), ".jsonl", "/dev/zero")
 	for _, file := range []string{fifo, zero, sub} {
 		t.Run(filepath.Base(file), func(t *testing.T) {
 			checkRefusedSpecial(t, file, func() {
@@ -39,6 +27,24 @@ func TestInspectRefusesSpecialFiles(t *testing.T) {
 			}, "inspect", file)
 		})
 	}
+}
+
+// specialFiles makes in dir, with names ending in ext, a symbolic link to
+// target, a FIFO and a directory. It skips the test where there are no
+// FIFOs.
+func specialFiles(t *testing.T, dir, ext, target string) (link, fifo, sub string) {
+	t.Helper()
+	link, fifo, sub = filepath.Join(dir, "link"+ext), filepath.Join(dir, "fifo"+ext), filepath.Join(dir, "sub"+ext)
+	if err := syscall.Mkfifo(fifo, 0o600); err != nil {
+		t.Skipf("no FIFOs here: %v", err)
+	}
+	if err := os.Symlink(target, link); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Mkdir(sub, 0o700); err != nil {
+		t.Fatal(err)
+	}
+	return link, fifo, sub
 }
 
 // checkRefusedSpecial runs planhost with args, which name the special file
@@ -75,18 +81,7 @@ func TestInspectHTMLNeverOpensASpecialOutput(t *testing.T) {
 	if err := os.WriteFile(target, []byte("keep me"), 0o600); err != nil {
 		t.Fatal(err)
 	}
-	link := filepath.Join(dir, "link.html")
-	if err := os.Symlink(target, link); err != nil {
-		t.Fatal(err)
-	}
-	fifo := filepath.Join(dir, "fifo.html")
-	if err := syscall.Mkfifo(fifo, 0o600); err != nil {
-		t.Skipf("no FIFOs here: %v", err)
-	}
-	sub := filepath.Join(dir, "sub.html")
-	if err := os.Mkdir(sub, 0o700); err != nil {
-		t.Fatal(err)
-	}
+	link, fifo, sub := specialFiles(t, dir, ".html", target)
 	for _, out := range []string{link, fifo, sub} {
 		t.Run(filepath.Base(out), func(t *testing.T) {
 			checkRefusedSpecial(t, out, func() {

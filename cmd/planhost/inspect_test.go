@@ -24,10 +24,7 @@ func TestInspectGolden(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			file := filepath.Join("testdata", "inspect", tt.file)
-			before, err := os.ReadFile(file)
-			if err != nil {
-				t.Fatal(err)
-			}
+			before := readFile(t, file)
 			args := []string{"inspect", file}
 			golden := strings.TrimSuffix(tt.file, ".jsonl") + ".golden"
 			if tt.json {

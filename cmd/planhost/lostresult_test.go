@@ -3,7 +3,6 @@ package main
 import (
 	"context"
 	"encoding/json"
-	"os"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -90,11 +89,7 @@ func TestRunResumesALogWithAnUnansweredCallInside(t *testing.T) {
 		t.Fatal(err)
 	}
 	add := func(typ string, payload any) {
-		data, err := json.Marshal(payload)
-		if err != nil {
-			t.Fatal(err)
-		}
-		if _, err := sess.Append(host.Event{Type: typ, Data: data}); err != nil {
+		if _, err := sess.Append(host.Event{Type: typ, Data: mustJSON(t, payload)}); err != nil {
 			t.Fatal(err)
 		}
 	}
@@ -119,10 +114,7 @@ func TestRunResumesALogWithAnUnansweredCallInside(t *testing.T) {
 	if !strings.Contains(out, "assistant: Fine.") || strings.Contains(out, "ended: error") {
 		t.Fatalf("the resumed turn failed:\n%s\nstderr:\n%s", out, errOut)
 	}
-	raw, err := os.ReadFile(filepath.Join(sessions, "broken.jsonl"))
-	if err != nil {
-		t.Fatal(err)
-	}
+	raw := readFile(t, filepath.Join(sessions, "broken.jsonl"))
 	if !strings.Contains(string(raw), `"callId":"call_1"`) {
 		t.Fatalf("the resumed log has no result for call_1:\n%s", raw)
 	}

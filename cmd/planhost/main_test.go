@@ -85,10 +85,7 @@ func mask(s string) string {
 // readGolden returns testdata/name.
 func readGolden(t *testing.T, name string) string {
 	t.Helper()
-	b, err := os.ReadFile(filepath.Join("testdata", name))
-	if err != nil {
-		t.Fatal(err)
-	}
+	b := readFile(t, filepath.Join("testdata", name))
 	return string(b)
 }
 

@@ -96,11 +96,7 @@ func TestRunWithAModelPerMode(t *testing.T) {
 			t.Errorf("plan request names another model: %s", r.Raw)
 		}
 	}
-	for _, want := range []string{"── model planner ──\n", "── model doer ──\n", "assistant: Hello done.", "assistant: Still fine."} {
-		if !strings.Contains(out, want) {
-			t.Errorf("output lacks %q:\n%s", want, out)
-		}
-	}
+	checkHas(t, "output", out, "── model planner ──\n", "── model doer ──\n", "assistant: Hello done.", "assistant: Still fine.")
 	if !strings.Contains(out, "[m] Approve and execute with doer") {
 		t.Errorf("the review does not offer the default model:\n%s", out)
 	}
@@ -140,10 +136,7 @@ func TestRunWithAModelPerMode(t *testing.T) {
 	// change, and the model the approval chose.
 	page := filepath.Join(t.TempDir(), "session.html")
 	mustMain(t, exitOK, "", "inspect", "-html", page, file)
-	b, err := os.ReadFile(page)
-	if err != nil {
-		t.Fatal(err)
-	}
+	b := readFile(t, page)
 	code := func(m string) string { return `<code class="model">` + m + `</code>` }
 	want := `<h2>Models</h2>
 <ul class="models">
@@ -225,11 +218,7 @@ func TestReasoningAcrossModels(t *testing.T) {
 			if len(plan) != 2 || !strings.Contains(plan[1].Raw, `"reasoning_content":"Think first."`) {
 				t.Errorf("plan requests = %d; the second lacks the planner's reasoning: %v", len(plan), plan)
 			}
-			for _, want := range []string{"assistant: Hello done.", "assistant: Still fine."} {
-				if !strings.Contains(out, want) {
-					t.Errorf("output lacks %q:\n%s", want, out)
-				}
-			}
+			checkHas(t, "output", out, "assistant: Hello done.", "assistant: Still fine.")
 		})
 	}
 }

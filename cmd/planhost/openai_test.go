@@ -52,11 +52,7 @@ func TestRunWithOpenAIModel(t *testing.T) {
 	}
 	env := map[string]string{"OPENAI_BASE_URL": srv.URL + "/v1", "OPENAI_MODEL": "local-model", "OPENAI_API_KEY": "k"}
 	out, _ := mustMainEnv(t, env, exitOK, "/plan What is here?\n", openaiArgs(dir, filepath.Join("testdata", "run", "deploy.yaml"))...)
-	for _, want := range []string{"assistant: Looking.", "→ list_files()", "← a.txt", "assistant: One file; nothing to plan."} {
-		if !strings.Contains(out, want) {
-			t.Errorf("output lacks %q:\n%s", want, out)
-		}
-	}
+	checkHas(t, "output", out, "assistant: Looking.", "→ list_files()", "← a.txt", "assistant: One file; nothing to plan.")
 	if len(bodies) != 2 {
 		t.Fatalf("requests = %d, want 2", len(bodies))
 	}
@@ -87,11 +83,7 @@ func TestRunWithDeepSeekThinking(t *testing.T) {
 			dir := newRunDir(t)
 			env := map[string]string{"OPENAI_BASE_URL": srv.BaseURL(), "OPENAI_MODEL": "deepseek-thinking", "OPENAI_API_KEY": "k"}
 			out, _ := mustMainEnv(t, env, exitOK, "/plan What is here?\n", openaiArgs(dir, filepath.Join("testdata", "run", "deploy.yaml"), fmt.Sprintf("-stream=%t", stream))...)
-			for _, want := range []string{"· thinking: List the files first.", "assistant: One file; nothing to plan."} {
-				if !strings.Contains(out, want) {
-					t.Errorf("output lacks %q:\n%s", want, out)
-				}
-			}
+			checkHas(t, "output", out, "· thinking: List the files first.", "assistant: One file; nothing to plan.")
 			reqs := srv.Requests()
 			if len(reqs) != 2 || reqs[0].Stream != stream {
 				t.Fatalf("requests = %d (stream %v)", len(reqs), reqs)

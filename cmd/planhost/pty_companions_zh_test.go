@@ -3,7 +3,6 @@ package main
 import (
 	"path/filepath"
 	"slices"
-	"strings"
 	"testing"
 
 	"github.com/dshgo/planmode/plansteps"
@@ -31,19 +30,11 @@ func TestPTYCompanionsInChinese(t *testing.T) {
 	// plugin's fields under the catalog's labels.
 	change := s.waitScreen("修改已批准计划中的这一步吗？")
 	screens = append(screens, change)
-	for _, want := range []string{"[1] 批准修改", "[2] 保留原步骤", "步骤：2", "原因：表格测试覆盖得更好。", "修改后：用表格测试问候函数和告别函数", "修改后的验证：运行表格测试"} {
-		if !strings.Contains(change, want) {
-			t.Errorf("the step change lacks %q:\n%s", want, change)
-		}
-	}
+	checkHas(t, "the step change", change, "[1] 批准修改", "[2] 保留原步骤", "步骤：2", "原因：表格测试覆盖得更好。", "修改后：用表格测试问候函数和告别函数", "修改后的验证：运行表格测试")
 	s.answer("1")
 	end := s.waitScreen("完成。")
 	screens = append(screens, end)
-	for _, want := range []string{"下一步：第 2 步", "用表格测试问候函数和告别函数", "验证：运行表格测试", "已完成：2 步中完成 2 步，1 处偏离", "已完成 1/3", "已完成 2/3", "[高]", "─ 待办 ─"} {
-		if !strings.Contains(end, want) {
-			t.Errorf("the screen lacks %q:\n%s", want, end)
-		}
-	}
+	checkHas(t, "the screen", end, "下一步：第 2 步", "用表格测试问候函数和告别函数", "验证：运行表格测试", "已完成：2 步中完成 2 步，1 处偏离", "已完成 1/3", "已完成 2/3", "[高]", "─ 待办 ─")
 	s.quit()
 	for _, sc := range screens {
 		words := slices.DeleteFunc(englishWords(sc), func(w string) bool { return slices.Contains(companionTools, w) })

@@ -32,11 +32,7 @@ func TestPTYModelPerMode(t *testing.T) {
 	s := startPTY(t, 100, 30, env, "run", "-config", cfg, "-model", "openai", "-workspace", filepath.Join(dir, "ws"), "-sessions", filepath.Join(dir, "sessions"))
 	s.waitScreen("shift+tab")
 	screen := s.screen()
-	for _, want := range []string{"model doer at " + defSrv.BaseURL(), "plan-mode model planner at " + planSrv.BaseURL()} {
-		if !strings.Contains(screen, want) {
-			t.Errorf("intro lacks %q:\n%s", want, screen)
-		}
-	}
+	checkHas(t, "intro", screen, "model doer at "+defSrv.BaseURL(), "plan-mode model planner at "+planSrv.BaseURL())
 	s.send("/plan Say hello\r")
 	s.waitScreen("[m] Approve and execute with doer")
 	if screen := s.screen(); !strings.Contains(screen, "model planner ·") {

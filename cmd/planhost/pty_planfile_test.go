@@ -54,11 +54,7 @@ func exitResult(t *testing.T, dir string) map[string]any {
 func TestPTYEditThePlanFile(t *testing.T) {
 	s, dir := startPlanFile(t, 30, "EDITOR="+absPath(t, filepath.Join("testdata", "pty", "editor.sh")))
 	screen := s.review()
-	for _, want := range []string{"Plan file: " + filepath.Join(dir, "plans"), "[w] Approve with comments", "[c] Approve and clear", "[x] Abandon"} {
-		if !strings.Contains(screen, want) {
-			t.Errorf("review lacks %q:\n%s", want, screen)
-		}
-	}
+	checkHas(t, "review", screen, "Plan file: "+filepath.Join(dir, "plans"), "[w] Approve with comments", "[c] Approve and clear", "[x] Abandon")
 	s.answer("e")
 	s.waitScreen("You edited this plan")
 	s.answer("a")
@@ -88,11 +84,7 @@ func TestRunPlanFileAndExtraAnswersThroughPipes(t *testing.T) {
 	dir := newRunDir(t)
 	args := runArgs(dir, filepath.Join("testdata", "pty", "approve.yaml"), "-config", planFileDeploy(t, dir))
 	stdout, _ := mustMain(t, exitOK, "/plan Add Goodbye\nw\nUse a flag.\n", args...)
-	for _, want := range []string{"Plan file: " + filepath.Join(dir, "plans"), "[w] Approve with comments", "[x] Abandon"} {
-		if !strings.Contains(stdout, want) {
-			t.Errorf("output lacks %q:\n%s", want, stdout)
-		}
-	}
+	checkHas(t, "output", stdout, "Plan file: "+filepath.Join(dir, "plans"), "[w] Approve with comments", "[x] Abandon")
 	if out := exitResult(t, dir); out["approved"] != true || out["comments"] != "Use a flag." || out["edited"] != false {
 		t.Errorf("result = %v", out)
 	}
@@ -120,11 +112,7 @@ func TestPTYAPlanChangedDuringTheReviewIsShownAgain(t *testing.T) {
 	}
 	s.answer("a")
 	screen := s.waitScreen("The plan changed while you were reviewing it")
-	for _, want := range []string{"+1. Run the installer script from the network.", "-1. Add `Goodbye` to `greeter.go`."} {
-		if !strings.Contains(screen, want) {
-			t.Errorf("the review asked again lacks %q:\n%s", want, screen)
-		}
-	}
+	checkHas(t, "the review asked again", screen, "+1. Run the installer script from the network.", "-1. Add `Goodbye` to `greeter.go`.")
 	s.answer("a")
 	s.waitScreen("Working on it.")
 	s.quit()

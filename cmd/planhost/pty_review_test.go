@@ -66,11 +66,7 @@ func TestPTYReviewScreens(t *testing.T) {
 			time.Sleep(100 * time.Millisecond)
 			s.send(w.feedback + "\r")
 			review := shot(s.waitScreen(w.collapsed))
-			for _, want := range append([]string{w.question, "[s] ", "[w] ", "[c] ", "[x] "}, w.planLines...) {
-				if !strings.Contains(review, want) {
-					t.Errorf("the revised review at 100×32 lacks %q:\n%s", want, review)
-				}
-			}
+			checkHas(t, "the revised review at 100×32", review, append([]string{w.question, "[s] ", "[w] ", "[c] ", "[x] "}, w.planLines...)...)
 			if strings.Contains(review, "working") || strings.Contains(review, "工作中") {
 				t.Errorf("the status line counts while the review waits:\n%s", review)
 			}

@@ -88,11 +88,7 @@ func TestPTYApprove(t *testing.T) {
 	s.review()
 	s.answer("a")
 	screen := s.waitScreen("Working on it.")
-	for _, want := range []string{"Plan approved.", "✻ thinking (2 lines) · ctrl+o to show", " default "} {
-		if !strings.Contains(screen, want) {
-			t.Errorf("screen lacks %q:\n%s", want, screen)
-		}
-	}
+	checkHas(t, "screen", screen, "Plan approved.", "✻ thinking (2 lines) · ctrl+o to show", " default ")
 	s.send("\x0f") // ctrl+o shows the thinking
 	s.waitScreen("One function is enough.")
 	s.quit()
@@ -109,20 +105,12 @@ func TestPTYKeepPlanningWithPastedFeedbackThenDiff(t *testing.T) {
 	s.send("\r")
 	// The revised plan is reviewed with what changed beside the full text.
 	screen := s.waitScreen("What changed since the previous plan")
-	for _, want := range []string{"+2. Mention it in the README.", "The plan", "Mention it in the README."} {
-		if !strings.Contains(screen, want) {
-			t.Errorf("screen lacks %q:\n%s", want, screen)
-		}
-	}
+	checkHas(t, "screen", screen, "+2. Mention it in the README.", "The plan", "Mention it in the README.")
 	s.answer("a")
 	s.waitScreen("Done.")
 	s.send("/plans\r")
 	screen = s.waitScreen("Plans presented in this session")
-	for _, want := range []string{"1. Add Goodbye — sent back with feedback", "2. Add Goodbye — approved"} {
-		if !strings.Contains(screen, want) {
-			t.Errorf("screen lacks %q:\n%s", want, screen)
-		}
-	}
+	checkHas(t, "screen", screen, "1. Add Goodbye — sent back with feedback", "2. Add Goodbye — approved")
 	s.quit()
 	res := exitResults(t, sessionEvents(t, dir))
 	if len(res) != 2 || !res[0].IsError || !strings.Contains(res[0].Output, "Mention the README.\nAnd keep it short.") || res[1].IsError {
@@ -273,11 +261,7 @@ func TestPTYChineseCatalog(t *testing.T) {
 	s, dir := startPlanhost(t, 80, "approve.yaml", "LANG=zh_CN.UTF-8")
 	s.send("/plan Add Goodbye\r")
 	screen := s.waitScreen("计划审阅")
-	for _, want := range []string{"[a] 批准", "[k] 继续计划", "[d] 关闭"} {
-		if !strings.Contains(screen, want) {
-			t.Errorf("screen lacks %q:\n%s", want, screen)
-		}
-	}
+	checkHas(t, "screen", screen, "[a] 批准", "[k] 继续计划", "[d] 关闭")
 	s.answer("a")
 	s.waitScreen("计划已批准。")
 	s.quit()
@@ -314,10 +298,6 @@ func TestPTYMultiLinePromptAndContinue(t *testing.T) {
 	args := ptyRunArgs(t, dir, filepath.Join("testdata", "pty", "approve.yaml"), "-continue")
 	s2 := startPTYHome(t, 80, 30, s.home, nil, args...)
 	screen := s2.waitScreen("Resumed session")
-	for _, want := range []string{"› First line second line", "assistant: Here is the plan."} {
-		if !strings.Contains(screen, want) {
-			t.Errorf("recap lacks %q:\n%s", want, screen)
-		}
-	}
+	checkHas(t, "recap", screen, "› First line second line", "assistant: Here is the plan.")
 	s2.quit()
 }

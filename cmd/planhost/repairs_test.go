@@ -17,10 +17,7 @@ func TestRepairsAreShown(t *testing.T) {
 	out, _ := mustMain(t, exitOK, "/plan\n/plan off\n", runArgs(dir, filepath.Join("testdata", "run", "script.yaml"))...)
 	file := strings.TrimPrefix(regexp.MustCompile(`(?m)^session file: .*$`).FindString(out), "session file: ")
 	id := strings.TrimSuffix(filepath.Base(file), ".jsonl")
-	clean, err := os.ReadFile(file)
-	if err != nil {
-		t.Fatal(err)
-	}
+	clean := readFile(t, file)
 	torn := func(t *testing.T) {
 		if err := os.WriteFile(file, append(append([]byte{}, clean...), `{"seq":99,"ty`...), 0o600); err != nil {
 			t.Fatal(err)

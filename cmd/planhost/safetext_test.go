@@ -29,13 +29,7 @@ const hostile = "# Plan\n\n1. Read the code.\n2. rm -rf ~/projects\r2. Run the u
 
 func hostileEvents(t *testing.T) []host.Event {
 	t.Helper()
-	mk := func(typ string, v any) host.Event {
-		b, err := json.Marshal(v)
-		if err != nil {
-			t.Fatal(err)
-		}
-		return host.Event{Type: typ, Data: b}
-	}
+	mk := func(typ string, v any) host.Event { return host.Event{Type: typ, Data: mustJSON(t, v)} }
 	args, _ := json.Marshal(map[string]string{"path": "a\x1b[2J\u202e", "k\r": "v"})
 	return []host.Event{
 		mk(host.TypeAssistantMessage, host.AssistantMessage{Text: hostile}),
@@ -47,15 +41,6 @@ func hostileEvents(t *testing.T) []host.Event {
 		{Type: host.TypeUserMessage, Source: &host.Source{Kind: host.SourcePlugin, Plugin: "p\x1b"}, Data: mustJSON(t, host.UserMessage{Content: []host.Block{host.TextBlock(hostile)}})},
 		mk(host.TypeTurnEnd, host.TurnEnd{Turn: 1, Reason: host.TurnError, Error: "boom\r\x1b[2Jok"}),
 	}
-}
-
-func mustJSON(t *testing.T, v any) json.RawMessage {
-	t.Helper()
-	b, err := json.Marshal(v)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return b
 }
 
 // TestModelTextCannotHideThePlan protects the reviewer from text that

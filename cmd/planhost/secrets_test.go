@@ -4,7 +4,6 @@ import (
 	"io"
 	"net/http"
 	"net/http/httptest"
-	"os"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -57,10 +56,7 @@ func TestProviderErrorNeverShowsTheKey(t *testing.T) {
 	if len(files) != 1 {
 		t.Fatalf("session files: %v", files)
 	}
-	log, err := os.ReadFile(files[0])
-	if err != nil {
-		t.Fatal(err)
-	}
+	log := readFile(t, files[0])
 	for what, text := range map[string]string{"stdout": out, "stderr": errOut, "session log": string(log)} {
 		if strings.Contains(text, secretKey) {
 			t.Errorf("%s holds the key:\n%s", what, text)

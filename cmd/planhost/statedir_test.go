@@ -58,9 +58,5 @@ func TestRunToolsReadBesideTheState(t *testing.T) {
 	}
 	script := writeScript(t, dir, "s.yaml", "steps:\n  - toolCalls:\n      - name: read_file\n        input: {path: a.txt}\n      - name: search\n        input: {pattern: alpha}\n  - text: done\n")
 	out, _ := mustMain(t, exitOK, "read it\n", runArgs(dir, script)...)
-	for _, want := range []string{"← alpha", "← a.txt:1: alpha"} {
-		if !strings.Contains(out, want) {
-			t.Errorf("output lacks %q:\n%s", want, out)
-		}
-	}
+	checkHas(t, "output", out, "← alpha", "← a.txt:1: alpha")
 }

@@ -101,15 +101,6 @@ func TestInspectReadsPostgres(t *testing.T) {
 	}
 }
 
-func readFile(t *testing.T, path string) []byte {
-	t.Helper()
-	b, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return b
-}
-
 // TestInspectStoreErrors: what is wrong with inspect's store and session
 // arguments is a usage error that says what to give.
 func TestInspectStoreErrors(t *testing.T) {
