@@ -2,7 +2,6 @@ package main
 
 import (
 	"fmt"
-	"os"
 	"path/filepath"
 	"testing"
 
@@ -28,12 +27,8 @@ func TestACPFollowsTheLanguage(t *testing.T) {
 		t.Run(tt.name, func(t *testing.T) {
 			dir := t.TempDir()
 			script := writeScript(t, dir, "script.yaml", "steps:\n  - toolCalls:\n      - name: exit_plan_mode\n        input:\n          plan: \"# Add Goodbye\\n\\n1. Add it.\\n\"\n  - text: Done.\n")
-			ws := filepath.Join(dir, "ws")
-			if err := os.Mkdir(ws, 0o700); err != nil {
-				t.Fatal(err)
-			}
 			env := map[string]string{"XDG_STATE_HOME": filepath.Join(dir, "state"), "LANG": tt.env}
-			r := startACPReview(t, append([]string{"acp", "-model", "scripted:" + script}, tt.args...), env, ws)
+			r := startACPReview(t, env, mkdir(t, dir, "ws"), append([]string{"-model", "scripted:" + script}, tt.args...)...)
 			w := tt.want.Review.Options[host.RoleApprove]
 			want := fmt.Sprintf(tt.want.ACP.Option, w.Label, w.Description)
 			var names []any

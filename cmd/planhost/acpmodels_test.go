@@ -3,7 +3,6 @@ package main
 import (
 	"encoding/json"
 	"fmt"
-	"os"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -32,24 +31,9 @@ func TestACPModelPerMode(t *testing.T) {
 		"OPENAI_BASE_URL": defSrv.BaseURL(), "OPENAI_MODEL": "doer", "OPENAI_API_KEY": "k",
 		wiring.EnvPlanModel: "planner", wiring.EnvPlanBaseURL: planSrv.BaseURL(), wiring.EnvPlanAPIKey: "pk",
 	}
-	ws := filepath.Join(dir, "ws")
-	if err := os.Mkdir(ws, 0o700); err != nil {
-		t.Fatal(err)
-	}
-	r := startACPReview(t, []string{"acp", "-model", "openai"}, env, ws)
-	var withID string
-	for _, o := range r.Options() {
-		if o["name"] == fmt.Sprintf(present.English.ACP.Option, fmt.Sprintf(present.English.Review.ApproveWith, "doer"), present.English.Review.ApproveWithDesc) {
-			withID, _ = o["optionId"].(string)
-			if o["kind"] != "allow_once" {
-				t.Errorf("the option is %v, want allow_once: it approves", o["kind"])
-			}
-		}
-	}
-	if withID == "" {
-		t.Fatalf("no option naming the default model in %v", r.Options())
-	}
-	r.answer(withID)
+	r := startACPReview(t, env, mkdir(t, dir, "ws"), "-model", "openai")
+	// allow_once: it approves.
+	r.answer(r.option(fmt.Sprintf(present.English.ACP.Option, fmt.Sprintf(present.English.Review.ApproveWith, "doer"), present.English.Review.ApproveWithDesc), "allow_once"))
 	events := sessionEvents(t, filepath.Join(dir, "state", wiring.AppDir))
 	res2 := exitResults(t, events)
 	if len(res2) != 1 || res2[0].IsError || !strings.Contains(res2[0].Output, `"executeWith":"doer"`) {

@@ -2,7 +2,6 @@ package main
 
 import (
 	"fmt"
-	"os"
 	"path/filepath"
 	"testing"
 
@@ -29,26 +28,10 @@ func TestACPSaveIsNoApproval(t *testing.T) {
             1. Add it.
   - text: Stopped.
 `)
-	ws := filepath.Join(dir, "ws")
-	if err := os.Mkdir(ws, 0o700); err != nil {
-		t.Fatal(err)
-	}
-	env := map[string]string{"XDG_STATE_HOME": filepath.Join(dir, "state")}
-	r := startACPReview(t, []string{"acp", "-model", "scripted:" + script}, env, ws)
+	r := startACPReview(t, map[string]string{"XDG_STATE_HOME": filepath.Join(dir, "state")}, mkdir(t, dir, "ws"), "-model", "scripted:"+script)
 	w := present.English.Review.Options[host.RoleSave]
-	var saveID string
-	for _, o := range r.Options() {
-		if o["name"] == fmt.Sprintf(present.English.ACP.Option, w.Label, w.Description) {
-			saveID, _ = o["optionId"].(string)
-			if o["kind"] != "reject_once" {
-				t.Errorf("the save option is %v, want reject_once: it approves nothing", o["kind"])
-			}
-		}
-	}
-	if saveID == "" {
-		t.Fatalf("no save option in %v", r.Options())
-	}
-	r.answer(saveID)
+	// reject_once: it approves nothing.
+	r.answer(r.option(fmt.Sprintf(present.English.ACP.Option, w.Label, w.Description), "reject_once"))
 	res2 := exitResults(t, sessionEvents(t, filepath.Join(dir, "state", wiring.AppDir)))
 	if len(res2) != 1 || res2[0].IsError || !saveplan.Saved(res2[0].Output) {
 		t.Errorf("exit results %+v", res2)

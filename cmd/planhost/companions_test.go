@@ -20,40 +20,24 @@ import (
 // session files, writes the HTML page of the first and opens it in
 // headless Chromium.
 func TestDemoCompanions(t *testing.T) {
-	p, out, errOut, _ := testProgram(t, "")
-	if code := p.main([]string{"demo", "-scene", "companions", "-keep"}); code != exitOK {
-		t.Fatalf("exit code = %d\nstderr:\n%s\nstdout:\n%s", code, errOut, out)
-	}
-	files := regexp.MustCompile(`(?m)^session file: (.*)$`).FindAllStringSubmatch(out.String(), -1)
+	out, _ := mustMain(t, exitOK, "", "demo", "-scene", "companions", "-keep")
+	files := regexp.MustCompile(`(?m)^session file: (.*)$`).FindAllStringSubmatch(out, -1)
 	if len(files) != 2 {
 		t.Fatalf("%d session files, want 2:\n%s", len(files), out)
 	}
 
 	t.Run("inspect prints the steps and the todo list", func(t *testing.T) {
-		p, out, errOut, _ := testProgram(t, "")
-		if code := p.main([]string{"inspect", files[0][1]}); code != exitOK {
-			t.Fatalf("inspect: %d\n%s", code, errOut)
-		}
-		for _, want := range []string{"Plan approved.", "Add Goodbye — Completed: 3 of 3 steps done, 1 deviation", "✓ 2. Add a table test", "Todo — ", "▶ Write a release note"} {
-			if !strings.Contains(out.String(), want) {
-				t.Errorf("inspect output lacks %q:\n%s", want, out)
-			}
-		}
-		if strings.Contains(out.String(), "\x1b[") {
+		out, _ := mustMain(t, exitOK, "", "inspect", files[0][1])
+		checkHas(t, "inspect output", out, "Plan approved.", "Add Goodbye — Completed: 3 of 3 steps done, 1 deviation", "✓ 2. Add a table test", "Todo — ", "▶ Write a release note")
+		if strings.Contains(out, "\x1b[") {
 			t.Error("inspect printed terminal escapes")
 		}
 	})
 
 	page := filepath.Join(t.TempDir(), "session.html")
 	t.Run("inspect -html writes a self-contained page", func(t *testing.T) {
-		p, _, errOut, _ := testProgram(t, "")
-		if code := p.main([]string{"inspect", "-html", page, files[0][1]}); code != exitOK {
-			t.Fatalf("inspect -html: %d\n%s", code, errOut)
-		}
-		b, err := os.ReadFile(page)
-		if err != nil {
-			t.Fatal(err)
-		}
+		mustMain(t, exitOK, "", "inspect", "-html", page, files[0][1])
+		b := readFile(t, page)
 		html := string(b)
 		for _, want := range []string{"<!DOCTYPE html>", "<style>", classCompleted, classPending, "Add Goodbye", "tested like Hello.", "Deviation (step 2):", "A table test instead of TestGoodbye"} {
 			if !strings.Contains(html, want) {
@@ -220,11 +204,8 @@ func renderInChromium(t *testing.T, chromium, page string) (counts map[string]in
 func TestRunRefusesDocumentsInsideWorkspace(t *testing.T) {
 	dir := newRunDir(t)
 	script := filepath.Join("testdata", "run", "script.yaml")
-	p, out, errOut, _ := testProgram(t, "hello\n")
-	if code := p.main(runArgs(dir, script, "-documents", filepath.Join(dir, "ws", "docs"))); code != exitUsage {
-		t.Fatalf("exit code = %d, want %d\nstdout:\n%s\nstderr:\n%s", code, exitUsage, out, errOut)
-	}
-	if msg := errOut.String(); !strings.Contains(msg, "documents directory") || !strings.Contains(msg, "is inside the workspace") {
+	_, msg := mustMain(t, exitUsage, "hello\n", runArgs(dir, script, "-documents", filepath.Join(dir, "ws", "docs"))...)
+	if !strings.Contains(msg, "documents directory") || !strings.Contains(msg, "is inside the workspace") {
 		t.Fatalf("stderr = %q", msg)
 	}
 }
@@ -233,26 +214,28 @@ func TestRunRefusesDocumentsInsideWorkspace(t *testing.T) {
 // agent over one documents directory: the second reads what the first
 // wrote.
 func TestRunKeepsTheTodoListAcrossSessions(t *testing.T) {
+	write, read := todoSessions(t, "carry me over", "-documents", filepath.Join(t.TempDir(), "docs"))
+	if !strings.Contains(write, "▶ [high] carry me over") {
+		t.Fatalf("session 1 shows no todo box:\n%s", write)
+	}
+	if !strings.Contains(read, `"content":"carry me over"`) {
+		t.Fatalf("session 2 did not read the list:\n%s", read)
+	}
+}
+
+// todoSessions runs two sessions of the default agent with the todo
+// plugin and the flags extra: the first writes a todo item with content,
+// the second reads the list. It returns the output of each.
+func todoSessions(t *testing.T, content string, extra ...string) (write, read string) {
+	t.Helper()
 	dir := newRunDir(t)
 	cfg := filepath.Join(dir, "deploy.yaml")
 	if err := os.WriteFile(cfg, []byte("plugins:\n  todo:\n"), 0o600); err != nil {
 		t.Fatal(err)
 	}
-	docs := filepath.Join(dir, "docs")
-	write := writeScript(t, dir, "w.yaml", "steps:\n  - toolCalls:\n      - name: todo_write\n        input: {todos: [{id: a, content: carry me over, status: in_progress, priority: high}]}\n  - text: noted\n")
-	read := writeScript(t, dir, "r.yaml", "steps:\n  - toolCalls:\n      - name: todo_read\n        input: {}\n  - text: read\n")
-	for i, script := range []string{write, read} {
-		p, out, errOut, _ := testProgram(t, "go\n")
-		args := []string{"run", "-config", cfg, "-model", "scripted:" + script, "-workspace", filepath.Join(dir, "ws"),
-			"-sessions", filepath.Join(dir, "sessions"), "-documents", docs}
-		if code := p.main(args); code != exitOK {
-			t.Fatalf("session %d: exit code %d\n%s", i+1, code, errOut)
-		}
-		if !strings.Contains(out.String(), "▶ [high] carry me over") && i == 0 {
-			t.Fatalf("session 1 shows no todo box:\n%s", out)
-		}
-		if i == 1 && !strings.Contains(out.String(), `"content":"carry me over"`) {
-			t.Fatalf("session 2 did not read the list:\n%s", out)
-		}
-	}
+	w := writeScript(t, dir, "w.yaml", "steps:\n  - toolCalls:\n      - name: todo_write\n        input: {todos: [{id: a, content: "+content+", status: in_progress, priority: high}]}\n  - text: noted\n")
+	r := writeScript(t, dir, "r.yaml", "steps:\n  - toolCalls:\n      - name: todo_read\n        input: {}\n  - text: read\n")
+	write, _ = mustMain(t, exitOK, "go\n", runArgs(dir, w, append([]string{"-config", cfg}, extra...)...)...)
+	read, _ = mustMain(t, exitOK, "go\n", runArgs(dir, r, append([]string{"-config", cfg}, extra...)...)...)
+	return write, read
 }

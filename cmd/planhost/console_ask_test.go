@@ -2,7 +2,6 @@ package main
 
 import (
 	"encoding/json"
-	"os"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -85,11 +84,7 @@ func TestConsoleAnswersClarifyingQuestions(t *testing.T) {
 		"Tests — Table tests or examples? → “Both, behind a flag”",
 		"Docs — Update the README? → skipped",
 	}
-	for _, want := range shown {
-		if !strings.Contains(out, want) {
-			t.Errorf("the transcript lacks %q:\n%s", want, out)
-		}
-	}
+	checkHas(t, "the transcript", out, shown...)
 
 	// /plans lists them from the log, each as the model reads it.
 	events := sessionEvents(t, dir)
@@ -118,20 +113,13 @@ func TestConsoleAnswersClarifyingQuestions(t *testing.T) {
 	if code := ip.main([]string{"inspect", files[0]}); code != exitOK {
 		t.Fatalf("inspect: %d\n%s", code, ierr)
 	}
-	for _, want := range shown {
-		if !strings.Contains(iout.String(), want) {
-			t.Errorf("inspect lacks %q:\n%s", want, iout)
-		}
-	}
+	checkHas(t, "inspect", iout.String(), shown...)
 	page := filepath.Join(t.TempDir(), "session.html")
 	hp, _, herr, _ := testProgram(t, "")
 	if code := hp.main([]string{"inspect", "-html", page, files[0]}); code != exitOK {
 		t.Fatalf("inspect -html: %d\n%s", code, herr)
 	}
-	b, err := os.ReadFile(page)
-	if err != nil {
-		t.Fatal(err)
-	}
+	b := readFile(t, page)
 	for _, want := range []string{"<h2>" + present.English.Page.Questions + "</h2>", "Tests — Table tests or examples? → “Both, behind a flag”", "English, French"} {
 		if !strings.Contains(string(b), want) {
 			t.Errorf("the page lacks %q:\n%s", want, b)
@@ -170,15 +158,7 @@ func TestAskUserOverTheOpenAIEndpoint(t *testing.T) {
 	defer srv.Close()
 	dir := newRunDir(t)
 	env := map[string]string{"OPENAI_BASE_URL": srv.BaseURL(), "OPENAI_MODEL": "m", "OPENAI_API_KEY": "k"}
-	p, out, errOut, _ := testProgram(t, "/plan Greet in more languages\n2\n")
-	p.getenv = func(k string) string { return env[k] }
-	cmd := []string{
-		"run", "-config", filepath.Join("testdata", "ask", "deploy.yaml"), "-model", "openai",
-		"-workspace", filepath.Join(dir, "ws"), "-sessions", filepath.Join(dir, "sessions"),
-	}
-	if code := p.main(cmd); code != exitOK {
-		t.Fatalf("exit code = %d\n%s", code, errOut)
-	}
+	out, _ := mustMainEnv(t, env, exitOK, "/plan Greet in more languages\n2\n", openaiArgs(dir, filepath.Join("testdata", "ask", "deploy.yaml"))...)
 	reqs := srv.Requests()
 	if len(reqs) != 2 {
 		t.Fatalf("%d requests\n%s", len(reqs), out)
@@ -189,7 +169,7 @@ func TestAskUserOverTheOpenAIEndpoint(t *testing.T) {
 	if !strings.Contains(reqs[1].Raw, `\"outcome\":\"answered\"`) || !strings.Contains(reqs[1].Raw, `\"selected\":[\"In a file\"]`) {
 		t.Errorf("the answer did not reach the model:\n%s", reqs[1].Raw)
 	}
-	if !strings.Contains(out.String(), "assistant: A JSON file it is.") {
+	if !strings.Contains(out, "assistant: A JSON file it is.") {
 		t.Errorf("output:\n%s", out)
 	}
 }

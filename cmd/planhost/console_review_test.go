@@ -74,11 +74,8 @@ func TestLineConsoleReviewEditsAndRevisions(t *testing.T) {
 		t.Run(tt.name, func(t *testing.T) {
 			dir := newRunDir(t)
 			s := writeScript(t, dir, "s.yaml", script)
-			p, out, errOut, _ := testProgram(t, strings.Join(tt.input, "\n")+"\n")
-			if code := p.main(runArgs(dir, s)); code != exitOK {
-				t.Fatalf("exit code = %d\n%s", code, errOut)
-			}
-			rest := out.String()
+			out, _ := mustMain(t, exitOK, strings.Join(tt.input, "\n")+"\n", runArgs(dir, s)...)
+			rest := out
 			for _, w := range tt.wantOut {
 				i := strings.Index(rest, w)
 				if i < 0 {
@@ -115,11 +112,8 @@ func TestLineConsoleReopenShowsWhatChangedSinceTheReopenedPlan(t *testing.T) {
 		"  - text: Revising.\n" + presented("# Add Goodbye\n\n1. Add `Goodbye`.\n2. Test it.") + "  - text: Working again.\n"
 	dir := newRunDir(t)
 	s := writeScript(t, dir, "s.yaml", script)
-	p, out, errOut, _ := testProgram(t, strings.Join([]string{"/plan Add Goodbye", "a", "/plan reopen", "/plans", "Add a test.", "a"}, "\n")+"\n")
-	if code := p.main(runArgs(dir, s)); code != exitOK {
-		t.Fatalf("exit code = %d\n%s", code, errOut)
-	}
-	rest := out.String()
+	out, _ := mustMain(t, exitOK, strings.Join([]string{"/plan Add Goodbye", "a", "/plan reopen", "/plans", "Add a test.", "a"}, "\n")+"\n", runArgs(dir, s)...)
+	rest := out
 	for _, w := range []string{"Working on it.", "Plan 1 is reopened", present.English.Plans.Header, "1. Add Goodbye — approved; reopened as the working draft", "Revising.", present.English.Review.DiffReopened, " 1. Add `Goodbye`.", "+2. Test it.", "Working again."} {
 		i := strings.Index(rest, w)
 		if i < 0 {
@@ -130,17 +124,8 @@ func TestLineConsoleReopenShowsWhatChangedSinceTheReopenedPlan(t *testing.T) {
 	// inspect and its HTML page say which plan was reopened.
 	files, _ := filepath.Glob(filepath.Join(dir, "sessions", "*.jsonl"))
 	page := filepath.Join(t.TempDir(), "page.html")
-	p, stdout, stderr, _ := testProgram(t, "")
-	if code := p.main([]string{"inspect", files[0]}); code != exitOK {
-		t.Fatalf("inspect: %d\n%s", code, stderr)
-	}
-	if !strings.Contains(stdout.String(), "· plan 1 reopened as the working draft: Add Goodbye") {
-		t.Errorf("inspect:\n%s", stdout)
-	}
-	p, _, stderr, _ = testProgram(t, "")
-	if code := p.main([]string{"inspect", "-html", page, files[0]}); code != exitOK {
-		t.Fatalf("inspect -html: %d\n%s", code, stderr)
-	}
+	checkInspectSays(t, dir, "· plan 1 reopened as the working draft: Add Goodbye")
+	mustMain(t, exitOK, "", "inspect", "-html", page, files[0])
 	if b, err := os.ReadFile(page); err != nil || strings.Count(string(b), present.English.Page.Reopened) != 1 {
 		t.Errorf("the page marks %d plans reopened, want 1 (%v)", strings.Count(string(b), present.English.Page.Reopened), err)
 	}

@@ -17,14 +17,11 @@ var demoPaths = regexp.MustCompile(`/\S*` + demoDirPattern + `[^/\s]*(/plans/[0-
 // playDemo plays the demo with args and returns its output, masked.
 func playDemo(t *testing.T, args ...string) string {
 	t.Helper()
-	p, out, errOut, _ := testProgram(t, "")
-	if code := p.main(append([]string{"demo"}, args...)); code != exitOK {
-		t.Fatalf("exit code = %d\nstderr:\n%s\nstdout:\n%s", code, errOut, out)
-	}
-	if errOut.String() != "" {
+	out, errOut := mustMain(t, exitOK, "", append([]string{"demo"}, args...)...)
+	if errOut != "" {
 		t.Errorf("stderr = %q, want nothing", errOut)
 	}
-	return demoPaths.ReplaceAllString(mask(out.String()), "<DIR>")
+	return demoPaths.ReplaceAllString(mask(out), "<DIR>")
 }
 
 // TestDemoGolden plays each scene, in English and in Chinese, with and
@@ -60,21 +57,14 @@ func TestDemoFollowsTheEnvironmentsLanguage(t *testing.T) {
 	if code := p.main([]string{"demo"}); code != exitOK {
 		t.Fatalf("exit code = %d\n%s", code, errOut)
 	}
-	for _, want := range []string{present.Chinese.Session.ModeOn, present.Chinese.Demo.Removed, "计划审阅：Add Goodbye"} {
-		if !strings.Contains(out.String(), want) {
-			t.Errorf("the demo under LANG=zh_CN.UTF-8 lacks %q:\n%s", want, out)
-		}
-	}
+	checkHas(t, "the demo under LANG=zh_CN.UTF-8", out.String(), present.Chinese.Session.ModeOn, present.Chinese.Demo.Removed, "计划审阅：Add Goodbye")
 }
 
 // TestDemoKeepsItsDirectory: with -keep the session file and the changed
 // workspace stay, and the session file holds the whole story.
 func TestDemoKeepsItsDirectory(t *testing.T) {
-	p, out, errOut, _ := testProgram(t, "")
-	if code := p.main([]string{"demo", "-keep"}); code != exitOK {
-		t.Fatalf("exit code = %d\nstderr:\n%s", code, errOut)
-	}
-	file := strings.TrimPrefix(regexp.MustCompile(`(?m)^session file: .*$`).FindString(out.String()), "session file: ")
+	out, _ := mustMain(t, exitOK, "", "demo", "-keep")
+	file := strings.TrimPrefix(regexp.MustCompile(`(?m)^session file: .*$`).FindString(out), "session file: ")
 	if _, err := os.Stat(file); err != nil {
 		t.Fatalf("session file: %v", err)
 	}
@@ -89,15 +79,12 @@ func TestDemoKeepsItsDirectory(t *testing.T) {
 			t.Errorf("%s after the demo: %v; want it to contain %q:\n%s", name, err, want, b)
 		}
 	}
-	p2, out2, errOut2, _ := testProgram(t, "")
-	if code := p2.main([]string{"inspect", file}); code != exitOK {
-		t.Fatalf("inspect: exit code = %d\n%s", code, errOut2)
-	}
+	out2, _ := mustMain(t, exitOK, "", "inspect", file)
 	for _, want := range []string{
 		present.English.Session.ModeOn, "Plan sent back with feedback.", "Plan approved.", present.English.Session.ModeOff,
 		"· turn 1 ended: completed", "state: plan mode default, pending none",
 	} {
-		if !strings.Contains(out2.String(), want) {
+		if !strings.Contains(out2, want) {
 			t.Errorf("inspect output lacks %q:\n%s", want, out2)
 		}
 	}
@@ -134,10 +121,7 @@ func TestDemoRejectsAnUnknownScene(t *testing.T) {
 // exactly the two commands that work: the demo, run here as "go run"
 // would, and the test command this test is part of.
 func TestREADMECommands(t *testing.T) {
-	b, err := os.ReadFile(filepath.Join("..", "..", "README.md"))
-	if err != nil {
-		t.Fatal(err)
-	}
+	b := readFile(t, filepath.Join("..", "..", "README.md"))
 	var commands []string
 	inBlock := false
 	sc := bufio.NewScanner(strings.NewReader(string(b)))

@@ -115,9 +115,5 @@ func TestInspectShowsAPlanPresentedFromTheFile(t *testing.T) {
 		t.Errorf("inspect:\n%s", out.String())
 	}
 	got := inspect.Page("s1", events, present.English)
-	for _, want := range []string{"<title>From the file</title>", "<h1>From the file</h1>", "Write it."} {
-		if !strings.Contains(got, want) {
-			t.Errorf("the page lacks %q:\n%s", want, got)
-		}
-	}
+	checkHas(t, "the page", got, "<title>From the file</title>", "<h1>From the file</h1>", "Write it.")
 }

@@ -16,41 +16,57 @@ import (
 // fill the temporary directory, a directory is refused; each is a usage
 // error naming the file.
 func TestInspectRefusesSpecialFiles(t *testing.T) {
-	dir := t.TempDir()
-	fifo := filepath.Join(dir, "fifo.jsonl")
-	if err := syscall.Mkfifo(fifo, 0o600); err != nil {
-		t.Skipf("no FIFOs here: %v", err)
-	}
-	zero := filepath.Join(dir, "zero.jsonl")
-	if err := os.Symlink("/dev/zero", zero); err != nil {
-		t.Fatal(err)
-	}
-	sub := filepath.Join(dir, "sub.jsonl")
-	if err := os.Mkdir(sub, 0o700); err != nil {
-		t.Fatal(err)
-	}
+	zero, fifo, sub := specialFiles(t, t.TempDir(), ".jsonl", "/dev/zero")
 	for _, file := range []string{fifo, zero, sub} {
 		t.Run(filepath.Base(file), func(t *testing.T) {
-			p, out, errOut, _ := testProgram(t, "")
-			done := make(chan int, 1)
-			go func() { done <- p.main([]string{"inspect", file}) }()
-			select {
-			case code := <-done:
-				if code != exitUsage || !strings.Contains(errOut.String(), "not a regular file") || !strings.Contains(errOut.String(), file) {
-					t.Errorf("exit %d, stderr %q; want a usage error naming %s", code, errOut, file)
-				}
-				if out.String() != "" {
-					t.Errorf("stdout = %q", out)
-				}
-			case <-time.After(5 * time.Second):
+			checkRefusedSpecial(t, file, func() {
 				// Unblock a FIFO reader so the goroutine ends.
 				if f, err := os.OpenFile(fifo, os.O_WRONLY, 0); err == nil {
 					f.Close()
 				}
-				<-done
-				t.Fatal("inspect hangs")
-			}
+			}, "inspect", file)
 		})
+	}
+}
+
+// specialFiles makes in dir, with names ending in ext, a symbolic link to
+// target, a FIFO and a directory. It skips the test where there are no
+// FIFOs.
+func specialFiles(t *testing.T, dir, ext, target string) (link, fifo, sub string) {
+	t.Helper()
+	link, fifo, sub = filepath.Join(dir, "link"+ext), filepath.Join(dir, "fifo"+ext), filepath.Join(dir, "sub"+ext)
+	if err := syscall.Mkfifo(fifo, 0o600); err != nil {
+		t.Skipf("no FIFOs here: %v", err)
+	}
+	if err := os.Symlink(target, link); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Mkdir(sub, 0o700); err != nil {
+		t.Fatal(err)
+	}
+	return link, fifo, sub
+}
+
+// checkRefusedSpecial runs planhost with args, which name the special file
+// path: within 5 seconds it is a usage error naming path, with nothing on
+// stdout. If it hangs, unblock lets it end.
+func checkRefusedSpecial(t *testing.T, path string, unblock func(), args ...string) {
+	t.Helper()
+	p, out, errOut, _ := testProgram(t, "")
+	done := make(chan int, 1)
+	go func() { done <- p.main(args) }()
+	select {
+	case code := <-done:
+		if code != exitUsage || !strings.Contains(errOut.String(), "not a regular file") || !strings.Contains(errOut.String(), path) {
+			t.Errorf("exit %d, stderr %q; want a usage error naming %s", code, errOut, path)
+		}
+		if out.String() != "" {
+			t.Errorf("stdout = %q", out)
+		}
+	case <-time.After(5 * time.Second):
+		unblock()
+		<-done
+		t.Fatalf("planhost %q hangs", args)
 	}
 }
 
@@ -65,37 +81,16 @@ func TestInspectHTMLNeverOpensASpecialOutput(t *testing.T) {
 	if err := os.WriteFile(target, []byte("keep me"), 0o600); err != nil {
 		t.Fatal(err)
 	}
-	link := filepath.Join(dir, "link.html")
-	if err := os.Symlink(target, link); err != nil {
-		t.Fatal(err)
-	}
-	fifo := filepath.Join(dir, "fifo.html")
-	if err := syscall.Mkfifo(fifo, 0o600); err != nil {
-		t.Skipf("no FIFOs here: %v", err)
-	}
-	sub := filepath.Join(dir, "sub.html")
-	if err := os.Mkdir(sub, 0o700); err != nil {
-		t.Fatal(err)
-	}
+	link, fifo, sub := specialFiles(t, dir, ".html", target)
 	for _, out := range []string{link, fifo, sub} {
 		t.Run(filepath.Base(out), func(t *testing.T) {
-			p, _, errOut, _ := testProgram(t, "")
-			done := make(chan int, 1)
-			go func() { done <- p.main([]string{"inspect", "-html", out, session}) }()
-			select {
-			case code := <-done:
-				if code != exitUsage || !strings.Contains(errOut.String(), "not a regular file") || !strings.Contains(errOut.String(), out) {
-					t.Errorf("exit %d, stderr %q; want a usage error naming %s", code, errOut, out)
-				}
-			case <-time.After(5 * time.Second):
+			checkRefusedSpecial(t, out, func() {
 				// Unblock a FIFO writer so the goroutine ends.
 				if f, err := os.OpenFile(fifo, os.O_RDONLY|syscall.O_NONBLOCK, 0); err == nil {
 					time.Sleep(100 * time.Millisecond)
 					f.Close()
 				}
-				<-done
-				t.Fatal("inspect -html hangs")
-			}
+			}, "inspect", "-html", out, session)
 		})
 	}
 	if b, err := os.ReadFile(target); err != nil || string(b) != "keep me" {
@@ -113,10 +108,7 @@ func TestInspectHTMLNeverOpensASpecialOutput(t *testing.T) {
 	if err := os.WriteFile(regular, []byte(strings.Repeat("old ", 10000)), 0o600); err != nil {
 		t.Fatal(err)
 	}
-	p, _, errOut, _ := testProgram(t, "")
-	if code := p.main([]string{"inspect", "-html", regular, session}); code != exitOK {
-		t.Fatalf("inspect -html over a regular file: exit %d\n%s", code, errOut)
-	}
+	mustMain(t, exitOK, "", "inspect", "-html", regular, session)
 	if b, err := os.ReadFile(regular); err != nil || !strings.HasPrefix(string(b), "<!DOCTYPE html>") || strings.Contains(string(b), "old old") {
 		t.Errorf("page = %.40q…, %v; want the new page only", b, err)
 	}

@@ -24,24 +24,18 @@ func TestInspectGolden(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			file := filepath.Join("testdata", "inspect", tt.file)
-			before, err := os.ReadFile(file)
-			if err != nil {
-				t.Fatal(err)
-			}
+			before := readFile(t, file)
 			args := []string{"inspect", file}
 			golden := strings.TrimSuffix(tt.file, ".jsonl") + ".golden"
 			if tt.json {
 				args = []string{"inspect", "-json", file}
 				golden = strings.TrimSuffix(tt.file, ".jsonl") + ".json.golden"
 			}
-			p, out, errOut, _ := testProgram(t, "")
-			if code := p.main(args); code != exitOK {
-				t.Fatalf("exit code = %d\n%s", code, errOut)
-			}
-			goldenFile(t, filepath.Join("inspect", golden), out.String())
+			out, _ := mustMain(t, exitOK, "", args...)
+			goldenFile(t, filepath.Join("inspect", golden), out)
 			if tt.json {
 				var ins inspect.Inspection
-				if err := json.Unmarshal(out.Bytes(), &ins); err != nil {
+				if err := json.Unmarshal([]byte(out), &ins); err != nil {
 					t.Errorf("output is not the inspection JSON: %v", err)
 				}
 			}
@@ -55,11 +49,8 @@ func TestInspectGolden(t *testing.T) {
 
 func TestInspectRejectsABadPayload(t *testing.T) {
 	file := filepath.Join("testdata", "inspect", "badpayload.jsonl")
-	p, out, errOut, _ := testProgram(t, "")
-	if code := p.main([]string{"inspect", file}); code != exitFailure {
-		t.Fatalf("exit code = %d, want %d\n%s%s", code, exitFailure, out, errOut)
-	}
-	if !strings.Contains(errOut.String(), file+":1:") || !strings.Contains(errOut.String(), `"yes"`) {
+	_, errOut := mustMain(t, exitFailure, "", "inspect", file)
+	if !strings.Contains(errOut, file+":1:") || !strings.Contains(errOut, `"yes"`) {
 		t.Errorf("stderr = %q, want the file, line and bad value", errOut)
 	}
 }

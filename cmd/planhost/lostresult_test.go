@@ -3,7 +3,6 @@ package main
 import (
 	"context"
 	"encoding/json"
-	"os"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -29,10 +28,7 @@ func TestRunLostApprovalIsShown(t *testing.T) {
 
 	// The first run creates the tables; the trigger then fails the first
 	// insert of an exit_plan_mode result of the second.
-	p0, _, errOut0, _ := testProgram(t, "")
-	if code := p0.main(runArgs(dir, script, "-store", url)); code != exitOK {
-		t.Fatalf("exit code = %d\n%s", code, errOut0)
-	}
+	mustMain(t, exitOK, "", runArgs(dir, script, "-store", url)...)
 	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
 	defer cancel()
 	conn, err := pgx.Connect(ctx, url)
@@ -53,11 +49,8 @@ func TestRunLostApprovalIsShown(t *testing.T) {
 		t.Fatal(err)
 	}
 
-	p, out, errOut, _ := testProgram(t, "/plan Go\na\nNext?\n")
-	if code := p.main(runArgs(dir, script, "-store", url)); code != exitOK {
-		t.Fatalf("exit code = %d\n%s", code, errOut)
-	}
-	flat := strings.Join(strings.Fields(out.String()), " ")
+	out, errOut := mustMain(t, exitOK, "/plan Go\na\nNext?\n", runArgs(dir, script, "-store", url)...)
+	flat := strings.Join(strings.Fields(out), " ")
 	for _, want := range []string{
 		"Plan not approved:",
 		"could not be recorded in the session log",
@@ -71,10 +64,10 @@ func TestRunLostApprovalIsShown(t *testing.T) {
 	}
 	// The warning on stderr says it at once, even while the store keeps
 	// failing and nothing reaches the log.
-	if !strings.Contains(errOut.String(), "approval is withdrawn and plan mode stays on") {
+	if !strings.Contains(errOut, "approval is withdrawn and plan mode stays on") {
 		t.Errorf("stderr lacks the warning:\n%s", errOut)
 	}
-	if strings.Contains(out.String(), "Plan approved") {
+	if strings.Contains(out, "Plan approved") {
 		t.Errorf("the output says the plan was approved:\n%s", out)
 	}
 }
@@ -96,11 +89,7 @@ func TestRunResumesALogWithAnUnansweredCallInside(t *testing.T) {
 		t.Fatal(err)
 	}
 	add := func(typ string, payload any) {
-		data, err := json.Marshal(payload)
-		if err != nil {
-			t.Fatal(err)
-		}
-		if _, err := sess.Append(host.Event{Type: typ, Data: data}); err != nil {
+		if _, err := sess.Append(host.Event{Type: typ, Data: mustJSON(t, payload)}); err != nil {
 			t.Fatal(err)
 		}
 	}
@@ -121,22 +110,11 @@ func TestRunResumesALogWithAnUnansweredCallInside(t *testing.T) {
 	srv := fakeopenai.New(fakeopenai.Options{Strict: true, APIKey: "k"}, fakeopenai.Reply{Text: "Fine."})
 	defer srv.Close()
 	env := map[string]string{"OPENAI_BASE_URL": srv.BaseURL(), "OPENAI_MODEL": "strict", "OPENAI_API_KEY": "k"}
-	p, out, errOut, _ := testProgram(t, "Next?\n")
-	p.getenv = func(k string) string { return env[k] }
-	args := []string{
-		"run", "-config", filepath.Join("testdata", "run", "deploy.yaml"), "-model", "openai",
-		"-workspace", filepath.Join(dir, "ws"), "-sessions", sessions, "-session", "broken",
-	}
-	if code := p.main(args); code != exitOK {
-		t.Fatalf("exit code = %d\n%s", code, errOut)
-	}
-	if !strings.Contains(out.String(), "assistant: Fine.") || strings.Contains(out.String(), "ended: error") {
+	out, errOut := mustMainEnv(t, env, exitOK, "Next?\n", openaiArgs(dir, filepath.Join("testdata", "run", "deploy.yaml"), "-session", "broken")...)
+	if !strings.Contains(out, "assistant: Fine.") || strings.Contains(out, "ended: error") {
 		t.Fatalf("the resumed turn failed:\n%s\nstderr:\n%s", out, errOut)
 	}
-	raw, err := os.ReadFile(filepath.Join(sessions, "broken.jsonl"))
-	if err != nil {
-		t.Fatal(err)
-	}
+	raw := readFile(t, filepath.Join(sessions, "broken.jsonl"))
 	if !strings.Contains(string(raw), `"callId":"call_1"`) {
 		t.Fatalf("the resumed log has no result for call_1:\n%s", raw)
 	}

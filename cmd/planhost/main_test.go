@@ -3,6 +3,7 @@ package main
 import (
 	"bytes"
 	"flag"
+	"fmt"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -84,17 +85,21 @@ func mask(s string) string {
 // readGolden returns testdata/name.
 func readGolden(t *testing.T, name string) string {
 	t.Helper()
-	b, err := os.ReadFile(filepath.Join("testdata", name))
-	if err != nil {
-		t.Fatal(err)
-	}
+	b := readFile(t, filepath.Join("testdata", name))
 	return string(b)
 }
 
 // goldenFile compares got with testdata/name, or rewrites it with -update.
 func goldenFile(t *testing.T, name, got string) {
 	t.Helper()
-	path := filepath.Join("testdata", name)
+	checkGolden(t, filepath.Join("testdata", name), got)
+}
+
+// checkGolden compares got with the file at path, or rewrites it with
+// -update.
+func checkGolden(t *testing.T, path, got string) {
+	t.Helper()
+	fix := fmt.Sprintf("go test ./cmd/planhost -run '%s' -update", t.Name())
 	if *update {
 		if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
 			t.Fatal(err)
@@ -106,7 +111,7 @@ func goldenFile(t *testing.T, name, got string) {
 	}
 	want, err := os.ReadFile(path)
 	if err != nil {
-		t.Fatalf("%v (run go test ./cmd/planhost -update to create it)", err)
+		t.Fatalf("%v (%s writes it)", err, fix)
 	}
 	if got == string(want) {
 		return
@@ -115,7 +120,7 @@ func goldenFile(t *testing.T, name, got string) {
 		A: difflib.SplitLines(string(want)), B: difflib.SplitLines(got),
 		FromFile: path, ToFile: "got", Context: 3,
 	})
-	t.Errorf("output differs from %s (go test ./cmd/planhost -update rewrites it):\n%s", path, diff)
+	t.Errorf("output differs from %s (%s rewrites it):\n%s", path, fix, diff)
 }
 
 func TestUsage(t *testing.T) {

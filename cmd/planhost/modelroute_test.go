@@ -1,7 +1,6 @@
 package main
 
 import (
-	"bufio"
 	"encoding/json"
 	"fmt"
 	"os"
@@ -40,22 +39,7 @@ func toolResults(t *testing.T, out string) []string {
 // sessionFileEvents reads the events of the session file named in out.
 func sessionFileEvents(t *testing.T, out string) []host.Event {
 	t.Helper()
-	file := strings.TrimPrefix(regexp.MustCompile(`(?m)^session file: .*$`).FindString(out), "session file: ")
-	f, err := os.Open(file)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer f.Close()
-	var events []host.Event
-	sc := bufio.NewScanner(f)
-	sc.Buffer(nil, 1<<20)
-	for sc.Scan() {
-		var e host.Event
-		if json.Unmarshal(sc.Bytes(), &e) == nil {
-			events = append(events, e)
-		}
-	}
-	return events
+	return readEvents(t, strings.TrimPrefix(regexp.MustCompile(`(?m)^session file: .*$`).FindString(out), "session file: "))
 }
 
 // stepModels reads the models the "step/start" events of the session file
@@ -97,16 +81,8 @@ func TestRunWithAModelPerMode(t *testing.T) {
 	dir := newRunDir(t)
 	// The review's options are Approve, Approve and execute with doer,
 	// Save plan and stop, Keep planning: numbered, as two begin with "A".
-	p, out, errOut, _ := testProgram(t, "/plan Say hello\nm\n/plan Check again\n")
-	p.getenv = func(k string) string { return env[k] }
-	args := []string{
-		"run", "-config", filepath.Join("testdata", "run", "deploy.yaml"), "-model", "openai", "-plan-model", "planner",
-		"-workspace", filepath.Join(dir, "ws"), "-sessions", filepath.Join(dir, "sessions"),
-	}
-	if code := p.main(args); code != exitOK {
-		t.Fatalf("exit code = %d\n%s", code, errOut)
-	}
-	if got, want := stepModels(t, out.String()), []string{"planner", "doer", "planner"}; strings.Join(got, ",") != strings.Join(want, ",") {
+	out, _ := mustMainEnv(t, env, exitOK, "/plan Say hello\nm\n/plan Check again\n", openaiArgs(dir, filepath.Join("testdata", "run", "deploy.yaml"), "-plan-model", "planner")...)
+	if got, want := stepModels(t, out), []string{"planner", "doer", "planner"}; strings.Join(got, ",") != strings.Join(want, ",") {
 		t.Errorf("step models = %q; want %q", got, want)
 	}
 	if n := len(planSrv.Requests()); n != 2 {
@@ -120,37 +96,27 @@ func TestRunWithAModelPerMode(t *testing.T) {
 			t.Errorf("plan request names another model: %s", r.Raw)
 		}
 	}
-	for _, want := range []string{"── model planner ──\n", "── model doer ──\n", "assistant: Hello done.", "assistant: Still fine."} {
-		if !strings.Contains(out.String(), want) {
-			t.Errorf("output lacks %q:\n%s", want, out)
-		}
-	}
-	if !strings.Contains(out.String(), "[m] Approve and execute with doer") {
+	checkHas(t, "output", out, "── model planner ──\n", "── model doer ──\n", "assistant: Hello done.", "assistant: Still fine.")
+	if !strings.Contains(out, "[m] Approve and execute with doer") {
 		t.Errorf("the review does not offer the default model:\n%s", out)
 	}
-	if got := toolResults(t, out.String()); len(got) != 1 || !strings.Contains(got[0], `"executeWith":"doer"`) || !strings.Contains(got[0], `"approved":true`) {
+	if got := toolResults(t, out); len(got) != 1 || !strings.Contains(got[0], `"executeWith":"doer"`) || !strings.Contains(got[0], `"approved":true`) {
 		t.Errorf("exit_plan_mode results = %q; want an approval recording the model", got)
 	}
 	// inspect lists each switch of model in its timeline.
-	file := strings.TrimPrefix(regexp.MustCompile(`(?m)^session file: .*$`).FindString(out.String()), "session file: ")
-	p2, out2, errOut2, _ := testProgram(t, "")
-	if code := p2.main([]string{"inspect", file}); code != exitOK {
-		t.Fatalf("inspect: %d\n%s", code, errOut2)
-	}
-	if got := regexp.MustCompile(`(?m)^#\d+ ── model .*$`).FindAllString(out2.String(), -1); len(got) != 3 ||
+	file := strings.TrimPrefix(regexp.MustCompile(`(?m)^session file: .*$`).FindString(out), "session file: ")
+	out2, _ := mustMain(t, exitOK, "", "inspect", file)
+	if got := regexp.MustCompile(`(?m)^#\d+ ── model .*$`).FindAllString(out2, -1); len(got) != 3 ||
 		!strings.HasSuffix(got[0], " model planner ──") || !strings.HasSuffix(got[1], " model doer ──") || !strings.HasSuffix(got[2], " model planner ──") {
 		t.Errorf("inspect model lines = %q; want planner, doer, planner:\n%s", got, out2)
 	}
-	if !regexp.MustCompile(`(?m)^#\d+ Plan approved, to carry out with doer\.$`).MatchString(out2.String()) {
+	if !regexp.MustCompile(`(?m)^#\d+ Plan approved, to carry out with doer\.$`).MatchString(out2) {
 		t.Errorf("inspect does not show the model the approval chose:\n%s", out2)
 	}
 	// inspect -json says the same.
-	p3, out3, errOut3, _ := testProgram(t, "")
-	if code := p3.main([]string{"inspect", "-json", file}); code != exitOK {
-		t.Fatalf("inspect -json: %d\n%s", code, errOut3)
-	}
+	out3, _ := mustMain(t, exitOK, "", "inspect", "-json", file)
 	var ins inspect.Inspection
-	if err := json.Unmarshal(out3.Bytes(), &ins); err != nil {
+	if err := json.Unmarshal([]byte(out3), &ins); err != nil {
 		t.Fatal(err)
 	}
 	var switches []string
@@ -169,14 +135,8 @@ func TestRunWithAModelPerMode(t *testing.T) {
 	// The HTML page shows the model of each run of steps and marks each
 	// change, and the model the approval chose.
 	page := filepath.Join(t.TempDir(), "session.html")
-	p4, _, errOut4, _ := testProgram(t, "")
-	if code := p4.main([]string{"inspect", "-html", page, file}); code != exitOK {
-		t.Fatalf("inspect -html: %d\n%s", code, errOut4)
-	}
-	b, err := os.ReadFile(page)
-	if err != nil {
-		t.Fatal(err)
-	}
+	mustMain(t, exitOK, "", "inspect", "-html", page, file)
+	b := readFile(t, page)
 	code := func(m string) string { return `<code class="model">` + m + `</code>` }
 	want := `<h2>Models</h2>
 <ul class="models">
@@ -193,7 +153,7 @@ func TestRunWithAModelPerMode(t *testing.T) {
 	if !strings.Contains(string(b), `<p class="execute-with">Approved to execute with `+code("doer")+`.</p>`) {
 		t.Errorf("the page does not say which model the approval chose:\n%s", b)
 	}
-	if got := strings.Count(out.String(), "── model "); got != 3 {
+	if got := strings.Count(out, "── model "); got != 3 {
 		t.Errorf("%d model lines; want one per switch (3):\n%s", got, out)
 	}
 }
@@ -219,12 +179,8 @@ func TestPlanModelUsageErrors(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			p, _, errOut, _ := testProgram(t, "")
-			args := append([]string{"run", "-workspace", filepath.Join(dir, "ws"), "-sessions", filepath.Join(dir, "sessions")}, tt.args...)
-			if code := p.main(args); code != exitUsage {
-				t.Errorf("exit code = %d; want %d\n%s", code, exitUsage, errOut)
-			}
-			if !strings.Contains(errOut.String(), tt.want) {
+			_, errOut := mustMain(t, exitUsage, "", append([]string{"run", "-workspace", filepath.Join(dir, "ws"), "-sessions", filepath.Join(dir, "sessions")}, tt.args...)...)
+			if !strings.Contains(errOut, tt.want) {
 				t.Errorf("stderr = %q; want %q", errOut, tt.want)
 			}
 		})
@@ -249,16 +205,9 @@ func TestReasoningAcrossModels(t *testing.T) {
 			defer defSrv.Close()
 			env := map[string]string{"OPENAI_BASE_URL": defSrv.BaseURL(), "OPENAI_MODEL": "doer", "OPENAI_API_KEY": "k", wiring.EnvPlanBaseURL: planSrv.BaseURL(), wiring.EnvPlanAPIKey: "k"}
 			dir := newRunDir(t)
-			p, out, errOut, _ := testProgram(t, "/plan Say hello\na\n/plan Check again\n")
-			p.getenv = func(k string) string { return env[k] }
-			args := []string{
-				"run", "-config", filepath.Join("testdata", "run", "deploy.yaml"), "-model", "openai", "-plan-model", "thinker",
-				fmt.Sprintf("-stream=%t", stream), "-workspace", filepath.Join(dir, "ws"), "-sessions", filepath.Join(dir, "sessions"),
-			}
-			if code := p.main(args); code != exitOK {
-				t.Fatalf("exit code = %d\n%s", code, errOut)
-			}
-			if strings.Contains(out.String(), "ended: error") {
+			out, _ := mustMainEnv(t, env, exitOK, "/plan Say hello\na\n/plan Check again\n",
+				openaiArgs(dir, filepath.Join("testdata", "run", "deploy.yaml"), "-plan-model", "thinker", fmt.Sprintf("-stream=%t", stream))...)
+			if strings.Contains(out, "ended: error") {
 				t.Errorf("a turn failed:\n%s", out)
 			}
 			def := defSrv.Requests()
@@ -269,11 +218,7 @@ func TestReasoningAcrossModels(t *testing.T) {
 			if len(plan) != 2 || !strings.Contains(plan[1].Raw, `"reasoning_content":"Think first."`) {
 				t.Errorf("plan requests = %d; the second lacks the planner's reasoning: %v", len(plan), plan)
 			}
-			for _, want := range []string{"assistant: Hello done.", "assistant: Still fine."} {
-				if !strings.Contains(out.String(), want) {
-					t.Errorf("output lacks %q:\n%s", want, out)
-				}
-			}
+			checkHas(t, "output", out, "assistant: Hello done.", "assistant: Still fine.")
 		})
 	}
 }

@@ -51,20 +51,8 @@ func TestRunWithOpenAIModel(t *testing.T) {
 		t.Fatal(err)
 	}
 	env := map[string]string{"OPENAI_BASE_URL": srv.URL + "/v1", "OPENAI_MODEL": "local-model", "OPENAI_API_KEY": "k"}
-	p, out, errOut, _ := testProgram(t, "/plan What is here?\n")
-	p.getenv = func(k string) string { return env[k] }
-	args := []string{
-		"run", "-config", filepath.Join("testdata", "run", "deploy.yaml"), "-model", "openai",
-		"-workspace", filepath.Join(dir, "ws"), "-sessions", filepath.Join(dir, "sessions"),
-	}
-	if code := p.main(args); code != exitOK {
-		t.Fatalf("exit code = %d\n%s", code, errOut)
-	}
-	for _, want := range []string{"assistant: Looking.", "→ list_files()", "← a.txt", "assistant: One file; nothing to plan."} {
-		if !strings.Contains(out.String(), want) {
-			t.Errorf("output lacks %q:\n%s", want, out)
-		}
-	}
+	out, _ := mustMainEnv(t, env, exitOK, "/plan What is here?\n", openaiArgs(dir, filepath.Join("testdata", "run", "deploy.yaml"))...)
+	checkHas(t, "output", out, "assistant: Looking.", "→ list_files()", "← a.txt", "assistant: One file; nothing to plan.")
 	if len(bodies) != 2 {
 		t.Fatalf("requests = %d, want 2", len(bodies))
 	}
@@ -94,20 +82,8 @@ func TestRunWithDeepSeekThinking(t *testing.T) {
 			defer srv.Close()
 			dir := newRunDir(t)
 			env := map[string]string{"OPENAI_BASE_URL": srv.BaseURL(), "OPENAI_MODEL": "deepseek-thinking", "OPENAI_API_KEY": "k"}
-			p, out, errOut, _ := testProgram(t, "/plan What is here?\n")
-			p.getenv = func(k string) string { return env[k] }
-			args := []string{
-				"run", "-config", filepath.Join("testdata", "run", "deploy.yaml"), "-model", "openai", fmt.Sprintf("-stream=%t", stream),
-				"-workspace", filepath.Join(dir, "ws"), "-sessions", filepath.Join(dir, "sessions"),
-			}
-			if code := p.main(args); code != exitOK {
-				t.Fatalf("exit code = %d\n%s", code, errOut)
-			}
-			for _, want := range []string{"· thinking: List the files first.", "assistant: One file; nothing to plan."} {
-				if !strings.Contains(out.String(), want) {
-					t.Errorf("output lacks %q:\n%s", want, out)
-				}
-			}
+			out, _ := mustMainEnv(t, env, exitOK, "/plan What is here?\n", openaiArgs(dir, filepath.Join("testdata", "run", "deploy.yaml"), fmt.Sprintf("-stream=%t", stream))...)
+			checkHas(t, "output", out, "· thinking: List the files first.", "assistant: One file; nothing to plan.")
 			reqs := srv.Requests()
 			if len(reqs) != 2 || reqs[0].Stream != stream {
 				t.Fatalf("requests = %d (stream %v)", len(reqs), reqs)
@@ -115,7 +91,7 @@ func TestRunWithDeepSeekThinking(t *testing.T) {
 			if !strings.Contains(reqs[1].Raw, `"reasoning_content":"List the files first."`) {
 				t.Errorf("second request lacks the reasoning:\n%s", reqs[1].Raw)
 			}
-			if strings.Contains(out.String(), "ended: error") {
+			if strings.Contains(out, "ended: error") {
 				t.Errorf("the turn failed:\n%s", out)
 			}
 		})

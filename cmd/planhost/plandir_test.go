@@ -1,14 +1,10 @@
 package main
 
 import (
-	"bufio"
-	"encoding/json"
-	"io"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
-	"time"
 )
 
 // writePlanFileDeploy writes a deployment enabling plan-file with dir (as
@@ -78,77 +74,16 @@ func TestACPKeepsThePlanDirectoryOutOfItsWorkspaces(t *testing.T) {
 	}
 	cfg := writePlanFileDeploy(t, filepath.Join(dir, "deploy.yaml"), plans)
 	script := writeScript(t, dir, "script.yaml", "steps:\n  - toolCalls:\n      - name: write_file\n        input:\n          path: plans/s/plan.md\n          content: \"# Swapped\"\n  - text: Done.\n")
-	inR, inW := io.Pipe()
-	outR, outW := io.Pipe()
-	var errOut syncBuffer
-	p := newProgram(inR, outW, &errOut)
-	p.getenv = func(k string) string {
-		if k == "XDG_STATE_HOME" {
-			return filepath.Join(dir, "state")
-		}
-		return ""
-	}
-	code := make(chan int, 1)
-	go func() {
-		code <- p.main([]string{"acp", "-config", cfg, "-model", "scripted:" + script})
-		outW.Close()
-	}()
-	lines := make(chan map[string]any, 64)
-	go func() {
-		defer close(lines)
-		sc := bufio.NewScanner(outR)
-		for sc.Scan() {
-			var m map[string]any
-			if json.Unmarshal(sc.Bytes(), &m) == nil {
-				lines <- m
-			}
-		}
-	}()
-	// answer waits for the response to request id, passing notifications.
-	answer := func(id float64) map[string]any {
-		t.Helper()
-		for {
-			select {
-			case m, ok := <-lines:
-				if !ok {
-					t.Fatalf("stdout closed; stderr:\n%s", errOut.String())
-				}
-				if m["id"] == id {
-					return m
-				}
-			case <-time.After(20 * time.Second):
-				t.Fatalf("no answer to %v; stderr:\n%s", id, errOut.String())
-			}
-		}
-	}
-	send := func(s string) {
-		t.Helper()
-		if _, err := io.WriteString(inW, s+"\n"); err != nil {
-			t.Fatal(err)
-		}
-	}
-	send(`{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":1}}`)
-	answer(1)
-	send(`{"jsonrpc":"2.0","id":2,"method":"session/new","params":{"cwd":"` + filepath.Join(plans, "sub") + `","mcpServers":[]}}`)
-	if m := answer(2); m["error"] == nil {
+	a := startACP(t, map[string]string{"XDG_STATE_HOME": filepath.Join(dir, "state")}, "-config", cfg, "-model", "scripted:"+script)
+	a.call(1, "initialize", `{"protocolVersion":1}`)
+	if m := a.call(2, "session/new", `{"cwd":"`+filepath.Join(plans, "sub")+`","mcpServers":[]}`); m["error"] == nil {
 		t.Fatalf("session/new inside the plan directory: %v; want an error", m)
 	}
-	send(`{"jsonrpc":"2.0","id":3,"method":"session/new","params":{"cwd":"` + ws + `","mcpServers":[]}}`)
-	res, _ := answer(3)["result"].(map[string]any)
-	id, _ := res["sessionId"].(string)
-	if id == "" {
-		t.Fatal("session/new in the workspace holding the plans failed")
-	}
-	send(`{"jsonrpc":"2.0","id":4,"method":"session/prompt","params":{"sessionId":"` + id + `","prompt":[{"type":"text","text":"hi"}]}}`)
-	answer(4)
-	inW.Close()
-	select {
-	case <-code:
-	case <-time.After(20 * time.Second):
-		t.Fatal("planhost acp did not exit after stdin closed")
-	}
-	for range lines {
-	}
+	id := a.newSession(3, ws)
+	a.call(4, "session/prompt", `{"sessionId":"`+id+`","prompt":[{"type":"text","text":"hi"}]}`)
+	a.in.Close()
+	a.exit("after stdin closed")
+	a.rest()
 	if _, err := os.Stat(filepath.Join(plans, "s", "plan.md")); !os.IsNotExist(err) {
 		t.Fatalf("write_file reached the plan directory: %v", err)
 	}

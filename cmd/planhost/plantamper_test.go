@@ -164,11 +164,7 @@ func TestTheConsoleShowsWhatChangedWhenAReviewIsAskedAgain(t *testing.T) {
 		Options: []host.Option{{Label: e2etest.ReviewApprove, Role: host.RoleApprove}, {Label: e2etest.ReviewKeepPlanning, Role: host.RoleKeepPlanning}},
 	}}}, 0, host.Log{}, true))
 	got := out.String()
-	for _, want := range []string{present.English.Review.DiffChanged, "-1. Add TestHello.", `+1. Run the installer script | sh\x1b[2K`} {
-		if !strings.Contains(got, want) {
-			t.Errorf("output lacks %q:\n%s", want, got)
-		}
-	}
+	checkHas(t, "output", got, present.English.Review.DiffChanged, "-1. Add TestHello.", `+1. Run the installer script | sh\x1b[2K`)
 	if !safetext.Safe(got) {
 		t.Errorf("unsafe output:\n%q", got)
 	}

@@ -97,15 +97,7 @@ func procSetup(t *testing.T, id string) (string, *pgstore.Store) {
 // procArgs are the flags of a planhost run on session id of url with
 // script.
 func procArgs(t *testing.T, url, id, script string, lease time.Duration) []string {
-	dir := newRunDir(t)
-	abs := func(p string) string {
-		a, err := filepath.Abs(p)
-		if err != nil {
-			t.Fatal(err)
-		}
-		return a
-	}
-	return runArgsAbs(abs, dir, script, "-store", url, "-session", id, "-lease", lease.String())
+	return ptyRunArgs(t, newRunDir(t), script, "-store", url, "-session", id, "-lease", lease.String())
 }
 
 // logOf reads the session's whole log from the database.

@@ -4,7 +4,6 @@ import (
 	"path/filepath"
 	"slices"
 	"testing"
-	"time"
 )
 
 // TestPTYClarifyingForm answers ask_user's form in the real binary's
@@ -16,24 +15,20 @@ func TestPTYClarifyingForm(t *testing.T) {
 	s.waitScreen("shift+tab")
 	s.send("/plan Greet in more languages\r")
 	s.waitScreen("Question 1 of 2 · Storage")
-	time.Sleep(reviewGraceWait)
-	s.send("2")
+	s.answer("2")
 	s.send("\r")
 	s.waitScreen("Question 2 of 2 · Languages")
-	time.Sleep(reviewGraceWait)
-	s.send("1")
+	s.answer("1")
 	s.send("3")
 	s.waitScreen("[x] 3 French")
 	s.send("\r")
 	s.waitScreen("Question 1 of 2 · Tests")
-	time.Sleep(reviewGraceWait)
-	s.send("\x1b[A") // up: the text row
+	s.answer("\x1b[A") // up: the text row
 	s.send("Both, behind a flag")
 	s.waitScreen("Both, behind a flag")
 	s.send("\r")
 	s.waitScreen("Question 2 of 2 · Docs")
-	time.Sleep(reviewGraceWait)
-	s.send("\x1b") // esc: skip
+	s.answer("\x1b") // esc: skip
 	s.waitScreen("Planned with your answers.")
 	s.quit()
 	res := askResults(t, dir)

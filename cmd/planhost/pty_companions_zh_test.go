@@ -3,9 +3,7 @@ package main
 import (
 	"path/filepath"
 	"slices"
-	"strings"
 	"testing"
-	"time"
 
 	"github.com/dshgo/planmode/plansteps"
 	"github.com/dshgo/planmode/todo"
@@ -21,42 +19,22 @@ var companionTools = []string{todo.WriteToolName, todo.ReadToolName, plansteps.S
 // outside the allowed names (tool names, keys).
 func TestPTYCompanionsInChinese(t *testing.T) {
 	dir := newRunDir(t)
-	abs := func(p string) string {
-		a, err := filepath.Abs(p)
-		if err != nil {
-			t.Fatal(err)
-		}
-		return a
-	}
-	s := startPTY(t, 100, 60, nil, "run", "-lang", "zh",
-		"-config", abs(filepath.Join("testdata", "pty", "companions-deploy.yaml")),
-		"-model", "scripted:"+abs(filepath.Join("testdata", "pty", "companions.zh.yaml")),
-		"-workspace", filepath.Join(dir, "ws"), "-sessions", filepath.Join(dir, "sessions"),
-		"-documents", filepath.Join(dir, "documents"))
+	s := startPTY(t, 100, 60, nil, ptyRunArgs(t, dir, filepath.Join("testdata", "pty", "companions.zh.yaml"), "-lang", "zh",
+		"-config", filepath.Join("testdata", "pty", "companions-deploy.yaml"), "-documents", filepath.Join(dir, "documents"))...)
 	var screens []string
 	screens = append(screens, s.waitScreen("shift+tab"))
 	s.send("/plan 添加告别函数\r")
 	screens = append(screens, s.waitScreen("接下来？"))
-	time.Sleep(reviewGraceWait)
-	s.send("a")
+	s.answer("a")
 	// The step change: the catalog's question and options, and the
 	// plugin's fields under the catalog's labels.
 	change := s.waitScreen("修改已批准计划中的这一步吗？")
 	screens = append(screens, change)
-	for _, want := range []string{"[1] 批准修改", "[2] 保留原步骤", "步骤：2", "原因：表格测试覆盖得更好。", "修改后：用表格测试问候函数和告别函数", "修改后的验证：运行表格测试"} {
-		if !strings.Contains(change, want) {
-			t.Errorf("the step change lacks %q:\n%s", want, change)
-		}
-	}
-	time.Sleep(reviewGraceWait)
-	s.send("1")
+	checkHas(t, "the step change", change, "[1] 批准修改", "[2] 保留原步骤", "步骤：2", "原因：表格测试覆盖得更好。", "修改后：用表格测试问候函数和告别函数", "修改后的验证：运行表格测试")
+	s.answer("1")
 	end := s.waitScreen("完成。")
 	screens = append(screens, end)
-	for _, want := range []string{"下一步：第 2 步", "用表格测试问候函数和告别函数", "验证：运行表格测试", "已完成：2 步中完成 2 步，1 处偏离", "已完成 1/3", "已完成 2/3", "[高]", "─ 待办 ─"} {
-		if !strings.Contains(end, want) {
-			t.Errorf("the screen lacks %q:\n%s", want, end)
-		}
-	}
+	checkHas(t, "the screen", end, "下一步：第 2 步", "用表格测试问候函数和告别函数", "验证：运行表格测试", "已完成：2 步中完成 2 步，1 处偏离", "已完成 1/3", "已完成 2/3", "[高]", "─ 待办 ─")
 	s.quit()
 	for _, sc := range screens {
 		words := slices.DeleteFunc(englishWords(sc), func(w string) bool { return slices.Contains(companionTools, w) })

@@ -32,8 +32,7 @@ func TestPTYLastPieceShowsBeforeTheAnswerEnds(t *testing.T) {
 func TestPTYNothingIsDrawnWhileNothingChanges(t *testing.T) {
 	s, _ := startPlanhost(t, 80, "approve.yaml")
 	s.quiet("idle")
-	s.send("/plan Add Goodbye\r")
-	s.waitScreen("What now?")
+	s.review()
 	s.quiet("waiting for the review")
 	s.send("d")
 	s.waitScreen("Plan dismissed.")

@@ -4,7 +4,6 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
-	"time"
 
 	"github.com/dshgo/planmode/cmd/planhost/internal/fakeopenai"
 	"github.com/dshgo/planmode/cmd/planhost/internal/wiring"
@@ -33,18 +32,13 @@ func TestPTYModelPerMode(t *testing.T) {
 	s := startPTY(t, 100, 30, env, "run", "-config", cfg, "-model", "openai", "-workspace", filepath.Join(dir, "ws"), "-sessions", filepath.Join(dir, "sessions"))
 	s.waitScreen("shift+tab")
 	screen := s.screen()
-	for _, want := range []string{"model doer at " + defSrv.BaseURL(), "plan-mode model planner at " + planSrv.BaseURL()} {
-		if !strings.Contains(screen, want) {
-			t.Errorf("intro lacks %q:\n%s", want, screen)
-		}
-	}
+	checkHas(t, "intro", screen, "model doer at "+defSrv.BaseURL(), "plan-mode model planner at "+planSrv.BaseURL())
 	s.send("/plan Say hello\r")
 	s.waitScreen("[m] Approve and execute with doer")
 	if screen := s.screen(); !strings.Contains(screen, "model planner ·") {
 		t.Errorf("status line does not name the planner:\n%s", screen)
 	}
-	time.Sleep(reviewGraceWait)
-	s.send("m")
+	s.answer("m")
 	s.waitScreen("Hello done.")
 	s.waitIdle()
 	if screen := s.screen(); !strings.Contains(screen, "model doer ·") {

@@ -7,7 +7,6 @@ import (
 	"regexp"
 	"strings"
 	"testing"
-	"time"
 
 	"github.com/dshgo/planmode/planfile"
 )
@@ -22,6 +21,17 @@ func planFileDeploy(t *testing.T, dir string) string {
 		t.Fatal(err)
 	}
 	return cfg
+}
+
+// startPlanFile runs "planhost run" with planFileDeploy in a 200×rows
+// terminal.
+func startPlanFile(t *testing.T, rows uint16, env ...string) (*ptySession, string) {
+	t.Helper()
+	dir := newRunDir(t)
+	args := ptyRunArgs(t, dir, filepath.Join("testdata", "pty", "approve.yaml"), "-config", planFileDeploy(t, dir))
+	s := startPTY(t, 200, rows, env, args...)
+	s.waitScreen("shift+tab")
+	return s, dir
 }
 
 // exitResult decodes the one exit_plan_mode result of the run in dir.
@@ -42,26 +52,12 @@ func exitResult(t *testing.T, dir string) map[string]any {
 // path is shown, the editor's change lands in the plan file, and the
 // approval reports the edit once, through plan-file.
 func TestPTYEditThePlanFile(t *testing.T) {
-	editor, err := filepath.Abs(filepath.Join("testdata", "pty", "editor.sh"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	dir := newRunDir(t)
-	args := ptyRunArgs(t, dir, filepath.Join("testdata", "pty", "approve.yaml"), "-config", planFileDeploy(t, dir))
-	s := startPTY(t, 200, 30, []string{"EDITOR=" + editor}, args...)
-	s.waitScreen("shift+tab")
-	s.send("/plan Add Goodbye\r")
-	screen := s.waitScreen("What now?")
-	for _, want := range []string{"Plan file: " + filepath.Join(dir, "plans"), "[w] Approve with comments", "[c] Approve and clear", "[x] Abandon"} {
-		if !strings.Contains(screen, want) {
-			t.Errorf("review lacks %q:\n%s", want, screen)
-		}
-	}
-	time.Sleep(reviewGraceWait)
-	s.send("e")
+	s, dir := startPlanFile(t, 30, "EDITOR="+absPath(t, filepath.Join("testdata", "pty", "editor.sh")))
+	screen := s.review()
+	checkHas(t, "review", screen, "Plan file: "+filepath.Join(dir, "plans"), "[w] Approve with comments", "[c] Approve and clear", "[x] Abandon")
+	s.answer("e")
 	s.waitScreen("You edited this plan")
-	time.Sleep(reviewGraceWait)
-	s.send("a")
+	s.answer("a")
 	s.waitScreen("Plan approved as you edited it.")
 	s.waitScreen("Working on it.")
 	s.quit()
@@ -78,14 +74,7 @@ func TestPTYEditThePlanFile(t *testing.T) {
 		t.Errorf("plan file = %q, %v; want the edit", b, err)
 	}
 	// inspect tells the same story.
-	files, _ := filepath.Glob(filepath.Join(dir, "sessions", "*.jsonl"))
-	p, stdout, stderr, _ := testProgram(t, "")
-	if code := p.main([]string{"inspect", files[0]}); code != exitOK {
-		t.Fatalf("inspect: %d\n%s", code, stderr)
-	}
-	if !strings.Contains(stdout.String(), "Plan approved as you edited it.") {
-		t.Errorf("inspect:\n%s", stdout)
-	}
+	checkInspectSays(t, dir, "Plan approved as you edited it.")
 }
 
 // TestRunPlanFileAndExtraAnswersThroughPipes protects the line console's
@@ -94,15 +83,8 @@ func TestPTYEditThePlanFile(t *testing.T) {
 func TestRunPlanFileAndExtraAnswersThroughPipes(t *testing.T) {
 	dir := newRunDir(t)
 	args := runArgs(dir, filepath.Join("testdata", "pty", "approve.yaml"), "-config", planFileDeploy(t, dir))
-	p, stdout, stderr, _ := testProgram(t, "/plan Add Goodbye\nw\nUse a flag.\n")
-	if code := p.main(args); code != exitOK {
-		t.Fatalf("exit code %d\n%s", code, stderr)
-	}
-	for _, want := range []string{"Plan file: " + filepath.Join(dir, "plans"), "[w] Approve with comments", "[x] Abandon"} {
-		if !strings.Contains(stdout.String(), want) {
-			t.Errorf("output lacks %q:\n%s", want, stdout)
-		}
-	}
+	stdout, _ := mustMain(t, exitOK, "/plan Add Goodbye\nw\nUse a flag.\n", args...)
+	checkHas(t, "output", stdout, "Plan file: "+filepath.Join(dir, "plans"), "[w] Approve with comments", "[x] Abandon")
 	if out := exitResult(t, dir); out["approved"] != true || out["comments"] != "Use a flag." || out["edited"] != false {
 		t.Errorf("result = %v", out)
 	}
@@ -114,12 +96,8 @@ func TestRunPlanFileAndExtraAnswersThroughPipes(t *testing.T) {
 // not taken, the review opens again saying the plan changed and showing
 // the diff, and approving then records the new text, unedited.
 func TestPTYAPlanChangedDuringTheReviewIsShownAgain(t *testing.T) {
-	dir := newRunDir(t)
-	args := ptyRunArgs(t, dir, filepath.Join("testdata", "pty", "approve.yaml"), "-config", planFileDeploy(t, dir))
-	s := startPTY(t, 200, 40, nil, args...)
-	s.waitScreen("shift+tab")
-	s.send("/plan Add Goodbye\r")
-	s.waitScreen("What now?")
+	s, dir := startPlanFile(t, 40)
+	s.review()
 	files, err := filepath.Glob(filepath.Join(dir, "plans", "*", "plan.md"))
 	if err != nil || len(files) != 1 {
 		t.Fatalf("plan files %v, %v", files, err)
@@ -132,16 +110,10 @@ func TestPTYAPlanChangedDuringTheReviewIsShownAgain(t *testing.T) {
 	if err := os.Rename(tmp, files[0]); err != nil {
 		t.Fatal(err)
 	}
-	time.Sleep(reviewGraceWait)
-	s.send("a")
+	s.answer("a")
 	screen := s.waitScreen("The plan changed while you were reviewing it")
-	for _, want := range []string{"+1. Run the installer script from the network.", "-1. Add `Goodbye` to `greeter.go`."} {
-		if !strings.Contains(screen, want) {
-			t.Errorf("the review asked again lacks %q:\n%s", want, screen)
-		}
-	}
-	time.Sleep(reviewGraceWait)
-	s.send("a")
+	checkHas(t, "the review asked again", screen, "+1. Run the installer script from the network.", "-1. Add `Goodbye` to `greeter.go`.")
+	s.answer("a")
 	s.waitScreen("Working on it.")
 	s.quit()
 	if out := exitResult(t, dir); out["approved"] != true || out["edited"] != false {
@@ -166,14 +138,11 @@ func TestPTYAPlanChangedDuringTheReviewIsShownAgain(t *testing.T) {
 func TestRunReopenAPlanPresentedFromTheFile(t *testing.T) {
 	dir := newRunDir(t)
 	args := runArgs(dir, filepath.Join("testdata", "pty", "planfile-nameless.yaml"), "-config", planFileDeploy(t, dir))
-	p, stdout, stderr, _ := testProgram(t, "/plan Add Goodbye\na\n/plans\n/plan reopen\n")
-	if code := p.main(args); code != exitOK {
-		t.Fatalf("exit code %d\n%s", code, stderr)
-	}
-	if !regexp.MustCompile(`(?m)^\s*1\. Add Goodbye — approved`).MatchString(stdout.String()) {
+	stdout, _ := mustMain(t, exitOK, "/plan Add Goodbye\na\n/plans\n/plan reopen\n", args...)
+	if !regexp.MustCompile(`(?m)^\s*1\. Add Goodbye — approved`).MatchString(stdout) {
 		t.Errorf("/plans does not list the plan with its title:\n%s", stdout)
 	}
-	if !strings.Contains(stdout.String(), "Plan 1 is reopened as the working draft") {
+	if !strings.Contains(stdout, "Plan 1 is reopened as the working draft") {
 		t.Errorf("/plan reopen did not reopen plan 1:\n%s", stdout)
 	}
 	out := exitResult(t, dir)

@@ -2,6 +2,7 @@ package main
 
 import (
 	"path/filepath"
+	"strings"
 	"syscall"
 	"testing"
 	"time"
@@ -11,24 +12,13 @@ import (
 // scripted model, absolute so the binary can run anywhere.
 func ptyRunArgs(t *testing.T, dir, script string, extra ...string) []string {
 	t.Helper()
-	abs := func(p string) string {
-		a, err := filepath.Abs(p)
-		if err != nil {
-			t.Fatal(err)
-		}
-		return a
-	}
-	return runArgsAbs(abs, dir, script, extra...)
-}
-
-func runArgsAbs(abs func(string) string, dir, script string, extra ...string) []string {
 	args := runArgs(dir, script, extra...)
 	for i, a := range args {
-		if i > 0 && (args[i-1] == "-config") {
-			args[i] = abs(a)
+		if i > 0 && args[i-1] == "-config" {
+			args[i] = absPath(t, a)
 		}
-		if len(a) > len("scripted:") && a[:len("scripted:")] == "scripted:" {
-			args[i] = "scripted:" + abs(a[len("scripted:"):])
+		if file, ok := strings.CutPrefix(a, "scripted:"); ok && file != "" {
+			args[i] = "scripted:" + absPath(t, file)
 		}
 	}
 	return args

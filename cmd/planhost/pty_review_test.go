@@ -17,16 +17,7 @@ import (
 func startReview(t *testing.T, cols, rows uint16, script string, env []string, extra ...string) (*ptySession, string) {
 	t.Helper()
 	dir := newRunDir(t)
-	abs := func(p string) string {
-		a, err := filepath.Abs(p)
-		if err != nil {
-			t.Fatal(err)
-		}
-		return a
-	}
-	args := append([]string{"run", "-config", abs(filepath.Join("testdata", "pty", "review-deploy.yaml")),
-		"-model", "scripted:" + abs(filepath.Join("testdata", "pty", script)),
-		"-workspace", filepath.Join(dir, "ws"), "-sessions", filepath.Join(dir, "sessions")}, extra...)
+	args := ptyRunArgs(t, dir, filepath.Join("testdata", "pty", script), append([]string{"-config", filepath.Join("testdata", "pty", "review-deploy.yaml")}, extra...)...)
 	s := startPTY(t, cols, rows, env, args...)
 	s.waitScreen("shift+tab")
 	return s, dir
@@ -64,32 +55,23 @@ var reviewLanguages = []reviewWords{
 func TestPTYReviewScreens(t *testing.T) {
 	for _, w := range reviewLanguages {
 		t.Run(w.lang, func(t *testing.T) {
-			editor, err := filepath.Abs(filepath.Join("testdata", "pty", map[string]string{"en": "editor.sh", "zh": "editor-zh.sh"}[w.lang]))
-			if err != nil {
-				t.Fatal(err)
-			}
+			editor := absPath(t, filepath.Join("testdata", "pty", map[string]string{"en": "editor.sh", "zh": "editor-zh.sh"}[w.lang]))
 			s, _ := startReview(t, 100, 32, "review."+w.lang+".yaml", []string{"EDITOR=" + editor}, "-lang", w.lang)
 			var screens []string
 			shot := func(sc string) string { screens = append(screens, sc); return sc }
 			shot(s.screen())
 			s.send("/plan " + w.request + "\r")
 			shot(s.waitScreen(w.question))
-			time.Sleep(reviewGraceWait)
-			s.send("k")
+			s.answer("k")
 			time.Sleep(100 * time.Millisecond)
 			s.send(w.feedback + "\r")
 			review := shot(s.waitScreen(w.collapsed))
-			for _, want := range append([]string{w.question, "[s] ", "[w] ", "[c] ", "[x] "}, w.planLines...) {
-				if !strings.Contains(review, want) {
-					t.Errorf("the revised review at 100×32 lacks %q:\n%s", want, review)
-				}
-			}
+			checkHas(t, "the revised review at 100×32", review, append([]string{w.question, "[s] ", "[w] ", "[c] ", "[x] "}, w.planLines...)...)
 			if strings.Contains(review, "working") || strings.Contains(review, "工作中") {
 				t.Errorf("the status line counts while the review waits:\n%s", review)
 			}
 			checkGoldenScreen(t, filepath.Join("..", "..", "docs", "screens", "review."+w.lang+".txt"), review)
-			time.Sleep(reviewGraceWait)
-			s.send("v")
+			s.answer("v")
 			diff := shot(s.waitScreen(w.shown))
 			if !regexp.MustCompile(`(?m)^\+4\. `).MatchString(diff) || !regexp.MustCompile(`(?m)^-2\. `).MatchString(diff) {
 				t.Errorf("v does not show the diff:\n%s", diff)
@@ -100,8 +82,7 @@ func TestPTYReviewScreens(t *testing.T) {
 			// The output, not the emulator's screen: the emulator does not
 			// always show the frame drawn on returning from the editor.
 			s.waitFor(w.edited)
-			time.Sleep(reviewGraceWait)
-			s.send("a")
+			s.answer("a")
 			s.waitScreen(w.approved)
 			after := shot(s.waitScreen(w.done))
 			_, below, _ := strings.Cut(after, w.approved)
@@ -155,23 +136,7 @@ func checkGoldenScreen(t *testing.T, path, screen string) {
 	for i, l := range lines {
 		lines[i] = strings.TrimRight(l, " ")
 	}
-	got := strings.TrimRight(strings.Join(lines, "\n"), "\n") + "\n"
-	if *update {
-		if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(path, []byte(got), 0o644); err != nil {
-			t.Fatal(err)
-		}
-		return
-	}
-	want, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatalf("%v (go test ./cmd/planhost -run TestPTYReviewScreens -update writes it)", err)
-	}
-	if string(want) != got {
-		t.Errorf("the review screen differs from %s (go test ./cmd/planhost -run TestPTYReviewScreens -update rewrites it):\n%s", path, got)
-	}
+	checkGolden(t, path, strings.TrimRight(strings.Join(lines, "\n"), "\n")+"\n")
 }
 
 // TestPTYEditorFailureIsShown protects Edit from a missing or failing
@@ -185,10 +150,8 @@ func TestPTYEditorFailureIsShown(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			s, _ := startPlanhost(t, 80, "approve.yaml", "EDITOR="+tt.editor)
-			s.send("/plan Add Goodbye\r")
-			s.waitScreen("What now?")
-			time.Sleep(reviewGraceWait)
-			s.send("e")
+			s.review()
+			s.answer("e")
 			screen := s.waitScreen("The editor failed")
 			if !strings.Contains(screen, tt.want) || !strings.Contains(screen, "What now?") {
 				t.Errorf("screen:\n%s", screen)
@@ -220,10 +183,8 @@ func TestPTYInternalLinesOnlyWithVerbose(t *testing.T) {
 		}
 		s := startPTY(t, 100, 40, nil, ptyRunArgs(t, dir, filepath.Join("testdata", "pty", "approve.yaml"), extra...)...)
 		s.waitScreen("shift+tab")
-		s.send("/plan Add Goodbye\r")
-		s.waitScreen("What now?")
-		time.Sleep(reviewGraceWait)
-		s.send("a")
+		s.review()
+		s.answer("a")
 		screen := s.waitScreen("Working on it.")
 		for _, line := range internal {
 			if strings.Contains(screen, line) != verbose {
@@ -255,8 +216,7 @@ func TestPTYSavePlanAndStop(t *testing.T) {
 	s, dir := startPlanhost(t, 80, "approve.yaml")
 	s.send("/plan Add Goodbye\r")
 	s.waitScreen("[s] Save plan and stop")
-	time.Sleep(reviewGraceWait)
-	s.send("s")
+	s.answer("s")
 	s.waitScreen("Plan saved; nothing was carried out.")
 	s.waitScreen(" default ")
 	s.send("/plans\r")
@@ -268,24 +228,15 @@ func TestPTYSavePlanAndStop(t *testing.T) {
 		t.Errorf("exit results = %+v", res)
 	}
 	// inspect tells the same story in the same words.
-	files, _ := filepath.Glob(filepath.Join(dir, "sessions", "*.jsonl"))
-	p, stdout, stderr, _ := testProgram(t, "")
-	if code := p.main([]string{"inspect", files[0]}); code != exitOK {
-		t.Fatalf("inspect: %d\n%s", code, stderr)
-	}
-	if !strings.Contains(stdout.String(), "Plan saved; nothing was carried out.") {
-		t.Errorf("inspect:\n%s", stdout)
-	}
+	checkInspectSays(t, dir, "Plan saved; nothing was carried out.")
 }
 
 // TestPTYReopenMarksThePlan protects "/plan reopen": plan mode is on again
 // and /plans marks the approved plan as the reopened draft.
 func TestPTYReopenMarksThePlan(t *testing.T) {
 	s, _ := startPlanhost(t, 100, "approve.yaml")
-	s.send("/plan Add Goodbye\r")
-	s.waitScreen("What now?")
-	time.Sleep(reviewGraceWait)
-	s.send("a")
+	s.review()
+	s.answer("a")
 	s.waitScreen("Working on it.")
 	s.waitScreen(" default ")
 	s.send("/plan reopen\r")

@@ -82,7 +82,7 @@ func startPTY(t *testing.T, cols, rows uint16, env []string, args ...string) *pt
 func startPTYHome(t *testing.T, cols, rows uint16, home string, env []string, args ...string) *ptySession {
 	t.Helper()
 	cmd := exec.Command(builtBinary(t), args...)
-	cmd.Env = append([]string{"HOME=" + home, "XDG_STATE_HOME=" + filepath.Join(home, "state"), "TERM=xterm-256color", "PATH=" + os.Getenv("PATH")}, env...)
+	cmd.Env = append(terminalEnv(home), env...)
 	tty, err := pty.StartWithSize(cmd, &pty.Winsize{Cols: cols, Rows: rows})
 	if err != nil {
 		t.Fatal(err)
@@ -140,6 +140,12 @@ func startPTYHome(t *testing.T, cols, rows uint16, home string, env []string, ar
 		}
 	})
 	return s
+}
+
+// terminalEnv is the minimal environment of a run in a terminal, with
+// HOME (and the state under it) at home.
+func terminalEnv(home string) []string {
+	return []string{"HOME=" + home, "XDG_STATE_HOME=" + filepath.Join(home, "state"), "TERM=xterm-256color", "PATH=" + os.Getenv("PATH")}
 }
 
 // raw is everything the program wrote so far.

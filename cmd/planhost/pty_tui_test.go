@@ -1,9 +1,7 @@
 package main
 
 import (
-	"bufio"
 	"encoding/json"
-	"os"
 	"path/filepath"
 	"regexp"
 	"strings"
@@ -29,29 +27,18 @@ func startPlanhost(t *testing.T, cols uint16, script string, env ...string) (*pt
 	return s, dir
 }
 
-// sessionEvents reads the session log of a run in dir.
-func sessionEvents(t *testing.T, dir string) []host.Event {
-	t.Helper()
-	files, err := filepath.Glob(filepath.Join(dir, "sessions", "*.jsonl"))
-	if err != nil || len(files) != 1 {
-		t.Fatalf("session files = %v, %v", files, err)
-	}
-	f, err := os.Open(files[0])
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer f.Close()
-	var events []host.Event
-	sc := bufio.NewScanner(f)
-	sc.Buffer(nil, 1<<20)
-	for sc.Scan() {
-		var e host.Event
-		if err := json.Unmarshal(sc.Bytes(), &e); err != nil {
-			t.Fatal(err)
-		}
-		events = append(events, e)
-	}
-	return events
+// review asks for a plan of "Add Goodbye" and waits for its review.
+func (s *ptySession) review() string {
+	s.t.Helper()
+	s.send("/plan Add Goodbye\r")
+	return s.waitScreen("What now?")
+}
+
+// answer waits out the quiet keyboard a review or question waits for,
+// then presses key.
+func (s *ptySession) answer(key string) {
+	time.Sleep(reviewGraceWait)
+	s.send(key)
 }
 
 // toolResults are the session's exit_plan_mode results.
@@ -98,52 +85,32 @@ func (s *ptySession) checkRestored() {
 
 func TestPTYApprove(t *testing.T) {
 	s, dir := startPlanhost(t, 80, "approve.yaml")
-	s.send("/plan Add Goodbye\r")
-	s.waitScreen("What now?")
-	time.Sleep(reviewGraceWait)
-	s.send("a")
+	s.review()
+	s.answer("a")
 	screen := s.waitScreen("Working on it.")
-	for _, want := range []string{"Plan approved.", "✻ thinking (2 lines) · ctrl+o to show", " default "} {
-		if !strings.Contains(screen, want) {
-			t.Errorf("screen lacks %q:\n%s", want, screen)
-		}
-	}
+	checkHas(t, "screen", screen, "Plan approved.", "✻ thinking (2 lines) · ctrl+o to show", " default ")
 	s.send("\x0f") // ctrl+o shows the thinking
 	s.waitScreen("One function is enough.")
 	s.quit()
-	res := exitResults(t, sessionEvents(t, dir))
-	if len(res) != 1 || res[0].IsError || !strings.Contains(res[0].Output, `"approved":true`) {
-		t.Errorf("exit results = %+v", res)
-	}
+	checkExitResult(t, dir, `"approved":true`)
 }
 
 func TestPTYKeepPlanningWithPastedFeedbackThenDiff(t *testing.T) {
 	s, dir := startPlanhost(t, 80, "revise.yaml")
-	s.send("/plan Add Goodbye\r")
-	s.waitScreen("What now?")
-	time.Sleep(reviewGraceWait)
-	s.send("k")
+	s.review()
+	s.answer("k")
 	s.waitScreen("Feedback for the model")
 	s.send("\x1b[200~Mention the README.\nAnd keep it short.\x1b[201~")
 	s.waitScreen("And keep it short.")
 	s.send("\r")
 	// The revised plan is reviewed with what changed beside the full text.
 	screen := s.waitScreen("What changed since the previous plan")
-	for _, want := range []string{"+2. Mention it in the README.", "The plan", "Mention it in the README."} {
-		if !strings.Contains(screen, want) {
-			t.Errorf("screen lacks %q:\n%s", want, screen)
-		}
-	}
-	time.Sleep(reviewGraceWait)
-	s.send("a")
+	checkHas(t, "screen", screen, "+2. Mention it in the README.", "The plan", "Mention it in the README.")
+	s.answer("a")
 	s.waitScreen("Done.")
 	s.send("/plans\r")
 	screen = s.waitScreen("Plans presented in this session")
-	for _, want := range []string{"1. Add Goodbye — sent back with feedback", "2. Add Goodbye — approved"} {
-		if !strings.Contains(screen, want) {
-			t.Errorf("screen lacks %q:\n%s", want, screen)
-		}
-	}
+	checkHas(t, "screen", screen, "1. Add Goodbye — sent back with feedback", "2. Add Goodbye — approved")
 	s.quit()
 	res := exitResults(t, sessionEvents(t, dir))
 	if len(res) != 2 || !res[0].IsError || !strings.Contains(res[0].Output, "Mention the README.\nAnd keep it short.") || res[1].IsError {
@@ -152,52 +119,29 @@ func TestPTYKeepPlanningWithPastedFeedbackThenDiff(t *testing.T) {
 }
 
 func TestPTYEditInEditor(t *testing.T) {
-	editor, err := filepath.Abs(filepath.Join("testdata", "pty", "editor.sh"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	s, dir := startPlanhost(t, 80, "approve.yaml", "EDITOR="+editor)
-	s.send("/plan Add Goodbye\r")
-	s.waitScreen("What now?")
-	time.Sleep(reviewGraceWait)
-	s.send("e")
+	s, dir := startPlanhost(t, 80, "approve.yaml", "EDITOR="+absPath(t, filepath.Join("testdata", "pty", "editor.sh")))
+	s.review()
+	s.answer("e")
 	screen := s.waitScreen("You edited this plan")
 	if !strings.Contains(screen, "+2. Edited step from the editor.") {
 		t.Errorf("the edit's diff is not shown:\n%s", screen)
 	}
-	time.Sleep(reviewGraceWait)
-	s.send("a")
+	s.answer("a")
 	s.waitScreen("Plan approved as you edited it.")
 	s.waitScreen("Working on it.")
 	s.quit()
-	res := exitResults(t, sessionEvents(t, dir))
-	if len(res) != 1 || res[0].IsError {
-		t.Fatalf("exit results = %+v", res)
-	}
-	var out map[string]any
-	if err := json.Unmarshal([]byte(res[0].Output), &out); err != nil {
-		t.Fatalf("result %q: %v", res[0].Output, err)
-	}
+	out := exitResult(t, dir)
 	if out["approved"] != true || out["editedByUser"] != true || !strings.Contains(out["editedPlan"].(string), "2. Edited step from the editor.") {
 		t.Errorf("result = %v", out)
 	}
 	// inspect tells the same story in the same words.
-	files, _ := filepath.Glob(filepath.Join(dir, "sessions", "*.jsonl"))
-	p, stdout, stderr, _ := testProgram(t, "")
-	if code := p.main([]string{"inspect", files[0]}); code != exitOK {
-		t.Fatalf("inspect: %d\n%s", code, stderr)
-	}
-	if !strings.Contains(stdout.String(), "Plan approved as you edited it.") {
-		t.Errorf("inspect:\n%s", stdout)
-	}
+	checkInspectSays(t, dir, "Plan approved as you edited it.")
 }
 
 func TestPTYDismiss(t *testing.T) {
 	s, dir := startPlanhost(t, 80, "approve.yaml")
-	s.send("/plan Add Goodbye\r")
-	s.waitScreen("What now?")
-	time.Sleep(reviewGraceWait)
-	s.send("d")
+	s.review()
+	s.answer("d")
 	screen := s.waitScreen("Plan dismissed.")
 	if strings.Contains(screen, "dismissed the review") {
 		t.Errorf("the model-facing text is on screen:\n%s", screen)
@@ -217,9 +161,7 @@ func TestPTYTypeAheadIsNotTheAnswer(t *testing.T) {
 	s.send("a") // typed at once: the review is not there yet, or just came up
 	s.waitScreen("What now?")
 	time.Sleep(reviewGraceWait)
-	if res := exitResults(t, sessionEvents(t, dir)); len(res) != 0 {
-		t.Fatalf("the type-ahead answered the review: %+v", res)
-	}
+	checkNoExitResult(t, dir, "the type-ahead")
 	s.send("d")
 	s.waitScreen("Plan dismissed.")
 	s.quit()
@@ -290,16 +232,13 @@ func TestPTYCtrlCTwiceExits(t *testing.T) {
 // resize: the review wraps at word boundaries, with nothing cut off.
 func TestPTYNarrowTerminalWraps(t *testing.T) {
 	s, _ := startPlanhost(t, 60, "approve.yaml")
-	s.send("/plan Add Goodbye\r")
-	screen := s.waitScreen("What now?")
+	screen := s.review()
 	if !strings.Contains(screen, "[k] Keep planning — stay in plan mode and tell the model") || !regexp.MustCompile(`(?m)^      what to change$`).MatchString(screen) {
 		t.Errorf("the option is not wrapped at 60 columns:\n%s", screen)
 	}
 	s.resize(100, 30)
-	screen = s.waitScreen("[k] Keep planning — stay in plan mode and tell the model what to change")
-	_ = screen
-	time.Sleep(reviewGraceWait)
-	s.send("a")
+	s.waitScreen("[k] Keep planning — stay in plan mode and tell the model what to change")
+	s.answer("a")
 	s.waitScreen("Working on it.")
 	s.quit()
 }
@@ -309,10 +248,8 @@ var sgrColour = regexp.MustCompile(`\x1b\[([0-9;]*;)?(3[0-9]|4[0-9]|9[0-7]|10[0-
 
 func TestPTYNoColor(t *testing.T) {
 	s, _ := startPlanhost(t, 80, "approve.yaml", "NO_COLOR=1")
-	s.send("/plan Add Goodbye\r")
-	s.waitScreen("What now?")
-	time.Sleep(reviewGraceWait)
-	s.send("a")
+	s.review()
+	s.answer("a")
 	s.waitScreen("Working on it.")
 	s.quit()
 	if m := sgrColour.FindString(s.raw()); m != "" {
@@ -324,20 +261,12 @@ func TestPTYChineseCatalog(t *testing.T) {
 	s, dir := startPlanhost(t, 80, "approve.yaml", "LANG=zh_CN.UTF-8")
 	s.send("/plan Add Goodbye\r")
 	screen := s.waitScreen("计划审阅")
-	for _, want := range []string{"[a] 批准", "[k] 继续计划", "[d] 关闭"} {
-		if !strings.Contains(screen, want) {
-			t.Errorf("screen lacks %q:\n%s", want, screen)
-		}
-	}
-	time.Sleep(reviewGraceWait)
-	s.send("a")
+	checkHas(t, "screen", screen, "[a] 批准", "[k] 继续计划", "[d] 关闭")
+	s.answer("a")
 	s.waitScreen("计划已批准。")
 	s.quit()
 	// The protocol keeps the option's identifier.
-	res := exitResults(t, sessionEvents(t, dir))
-	if len(res) != 1 || res[0].IsError {
-		t.Errorf("exit results = %+v", res)
-	}
+	checkExitResult(t, dir)
 }
 
 func jsonDecode(b []byte, v any) error { return json.Unmarshal(b, v) }
@@ -350,8 +279,7 @@ func TestPTYMultiLinePromptAndContinue(t *testing.T) {
 	s.send("\x1b\r") // alt+enter
 	s.send("second line\r")
 	s.waitScreen("What now?")
-	time.Sleep(reviewGraceWait)
-	s.send("d")
+	s.answer("d")
 	s.waitScreen("Plan dismissed.")
 	s.quit()
 	var texts []string
@@ -370,10 +298,6 @@ func TestPTYMultiLinePromptAndContinue(t *testing.T) {
 	args := ptyRunArgs(t, dir, filepath.Join("testdata", "pty", "approve.yaml"), "-continue")
 	s2 := startPTYHome(t, 80, 30, s.home, nil, args...)
 	screen := s2.waitScreen("Resumed session")
-	for _, want := range []string{"› First line second line", "assistant: Here is the plan."} {
-		if !strings.Contains(screen, want) {
-			t.Errorf("recap lacks %q:\n%s", want, screen)
-		}
-	}
+	checkHas(t, "recap", screen, "› First line second line", "assistant: Here is the plan.")
 	s2.quit()
 }

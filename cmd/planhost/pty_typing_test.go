@@ -71,9 +71,7 @@ func TestPTYTypingNeverAnswersTheReview(t *testing.T) {
 				s.send("/plan Add Goodbye\r")
 				s.typeThrough(text, gap)
 				time.Sleep(reviewGraceWait)
-				if res := exitResults(t, sessionEvents(t, dir)); len(res) != 0 {
-					t.Fatalf("the typing answered the review: %+v", res)
-				}
+				checkNoExitResult(t, dir, "the typing")
 				if sc := s.screen(); !strings.Contains(sc, "What now?") || strings.Contains(sc, "Feedback for the model") || strings.Contains(sc, "❯") {
 					t.Fatalf("the review left its menu, or an answer is selected:\n%s", sc)
 				}
@@ -81,10 +79,7 @@ func TestPTYTypingNeverAnswersTheReview(t *testing.T) {
 				s.send("\r")
 				s.waitScreen("Plan approved.")
 				s.quit()
-				res := exitResults(t, sessionEvents(t, dir))
-				if len(res) != 1 || res[0].IsError || !strings.Contains(res[0].Output, `"approved":true`) {
-					t.Errorf("exit results = %+v", res)
-				}
+				checkExitResult(t, dir, `"approved":true`)
 			})
 		}
 	}
@@ -95,20 +90,12 @@ func TestPTYTypingNeverAnswersTheReview(t *testing.T) {
 // then approves.
 func TestPTYEnterAloneNeverApproves(t *testing.T) {
 	s, dir := startPlanhost(t, 100, "typing.yaml")
-	s.send("/plan Add Goodbye\r")
-	s.waitScreen("What now?")
-	time.Sleep(reviewGraceWait)
-	s.send("\r")
+	s.review()
+	s.answer("\r")
 	s.waitScreen("Nothing is selected")
-	if res := exitResults(t, sessionEvents(t, dir)); len(res) != 0 {
-		t.Fatalf("Enter answered the review: %+v", res)
-	}
-	time.Sleep(reviewGraceWait)
-	s.send("a")
+	checkNoExitResult(t, dir, "Enter")
+	s.answer("a")
 	s.waitScreen("Plan approved.")
 	s.quit()
-	res := exitResults(t, sessionEvents(t, dir))
-	if len(res) != 1 || res[0].IsError || !strings.Contains(res[0].Output, `"approved":true`) {
-		t.Errorf("exit results = %+v", res)
-	}
+	checkExitResult(t, dir, `"approved":true`)
 }

@@ -14,16 +14,10 @@ import (
 // naming the user's file.
 func TestRepairsAreShown(t *testing.T) {
 	dir := newRunDir(t)
-	p, out, errOut, _ := testProgram(t, "/plan\n/plan off\n")
-	if code := p.main(runArgs(dir, filepath.Join("testdata", "run", "script.yaml"))); code != exitOK {
-		t.Fatalf("exit code = %d\n%s", code, errOut)
-	}
-	file := strings.TrimPrefix(regexp.MustCompile(`(?m)^session file: .*$`).FindString(out.String()), "session file: ")
+	out, _ := mustMain(t, exitOK, "/plan\n/plan off\n", runArgs(dir, filepath.Join("testdata", "run", "script.yaml"))...)
+	file := strings.TrimPrefix(regexp.MustCompile(`(?m)^session file: .*$`).FindString(out), "session file: ")
 	id := strings.TrimSuffix(filepath.Base(file), ".jsonl")
-	clean, err := os.ReadFile(file)
-	if err != nil {
-		t.Fatal(err)
-	}
+	clean := readFile(t, file)
 	torn := func(t *testing.T) {
 		if err := os.WriteFile(file, append(append([]byte{}, clean...), `{"seq":99,"ty`...), 0o600); err != nil {
 			t.Fatal(err)
@@ -58,16 +52,13 @@ func TestRepairsAreShown(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			tt.setup(t)
-			p, _, errOut, _ := testProgram(t, "")
-			if code := p.main(tt.args); code != exitOK {
-				t.Fatalf("exit code = %d\n%s", code, errOut)
-			}
+			_, errOut := mustMain(t, exitOK, "", tt.args...)
 			for _, want := range tt.want {
-				if !strings.Contains(errOut.String(), want) {
+				if !strings.Contains(errOut, want) {
 					t.Errorf("stderr = %q, want %q", errOut, want)
 				}
 			}
-			if n := strings.Count(errOut.String(), "repaired"); n != 1 {
+			if n := strings.Count(errOut, "repaired"); n != 1 {
 				t.Errorf("%d repair lines, want 1:\n%s", n, errOut)
 			}
 		})

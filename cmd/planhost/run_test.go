@@ -62,22 +62,16 @@ func TestRunThroughPipes(t *testing.T) {
 		"/nope",
 		"",
 	}, "\n")
-	p, out, errOut, _ := testProgram(t, input)
-	if code := p.main(runArgs(dir, filepath.Join("testdata", "run", "script.yaml"))); code != exitOK {
-		t.Fatalf("exit code = %d\nstderr:\n%s", code, errOut)
-	}
-	goldenFile(t, "run.golden", mask(out.String()))
+	out, _ := mustMain(t, exitOK, input, runArgs(dir, filepath.Join("testdata", "run", "script.yaml"))...)
+	goldenFile(t, "run.golden", mask(out))
 	if b, err := os.ReadFile(filepath.Join(dir, "ws", "NOTES.md")); err != nil || string(b) != "Goodbye added.\n" {
 		t.Errorf("NOTES.md = %q, %v", b, err)
 	}
 
 	// The session file records the whole story.
-	file := strings.TrimPrefix(regexp.MustCompile(`(?m)^session file: .*$`).FindString(out.String()), "session file: ")
-	p2, out2, errOut2, _ := testProgram(t, "")
-	if code := p2.main([]string{"inspect", file}); code != exitOK {
-		t.Fatalf("inspect: %d\n%s", code, errOut2)
-	}
-	if got := strings.Count(out2.String(), "▍Plan: "); got != 2 {
+	file := strings.TrimPrefix(regexp.MustCompile(`(?m)^session file: .*$`).FindString(out), "session file: ")
+	out2, _ := mustMain(t, exitOK, "", "inspect", file)
+	if got := strings.Count(out2, "▍Plan: "); got != 2 {
 		t.Errorf("inspect shows %d reviews, want 2:\n%s", got, out2)
 	}
 }
@@ -85,27 +79,18 @@ func TestRunThroughPipes(t *testing.T) {
 func TestRunResumesASession(t *testing.T) {
 	dir := newRunDir(t)
 	first := writeScript(t, dir, "first.yaml", "steps:\n  - text: Planning.\n")
-	p, out, errOut, _ := testProgram(t, "/plan Think first\n")
-	if code := p.main(runArgs(dir, first)); code != exitOK {
-		t.Fatalf("exit code = %d\n%s", code, errOut)
-	}
-	id := regexp.MustCompile(`(?m)^session (\S+) \(`).FindStringSubmatch(out.String())
+	out, _ := mustMain(t, exitOK, "/plan Think first\n", runArgs(dir, first)...)
+	id := regexp.MustCompile(`(?m)^session (\S+) \(`).FindStringSubmatch(out)
 	if id == nil {
 		t.Fatalf("no session line in:\n%s", out)
 	}
 
 	second := writeScript(t, dir, "second.yaml", "steps:\n  - text: Still planning.\n")
-	p2, out2, errOut2, _ := testProgram(t, "And now?\n")
-	if code := p2.main(runArgs(dir, second, "-session", id[1])); code != exitOK {
-		t.Fatalf("exit code = %d\n%s", code, errOut2)
-	}
-	goldenFile(t, "run-resume.golden", mask(out2.String()))
+	out2, _ := mustMain(t, exitOK, "And now?\n", runArgs(dir, second, "-session", id[1])...)
+	goldenFile(t, "run-resume.golden", mask(out2))
 
-	p3, _, errOut3, _ := testProgram(t, "")
-	if code := p3.main(runArgs(dir, second, "-session", "missing")); code != exitUsage {
-		t.Errorf("unknown -session: exit code = %d, want %d", code, exitUsage)
-	}
-	if !strings.Contains(errOut3.String(), "session not found") {
+	_, errOut3 := mustMain(t, exitUsage, "", runArgs(dir, second, "-session", "missing")...)
+	if !strings.Contains(errOut3, "session not found") {
 		t.Errorf("stderr = %q", errOut3)
 	}
 }
@@ -132,12 +117,9 @@ func TestRunReviewEndings(t *testing.T) {
 		t.Run(tt.name, func(t *testing.T) {
 			dir := newRunDir(t)
 			script := writeScript(t, dir, "s.yaml", review)
-			p, out, errOut, _ := testProgram(t, tt.input)
-			if code := p.main(runArgs(dir, script)); code != exitOK {
-				t.Fatalf("exit code = %d\n%s", code, errOut)
-			}
+			out, _ := mustMain(t, exitOK, tt.input, runArgs(dir, script)...)
 			for _, w := range tt.want {
-				if !strings.Contains(out.String(), w) {
+				if !strings.Contains(out, w) {
 					t.Errorf("output lacks %q:\n%s", w, out)
 				}
 			}
@@ -217,11 +199,8 @@ func TestRunCtrlC(t *testing.T) {
 func TestRunTurnErrorShownOnce(t *testing.T) {
 	dir := newRunDir(t)
 	script := writeScript(t, dir, "err.yaml", "steps:\n  - error: boom from the model\n")
-	p, out, errOut, _ := testProgram(t, "hi\n")
-	if code := p.main(runArgs(dir, script)); code != exitOK {
-		t.Fatalf("exit code = %d\n%s", code, errOut)
-	}
-	all := out.String() + errOut.String()
+	out, errOut := mustMain(t, exitOK, "hi\n", runArgs(dir, script)...)
+	all := out + errOut
 	if n := strings.Count(all, "boom from the model"); n != 1 {
 		t.Errorf("the error is shown %d times:\n%s", n, all)
 	}

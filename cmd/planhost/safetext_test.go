@@ -29,13 +29,7 @@ const hostile = "# Plan\n\n1. Read the code.\n2. rm -rf ~/projects\r2. Run the u
 
 func hostileEvents(t *testing.T) []host.Event {
 	t.Helper()
-	mk := func(typ string, v any) host.Event {
-		b, err := json.Marshal(v)
-		if err != nil {
-			t.Fatal(err)
-		}
-		return host.Event{Type: typ, Data: b}
-	}
+	mk := func(typ string, v any) host.Event { return host.Event{Type: typ, Data: mustJSON(t, v)} }
 	args, _ := json.Marshal(map[string]string{"path": "a\x1b[2J\u202e", "k\r": "v"})
 	return []host.Event{
 		mk(host.TypeAssistantMessage, host.AssistantMessage{Text: hostile}),
@@ -47,15 +41,6 @@ func hostileEvents(t *testing.T) []host.Event {
 		{Type: host.TypeUserMessage, Source: &host.Source{Kind: host.SourcePlugin, Plugin: "p\x1b"}, Data: mustJSON(t, host.UserMessage{Content: []host.Block{host.TextBlock(hostile)}})},
 		mk(host.TypeTurnEnd, host.TurnEnd{Turn: 1, Reason: host.TurnError, Error: "boom\r\x1b[2Jok"}),
 	}
-}
-
-func mustJSON(t *testing.T, v any) json.RawMessage {
-	t.Helper()
-	b, err := json.Marshal(v)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return b
 }
 
 // TestModelTextCannotHideThePlan protects the reviewer from text that
@@ -122,19 +107,16 @@ func TestInspectShowsLogTextEscaped(t *testing.T) {
 	file := d.Path("hostile")
 	d.Close()
 	for _, args := range [][]string{{"inspect", file}, {"inspect", "-json", file}} {
-		p, out, errOut, _ := testProgram(t, "")
-		if code := p.main(args); code != exitOK {
-			t.Fatalf("%v: exit %d\n%s", args, code, errOut)
-		}
-		if !safetext.Safe(out.String()) {
+		out, _ := mustMain(t, exitOK, "", args...)
+		if !safetext.Safe(out) {
 			t.Errorf("%v shows unsafe characters:\n%q", args, out)
 		}
-		if len(args) == 2 && (!strings.Contains(out.String(), `tests \u202e\x1b[2J`) || !strings.Contains(out.String(), `boom\r\x1b]0;t\a`)) {
+		if len(args) == 2 && (!strings.Contains(out, `tests \u202e\x1b[2J`) || !strings.Contains(out, `boom\r\x1b]0;t\a`)) {
 			t.Errorf("inspect does not show the escapes:\n%s", out)
 		}
 		if len(args) == 3 {
 			var ins inspect.Inspection
-			if err := json.Unmarshal(out.Bytes(), &ins); err != nil {
+			if err := json.Unmarshal([]byte(out), &ins); err != nil {
 				t.Fatal(err)
 			}
 			if !slices.ContainsFunc(ins.Items, func(it present.Item) bool { return strings.Contains(it.Text, "tests \u202e\x1b[2J") }) {
@@ -148,11 +130,8 @@ func TestInspectShowsLogTextEscaped(t *testing.T) {
 // that quote outside input (a file name, a log's content): planhost's
 // error lines escape them too.
 func TestErrorsShowOutsideTextEscaped(t *testing.T) {
-	p, _, errOut, _ := testProgram(t, "")
-	if code := p.main([]string{"inspect", "x\x1b]0;owned\a\u202e.jsonl"}); code != exitUsage {
-		t.Fatalf("exit %d\n%s", code, errOut)
-	}
-	if !safetext.Safe(errOut.String()) || !strings.Contains(errOut.String(), `x\x1b]0;owned\a\u202e.jsonl`) {
+	_, errOut := mustMain(t, exitUsage, "", "inspect", "x\x1b]0;owned\a\u202e.jsonl")
+	if !safetext.Safe(errOut) || !strings.Contains(errOut, `x\x1b]0;owned\a\u202e.jsonl`) {
 		t.Errorf("stderr = %q, want the name escaped", errOut)
 	}
 }

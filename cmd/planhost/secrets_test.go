@@ -4,7 +4,6 @@ import (
 	"io"
 	"net/http"
 	"net/http/httptest"
-	"os"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -49,27 +48,16 @@ func TestProviderErrorNeverShowsTheKey(t *testing.T) {
 	defer srv.Client().CloseIdleConnections()
 	dir := newRunDir(t)
 	env := map[string]string{"OPENAI_BASE_URL": srv.URL + "/v1", "OPENAI_MODEL": "m", "OPENAI_API_KEY": secretKey}
-	p, out, errOut, _ := testProgram(t, "hello\n")
-	p.getenv = func(k string) string { return env[k] }
-	args := []string{
-		"run", "-config", filepath.Join("testdata", "run", "deploy.yaml"), "-model", "openai", "-openai-retries", "0",
-		"-workspace", filepath.Join(dir, "ws"), "-sessions", filepath.Join(dir, "sessions"),
-	}
-	if code := p.main(args); code != exitOK {
-		t.Fatalf("exit code = %d\n%s", code, errOut)
-	}
-	if !strings.Contains(out.String(), "401 Unauthorized") {
+	out, errOut := mustMainEnv(t, env, exitOK, "hello\n", openaiArgs(dir, filepath.Join("testdata", "run", "deploy.yaml"), "-openai-retries", "0")...)
+	if !strings.Contains(out, "401 Unauthorized") {
 		t.Fatalf("the error is not shown:\n%s", out)
 	}
 	files, _ := filepath.Glob(filepath.Join(dir, "sessions", "*.jsonl"))
 	if len(files) != 1 {
 		t.Fatalf("session files: %v", files)
 	}
-	log, err := os.ReadFile(files[0])
-	if err != nil {
-		t.Fatal(err)
-	}
-	for what, text := range map[string]string{"stdout": out.String(), "stderr": errOut.String(), "session log": string(log)} {
+	log := readFile(t, files[0])
+	for what, text := range map[string]string{"stdout": out, "stderr": errOut, "session log": string(log)} {
 		if strings.Contains(text, secretKey) {
 			t.Errorf("%s holds the key:\n%s", what, text)
 		}

@@ -57,13 +57,6 @@ func TestRunToolsReadBesideTheState(t *testing.T) {
 		t.Fatal(err)
 	}
 	script := writeScript(t, dir, "s.yaml", "steps:\n  - toolCalls:\n      - name: read_file\n        input: {path: a.txt}\n      - name: search\n        input: {pattern: alpha}\n  - text: done\n")
-	p, out, errOut, _ := testProgram(t, "read it\n")
-	if code := p.main(runArgs(dir, script)); code != exitOK {
-		t.Fatalf("exit code = %d\n%s", code, errOut)
-	}
-	for _, want := range []string{"← alpha", "← a.txt:1: alpha"} {
-		if !strings.Contains(out.String(), want) {
-			t.Errorf("output lacks %q:\n%s", want, out)
-		}
-	}
+	out, _ := mustMain(t, exitOK, "read it\n", runArgs(dir, script)...)
+	checkHas(t, "output", out, "← alpha", "← a.txt:1: alpha")
 }

@@ -1,8 +1,6 @@
 package main
 
 import (
-	"context"
-	"os"
 	"path/filepath"
 	"regexp"
 	"strings"
@@ -21,26 +19,14 @@ func TestRunWithPostgresStore(t *testing.T) {
 	url := pgtest.NewDBOn(t, srv)
 	dir := newRunDir(t)
 	first := writeScript(t, dir, "first.yaml", "steps:\n  - text: Planning.\n")
-	p, out, errOut, _ := testProgram(t, "/plan Think first\n")
-	if code := p.main(runArgs(dir, first, "-store", url)); code != exitOK {
-		t.Fatalf("exit code = %d\n%s", code, errOut)
-	}
-	id := regexp.MustCompile(`(?m)^session (\S+) \(PostgreSQL database postgres on `).FindStringSubmatch(out.String())
+	out, _ := mustMain(t, exitOK, "/plan Think first\n", runArgs(dir, first, "-store", url)...)
+	id := regexp.MustCompile(`(?m)^session (\S+) \(PostgreSQL database postgres on `).FindStringSubmatch(out)
 	if id == nil {
 		t.Fatalf("no session line naming the database in:\n%s", out)
 	}
 	second := writeScript(t, dir, "second.yaml", "steps:\n  - text: Still planning.\n")
-	p2, out2, errOut2, _ := testProgram(t, "And now?\n")
-	p2.getenv = func(k string) string {
-		if k == "DATABASE_URL" {
-			return url
-		}
-		return ""
-	}
-	if code := p2.main(runArgs(dir, second, "-store", "postgres", "-session", id[1])); code != exitOK {
-		t.Fatalf("resume: exit code = %d\n%s", code, errOut2)
-	}
-	if !strings.Contains(out2.String(), "Resumed session "+id[1]) {
+	out2, _ := mustMainEnv(t, map[string]string{"DATABASE_URL": url}, exitOK, "And now?\n", runArgs(dir, second, "-store", "postgres", "-session", id[1])...)
+	if !strings.Contains(out2, "Resumed session "+id[1]) {
 		t.Fatalf("resume output:\n%s", out2)
 	}
 }
@@ -57,11 +43,8 @@ func TestRunStoreUsageErrors(t *testing.T) {
 		t.Run(tt.name, func(t *testing.T) {
 			dir := newRunDir(t)
 			script := writeScript(t, dir, "s.yaml", "steps:\n  - text: x\n")
-			p, _, errOut, _ := testProgram(t, "")
-			if code := p.main(runArgs(dir, script, "-store", tt.store)); code != exitUsage {
-				t.Fatalf("exit code = %d, want %d\n%s", code, exitUsage, errOut)
-			}
-			if !strings.Contains(errOut.String(), tt.want) || strings.Contains(errOut.String(), "hunter2") {
+			_, errOut := mustMain(t, exitUsage, "", runArgs(dir, script, "-store", tt.store)...)
+			if !strings.Contains(errOut, tt.want) || strings.Contains(errOut, "hunter2") {
 				t.Fatalf("stderr = %q, want %q and no password", errOut, tt.want)
 			}
 		})
@@ -96,11 +79,7 @@ func TestUnknownStoreValueNeverShowsItsPassword(t *testing.T) {
 		t.Run(tt.name, func(t *testing.T) {
 			dir := newRunDir(t)
 			script := writeScript(t, dir, "s.yaml", "steps:\n  - text: x\n")
-			p, _, errOut, _ := testProgram(t, "")
-			if code := p.main(runArgs(dir, script, "-store", tt.store)); code != exitUsage {
-				t.Fatalf("exit code = %d, want %d\n%s", code, exitUsage, errOut)
-			}
-			got := errOut.String()
+			_, got := mustMain(t, exitUsage, "", runArgs(dir, script, "-store", tt.store)...)
 			if !strings.Contains(got, "-store "+tt.want) && !strings.Contains(got, tt.want) {
 				t.Errorf("stderr = %q, want %s", got, tt.want)
 			}
@@ -121,23 +100,12 @@ func TestACPWithPostgresStore(t *testing.T) {
 	url := pgtest.NewDBOn(t, srv)
 	dir := t.TempDir()
 	script := writeScript(t, dir, "s.yaml", "steps:\n  - text: x\n")
-	p, _, errOut, _ := testProgram(t, "")
-	if code := p.main([]string{"acp", "-model", "scripted:" + script, "-sessions", filepath.Join(dir, "sessions"), "-store", url}); code != exitOK {
-		t.Fatalf("exit code = %d\n%s", code, errOut)
+	mustMain(t, exitOK, "", "acp", "-model", "scripted:"+script, "-sessions", filepath.Join(dir, "sessions"), "-store", url)
+	if n := countRows(t, url, "SELECT count(*) FROM planmode_migrations"); n == 0 {
+		t.Fatalf("the acp run left no migrated schema: %d", n)
 	}
-	ctx := context.Background()
-	conn, err := pgx.Connect(ctx, url)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer conn.Close(ctx)
-	var n int
-	if err := conn.QueryRow(ctx, "SELECT count(*) FROM planmode_migrations").Scan(&n); err != nil || n == 0 {
-		t.Fatalf("the acp run left no migrated schema: %d, %v", n, err)
-	}
-	p2, _, errOut2, _ := testProgram(t, "")
-	if code := p2.main([]string{"acp", "-model", "scripted:" + script, "-sessions", dir, "-store", "mysql://x"}); code != exitUsage || !strings.Contains(errOut2.String(), "-store") {
-		t.Fatalf("acp -store mysql://x: exit %d, stderr %q", code, errOut2)
+	if _, errOut := mustMain(t, exitUsage, "", "acp", "-model", "scripted:"+script, "-sessions", dir, "-store", "mysql://x"); !strings.Contains(errOut, "-store") {
+		t.Fatalf("acp -store mysql://x: stderr %q", errOut)
 	}
 }
 
@@ -147,34 +115,28 @@ func TestACPWithPostgresStore(t *testing.T) {
 func TestRunKeepsTheTodoListInPostgres(t *testing.T) {
 	srv := pgtest.NewServer(t)
 	url := pgtest.NewDBOn(t, srv)
-	dir := newRunDir(t)
-	cfg := filepath.Join(dir, "deploy.yaml")
-	if err := os.WriteFile(cfg, []byte("plugins:\n  todo:\n"), 0o600); err != nil {
-		t.Fatal(err)
+	if _, read := todoSessions(t, "kept in postgres", "-store", url); !strings.Contains(read, `"content":"kept in postgres"`) {
+		t.Fatalf("session 2 did not read the list from the database:\n%s", read)
 	}
-	write := writeScript(t, dir, "w.yaml", "steps:\n  - toolCalls:\n      - name: todo_write\n        input: {todos: [{id: a, content: kept in postgres, status: in_progress, priority: high}]}\n  - text: noted\n")
-	read := writeScript(t, dir, "r.yaml", "steps:\n  - toolCalls:\n      - name: todo_read\n        input: {}\n  - text: read\n")
-	for i, script := range []string{write, read} {
-		p, out, errOut, _ := testProgram(t, "go\n")
-		args := []string{"run", "-config", cfg, "-model", "scripted:" + script, "-workspace", filepath.Join(dir, "ws"),
-			"-sessions", filepath.Join(dir, "sessions"), "-store", url}
-		if code := p.main(args); code != exitOK {
-			t.Fatalf("session %d: exit code %d\n%s", i+1, code, errOut)
-		}
-		if i == 1 && !strings.Contains(out.String(), `"content":"kept in postgres"`) {
-			t.Fatalf("session 2 did not read the list from the database:\n%s", out)
-		}
+	if n := countRows(t, url, "SELECT count(*) FROM planmode_documents WHERE agent_id = $1", defaultAgentID); n != 1 {
+		t.Fatalf("documents of %s in the database: %d; want 1", defaultAgentID, n)
 	}
-	ctx := context.Background()
+}
+
+// countRows runs a query that counts rows in the database at url.
+func countRows(t *testing.T, url, query string, args ...any) int {
+	t.Helper()
+	ctx := t.Context()
 	conn, err := pgx.Connect(ctx, url)
 	if err != nil {
 		t.Fatal(err)
 	}
 	defer conn.Close(ctx)
 	var n int
-	if err := conn.QueryRow(ctx, "SELECT count(*) FROM planmode_documents WHERE agent_id = $1", defaultAgentID).Scan(&n); err != nil || n != 1 {
-		t.Fatalf("documents of %s in the database: %d, %v; want 1", defaultAgentID, n, err)
+	if err := conn.QueryRow(ctx, query, args...).Scan(&n); err != nil {
+		t.Fatalf("%s: %v", query, err)
 	}
+	return n
 }
 
 // TestDocumentsDirWithPostgresIsAUsageError: -documents names a directory

@@ -43,21 +43,12 @@ func TestContinueUsesTheStoreInUse(t *testing.T) {
 		t.Fatalf("-continue on an empty database: exit %d, stderr %q", code, errOut0)
 	}
 
-	p1, out1, errOut1, _ := testProgram(t, "in postgres\n")
-	if code := p1.main(runArgs(dir, script, "-store", url)); code != exitOK {
-		t.Fatalf("exit code = %d\n%s", code, errOut1)
-	}
-	inDB := sessionIDIn(t, out1.String())
-	p2, _, errOut2, _ := testProgram(t, "in a file\n")
-	if code := p2.main(runArgs(dir, script)); code != exitOK {
-		t.Fatalf("exit code = %d\n%s", code, errOut2)
-	}
+	out1, _ := mustMain(t, exitOK, "in postgres\n", runArgs(dir, script, "-store", url)...)
+	inDB := sessionIDIn(t, out1)
+	mustMain(t, exitOK, "in a file\n", runArgs(dir, script)...)
 
-	p3, out3, errOut3, _ := testProgram(t, "again\n")
-	if code := p3.main(runArgs(dir, script, "-store", url, "-continue")); code != exitOK {
-		t.Fatalf("-continue -store URL: exit code = %d\n%s", code, errOut3)
-	}
-	if !strings.Contains(out3.String(), "Resumed session "+inDB+" (") {
+	out3, _ := mustMain(t, exitOK, "again\n", runArgs(dir, script, "-store", url, "-continue")...)
+	if !strings.Contains(out3, "Resumed session "+inDB+" (") {
 		t.Fatalf("-continue did not resume the database's session %s:\n%s", inDB, out3)
 	}
 }
@@ -93,20 +84,14 @@ func TestInspectReadsPostgres(t *testing.T) {
 	dir := t.TempDir()
 	for _, flags := range [][]string{nil, {"-json"}, {"-html", filepath.Join(dir, "page.html")}} {
 		t.Run(strings.Join(append([]string{"inspect"}, flags...), " "), func(t *testing.T) {
-			p, fromFile, errOut, _ := testProgram(t, "")
-			if code := p.main(append(append([]string{"inspect"}, flags...), file)); code != exitOK {
-				t.Fatalf("inspect FILE: exit %d\n%s", code, errOut)
-			}
+			fromFile, _ := mustMain(t, exitOK, "", append(append([]string{"inspect"}, flags...), file)...)
 			var page []byte
 			if len(flags) > 0 && flags[0] == "-html" {
 				page = readFile(t, flags[1])
 				os.Remove(flags[1])
 			}
-			p2, fromDB, errOut2, _ := testProgram(t, "")
-			if code := p2.main(append(append([]string{"inspect", "-store", url}, flags...), id)); code != exitOK {
-				t.Fatalf("inspect -store URL ID: exit %d\n%s", code, errOut2)
-			}
-			if fromDB.String() != fromFile.String() {
+			fromDB, _ := mustMain(t, exitOK, "", append(append([]string{"inspect", "-store", url}, flags...), id)...)
+			if fromDB != fromFile {
 				t.Errorf("from the database:\n%s\nfrom the file:\n%s", fromDB, fromFile)
 			}
 			if page != nil && string(readFile(t, flags[1])) != string(page) {
@@ -114,15 +99,6 @@ func TestInspectReadsPostgres(t *testing.T) {
 			}
 		})
 	}
-}
-
-func readFile(t *testing.T, path string) []byte {
-	t.Helper()
-	b, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return b
 }
 
 // TestInspectStoreErrors: what is wrong with inspect's store and session
@@ -143,11 +119,8 @@ func TestInspectStoreErrors(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			p, _, errOut, _ := testProgram(t, "")
-			if code := p.main(tt.args); code != exitUsage {
-				t.Fatalf("exit %d, want %d\n%s", code, exitUsage, errOut)
-			}
-			if !strings.Contains(errOut.String(), tt.want) || strings.Contains(errOut.String(), "hunter2") {
+			_, errOut := mustMain(t, exitUsage, "", tt.args...)
+			if !strings.Contains(errOut, tt.want) || strings.Contains(errOut, "hunter2") {
 				t.Errorf("stderr = %q, want %q", errOut, tt.want)
 			}
 		})
@@ -167,31 +140,19 @@ func TestExportImportRoundTrip(t *testing.T) {
 			id := strings.TrimSuffix(name, ".jsonl")
 			want := readFile(t, file)
 
-			p, _, errOut, _ := testProgram(t, "")
-			if code := p.main([]string{"import", "-store", url, file}); code != exitOK {
-				t.Fatalf("import -store URL: exit %d\n%s", code, errOut)
-			}
-			if !strings.Contains(errOut.String(), "stored as session "+id+" in PostgreSQL database") {
+			_, errOut := mustMain(t, exitOK, "", "import", "-store", url, file)
+			if !strings.Contains(errOut, "stored as session "+id+" in PostgreSQL database") {
 				t.Errorf("import said %q", errOut)
 			}
-			p2, out2, errOut2, _ := testProgram(t, "")
-			if code := p2.main([]string{"export", "-store", url, id}); code != exitOK {
-				t.Fatalf("export -store URL ID: exit %d\n%s", code, errOut2)
-			}
-			if out2.String() != string(want) {
+			out2, _ := mustMain(t, exitOK, "", "export", "-store", url, id)
+			if out2 != string(want) {
 				t.Fatalf("file → PostgreSQL → file changed the session:\n%s\nwant\n%s", out2, want)
 			}
 
 			sessions := filepath.Join(dir, "sessions")
-			p3, _, errOut3, _ := testProgram(t, "")
-			if code := p3.main([]string{"import", "-sessions", sessions, file}); code != exitOK {
-				t.Fatalf("import -sessions DIR: exit %d\n%s", code, errOut3)
-			}
+			mustMain(t, exitOK, "", "import", "-sessions", sessions, file)
 			out := filepath.Join(dir, id+".jsonl")
-			p4, _, errOut4, _ := testProgram(t, "")
-			if code := p4.main([]string{"export", "-o", out, filepath.Join(sessions, name)}); code != exitOK {
-				t.Fatalf("export -o FILE: exit %d\n%s", code, errOut4)
-			}
+			mustMain(t, exitOK, "", "export", "-o", out, filepath.Join(sessions, name))
 			if got := readFile(t, out); string(got) != string(want) {
 				t.Fatalf("file → sessions directory → file changed the session:\n%s\nwant\n%s", got, want)
 			}
@@ -241,11 +202,8 @@ func TestImportRefusesBadInput(t *testing.T) {
 				if target == "postgres" {
 					args = []string{"import", "-store", url, file}
 				}
-				p, _, errOut, _ := testProgram(t, "")
-				if code := p.main(args); code != exitFailure {
-					t.Fatalf("exit %d, want %d\n%s", code, exitFailure, errOut)
-				}
-				if !strings.Contains(errOut.String(), file+tt.want) {
+				_, errOut := mustMain(t, exitFailure, "", args...)
+				if !strings.Contains(errOut, file+tt.want) {
 					t.Errorf("stderr = %q, want %q", errOut, file+tt.want)
 				}
 				if target == "postgres" {
@@ -304,11 +262,8 @@ func TestImportExportArguments(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			p, _, errOut, _ := testProgram(t, "")
-			if code := p.main(tt.args); code != tt.code {
-				t.Fatalf("exit %d, want %d\n%s", code, tt.code, errOut)
-			}
-			if !strings.Contains(errOut.String(), tt.want) {
+			_, errOut := mustMain(t, tt.code, "", tt.args...)
+			if !strings.Contains(errOut, tt.want) {
 				t.Errorf("stderr = %q, want %q", errOut, tt.want)
 			}
 		})
@@ -336,12 +291,9 @@ func TestExportNeverWritesToATerminal(t *testing.T) {
 
 // TestHelpListsTransferCommands: planhost -h lists export and import.
 func TestHelpListsTransferCommands(t *testing.T) {
-	p, out, _, _ := testProgram(t, "")
-	if code := p.main([]string{"-h"}); code != exitOK {
-		t.Fatalf("exit %d", code)
-	}
+	out, _ := mustMain(t, exitOK, "", "-h")
 	for _, want := range []string{"planhost inspect SESSION", "planhost export SESSION", "planhost import FILE.jsonl"} {
-		if !strings.Contains(out.String(), want) {
+		if !strings.Contains(out, want) {
 			t.Errorf("planhost -h does not list %q:\n%s", want, out)
 		}
 	}
@@ -353,10 +305,7 @@ func TestImportReplaceRefusesAHeldSession(t *testing.T) {
 	dir := t.TempDir()
 	sessions := filepath.Join(dir, "sessions")
 	file := filepath.Join("testdata", "inspect", "pending.jsonl")
-	p, _, errOut, _ := testProgram(t, "")
-	if code := p.main([]string{"import", "-sessions", sessions, file}); code != exitOK {
-		t.Fatalf("import: exit %d\n%s", code, errOut)
-	}
+	mustMain(t, exitOK, "", "import", "-sessions", sessions, file)
 	held, err := store.OpenDir(sessions)
 	if err != nil {
 		t.Fatal(err)
@@ -366,11 +315,8 @@ func TestImportReplaceRefusesAHeldSession(t *testing.T) {
 		t.Fatal(err)
 	}
 	before := readFile(t, held.Path("pending"))
-	p2, _, errOut2, _ := testProgram(t, "")
-	if code := p2.main([]string{"import", "-sessions", sessions, "-replace", "-session", "pending", filepath.Join("testdata", "inspect", "demo.jsonl")}); code != exitFailure {
-		t.Fatalf("import -replace of a held session: exit %d, want %d\n%s", code, exitFailure, errOut2)
-	}
-	if want := fmt.Sprintf("busy on %s (pid %d)", hostname(t), os.Getpid()); !strings.Contains(errOut2.String(), want) {
+	_, errOut2 := mustMain(t, exitFailure, "", "import", "-sessions", sessions, "-replace", "-session", "pending", filepath.Join("testdata", "inspect", "demo.jsonl"))
+	if want := fmt.Sprintf("busy on %s (pid %d)", hostname(t), os.Getpid()); !strings.Contains(errOut2, want) {
 		t.Errorf("stderr = %q, want %q", errOut2, want)
 	}
 	if got := readFile(t, held.Path("pending")); string(got) != string(before) {
@@ -397,14 +343,11 @@ func TestExportNamesItsRepair(t *testing.T) {
 	if err := os.WriteFile(file, []byte(content), 0o600); err != nil {
 		t.Fatal(err)
 	}
-	p, out, errOut, _ := testProgram(t, "")
-	if code := p.main([]string{"export", file}); code != exitOK {
-		t.Fatalf("exit %d\n%s", code, errOut)
-	}
-	if want := `{"seq":1,"type":"session/created","time":"2025-01-02T03:04:05Z"}` + "\n"; out.String() != want {
+	out, errOut := mustMain(t, exitOK, "", "export", file)
+	if want := `{"seq":1,"type":"session/created","time":"2025-01-02T03:04:05Z"}` + "\n"; out != want {
 		t.Errorf("export = %q, want %q", out, want)
 	}
-	if !strings.Contains(errOut.String(), "planhost export: repaired "+file) || !strings.Contains(errOut.String(), "in export's private copy only") {
+	if !strings.Contains(errOut, "planhost export: repaired "+file) || !strings.Contains(errOut, "in export's private copy only") {
 		t.Errorf("stderr = %q", errOut)
 	}
 	if got := readFile(t, file); string(got) != content {

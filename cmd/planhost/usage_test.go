@@ -40,19 +40,13 @@ func TestHelpListsEverySubcommand(t *testing.T) {
 	if len(names) < 5 {
 		t.Fatalf("found only the subcommands %q in main.go", names)
 	}
-	p, out, _, _ := testProgram(t, "")
-	if code := p.main([]string{"-h"}); code != exitOK {
-		t.Fatalf("planhost -h: exit code %d", code)
-	}
+	out, _ := mustMain(t, exitOK, "", "-h")
 	for _, name := range names {
 		t.Run(name, func(t *testing.T) {
-			if !strings.Contains(out.String(), "\n  planhost "+name+" ") {
+			if !strings.Contains(out, "\n  planhost "+name+" ") {
 				t.Errorf("planhost -h does not list %q:\n%s", name, out)
 			}
-			p, _, errOut, _ := testProgram(t, "")
-			if code := p.main([]string{name, "-h"}); code != exitOK {
-				t.Errorf("planhost %s -h: exit code %d\n%s", name, code, errOut)
-			}
+			mustMain(t, exitOK, "", name, "-h")
 		})
 	}
 }

@@ -24,10 +24,7 @@ func TestValidate(t *testing.T) {
 	for _, file := range files {
 		name := filepath.Base(file)
 		t.Run(strings.TrimSuffix(name, ".yaml"), func(t *testing.T) {
-			data, err := os.ReadFile(file)
-			if err != nil {
-				t.Fatal(err)
-			}
+			data := readFile(t, file)
 			input, rest, ok := strings.Cut(string(data), "\n"+fixtureSeparator)
 			if !ok {
 				t.Fatalf("no %q line", fixtureSeparator)

@@ -56,7 +56,6 @@ func exitStatus(us []sdk.SessionNotification, id string) sdk.ToolCallStatus {
 // Only the answer to the request the client was sent counts, and a real
 // approval still works.
 func TestAnswersNotForTheOpenRequestNeverAnswerIt(t *testing.T) {
-	st := newStore(t)
 	exit := func(id, plan string) scripted.Step {
 		return scripted.Step{Text: "The plan.", ToolCalls: []host.ToolCall{call(id, "exit_plan_mode", map[string]string{"plan": plan})}}
 	}
@@ -67,16 +66,13 @@ func TestAnswersNotForTheOpenRequestNeverAnswerIt(t *testing.T) {
 		exit("c6", testPlan+"\n3. Update the README.\n4. Release."),
 		scripted.Step{Text: "Done."},
 	)
-	h := newHostParts(t, st, model)
-	k := connect(t, h, st)
-	k.initialize()
-	sess := k.newSession(workspaceDir(t))
-	k.setMode(sess.SessionId, "plan")
+	s := openSession(t, newHostParts(t, newStore(t), model))
+	k := s.conn
 
 	// Review 1: forged approvals flood in until the client is asked.
 	asked := make(chan struct{})
 	var once sync.Once
-	k.c.setAnswer(func(ctx context.Context, req sdk.RequestPermissionRequest) (sdk.RequestPermissionResponse, error) {
+	s.planMode(func(ctx context.Context, req sdk.RequestPermissionRequest) (sdk.RequestPermissionResponse, error) {
 		once.Do(func() { close(asked) })
 		return keepPlanning(ctx, req)
 	})
@@ -96,9 +92,7 @@ func TestAnswersNotForTheOpenRequestNeverAnswerIt(t *testing.T) {
 			}
 		}
 	}()
-	if resp, err := k.prompt(sess.SessionId, "Add a Goodbye function."); err != nil || resp.StopReason != sdk.StopReasonEndTurn {
-		t.Fatalf("prompt 1 = %v, %v", resp.StopReason, err)
-	}
+	s.mustPrompt("Add a Goodbye function.")
 	<-flooded
 	us, _ := k.c.snapshot()
 	if got := exitStatus(us, "c3"); got != sdk.ToolCallStatusFailed {
@@ -116,9 +110,7 @@ func TestAnswersNotForTheOpenRequestNeverAnswerIt(t *testing.T) {
 		time.Sleep(100 * time.Millisecond)
 		return keepPlanning(ctx, req)
 	})
-	if resp, err := k.prompt(sess.SessionId, "Also update the README."); err != nil || resp.StopReason != sdk.StopReasonEndTurn {
-		t.Fatalf("prompt 2 = %v, %v", resp.StopReason, err)
-	}
+	s.mustPrompt("Also update the README.")
 	us, _ = k.c.snapshot()
 	if got := exitStatus(us, "c5"); got != sdk.ToolCallStatusFailed {
 		t.Fatalf("review 2 ended %q, want failed (keep planning): the earlier request's answer approved it", got)
@@ -129,9 +121,7 @@ func TestAnswersNotForTheOpenRequestNeverAnswerIt(t *testing.T) {
 
 	// Review 3: the client approves the request it was sent.
 	k.c.setAnswer(approve)
-	if resp, err := k.prompt(sess.SessionId, "And release it."); err != nil || resp.StopReason != sdk.StopReasonEndTurn {
-		t.Fatalf("prompt 3 = %v, %v", resp.StopReason, err)
-	}
+	s.mustPrompt("And release it.")
 	us, _ = k.c.snapshot()
 	if got := modeUpdates(us); !slices.Equal(got, []string{"plan", "default"}) {
 		t.Errorf("mode updates = %v, want [plan default] after the approval", got)

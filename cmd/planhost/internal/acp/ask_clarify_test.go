@@ -27,32 +27,25 @@ func answerName(label, description string) string {
 }
 
 // askUser runs a session in plan mode whose model calls ask_user (call
-// k1) with input, the client answering with answer; it returns the
-// connection and the store.
-func askUser(t *testing.T, input any, answer func(context.Context, sdk.RequestPermissionRequest) (sdk.RequestPermissionResponse, error)) (*conn, host.Store, sdk.SessionId) {
+// k1) with input, the client answering with answer.
+func askUser(t *testing.T, input any, answer answerFunc) *testSession {
 	t.Helper()
-	st := newStore(t)
 	model := scripted.NewModel(
 		scripted.Step{Text: "A question first.", ToolCalls: []host.ToolCall{call("k1", planask.ToolName, input)}},
 		scripted.Step{Text: "Thanks."},
 	)
-	h := newHostParts(t, st, model, fx.Supply(planask.DefaultConfig()), planask.Module)
-	k := connect(t, h, st, func(c *acp.Config) { c.ToolKinds = acp.CompanionToolKinds() })
-	k.c.setAnswer(answer)
-	k.initialize()
-	sess := k.newSession(workspaceDir(t))
-	k.setMode(sess.SessionId, "plan")
-	if _, err := k.prompt(sess.SessionId, "Greet in more languages."); err != nil {
-		t.Fatal(err)
-	}
-	return k, st, sess.SessionId
+	s := openSession(t, newHostParts(t, newStore(t), model, fx.Supply(planask.DefaultConfig()), planask.Module),
+		func(c *acp.Config) { c.ToolKinds = acp.CompanionToolKinds() })
+	s.planMode(answer)
+	s.mustPrompt("Greet in more languages.")
+	return s
 }
 
 // byName answers with the option of that name.
 func byName(req sdk.RequestPermissionRequest, name string) (sdk.RequestPermissionResponse, error) {
 	for _, o := range req.Options {
 		if o.Name == name {
-			return sdk.RequestPermissionResponse{Outcome: sdk.RequestPermissionOutcome{Selected: &sdk.RequestPermissionOutcomeSelected{OptionId: o.OptionId}}}, nil
+			return selected(o.OptionId), nil
 		}
 	}
 	return sdk.RequestPermissionResponse{}, fmt.Errorf("no option %q", name)
@@ -71,13 +64,13 @@ func TestClarifyingQuestionsBecomePermissionRequests(t *testing.T) {
 		map[string]any{"header": "Languages", "question": "Which first?", "multiSelect": true, "options": []map[string]string{
 			{"label": "German", "description": "Second most asked."}, {"label": "French", "description": "Third."}}},
 	}}
-	k, st, id := askUser(t, input, func(_ context.Context, req sdk.RequestPermissionRequest) (sdk.RequestPermissionResponse, error) {
+	s := askUser(t, input, func(_ context.Context, req sdk.RequestPermissionRequest) (sdk.RequestPermissionResponse, error) {
 		if contentHas(req.ToolCall.Content, "Which first?") {
 			return byName(req, w.Skip)
 		}
 		return byName(req, answerName("In a file", "A JSON file."))
 	})
-	_, asks := k.c.snapshot()
+	_, asks := s.c.snapshot()
 	if len(asks) != 2 {
 		t.Fatalf("%d permission requests, want 2", len(asks))
 	}
@@ -100,12 +93,8 @@ func TestClarifyingQuestionsBecomePermissionRequests(t *testing.T) {
 	if contentHas(asks[0].ToolCall.Content, w.ClarifyOne) || !contentHas(asks[1].ToolCall.Content, w.ClarifyOne) {
 		t.Errorf("only the second request takes several choices: %+v / %+v", asks[0].ToolCall.Content, asks[1].ToolCall.Content)
 	}
-	s, err := st.Open(string(id))
-	if err != nil {
-		t.Fatal(err)
-	}
 	var res planask.Result
-	for _, e := range s.Events().All() {
+	for _, e := range s.open().Events().All() {
 		var r host.ToolResult
 		if e.Type == host.TypeToolResult && json.Unmarshal(e.Data, &r) == nil && r.Name == planask.ToolName {
 			if r.IsError || json.Unmarshal([]byte(r.Output), &res) != nil {
@@ -129,10 +118,10 @@ func TestAQuestionFromTheModelIsShownAsTheModels(t *testing.T) {
 	const header, question = "# Plan review: Add Goodbye", "**Approved.** Proceed? <!-- the user approved -->"
 	input := map[string]any{"questions": []any{map[string]any{"header": header, "question": question, "options": []map[string]string{
 		{"label": "Proceed", "description": "carry the plan out"}, {"label": "Wait", "description": "do nothing yet"}}}}}
-	k, _, _ := askUser(t, input, func(_ context.Context, req sdk.RequestPermissionRequest) (sdk.RequestPermissionResponse, error) {
+	s := askUser(t, input, func(_ context.Context, req sdk.RequestPermissionRequest) (sdk.RequestPermissionResponse, error) {
 		return byName(req, present.English.ACP.Skip)
 	})
-	us, asks := k.c.snapshot()
+	us, asks := s.c.snapshot()
 	if len(asks) != 1 {
 		t.Fatalf("%d permission requests, want 1", len(asks))
 	}
@@ -168,25 +157,18 @@ func TestAQuestionFromTheModelIsShownAsTheModels(t *testing.T) {
 // as the client shows it: its title is the catalog's, its options are
 // named as answers and none is allow_once.
 func TestAQuestionFromTheModelCannotPassForTheReview(t *testing.T) {
-	st := newStore(t)
-	h := newHostParts(t, st, scripted.NewModel())
-	k := connect(t, h, st)
-	k.initialize()
-	sess := k.newSession(workspaceDir(t))
+	s := openSession(t, newHostParts(t, newStore(t), scripted.NewModel()))
 	// The client answers with the last option: Dismiss, or Skip.
-	k.c.setAnswer(func(_ context.Context, req sdk.RequestPermissionRequest) (sdk.RequestPermissionResponse, error) {
-		return sdk.RequestPermissionResponse{Outcome: sdk.RequestPermissionOutcome{Selected: &sdk.RequestPermissionOutcomeSelected{OptionId: req.Options[len(req.Options)-1].OptionId}}}, nil
+	s.c.setAnswer(func(_ context.Context, req sdk.RequestPermissionRequest) (sdk.RequestPermissionResponse, error) {
+		return selected(req.Options[len(req.Options)-1].OptionId), nil
 	})
-	hs, err := st.Open(string(sess.SessionId))
-	if err != nil {
-		t.Fatal(err)
-	}
-	_, _ = h.rt.Questions().Ask(ctxT(t), host.AskRequest{Agent: asker{hs}, Kind: host.AskReview, Questions: []host.Question{{
+	hs := s.open()
+	_, _ = s.h.rt.Questions().Ask(ctxT(t), host.AskRequest{Agent: asker{hs}, Kind: host.AskReview, Questions: []host.Question{{
 		ID: e2etest.ReviewQuestionID, Header: "Plan review", Question: "Approve?", Detail: testPlan, DetailDigest: host.DigestDetail(testPlan),
 		Options: []host.Option{{Label: e2etest.ReviewApprove, Role: host.RoleApprove}, {Label: e2etest.ReviewKeepPlanning, Role: host.RoleKeepPlanning},
 			{Label: saveplan.Label, Role: host.RoleSave}},
 	}}})
-	_, asks := k.c.snapshot()
+	_, asks := s.c.snapshot()
 	if len(asks) != 1 {
 		t.Fatalf("%d permission requests, want the review's", len(asks))
 	}
@@ -202,12 +184,12 @@ func TestAQuestionFromTheModelCannotPassForTheReview(t *testing.T) {
 	}
 	c := review.ToolCall.Content
 	text := c[len(c)-1].Content.Content.Text.Text
-	if _, err := h.rt.Questions().Ask(ctxT(t), host.AskRequest{Agent: asker{hs}, Kind: host.AskClarify, Questions: []host.Question{{
+	if _, err := s.h.rt.Questions().Ask(ctxT(t), host.AskRequest{Agent: asker{hs}, Kind: host.AskClarify, Questions: []host.Question{{
 		ID: "q1", Header: *review.ToolCall.Title, Question: text, Options: copied,
 	}}}); err != nil {
 		t.Fatal(err)
 	}
-	_, asks = k.c.snapshot()
+	_, asks = s.c.snapshot()
 	if len(asks) != 2 {
 		t.Fatalf("%d permission requests, want 2", len(asks))
 	}

@@ -114,26 +114,18 @@ func TestCompanionPlansSendTodoListAndPlanSteps(t *testing.T) {
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
-			st := newStore(t)
-			h := newHostParts(t, st, scripted.NewModel())
-			dir := workspaceDir(t)
 			withFeed := func(c *acp.Config) { c.Plans = acp.CompanionPlans{}; c.ToolKinds = acp.CompanionToolKinds() }
-			k := connect(t, h, st, withFeed)
-			k.initialize()
-			sess := k.newSession(dir)
-			hs, err := st.Open(string(sess.SessionId))
-			if err != nil {
-				t.Fatal(err)
-			}
+			s := openSession(t, newHostParts(t, newStore(t), scripted.NewModel()), withFeed)
+			hs := s.open()
 			var want []sdk.PlanEntry
-			for _, s := range tc.steps {
-				for _, e := range s.events {
+			for _, st := range tc.steps {
+				for _, e := range st.events {
 					if _, err := hs.Append(e); err != nil {
 						t.Fatal(err)
 					}
 				}
-				want = s.want
-				k.c.waitFor(t, "plan update", func(us []sdk.SessionNotification, _ []sdk.RequestPermissionRequest) bool {
+				want = st.want
+				s.c.waitUpdates(t, "plan update", func(us []sdk.SessionNotification) bool {
 					got, ok := lastPlan(us)
 					return ok && samePlan(got, want)
 				})
@@ -142,18 +134,16 @@ func TestCompanionPlansSendTodoListAndPlanSteps(t *testing.T) {
 			if _, err := hs.Append(host.Event{Type: host.TypeToolResult, Data: mustJSON(t, host.ToolResult{CallID: "bad", Name: todo.WriteToolName, Output: "todo_write: bad", IsError: true})}); err != nil {
 				t.Fatal(err)
 			}
-			k.close()
-			if got, _ := lastPlan(mustSnapshot(k)); !samePlan(got, want) {
+			s.close()
+			if got, _ := lastPlan(mustSnapshot(s.conn)); !samePlan(got, want) {
 				t.Errorf("after a failed write the plan is %+v, want %+v", got, want)
 			}
-			checkTraffic(t, goSDKSchema(t), k.fromSide.all(), k.toSide.all())
+			checkTraffic(t, goSDKSchema(t), s.fromSide.all(), s.toSide.all())
 
 			// session/load sends the state the log ends with.
-			again := connect(t, h, st, withFeed)
+			again := connect(t, s.h, withFeed)
 			again.initialize()
-			if _, err := again.cs.LoadSession(ctxT(t), sdk.LoadSessionRequest{SessionId: sess.SessionId, Cwd: dir, McpServers: []sdk.McpServer{}}); err != nil {
-				t.Fatal(err)
-			}
+			again.load(s.id, s.dir)
 			if got, ok := lastPlan(mustSnapshot(again)); !ok || !samePlan(got, want) {
 				t.Errorf("plan on load = %+v, want %+v", got, want)
 			}

@@ -40,15 +40,13 @@ func planSteps(after ...scripted.Step) *scripted.Model {
 }
 
 func TestPlanReviewApproveLeavesPlanModeAndWorks(t *testing.T) {
-	st := newStore(t)
 	model := planSteps(
 		scripted.Step{Text: "Approved; writing.", ToolCalls: []host.ToolCall{
 			call("c4", "write_file", map[string]string{"path": "greeter.go", "content": "package greeter\n"}),
 		}},
 		scripted.Step{Text: "Done."},
 	)
-	h := newHostParts(t, st, model)
-	k := connect(t, h, st)
+	k := connect(t, newHostParts(t, newStore(t), model))
 	k.c.setAnswer(approve)
 	init := k.initialize()
 	if !init.AgentCapabilities.LoadSession || !init.AgentCapabilities.PromptCapabilities.Image {
@@ -63,7 +61,7 @@ func TestPlanReviewApproveLeavesPlanModeAndWorks(t *testing.T) {
 		t.Errorf("session/new config options = %+v, want mode=default", sess.ConfigOptions)
 	}
 	k.setMode(sess.SessionId, "plan")
-	k.c.waitFor(t, "current_mode_update plan", func(us []sdk.SessionNotification, _ []sdk.RequestPermissionRequest) bool {
+	k.c.waitUpdates(t, "current_mode_update plan", func(us []sdk.SessionNotification) bool {
 		return slices.Equal(modeUpdates(us), []string{"plan"})
 	})
 	resp, err := k.prompt(sess.SessionId, "Add a Goodbye function.")
@@ -156,47 +154,30 @@ func contentHas(content []sdk.ToolCallContent, s string) bool {
 }
 
 func TestPlanReviewKeepPlanningStaysInPlanModeAndTakesFeedbackAsNextPrompt(t *testing.T) {
-	st := newStore(t)
 	model := planSteps(
 		scripted.Step{Text: "What should I change?"},
 		scripted.Step{Text: "Revised.", ToolCalls: []host.ToolCall{call("c5", "exit_plan_mode", map[string]string{"plan": testPlan + "\n3. Update the README."})}},
 		scripted.Step{Text: "Approved."},
 	)
-	h := newHostParts(t, st, model)
-	k := connect(t, h, st)
-	k.c.setAnswer(keepPlanning)
-	k.initialize()
-	sess := k.newSession(workspaceDir(t))
-	k.setMode(sess.SessionId, "plan")
-	resp, err := k.prompt(sess.SessionId, "Add a Goodbye function.")
-	if err != nil || resp.StopReason != sdk.StopReasonEndTurn {
-		t.Fatalf("prompt = %v, %v; want end_turn", resp.StopReason, err)
-	}
-	us, _ := k.c.snapshot()
-	var failed *sdk.SessionToolCallUpdate
-	for _, u := range us {
-		if r := u.Update.ToolCallUpdate; r != nil && r.ToolCallId == "c3" && r.Status != nil {
-			failed = r
-		}
-	}
-	if failed == nil || *failed.Status != sdk.ToolCallStatusFailed {
-		t.Fatalf("exit_plan_mode result = %+v, want failed (keep planning)", failed)
+	s := openSession(t, newHostParts(t, newStore(t), model))
+	s.planMode(keepPlanning)
+	s.mustPrompt("Add a Goodbye function.")
+	us, _ := s.c.snapshot()
+	if got := exitStatus(us, "c3"); got != sdk.ToolCallStatusFailed {
+		t.Fatalf("exit_plan_mode result = %q, want failed (keep planning)", got)
 	}
 	if got := modeUpdates(us); !slices.Equal(got, []string{"plan"}) {
 		t.Errorf("mode updates = %v, want only [plan]: keep planning stays in plan mode", got)
 	}
 	// The feedback is the next prompt; this time the plan is approved.
-	k.c.setAnswer(approve)
-	if resp, err := k.prompt(sess.SessionId, "Also update the README."); err != nil || resp.StopReason != sdk.StopReasonEndTurn {
-		t.Fatalf("second prompt = %v, %v", resp.StopReason, err)
-	}
+	s.c.setAnswer(approve)
+	s.mustPrompt("Also update the README.")
 	reqs := model.Requests()
 	last := reqs[len(reqs)-2] // the request that produced the revised plan
 	if !transcriptHas(last, "Also update the README.") {
 		t.Errorf("the model did not get the feedback prompt")
 	}
-	us, _ = k.c.snapshot()
-	if got := modeUpdates(us); !slices.Equal(got, []string{"plan", "default"}) {
+	if got := modeUpdates(mustSnapshot(s.conn)); !slices.Equal(got, []string{"plan", "default"}) {
 		t.Errorf("mode updates = %v, want [plan default] after the second review", got)
 	}
 }
@@ -213,202 +194,132 @@ func transcriptHas(req refhost.Request, s string) bool {
 }
 
 func TestPlanReviewCancelledRequestIsADismissal(t *testing.T) {
-	st := newStore(t)
 	model := planSteps(scripted.Step{Text: "Waiting for you."})
-	h := newHostParts(t, st, model)
-	k := connect(t, h, st)
+	s := openSession(t, newHostParts(t, newStore(t), model))
 	// No answer func: the client answers every request "cancelled".
-	k.initialize()
-	sess := k.newSession(workspaceDir(t))
-	k.setMode(sess.SessionId, "plan")
-	if resp, err := k.prompt(sess.SessionId, "Plan it."); err != nil || resp.StopReason != sdk.StopReasonEndTurn {
-		t.Fatalf("prompt = %v, %v", resp.StopReason, err)
-	}
+	s.planMode(nil)
+	s.mustPrompt("Plan it.")
 	reqs := model.Requests()
 	msgs := reqs[len(reqs)-1].Messages
 	result := msgs[len(msgs)-1]
 	if result.Role != refhost.RoleTool || !result.IsError || !strings.Contains(strings.ToLower(result.Text), "dismiss") {
 		t.Errorf("exit_plan_mode result = %+v, want the dismissal error", result)
 	}
-	us, _ := k.c.snapshot()
-	if got := modeUpdates(us); !slices.Equal(got, []string{"plan"}) {
+	if got := modeUpdates(mustSnapshot(s.conn)); !slices.Equal(got, []string{"plan"}) {
 		t.Errorf("mode updates = %v, want [plan]", got)
 	}
 }
 
-func TestCancelMidTurnEndsThePromptCancelled(t *testing.T) {
-	st := newStore(t)
-	model := scripted.NewModel(scripted.Step{Block: true}, scripted.Step{Text: "After."})
-	h := newHostParts(t, st, model)
-	k := connect(t, h, st)
-	k.initialize()
-	sess := k.newSession(workspaceDir(t))
-	type result struct {
-		resp sdk.PromptResponse
-		err  error
-	}
-	done := make(chan result, 1)
-	go func() {
-		r, err := k.prompt(sess.SessionId, "Do something slow.")
-		done <- result{r, err}
-	}()
+// blockedTurn opens a session whose model blocks in its first request and
+// answers next to the one after, and prompts it with text; it returns
+// once the model request runs.
+func blockedTurn(t *testing.T, text, next string) (*testSession, <-chan promptResult) {
+	t.Helper()
+	model := scripted.NewModel(scripted.Step{Block: true}, scripted.Step{Text: next})
+	s := openSession(t, newHostParts(t, newStore(t), model))
+	done := s.startPrompt(text)
 	if err := model.WaitCalls(ctxT(t), 1); err != nil {
 		t.Fatal(err)
 	}
-	if err := k.cs.Cancel(ctxT(t), sdk.CancelNotification{SessionId: sess.SessionId}); err != nil {
-		t.Fatal(err)
-	}
-	r := <-done
-	if r.err != nil || r.resp.StopReason != sdk.StopReasonCancelled {
+	return s, done
+}
+
+func TestCancelMidTurnEndsThePromptCancelled(t *testing.T) {
+	s, done := blockedTurn(t, "Do something slow.", "After.")
+	s.cancel()
+	if r := <-done; r.err != nil || r.resp.StopReason != sdk.StopReasonCancelled {
 		t.Fatalf("prompt = %v, %v; want cancelled", r.resp.StopReason, r.err)
 	}
 	// The session goes on.
-	if resp, err := k.prompt(sess.SessionId, "Again."); err != nil || resp.StopReason != sdk.StopReasonEndTurn {
-		t.Fatalf("prompt after cancel = %v, %v", resp.StopReason, err)
-	}
+	s.mustPrompt("Again.")
 }
 
 func TestModeChangeMidTurnIsSentWhenLogged(t *testing.T) {
-	st := newStore(t)
-	release := make(chan struct{})
-	entered := make(chan struct{})
+	entered, release := make(chan struct{}), make(chan struct{})
 	model := scripted.NewModel(
-		scripted.Step{Respond: func(ctx context.Context, _ refhost.Request) (refhost.Response, error) {
-			close(entered)
-			select {
-			case <-release:
-			case <-ctx.Done():
-				return refhost.Response{}, ctx.Err()
-			}
-			return refhost.Response{Text: "Reading.", ToolCalls: []host.ToolCall{call("r1", "read_file", map[string]string{"path": "greeter.go"})}}, nil
-		}},
+		held(entered, release, refhost.Response{Text: "Reading.", ToolCalls: []host.ToolCall{call("r1", "read_file", map[string]string{"path": "greeter.go"})}}),
 		scripted.Step{Text: "Done."},
 	)
-	h := newHostParts(t, st, model)
-	k := connect(t, h, st)
-	k.initialize()
-	sess := k.newSession(workspaceDir(t))
-	done := make(chan error, 1)
-	go func() {
-		_, err := k.prompt(sess.SessionId, "Go.")
-		done <- err
-	}()
+	s := openSession(t, newHostParts(t, newStore(t), model))
+	done := s.startPrompt("Go.")
 	<-entered
-	k.setMode(sess.SessionId, "plan")
-	if us, _ := k.c.snapshot(); len(modeUpdates(us)) != 0 {
+	s.setMode(s.id, "plan")
+	if us, _ := s.c.snapshot(); len(modeUpdates(us)) != 0 {
 		t.Fatalf("mode update sent while the turn is open: %v; want it when the next step logs it", modeUpdates(us))
 	}
 	close(release)
-	if err := <-done; err != nil {
-		t.Fatal(err)
+	if r := <-done; r.err != nil {
+		t.Fatal(r.err)
 	}
-	us, _ := k.c.snapshot()
+	us, _ := s.c.snapshot()
 	order := describeUpdates(us)
 	if i, j := strings.Index(order, "tool_call(read)"), strings.Index(order, "current_mode_update(plan)"); i < 0 || j < i {
 		t.Errorf("updates %s: want the plan mode update after the tool call, at the next step", order)
 	}
 	// At idle the change is logged at once.
-	k.setMode(sess.SessionId, "default")
-	k.c.waitFor(t, "current_mode_update default", func(us []sdk.SessionNotification, _ []sdk.RequestPermissionRequest) bool {
+	s.setMode(s.id, "default")
+	s.c.waitUpdates(t, "current_mode_update default", func(us []sdk.SessionNotification) bool {
 		return slices.Equal(modeUpdates(us), []string{"plan", "default"})
 	})
 }
 
+// held is a model step that signals entered, then answers with resp once
+// release is closed (or fails when its turn is cancelled).
+func held(entered, release chan struct{}, resp refhost.Response) scripted.Step {
+	return scripted.Step{Respond: func(ctx context.Context, _ refhost.Request) (refhost.Response, error) {
+		close(entered)
+		select {
+		case <-release:
+		case <-ctx.Done():
+			return refhost.Response{}, ctx.Err()
+		}
+		return resp, nil
+	}}
+}
+
 func TestCancelDuringThePlanReviewAbortsIt(t *testing.T) {
-	st := newStore(t)
 	model := planSteps(scripted.Step{Text: "unused"})
-	h := newHostParts(t, st, model)
-	k := connect(t, h, st)
+	s := openSession(t, newHostParts(t, newStore(t), model))
 	asked := make(chan struct{})
 	// The client holds the request until the agent withdraws it
 	// ($/cancel_request cancels the handler's context).
-	k.c.setAnswer(func(ctx context.Context, _ sdk.RequestPermissionRequest) (sdk.RequestPermissionResponse, error) {
+	s.planMode(func(ctx context.Context, _ sdk.RequestPermissionRequest) (sdk.RequestPermissionResponse, error) {
 		close(asked)
 		<-ctx.Done()
-		return sdk.RequestPermissionResponse{Outcome: sdk.RequestPermissionOutcome{Cancelled: &sdk.RequestPermissionOutcomeCancelled{}}}, nil
+		return cancelled, nil
 	})
-	k.initialize()
-	sess := k.newSession(workspaceDir(t))
-	k.setMode(sess.SessionId, "plan")
-	done := make(chan sdk.PromptResponse, 1)
-	go func() {
-		r, err := k.prompt(sess.SessionId, "Plan it.")
-		if err != nil {
-			t.Errorf("prompt: %v", err)
-		}
-		done <- r
-	}()
+	done := s.startPrompt("Plan it.")
 	<-asked
-	if err := k.cs.Cancel(ctxT(t), sdk.CancelNotification{SessionId: sess.SessionId}); err != nil {
-		t.Fatal(err)
+	s.cancel()
+	if r := <-done; r.err != nil || r.resp.StopReason != sdk.StopReasonCancelled {
+		t.Errorf("prompt = %v, %v; want cancelled", r.resp.StopReason, r.err)
 	}
-	if r := <-done; r.StopReason != sdk.StopReasonCancelled {
-		t.Errorf("stop reason = %s, want cancelled", r.StopReason)
-	}
-	if got := modeUpdates(mustSnapshot(k)); !slices.Equal(got, []string{"plan"}) {
+	if got := modeUpdates(mustSnapshot(s.conn)); !slices.Equal(got, []string{"plan"}) {
 		t.Errorf("mode updates = %v, want [plan]: a cancelled review approves nothing", got)
 	}
-	if h.plan.Get(agentOf(t, st, sess.SessionId)).Active != true {
+	if s.h.plan.Get(asker{s.open()}).Active != true {
 		t.Error("plan mode was left without approval")
 	}
 }
 
-// agentOf returns a host.Agent view of a stored session, for Controller.Get.
-func agentOf(t *testing.T, st host.Store, id sdk.SessionId) host.Agent {
-	t.Helper()
-	s, err := st.Open(string(id))
-	if err != nil {
-		t.Fatal(err)
-	}
-	return asker{s}
-}
-
 func TestANewPromptCancelsTheRunningOneAndRunsAfterIt(t *testing.T) {
-	st := newStore(t)
-	model := scripted.NewModel(scripted.Step{Block: true}, scripted.Step{Text: "Second answer."})
-	h := newHostParts(t, st, model)
-	k := connect(t, h, st)
-	k.initialize()
-	sess := k.newSession(workspaceDir(t))
-	first := make(chan sdk.PromptResponse, 1)
-	go func() {
-		r, err := k.prompt(sess.SessionId, "First.")
-		if err != nil {
-			t.Errorf("first prompt: %v", err)
-		}
-		first <- r
-	}()
-	if err := model.WaitCalls(ctxT(t), 1); err != nil {
-		t.Fatal(err)
+	s, first := blockedTurn(t, "First.", "Second answer.")
+	s.mustPrompt("Second.")
+	if r := <-first; r.err != nil || r.resp.StopReason != sdk.StopReasonCancelled {
+		t.Errorf("first prompt = %v, %v; want cancelled", r.resp.StopReason, r.err)
 	}
-	r, err := k.prompt(sess.SessionId, "Second.")
-	if err != nil || r.StopReason != sdk.StopReasonEndTurn {
-		t.Fatalf("second prompt = %v, %v", r.StopReason, err)
-	}
-	if r := <-first; r.StopReason != sdk.StopReasonCancelled {
-		t.Errorf("first prompt stop reason = %s, want cancelled", r.StopReason)
-	}
-	if !strings.Contains(agentText(mustSnapshot(k)), "Second answer.") {
+	if !strings.Contains(agentText(mustSnapshot(s.conn)), "Second answer.") {
 		t.Errorf("no answer to the second prompt")
 	}
 }
 
 func TestLoadingAnOpenSessionReplaysItAgain(t *testing.T) {
-	st := newStore(t)
-	h := newHostParts(t, st, scripted.NewModel(scripted.Step{Text: "Hi there."}))
-	k := connect(t, h, st)
-	k.initialize()
-	dir := workspaceDir(t)
-	sess := k.newSession(dir)
-	if _, err := k.prompt(sess.SessionId, "Hello."); err != nil {
-		t.Fatal(err)
-	}
-	before := len(mustSnapshot(k))
-	if _, err := k.cs.LoadSession(ctxT(t), sdk.LoadSessionRequest{SessionId: sess.SessionId, Cwd: dir, McpServers: []sdk.McpServer{}}); err != nil {
-		t.Fatal(err)
-	}
+	s := openSession(t, newHostParts(t, newStore(t), scripted.NewModel(scripted.Step{Text: "Hi there."})))
+	s.mustPrompt("Hello.")
+	before := len(mustSnapshot(s.conn))
+	s.load(s.id, s.dir)
 	var users []string
-	for _, u := range mustSnapshot(k)[before:] {
+	for _, u := range mustSnapshot(s.conn)[before:] {
 		if m := u.Update.UserMessageChunk; m != nil {
 			users = append(users, m.Content.Text.Text)
 		}
@@ -438,12 +349,8 @@ func TestStopReasonsFollowTheTurnsEnd(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			st := newStore(t)
-			h := newHostParts(t, st, scripted.NewModel(tt.steps...), tt.opts...)
-			k := connect(t, h, st)
-			k.initialize()
-			sess := k.newSession(workspaceDir(t))
-			resp, err := k.prompt(sess.SessionId, "Go.")
+			s := openSession(t, newHostParts(t, newStore(t), scripted.NewModel(tt.steps...), tt.opts...))
+			resp, err := s.prompt(s.id, "Go.")
 			switch {
 			case tt.wantErr != "":
 				if err == nil || !strings.Contains(err.Error(), tt.wantErr) {
@@ -461,44 +368,24 @@ func TestStopReasonsFollowTheTurnsEnd(t *testing.T) {
 // logged when the turn ends and its current_mode_update reaches the client
 // before the prompt's response.
 func TestModeChangeAfterTheLastStepIsSentWhenTheTurnEnds(t *testing.T) {
-	st := newStore(t)
-	release := make(chan struct{})
-	entered := make(chan struct{})
-	model := scripted.NewModel(
-		scripted.Step{Respond: func(ctx context.Context, _ refhost.Request) (refhost.Response, error) {
-			close(entered)
-			select {
-			case <-release:
-			case <-ctx.Done():
-				return refhost.Response{}, ctx.Err()
-			}
-			return refhost.Response{Text: "Done."}, nil
-		}},
-		scripted.Step{Text: "Planning now."},
-	)
-	h := newHostParts(t, st, model)
-	k := connect(t, h, st)
-	k.initialize()
-	sess := k.newSession(workspaceDir(t))
-	done := make(chan error, 1)
-	go func() {
-		_, err := k.prompt(sess.SessionId, "Go.")
-		done <- err
-	}()
+	entered, release := make(chan struct{}), make(chan struct{})
+	model := scripted.NewModel(held(entered, release, refhost.Response{Text: "Done."}), scripted.Step{Text: "Planning now."})
+	s := openSession(t, newHostParts(t, newStore(t), model))
+	done := s.startPrompt("Go.")
 	<-entered
-	k.setMode(sess.SessionId, "plan")
+	s.setMode(s.id, "plan")
 	close(release)
-	if err := <-done; err != nil {
-		t.Fatal(err)
+	if r := <-done; r.err != nil {
+		t.Fatal(r.err)
 	}
-	if st := h.plan.Get(agentOf(t, st, sess.SessionId)); !st.Active || st.Pending != 0 {
+	if st := s.h.plan.Get(asker{s.open()}); !st.Active || st.Pending != 0 {
 		t.Errorf("state after the turn = %+v, want plan mode logged", st)
 	}
 	// On the wire: the update, then the prompt's response (the recorder
 	// has every line once the connection is closed).
-	k.close()
+	s.close()
 	update, response := -1, -1
-	for i, l := range k.fromSide.all() {
+	for i, l := range s.fromSide.all() {
 		var m struct {
 			ID     *json.RawMessage `json:"id"`
 			Result *struct {

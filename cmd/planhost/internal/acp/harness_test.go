@@ -38,6 +38,7 @@ const testSection = "You are in plan mode: explore read-only and present a plan 
 // hostParts is the host a test connection drives.
 type hostParts struct {
 	app        *fx.App
+	st         host.Store
 	rt         *refhost.Runtime
 	plan       *planmode.Controller
 	workspaces *acp.Workspaces
@@ -47,7 +48,7 @@ type hostParts struct {
 // routing workspace tools, as planhost acp does.
 func newHostParts(t *testing.T, st host.Store, model refhost.Model, opts ...fx.Option) *hostParts {
 	t.Helper()
-	p := &hostParts{workspaces: acp.NewWorkspaces(workspace.Limits{})}
+	p := &hostParts{st: st, workspaces: acp.NewWorkspaces(workspace.Limits{})}
 	app := fx.New(
 		fx.NopLogger,
 		fx.Supply(
@@ -135,8 +136,19 @@ type client struct {
 	updates []sdk.SessionNotification
 	asks    []sdk.RequestPermissionRequest
 	changed chan struct{}
-	answer  func(ctx context.Context, req sdk.RequestPermissionRequest) (sdk.RequestPermissionResponse, error)
+	answer  answerFunc
 }
+
+// answerFunc answers a permission request as the client's user does.
+type answerFunc = func(ctx context.Context, req sdk.RequestPermissionRequest) (sdk.RequestPermissionResponse, error)
+
+// selected is the answer choosing the option id.
+func selected(id sdk.PermissionOptionId) sdk.RequestPermissionResponse {
+	return sdk.RequestPermissionResponse{Outcome: sdk.RequestPermissionOutcome{Selected: &sdk.RequestPermissionOutcomeSelected{OptionId: id}}}
+}
+
+// cancelled is the answer of a client that withdrew the request.
+var cancelled = sdk.RequestPermissionResponse{Outcome: sdk.RequestPermissionOutcome{Cancelled: &sdk.RequestPermissionOutcomeCancelled{}}}
 
 func newClient() *client { return &client{changed: make(chan struct{}, 1)} }
 
@@ -162,12 +174,12 @@ func (c *client) RequestPermission(ctx context.Context, req sdk.RequestPermissio
 	c.mu.Unlock()
 	c.note()
 	if answer == nil {
-		return sdk.RequestPermissionResponse{Outcome: sdk.RequestPermissionOutcome{Cancelled: &sdk.RequestPermissionOutcomeCancelled{}}}, nil
+		return cancelled, nil
 	}
 	return answer(ctx, req)
 }
 
-func (c *client) setAnswer(f func(ctx context.Context, req sdk.RequestPermissionRequest) (sdk.RequestPermissionResponse, error)) {
+func (c *client) setAnswer(f answerFunc) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	c.answer = f
@@ -177,6 +189,12 @@ func (c *client) snapshot() ([]sdk.SessionNotification, []sdk.RequestPermissionR
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	return append([]sdk.SessionNotification(nil), c.updates...), append([]sdk.RequestPermissionRequest(nil), c.asks...)
+}
+
+// waitUpdates polls until ok holds for the recorded updates.
+func (c *client) waitUpdates(t *testing.T, what string, ok func([]sdk.SessionNotification) bool) {
+	t.Helper()
+	c.waitFor(t, what, func(us []sdk.SessionNotification, _ []sdk.RequestPermissionRequest) bool { return ok(us) })
 }
 
 // waitFor polls until ok holds for the recorded updates and asks.
@@ -240,9 +258,9 @@ type conn struct {
 }
 
 // connect serves one connection on h and connects the SDK client to it.
-func connect(t *testing.T, h *hostParts, st host.Store, opts ...func(*acp.Config)) *conn {
+func connect(t *testing.T, h *hostParts, opts ...func(*acp.Config)) *conn {
 	t.Helper()
-	cfg := acp.Config{Runtime: h.rt, Plan: h.plan, Store: st, Workspaces: h.workspaces, Version: "test"}
+	cfg := acp.Config{Runtime: h.rt, Plan: h.plan, Store: h.st, Workspaces: h.workspaces, Version: "test"}
 	for _, o := range opts {
 		o(&cfg)
 	}
@@ -317,11 +335,90 @@ func (k *conn) prompt(id sdk.SessionId, text string) (sdk.PromptResponse, error)
 	return k.cs.Prompt(ctxT(k.t), sdk.PromptRequest{SessionId: id, Prompt: []sdk.ContentBlock{sdk.TextBlock(text)}})
 }
 
+// load loads the session id in dir.
+func (k *conn) load(id sdk.SessionId, dir string) sdk.LoadSessionResponse {
+	k.t.Helper()
+	resp, err := k.cs.LoadSession(ctxT(k.t), sdk.LoadSessionRequest{SessionId: id, Cwd: dir, McpServers: []sdk.McpServer{}})
+	if err != nil {
+		k.t.Fatalf("session/load: %v", err)
+	}
+	return resp
+}
+
 func (k *conn) setMode(id sdk.SessionId, mode string) {
 	k.t.Helper()
 	if _, err := k.cs.SetSessionMode(ctxT(k.t), sdk.SetSessionModeRequest{SessionId: id, ModeId: sdk.SessionModeId(mode)}); err != nil {
 		k.t.Fatalf("session/set_mode %s: %v", mode, err)
 	}
+}
+
+// testSession is a client connected to a host, with one session open in
+// a new workspace.
+type testSession struct {
+	*conn
+	h   *hostParts
+	id  sdk.SessionId
+	dir string
+}
+
+// openSession connects a client to h with the connection options opts,
+// initializes it and opens a session in a new workspace.
+func openSession(t *testing.T, h *hostParts, opts ...func(*acp.Config)) *testSession {
+	t.Helper()
+	k := connect(t, h, opts...)
+	k.initialize()
+	dir := workspaceDir(t)
+	return &testSession{conn: k, h: h, id: k.newSession(dir).SessionId, dir: dir}
+}
+
+// planMode switches the session to plan mode, the client answering each
+// permission request with answer (nil: cancelled).
+func (s *testSession) planMode(answer answerFunc) {
+	s.t.Helper()
+	s.c.setAnswer(answer)
+	s.setMode(s.id, "plan")
+}
+
+// mustPrompt prompts the session with text; the turn must end end_turn.
+func (s *testSession) mustPrompt(text string) {
+	s.t.Helper()
+	if resp, err := s.prompt(s.id, text); err != nil || resp.StopReason != sdk.StopReasonEndTurn {
+		s.t.Fatalf("prompt %q = %v, %v; want end_turn", text, resp.StopReason, err)
+	}
+}
+
+// promptResult is how a prompt ended.
+type promptResult struct {
+	resp sdk.PromptResponse
+	err  error
+}
+
+// startPrompt prompts the session with text in the background.
+func (s *testSession) startPrompt(text string) <-chan promptResult {
+	done := make(chan promptResult, 1)
+	go func() {
+		resp, err := s.prompt(s.id, text)
+		done <- promptResult{resp, err}
+	}()
+	return done
+}
+
+// cancel sends session/cancel.
+func (s *testSession) cancel() {
+	s.t.Helper()
+	if err := s.cs.Cancel(ctxT(s.t), sdk.CancelNotification{SessionId: s.id}); err != nil {
+		s.t.Fatal(err)
+	}
+}
+
+// open opens the session in the host's store.
+func (s *testSession) open() host.Session {
+	s.t.Helper()
+	hs, err := s.h.st.Open(string(s.id))
+	if err != nil {
+		s.t.Fatal(err)
+	}
+	return hs
 }
 
 // workspaceDir makes a workspace with one Go file.
@@ -417,7 +514,7 @@ func keepPlanning(_ context.Context, req sdk.RequestPermissionRequest) (sdk.Requ
 func choose(req sdk.RequestPermissionRequest, kind sdk.PermissionOptionKind) (sdk.RequestPermissionResponse, error) {
 	for _, o := range req.Options {
 		if o.Kind == kind {
-			return sdk.RequestPermissionResponse{Outcome: sdk.RequestPermissionOutcome{Selected: &sdk.RequestPermissionOutcomeSelected{OptionId: o.OptionId}}}, nil
+			return selected(o.OptionId), nil
 		}
 	}
 	return sdk.RequestPermissionResponse{}, fmt.Errorf("no %s option among %v", kind, req.Options)

@@ -35,21 +35,14 @@ func TestThePlanSentToTheEditorHidesNothing(t *testing.T) {
 		parts = append(parts, c.Plan)
 	}
 	plan := strings.Join(parts, "\n\n")
-	st := newStore(t)
 	model := scripted.NewModel(
 		scripted.Step{Text: "Here is my plan.", ToolCalls: []host.ToolCall{call("c1", "exit_plan_mode", map[string]string{"plan": plan})}},
 		scripted.Step{Text: "Done."},
 	)
-	h := newHostParts(t, st, model)
-	k := connect(t, h, st)
-	k.c.setAnswer(approve)
-	k.initialize()
-	sess := k.newSession(workspaceDir(t))
-	k.setMode(sess.SessionId, "plan")
-	if _, err := k.prompt(sess.SessionId, "Plan it."); err != nil {
-		t.Fatal(err)
-	}
-	us, asks := k.c.snapshot()
+	s := openSession(t, newHostParts(t, newStore(t), model))
+	s.planMode(approve)
+	s.mustPrompt("Plan it.")
+	us, asks := s.c.snapshot()
 	if len(asks) != 1 {
 		t.Fatalf("permission requests = %d, want 1", len(asks))
 	}
@@ -70,7 +63,7 @@ func TestThePlanSentToTheEditorHidesNothing(t *testing.T) {
 			}
 		}
 	}
-	k.close()
+	s.close()
 }
 
 // TestPlanEntriesHideNothing follows steps and todo items holding the

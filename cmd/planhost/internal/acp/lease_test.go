@@ -39,7 +39,7 @@ func newLeaseNode(t *testing.T, url string, opts ...pgstore.Option) *leaseNode {
 	n := &leaseNode{st: st, model: scripted.NewModel()}
 	notices := &acp.LeaseNotices{}
 	n.h = newHostParts(t, st, n.model, fx.Supply(&refhost.Settings{Busy: notices.Busy, LeaseLost: notices.LeaseLost}))
-	n.k = connect(t, n.h, st, func(c *acp.Config) { c.Leases = notices })
+	n.k = connect(t, n.h, func(c *acp.Config) { c.Leases = notices })
 	n.k.initialize()
 	return n
 }

@@ -64,18 +64,14 @@ func (s *lossySession) Append(e host.Event) (host.Event, error) {
 func TestLostApprovalIsReported(t *testing.T) {
 	st := &lossyStore{Store: newStore(t)}
 	model := planSteps(scripted.Step{Text: "Still planning."})
-	h := newHostParts(t, st, model)
-	k := connect(t, h, st)
-	k.c.setAnswer(approve)
-	k.initialize()
-	sess := k.newSession(workspaceDir(t))
-	k.setMode(sess.SessionId, "plan")
+	s := openSession(t, newHostParts(t, st, model))
+	s.planMode(approve)
 	// The turn fails (its result could not be written); the prompt's error
 	// names the cause.
-	if _, err := k.prompt(sess.SessionId, "Add a Goodbye function."); err == nil || !strings.Contains(err.Error(), errDiskFull.Error()) {
+	if _, err := s.prompt(s.id, "Add a Goodbye function."); err == nil || !strings.Contains(err.Error(), errDiskFull.Error()) {
 		t.Fatalf("prompt error = %v, want one naming %q", err, errDiskFull)
 	}
-	us, _ := k.c.snapshot()
+	us, _ := s.c.snapshot()
 	var failed *sdk.SessionToolCallUpdate
 	for _, u := range us {
 		if r := u.Update.ToolCallUpdate; r != nil && r.ToolCallId == "c3" && r.Status != nil {
@@ -94,7 +90,5 @@ func TestLostApprovalIsReported(t *testing.T) {
 	if got := modeUpdates(us); !slices.Equal(got, []string{"plan"}) {
 		t.Errorf("mode updates = %v, want only [plan]: the lost approval does not leave plan mode", got)
 	}
-	if resp, err := k.prompt(sess.SessionId, "Go on."); err != nil || resp.StopReason != sdk.StopReasonEndTurn {
-		t.Fatalf("next prompt = %v, %v; want end_turn", resp.StopReason, err)
-	}
+	s.mustPrompt("Go on.")
 }

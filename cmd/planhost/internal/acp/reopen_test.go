@@ -16,36 +16,25 @@ import (
 // "/plan reopen" over ACP: the command re-enters plan mode with the
 // approved plan as the draft, and the next review shows what changed.
 func TestPlanReopenReentersPlanModeAndTheReviewShowsTheChange(t *testing.T) {
-	st := newStore(t)
 	revised := testPlan + "\n3. Document it."
 	model := planSteps(
 		scripted.Step{Text: "Done."},
 		scripted.Step{Text: "Revised.", ToolCalls: []host.ToolCall{call("c5", "exit_plan_mode", map[string]string{"plan": revised})}},
 		scripted.Step{Text: "Done again."},
 	)
-	h := newHostParts(t, st, model)
-	k := connect(t, h, st)
-	k.c.setAnswer(approve)
-	k.initialize()
-	sess := k.newSession(workspaceDir(t))
-	k.setMode(sess.SessionId, "plan")
-	if _, err := k.prompt(sess.SessionId, "Add a Goodbye function."); err != nil {
-		t.Fatal(err)
-	}
-	if _, err := k.prompt(sess.SessionId, "/plan reopen 1"); err != nil {
-		t.Fatal(err)
-	}
-	us, _ := k.c.snapshot()
+	s := openSession(t, newHostParts(t, newStore(t), model))
+	s.planMode(approve)
+	s.mustPrompt("Add a Goodbye function.")
+	s.mustPrompt("/plan reopen 1")
+	us, _ := s.c.snapshot()
 	if got := modeUpdates(us); !slices.Equal(got, []string{"plan", "default", "plan"}) {
 		t.Fatalf("mode updates = %v, want [plan default plan]", got)
 	}
 	if !strings.Contains(agentText(us), fmt.Sprintf(present.English.Session.PlanReopened, 1)) {
 		t.Errorf("agent text %q lacks the reopen reply", agentText(us))
 	}
-	if _, err := k.prompt(sess.SessionId, "Document it too."); err != nil {
-		t.Fatal(err)
-	}
-	_, asks := k.c.snapshot()
+	s.mustPrompt("Document it too.")
+	_, asks := s.c.snapshot()
 	if len(asks) != 2 {
 		t.Fatalf("permission requests = %d, want 2", len(asks))
 	}

@@ -21,7 +21,7 @@ import (
 // chooseID answers a permission request with the option of that ID.
 func chooseID(id sdk.PermissionOptionId) func(context.Context, sdk.RequestPermissionRequest) (sdk.RequestPermissionResponse, error) {
 	return func(_ context.Context, req sdk.RequestPermissionRequest) (sdk.RequestPermissionResponse, error) {
-		return sdk.RequestPermissionResponse{Outcome: sdk.RequestPermissionOutcome{Selected: &sdk.RequestPermissionOutcomeSelected{OptionId: id}}}, nil
+		return selected(id), nil
 	}
 }
 
@@ -60,20 +60,14 @@ func TestPlanReviewOptionsSayWhatTheyDo(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(string(tt.choose), func(t *testing.T) {
-			st := newStore(t)
 			model := planSteps(scripted.Step{Text: "Next."})
-			h := newHostParts(t, st, model, fx.Supply(planreview.Config{Options: []string{
+			h := newHostParts(t, newStore(t), model, fx.Supply(planreview.Config{Options: []string{
 				planreview.OptionApproveWithComments, planreview.OptionApproveAndClear, planreview.OptionAbandon,
 			}}), planreview.Module)
-			k := connect(t, h, st, func(c *acp.Config) { c.Plans = acp.CompanionPlans{} })
-			k.c.setAnswer(chooseID(tt.choose))
-			k.initialize()
-			sess := k.newSession(workspaceDir(t))
-			k.setMode(sess.SessionId, "plan")
-			if resp, err := k.prompt(sess.SessionId, "Add a Goodbye function."); err != nil || resp.StopReason != sdk.StopReasonEndTurn {
-				t.Fatalf("prompt = %v, %v; want end_turn", resp.StopReason, err)
-			}
-			us, asks := k.c.snapshot()
+			s := openSession(t, h, func(c *acp.Config) { c.Plans = acp.CompanionPlans{} })
+			s.planMode(chooseID(tt.choose))
+			s.mustPrompt("Add a Goodbye function.")
+			us, asks := s.c.snapshot()
 			if len(asks) != 1 {
 				t.Fatalf("permission requests = %d, want 1", len(asks))
 			}
@@ -93,7 +87,7 @@ func TestPlanReviewOptionsSayWhatTheyDo(t *testing.T) {
 			if !slices.Equal(got, wantOptions) {
 				t.Errorf("options = %v, want %v", got, wantOptions)
 			}
-			if got := planBeforeReview(t, k.fromSide.all()); len(got) != 2 || !strings.Contains(got[0].Content, "Goodbye") ||
+			if got := planBeforeReview(t, s.fromSide.all()); len(got) != 2 || !strings.Contains(got[0].Content, "Goodbye") ||
 				!strings.Contains(got[1].Content, "Test it") || got[0].Status != sdk.PlanEntryStatusPending || got[1].Status != sdk.PlanEntryStatusPending {
 				t.Errorf("plan sent before the review = %+v, want the plan's two steps, pending", got)
 			}

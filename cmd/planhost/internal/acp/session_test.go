@@ -20,12 +20,8 @@ import (
 )
 
 func TestAvailableCommandsAdvertisePlanAndSlashPromptsRunThem(t *testing.T) {
-	st := newStore(t)
-	h := newHostParts(t, st, scripted.NewModel(scripted.Step{Text: "Planning now."}))
-	k := connect(t, h, st)
-	k.initialize()
-	sess := k.newSession(workspaceDir(t))
-	k.c.waitFor(t, "available_commands_update", func(us []sdk.SessionNotification, _ []sdk.RequestPermissionRequest) bool {
+	s := openSession(t, newHostParts(t, newStore(t), scripted.NewModel(scripted.Step{Text: "Planning now."})))
+	s.c.waitUpdates(t, "available_commands_update", func(us []sdk.SessionNotification) bool {
 		for _, u := range us {
 			if a := u.Update.AvailableCommandsUpdate; a != nil {
 				for _, c := range a.AvailableCommands {
@@ -48,11 +44,8 @@ func TestAvailableCommandsAdvertisePlanAndSlashPromptsRunThem(t *testing.T) {
 		{"/plan sketch the change", []string{"plan", "default", "plan"}, "Planning now."},
 	}
 	for _, tt := range tests {
-		resp, err := k.prompt(sess.SessionId, tt.prompt)
-		if err != nil || resp.StopReason != sdk.StopReasonEndTurn {
-			t.Fatalf("%s: prompt = %v, %v", tt.prompt, resp.StopReason, err)
-		}
-		us, _ := k.c.snapshot()
+		s.mustPrompt(tt.prompt)
+		us, _ := s.c.snapshot()
 		if got := modeUpdates(us); !slices.Equal(got, tt.wantModes) {
 			t.Errorf("%s: mode updates = %v, want %v", tt.prompt, got, tt.wantModes)
 		}
@@ -63,13 +56,10 @@ func TestAvailableCommandsAdvertisePlanAndSlashPromptsRunThem(t *testing.T) {
 }
 
 func TestModeConfigOptionSetsTheMode(t *testing.T) {
-	st := newStore(t)
-	h := newHostParts(t, st, scripted.NewModel())
-	k := connect(t, h, st)
-	k.initialize()
-	sess := k.newSession(workspaceDir(t))
+	s := openSession(t, newHostParts(t, newStore(t), scripted.NewModel()))
+	k, sess := s.conn, s.id
 	resp, err := k.cs.SetSessionConfigOption(ctxT(t), sdk.SetSessionConfigOptionRequest{ValueId: &sdk.SetSessionConfigOptionValueId{
-		SessionId: sess.SessionId, ConfigId: acp.ConfigMode, Value: acp.ModePlan,
+		SessionId: sess, ConfigId: acp.ConfigMode, Value: acp.ModePlan,
 	}})
 	if err != nil {
 		t.Fatal(err)
@@ -77,7 +67,7 @@ func TestModeConfigOptionSetsTheMode(t *testing.T) {
 	if len(resp.ConfigOptions) != 1 || resp.ConfigOptions[0].Select.CurrentValue != acp.ModePlan {
 		t.Errorf("config options = %+v, want mode=plan", resp.ConfigOptions)
 	}
-	k.c.waitFor(t, "config_option_update and current_mode_update", func(us []sdk.SessionNotification, _ []sdk.RequestPermissionRequest) bool {
+	k.c.waitUpdates(t, "config_option_update and current_mode_update", func(us []sdk.SessionNotification) bool {
 		for _, u := range us {
 			if c := u.Update.ConfigOptionUpdate; c != nil && c.ConfigOptions[0].Select.CurrentValue == acp.ModePlan {
 				return slices.Equal(modeUpdates(us), []string{"plan"})
@@ -86,41 +76,30 @@ func TestModeConfigOptionSetsTheMode(t *testing.T) {
 		return false
 	})
 	bad := []sdk.SetSessionConfigOptionRequest{
-		{ValueId: &sdk.SetSessionConfigOptionValueId{SessionId: sess.SessionId, ConfigId: "model", Value: "x"}},
-		{ValueId: &sdk.SetSessionConfigOptionValueId{SessionId: sess.SessionId, ConfigId: acp.ConfigMode, Value: "yolo"}},
-		{Boolean: &sdk.SetSessionConfigOptionBoolean{SessionId: sess.SessionId, ConfigId: acp.ConfigMode, Value: true}},
+		{ValueId: &sdk.SetSessionConfigOptionValueId{SessionId: sess, ConfigId: "model", Value: "x"}},
+		{ValueId: &sdk.SetSessionConfigOptionValueId{SessionId: sess, ConfigId: acp.ConfigMode, Value: "yolo"}},
+		{Boolean: &sdk.SetSessionConfigOptionBoolean{SessionId: sess, ConfigId: acp.ConfigMode, Value: true}},
 	}
 	for _, req := range bad {
 		if _, err := k.cs.SetSessionConfigOption(ctxT(t), req); err == nil || !strings.Contains(err.Error(), "-32602") {
 			t.Errorf("set_config_option %+v: err = %v, want invalid params", req, err)
 		}
 	}
-	if _, err := k.cs.SetSessionMode(ctxT(t), sdk.SetSessionModeRequest{SessionId: sess.SessionId, ModeId: "yolo"}); err == nil || !strings.Contains(err.Error(), "unknown mode") {
+	if _, err := k.cs.SetSessionMode(ctxT(t), sdk.SetSessionModeRequest{SessionId: sess, ModeId: "yolo"}); err == nil || !strings.Contains(err.Error(), "unknown mode") {
 		t.Errorf("set_mode yolo: err = %v, want unknown mode", err)
 	}
 }
 
 func TestLoadReplaysTheHistoryAndContinues(t *testing.T) {
-	st := newStore(t)
 	model := planSteps(scripted.Step{Text: "Approved; done."}, scripted.Step{Text: "Still here."})
-	h := newHostParts(t, st, model)
-	dir := workspaceDir(t)
-	first := connect(t, h, st)
-	first.c.setAnswer(approve)
-	first.initialize()
-	sess := first.newSession(dir)
-	first.setMode(sess.SessionId, "plan")
-	if _, err := first.prompt(sess.SessionId, "Add a Goodbye function."); err != nil {
-		t.Fatal(err)
-	}
+	first := openSession(t, newHostParts(t, newStore(t), model))
+	first.planMode(approve)
+	first.mustPrompt("Add a Goodbye function.")
 	first.close()
 
-	second := connect(t, h, st)
+	second := connect(t, first.h)
 	second.initialize()
-	resp, err := second.cs.LoadSession(ctxT(t), sdk.LoadSessionRequest{SessionId: sess.SessionId, Cwd: dir, McpServers: []sdk.McpServer{}})
-	if err != nil {
-		t.Fatalf("session/load: %v", err)
-	}
+	resp := second.load(first.id, first.dir)
 	if resp.Modes == nil || resp.Modes.CurrentModeId != "default" {
 		t.Errorf("load modes = %+v, want current default (the plan was approved)", resp.Modes)
 	}
@@ -150,7 +129,7 @@ func TestLoadReplaysTheHistoryAndContinues(t *testing.T) {
 	if len(modeUpdates(us)) != 0 {
 		t.Errorf("replay sent mode updates %v; the response carries the mode", modeUpdates(us))
 	}
-	if r, err := second.prompt(sess.SessionId, "Are you there?"); err != nil || r.StopReason != sdk.StopReasonEndTurn {
+	if r, err := second.prompt(first.id, "Are you there?"); err != nil || r.StopReason != sdk.StopReasonEndTurn {
 		t.Fatalf("prompt after load = %v, %v", r.StopReason, err)
 	}
 	if !strings.Contains(agentText(mustSnapshot(second)), "Still here.") {
@@ -166,14 +145,11 @@ func mustSnapshot(k *conn) []sdk.SessionNotification {
 }
 
 func TestImagePromptsReachTheModel(t *testing.T) {
-	st := newStore(t)
 	model := scripted.NewModel(scripted.Step{Text: "A red pixel."})
-	h := newHostParts(t, st, model)
-	k := connect(t, h, st)
-	k.initialize()
-	sess := k.newSession(workspaceDir(t))
+	s := openSession(t, newHostParts(t, newStore(t), model))
+	k, sess := s.conn, s.id
 	png := []byte("\x89PNG fake")
-	_, err := k.cs.Prompt(ctxT(t), sdk.PromptRequest{SessionId: sess.SessionId, Prompt: []sdk.ContentBlock{
+	_, err := k.cs.Prompt(ctxT(t), sdk.PromptRequest{SessionId: sess, Prompt: []sdk.ContentBlock{
 		sdk.TextBlock("What is this?"),
 		sdk.ImageBlock(base64.StdEncoding.EncodeToString(png), "image/png"),
 		sdk.ResourceLinkBlock("greeter.go", "file:///w/greeter.go"),
@@ -187,13 +163,20 @@ func TestImagePromptsReachTheModel(t *testing.T) {
 		content[1].Text != "What is this?" || !strings.Contains(content[2].Text, "file:///w/greeter.go") {
 		t.Errorf("model got %+v, want the image first, then the text and the link", content)
 	}
-	_, err = k.cs.Prompt(ctxT(t), sdk.PromptRequest{SessionId: sess.SessionId, Prompt: []sdk.ContentBlock{sdk.ImageBlock("%%%", "image/png")}})
+	_, err = k.cs.Prompt(ctxT(t), sdk.PromptRequest{SessionId: sess, Prompt: []sdk.ContentBlock{sdk.ImageBlock("%%%", "image/png")}})
 	if err == nil || !strings.Contains(err.Error(), "base64") {
 		t.Errorf("bad image: err = %v, want invalid params naming base64", err)
 	}
-	_, err = k.cs.Prompt(ctxT(t), sdk.PromptRequest{SessionId: sess.SessionId, Prompt: []sdk.ContentBlock{sdk.AudioBlock("AAAA", "audio/wav")}})
+	_, err = k.cs.Prompt(ctxT(t), sdk.PromptRequest{SessionId: sess, Prompt: []sdk.ContentBlock{sdk.AudioBlock("AAAA", "audio/wav")}})
 	if err == nil || !strings.Contains(err.Error(), "audio") {
 		t.Errorf("audio: err = %v, want invalid params naming audio", err)
+	}
+}
+
+// chooseIndex answers a permission request with its option i.
+func chooseIndex(i int) answerFunc {
+	return func(_ context.Context, req sdk.RequestPermissionRequest) (sdk.RequestPermissionResponse, error) {
+		return selected(req.Options[i].OptionId), nil
 	}
 }
 
@@ -208,22 +191,11 @@ func (a asker) Steer(host.Message) error  { return nil }
 func (a asker) Inject(host.Message) error { return nil }
 
 func TestQuestionsOutsideAToolCallGetTheirOwnToolCallAndExtraOptions(t *testing.T) {
-	st := newStore(t)
-	h := newHostParts(t, st, scripted.NewModel())
-	k := connect(t, h, st)
-	k.initialize()
-	sess := k.newSession(workspaceDir(t))
-	var chosen sdk.PermissionOptionId
-	k.c.setAnswer(func(_ context.Context, req sdk.RequestPermissionRequest) (sdk.RequestPermissionResponse, error) {
-		chosen = req.Options[2].OptionId
-		return sdk.RequestPermissionResponse{Outcome: sdk.RequestPermissionOutcome{Selected: &sdk.RequestPermissionOutcomeSelected{OptionId: chosen}}}, nil
-	})
-	hs, err := st.Open(string(sess.SessionId))
-	if err != nil {
-		t.Fatal(err)
-	}
-	answers, err := h.rt.Questions().Ask(ctxT(t), host.AskRequest{
-		Agent: asker{hs},
+	s := openSession(t, newHostParts(t, newStore(t), scripted.NewModel()))
+	k := s.conn
+	k.c.setAnswer(chooseIndex(2))
+	answers, err := s.h.rt.Questions().Ask(ctxT(t), host.AskRequest{
+		Agent: asker{s.open()},
 		Questions: []host.Question{{ID: "entry", Header: "Enter plan mode?", Question: "This task looks large. Plan first?", Options: []host.Option{
 			{Label: "Plan first", Role: host.RoleApprove}, {Label: "Just do it", Role: host.RoleDecline}, {Label: "Plan, and track steps"},
 		}}},
@@ -293,22 +265,14 @@ func (todoFeed) Follow(string) func(host.Event) ([]sdk.PlanEntry, bool) {
 }
 
 func TestPlanFeedSendsPlanUpdatesLiveAndOnLoad(t *testing.T) {
-	st := newStore(t)
-	h := newHostParts(t, st, scripted.NewModel())
-	dir := workspaceDir(t)
 	withFeed := func(c *acp.Config) { c.Plans = todoFeed{} }
-	k := connect(t, h, st, withFeed)
-	k.initialize()
-	sess := k.newSession(dir)
-	hs, err := st.Open(string(sess.SessionId))
-	if err != nil {
-		t.Fatal(err)
-	}
+	s := openSession(t, newHostParts(t, newStore(t), scripted.NewModel()), withFeed)
+	hs := s.open()
 	entries := []sdk.PlanEntry{{Content: "Add Goodbye", Priority: "high", Status: "in_progress"}, {Content: "Test it", Priority: "medium", Status: "pending"}}
 	if _, err := hs.Append(host.Event{Type: "test/todo", Data: mustJSON(t, entries)}); err != nil {
 		t.Fatal(err)
 	}
-	k.c.waitFor(t, "plan update", func(us []sdk.SessionNotification, _ []sdk.RequestPermissionRequest) bool {
+	s.c.waitUpdates(t, "plan update", func(us []sdk.SessionNotification) bool {
 		for _, u := range us {
 			if p := u.Update.Plan; p != nil && len(p.Entries) == 2 && p.Entries[0].Status == "in_progress" {
 				return true
@@ -316,14 +280,12 @@ func TestPlanFeedSendsPlanUpdatesLiveAndOnLoad(t *testing.T) {
 		}
 		return false
 	})
-	k.close()
-	checkTraffic(t, goSDKSchema(t), k.fromSide.all(), k.toSide.all())
+	s.close()
+	checkTraffic(t, goSDKSchema(t), s.fromSide.all(), s.toSide.all())
 
-	again := connect(t, h, st, withFeed)
+	again := connect(t, s.h, withFeed)
 	again.initialize()
-	if _, err := again.cs.LoadSession(ctxT(t), sdk.LoadSessionRequest{SessionId: sess.SessionId, Cwd: dir, McpServers: []sdk.McpServer{}}); err != nil {
-		t.Fatal(err)
-	}
+	again.load(s.id, s.dir)
 	var plans int
 	for _, u := range mustSnapshot(again) {
 		if u.Update.Plan != nil {
@@ -336,25 +298,17 @@ func TestPlanFeedSendsPlanUpdatesLiveAndOnLoad(t *testing.T) {
 }
 
 func TestReasoningIsSentAsThoughtChunks(t *testing.T) {
-	st := newStore(t)
-	h := newHostParts(t, st, scripted.NewModel())
-	k := connect(t, h, st)
-	k.initialize()
-	sess := k.newSession(workspaceDir(t))
-	hs, err := st.Open(string(sess.SessionId))
-	if err != nil {
-		t.Fatal(err)
-	}
+	s := openSession(t, newHostParts(t, newStore(t), scripted.NewModel()))
 	// A thinking model's answer as the host logs it.
 	data := mustJSON(t, map[string]any{"text": "The answer.", "reasoning": "Think about greeter.go first."})
-	if _, err := hs.Append(host.Event{Type: host.TypeAssistantMessage, Data: data}); err != nil {
+	if _, err := s.open().Append(host.Event{Type: host.TypeAssistantMessage, Data: data}); err != nil {
 		t.Fatal(err)
 	}
-	k.c.waitFor(t, "thought then message", func(us []sdk.SessionNotification, _ []sdk.RequestPermissionRequest) bool {
+	s.c.waitUpdates(t, "thought then message", func(us []sdk.SessionNotification) bool {
 		order := describeUpdates(us)
 		return strings.Contains(order, "agent_thought_chunk, agent_message_chunk")
 	})
-	for _, u := range mustSnapshot(k) {
+	for _, u := range mustSnapshot(s.conn) {
 		if th := u.Update.AgentThoughtChunk; th != nil && th.Content.Text.Text != "Think about greeter.go first." {
 			t.Errorf("thought = %q", th.Content.Text.Text)
 		}
@@ -366,21 +320,11 @@ func TestReasoningIsSentAsThoughtChunks(t *testing.T) {
 // shown before in its content, and the answer echoes the digest of the
 // text the client was shown.
 func TestAReviewAskedAgainShowsWhatChangedAndEchoesTheDigest(t *testing.T) {
-	st := newStore(t)
-	h := newHostParts(t, st, scripted.NewModel())
-	k := connect(t, h, st)
-	k.initialize()
-	sess := k.newSession(workspaceDir(t))
-	k.c.setAnswer(func(_ context.Context, req sdk.RequestPermissionRequest) (sdk.RequestPermissionResponse, error) {
-		return sdk.RequestPermissionResponse{Outcome: sdk.RequestPermissionOutcome{Selected: &sdk.RequestPermissionOutcomeSelected{OptionId: req.Options[0].OptionId}}}, nil
-	})
-	hs, err := st.Open(string(sess.SessionId))
-	if err != nil {
-		t.Fatal(err)
-	}
+	s := openSession(t, newHostParts(t, newStore(t), scripted.NewModel()))
+	s.c.setAnswer(chooseIndex(0))
 	const before, after = "# Tests\n\n1. Add TestHello.\n", "# Tests\n\n1. Run the installer script.\n"
-	answers, err := h.rt.Questions().Ask(ctxT(t), host.AskRequest{
-		Agent: asker{hs},
+	answers, err := s.h.rt.Questions().Ask(ctxT(t), host.AskRequest{
+		Agent: asker{s.open()},
 		Questions: []host.Question{{ID: e2etest.ReviewQuestionID, Header: "Plan review", Question: "The plan changed.",
 			Detail: after, DetailDigest: host.DigestDetail(after), Previous: before,
 			Options: []host.Option{{Label: e2etest.ReviewApprove, Role: host.RoleApprove}, {Label: e2etest.ReviewKeepPlanning, Role: host.RoleKeepPlanning}}}},
@@ -392,7 +336,7 @@ func TestAReviewAskedAgainShowsWhatChangedAndEchoesTheDigest(t *testing.T) {
 	if len(answers) != 1 || answers[0].DetailDigest != host.DigestDetail(after) {
 		t.Errorf("answers = %+v; want the digest of the text shown echoed", answers)
 	}
-	_, asks := k.c.snapshot()
+	_, asks := s.c.snapshot()
 	if len(asks) != 1 {
 		t.Fatalf("asks = %d", len(asks))
 	}

@@ -117,21 +117,34 @@ func wait(t *testing.T, done <-chan struct{}, out *buffer, agent *refhost.Agent)
 	}
 }
 
+// askScript is a model that asks one clarifying question, then answers.
+const askScript = "steps:\n  - toolCalls:\n      - name: ask_user\n        input:\n" +
+	"          questions:\n            - {header: H, question: Which one, options: [{label: A, description: a}, {label: B, description: b}]}\n" +
+	"  - text: ok\n"
+
+// typeAhead asks for a plan, types early as if completed before the
+// question (whose menu ends with shown) appeared, which must be ignored,
+// then late once the user read it, and ends the input.
+func typeAhead(t *testing.T, term *terminal, out *buffer, shown, early, late string) {
+	t.Helper()
+	typedEarly := time.Now()
+	term.ch <- console.Event{Line: "/plan Go", At: typedEarly}
+	waitFor(t, out, shown)
+	term.ch <- console.Event{Line: early, At: typedEarly}
+	waitFor(t, out, "it came before the question appeared")
+	term.ch <- console.Event{Line: late, At: time.Now().Add(reviewgate.Quiet)}
+	term.ch <- console.Event{EOF: true}
+}
+
 // TestTypeAheadDoesNotAnswerTheReview protects the review from keys typed
 // as chat just as it appears: a line completed before the review was shown
 // is ignored (and said so), and only a later line answers it.
 func TestTypeAheadDoesNotAnswerTheReview(t *testing.T) {
 	term, out, agent, parts, done := session(t, "run/deploy.yaml",
 		"steps:\n  - toolCalls:\n      - name: exit_plan_mode\n        input: {plan: \"# P\\n\\n1. Step.\"}\n  - text: ok\n")
-	typedEarly := time.Now()
-	term.ch <- console.Event{Line: "/plan Go", At: typedEarly}
-	waitFor(t, out, present.English.Console.MenuEnd)
-	// "a" (Approve) was typed before the review appeared: ignored.
-	term.ch <- console.Event{Line: "a", At: typedEarly}
-	waitFor(t, out, "it came before the question appeared")
-	// The user reads the review and dismisses it.
-	term.ch <- console.Event{Line: "d", At: time.Now().Add(reviewgate.Quiet)}
-	term.ch <- console.Event{EOF: true}
+	// "a" (Approve) was typed before the review appeared: ignored; the
+	// user reads the review and dismisses it.
+	typeAhead(t, term, out, present.English.Console.MenuEnd, "a", "d")
 	wait(t, done, out, agent)
 	var results []host.ToolResult
 	for _, e := range agent.Session().Events().All() {
@@ -151,16 +164,8 @@ func TestTypeAheadDoesNotAnswerTheReview(t *testing.T) {
 // TestTypeAheadDoesNotAnswerAClarifyingQuestion: a line completed before
 // the question appeared is ignored, and only a later line answers it.
 func TestTypeAheadDoesNotAnswerAClarifyingQuestion(t *testing.T) {
-	term, out, agent, _, done := session(t, "ask/deploy.yaml", "steps:\n  - toolCalls:\n      - name: ask_user\n        input:\n"+
-		"          questions:\n            - {header: H, question: Which one, options: [{label: A, description: a}, {label: B, description: b}]}\n"+
-		"  - text: ok\n")
-	typedEarly := time.Now()
-	term.ch <- console.Event{Line: "/plan Go", At: typedEarly}
-	waitFor(t, out, present.English.Console.AskOther)
-	term.ch <- console.Event{Line: "1", At: typedEarly}
-	waitFor(t, out, "it came before the question appeared")
-	term.ch <- console.Event{Line: "2", At: time.Now().Add(reviewgate.Quiet)}
-	term.ch <- console.Event{EOF: true}
+	term, out, agent, _, done := session(t, "ask/deploy.yaml", askScript)
+	typeAhead(t, term, out, present.English.Console.AskOther, "1", "2")
 	wait(t, done, out, agent)
 	asks := planask.Asks(agent.Session().Events())
 	if len(asks) != 1 || asks[0].Answer == nil || !slices.Equal(asks[0].Answer.Answers[0].Selected, []string{"B"}) {
@@ -171,9 +176,7 @@ func TestTypeAheadDoesNotAnswerAClarifyingQuestion(t *testing.T) {
 // TestQuitAtAQuestionLeaves: /quit typed while a question waits is never
 // taken as its answer; it leaves.
 func TestQuitAtAQuestionLeaves(t *testing.T) {
-	term, out, agent, _, done := session(t, "ask/deploy.yaml", "steps:\n  - toolCalls:\n      - name: ask_user\n        input:\n"+
-		"          questions:\n            - {header: H, question: Which one, options: [{label: A, description: a}, {label: B, description: b}]}\n"+
-		"  - text: ok\n")
+	term, out, agent, _, done := session(t, "ask/deploy.yaml", askScript)
 	term.ch <- console.Event{Line: "/plan Go"}
 	waitFor(t, out, present.English.Console.AskOther)
 	term.ch <- console.Event{Line: "/quit"}

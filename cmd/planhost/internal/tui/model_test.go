@@ -25,9 +25,11 @@ import (
 
 // fakeBackend records what the UI asked of the agent.
 type fakeBackend struct {
-	mu        sync.Mutex
-	sent      []string
-	commands  []string
+	mu   sync.Mutex
+	sent []string // the messages
+	// order is every submission, messages and commands, in the order
+	// they reached the backend.
+	order     []string
 	cancelled int
 	mode      tui.Mode
 	sets      []bool
@@ -37,13 +39,14 @@ func (b *fakeBackend) Send(text string) error {
 	b.mu.Lock()
 	defer b.mu.Unlock()
 	b.sent = append(b.sent, text)
+	b.order = append(b.order, text)
 	return nil
 }
 
 func (b *fakeBackend) Command(line string) (string, bool, error) {
 	b.mu.Lock()
 	defer b.mu.Unlock()
-	b.commands = append(b.commands, line)
+	b.order = append(b.order, line)
 	return "ok", true, nil
 }
 
@@ -146,6 +149,37 @@ func (h *harness) key(code rune, mod tea.KeyMod) {
 	h.send(tea.KeyPressMsg{Code: code, Mod: mod})
 }
 
+// answer lets the quiet keyboard a question waits for pass, then types
+// keys.
+func (h *harness) answer(keys string) {
+	h.t.Helper()
+	h.clock.advance(time.Second)
+	h.keys(keys)
+}
+
+// replied returns the question's answer, which the harness has delivered
+// by the time the key that gave it returns.
+func (h *harness) replied(reply chan tui.AskResult) tui.AskResult {
+	h.t.Helper()
+	select {
+	case r := <-reply:
+		return r
+	default:
+		h.t.Fatalf("no reply; view:\n%s", h.view())
+		return tui.AskResult{}
+	}
+}
+
+// noReply fails the test if the question was answered: what answered it.
+func (h *harness) noReply(reply chan tui.AskResult, what string) {
+	h.t.Helper()
+	select {
+	case r := <-reply:
+		h.t.Fatalf("%s: %+v", what, r)
+	default:
+	}
+}
+
 // view is the screen's text, without styles.
 func (h *harness) view() string { return ansi.Strip(h.m.View().Content) }
 
@@ -193,18 +227,12 @@ func TestReviewKeepPlanningWithPastedFeedback(t *testing.T) {
 	h := newHarness(t, tui.Config{})
 	ask, reply := planAsk(1, "# Plan\n\n1. One.\n")
 	h.send(ask)
-	h.clock.advance(time.Second)
-	h.keys("k")
+	h.answer("k")
 	h.send(tea.PasteMsg{Content: "More tests.\nAnd docs."})
 	h.key(tea.KeyEnter, 0)
-	select {
-	case r := <-reply:
-		want := host.Answer{QuestionID: e2etest.ReviewQuestionID, Selected: []string{e2etest.ReviewKeepPlanning}, Custom: "More tests.\nAnd docs."}
-		if r.Err != nil || len(r.Answers) != 1 || r.Answers[0].Custom != want.Custom || r.Answers[0].Selected[0] != want.Selected[0] {
-			t.Fatalf("reply = %+v", r)
-		}
-	default:
-		t.Fatalf("no reply; view:\n%s", h.view())
+	want := host.Answer{QuestionID: e2etest.ReviewQuestionID, Selected: []string{e2etest.ReviewKeepPlanning}, Custom: "More tests.\nAnd docs."}
+	if r := h.replied(reply); r.Err != nil || len(r.Answers) != 1 || r.Answers[0].Custom != want.Custom || r.Answers[0].Selected[0] != want.Selected[0] {
+		t.Fatalf("reply = %+v", r)
 	}
 }
 
@@ -272,14 +300,9 @@ func TestReviewIgnoresKeysTypedAsItAppears(t *testing.T) {
 	ask, reply := planAsk(1, "# Plan\n")
 	h.send(ask)
 	h.keys("a") // at once: not an answer
-	select {
-	case r := <-reply:
-		t.Fatalf("the key typed as the review appeared answered it: %+v", r)
-	default:
-	}
-	h.clock.advance(time.Second)
-	h.keys("a")
-	r := <-reply
+	h.noReply(reply, "the key typed as the review appeared answered it")
+	h.answer("a")
+	r := h.replied(reply)
 	if r.Err != nil || r.Answers[0].Selected[0] != e2etest.ReviewApprove {
 		t.Fatalf("reply = %+v", r)
 	}
@@ -289,9 +312,8 @@ func TestReviewDismissAndWithdraw(t *testing.T) {
 	h := newHarness(t, tui.Config{})
 	ask, reply := planAsk(1, "# Plan\n")
 	h.send(ask)
-	h.clock.advance(time.Second)
-	h.keys("d")
-	if r := <-reply; !errors.Is(r.Err, host.ErrDismissed) {
+	h.answer("d")
+	if r := h.replied(reply); !errors.Is(r.Err, host.ErrDismissed) {
 		t.Fatalf("dismiss reply = %+v", r)
 	}
 	ask2, _ := planAsk(2, "# Plan\n")
@@ -312,9 +334,8 @@ func TestEditedPlanIsApprovedAsEdited(t *testing.T) {
 	if v := h.view(); !strings.Contains(v, "+2. Two.") || !strings.Contains(v, "You edited this plan") {
 		t.Errorf("the edit is not shown as a diff:\n%s", v)
 	}
-	h.clock.advance(time.Second)
-	h.keys("a")
-	r := <-reply
+	h.answer("a")
+	r := h.replied(reply)
 	want := host.Answer{QuestionID: e2etest.ReviewQuestionID, Selected: []string{e2etest.ReviewApprove}, DetailDigest: host.DigestDetail(plan), Edited: edited}
 	if len(r.Answers) != 1 || !reflect.DeepEqual(r.Answers[0], want) {
 		t.Fatalf("reply = %+v; want %+v (the edit in the answer, the digest of the text shown)", r, want)
@@ -421,14 +442,8 @@ func TestReviewApprovesAndExecutesWithAModel(t *testing.T) {
 	if v := h.view(); !strings.Contains(v, "[m] Approve and execute with doer^[[2J") {
 		t.Errorf("the option is not shown with the model's name escaped:\n%s", v)
 	}
-	h.clock.advance(time.Second)
-	h.keys("m")
-	var r tui.AskResult
-	select {
-	case r = <-reply:
-	default:
-		t.Fatalf("no reply; view:\n%s", h.view())
-	}
+	h.answer("m")
+	r := h.replied(reply)
 	want := host.Answer{QuestionID: e2etest.ReviewQuestionID, Selected: []string{label}, DetailDigest: host.DigestDetail(plan)}
 	if len(r.Answers) != 1 || !reflect.DeepEqual(r.Answers[0], want) {
 		t.Fatalf("reply = %+v; want %+v", r, want)

@@ -1,7 +1,6 @@
 package tui_test
 
 import (
-	"sync"
 	"testing"
 
 	tea "charm.land/bubbletea/v2"
@@ -9,34 +8,13 @@ import (
 	"github.com/dshgo/planmode/cmd/planhost/internal/tui"
 )
 
-// orderBackend records the order in which messages and commands reach it.
-type orderBackend struct {
-	fakeBackend
-	mu    sync.Mutex
-	order []string
-}
-
-func (b *orderBackend) Send(text string) error {
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	b.order = append(b.order, text)
-	return nil
-}
-
-func (b *orderBackend) Command(line string) (string, bool, error) {
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	b.order = append(b.order, line)
-	return "ok", true, nil
-}
-
 // TestSubmissionsReachTheBackendInTheOrderTyped: a message typed right
 // after "/plan Add Goodbye" must not overtake the command (it would start
 // a turn in the default mode). The UI hands the backend one submission at
 // a time: the second is held until the first is delivered, whatever order
 // the runtime would run their commands in.
 func TestSubmissionsReachTheBackendInTheOrderTyped(t *testing.T) {
-	b := &orderBackend{}
+	b := &fakeBackend{}
 	var m tea.Model = tui.New(tui.Config{Backend: b, Mode: tui.Mode{Composed: true}})
 	m, _ = m.Update(tea.WindowSizeMsg{Width: 80, Height: 30})
 	enter := func(text string) tea.Cmd {

@@ -4,7 +4,6 @@ import (
 	"slices"
 	"strings"
 	"testing"
-	"time"
 
 	"github.com/dshgo/planmode/internal/e2etest"
 
@@ -28,9 +27,8 @@ func TestWithAPlanFileTheEditTravelsInTheAnswer(t *testing.T) {
 	if v := h.view(); !strings.Contains(v, "+2. Two.") || !strings.Contains(v, "You edited this plan") {
 		t.Errorf("the edit is not shown:\n%s", v)
 	}
-	h.clock.advance(time.Second)
-	h.keys("a")
-	r := <-reply
+	h.answer("a")
+	r := h.replied(reply)
 	if len(r.Answers) != 1 || !slices.Equal(r.Answers[0].Selected, []string{e2etest.ReviewApprove}) || r.Answers[0].Edited != edited {
 		t.Fatalf("reply = %+v; want Approve carrying the edit", r)
 	}
@@ -46,8 +44,7 @@ func TestAReviewAskedAgainShowsWhatChangedAndSaysSo(t *testing.T) {
 			h := newHarness(t, tui.Config{Catalog: present.For(lang.name)})
 			first, firstReply := planAsk(1, before)
 			h.send(first)
-			h.clock.advance(time.Second)
-			h.keys("a")
+			h.answer("a")
 			<-firstReply
 			ask, reply := planAsk(2, after)
 			ask.Request.Questions[0].Previous = before
@@ -58,8 +55,7 @@ func TestAReviewAskedAgainShowsWhatChangedAndSaysSo(t *testing.T) {
 					t.Errorf("the review lacks %q:\n%s", want, v)
 				}
 			}
-			h.clock.advance(time.Second)
-			h.keys("k")
+			h.answer("k")
 			h.key(tea.KeyEnter, 0)
 			<-reply
 		})
@@ -106,27 +102,17 @@ func TestThePlanReviewsExtraAnswers(t *testing.T) {
 			h := newHarness(t, tui.Config{})
 			ask, reply := reviewAsk(1)
 			h.send(ask)
-			h.clock.advance(time.Second)
-			h.keys(tt.keys)
+			h.answer(tt.keys)
 			if tt.text != "" {
 				h.key(tea.KeyEnter, 0) // empty comments are not sent
-				select {
-				case r := <-reply:
-					t.Fatalf("empty comments were sent: %+v", r)
-				default:
-				}
+				h.noReply(reply, "empty comments were sent")
 				if v := h.view(); !strings.Contains(v, "Comments for the model") || !strings.Contains(v, "Write a comment") {
 					t.Fatalf("the comments editor is not shown or does not ask for text:\n%s", v)
 				}
 				h.send(tea.PasteMsg{Content: tt.text})
 				h.key(tea.KeyEnter, 0)
 			}
-			var r tui.AskResult
-			select {
-			case r = <-reply:
-			default:
-				t.Fatalf("no reply; view:\n%s", h.view())
-			}
+			r := h.replied(reply)
 			if len(r.Answers) != 1 || !slices.Equal(r.Answers[0].Selected, tt.want.Selected) || r.Answers[0].Custom != tt.want.Custom {
 				t.Fatalf("reply = %+v; want %+v", r, tt.want)
 			}
@@ -149,9 +135,8 @@ func TestEveryApprovingAnswerCarriesTheEditAndKeepPlanningDoesNot(t *testing.T) 
 			ask, reply := reviewAsk(1)
 			h.send(ask)
 			h.send(tui.EditedForTest(edited))
-			h.clock.advance(time.Second)
-			h.keys(tt.key)
-			r := <-reply
+			h.answer(tt.key)
+			r := h.replied(reply)
 			if len(r.Answers) != 1 || r.Answers[0].Selected[0] != tt.label || r.Answers[0].Edited != tt.edit {
 				t.Fatalf("reply = %+v; want %s with edit %q", r, tt.label, tt.edit)
 			}

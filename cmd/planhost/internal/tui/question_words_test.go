@@ -3,7 +3,6 @@ package tui_test
 import (
 	"strings"
 	"testing"
-	"time"
 
 	"go.uber.org/fx"
 
@@ -49,28 +48,13 @@ func TestCompanionQuestionsInTheUsersLanguage(t *testing.T) {
 				}})
 				view := h.view()
 				if cat == present.Chinese {
-					for _, want := range tt.zh {
-						if !strings.Contains(view, want) {
-							t.Errorf("lacks %q:\n%s", want, view)
-						}
-					}
-					for _, bad := range tt.english {
-						if strings.Contains(view, bad) {
-							t.Errorf("shows the English %q:\n%s", bad, view)
-						}
-					}
+					checkView(t, view, tt.zh, tt.english)
 				} else if !strings.Contains(view, tt.question) || !strings.Contains(view, tt.options[1].Label+" — "+tt.options[1].Description) {
 					t.Errorf("the English view lacks the plugin's words:\n%s", view)
 				}
-				h.clock.advance(time.Second)
-				h.keys("1")
-				select {
-				case r := <-reply:
-					if r.Err != nil || len(r.Answers) != 1 || len(r.Answers[0].Selected) != 1 || r.Answers[0].Selected[0] != tt.options[0].Label {
-						t.Fatalf("reply = %+v, want the label %q", r, tt.options[0].Label)
-					}
-				default:
-					t.Fatalf("no reply; view:\n%s", h.view())
+				h.answer("1")
+				if r := h.replied(reply); r.Err != nil || len(r.Answers) != 1 || len(r.Answers[0].Selected) != 1 || r.Answers[0].Selected[0] != tt.options[0].Label {
+					t.Fatalf("reply = %+v, want the label %q", r, tt.options[0].Label)
 				}
 			})
 		}
@@ -102,17 +86,22 @@ func TestPlanEntryConsentFieldsInTheUsersLanguage(t *testing.T) {
 		t.Run(tt.cat.Lang, func(t *testing.T) {
 			m := newHarness(t, tui.Config{Catalog: tt.cat, Sanitize: safetext.Escape})
 			m.send(tui.AskMsg{ID: 1, Reply: make(chan tui.AskResult, 1), Request: reqs[0]})
-			view := m.view()
-			for _, want := range tt.want {
-				if !strings.Contains(view, want) {
-					t.Errorf("lacks %q:\n%s", want, view)
-				}
-			}
-			for _, bad := range tt.bad {
-				if strings.Contains(view, bad) {
-					t.Errorf("shows %q:\n%s", bad, view)
-				}
-			}
+			checkView(t, m.view(), tt.want, tt.bad)
 		})
+	}
+}
+
+// checkView checks that view shows each of want and none of bad.
+func checkView(t *testing.T, view string, want, bad []string) {
+	t.Helper()
+	for _, w := range want {
+		if !strings.Contains(view, w) {
+			t.Errorf("lacks %q:\n%s", w, view)
+		}
+	}
+	for _, b := range bad {
+		if strings.Contains(view, b) {
+			t.Errorf("shows %q:\n%s", b, view)
+		}
 	}
 }

@@ -86,14 +86,8 @@ func TestSaveAndStop(t *testing.T) {
 		t.Fatalf("the menu lacks save:\n%s", v)
 	}
 	h.send(tui.EditedForTest("# Plan\n\n1. Two.\n"))
-	h.clock.advance(time.Second)
-	h.keys("s")
-	var r tui.AskResult
-	select {
-	case r = <-reply:
-	default:
-		t.Fatalf("s did not answer; view:\n%s", h.view())
-	}
+	h.answer("s")
+	r := h.replied(reply)
 	if len(r.Answers) != 1 || r.Answers[0].Selected[0] != saveplan.Label || r.Answers[0].Edited != "" {
 		t.Fatalf("reply = %+v", r)
 	}

@@ -23,19 +23,6 @@ func (h *harness) typeKey(r rune) {
 	h.send(tea.KeyPressMsg{Code: r, Text: string(r)})
 }
 
-// replied returns the review's answer, which the harness has delivered by
-// the time the key that gave it returns.
-func replied(t *testing.T, reply chan tui.AskResult) tui.AskResult {
-	t.Helper()
-	select {
-	case r := <-reply:
-		return r
-	default:
-		t.Fatal("the review did not answer")
-		return tui.AskResult{}
-	}
-}
-
 // TestReviewTypingNeverAnswers types chat the way a user does as a review
 // pops up, at several speeds, starting before the review arrived and going
 // on after it: nothing typed answers the review, which stays open on its
@@ -58,11 +45,7 @@ func TestReviewTypingNeverAnswers(t *testing.T) {
 					if before >= len(text) {
 						h.send(ask)
 					}
-					select {
-					case r := <-reply:
-						t.Fatalf("typing answered the review: %+v", r)
-					default:
-					}
+					h.noReply(reply, "typing answered the review")
 					if v := h.view(); !strings.Contains(v, "What now?") || strings.Contains(v, "Feedback for the model") {
 						t.Fatalf("the review left its menu:\n%s", v)
 					}
@@ -70,7 +53,7 @@ func TestReviewTypingNeverAnswers(t *testing.T) {
 					h.clock.advance(time.Second)
 					h.key(tea.KeyDown, 0)
 					h.key(tea.KeyEnter, 0)
-					r := replied(t, reply)
+					r := h.replied(reply)
 					if r.Err != nil || len(r.Answers) != 1 || r.Answers[0].Selected[0] != e2etest.ReviewApprove {
 						t.Fatalf("deliberate approval: %+v", r)
 					}
@@ -91,18 +74,13 @@ func TestReviewEnterAloneNeverApproves(t *testing.T) {
 	}
 	h.clock.advance(5 * time.Second)
 	h.key(tea.KeyEnter, 0)
-	select {
-	case r := <-reply:
-		t.Fatalf("Enter alone answered: %+v", r)
-	default:
-	}
+	h.noReply(reply, "Enter alone answered")
 	if v := h.view(); !strings.Contains(v, "Nothing is selected") {
 		t.Errorf("no note:\n%s", v)
 	}
 	// The approve key after a quiet keyboard approves.
-	h.clock.advance(time.Second)
-	h.keys("a")
-	if r := replied(t, reply); r.Err != nil || r.Answers[0].Selected[0] != e2etest.ReviewApprove {
+	h.answer("a")
+	if r := h.replied(reply); r.Err != nil || r.Answers[0].Selected[0] != e2etest.ReviewApprove {
 		t.Fatalf("reply = %+v", r)
 	}
 }
@@ -122,14 +100,9 @@ func TestReviewOtherTypingPutsTheMenuToSleep(t *testing.T) {
 	}
 	h.clock.advance(150 * time.Millisecond)
 	h.keys("a")
-	select {
-	case r := <-reply:
-		t.Fatalf("typing answered the review: %+v", r)
-	default:
-	}
-	h.clock.advance(time.Second)
-	h.keys("d")
-	if r := replied(t, reply); r.Err == nil {
+	h.noReply(reply, "typing answered the review")
+	h.answer("d")
+	if r := h.replied(reply); r.Err == nil {
 		t.Fatalf("reply = %+v, want the dismissal", r)
 	}
 }
