@@ -52,7 +52,7 @@ func TestPlanReopenReentersPlanModeAndTheReviewShowsTheChange(t *testing.T) {
 func TestCommandWordsFollowTheCatalog(t *testing.T) {
 	st := newStore(t)
 	h := newHostParts(t, st, planSteps())
-	k := connect(t, h, st, func(c *acp.Config) { c.Catalog = present.Chinese })
+	k := connect(t, h, func(c *acp.Config) { c.Catalog = present.Chinese })
 	k.initialize()
 	sess := k.newSession(workspaceDir(t))
 	if _, err := k.prompt(sess.SessionId, "/plan"); err != nil {
