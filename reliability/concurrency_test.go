@@ -11,6 +11,7 @@ import (
 	"sync"
 	"sync/atomic"
 	"testing"
+	"time"
 
 	"github.com/dshgo/planmode"
 	"github.com/dshgo/planmode/host"
@@ -25,8 +26,12 @@ import (
 type toolSteps struct{}
 
 func (toolSteps) Generate(ctx context.Context, req refhost.Request) (refhost.Response, error) {
-	if err := ctx.Err(); err != nil {
-		return refhost.Response{}, err
+	// A model step takes time, so that the selections made meanwhile
+	// meet open turns (and are queued) however the machine schedules.
+	select {
+	case <-ctx.Done():
+		return refhost.Response{}, ctx.Err()
+	case <-time.After(200 * time.Microsecond):
 	}
 	results := 0
 	for i := len(req.Messages) - 1; i >= 0 && req.Messages[i].Role != refhost.RoleUser; i-- {
