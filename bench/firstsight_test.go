@@ -6,6 +6,7 @@ import (
 
 	"github.com/dshgo/planmode"
 	"github.com/dshgo/planmode/host"
+	"github.com/dshgo/planmode/internal/benchcpu"
 )
 
 // countTurns is the floor of first sight: the cheapest fold that reads
@@ -47,11 +48,11 @@ func BenchmarkFirstSight(b *testing.B) {
 		b.Run(sz.name+"/impl=floor", func(b *testing.B) {
 			b.ReportAllocs()
 			var n int
-			cpu := cpuTime()
+			done := benchcpu.Measure(b)
 			for b.Loop() {
 				n = countTurns(events)
 			}
-			reportCPU(b, cpu, b.N)
+			done()
 			if n != turns {
 				b.Fatalf("counted %d turns, want %d", n, turns)
 			}
@@ -59,11 +60,11 @@ func BenchmarkFirstSight(b *testing.B) {
 		b.Run(sz.name+"/impl=project", func(b *testing.B) {
 			b.ReportAllocs()
 			var p planmode.State
-			cpu := cpuTime()
+			done := benchcpu.Measure(b)
 			for b.Loop() {
 				p = planmode.Project(events)
 			}
-			reportCPU(b, cpu, b.N)
+			done()
 			if p != (planmode.State{Active: true}) {
 				b.Fatalf("Project = %+v, want active with nothing pending", p)
 			}
@@ -73,7 +74,7 @@ func BenchmarkFirstSight(b *testing.B) {
 			b.ReportAllocs()
 			var text string
 			id := 0
-			cpu := cpuTime()
+			done := benchcpu.Measure(b)
 			for b.Loop() {
 				// A new session each time (the controller keys its state
 				// by session ID), closed after the call so that the
@@ -84,7 +85,7 @@ func BenchmarkFirstSight(b *testing.B) {
 				text = p.SectionText(host.AssembleContext{Agent: &benchAgent{sess: sess}})
 				sess.close()
 			}
-			reportCPU(b, cpu, b.N)
+			done()
 			if text != policy {
 				b.Fatalf("section = %q, want the policy", text)
 			}

@@ -5,6 +5,7 @@ import (
 
 	"github.com/dshgo/planmode"
 	"github.com/dshgo/planmode/host"
+	"github.com/dshgo/planmode/internal/benchcpu"
 )
 
 // readSizes are the log lengths of the baseline comparison.
@@ -43,11 +44,11 @@ func benchQuestions(b *testing.B, op func(q questions, a host.Agent) bool) {
 					q := impl.new(b, a)
 					b.ReportAllocs()
 					ok := true
-					cpu := cpuTime()
+					done := benchcpu.Measure(b)
 					for b.Loop() {
 						ok = op(q, a)
 					}
-					reportCPU(b, cpu, b.N)
+					done()
 					if !ok {
 						b.Fatalf("%s answered wrongly on a log of %d events (plan mode active)", impl.name, sz.n)
 					}

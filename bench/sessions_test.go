@@ -7,6 +7,7 @@ import (
 
 	"github.com/dshgo/planmode"
 	"github.com/dshgo/planmode/host"
+	"github.com/dshgo/planmode/internal/benchcpu"
 )
 
 // BenchmarkServedSessions measures the per-step reads when the controller
@@ -60,14 +61,14 @@ func BenchmarkServedSessions(b *testing.B) {
 				b.ReportAllocs()
 				ok := true
 				i := 0
-				cpu := cpuTime()
+				done := benchcpu.Measure(b)
 				for b.Loop() {
 					ok = rd.op(p, agents[i]) && ok
 					if i++; i == len(agents) {
 						i = 0
 					}
 				}
-				reportCPU(b, cpu, b.N)
+				done()
 				if !ok {
 					b.Fatalf("%s answered wrongly with %d sessions (plan mode active)", rd.name, n.n)
 				}

@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/dshgo/planmode/host"
+	"github.com/dshgo/planmode/internal/benchcpu"
 	"github.com/dshgo/planmode/store"
 )
 
@@ -87,18 +88,18 @@ func BenchmarkOpen(b *testing.B) {
 		b.Run(fmt.Sprintf("events=%s/read-file", count(n)), func(b *testing.B) {
 			b.SetBytes(size)
 			b.ReportAllocs()
-			cpu := cpuTime()
+			done := benchcpu.Measure(b)
 			for b.Loop() {
 				if _, err := os.ReadFile(path); err != nil {
 					b.Fatal(err)
 				}
 			}
-			reportCPU(b, cpu)
+			done()
 		})
 		b.Run(fmt.Sprintf("events=%s/open", count(n)), func(b *testing.B) {
 			b.SetBytes(size)
 			b.ReportAllocs()
-			cpu := cpuTime()
+			done := benchcpu.Measure(b)
 			for b.Loop() {
 				d, err := store.OpenDir(dir)
 				if err != nil {
@@ -115,15 +116,9 @@ func BenchmarkOpen(b *testing.B) {
 					b.Fatal(err)
 				}
 			}
-			reportCPU(b, cpu)
+			done()
 		})
 	}
-}
-
-// reportCPU reports the process's CPU time per op since start, which a
-// machine shared with other work disturbs less than the wall time.
-func reportCPU(b *testing.B, start time.Duration) {
-	b.ReportMetric(float64((cpuTime()-start).Nanoseconds())/float64(b.N), "cpu-ns/op")
 }
 
 // openBenchFile writes a session file of n realistic events, a quarter

@@ -11,6 +11,7 @@ import (
 
 	"github.com/dshgo/planmode"
 	"github.com/dshgo/planmode/host"
+	"github.com/dshgo/planmode/internal/benchcpu"
 	"github.com/dshgo/planmode/store"
 )
 
@@ -36,11 +37,11 @@ func BenchmarkLongSession(b *testing.B) {
 			b.Run(name+"/"+what, func(b *testing.B) {
 				b.SetBytes(size)
 				b.ReportAllocs()
-				cpu := cpuTime()
+				done := benchcpu.Measure(b)
 				for b.Loop() {
 					op(b)
 				}
-				b.ReportMetric(float64((cpuTime()-cpu).Nanoseconds())/float64(b.N), "cpu-ns/op")
+				done()
 			})
 		}
 		run("read-file", func(b *testing.B) {

@@ -5,7 +5,6 @@ package tui_test
 import (
 	"fmt"
 	"strings"
-	"syscall"
 	"testing"
 	"time"
 
@@ -13,6 +12,7 @@ import (
 
 	"github.com/dshgo/planmode/cmd/planhost/internal/tui"
 	"github.com/dshgo/planmode/host"
+	"github.com/dshgo/planmode/internal/benchcpu"
 	"github.com/dshgo/planmode/internal/e2etest"
 	"github.com/dshgo/planmode/internal/present"
 	"github.com/dshgo/planmode/internal/safetext"
@@ -22,19 +22,6 @@ import (
 func benchConfig() tui.Config {
 	return tui.Config{Backend: &fakeBackend{}, Mode: tui.Mode{Composed: true}, Sanitize: safetext.Escape,
 		Markdown: safetext.Markdown, Rendered: safetext.EscapeExceptSGR}
-}
-
-// cpuPerOp reports the CPU time the process spends per op from now on,
-// beside the wall time, which a busy machine stretches.
-func cpuPerOp(b *testing.B) func() {
-	b.Helper()
-	cpu := func() time.Duration {
-		var ru syscall.Rusage
-		_ = syscall.Getrusage(syscall.RUSAGE_SELF, &ru)
-		return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
-	}
-	start := cpu()
-	return func() { b.ReportMetric(float64(cpu()-start)/float64(b.N), "cpu-ns/op") }
 }
 
 func step(m tea.Model, msg tea.Msg) tea.Model {
@@ -69,7 +56,7 @@ func BenchmarkStreamChunk(b *testing.B) {
 		b.Run(fmt.Sprintf("lines=%d", n), func(b *testing.B) {
 			m := withTranscript(n)
 			b.ResetTimer()
-			defer cpuPerOp(b)()
+			defer benchcpu.Measure(b)()
 			for i := range b.N {
 				piece := "word "
 				if i%16 == 15 {
@@ -91,7 +78,7 @@ func BenchmarkKeystroke(b *testing.B) {
 		b.Run(fmt.Sprintf("lines=%d", n), func(b *testing.B) {
 			m := withTranscript(n)
 			b.ResetTimer()
-			defer cpuPerOp(b)()
+			defer benchcpu.Measure(b)()
 			for i := range b.N {
 				if i%40 == 39 {
 					m = step(m, tea.KeyPressMsg{Code: 'u', Mod: tea.ModCtrl})
@@ -130,7 +117,7 @@ func reviewOf(id int, plan, previous string) tui.AskMsg {
 // first).
 func BenchmarkRevisedReviewDrawn(b *testing.B) {
 	m := withTranscript(100)
-	defer cpuPerOp(b)()
+	defer benchcpu.Measure(b)()
 	for i := range b.N {
 		m = step(m, reviewOf(i+1, longPlan(2000, i, true), longPlan(2000, i, false)))
 		b.StopTimer()
@@ -145,7 +132,7 @@ func BenchmarkReviewPageDown(b *testing.B) {
 	m := withTranscript(100)
 	m = step(m, reviewOf(1, longPlan(2000, 1, false), ""))
 	b.ResetTimer()
-	defer cpuPerOp(b)()
+	defer benchcpu.Measure(b)()
 	for i := range b.N {
 		code := tea.KeyPgDown
 		if i%60 >= 30 {
@@ -162,7 +149,7 @@ func BenchmarkReviewWaiting(b *testing.B) {
 	m := withTranscript(100)
 	m = step(m, reviewOf(1, longPlan(2000, 1, false), ""))
 	b.ResetTimer()
-	defer cpuPerOp(b)()
+	defer benchcpu.Measure(b)()
 	for range b.N {
 		m = step(m, tui.TickForTest(time.Now()))
 	}

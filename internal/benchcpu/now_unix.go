@@ -1,15 +1,14 @@
 //go:build unix
 
-package store_test
+package benchcpu
 
 import (
 	"syscall"
 	"time"
 )
 
-// cpuTime returns the CPU time the process has used, in user and system
-// mode, on every thread.
-func cpuTime() time.Duration {
+// now returns the CPU time the process has used, in user and system mode.
+func now() time.Duration {
 	var ru syscall.Rusage
 	if err := syscall.Getrusage(syscall.RUSAGE_SELF, &ru); err != nil {
 		return 0
