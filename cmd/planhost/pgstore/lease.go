@@ -46,7 +46,7 @@ func (s *session) LeaseTurn() (host.TurnLease, error) {
 		}
 		if !errors.Is(err, pgx.ErrNoRows) {
 			cancel()
-			return nil, s.st.wrap(err, "pgstore: session %q: lease turn", s.id)
+			return nil, fmt.Errorf("pgstore: session %q: lease turn: %w", s.id, err)
 		}
 		var (
 			h    host.LeaseHolder
@@ -60,7 +60,7 @@ func (s *session) LeaseTurn() (host.TurnLease, error) {
 		case errors.Is(err, pgx.ErrNoRows):
 			return nil, fmt.Errorf("pgstore: session %q: lease turn: %w", s.id, host.ErrSessionNotFound)
 		case err != nil:
-			return nil, s.st.wrap(err, "pgstore: session %q: lease turn: read holder", s.id)
+			return nil, fmt.Errorf("pgstore: session %q: lease turn: read holder: %w", s.id, err)
 		case live || i+1 >= leaseTries:
 			if sn != nil {
 				h.Since = *sn
@@ -116,7 +116,7 @@ func (l *lease) Release() error {
 	ctx, cancel := l.s.st.op()
 	defer cancel()
 	if _, err := l.s.st.pool.Exec(ctx, sqlLeaseRelease, l.s.id, int64(l.token)); err != nil {
-		return l.s.st.wrap(err, "pgstore: session %q: release lease %d", l.s.id, l.token)
+		return fmt.Errorf("pgstore: session %q: release lease %d: %w", l.s.id, l.token, err)
 	}
 	return nil
 }

@@ -58,9 +58,8 @@ const (
 	// commits of all transactions that notify (a cluster-wide lock held
 	// through the commit's WAL flush), so notifying inside the append
 	// would serialize every session's appends.
-	sqlNotify      = `SELECT pg_notify('` + notifyChannel + `', p) FROM unnest($1::text[]) AS p`
-	sqlForkSession = `INSERT INTO planmode_sessions (id) VALUES ($1)`
-	sqlForkEvents  = `INSERT INTO planmode_events (session_id, seq, type, at, at_ns, source, data)
+	sqlNotify     = `SELECT pg_notify('` + notifyChannel + `', p) FROM unnest($1::text[]) AS p`
+	sqlForkEvents = `INSERT INTO planmode_events (session_id, seq, type, at, at_ns, source, data)
 		SELECT $1, seq, type, at, at_ns, source, data FROM planmode_events
 		WHERE session_id = $2 AND seq <= $3`
 	sqlLens = `SELECT s.id, coalesce((SELECT max(e.seq) FROM planmode_events e WHERE e.session_id = s.id), 0)
@@ -83,7 +82,6 @@ const (
 	// sqlLeaseRelease gives up the lease of session $1 granted with $2.
 	sqlLeaseRelease = `UPDATE planmode_sessions SET lease_until = NULL, lease_host = '', lease_pid = 0, lease_since = NULL
 		WHERE id = $1 AND fence = $2`
-	sqlListen = `LISTEN ` + notifyChannel
 )
 
 // Migration statements.

@@ -74,9 +74,9 @@ func (s *session) Append(e host.Event) (host.Event, error) {
 // events other processes committed since this process last looked and
 // delivers them to the subscribers, and only then runs cond, so cond sees
 // the whole log. The event then gets the next Seq and its Time, passes the
-// validators, and is inserted with the session's new length and a
-// notification; after the commit it is added to the local log and
-// delivered. Nothing of a failed or rejected append is visible anywhere.
+// validators and is inserted; after the commit it is added to the local
+// log, delivered and announced to the other processes. Nothing of a failed
+// or rejected append is visible anywhere.
 //
 // When the connection breaks during the commit, the outcome is unknown to
 // PostgreSQL's client: AppendIf returns the error, and if the commit did
@@ -91,10 +91,6 @@ func (s *session) AppendIf(e host.Event, cond func() bool) (host.Event, bool, er
 // the owner's next step). An append under a token that is no longer the
 // session's newest fails with host.ErrFenced before anything is written.
 func (s *session) appendIf(e host.Event, cond func() bool, token uint64) (host.Event, bool, error) {
-	// The notifier announces the event once this append (and any other
-	// under way in this process) is done; see notifier.run.
-	s.st.appending.Add(1)
-	defer s.st.notify.appendDone()
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	if s.closed {
@@ -123,14 +119,14 @@ func (s *session) appendIf(e host.Event, cond func() bool, token uint64) (host.E
 	}
 	tx, err := begin(ctx, s.st.pool, pgx.TxOptions{})
 	if err != nil {
-		return host.Event{}, false, s.st.wrap(err, "pgstore: session %q: append: begin", s.id)
+		return host.Event{}, false, fmt.Errorf("pgstore: session %q: append: begin: %w", s.id, err)
 	}
 	defer func() { _ = tx.Rollback(ctx) }()
 	n, fence, err := s.lockLocked(ctx, tx)
 	if errors.Is(err, pgx.ErrNoRows) {
 		return host.Event{}, false, fmt.Errorf("pgstore: session %q: append: %w", s.id, host.ErrSessionNotFound)
 	} else if err != nil {
-		return host.Event{}, false, s.st.wrap(err, "pgstore: session %q: append: lock session", s.id)
+		return host.Event{}, false, fmt.Errorf("pgstore: session %q: append: lock session: %w", s.id, err)
 	}
 	if token != 0 && uint64(fence) != token {
 		return host.Event{}, false, fmt.Errorf("pgstore: session %q: append %q under lease %d, newest lease %d: %w", s.id, e.Type, token, fence, host.ErrFenced)
@@ -171,10 +167,10 @@ func (s *session) appendIf(e host.Event, cond func() bool, token uint64) (host.E
 		return host.Event{}, false, fmt.Errorf("pgstore: session %q: append: %w", s.id, err)
 	}
 	if _, err := tx.Exec(ctx, sqlInsertEvent, s.id, r.seq, r.typ, r.at, r.atNS, r.source, r.data); err != nil {
-		return host.Event{}, false, s.st.wrap(err, "pgstore: session %q: append event %d %q: insert", s.id, e.Seq, e.Type)
+		return host.Event{}, false, fmt.Errorf("pgstore: session %q: append event %d %q: insert: %w", s.id, e.Seq, e.Type, err)
 	}
 	if err := tx.Commit(ctx); err != nil {
-		return host.Event{}, false, s.st.wrap(err, "pgstore: session %q: append event %d %q: commit", s.id, e.Seq, e.Type)
+		return host.Event{}, false, fmt.Errorf("pgstore: session %q: append event %d %q: commit: %w", s.id, e.Seq, e.Type, err)
 	}
 	e = s.addLocked(e)
 	s.st.notify.add(s.id, e) // e now holds the log's copy of the data
@@ -239,7 +235,7 @@ func (s *session) appendOneLocked(ctx context.Context, e host.Event, token uint6
 		return host.Event{}, false, false, nil // another append took e.Seq
 	}
 	if err != nil {
-		return e, false, outcomeUnknown(ctx, err), s.st.wrap(err, "pgstore: session %q: append event %d %q: lock session and insert", s.id, e.Seq, e.Type)
+		return e, false, outcomeUnknown(ctx, err), fmt.Errorf("pgstore: session %q: append event %d %q: lock session and insert: %w", s.id, e.Seq, e.Type, err)
 	}
 	if tag.RowsAffected() != 1 {
 		return host.Event{}, false, false, nil
@@ -273,35 +269,38 @@ func (s *session) addLocked(e host.Event) host.Event {
 	return e
 }
 
-// catchUpLocked reads the events after the local log's end and adds and
-// delivers each in order; s.mu is held. Events are immutable and a session
-// only grows by its next seq under the row lock, so reading by position
-// never skips or repeats one.
-func (s *session) catchUpLocked(q querier) error {
+// catchUpLocked reads the events after the local log's end (in tx, or
+// from the pool when tx is nil, on another connection when the server
+// ended one) and adds and delivers each in order; s.mu is held. Events
+// are immutable and a session only grows by its next seq under the row
+// lock, so reading by position never skips or repeats one. What it
+// delivered before failing stays delivered.
+func (s *session) catchUpLocked(tx pgx.Tx) error {
 	ctx, cancel := s.st.op()
 	defer cancel()
-	got, err := s.st.read(ctx, q, s.id, s.Len(), nil)
-	for _, e := range got {
-		s.addLocked(e)
+	var q querier = s.st.pool
+	if tx != nil {
+		q = tx
 	}
-	return err
+	for i := 1; ; i++ {
+		got, err := s.st.read(ctx, q, s.id, s.Len())
+		for _, e := range got {
+			s.addLocked(e)
+		}
+		if err == nil || tx != nil || !retry(ctx, s.st.pool, i, err) {
+			return err
+		}
+	}
 }
 
-// sync catches up with the database now. A read that fails on a
-// connection the server ended is tried again on another; what it
-// delivered before failing stays delivered.
+// sync catches up with the database now.
 func (s *session) sync() error {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	if s.closed {
 		return fmt.Errorf("pgstore: session %q: %w", s.id, host.ErrClosed)
 	}
-	for i := 1; ; i++ {
-		err := s.catchUpLocked(s.st.pool)
-		if err == nil || !retry(s.st.ctx, s.st.pool, i, err) {
-			return err
-		}
-	}
+	return s.catchUpLocked(nil)
 }
 
 // poke asks the follower to catch up from the table.
@@ -378,12 +377,7 @@ func (s *session) follow1(events []host.Event, target int64, readBack bool) erro
 	if !readBack && int64(s.Len()) >= target {
 		return nil
 	}
-	for i := 1; ; i++ {
-		err := s.catchUpLocked(s.st.pool)
-		if err == nil || !retry(s.st.ctx, s.st.pool, i, err) {
-			return err
-		}
-	}
+	return s.catchUpLocked(nil)
 }
 
 // Subscribe implements [host.Session]. Replay and deliveries run with the
