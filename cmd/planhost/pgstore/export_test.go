@@ -22,3 +22,9 @@ func LeaseHolder(st *Store, id string) (live bool, err error) {
 	err = st.pool.QueryRow(context.Background(), sqlLeaseHolder, id).Scan(&host, &pid, &since, &upt, &live)
 	return live, err
 }
+
+// SchemaVersion is the schema version this package migrates a database to.
+func SchemaVersion() int {
+	ms, _ := migrations()
+	return len(ms)
+}
