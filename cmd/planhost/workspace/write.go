@@ -10,8 +10,6 @@ import (
 	"io/fs"
 	"os"
 	"path"
-
-	"github.com/dshgo/planmode/host"
 )
 
 var writeFileSchema = json.RawMessage(`{
@@ -24,11 +22,6 @@ var writeFileSchema = json.RawMessage(`{
   "additionalProperties": false
 }`)
 
-type writeFileInput struct {
-	Path    *string `json:"path"`
-	Content *string `json:"content"`
-}
-
 // Permissions of what write_file creates.
 const (
 	newFilePerm = 0o644
@@ -36,14 +29,11 @@ const (
 )
 
 // writeFile is the write_file tool.
-type writeFile struct{ w *Workspace }
-
-func (t writeFile) Definition() host.ToolDefinition {
-	return host.ToolDefinition{Name: WriteFileName, Description: writeFileDescription, InputSchema: writeFileSchema}
-}
-
-func (t writeFile) Execute(ctx context.Context, _ host.CallContext, input json.RawMessage) (string, error) {
-	var in writeFileInput
+func (w *Workspace) writeFile(ctx context.Context, input json.RawMessage) (string, error) {
+	var in struct {
+		Path    *string `json:"path"`
+		Content *string `json:"content"`
+	}
 	if err := decodeInput(input, &in); err != nil {
 		return "", err
 	}
@@ -60,16 +50,16 @@ func (t writeFile) Execute(ctx context.Context, _ host.CallContext, input json.R
 	if rel == "." {
 		return "", fmt.Errorf("%w: "+msgRootPath, ErrBadInput, *in.Path)
 	}
-	if n := int64(len(*in.Content)); n > t.w.limits.MaxWriteBytes {
-		return "", fmt.Errorf("%w: "+msgWriteLarge, ErrTooLarge, n, t.w.limits.MaxWriteBytes)
+	if n := int64(len(*in.Content)); n > w.limits.MaxWriteBytes {
+		return "", fmt.Errorf("%w: "+msgWriteLarge, ErrTooLarge, n, w.limits.MaxWriteBytes)
 	}
 	if err := ctx.Err(); err != nil {
 		return "", err
 	}
-	if err := t.w.checkAllowed(rel); err != nil {
+	if err := w.checkAllowed(rel); err != nil {
 		return "", err
 	}
-	created, err := t.w.write(rel, []byte(*in.Content))
+	created, err := w.write(rel, []byte(*in.Content))
 	if err != nil {
 		return "", err
 	}
@@ -122,8 +112,6 @@ func (w *Workspace) write(rel string, data []byte) (created bool, err error) {
 	}
 	return created, nil
 }
-
-var _ host.Tool = writeFile{}
 
 // tempTries bounds the names createTemp tries.
 const tempTries = 16
