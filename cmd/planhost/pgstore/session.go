@@ -152,19 +152,9 @@ func (s *session) appendIf(e host.Event, cond func() bool, token uint64) (host.E
 	if cond != nil && !cond() {
 		return host.Event{}, false, nil
 	}
-	e.Seq = uint64(n) + 1
-	if e.Time.IsZero() {
-		e.Time = s.st.now()
-	}
-	if err := canonicalize(&e); err != nil {
-		return host.Event{}, false, fmt.Errorf("pgstore: session %q: append: %w", s.id, err)
-	}
-	if err := s.st.vs.Check(e); err != nil {
-		return host.Event{}, false, fmt.Errorf("pgstore: session %q: append event %d %q: %w", s.id, e.Seq, e.Type, err)
-	}
-	r, err := toRow(e)
+	e, r, err := s.stamp(e, uint64(n)+1)
 	if err != nil {
-		return host.Event{}, false, fmt.Errorf("pgstore: session %q: append: %w", s.id, err)
+		return host.Event{}, false, err
 	}
 	if _, err := tx.Exec(ctx, sqlInsertEvent, s.id, r.seq, r.typ, r.at, r.atNS, r.source, r.data); err != nil {
 		return host.Event{}, false, fmt.Errorf("pgstore: session %q: append event %d %q: insert: %w", s.id, e.Seq, e.Type, err)
@@ -172,9 +162,30 @@ func (s *session) appendIf(e host.Event, cond func() bool, token uint64) (host.E
 	if err := tx.Commit(ctx); err != nil {
 		return host.Event{}, false, fmt.Errorf("pgstore: session %q: append event %d %q: commit: %w", s.id, e.Seq, e.Type, err)
 	}
+	return s.committedLocked(e), true, nil
+}
+
+// stamp gives e seq and, unless it has one, the time, and checks it as an
+// append does (see [Store.prepare]); it returns e as it is stored and its
+// row.
+func (s *session) stamp(e host.Event, seq uint64) (host.Event, row, error) {
+	e.Seq = seq
+	if e.Time.IsZero() {
+		e.Time = s.st.now()
+	}
+	r, err := s.st.prepare(&e)
+	if err != nil {
+		return host.Event{}, row{}, fmt.Errorf("pgstore: session %q: append event %d %q: %w", s.id, e.Seq, e.Type, err)
+	}
+	return e, r, nil
+}
+
+// committedLocked adds a committed event to the local log, delivers it,
+// has it announced and returns it as stored; s.mu is held.
+func (s *session) committedLocked(e host.Event) host.Event {
 	e = s.addLocked(e)
 	s.st.notify.add(s.id, e) // e now holds the log's copy of the data
-	return e, true, nil
+	return e
 }
 
 // lockLocked locks the session's row in tx and then reads its length and
@@ -204,27 +215,13 @@ func (s *session) lockLocked(ctx context.Context, tx pgx.Tx) (n, fence int64, er
 // the locking path. unknown reports an error that leaves open whether the
 // statement committed. s.mu is held.
 func (s *session) appendOneLocked(ctx context.Context, e host.Event, token uint64) (_ host.Event, done, unknown bool, _ error) {
-	e.Seq = uint64(s.Len()) + 1
-	if e.Time.IsZero() {
-		e.Time = s.st.now()
-	}
-	if err := canonicalize(&e); err != nil {
-		return host.Event{}, false, false, fmt.Errorf("pgstore: session %q: append: %w", s.id, err)
-	}
-	if err := s.st.vs.Check(e); err != nil {
-		return host.Event{}, false, false, fmt.Errorf("pgstore: session %q: append event %d %q: %w", s.id, e.Seq, e.Type, err)
-	}
-	r, err := toRow(e)
+	e, r, err := s.stamp(e, uint64(s.Len())+1)
 	if err != nil {
-		return host.Event{}, false, false, fmt.Errorf("pgstore: session %q: append: %w", s.id, err)
+		return host.Event{}, false, false, err
 	}
 	var tag pgconn.CommandTag
 	for i := 1; ; i++ {
-		if token == 0 {
-			tag, err = s.st.pool.Exec(ctx, sqlAppendOne, s.id, r.seq, r.typ, r.at, r.atNS, r.source, r.data)
-		} else {
-			tag, err = s.st.pool.Exec(ctx, sqlAppendFenced, s.id, r.seq, r.typ, r.at, r.atNS, r.source, r.data, int64(token))
-		}
+		tag, err = s.st.pool.Exec(ctx, sqlAppendOne, s.id, r.seq, r.typ, r.at, r.atNS, r.source, r.data, int64(token))
 		// A connection the server ended while idle in the pool fails
 		// before the statement is sent: try another.
 		if err == nil || !pgconn.SafeToRetry(err) || !retry(ctx, s.st.pool, i, err) {
@@ -240,9 +237,7 @@ func (s *session) appendOneLocked(ctx context.Context, e host.Event, token uint6
 	if tag.RowsAffected() != 1 {
 		return host.Event{}, false, false, nil
 	}
-	e = s.addLocked(e)
-	s.st.notify.add(s.id, e) // e now holds the log's copy of the data
-	return e, true, false, nil
+	return s.committedLocked(e), true, false, nil
 }
 
 // outcomeUnknown reports whether err, from a statement that commits on

@@ -78,15 +78,9 @@ func (s *Store) Import(id string, events host.Log, replace bool) error {
 		if e.Seq != want {
 			return &ImportError{Seq: want, Err: fmt.Errorf("%w: seq %d, want %d", ErrCorrupt, e.Seq, want)}
 		}
-		if err := canonicalize(&e); err != nil {
-			return &ImportError{Seq: e.Seq, Err: err}
-		}
-		if err := s.vs.Check(e); err != nil {
-			return &ImportError{Seq: e.Seq, Err: fmt.Errorf("%q: %w", e.Type, err)}
-		}
-		r, err := toRow(e)
+		r, err := s.prepare(&e)
 		if err != nil {
-			return &ImportError{Seq: e.Seq, Err: err}
+			return &ImportError{Seq: e.Seq, Err: fmt.Errorf("%q: %w", e.Type, err)}
 		}
 		rows = append(rows, []any{id, r.seq, r.typ, r.at, r.atNS, r.source, r.data})
 	}
