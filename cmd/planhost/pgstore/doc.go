@@ -14,18 +14,15 @@
 // (not jsonb), so an event reads back byte for byte, and the time is kept
 // to the nanosecond.
 //
-// An append made while this process holds the whole log is one statement
-// that inserts the event only where the previous one is there (and, under
-// a turn lease, the fencing token is the newest); the events' primary key
-// refuses a seq another process took. Otherwise, and for every AppendIf,
-// one transaction locks the session's row (serializing the session's
-// appends across processes), reads and delivers the events other
-// processes committed, runs the condition and the validators, and inserts
-// the event. So a condition sees every event any process committed before
-// it. After the commit the event is delivered locally and announced with a
-// NOTIFY, batched in a statement of its own (PostgreSQL serializes the
-// commits of notifying transactions). A failed or rejected append leaves
-// nothing behind.
+// Every append runs one transaction: it locks the session's row (which
+// serializes the session's appends across processes), reads and delivers
+// the events other processes committed, runs the condition and the
+// validators, and inserts the event; the events' primary key refuses a
+// seq taken twice. So a condition sees every event any process committed
+// before it. After the commit the event is delivered locally and announced
+// with a NOTIFY, batched in a statement of its own (PostgreSQL serializes
+// the commits of notifying transactions). A failed or rejected append
+// leaves nothing behind.
 //
 // Sessions implement [host.TurnLeaser]: the lease lives in the session's
 // row, is granted by one UPDATE by the database's clock, renewed every

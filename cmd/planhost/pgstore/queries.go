@@ -21,31 +21,10 @@ const (
 	sqlEventsLen   = `SELECT coalesce(max(seq), 0) FROM planmode_events WHERE session_id = $1`
 	sqlReadEvents  = `SELECT seq, type, at, at_ns, source, data FROM planmode_events
 		WHERE session_id = $1 AND seq > $2 ORDER BY seq`
-	// sqlInsertEvent inserts event $2 of session $1 (the locking
-	// append's, under the session's row lock).
+	// sqlInsertEvent inserts event $2 of session $1, under the session's
+	// row lock.
 	sqlInsertEvent = `INSERT INTO planmode_events (session_id, seq, type, at, at_ns, source, data)
 		VALUES ($1, $2, $3, $4, $5, $6, $7)`
-	// sqlAppendOne appends event $2 of session $1 in one statement (one
-	// round trip, committed on its own) when event $2-1 is there (so a
-	// database that lost events this process saw gets no gap) and, when
-	// $8 is not 0, the session's fencing token is $8. It share-locks the
-	// session's row before it inserts, as the events' foreign key check
-	// would after: the locking append holds the row FOR UPDATE before it
-	// inserts, so taking the row after the event's key would deadlock
-	// with it. A lease grant (an UPDATE of the row) waits for the lock,
-	// and a grant that committed meanwhile makes the row fail the check,
-	// so the token checked is the token at the commit. The events' primary
-	// key refuses event $2 when another append took it (a unique
-	// violation). Nothing is written to the session's row, so the append
-	// costs about what a plain INSERT does. No row inserted or a unique
-	// violation sends the append down the locking path, which finds out
-	// why.
-	sqlAppendOne = `INSERT INTO planmode_events (session_id, seq, type, at, at_ns, source, data)
-		SELECT s.id, $2::bigint, $3, $4, $5, $6, $7 FROM planmode_sessions s
-		WHERE s.id = $1 AND ($8::bigint = 0 OR s.fence = $8::bigint)
-			AND ($2::bigint = 1 OR EXISTS (SELECT FROM planmode_events p
-				WHERE p.session_id = $1 AND p.seq = $2::bigint - 1))
-		FOR SHARE OF s`
 	// sqlNotify sends one notification per payload. It runs after the
 	// appends' commits, in its own transaction: PostgreSQL serializes the
 	// commits of all transactions that notify (a cluster-wide lock held

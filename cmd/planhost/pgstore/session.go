@@ -1,15 +1,12 @@
 package pgstore
 
 import (
-	"bytes"
 	"context"
 	"errors"
 	"fmt"
-	"strings"
 	"sync"
 
 	"github.com/jackc/pgx/v5"
-	"github.com/jackc/pgx/v5/pgconn"
 
 	"github.com/dshgo/planmode/host"
 	"github.com/dshgo/planmode/host/hostkit"
@@ -98,25 +95,6 @@ func (s *session) appendIf(e host.Event, cond func() bool, token uint64) (host.E
 	}
 	ctx, cancel := s.st.op()
 	defer cancel()
-	var maybe *host.Event // an append whose outcome is unknown
-	if cond == nil {
-		// The local log is the whole log unless another process appended
-		// since: try the one-statement append, which checks just that.
-		// (A condition must see the whole log, so AppendIf with one takes
-		// the locking path.)
-		got, done, unknown, err := s.appendOneLocked(ctx, e, token)
-		switch {
-		case done:
-			return got, true, nil
-		case err != nil && !unknown:
-			return host.Event{}, false, err
-		case err != nil:
-			// The connection broke around the statement: it may have
-			// committed. The locking path reads the log first and
-			// returns the event if it is there.
-			maybe = &got
-		}
-	}
 	tx, err := begin(ctx, s.st.pool, pgx.TxOptions{})
 	if err != nil {
 		return host.Event{}, false, fmt.Errorf("pgstore: session %q: append: begin: %w", s.id, err)
@@ -144,11 +122,6 @@ func (s *session) appendIf(e host.Event, cond func() bool, token uint64) (host.E
 			return host.Event{}, false, fmt.Errorf("pgstore: session %q: append: %w: length %d, %d events", s.id, ErrCorrupt, n, got)
 		}
 	}
-	if maybe != nil && uint64(n) >= maybe.Seq {
-		if got := s.log.Log().At(int(maybe.Seq) - 1); got.Type == maybe.Type && got.Time.Equal(maybe.Time) && bytes.Equal(got.Data, maybe.Data) {
-			return got, true, nil // it did commit, and is in the log once
-		}
-	}
 	if cond != nil && !cond() {
 		return host.Event{}, false, nil
 	}
@@ -162,7 +135,9 @@ func (s *session) appendIf(e host.Event, cond func() bool, token uint64) (host.E
 	if err := tx.Commit(ctx); err != nil {
 		return host.Event{}, false, fmt.Errorf("pgstore: session %q: append event %d %q: commit: %w", s.id, e.Seq, e.Type, err)
 	}
-	return s.committedLocked(e), true, nil
+	e = s.addLocked(e)
+	s.st.notify.add(s.id, e) // e now holds the log's copy of the data
+	return e, true, nil
 }
 
 // stamp gives e seq and, unless it has one, the time, and checks it as an
@@ -178,14 +153,6 @@ func (s *session) stamp(e host.Event, seq uint64) (host.Event, row, error) {
 		return host.Event{}, row{}, fmt.Errorf("pgstore: session %q: append event %d %q: %w", s.id, e.Seq, e.Type, err)
 	}
 	return e, r, nil
-}
-
-// committedLocked adds a committed event to the local log, delivers it,
-// has it announced and returns it as stored; s.mu is held.
-func (s *session) committedLocked(e host.Event) host.Event {
-	e = s.addLocked(e)
-	s.st.notify.add(s.id, e) // e now holds the log's copy of the data
-	return e
 }
 
 // lockLocked locks the session's row in tx and then reads its length and
@@ -206,52 +173,6 @@ func (s *session) lockLocked(ctx context.Context, tx pgx.Tx) (n, fence int64, er
 		err = cerr
 	}
 	return n, fence, err
-}
-
-// appendOneLocked appends e as the local log's next event in one
-// statement, which commits only when the database's log has the same
-// length (and the session the fencing token, when token is not 0). It
-// reports false, with no error, when it did not: the caller then takes
-// the locking path. unknown reports an error that leaves open whether the
-// statement committed. s.mu is held.
-func (s *session) appendOneLocked(ctx context.Context, e host.Event, token uint64) (_ host.Event, done, unknown bool, _ error) {
-	e, r, err := s.stamp(e, uint64(s.Len())+1)
-	if err != nil {
-		return host.Event{}, false, false, err
-	}
-	var tag pgconn.CommandTag
-	for i := 1; ; i++ {
-		tag, err = s.st.pool.Exec(ctx, sqlAppendOne, s.id, r.seq, r.typ, r.at, r.atNS, r.source, r.data, int64(token))
-		// A connection the server ended while idle in the pool fails
-		// before the statement is sent: try another.
-		if err == nil || !pgconn.SafeToRetry(err) || !retry(ctx, s.st.pool, i, err) {
-			break
-		}
-	}
-	if isUniqueViolation(err) {
-		return host.Event{}, false, false, nil // another append took e.Seq
-	}
-	if err != nil {
-		return e, false, outcomeUnknown(ctx, err), fmt.Errorf("pgstore: session %q: append event %d %q: lock session and insert: %w", s.id, e.Seq, e.Type, err)
-	}
-	if tag.RowsAffected() != 1 {
-		return host.Event{}, false, false, nil
-	}
-	return s.committedLocked(e), true, false, nil
-}
-
-// outcomeUnknown reports whether err, from a statement that commits on
-// its own, leaves open whether it committed: the connection broke or the
-// server ended it. A statement the server refused or cancelled did not.
-func outcomeUnknown(ctx context.Context, err error) bool {
-	if ctx.Err() != nil || pgconn.Timeout(err) {
-		return false
-	}
-	var pe *pgconn.PgError
-	if errors.As(err, &pe) {
-		return strings.HasPrefix(pe.Code, "57P") || strings.HasPrefix(pe.Code, "08")
-	}
-	return true
 }
 
 // addLocked adds a committed event to the local log, delivers it and
