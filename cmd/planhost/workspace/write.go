@@ -3,7 +3,6 @@ package workspace
 import (
 	"context"
 	"crypto/rand"
-	"encoding/hex"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -94,15 +93,16 @@ func (w *Workspace) write(rel string, data []byte) (created bool, err error) {
 			return false, fsError(dir, err)
 		}
 	}
-	f, tmp, err := w.createTemp(rel, perm)
+	// A new file with a name nobody can guess, made with O_EXCL, so that
+	// nothing planted in the workspace (a hard link or a symbolic link at
+	// a name a writer might use) is ever written through.
+	tmp := path.Join(path.Dir(rel), "."+path.Base(rel)+"."+rand.Text()+".tmp")
+	f, err := w.root.OpenFile(tmp, os.O_WRONLY|os.O_CREATE|os.O_EXCL, perm)
 	if err != nil {
 		return false, fsError(rel, err)
 	}
 	_, werr := f.Write(data)
-	cerr := f.Close()
-	if werr == nil {
-		werr = cerr
-	}
+	werr = errors.Join(werr, f.Close())
 	if werr == nil {
 		werr = w.root.Rename(tmp, rel)
 	}
@@ -111,28 +111,4 @@ func (w *Workspace) write(rel string, data []byte) (created bool, err error) {
 		return false, fsError(rel, werr)
 	}
 	return created, nil
-}
-
-// tempTries bounds the names createTemp tries.
-const tempTries = 16
-
-// createTemp creates a new temporary file beside rel, with a random name
-// and O_EXCL, so that nothing planted in the workspace (a hard link or a
-// symbolic link at a name a writer might use) is ever written through.
-func (w *Workspace) createTemp(rel string, perm os.FileMode) (*os.File, string, error) {
-	var err error
-	for range tempTries {
-		var rnd [8]byte
-		_, _ = rand.Read(rnd[:])
-		tmp := path.Join(path.Dir(rel), "."+path.Base(rel)+"."+hex.EncodeToString(rnd[:])+".tmp")
-		var f *os.File
-		f, err = w.root.OpenFile(tmp, os.O_WRONLY|os.O_CREATE|os.O_EXCL, perm)
-		if err == nil {
-			return f, tmp, nil
-		}
-		if !errors.Is(err, fs.ErrExist) {
-			return nil, "", err
-		}
-	}
-	return nil, "", err
 }
