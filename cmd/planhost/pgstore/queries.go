@@ -7,10 +7,6 @@ const notifyChannel = "planmode_events"
 // Statements, named after their purpose (errors are wrapped with it).
 const (
 	sqlCreateSession = `INSERT INTO planmode_sessions (id) VALUES ($1)`
-	// sqlSessionLen reads whether session $1 exists and its length, the
-	// highest seq of its events (they count up from 1 without a gap).
-	sqlSessionLen = `SELECT coalesce((SELECT max(seq) FROM planmode_events WHERE session_id = $1), 0)
-		FROM planmode_sessions WHERE id = $1`
 	// sqlLockSession locks the session's row for an append and reads its
 	// fencing token: while the row is locked no lease can be granted and
 	// no other append commits, so the token checked is the token at the
@@ -34,6 +30,8 @@ const (
 	sqlForkEvents = `INSERT INTO planmode_events (session_id, seq, type, at, at_ns, source, data)
 		SELECT $1, seq, type, at, at_ns, source, data FROM planmode_events
 		WHERE session_id = $2 AND seq <= $3`
+	// sqlLens reads the sessions of $1 that exist and their lengths, the
+	// highest seq of their events (they count up from 1 without a gap).
 	sqlLens = `SELECT s.id, coalesce((SELECT max(e.seq) FROM planmode_events e WHERE e.session_id = s.id), 0)
 		FROM planmode_sessions s WHERE s.id = ANY($1)`
 	// sqlLeaseGrant grants the turn lease of session $1 to host $2, pid $3

@@ -215,7 +215,7 @@ func (s *Store) Open(id string) (host.Session, error) {
 	snapshot := pgx.TxOptions{IsoLevel: pgx.RepeatableRead, AccessMode: pgx.ReadOnly}
 	err := inTx(ctx, s.pool, snapshot, fmt.Sprintf("pgstore: open session %q", id), func(tx pgx.Tx) error {
 		var n int64
-		if err := tx.QueryRow(ctx, sqlSessionLen, id).Scan(&n); errors.Is(err, pgx.ErrNoRows) {
+		if err := tx.QueryRow(ctx, sqlLens, []string{id}).Scan(nil, &n); errors.Is(err, pgx.ErrNoRows) {
 			return fmt.Errorf("pgstore: session %q: %w", id, host.ErrSessionNotFound)
 		} else if err != nil {
 			return fmt.Errorf("pgstore: open session %q: read length: %w", id, err)

@@ -132,9 +132,6 @@ func Open(dir string, lim Limits, opts ...Option) (*Workspace, error) {
 // Close releases the workspace's directory handle.
 func (w *Workspace) Close() error { return w.root.Close() }
 
-// Limits returns the limits in force, defaults filled in.
-func (w *Workspace) Limits() Limits { return w.limits }
-
 // Tools returns the four tools, sorted by name: list_files, read_file,
 // search, write_file.
 func (w *Workspace) Tools() []host.Tool {
