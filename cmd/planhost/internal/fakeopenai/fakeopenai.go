@@ -254,7 +254,6 @@ func (s *Server) message(rep Reply) map[string]any {
 // characters, each tool call's name first and its arguments in two halves.
 func (s *Server) stream(w http.ResponseWriter, r *http.Request, rep Reply) {
 	w.Header().Set("Content-Type", "text/event-stream")
-	flusher, _ := w.(http.Flusher)
 	var deltas []map[string]any
 	deltas = append(deltas, map[string]any{"role": "assistant", "content": ""})
 	if s.opts.Flavour == DeepSeek {
@@ -272,42 +271,38 @@ func (s *Server) stream(w http.ResponseWriter, r *http.Request, rep Reply) {
 			map[string]any{"tool_calls": []any{map[string]any{"index": i, "function": map[string]any{"arguments": c.Arguments[half:]}}}},
 		)
 	}
-	send := func(choice map[string]any) bool {
-		if s.opts.Delay > 0 {
-			select {
-			case <-time.After(s.opts.Delay):
-			case <-r.Context().Done():
-				return false
-			}
-		}
-		b, _ := json.Marshal(map[string]any{"id": "fake", "object": "chat.completion.chunk", "created": 1, "model": "fake", "choices": []any{choice}})
-		if _, err := fmt.Fprintf(w, "data: %s\n\n", b); err != nil {
-			return false
-		}
-		if flusher != nil {
-			flusher.Flush()
-		}
-		return true
+	choices := make([]map[string]any, 0, len(deltas)+1)
+	for _, d := range deltas {
+		choices = append(choices, map[string]any{"index": 0, "delta": d})
 	}
-	for i, d := range deltas {
-		if rep.CutAfter > 0 && i == rep.CutAfter {
+	choices = append(choices, map[string]any{"index": 0, "delta": map[string]any{}, "finish_reason": finish(rep)})
+	for i, c := range choices {
+		if rep.CutAfter > 0 && i == rep.CutAfter && i < len(deltas) {
 			panic(http.ErrAbortHandler) // the connection breaks mid-answer
 		}
-		if !send(map[string]any{"index": 0, "delta": d}) {
+		if !wait(r, time.After(s.opts.Delay)) {
 			return
 		}
-		if i == 0 && rep.Gate != nil {
-			select {
-			case <-rep.Gate:
-			case <-r.Context().Done():
-				return
-			}
+		b, _ := json.Marshal(map[string]any{"id": "fake", "object": "chat.completion.chunk", "created": 1, "model": "fake", "choices": []any{c}})
+		if _, err := fmt.Fprintf(w, "data: %s\n\n", b); err != nil {
+			return
+		}
+		_ = http.NewResponseController(w).Flush()
+		if i == 0 && rep.Gate != nil && !wait(r, rep.Gate) {
+			return
 		}
 	}
-	if !send(map[string]any{"index": 0, "delta": map[string]any{}, "finish_reason": finish(rep)}) {
-		return
-	}
 	io.WriteString(w, "data: [DONE]\n\n")
+}
+
+// wait waits for ch, and reports false when the request ends first.
+func wait[T any](r *http.Request, ch <-chan T) bool {
+	select {
+	case <-ch:
+		return true
+	case <-r.Context().Done():
+		return false
+	}
 }
 
 func finish(rep Reply) string {
