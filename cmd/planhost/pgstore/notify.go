@@ -23,8 +23,9 @@ const maxPayload = 7999
 // linger is how long the notifier waits, once woken, for more appends of
 // this process to announce in the same statement (as PostgreSQL's
 // commit_delay groups the commits of busy servers): every notification is
-// a transaction of its own, which costs the server about half of an append.
-const linger = time.Millisecond
+// a transaction of its own, which costs the server about half of an
+// append. It is the time of a few appends, and nothing a user could see.
+const linger = 5 * time.Millisecond
 
 // maxPending bounds the events a session's next notifications carry,
 // roughly in bytes.
