@@ -204,11 +204,7 @@ func TestPollCatchesUpWithoutNotification(t *testing.T) {
 func notified(t *testing.T, url string, s host.Session) {
 	t.Helper()
 	ctx := context.Background()
-	conn, err := pgx.Connect(ctx, url)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer conn.Close(ctx)
+	conn := connect(t, url)
 	n := s.Len() + 1
 	if _, err := conn.Exec(ctx, `INSERT INTO planmode_events (session_id, seq, type, at, at_ns) VALUES ($1, $2, 'x', now(), 0)`, s.ID(), n); err != nil {
 		t.Fatal(err)

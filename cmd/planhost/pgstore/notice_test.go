@@ -32,11 +32,7 @@ func asReader(t *testing.T, url string) (string, func()) {
 	q := u.Query()
 	schema := pgx.Identifier{q.Get("search_path")}.Sanitize()
 	ctx := context.Background()
-	conn, err := pgx.Connect(ctx, url)
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { conn.Close(ctx) })
+	conn := connect(t, url)
 	exec := func(sql string) {
 		t.Helper()
 		if _, err := conn.Exec(ctx, sql); err != nil {
@@ -112,14 +108,7 @@ func TestNoticeWithoutEvents(t *testing.T) {
 		t.Fatal(err)
 	}
 	ctx := context.Background()
-	conn, err := pgx.Connect(ctx, url)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer conn.Close(ctx)
-	if _, err := conn.Exec(ctx, `LISTEN planmode_events`); err != nil {
-		t.Fatal(err)
-	}
+	conn := listen(t, url)
 	rec := newRecorder()
 	defer sb.Subscribe(0, rec.add)()
 	if _, err := sa.Append(ev("x", 1)); err != nil {
@@ -309,14 +298,7 @@ func FuzzDecodeNotice(f *testing.F) {
 func TestNoticeBatchesAppendsUnderWay(t *testing.T) {
 	url := pgtest.NewDB(t)
 	ctx := context.Background()
-	conn, err := pgx.Connect(ctx, url)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer conn.Close(ctx)
-	if _, err := conn.Exec(ctx, `LISTEN planmode_events`); err != nil {
-		t.Fatal(err)
-	}
+	conn := listen(t, url)
 	st, err := pgstore.Open(ctx, url)
 	if err != nil {
 		t.Fatal(err)
