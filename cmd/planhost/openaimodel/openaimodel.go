@@ -5,6 +5,7 @@
 package openaimodel
 
 import (
+	"cmp"
 	"context"
 	"encoding/base64"
 	"encoding/json"
@@ -13,6 +14,7 @@ import (
 	"net/http"
 	"net/url"
 	"strings"
+	"sync/atomic"
 	"time"
 
 	"github.com/openai/openai-go/v3"
@@ -138,12 +140,12 @@ func (c Config) Validate() error {
 // Model is a [refhost.Model] that calls a chat-completions endpoint. It is
 // safe for concurrent use.
 type Model struct {
-	svc       openai.ChatCompletionService
-	model     string
-	maxTokens int64
-	stream    streamState
-	// cfg is kept for removing its secrets from error texts.
-	cfg Config
+	svc     openai.ChatCompletionService
+	cfg     Config
+	timeout time.Duration // Config.Timeout, or DefaultTimeout
+	// refused is set once a plain request succeeded after a streaming
+	// request was refused; later requests are plain.
+	refused atomic.Bool
 }
 
 // New returns a Model for cfg. It reads no environment variables itself
@@ -152,10 +154,7 @@ func New(cfg Config) (*Model, error) {
 	if err := cfg.Validate(); err != nil {
 		return nil, fmt.Errorf("openaimodel: %w", err)
 	}
-	base := cfg.BaseURL
-	if base == "" {
-		base = DefaultBaseURL
-	}
+	base := cmp.Or(cfg.BaseURL, DefaultBaseURL)
 	client := http.Client{}
 	if cfg.HTTPClient != nil {
 		client = *cfg.HTTPClient
@@ -164,26 +163,18 @@ func New(cfg Config) (*Model, error) {
 	if next == nil {
 		next = http.DefaultTransport
 	}
-	maxBody := cfg.MaxResponseBytes
-	if maxBody == 0 {
-		maxBody = DefaultMaxResponseBytes
-	}
-	client.Transport = &limitTransport{next: next, max: maxBody}
-	timeout := cfg.Timeout
-	if timeout == 0 {
-		timeout = DefaultTimeout
-	}
+	client.Transport = &limitTransport{next: next, max: cmp.Or(cfg.MaxResponseBytes, DefaultMaxResponseBytes)}
+	m := &Model{cfg: cfg, timeout: cmp.Or(cfg.Timeout, DefaultTimeout)}
 	opts := []option.RequestOption{
 		option.WithHTTPClient(&client),
 		option.WithBaseURL(base),
 		option.WithMaxRetries(cfg.Retries),
+		option.WithRequestTimeout(m.timeout),
 	}
 	if cfg.APIKey != "" {
 		opts = append(opts, option.WithAPIKey(cfg.APIKey))
 	}
-	opts = append(opts, option.WithRequestTimeout(timeout))
-	m := &Model{svc: openai.NewChatCompletionService(opts...), model: cfg.Model, maxTokens: cfg.MaxTokens, cfg: cfg}
-	m.stream.init(cfg, timeout)
+	m.svc = openai.NewChatCompletionService(opts...)
 	return m, nil
 }
 
@@ -204,7 +195,7 @@ func (m *Model) generate(ctx context.Context, req refhost.Request) (refhost.Resp
 	if err != nil {
 		return refhost.Response{}, fmt.Errorf("openaimodel: request: %w", err)
 	}
-	if m.stream.enabled {
+	if m.cfg.Stream {
 		return m.generateStream(ctx, params)
 	}
 	return m.generateOnce(ctx, params)
@@ -226,9 +217,9 @@ func (m *Model) generateOnce(ctx context.Context, params openai.ChatCompletionNe
 
 // params maps a refhost request onto the SDK's parameters.
 func (m *Model) params(req refhost.Request) (openai.ChatCompletionNewParams, error) {
-	p := openai.ChatCompletionNewParams{Model: shared.ChatModel(m.model)}
-	if m.maxTokens > 0 {
-		p.MaxCompletionTokens = openai.Int(m.maxTokens)
+	p := openai.ChatCompletionNewParams{Model: shared.ChatModel(m.cfg.Model)}
+	if m.cfg.MaxTokens > 0 {
+		p.MaxCompletionTokens = openai.Int(m.cfg.MaxTokens)
 	}
 	if req.System != "" {
 		p.Messages = append(p.Messages, openai.SystemMessage(req.System))
@@ -283,39 +274,32 @@ func message(msg refhost.Message) (openai.ChatCompletionMessageParamUnion, error
 // userMessage maps a user message: a plain string when it is only text,
 // content parts (images as data URLs) otherwise.
 func userMessage(msg refhost.Message) (openai.ChatCompletionMessageParamUnion, error) {
-	var texts []string
-	images := false
+	var (
+		texts  []string
+		parts  []openai.ChatCompletionContentPartUnionParam
+		images bool
+	)
 	for _, b := range msg.Content {
-		switch b.Type {
-		case host.BlockText:
+		switch {
+		case b.Type == host.BlockText:
 			texts = append(texts, b.Text)
-		case host.BlockImage:
-			images = true
-		default:
-			return openai.ChatCompletionMessageParamUnion{}, fmt.Errorf("content block type %q: want text or image", b.Type)
-		}
-	}
-	if msg.Text != "" {
-		texts = append(texts, msg.Text)
-	}
-	if !images {
-		return openai.UserMessage(strings.Join(texts, "\n\n")), nil
-	}
-	var parts []openai.ChatCompletionContentPartUnionParam
-	for _, b := range msg.Content {
-		switch b.Type {
-		case host.BlockText:
 			parts = append(parts, openai.TextContentPart(b.Text))
-		case host.BlockImage:
-			if b.MediaType == "" {
-				return openai.ChatCompletionMessageParamUnion{}, errors.New("image block: media type is empty")
-			}
+		case b.Type != host.BlockImage:
+			return openai.ChatCompletionMessageParamUnion{}, fmt.Errorf("content block type %q: want text or image", b.Type)
+		case b.MediaType == "":
+			return openai.ChatCompletionMessageParamUnion{}, errors.New("image block: media type is empty")
+		default:
+			images = true
 			u := "data:" + b.MediaType + ";base64," + base64.StdEncoding.EncodeToString(b.Data)
 			parts = append(parts, openai.ImageContentPart(openai.ChatCompletionContentPartImageImageURLParam{URL: u}))
 		}
 	}
 	if msg.Text != "" {
+		texts = append(texts, msg.Text)
 		parts = append(parts, openai.TextContentPart(msg.Text))
+	}
+	if !images {
+		return openai.UserMessage(strings.Join(texts, "\n\n")), nil
 	}
 	return openai.UserMessage(parts), nil
 }
@@ -347,7 +331,7 @@ func response(c *openai.ChatCompletion) (refhost.Response, error) {
 		return refhost.Response{}, fmt.Errorf("%w: no choices", ErrBadResponse)
 	}
 	msg := c.Choices[0].Message
-	resp := refhost.Response{Text: msg.Content, Reasoning: messageReasoning(msg)}
+	resp := refhost.Response{Text: msg.Content, Reasoning: reasoning(msg.JSON.ExtraFields)}
 	if resp.Text == "" && msg.Refusal != "" {
 		resp.Text = msg.Refusal
 	}
@@ -362,7 +346,7 @@ func response(c *openai.ChatCompletion) (refhost.Response, error) {
 		if args == "" {
 			args = "{}"
 		}
-		if !isJSONObject(args) {
+		if !strings.HasPrefix(args, "{") || !json.Valid([]byte(args)) {
 			return refhost.Response{}, fmt.Errorf("%w: tool call %d (%s %s): arguments are not a JSON object: %s",
 				ErrBadResponse, i, tc.Function.Name, tc.ID, clip(args))
 		}
@@ -375,12 +359,6 @@ func response(c *openai.ChatCompletion) (refhost.Response, error) {
 		resp.ToolCalls = append(resp.ToolCalls, host.ToolCall{ID: id, Name: tc.Function.Name, Input: json.RawMessage(args)})
 	}
 	return resp, nil
-}
-
-// isJSONObject reports whether s is one valid JSON object.
-func isJSONObject(s string) bool {
-	var obj map[string]json.RawMessage
-	return strings.HasPrefix(s, "{") && json.Unmarshal([]byte(s), &obj) == nil
 }
 
 // apiError turns an SDK error into one that names the status and the

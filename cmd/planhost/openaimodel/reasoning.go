@@ -18,20 +18,10 @@ const (
 	fieldReasoning        = "reasoning"
 )
 
-// messageReasoning is the reasoning text of a whole response's message.
-func messageReasoning(msg openai.ChatCompletionMessage) string {
-	return extraReasoning(msg.JSON.ExtraFields)
-}
-
-// deltaReasoning is the reasoning text of one streamed delta.
-func deltaReasoning(d openai.ChatCompletionChunkChoiceDelta) string {
-	return extraReasoning(d.JSON.ExtraFields)
-}
-
-// extraReasoning reads the first reasoning field that holds a string. (The
-// SDK marks fields it has no Go field for as not valid but keeps their raw
-// JSON.)
-func extraReasoning(extra map[string]respjson.Field) string {
+// reasoning reads the first reasoning field among a message's or a
+// delta's extra fields that holds a string. (The SDK marks fields it has no
+// Go field for as not valid but keeps their raw JSON.)
+func reasoning(extra map[string]respjson.Field) string {
 	for _, name := range []string{fieldReasoningContent, fieldReasoning} {
 		f, ok := extra[name]
 		if !ok || f.Raw() == "" {

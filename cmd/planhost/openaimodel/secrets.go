@@ -7,6 +7,7 @@ import (
 	"net/http"
 	"net/url"
 	"regexp"
+	"slices"
 	"strings"
 )
 
@@ -42,34 +43,21 @@ func (c Config) Redact(s string) string {
 // secrets lists the values Redact removes, longest first so that a secret
 // containing another is removed whole.
 func (c Config) secrets() []string {
-	var out []string
-	add := func(v string) {
-		if len(v) >= minSecretLen {
-			out = append(out, v)
-		}
-	}
-	add(c.APIKey)
-	if i := strings.Index(c.BaseURL, "://"); i >= 0 {
-		rest := c.BaseURL[i+3:]
-		if at := strings.LastIndex(strings.SplitN(rest, "/", 2)[0], "@"); at >= 0 {
-			info := rest[:at]
-			add(info)
-			user, pass, _ := strings.Cut(info, ":")
-			add(user)
-			add(pass)
-			if d, err := url.PathUnescape(user); err == nil {
-				add(d)
-			}
-			if d, err := url.PathUnescape(pass); err == nil {
-				add(d)
+	out := []string{c.APIKey}
+	if _, rest, ok := strings.Cut(c.BaseURL, "://"); ok {
+		host, _, _ := strings.Cut(rest, "/")
+		if at := strings.LastIndex(host, "@"); at >= 0 {
+			user, pass, _ := strings.Cut(host[:at], ":")
+			out = append(out, host[:at], user, pass)
+			for _, v := range []string{user, pass} {
+				if d, err := url.PathUnescape(v); err == nil {
+					out = append(out, d)
+				}
 			}
 		}
 	}
-	for i := 1; i < len(out); i++ {
-		for j := i; j > 0 && len(out[j]) > len(out[j-1]); j-- {
-			out[j], out[j-1] = out[j-1], out[j]
-		}
-	}
+	out = slices.DeleteFunc(out, func(v string) bool { return len(v) < minSecretLen })
+	slices.SortFunc(out, func(a, b string) int { return len(b) - len(a) })
 	return out
 }
 
@@ -112,41 +100,28 @@ func (t *limitTransport) RoundTrip(req *http.Request) (*http.Response, error) {
 	if err != nil || resp.Body == nil {
 		return resp, err
 	}
-	resp.Body = &limitedBody{rc: resp.Body, left: t.max, max: t.max, declared: resp.ContentLength}
+	resp.Body = limitedBody{http.MaxBytesReader(nil, resp.Body, t.max), t.max, resp.ContentLength}
 	return resp, nil
 }
 
-// limitedBody reads at most max bytes and fails once more would come.
+// limitedBody fails with ErrResponseTooLarge once more than max bytes
+// come, or at once when more were declared.
 type limitedBody struct {
-	rc       io.ReadCloser
-	left     int64
-	max      int64
-	declared int64
+	io.ReadCloser
+	max, declared int64
 }
 
-func (b *limitedBody) Read(p []byte) (int, error) {
+func (b limitedBody) Read(p []byte) (int, error) {
 	if b.declared > b.max {
 		return 0, b.tooLarge()
 	}
-	if b.left <= 0 {
-		// One byte more tells a body of exactly max bytes from a longer one.
-		var one [1]byte
-		n, err := b.rc.Read(one[:])
-		if n > 0 {
-			return 0, b.tooLarge()
-		}
-		return 0, err
+	n, err := b.ReadCloser.Read(p)
+	if mbe := new(http.MaxBytesError); errors.As(err, &mbe) {
+		err = b.tooLarge()
 	}
-	if int64(len(p)) > b.left {
-		p = p[:b.left]
-	}
-	n, err := b.rc.Read(p)
-	b.left -= int64(n)
 	return n, err
 }
 
-func (b *limitedBody) tooLarge() error {
+func (b limitedBody) tooLarge() error {
 	return fmt.Errorf("%w: more than %d bytes", ErrResponseTooLarge, b.max)
 }
-
-func (b *limitedBody) Close() error { return b.rc.Close() }

@@ -9,7 +9,6 @@ import (
 	"mime"
 	"net/http"
 	"strings"
-	"sync/atomic"
 	"time"
 
 	"github.com/openai/openai-go/v3"
@@ -36,21 +35,6 @@ type Delta struct {
 	Reasoning string
 }
 
-// streamState is a Model's streaming configuration and whether the
-// endpoint was found to refuse streaming.
-type streamState struct {
-	enabled bool
-	onDelta func(Delta)
-	timeout time.Duration
-	// refused is set once a plain request succeeded after a streaming
-	// request was refused; later requests are plain.
-	refused atomic.Bool
-}
-
-func (s *streamState) init(cfg Config, timeout time.Duration) {
-	s.enabled, s.onDelta, s.timeout = cfg.Stream, cfg.OnDelta, timeout
-}
-
 // generateStream sends params as a streaming request and accumulates the
 // events with the SDK's accumulator (text, tool calls and their arguments)
 // and the reasoning text, which the SDK does not know. An endpoint that
@@ -58,16 +42,13 @@ func (s *streamState) init(cfg Config, timeout time.Duration) {
 // streaming", or with no events at all, gets the same request once without
 // streaming; when that succeeds, the model stops asking for streams.
 func (m *Model) generateStream(ctx context.Context, params openai.ChatCompletionNewParams) (refhost.Response, error) {
-	if m.stream.refused.Load() {
+	if m.refused.Load() {
 		return m.fallback(ctx, params)
 	}
 	sctx, cancel := context.WithCancelCause(ctx)
 	defer cancel(nil)
-	var watchdog *time.Timer
-	if t := m.stream.timeout; t > 0 {
-		watchdog = time.AfterFunc(t, func() { cancel(ErrSilent) })
-		defer watchdog.Stop()
-	}
+	watchdog := time.AfterFunc(m.timeout, func() { cancel(ErrSilent) })
+	defer watchdog.Stop()
 	// The watchdog bounds silences; the SDK's own timeout would bound the
 	// whole answer.
 	var plain plainAnswer
@@ -75,12 +56,10 @@ func (m *Model) generateStream(ctx context.Context, params openai.ChatCompletion
 	defer stream.Close()
 
 	var acc openai.ChatCompletionAccumulator
-	var reasoning strings.Builder
+	var thought strings.Builder
 	chunks := 0
 	for stream.Next() {
-		if watchdog != nil {
-			watchdog.Reset(m.stream.timeout)
-		}
+		watchdog.Reset(m.timeout)
 		chunk := stream.Current()
 		chunks++
 		if !acc.AddChunk(chunk) {
@@ -90,10 +69,10 @@ func (m *Model) generateStream(ctx context.Context, params openai.ChatCompletion
 			if c.Index != 0 {
 				continue
 			}
-			r := deltaReasoning(c.Delta)
-			reasoning.WriteString(r)
-			if m.stream.onDelta != nil && (r != "" || c.Delta.Content != "") {
-				m.stream.onDelta(Delta{Text: c.Delta.Content, Reasoning: r})
+			r := reasoning(c.Delta.JSON.ExtraFields)
+			thought.WriteString(r)
+			if m.cfg.OnDelta != nil && (r != "" || c.Delta.Content != "") {
+				m.cfg.OnDelta(Delta{Text: c.Delta.Content, Reasoning: r})
 			}
 		}
 	}
@@ -102,7 +81,7 @@ func (m *Model) generateStream(ctx context.Context, params openai.ChatCompletion
 	case err != nil && ctx.Err() != nil:
 		return refhost.Response{}, fmt.Errorf("openaimodel: %w", context.Cause(ctx))
 	case err != nil && errors.Is(context.Cause(sctx), ErrSilent):
-		return refhost.Response{}, fmt.Errorf("openaimodel: %w for %s", ErrSilent, m.stream.timeout)
+		return refhost.Response{}, fmt.Errorf("openaimodel: %w for %s", ErrSilent, m.timeout)
 	case err != nil && chunks == 0 && refusesStreaming(err):
 		return m.fallback(ctx, params)
 	case err != nil && chunks == 0:
@@ -122,7 +101,7 @@ func (m *Model) generateStream(ctx context.Context, params openai.ChatCompletion
 	if err != nil {
 		return refhost.Response{}, fmt.Errorf("openaimodel: response: %w", err)
 	}
-	resp.Reasoning = reasoning.String()
+	resp.Reasoning = thought.String()
 	return resp, nil
 }
 
@@ -131,7 +110,7 @@ func (m *Model) generateStream(ctx context.Context, params openai.ChatCompletion
 func (m *Model) fallback(ctx context.Context, params openai.ChatCompletionNewParams) (refhost.Response, error) {
 	resp, err := m.generateOnce(ctx, params)
 	if err == nil {
-		m.stream.refused.Store(true)
+		m.refused.Store(true)
 		m.delta(resp)
 	}
 	return resp, err
@@ -186,15 +165,15 @@ func (m *Model) plainResponse(p plainAnswer) (refhost.Response, error) {
 	if err != nil {
 		return refhost.Response{}, fmt.Errorf("openaimodel: response: %w", err)
 	}
-	m.stream.refused.Store(true)
+	m.refused.Store(true)
 	m.delta(resp)
 	return resp, nil
 }
 
 // delta hands a whole answer to OnDelta, when the answer was not streamed.
 func (m *Model) delta(resp refhost.Response) {
-	if m.stream.onDelta != nil && (resp.Text != "" || resp.Reasoning != "") {
-		m.stream.onDelta(Delta{Reasoning: resp.Reasoning, Text: resp.Text})
+	if m.cfg.OnDelta != nil && (resp.Text != "" || resp.Reasoning != "") {
+		m.cfg.OnDelta(Delta{Reasoning: resp.Reasoning, Text: resp.Text})
 	}
 }
 

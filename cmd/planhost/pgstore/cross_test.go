@@ -52,9 +52,6 @@ func TestAppendIfSeesEventsWithoutNotification(t *testing.T) {
 	url := pgtest.NewDB(t)
 	st := open(t, url, pgstore.WithPollInterval(time.Hour))
 	s, _ := st.Create("s")
-	if _, err := s.Append(ev("turn/end", 1)); err != nil {
-		t.Fatal(err)
-	}
 	var (
 		mu   sync.Mutex
 		last string
@@ -67,7 +64,7 @@ func TestAppendIfSeesEventsWithoutNotification(t *testing.T) {
 	// The store's listener catches every session up once it listens;
 	// let that happen first, so that only AppendIf can learn of the
 	// other writer's event below.
-	settled(t, st)
+	notified(t, url, s)
 	// Another writer commits a turn/start and sends no notification.
 	ctx := context.Background()
 	conn, err := pgx.Connect(ctx, url)
@@ -199,26 +196,21 @@ func TestPollCatchesUpWithoutNotification(t *testing.T) {
 	}
 }
 
-// settled waits until st's listener listens and st has read nothing from
-// the table for 200 ms: the catch-up the listener starts is over.
-func settled(t *testing.T, st *pgstore.Store) {
+// notified commits the next event of s (type "x") from another
+// connection, announces it with a notification and waits until s has it.
+// A store catches a session up when it is opened, and its listener once
+// it listens; so from then on st listens, and no catch-up of s is under
+// way or to come unless a notification, poll or append asks for one.
+func notified(t *testing.T, url string, s host.Session) {
 	t.Helper()
-	deadline := time.Now().Add(20 * time.Second)
-	for !pgstore.Listening(st) {
-		if time.Now().After(deadline) {
-			t.Fatal("the store never listened")
-		}
-		time.Sleep(5 * time.Millisecond)
+	ctx := context.Background()
+	conn := connect(t, url)
+	n := s.Len() + 1
+	if _, err := conn.Exec(ctx, `INSERT INTO planmode_events (session_id, seq, type, at, at_ns) VALUES ($1, $2, 'x', now(), 0)`, s.ID(), n); err != nil {
+		t.Fatal(err)
 	}
-	for n := pgstore.ReadBacks(st); ; {
-		time.Sleep(200 * time.Millisecond)
-		m := pgstore.ReadBacks(st)
-		if m == n {
-			return
-		}
-		if time.Now().After(deadline) {
-			t.Fatal("the store kept reading the table")
-		}
-		n = m
+	if _, err := conn.Exec(ctx, `SELECT pg_notify('planmode_events', $1)`, fmt.Sprintf("%s %d", s.ID(), n)); err != nil {
+		t.Fatal(err)
 	}
+	waitFor(t, "the notified event", 20*time.Second, func() bool { return s.Len() == n })
 }

@@ -33,7 +33,7 @@ func (d *Documents) Get(ctx context.Context, agentID, name string) (host.Documen
 	if err := host.ValidateDocumentKey(agentID, name); err != nil {
 		return host.Document{}, fmt.Errorf("pgstore: get document: %w", err)
 	}
-	ctx, cancel := d.op(ctx)
+	ctx, cancel := context.WithTimeout(ctx, d.st.opts.timeout)
 	defer cancel()
 	var (
 		doc host.Document
@@ -49,7 +49,7 @@ func (d *Documents) Get(ctx context.Context, agentID, name string) (host.Documen
 		return host.Document{}, fmt.Errorf("pgstore: agent %q: document %q: %w", agentID, name, host.ErrDocumentNotFound)
 	}
 	if err != nil {
-		return host.Document{}, d.st.wrap(err, "pgstore: agent %q: document %q: read", agentID, name)
+		return host.Document{}, fmt.Errorf("pgstore: agent %q: document %q: read: %w", agentID, name, err)
 	}
 	if doc.Data == nil {
 		doc.Data = []byte{}
@@ -69,7 +69,7 @@ func (d *Documents) Put(ctx context.Context, agentID, name string, data []byte, 
 	if len(data) > host.MaxDocumentSize {
 		return host.Document{}, fmt.Errorf("pgstore: agent %q: document %q: %d bytes, limit %d: %w", agentID, name, len(data), host.MaxDocumentSize, host.ErrDocumentTooLarge)
 	}
-	ctx, cancel := d.op(ctx)
+	ctx, cancel := context.WithTimeout(ctx, d.st.opts.timeout)
 	defer cancel()
 	if data == nil {
 		data = []byte{} // the column is NOT NULL; nil and empty are the same document
@@ -93,15 +93,9 @@ func (d *Documents) Put(ctx context.Context, agentID, name string, data []byte, 
 		return nil
 	})
 	if err != nil {
-		return host.Document{}, redact(err, d.st.password)
+		return host.Document{}, err
 	}
 	return host.Document{Data: append([]byte{}, data...), Version: v}, nil
-}
-
-// op bounds a document call by ctx and the store's timeout, and fails at
-// once when ctx is already done.
-func (d *Documents) op(ctx context.Context) (context.Context, context.CancelFunc) {
-	return context.WithTimeout(ctx, d.st.opts.timeout)
 }
 
 var _ host.Documents = (*Documents)(nil)

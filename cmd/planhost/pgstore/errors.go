@@ -1,9 +1,6 @@
 package pgstore
 
-import (
-	"errors"
-	"strings"
-)
+import "errors"
 
 // Errors returned by the store, besides the shared ones in package host
 // (host.ErrSessionExists, host.ErrSessionNotFound, host.ErrBadSessionID,
@@ -20,21 +17,3 @@ var (
 	// ErrBadOption means an option has an invalid value.
 	ErrBadOption = errors.New("bad option")
 )
-
-// redacted hides a secret (the password) in an error's text, keeping the
-// error chain for errors.Is and errors.As.
-type redacted struct {
-	err    error
-	secret string
-}
-
-func (r redacted) Error() string { return strings.ReplaceAll(r.err.Error(), r.secret, "xxxxx") }
-func (r redacted) Unwrap() error { return r.err }
-
-// redact returns err with every occurrence of secret in its text hidden.
-func redact(err error, secret string) error {
-	if err == nil || secret == "" || !strings.Contains(err.Error(), secret) {
-		return err
-	}
-	return redacted{err: err, secret: secret}
-}

@@ -11,15 +11,22 @@ import (
 	"github.com/dshgo/planmode/store/eventcheck"
 )
 
-// canonicalize checks e as every store does (package eventcheck) and puts
-// it in the form the stores keep. PostgreSQL text cannot hold NUL, so a
-// type or source holding one is refused too.
-func canonicalize(e *host.Event) error {
+// prepare checks e as every store does (package eventcheck; PostgreSQL
+// text cannot hold NUL, so a type or source holding one is refused too),
+// puts it in the form the stores keep, runs the validators and returns
+// its row.
+func (s *Store) prepare(e *host.Event) (row, error) {
 	if err := checkNUL(e); err != nil {
-		return err
+		return row{}, err
 	}
 	e.Time = e.Time.Round(0)
-	return eventcheck.Append(e)
+	if err := eventcheck.Append(e); err != nil {
+		return row{}, err
+	}
+	if err := s.vs.Check(*e); err != nil {
+		return row{}, err
+	}
+	return toRow(*e)
 }
 
 // checkNUL refuses a type or source holding NUL, which PostgreSQL text

@@ -5,12 +5,6 @@ import (
 	"time"
 )
 
-// ReadBacks returns how many times st read events from the table.
-func ReadBacks(st *Store) int64 { return st.readBacks.Load() }
-
-// Listening reports whether st's listener has listened once.
-func Listening(st *Store) bool { return st.listening.Load() }
-
 // EncodeNotice and DecodeNotice expose the notification payload.
 var (
 	EncodeNotice = encodeNotice
@@ -27,4 +21,10 @@ func LeaseHolder(st *Store, id string) (live bool, err error) {
 	)
 	err = st.pool.QueryRow(context.Background(), sqlLeaseHolder, id).Scan(&host, &pid, &since, &upt, &live)
 	return live, err
+}
+
+// SchemaVersion is the schema version this package migrates a database to.
+func SchemaVersion() int {
+	ms, _ := migrations()
+	return len(ms)
 }

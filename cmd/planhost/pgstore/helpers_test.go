@@ -8,6 +8,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/jackc/pgx/v5"
+
 	"github.com/dshgo/planmode/cmd/planhost/pgstore"
 	"github.com/dshgo/planmode/cmd/planhost/pgstore/pgtest"
 	"github.com/dshgo/planmode/host"
@@ -100,4 +102,26 @@ func waitFor(t testing.TB, what string, within time.Duration, cond func() bool) 
 		}
 		time.Sleep(2 * time.Millisecond)
 	}
+}
+
+// connect opens a plain connection to url, as another program would,
+// closed when the test ends.
+func connect(t testing.TB, url string) *pgx.Conn {
+	t.Helper()
+	conn, err := pgx.Connect(context.Background(), url)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { conn.Close(context.Background()) })
+	return conn
+}
+
+// listen returns a connection listening on the stores' channel.
+func listen(t testing.TB, url string) *pgx.Conn {
+	t.Helper()
+	conn := connect(t, url)
+	if _, err := conn.Exec(context.Background(), `LISTEN planmode_events`); err != nil {
+		t.Fatal(err)
+	}
+	return conn
 }

@@ -1,9 +1,9 @@
 package pgstore
 
 import (
+	"context"
 	"errors"
 	"fmt"
-	"sync"
 	"time"
 
 	"github.com/jackc/pgx/v5"
@@ -38,15 +38,18 @@ func (s *session) LeaseTurn() (host.TurnLease, error) {
 		err := s.st.pool.QueryRow(ctx, sqlLeaseGrant, s.id, s.st.opts.holderHost, s.st.opts.holderPID, ttl.Microseconds()).Scan(&token, &since, &until)
 		if err == nil {
 			cancel()
-			l := &lease{s: s, token: uint64(token), lost: make(chan struct{}), stop: make(chan struct{}), done: make(chan struct{})}
+			l := &lease{s: s, token: uint64(token), done: make(chan struct{})}
+			l.lost, l.markLost = context.WithCancel(context.Background())
+			renewing, stop := context.WithCancel(s.closing)
+			l.stop = stop
 			// The lease counts as ours from before the grant was asked
 			// for, so it is given up locally before the database expires it.
-			go l.renew(start)
+			go l.renew(renewing, start)
 			return l, nil
 		}
 		if !errors.Is(err, pgx.ErrNoRows) {
 			cancel()
-			return nil, s.st.wrap(err, "pgstore: session %q: lease turn", s.id)
+			return nil, fmt.Errorf("pgstore: session %q: lease turn: %w", s.id, err)
 		}
 		var (
 			h    host.LeaseHolder
@@ -60,7 +63,7 @@ func (s *session) LeaseTurn() (host.TurnLease, error) {
 		case errors.Is(err, pgx.ErrNoRows):
 			return nil, fmt.Errorf("pgstore: session %q: lease turn: %w", s.id, host.ErrSessionNotFound)
 		case err != nil:
-			return nil, s.st.wrap(err, "pgstore: session %q: lease turn: read holder", s.id)
+			return nil, fmt.Errorf("pgstore: session %q: lease turn: read holder: %w", s.id, err)
 		case live || i+1 >= leaseTries:
 			if sn != nil {
 				h.Since = *sn
@@ -78,18 +81,17 @@ type lease struct {
 	s     *session
 	token uint64
 
-	lost     chan struct{} // closed when the lease is lost
-	lostOnce sync.Once
-	stop     chan struct{} // closed by Release
-	stopOnce sync.Once
-	done     chan struct{} // closed when renew returns
+	lost     context.Context // done when the lease is lost
+	markLost context.CancelFunc
+	stop     context.CancelFunc // ends the renewals (Release)
+	done     chan struct{}      // closed when renew returns
 }
 
 // Token implements [host.TurnLease].
 func (l *lease) Token() uint64 { return l.token }
 
 // Lost implements [host.TurnLease].
-func (l *lease) Lost() <-chan struct{} { return l.lost }
+func (l *lease) Lost() <-chan struct{} { return l.lost.Done() }
 
 // Append implements [host.TurnLease].
 func (l *lease) Append(e host.Event) (host.Event, error) {
@@ -111,33 +113,32 @@ func (l *lease) AppendIf(e host.Event, cond func() bool) (host.Event, bool, erro
 // Release implements [host.TurnLease]. The lease row is cleared only when
 // it still carries this grant's token.
 func (l *lease) Release() error {
-	l.stopOnce.Do(func() { close(l.stop) })
+	l.stop()
 	<-l.done
 	ctx, cancel := l.s.st.op()
 	defer cancel()
 	if _, err := l.s.st.pool.Exec(ctx, sqlLeaseRelease, l.s.id, int64(l.token)); err != nil {
-		return l.s.st.wrap(err, "pgstore: session %q: release lease %d", l.s.id, l.token)
+		return fmt.Errorf("pgstore: session %q: release lease %d: %w", l.s.id, l.token, err)
 	}
 	return nil
 }
 
-func (l *lease) markLost() { l.lostOnce.Do(func() { close(l.lost) }) }
-
 // renew extends the lease every third of its expiry until Release. A
 // renewal that finds another grant loses the lease at once; failed
 // renewals lose it once the lease has run out by this process's clock,
-// counted from before the last successful renewal was asked for.
-func (l *lease) renew(valid time.Time) {
+// counted from before the last successful renewal was asked for. Closing
+// the session loses it too.
+func (l *lease) renew(renewing context.Context, valid time.Time) {
 	defer close(l.done)
 	ttl := l.s.st.opts.leaseExpiry
 	t := time.NewTicker(ttl / 3)
 	defer t.Stop()
 	for {
 		select {
-		case <-l.stop:
-			return
-		case <-l.s.closing.Done():
-			l.markLost()
+		case <-renewing.Done():
+			if l.s.closing.Err() != nil {
+				l.markLost()
+			}
 			return
 		case <-t.C:
 		}

@@ -2,11 +2,15 @@ package pgstore
 
 import (
 	"context"
+	"maps"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
 
 	"github.com/jackc/pgx/v5"
+	"github.com/jackc/pgx/v5/pgconn"
+	"github.com/jackc/pgxlisten"
 )
 
 // Messages the store logs at warning level.
@@ -16,7 +20,7 @@ const (
 	LogListenLost = "pgstore: lost the notification connection"
 	// LogCatchUpFailed: a session could not read other processes' events;
 	// the next notification, poll or append tries again. Attributes:
-	// "session", "err".
+	// "session" (none when the poll failed), "err".
 	LogCatchUpFailed = "pgstore: catch-up failed"
 	// LogLeaseLost: another process was granted a turn lease this
 	// process held; its later writes under it are refused.
@@ -34,99 +38,112 @@ const (
 	LogNotifyFailed = "pgstore: notify failed"
 )
 
+// reconnectDelay is how long the listener waits before it reconnects.
+const reconnectDelay = 250 * time.Millisecond
+
 // listener holds one connection that LISTENs for appends and hands the
-// open sessions they concern what they carry. Sessions add only the
-// event that continues their log and read the table by position
-// otherwise, so a lost notification delays a catch-up (until the next
-// notification, poll or append) but never skips or repeats an event.
-type listener struct {
-	st *Store
+// open sessions they concern what they carry; after each (re)connect it
+// asks every open session to catch up, since anything may have been
+// committed while no one listened. Sessions add only the event that
+// continues their log and read the table by position otherwise, so a lost
+// notification delays a catch-up (until the next notification, poll or
+// append) but never skips or repeats an event.
+func (s *Store) listener() *pgxlisten.Listener {
+	l := &pgxlisten.Listener{
+		Connect: func(ctx context.Context) (*pgx.Conn, error) {
+			ctx, cancel := context.WithTimeout(ctx, s.opts.timeout)
+			defer cancel()
+			return pgx.ConnectConfig(ctx, s.pool.Config().ConnConfig.Copy())
+		},
+		LogError: func(ctx context.Context, err error) {
+			if ctx.Err() == nil {
+				s.opts.logger.Warn(LogListenLost, "err", err)
+			}
+		},
+		ReconnectDelay: reconnectDelay,
+	}
+	l.Handle(notifyChannel, listenHandler{s})
+	return l
 }
 
-func (l *listener) run() {
-	ctx := l.st.ctx
-	backoff := reconnectMin
-	for ctx.Err() == nil {
-		err := l.session(ctx)
-		if ctx.Err() != nil {
-			return
-		}
-		l.st.opts.logger.Warn(LogListenLost, "err", redact(err, l.st.password))
-		select {
-		case <-ctx.Done():
-			return
-		case <-time.After(backoff):
-		}
-		backoff = min(2*backoff, reconnectMax)
-	}
+type listenHandler struct{ st *Store }
+
+func (h listenHandler) HandleNotification(_ context.Context, n *pgconn.Notification, _ *pgx.Conn) error {
+	h.st.noticed(n.Payload)
+	return nil
 }
 
-// session connects, listens, catches up every open session (anything may
-// have been committed while no one listened) and then waits for
-// notifications, polling the open sessions' lengths when none came for a
-// poll interval. It returns when the connection fails or ctx ends.
-func (l *listener) session(ctx context.Context) error {
-	cctx, cancel := context.WithTimeout(ctx, l.st.opts.timeout)
-	conn, err := pgx.ConnectConfig(cctx, l.st.pool.Config().ConnConfig.Copy())
-	if err == nil {
-		_, err = conn.Exec(cctx, sqlListen)
+func (h listenHandler) HandleBacklog(context.Context, string, *pgx.Conn) error {
+	for _, ss := range h.st.open() {
+		ss.poke()
 	}
-	cancel()
+	return nil
+}
+
+// noticed hands the session a notification names, when it is open and
+// behind the length announced, what the notification carried. Other
+// notifications (this process's own, those of sessions not open here)
+// are not decoded further than their first line.
+func (s *Store) noticed(payload string) {
+	head, _, _ := strings.Cut(payload, "\n")
+	id, n, ok := parsePayload(head)
+	if !ok {
+		return
+	}
+	ss := s.lookup(id)
+	if ss == nil || int64(ss.Len()) >= n {
+		return
+	}
+	_, n, events, _, err := decodeNotice(payload)
 	if err != nil {
-		if conn != nil {
-			_ = conn.Close(context.Background())
-		}
-		return err
+		s.opts.logger.Warn(LogNoticeRefused, "session", id, "err", err)
 	}
-	defer func() {
-		cctx, cancel := context.WithTimeout(context.Background(), time.Second)
-		defer cancel()
-		_ = conn.Close(cctx)
-	}()
-	l.st.wakeAll()
-	l.st.listening.Store(true)
+	ss.notice(events, n)
+}
+
+// poll compares the open sessions' lengths with the database every poll
+// interval and wakes those behind, which catches up a session whose
+// notification was lost.
+func (s *Store) poll() {
+	t := time.NewTicker(s.opts.poll)
+	defer t.Stop()
 	for {
-		wctx, cancel := context.WithTimeout(ctx, l.st.opts.poll)
-		n, err := conn.WaitForNotification(wctx)
-		timedOut := wctx.Err() != nil && ctx.Err() == nil
+		select {
+		case <-s.ctx.Done():
+			return
+		case <-t.C:
+		}
+		open := s.open()
+		if len(open) == 0 {
+			continue
+		}
+		ids := slices.Collect(maps.Keys(open))
+		ctx, cancel := s.op()
+		rows, err := s.pool.Query(ctx, sqlLens, ids)
+		if err == nil {
+			var (
+				id string
+				n  int64
+			)
+			_, err = pgx.ForEachRow(rows, []any{&id, &n}, func() error {
+				if ss := open[id]; int64(ss.Len()) < n {
+					ss.poke()
+				}
+				return nil
+			})
+		}
 		cancel()
-		switch {
-		case err == nil:
-			l.st.noticed(n.Payload)
-		case timedOut:
-			if conn.IsClosed() {
-				return err
-			}
-			if err := l.poll(ctx, conn); err != nil {
-				return err
-			}
-		default:
-			return err
+		if err != nil && s.ctx.Err() == nil {
+			s.opts.logger.Warn(LogCatchUpFailed, "err", err)
 		}
 	}
 }
 
-// poll wakes every open session that is behind the database.
-func (l *listener) poll(ctx context.Context, conn *pgx.Conn) error {
-	ids := l.st.openIDs()
-	if len(ids) == 0 {
-		return nil
-	}
-	pctx, cancel := context.WithTimeout(ctx, l.st.opts.timeout)
-	defer cancel()
-	rows, err := conn.Query(pctx, sqlLens, ids)
-	if err != nil {
-		return err
-	}
-	var (
-		id string
-		n  int64
-	)
-	_, err = pgx.ForEachRow(rows, []any{&id, &n}, func() error {
-		l.st.wakeBehind(id, n)
-		return nil
-	})
-	return err
+// open returns the open sessions.
+func (s *Store) open() map[string]*session {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return maps.Clone(s.sessions)
 }
 
 // parsePayload splits "<id> <seq>".

@@ -6,8 +6,6 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
-	"path"
-	"slices"
 	"strconv"
 	"strings"
 
@@ -29,35 +27,24 @@ type migration struct {
 // migrations returns the embedded migrations in order. Their numbers must
 // count 1, 2, 3, ...
 func migrations() ([]migration, error) {
-	names, err := fs.Glob(migrationFiles, "migrations/*.sql")
+	files, err := fs.ReadDir(migrationFiles, "migrations")
 	if err != nil {
 		return nil, err
 	}
-	slices.Sort(names)
 	var ms []migration
-	for _, n := range names {
-		base := strings.TrimSuffix(path.Base(n), ".sql")
-		num, name, ok := strings.Cut(base, "_")
+	for _, f := range files {
+		num, name, ok := strings.Cut(strings.TrimSuffix(f.Name(), ".sql"), "_")
 		v, err := strconv.Atoi(num)
 		if !ok || err != nil || v != len(ms)+1 {
-			return nil, fmt.Errorf("pgstore: migration file %s: want NNNN_name.sql numbered %d", n, len(ms)+1)
+			return nil, fmt.Errorf("pgstore: migration file %s: want NNNN_name.sql numbered %d", f.Name(), len(ms)+1)
 		}
-		b, err := migrationFiles.ReadFile(n)
+		b, err := migrationFiles.ReadFile("migrations/" + f.Name())
 		if err != nil {
 			return nil, err
 		}
 		ms = append(ms, migration{version: v, name: name, sql: string(b)})
 	}
 	return ms, nil
-}
-
-// SchemaVersion is the schema version this package migrates a database to.
-func SchemaVersion() int {
-	ms, err := migrations()
-	if err != nil {
-		panic(err) // the embedded files are fixed at build time; tests check them
-	}
-	return len(ms)
 }
 
 // migrate applies the migrations the database lacks, in one transaction

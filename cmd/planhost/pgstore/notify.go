@@ -10,7 +10,6 @@ import (
 	"strconv"
 	"strings"
 	"sync"
-	"sync/atomic"
 	"time"
 
 	"github.com/dshgo/planmode/host"
@@ -21,9 +20,12 @@ import (
 // must be shorter than 8000 bytes).
 const maxPayload = 7999
 
-// maxLinger bounds how long the notifier waits for this process's
-// appends under way before it sends what is pending (see [notifier.run]).
-const maxLinger = time.Millisecond
+// linger is how long the notifier waits, once woken, for more appends of
+// this process to announce in the same statement (as PostgreSQL's
+// commit_delay groups the commits of busy servers): every notification is
+// a transaction of its own, which costs the server about half of an
+// append. It is the time of a few appends, and nothing a user could see.
+const linger = 5 * time.Millisecond
 
 // maxPending bounds the events a session's next notifications carry,
 // roughly in bytes.
@@ -41,9 +43,8 @@ const closeGrace = time.Second
 // other processes until their next poll or append; it never loses an
 // event.
 type notifier struct {
-	st    *Store
-	wake  chan struct{}
-	armed atomic.Bool // a batch began: the next appendDone wakes run
+	st   *Store
+	wake chan struct{}
 	// sendCtx ends closeGrace after the store is closed, or when run
 	// returns.
 	sendCtx  context.Context
@@ -64,22 +65,16 @@ type notice struct {
 
 func newNotifier(st *Store) *notifier {
 	n := &notifier{st: st, wake: make(chan struct{}, 1), pending: map[string]*notice{}}
-	// Close lets the notifications under way and the last one go out,
-	// for up to closeGrace.
 	n.sendCtx, n.stopSend = context.WithCancel(context.Background())
 	context.AfterFunc(st.ctx, func() { time.AfterFunc(closeGrace, n.stopSend) })
 	return n
 }
 
-// add records that session id committed e. The first event of a batch
-// arms the wake-up that the append's appendDone sends. Events stop being
-// kept once they hold maxPending bytes (the notifier is behind); the
-// notifications then carry those kept and the length.
+// add records that session id committed e and wakes the notifier. Events
+// stop being kept once they hold maxPending bytes (the notifier is
+// behind); the notifications then carry those kept and the length.
 func (n *notifier) add(id string, e host.Event) {
 	n.mu.Lock()
-	if len(n.pending) == 0 {
-		n.armed.Store(true)
-	}
 	p := n.pending[id]
 	if p == nil {
 		p = &notice{}
@@ -99,49 +94,28 @@ func (n *notifier) add(id string, e host.Event) {
 		}
 	}
 	n.mu.Unlock()
-}
-
-// appendDone ends an append counted in Store.appending. The append that
-// began a batch (or, racing with it, another) wakes the notifier; the
-// other appends of the batch do not, so a stream of appends costs a
-// wake-up per notification, not per event.
-func (n *notifier) appendDone() {
-	n.st.appending.Add(-1)
-	if n.armed.Swap(false) {
-		select {
-		case n.wake <- struct{}{}:
-		default:
-		}
+	select {
+	case n.wake <- struct{}{}:
+	default:
 	}
 }
 
-// run sends what was added until the store is closed, then sends what is
-// left. Every notification is a transaction of its own, which costs the
-// server about half of an append; so when the notifier is woken while
-// other appends of this process are under way, it waits maxLinger and
-// sends their events in the same notification, as PostgreSQL's
-// commit_delay groups the commits of busy servers. A batch whose appends
-// are all done is announced at once.
+// run sends what was added, a linger after it was woken, until the store
+// is closed; then it sends what is left.
 func (n *notifier) run() {
-	linger := time.NewTimer(maxLinger)
-	linger.Stop()
+	defer n.stopSend()
 	for {
 		select {
 		case <-n.wake:
-		case <-n.st.ctx.Done():
-		}
-		if n.st.ctx.Err() == nil && n.st.appending.Load() > 0 {
-			linger.Reset(maxLinger)
 			select {
-			case <-linger.C:
+			case <-time.After(linger):
 			case <-n.st.ctx.Done():
-				linger.Stop()
 			}
+		case <-n.st.ctx.Done():
 		}
 		n.flush()
 		if n.st.ctx.Err() != nil {
 			n.flush() // what was added while the last one was sent
-			n.stopSend()
 			return
 		}
 	}
@@ -174,7 +148,7 @@ func (n *notifier) flush() {
 	ctx, cancel := context.WithTimeout(n.sendCtx, n.st.opts.timeout)
 	defer cancel()
 	if _, err := n.st.pool.Exec(ctx, sqlNotify, payloads); err != nil && n.st.ctx.Err() == nil {
-		n.st.opts.logger.Warn(LogNotifyFailed, "sessions", len(payloads), "err", redact(err, n.st.password))
+		n.st.opts.logger.Warn(LogNotifyFailed, "sessions", len(payloads), "err", err)
 	}
 }
 

@@ -20,9 +20,6 @@ const (
 	// minLeaseExpiry keeps the renewals (every third of the expiry) from
 	// flooding the database.
 	minLeaseExpiry = 300 * time.Millisecond
-	// reconnectMin and reconnectMax bound the listener's backoff.
-	reconnectMin = 50 * time.Millisecond
-	reconnectMax = 2 * time.Second
 )
 
 // Option configures a [Store].

@@ -7,10 +7,6 @@ const notifyChannel = "planmode_events"
 // Statements, named after their purpose (errors are wrapped with it).
 const (
 	sqlCreateSession = `INSERT INTO planmode_sessions (id) VALUES ($1)`
-	// sqlSessionLen reads whether session $1 exists and its length, the
-	// highest seq of its events (they count up from 1 without a gap).
-	sqlSessionLen = `SELECT coalesce((SELECT max(seq) FROM planmode_events WHERE session_id = $1), 0)
-		FROM planmode_sessions WHERE id = $1`
 	// sqlLockSession locks the session's row for an append and reads its
 	// fencing token: while the row is locked no lease can be granted and
 	// no other append commits, so the token checked is the token at the
@@ -21,48 +17,21 @@ const (
 	sqlEventsLen   = `SELECT coalesce(max(seq), 0) FROM planmode_events WHERE session_id = $1`
 	sqlReadEvents  = `SELECT seq, type, at, at_ns, source, data FROM planmode_events
 		WHERE session_id = $1 AND seq > $2 ORDER BY seq`
-	// sqlInsertEvent inserts event $2 of session $1 (the locking
-	// append's, under the session's row lock).
+	// sqlInsertEvent inserts event $2 of session $1, under the session's
+	// row lock.
 	sqlInsertEvent = `INSERT INTO planmode_events (session_id, seq, type, at, at_ns, source, data)
 		VALUES ($1, $2, $3, $4, $5, $6, $7)`
-	// sqlAppendOne appends event $2 of session $1 in one statement (one
-	// round trip, committed on its own) when event $2-1 is there (so a
-	// database that lost events this process saw gets no gap). It locks
-	// the session's row FOR KEY SHARE before it inserts, as the events'
-	// foreign key check would after: the locking append holds the row
-	// FOR UPDATE before it inserts, so taking the row after the event's
-	// key would deadlock with it. The events' primary key refuses event
-	// $2 when another append took it (a unique violation). Nothing is
-	// written to the session's row, so the append costs about what a
-	// plain INSERT does. No row inserted (the session is gone or the
-	// database lacks event $2-1) or a unique violation sends the append
-	// down the locking path, which finds out why.
-	sqlAppendOne = `INSERT INTO planmode_events (session_id, seq, type, at, at_ns, source, data)
-		SELECT s.id, $2::bigint, $3, $4, $5, $6, $7 FROM planmode_sessions s
-		WHERE s.id = $1 AND ($2::bigint = 1 OR EXISTS (SELECT FROM planmode_events p
-				WHERE p.session_id = $1 AND p.seq = $2::bigint - 1))
-		FOR KEY SHARE OF s`
-	// sqlAppendFenced is sqlAppendOne under fencing token $8: it
-	// share-locks the session's row and checks the token there. A lease
-	// grant (an UPDATE of the row) waits for the lock, and a grant that
-	// committed meanwhile makes the row fail the check, so the token
-	// checked is the token at the commit: a stale token never writes.
-	sqlAppendFenced = `INSERT INTO planmode_events (session_id, seq, type, at, at_ns, source, data)
-		SELECT s.id, $2::bigint, $3, $4, $5, $6, $7 FROM planmode_sessions s
-		WHERE s.id = $1 AND s.fence = $8::bigint
-			AND ($2::bigint = 1 OR EXISTS (SELECT FROM planmode_events p
-				WHERE p.session_id = $1 AND p.seq = $2::bigint - 1))
-		FOR SHARE OF s`
 	// sqlNotify sends one notification per payload. It runs after the
 	// appends' commits, in its own transaction: PostgreSQL serializes the
 	// commits of all transactions that notify (a cluster-wide lock held
 	// through the commit's WAL flush), so notifying inside the append
 	// would serialize every session's appends.
-	sqlNotify      = `SELECT pg_notify('` + notifyChannel + `', p) FROM unnest($1::text[]) AS p`
-	sqlForkSession = `INSERT INTO planmode_sessions (id) VALUES ($1)`
-	sqlForkEvents  = `INSERT INTO planmode_events (session_id, seq, type, at, at_ns, source, data)
+	sqlNotify     = `SELECT pg_notify('` + notifyChannel + `', p) FROM unnest($1::text[]) AS p`
+	sqlForkEvents = `INSERT INTO planmode_events (session_id, seq, type, at, at_ns, source, data)
 		SELECT $1, seq, type, at, at_ns, source, data FROM planmode_events
 		WHERE session_id = $2 AND seq <= $3`
+	// sqlLens reads the sessions of $1 that exist and their lengths, the
+	// highest seq of their events (they count up from 1 without a gap).
 	sqlLens = `SELECT s.id, coalesce((SELECT max(e.seq) FROM planmode_events e WHERE e.session_id = s.id), 0)
 		FROM planmode_sessions s WHERE s.id = ANY($1)`
 	// sqlLeaseGrant grants the turn lease of session $1 to host $2, pid $3
@@ -83,7 +52,6 @@ const (
 	// sqlLeaseRelease gives up the lease of session $1 granted with $2.
 	sqlLeaseRelease = `UPDATE planmode_sessions SET lease_until = NULL, lease_host = '', lease_pid = 0, lease_since = NULL
 		WHERE id = $1 AND fence = $2`
-	sqlListen = `LISTEN ` + notifyChannel
 )
 
 // Migration statements.

@@ -1,15 +1,12 @@
 package pgstore
 
 import (
-	"bytes"
 	"context"
 	"errors"
 	"fmt"
-	"strings"
 	"sync"
 
 	"github.com/jackc/pgx/v5"
-	"github.com/jackc/pgx/v5/pgconn"
 
 	"github.com/dshgo/planmode/host"
 	"github.com/dshgo/planmode/host/hostkit"
@@ -74,9 +71,9 @@ func (s *session) Append(e host.Event) (host.Event, error) {
 // events other processes committed since this process last looked and
 // delivers them to the subscribers, and only then runs cond, so cond sees
 // the whole log. The event then gets the next Seq and its Time, passes the
-// validators, and is inserted with the session's new length and a
-// notification; after the commit it is added to the local log and
-// delivered. Nothing of a failed or rejected append is visible anywhere.
+// validators and is inserted; after the commit it is added to the local
+// log, delivered and announced to the other processes. Nothing of a failed
+// or rejected append is visible anywhere.
 //
 // When the connection breaks during the commit, the outcome is unknown to
 // PostgreSQL's client: AppendIf returns the error, and if the commit did
@@ -91,10 +88,6 @@ func (s *session) AppendIf(e host.Event, cond func() bool) (host.Event, bool, er
 // the owner's next step). An append under a token that is no longer the
 // session's newest fails with host.ErrFenced before anything is written.
 func (s *session) appendIf(e host.Event, cond func() bool, token uint64) (host.Event, bool, error) {
-	// The notifier announces the event once this append (and any other
-	// under way in this process) is done; see notifier.run.
-	s.st.appending.Add(1)
-	defer s.st.notify.appendDone()
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	if s.closed {
@@ -102,35 +95,16 @@ func (s *session) appendIf(e host.Event, cond func() bool, token uint64) (host.E
 	}
 	ctx, cancel := s.st.op()
 	defer cancel()
-	var maybe *host.Event // an append whose outcome is unknown
-	if cond == nil {
-		// The local log is the whole log unless another process appended
-		// since: try the one-statement append, which checks just that.
-		// (A condition must see the whole log, so AppendIf with one takes
-		// the locking path.)
-		got, done, unknown, err := s.appendOneLocked(ctx, e, token)
-		switch {
-		case done:
-			return got, true, nil
-		case err != nil && !unknown:
-			return host.Event{}, false, err
-		case err != nil:
-			// The connection broke around the statement: it may have
-			// committed. The locking path reads the log first and
-			// returns the event if it is there.
-			maybe = &got
-		}
-	}
 	tx, err := begin(ctx, s.st.pool, pgx.TxOptions{})
 	if err != nil {
-		return host.Event{}, false, s.st.wrap(err, "pgstore: session %q: append: begin", s.id)
+		return host.Event{}, false, fmt.Errorf("pgstore: session %q: append: begin: %w", s.id, err)
 	}
 	defer func() { _ = tx.Rollback(ctx) }()
 	n, fence, err := s.lockLocked(ctx, tx)
 	if errors.Is(err, pgx.ErrNoRows) {
 		return host.Event{}, false, fmt.Errorf("pgstore: session %q: append: %w", s.id, host.ErrSessionNotFound)
 	} else if err != nil {
-		return host.Event{}, false, s.st.wrap(err, "pgstore: session %q: append: lock session", s.id)
+		return host.Event{}, false, fmt.Errorf("pgstore: session %q: append: lock session: %w", s.id, err)
 	}
 	if token != 0 && uint64(fence) != token {
 		return host.Event{}, false, fmt.Errorf("pgstore: session %q: append %q under lease %d, newest lease %d: %w", s.id, e.Type, token, fence, host.ErrFenced)
@@ -148,37 +122,37 @@ func (s *session) appendIf(e host.Event, cond func() bool, token uint64) (host.E
 			return host.Event{}, false, fmt.Errorf("pgstore: session %q: append: %w: length %d, %d events", s.id, ErrCorrupt, n, got)
 		}
 	}
-	if maybe != nil && uint64(n) >= maybe.Seq {
-		if got := s.log.Log().At(int(maybe.Seq) - 1); got.Type == maybe.Type && got.Time.Equal(maybe.Time) && bytes.Equal(got.Data, maybe.Data) {
-			return got, true, nil // it did commit, and is in the log once
-		}
-	}
 	if cond != nil && !cond() {
 		return host.Event{}, false, nil
 	}
-	e.Seq = uint64(n) + 1
-	if e.Time.IsZero() {
-		e.Time = s.st.now()
-	}
-	if err := canonicalize(&e); err != nil {
-		return host.Event{}, false, fmt.Errorf("pgstore: session %q: append: %w", s.id, err)
-	}
-	if err := s.st.vs.Check(e); err != nil {
-		return host.Event{}, false, fmt.Errorf("pgstore: session %q: append event %d %q: %w", s.id, e.Seq, e.Type, err)
-	}
-	r, err := toRow(e)
+	e, r, err := s.stamp(e, uint64(n)+1)
 	if err != nil {
-		return host.Event{}, false, fmt.Errorf("pgstore: session %q: append: %w", s.id, err)
+		return host.Event{}, false, err
 	}
 	if _, err := tx.Exec(ctx, sqlInsertEvent, s.id, r.seq, r.typ, r.at, r.atNS, r.source, r.data); err != nil {
-		return host.Event{}, false, s.st.wrap(err, "pgstore: session %q: append event %d %q: insert", s.id, e.Seq, e.Type)
+		return host.Event{}, false, fmt.Errorf("pgstore: session %q: append event %d %q: insert: %w", s.id, e.Seq, e.Type, err)
 	}
 	if err := tx.Commit(ctx); err != nil {
-		return host.Event{}, false, s.st.wrap(err, "pgstore: session %q: append event %d %q: commit", s.id, e.Seq, e.Type)
+		return host.Event{}, false, fmt.Errorf("pgstore: session %q: append event %d %q: commit: %w", s.id, e.Seq, e.Type, err)
 	}
 	e = s.addLocked(e)
 	s.st.notify.add(s.id, e) // e now holds the log's copy of the data
 	return e, true, nil
+}
+
+// stamp gives e seq and, unless it has one, the time, and checks it as an
+// append does (see [Store.prepare]); it returns e as it is stored and its
+// row.
+func (s *session) stamp(e host.Event, seq uint64) (host.Event, row, error) {
+	e.Seq = seq
+	if e.Time.IsZero() {
+		e.Time = s.st.now()
+	}
+	r, err := s.st.prepare(&e)
+	if err != nil {
+		return host.Event{}, row{}, fmt.Errorf("pgstore: session %q: append event %d %q: %w", s.id, e.Seq, e.Type, err)
+	}
+	return e, r, nil
 }
 
 // lockLocked locks the session's row in tx and then reads its length and
@@ -201,68 +175,6 @@ func (s *session) lockLocked(ctx context.Context, tx pgx.Tx) (n, fence int64, er
 	return n, fence, err
 }
 
-// appendOneLocked appends e as the local log's next event in one
-// statement, which commits only when the database's log has the same
-// length (and the session the fencing token, when token is not 0). It
-// reports false, with no error, when it did not: the caller then takes
-// the locking path. unknown reports an error that leaves open whether the
-// statement committed. s.mu is held.
-func (s *session) appendOneLocked(ctx context.Context, e host.Event, token uint64) (_ host.Event, done, unknown bool, _ error) {
-	e.Seq = uint64(s.Len()) + 1
-	if e.Time.IsZero() {
-		e.Time = s.st.now()
-	}
-	if err := canonicalize(&e); err != nil {
-		return host.Event{}, false, false, fmt.Errorf("pgstore: session %q: append: %w", s.id, err)
-	}
-	if err := s.st.vs.Check(e); err != nil {
-		return host.Event{}, false, false, fmt.Errorf("pgstore: session %q: append event %d %q: %w", s.id, e.Seq, e.Type, err)
-	}
-	r, err := toRow(e)
-	if err != nil {
-		return host.Event{}, false, false, fmt.Errorf("pgstore: session %q: append: %w", s.id, err)
-	}
-	var tag pgconn.CommandTag
-	for i := 1; ; i++ {
-		if token == 0 {
-			tag, err = s.st.pool.Exec(ctx, sqlAppendOne, s.id, r.seq, r.typ, r.at, r.atNS, r.source, r.data)
-		} else {
-			tag, err = s.st.pool.Exec(ctx, sqlAppendFenced, s.id, r.seq, r.typ, r.at, r.atNS, r.source, r.data, int64(token))
-		}
-		// A connection the server ended while idle in the pool fails
-		// before the statement is sent: try another.
-		if err == nil || !pgconn.SafeToRetry(err) || !retry(ctx, s.st.pool, i, err) {
-			break
-		}
-	}
-	if isUniqueViolation(err) {
-		return host.Event{}, false, false, nil // another append took e.Seq
-	}
-	if err != nil {
-		return e, false, outcomeUnknown(ctx, err), s.st.wrap(err, "pgstore: session %q: append event %d %q: lock session and insert", s.id, e.Seq, e.Type)
-	}
-	if tag.RowsAffected() != 1 {
-		return host.Event{}, false, false, nil
-	}
-	e = s.addLocked(e)
-	s.st.notify.add(s.id, e) // e now holds the log's copy of the data
-	return e, true, false, nil
-}
-
-// outcomeUnknown reports whether err, from a statement that commits on
-// its own, leaves open whether it committed: the connection broke or the
-// server ended it. A statement the server refused or cancelled did not.
-func outcomeUnknown(ctx context.Context, err error) bool {
-	if ctx.Err() != nil || pgconn.Timeout(err) {
-		return false
-	}
-	var pe *pgconn.PgError
-	if errors.As(err, &pe) {
-		return strings.HasPrefix(pe.Code, "57P") || strings.HasPrefix(pe.Code, "08")
-	}
-	return true
-}
-
 // addLocked adds a committed event to the local log, delivers it and
 // returns it as stored; s.mu is held.
 func (s *session) addLocked(e host.Event) host.Event {
@@ -273,35 +185,38 @@ func (s *session) addLocked(e host.Event) host.Event {
 	return e
 }
 
-// catchUpLocked reads the events after the local log's end and adds and
-// delivers each in order; s.mu is held. Events are immutable and a session
-// only grows by its next seq under the row lock, so reading by position
-// never skips or repeats one.
-func (s *session) catchUpLocked(q querier) error {
+// catchUpLocked reads the events after the local log's end (in tx, or
+// from the pool when tx is nil, on another connection when the server
+// ended one) and adds and delivers each in order; s.mu is held. Events
+// are immutable and a session only grows by its next seq under the row
+// lock, so reading by position never skips or repeats one. What it
+// delivered before failing stays delivered.
+func (s *session) catchUpLocked(tx pgx.Tx) error {
 	ctx, cancel := s.st.op()
 	defer cancel()
-	got, err := s.st.read(ctx, q, s.id, s.Len(), nil)
-	for _, e := range got {
-		s.addLocked(e)
+	var q querier = s.st.pool
+	if tx != nil {
+		q = tx
 	}
-	return err
+	for i := 1; ; i++ {
+		got, err := s.st.read(ctx, q, s.id, s.Len())
+		for _, e := range got {
+			s.addLocked(e)
+		}
+		if err == nil || tx != nil || !retry(ctx, s.st.pool, i, err) {
+			return err
+		}
+	}
 }
 
-// sync catches up with the database now. A read that fails on a
-// connection the server ended is tried again on another; what it
-// delivered before failing stays delivered.
+// sync catches up with the database now.
 func (s *session) sync() error {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	if s.closed {
 		return fmt.Errorf("pgstore: session %q: %w", s.id, host.ErrClosed)
 	}
-	for i := 1; ; i++ {
-		err := s.catchUpLocked(s.st.pool)
-		if err == nil || !retry(s.st.ctx, s.st.pool, i, err) {
-			return err
-		}
-	}
+	return s.catchUpLocked(nil)
 }
 
 // poke asks the follower to catch up from the table.
@@ -378,12 +293,7 @@ func (s *session) follow1(events []host.Event, target int64, readBack bool) erro
 	if !readBack && int64(s.Len()) >= target {
 		return nil
 	}
-	for i := 1; ; i++ {
-		err := s.catchUpLocked(s.st.pool)
-		if err == nil || !retry(s.st.ctx, s.st.pool, i, err) {
-			return err
-		}
-	}
+	return s.catchUpLocked(nil)
 }
 
 // Subscribe implements [host.Session]. Replay and deliveries run with the

@@ -4,12 +4,9 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"net/url"
 	"strconv"
-	"strings"
 
 	"sync"
-	"sync/atomic"
 	"time"
 
 	"github.com/jackc/pgx/v5"
@@ -29,23 +26,16 @@ import (
 // share it; sessions stay open (and follow other processes' appends) until
 // [Store.CloseSession] or [Store.Close].
 type Store struct {
-	pool     *pgxpool.Pool
-	ownPool  bool
-	password string
-	opts     options
-	vs       store.Validators
-	now      func() time.Time
-	notify   *notifier
-
-	readBacks atomic.Int64 // reads of events from the table, for the tests
-	// appending counts this process's appends under way: the notifier
-	// waits a little for them.
-	appending atomic.Int64
-	listening atomic.Bool // the listener has listened once, for the tests
+	pool    *pgxpool.Pool
+	ownPool bool
+	opts    options
+	vs      store.Validators
+	now     func() time.Time
+	notify  *notifier
 
 	ctx    context.Context // cancelled by Close; every operation derives from it
 	cancel context.CancelFunc
-	wg     sync.WaitGroup // the listener, the notifier and the sessions' followers
+	wg     sync.WaitGroup // the listener, the poller, the notifier and the sessions' followers
 
 	mu       sync.Mutex // guards sessions and closed
 	sessions map[string]*session
@@ -57,29 +47,25 @@ type Store struct {
 // pool_max_conns and server settings such as statement_timeout may be
 // given in it), applies the schema migrations the database lacks
 // and starts listening for other processes' appends. Close the store to
-// close the pool. Errors never contain the password. Unless the connection
-// string sets idle_in_transaction_session_timeout, it is set to the lease
-// expiry ([WithLeaseExpiry]), so that a process paused inside an append
-// cannot hold a session's row lock for longer.
+// close the pool. Errors never contain the password (pgx masks it). Unless
+// the connection string sets idle_in_transaction_session_timeout, it is
+// set to the lease expiry ([WithLeaseExpiry]), so that a process paused
+// inside an append cannot hold a session's row lock for longer.
 func Open(ctx context.Context, connString string, opts ...Option) (*Store, error) {
 	cfg, err := pgxpool.ParseConfig(connString)
 	if err != nil {
-		return nil, fmt.Errorf("pgstore: parse connection string: %w", redactURL(err, connString))
+		return nil, fmt.Errorf("pgstore: parse connection string: %w", err)
 	}
 	o := defaultOptions()
 	for _, opt := range opts {
 		opt(&o)
 	}
-	// A process paused inside an append's transaction holds the session's
-	// row lock, which every other process's appends and lease grants
-	// wait for: the server ends such a transaction once it has been idle
-	// for the lease expiry, unless the connection string says otherwise.
-	if _, ok := cfg.ConnConfig.RuntimeParams[idleInTxParam]; !ok && o.leaseExpiry > 0 {
+	if _, ok := cfg.ConnConfig.RuntimeParams[idleInTxParam]; !ok {
 		cfg.ConnConfig.RuntimeParams[idleInTxParam] = strconv.FormatInt(o.leaseExpiry.Milliseconds(), 10)
 	}
 	pool, err := pgxpool.NewWithConfig(ctx, cfg)
 	if err != nil {
-		return nil, redact(fmt.Errorf("pgstore: create pool: %w", err), cfg.ConnConfig.Password)
+		return nil, fmt.Errorf("pgstore: create pool: %w", err)
 	}
 	s, err := newStore(ctx, pool, true, opts)
 	if err != nil {
@@ -87,18 +73,6 @@ func Open(ctx context.Context, connString string, opts ...Option) (*Store, error
 		return nil, err
 	}
 	return s, nil
-}
-
-// redactURL hides the password of a connection string that did not parse.
-// pgx's own messages mask it already; this also covers a URL whose
-// password pgx could not find.
-func redactURL(err error, connString string) error {
-	if u, perr := url.Parse(connString); perr == nil && u.User != nil {
-		if pw, ok := u.User.Password(); ok {
-			return redact(err, pw)
-		}
-	}
-	return err
 }
 
 // idleInTxParam is the server setting that ends a transaction left idle.
@@ -122,25 +96,18 @@ func newStore(ctx context.Context, pool *pgxpool.Pool, own bool, opts []Option) 
 	if err := o.validate(); err != nil {
 		return nil, err
 	}
-	password := pool.Config().ConnConfig.Password
 	mctx, cancel := context.WithTimeout(ctx, o.timeout)
 	defer cancel()
 	if err := migrate(mctx, pool); err != nil {
-		return nil, redact(err, password)
+		return nil, err
 	}
-	s := &Store{vs: store.Validators{Owner: "pgstore"}, pool: pool, ownPool: own, password: password, opts: o, now: time.Now, sessions: map[string]*session{}}
+	s := &Store{vs: store.Validators{Owner: "pgstore"}, pool: pool, ownPool: own, opts: o, now: time.Now, sessions: map[string]*session{}}
 	s.ctx, s.cancel = context.WithCancel(context.Background())
-	l := &listener{st: s}
 	s.notify = newNotifier(s)
-	s.wg.Add(2)
-	go func() {
-		defer s.wg.Done()
-		l.run()
-	}()
-	go func() {
-		defer s.wg.Done()
-		s.notify.run()
-	}()
+	l := s.listener()
+	for _, run := range []func(){func() { _ = l.Listen(s.ctx) }, s.poll, s.notify.run} {
+		s.wg.Go(run)
+	}
 	return s, nil
 }
 
@@ -150,11 +117,6 @@ func (s *Store) Pool() *pgxpool.Pool { return s.pool }
 // op returns the context of one operation.
 func (s *Store) op() (context.Context, context.CancelFunc) {
 	return context.WithTimeout(s.ctx, s.opts.timeout)
-}
-
-// wrap adds the operation's purpose and hides the password.
-func (s *Store) wrap(err error, format string, args ...any) error {
-	return redact(fmt.Errorf(format+": %w", append(args, err)...), s.password)
 }
 
 // AddValidator implements [host.Validators]. Validators run on this
@@ -179,18 +141,32 @@ func (s *Store) Create(id string) (host.Session, error) {
 	ctx, cancel := s.op()
 	defer cancel()
 	err := inTx(ctx, s.pool, pgx.TxOptions{}, fmt.Sprintf("pgstore: create session %q", id), func(tx pgx.Tx) error {
-		if _, err := tx.Exec(ctx, sqlCreateSession, id); err != nil {
-			if isUniqueViolation(err) {
-				return fmt.Errorf("pgstore: session %q: %w", id, host.ErrSessionExists)
-			}
-			return s.wrap(err, "pgstore: create session %q: insert session", id)
+		if err := insertSession(ctx, tx, id); err != nil {
+			return fmt.Errorf("pgstore: %w", err)
 		}
 		return nil
 	})
 	if err != nil {
-		return nil, redact(err, s.password)
+		return nil, err
 	}
 	return s.register(id, host.Log{})
+}
+
+// insertSession inserts the row of a new session id in tx.
+func insertSession(ctx context.Context, tx pgx.Tx, id string) error {
+	_, err := tx.Exec(ctx, sqlCreateSession, id)
+	if isUniqueViolation(err) {
+		return fmt.Errorf("session %q: %w", id, host.ErrSessionExists)
+	}
+	if err != nil {
+		return fmt.Errorf("insert session %q: %w", id, err)
+	}
+	return nil
+}
+
+func isUniqueViolation(err error) bool {
+	var pe *pgconn.PgError
+	return errors.As(err, &pe) && pe.Code == "23505"
 }
 
 // check fails when the store is closed.
@@ -208,11 +184,6 @@ func (s *Store) lookup(id string) *session {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	return s.sessions[id]
-}
-
-func isUniqueViolation(err error) bool {
-	var pe *pgconn.PgError
-	return errors.As(err, &pe) && pe.Code == "23505"
 }
 
 // Open implements [host.Store]. The first Open of an ID in this store reads
@@ -238,40 +209,28 @@ func (s *Store) Open(id string) (host.Session, error) {
 		}
 		return ss, nil
 	}
-	events, err := s.load(id)
+	ctx, cancel := s.op()
+	defer cancel()
+	var events []host.Event
+	snapshot := pgx.TxOptions{IsoLevel: pgx.RepeatableRead, AccessMode: pgx.ReadOnly}
+	err := inTx(ctx, s.pool, snapshot, fmt.Sprintf("pgstore: open session %q", id), func(tx pgx.Tx) error {
+		var n int64
+		if err := tx.QueryRow(ctx, sqlLens, []string{id}).Scan(nil, &n); errors.Is(err, pgx.ErrNoRows) {
+			return fmt.Errorf("pgstore: session %q: %w", id, host.ErrSessionNotFound)
+		} else if err != nil {
+			return fmt.Errorf("pgstore: open session %q: read length: %w", id, err)
+		}
+		var err error
+		events, err = s.read(ctx, tx, id, 0)
+		if err == nil && int64(len(events)) != n {
+			err = fmt.Errorf("pgstore: open session %q: %w: %d events, length %d", id, ErrCorrupt, len(events), n)
+		}
+		return err
+	})
 	if err != nil {
 		return nil, err
 	}
 	return s.register(id, host.LogOf(events))
-}
-
-// load reads the log of id in one repeatable-read snapshot.
-func (s *Store) load(id string) ([]host.Event, error) {
-	ctx, cancel := s.op()
-	defer cancel()
-	var events []host.Event
-	err := inTx(ctx, s.pool, pgx.TxOptions{IsoLevel: pgx.RepeatableRead, AccessMode: pgx.ReadOnly}, fmt.Sprintf("pgstore: open session %q", id), func(tx pgx.Tx) error {
-		var n int64
-		if err := tx.QueryRow(ctx, sqlSessionLen, id).Scan(&n); errors.Is(err, pgx.ErrNoRows) {
-			return fmt.Errorf("pgstore: session %q: %w", id, host.ErrSessionNotFound)
-		} else if err != nil {
-			return s.wrap(err, "pgstore: open session %q: read length", id)
-		}
-		events = make([]host.Event, 0, n+1)
-		var err error
-		events, err = s.read(ctx, tx, id, 0, events)
-		if err != nil {
-			return err
-		}
-		if int64(len(events)) != n {
-			return fmt.Errorf("pgstore: open session %q: %w: %d events, length %d", id, ErrCorrupt, len(events), n)
-		}
-		return nil
-	})
-	if err != nil {
-		return nil, redact(err, s.password)
-	}
-	return events, nil
 }
 
 // querier is a pool or a transaction.
@@ -279,27 +238,26 @@ type querier interface {
 	Query(ctx context.Context, sql string, args ...any) (pgx.Rows, error)
 }
 
-// read appends to dst the events of id after seq after, checking that
-// they continue the log and that each passes the check every store makes
+// read returns the events of id after seq after, checking that they
+// continue the log and that each passes the check every store makes
 // (package eventcheck) and the validators, as an append does: a row that
 // another writer committed without these checks is refused, with what
 // was read before it, and nothing after it is read.
-func (s *Store) read(ctx context.Context, q querier, id string, after int, dst []host.Event) ([]host.Event, error) {
-	s.readBacks.Add(1)
-	have := dst
+func (s *Store) read(ctx context.Context, q querier, id string, after int) ([]host.Event, error) {
+	var got []host.Event
 	rows, err := q.Query(ctx, sqlReadEvents, id, after)
 	if err != nil {
-		return have, s.wrap(err, "pgstore: session %q: read events", id)
+		return nil, fmt.Errorf("pgstore: session %q: read events: %w", id, err)
 	}
 	defer rows.Close()
 	var r row
 	for rows.Next() {
 		r.source, r.data = nil, nil
 		if err := rows.Scan(&r.seq, &r.typ, &r.at, &r.atNS, &r.source, &r.data); err != nil {
-			return have, s.wrap(err, "pgstore: session %q: read events", id)
+			return got, fmt.Errorf("pgstore: session %q: read events: %w", id, err)
 		}
-		if want := int64(after+len(have)) + 1; r.seq != want {
-			return have, fmt.Errorf("pgstore: session %q: read events: %w: seq %d, want %d", id, ErrCorrupt, r.seq, want)
+		if want := int64(after+len(got)) + 1; r.seq != want {
+			return got, fmt.Errorf("pgstore: session %q: read events: %w: seq %d, want %d", id, ErrCorrupt, r.seq, want)
 		}
 		e, err := r.event()
 		if err == nil {
@@ -308,108 +266,45 @@ func (s *Store) read(ctx context.Context, q querier, id string, after int, dst [
 			}
 		}
 		if err != nil {
-			return have, refused(id, r.seq, err)
+			// The store never changes or skips a stored event, so whoever
+			// committed it must correct or delete its row.
+			return got, fmt.Errorf("pgstore: session %q: %w; the session cannot go on past this event: "+
+				"correct or delete the row (session_id %q, seq %d) of planmode_events", id, err, id, r.seq)
 		}
-		have = append(have, e)
+		got = append(got, e)
 	}
 	if err := rows.Err(); err != nil {
-		return have, s.wrap(err, "pgstore: session %q: read events", id)
+		return got, fmt.Errorf("pgstore: session %q: read events: %w", id, err)
 	}
-	return have, nil
+	return got, nil
 }
 
-// refused is the error for stored event seq of session id that fails the
-// checks of an append: the session takes no appends past it, and the store
-// never changes or skips a stored event, so whoever committed it must
-// correct or delete its row.
-func refused(id string, seq int64, err error) error {
-	return fmt.Errorf("pgstore: session %q: %w; the session cannot go on past this event: "+
-		"correct or delete the row (session_id %q, seq %d) of planmode_events", id, err, id, seq)
-}
-
-// register makes the session object of id, holding events, and starts
-// its follower. When another call registered id meanwhile (two Opens
-// racing), that session is returned, caught up, and events are dropped.
-// The store's lock is never held across a round trip to the database.
+// register makes the session object of id, holding events, starts its
+// follower and catches it up with what was committed since events were
+// read. When another call registered id meanwhile (two Opens racing),
+// that session is returned, caught up, and events are dropped. The
+// store's lock is never held across a round trip to the database.
 func (s *Store) register(id string, events host.Log) (*session, error) {
 	s.mu.Lock()
 	if s.closed {
 		s.mu.Unlock()
 		return nil, fmt.Errorf("pgstore: open session %q: %w", id, host.ErrClosed)
 	}
-	if ss, ok := s.sessions[id]; ok {
-		s.mu.Unlock()
-		if err := ss.sync(); err != nil {
+	ss, ok := s.sessions[id]
+	if !ok {
+		closing, endClosing := context.WithCancel(context.Background())
+		ss = &session{st: s, id: id, log: hostkit.NewLogBuilder(events), wake: make(chan struct{}, 1), closing: closing, endClosing: endClosing}
+		s.sessions[id] = ss
+		s.wg.Go(ss.follow)
+	}
+	s.mu.Unlock()
+	if err := ss.sync(); err != nil {
+		if ok {
 			return nil, err
 		}
-		return ss, nil
+		ss.poke() // the follower tries again
 	}
-	closing, endClosing := context.WithCancel(context.Background())
-	ss := &session{st: s, id: id, log: hostkit.NewLogBuilder(events), wake: make(chan struct{}, 1), closing: closing, endClosing: endClosing}
-	s.sessions[id] = ss
-	s.wg.Add(1)
-	s.mu.Unlock()
-	go func() {
-		defer s.wg.Done()
-		ss.follow()
-	}()
-	// Events committed between the read and the registration reach the
-	// session through this first catch-up.
-	ss.poke()
 	return ss, nil
-}
-
-// wakeAll asks every open session to catch up with the database.
-func (s *Store) wakeAll() {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	for _, ss := range s.sessions {
-		ss.poke()
-	}
-}
-
-// wakeBehind asks id to catch up when its log is shorter than n.
-func (s *Store) wakeBehind(id string, n int64) {
-	s.mu.Lock()
-	ss := s.sessions[id]
-	s.mu.Unlock()
-	if ss != nil && int64(ss.Len()) < n {
-		ss.poke()
-	}
-}
-
-// noticed hands the session a notification names, when it is open and
-// behind the length announced, what the notification carried. Other
-// notifications (this process's own, those of sessions not open here)
-// are not decoded further than their first line.
-func (s *Store) noticed(payload string) {
-	head, _, _ := strings.Cut(payload, "\n")
-	id, n, ok := parsePayload(head)
-	if !ok {
-		return
-	}
-	s.mu.Lock()
-	ss := s.sessions[id]
-	s.mu.Unlock()
-	if ss == nil || int64(ss.Len()) >= n {
-		return
-	}
-	_, n, events, _, err := decodeNotice(payload)
-	if err != nil {
-		s.opts.logger.Warn(LogNoticeRefused, "session", id, "err", err)
-	}
-	ss.notice(events, n)
-}
-
-// openIDs lists the open sessions.
-func (s *Store) openIDs() []string {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	ids := make([]string, 0, len(s.sessions))
-	for id := range s.sessions {
-		ids = append(ids, id)
-	}
-	return ids
 }
 
 // CloseSession closes the open session id: its holders see later appends
@@ -463,21 +358,22 @@ func (s *Store) fork(src *session, end int) (host.Session, error) {
 	id := store.NewID()
 	ctx, cancel := s.op()
 	defer cancel()
-	err := inTx(ctx, s.pool, pgx.TxOptions{}, fmt.Sprintf("pgstore: session %q: fork", src.id), func(tx pgx.Tx) error {
-		if _, err := tx.Exec(ctx, sqlForkSession, id); err != nil {
-			return s.wrap(err, "pgstore: session %q: fork: insert session %q", src.id, id)
+	purpose := fmt.Sprintf("pgstore: session %q: fork", src.id)
+	err := inTx(ctx, s.pool, pgx.TxOptions{}, purpose, func(tx pgx.Tx) error {
+		if err := insertSession(ctx, tx, id); err != nil {
+			return fmt.Errorf("%s: %w", purpose, err)
 		}
 		tag, err := tx.Exec(ctx, sqlForkEvents, id, src.id, end)
 		if err != nil {
-			return s.wrap(err, "pgstore: session %q: fork: copy events to %q", src.id, id)
+			return fmt.Errorf("%s: copy events to %q: %w", purpose, id, err)
 		}
 		if tag.RowsAffected() != int64(end) {
-			return fmt.Errorf("pgstore: session %q: fork: %w: copied %d events, want %d", src.id, ErrCorrupt, tag.RowsAffected(), end)
+			return fmt.Errorf("%s: %w: copied %d events, want %d", purpose, ErrCorrupt, tag.RowsAffected(), end)
 		}
 		return nil
 	})
 	if err != nil {
-		return nil, redact(err, s.password)
+		return nil, err
 	}
 	return s.register(id, prefix)
 }

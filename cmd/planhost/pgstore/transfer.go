@@ -19,9 +19,7 @@ const (
 		LEFT JOIN LATERAL (SELECT at FROM planmode_events
 			WHERE session_id = s.id ORDER BY seq DESC LIMIT 1) e ON true
 		ORDER BY greatest(s.created, e.at) DESC, s.id DESC LIMIT 1`
-	sqlLockForReplace  = `SELECT fence FROM planmode_sessions WHERE id = $1 FOR UPDATE`
-	sqlDeleteSession   = `DELETE FROM planmode_sessions WHERE id = $1`
-	sqlImportedSession = `INSERT INTO planmode_sessions (id) VALUES ($1)`
+	sqlDeleteSession = `DELETE FROM planmode_sessions WHERE id = $1`
 )
 
 // importColumns are the columns Import copies each event into.
@@ -42,7 +40,7 @@ func (s *Store) Latest() (string, error) {
 		return "", fmt.Errorf("pgstore: no session: %w", host.ErrSessionNotFound)
 	}
 	if err != nil {
-		return "", s.wrap(err, "pgstore: latest session")
+		return "", fmt.Errorf("pgstore: latest session: %w", err)
 	}
 	return id, nil
 }
@@ -80,15 +78,9 @@ func (s *Store) Import(id string, events host.Log, replace bool) error {
 		if e.Seq != want {
 			return &ImportError{Seq: want, Err: fmt.Errorf("%w: seq %d, want %d", ErrCorrupt, e.Seq, want)}
 		}
-		if err := canonicalize(&e); err != nil {
-			return &ImportError{Seq: e.Seq, Err: err}
-		}
-		if err := s.vs.Check(e); err != nil {
-			return &ImportError{Seq: e.Seq, Err: fmt.Errorf("%q: %w", e.Type, err)}
-		}
-		r, err := toRow(e)
+		r, err := s.prepare(&e)
 		if err != nil {
-			return &ImportError{Seq: e.Seq, Err: err}
+			return &ImportError{Seq: e.Seq, Err: fmt.Errorf("%q: %w", e.Type, err)}
 		}
 		rows = append(rows, []any{id, r.seq, r.typ, r.at, r.atNS, r.source, r.data})
 	}
@@ -97,31 +89,28 @@ func (s *Store) Import(id string, events host.Log, replace bool) error {
 	purpose := fmt.Sprintf("pgstore: import session %q", id)
 	err := inTx(ctx, s.pool, pgx.TxOptions{}, purpose, func(tx pgx.Tx) error {
 		var n int64
-		err := tx.QueryRow(ctx, sqlLockForReplace, id).Scan(&n)
+		err := tx.QueryRow(ctx, sqlLockSession, id).Scan(&n)
 		switch {
 		case err == nil && !replace:
 			return fmt.Errorf("%s: %w", purpose, host.ErrSessionExists)
 		case err == nil:
 			if _, err := tx.Exec(ctx, sqlDeleteSession, id); err != nil {
-				return s.wrap(err, "%s: delete the old log", purpose)
+				return fmt.Errorf("%s: delete the old log: %w", purpose, err)
 			}
 		case !errors.Is(err, pgx.ErrNoRows):
-			return s.wrap(err, "%s: look the session up", purpose)
+			return fmt.Errorf("%s: look the session up: %w", purpose, err)
 		}
-		if _, err := tx.Exec(ctx, sqlImportedSession, id); err != nil {
-			if isUniqueViolation(err) {
-				return fmt.Errorf("%s: %w", purpose, host.ErrSessionExists)
-			}
-			return s.wrap(err, "%s: insert session", purpose)
+		if err := insertSession(ctx, tx, id); err != nil {
+			return fmt.Errorf("%s: %w", purpose, err)
 		}
 		copied, err := tx.CopyFrom(ctx, pgx.Identifier{"planmode_events"}, importColumns, pgx.CopyFromRows(rows))
 		if err != nil {
-			return s.wrap(err, "%s: insert events", purpose)
+			return fmt.Errorf("%s: insert events: %w", purpose, err)
 		}
 		if copied != int64(len(rows)) {
 			return fmt.Errorf("%s: %w: inserted %d events, want %d", purpose, ErrCorrupt, copied, len(rows))
 		}
 		return nil
 	})
-	return redact(err, s.password)
+	return err
 }

@@ -16,3 +16,6 @@ const (
 	MsgWriteLarge      = msgWriteLarge
 	MsgMissing         = msgMissing
 )
+
+// Limits returns the limits in force, defaults filled in.
+func (w *Workspace) Limits() Limits { return w.limits }

@@ -7,6 +7,7 @@ import (
 	"os"
 	"path"
 	"path/filepath"
+	"slices"
 	"strings"
 	"syscall"
 )
@@ -101,12 +102,7 @@ func (w *Workspace) forbiddenDirs() []fs.FileInfo {
 
 // isForbidden reports whether info is one of the forbidden directories.
 func isForbidden(info fs.FileInfo, forbidden []fs.FileInfo) bool {
-	for _, f := range forbidden {
-		if os.SameFile(info, f) {
-			return true
-		}
-	}
-	return false
+	return slices.ContainsFunc(forbidden, func(f fs.FileInfo) bool { return os.SameFile(info, f) })
 }
 
 // checkAllowed refuses rel (clean, workspace-relative) when the file it
@@ -138,10 +134,7 @@ func (w *Workspace) checkAllowed(rel string) error {
 	}
 	for range maxDepth {
 		info, err := w.root.Stat(dir)
-		if err != nil {
-			return refuse
-		}
-		if isForbidden(info, forbidden) {
+		if err != nil || isForbidden(info, forbidden) {
 			return refuse
 		}
 		if os.SameFile(info, rootInfo) {

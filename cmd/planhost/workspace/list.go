@@ -6,8 +6,6 @@ import (
 	"fmt"
 	"io/fs"
 	"strings"
-
-	"github.com/dshgo/planmode/host"
 )
 
 var listFilesSchema = json.RawMessage(`{
@@ -19,20 +17,12 @@ var listFilesSchema = json.RawMessage(`{
   "additionalProperties": false
 }`)
 
-type listFilesInput struct {
-	Path      string `json:"path"`
-	Recursive bool   `json:"recursive"`
-}
-
 // listFiles is the list_files tool.
-type listFiles struct{ w *Workspace }
-
-func (t listFiles) Definition() host.ToolDefinition {
-	return host.ToolDefinition{Name: ListFilesName, Description: listFilesDescription, InputSchema: listFilesSchema}
-}
-
-func (t listFiles) Execute(ctx context.Context, _ host.CallContext, input json.RawMessage) (string, error) {
-	var in listFilesInput
+func (w *Workspace) listFiles(ctx context.Context, input json.RawMessage) (string, error) {
+	var in struct {
+		Path      string `json:"path"`
+		Recursive bool   `json:"recursive"`
+	}
 	if err := decodeInput(input, &in); err != nil {
 		return "", err
 	}
@@ -40,37 +30,24 @@ func (t listFiles) Execute(ctx context.Context, _ host.CallContext, input json.R
 	if err != nil {
 		return "", err
 	}
-	if err := t.w.checkAllowed(rel); err != nil {
+	if err := w.checkAllowed(rel); err != nil {
 		return "", err
 	}
-	forbidden := t.w.forbiddenDirs()
-	info, err := fs.Stat(t.w.fsys, rel)
+	info, err := fs.Stat(w.fsys, rel)
 	if err != nil {
 		return "", fsError(rel, err)
 	}
 	if !info.IsDir() {
 		return "", fmt.Errorf(msgNotDir, rel)
 	}
-	out := newBoundedWriter(t.w.limits.MaxOutputBytes)
+	out := &boundedWriter{limit: w.limits.MaxOutputBytes}
 	entries := 0
 	truncated := false
-	walk := func(p string, d fs.DirEntry, err error) error {
-		if cerr := ctx.Err(); cerr != nil {
-			return cerr
-		}
-		if err != nil {
-			if p == rel {
-				return fsError(rel, err)
-			}
-			return nil // an unreadable subdirectory is left out
-		}
+	err = w.walk(ctx, rel, func(p string, d fs.DirEntry) error {
 		if p == rel {
 			return nil
 		}
-		if d.IsDir() && skipForbidden(d, forbidden) {
-			return fs.SkipDir
-		}
-		if entries == t.w.limits.MaxEntries {
+		if entries == w.limits.MaxEntries {
 			truncated = true
 			return fs.SkipAll
 		}
@@ -90,8 +67,8 @@ func (t listFiles) Execute(ctx context.Context, _ host.CallContext, input json.R
 			return fs.SkipDir
 		}
 		return nil
-	}
-	if err := fs.WalkDir(t.w.fsys, rel, walk); err != nil {
+	})
+	if err != nil {
 		return "", err
 	}
 	if entries == 0 {
@@ -103,13 +80,31 @@ func (t listFiles) Execute(ctx context.Context, _ host.CallContext, input json.R
 	return out.String(), nil
 }
 
+// walk calls fn for rel and everything below it, in lexical order,
+// leaving out the forbidden directories and what cannot be read below rel.
+// The caller has checked rel with checkAllowed.
+func (w *Workspace) walk(ctx context.Context, rel string, fn func(p string, d fs.DirEntry) error) error {
+	forbidden := w.forbiddenDirs()
+	return fs.WalkDir(w.fsys, rel, func(p string, d fs.DirEntry, err error) error {
+		switch {
+		case ctx.Err() != nil:
+			return ctx.Err()
+		case err != nil && p == rel:
+			return fsError(rel, err)
+		case err != nil:
+			return nil // an unreadable subdirectory is left out
+		case d.IsDir() && skipForbidden(d, forbidden):
+			return fs.SkipDir
+		}
+		return fn(p, d)
+	})
+}
+
 // boundedWriter collects lines up to a byte budget.
 type boundedWriter struct {
 	b     strings.Builder
 	limit int
 }
-
-func newBoundedWriter(limit int) *boundedWriter { return &boundedWriter{limit: limit} }
 
 // line appends s and a newline, and reports false (appending nothing) when
 // that would pass the budget.
@@ -117,8 +112,7 @@ func (w *boundedWriter) line(s string) bool {
 	if w.b.Len()+len(s)+1 > w.limit {
 		return false
 	}
-	w.b.WriteString(s)
-	w.b.WriteByte('\n')
+	w.force(s)
 	return true
 }
 
@@ -130,5 +124,3 @@ func (w *boundedWriter) force(s string) {
 }
 
 func (w *boundedWriter) String() string { return strings.TrimSuffix(w.b.String(), "\n") }
-
-var _ host.Tool = listFiles{}

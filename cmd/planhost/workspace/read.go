@@ -8,8 +8,6 @@ import (
 	"io"
 	"os"
 	"unicode/utf8"
-
-	"github.com/dshgo/planmode/host"
 )
 
 var readFileSchema = json.RawMessage(`{
@@ -21,19 +19,11 @@ var readFileSchema = json.RawMessage(`{
   "additionalProperties": false
 }`)
 
-type readFileInput struct {
-	Path *string `json:"path"`
-}
-
 // readFile is the read_file tool.
-type readFile struct{ w *Workspace }
-
-func (t readFile) Definition() host.ToolDefinition {
-	return host.ToolDefinition{Name: ReadFileName, Description: readFileDescription, InputSchema: readFileSchema}
-}
-
-func (t readFile) Execute(ctx context.Context, _ host.CallContext, input json.RawMessage) (string, error) {
-	var in readFileInput
+func (w *Workspace) readFile(ctx context.Context, input json.RawMessage) (string, error) {
+	var in struct {
+		Path *string `json:"path"`
+	}
 	if err := decodeInput(input, &in); err != nil {
 		return "", err
 	}
@@ -47,13 +37,13 @@ func (t readFile) Execute(ctx context.Context, _ host.CallContext, input json.Ra
 	if rel == "." {
 		return "", fmt.Errorf(msgIsDir, rel)
 	}
-	if err := t.w.checkAllowed(rel); err != nil {
+	if err := w.checkAllowed(rel); err != nil {
 		return "", err
 	}
 	if err := ctx.Err(); err != nil {
 		return "", err
 	}
-	data, err := t.w.readText(rel, t.w.limits.MaxReadBytes)
+	data, err := w.readText(rel, w.limits.MaxReadBytes)
 	if err != nil {
 		return "", err
 	}
@@ -85,12 +75,10 @@ func (w *Workspace) readText(rel string, limit int64) ([]byte, error) {
 	}
 	// The file may grow between Stat and Read: read one byte past the limit
 	// to notice.
-	var buf bytes.Buffer
-	buf.Grow(int(info.Size()) + bytes.MinRead)
-	if _, err := buf.ReadFrom(io.LimitReader(f, limit+1)); err != nil {
+	data, err := io.ReadAll(io.LimitReader(f, limit+1))
+	if err != nil {
 		return nil, fsError(rel, err)
 	}
-	data := buf.Bytes()
 	if int64(len(data)) > limit {
 		return nil, fmt.Errorf("%w: "+msgReadLarge, ErrTooLarge, rel, int64(len(data)), limit)
 	}
@@ -121,5 +109,3 @@ func looksBinary(data []byte) bool {
 	}
 	return true
 }
-
-var _ host.Tool = readFile{}

@@ -10,8 +10,6 @@ import (
 	"regexp"
 	"strconv"
 	"unicode/utf8"
-
-	"github.com/dshgo/planmode/host"
 )
 
 var searchSchema = json.RawMessage(`{
@@ -26,93 +24,55 @@ var searchSchema = json.RawMessage(`{
   "additionalProperties": false
 }`)
 
-type searchInput struct {
-	Pattern    *string `json:"pattern"`
-	Path       string  `json:"path"`
-	Regexp     bool    `json:"regexp"`
-	IgnoreCase bool    `json:"ignore_case"`
-}
-
 // search is the search tool.
-type search struct{ w *Workspace }
-
-func (t search) Definition() host.ToolDefinition {
-	return host.ToolDefinition{Name: SearchName, Description: searchDescription, InputSchema: searchSchema}
-}
-
-// matcher reports whether a line matches.
-type matcher func(line []byte) bool
-
-func (t search) compile(in searchInput) (matcher, error) {
-	pat := *in.Pattern
-	if pat == "" {
-		return nil, fmt.Errorf("%w: %s", ErrBadInput, msgEmptyPat)
+func (w *Workspace) search(ctx context.Context, input json.RawMessage) (string, error) {
+	var in struct {
+		Pattern    *string `json:"pattern"`
+		Path       string  `json:"path"`
+		Regexp     bool    `json:"regexp"`
+		IgnoreCase bool    `json:"ignore_case"`
 	}
-	if len(pat) > t.w.limits.MaxPatternBytes {
-		return nil, fmt.Errorf("%w: "+msgPatternLen, ErrTooLarge, len(pat), t.w.limits.MaxPatternBytes)
-	}
-	if !in.Regexp && !in.IgnoreCase {
-		needle := []byte(pat)
-		return func(line []byte) bool { return bytes.Contains(line, needle) }, nil
-	}
-	expr := pat
-	if !in.Regexp {
-		expr = regexp.QuoteMeta(pat)
-	}
-	if in.IgnoreCase {
-		expr = "(?i)" + expr
-	}
-	re, err := regexp.Compile(expr)
-	if err != nil {
-		return nil, fmt.Errorf("%w: "+msgPattern, ErrBadInput, err)
-	}
-	return re.Match, nil
-}
-
-func (t search) Execute(ctx context.Context, _ host.CallContext, input json.RawMessage) (string, error) {
-	var in searchInput
 	if err := decodeInput(input, &in); err != nil {
 		return "", err
 	}
 	if err := required("pattern", in.Pattern); err != nil {
 		return "", err
 	}
-	match, err := t.compile(in)
+	pat, lim := *in.Pattern, w.limits
+	switch {
+	case pat == "":
+		return "", fmt.Errorf("%w: %s", ErrBadInput, msgEmptyPat)
+	case len(pat) > lim.MaxPatternBytes:
+		return "", fmt.Errorf("%w: "+msgPatternLen, ErrTooLarge, len(pat), lim.MaxPatternBytes)
+	}
+	if !in.Regexp {
+		pat = regexp.QuoteMeta(pat)
+	}
+	if in.IgnoreCase {
+		pat = "(?i)" + pat
+	}
+	re, err := regexp.Compile(pat)
 	if err != nil {
-		return "", err
+		return "", fmt.Errorf("%w: "+msgPattern, ErrBadInput, err)
 	}
 	rel, err := CleanPath(in.Path)
 	if err != nil {
 		return "", err
 	}
-	if err := t.w.checkAllowed(rel); err != nil {
+	if err := w.checkAllowed(rel); err != nil {
 		return "", err
 	}
-	forbidden := t.w.forbiddenDirs()
-	lim := t.w.limits
-	out := newBoundedWriter(lim.MaxOutputBytes)
+	out := &boundedWriter{limit: lim.MaxOutputBytes}
 	matches, skipped := 0, 0
 	truncated := false
-	walk := func(p string, d fs.DirEntry, err error) error {
-		if cerr := ctx.Err(); cerr != nil {
-			return cerr
-		}
-		if err != nil {
-			if p == rel {
-				return fsError(rel, err)
-			}
-			return nil
-		}
-		if d.IsDir() && skipForbidden(d, forbidden) {
-			return fs.SkipDir
-		}
+	err = w.walk(ctx, rel, func(p string, d fs.DirEntry) error {
 		if d.IsDir() || d.Type()&fs.ModeSymlink != 0 && p != rel {
 			return nil
 		}
 		if p != rel && !d.Type().IsRegular() {
 			return nil // a FIFO, socket or device: nothing to search
 		}
-		data, err := t.w.readText(p, lim.MaxSearchFileBytes)
+		data, err := w.readText(p, lim.MaxSearchFileBytes)
 		if err != nil {
 			if p == rel && !errors.Is(err, ErrTooLarge) && !errors.Is(err, ErrNotText) {
 				return err
@@ -120,14 +80,11 @@ func (t search) Execute(ctx context.Context, _ host.CallContext, input json.RawM
 			skipped++
 			return nil
 		}
-		for n := 1; len(data) > 0; n++ {
-			line := data
-			if i := bytes.IndexByte(data, '\n'); i >= 0 {
-				line, data = data[:i], data[i+1:]
-			} else {
-				data = nil
-			}
-			if !match(line) {
+		n := 0
+		for line := range bytes.Lines(data) {
+			n++
+			line = bytes.TrimSuffix(line, []byte("\n"))
+			if !re.Match(line) {
 				continue
 			}
 			if matches == lim.MaxMatches || !out.line(p+":"+strconv.Itoa(n)+": "+clip(line, lim.MaxLineBytes)) {
@@ -137,8 +94,8 @@ func (t search) Execute(ctx context.Context, _ host.CallContext, input json.RawM
 			matches++
 		}
 		return nil
-	}
-	if err := fs.WalkDir(t.w.fsys, rel, walk); err != nil {
+	})
+	if err != nil {
 		return "", err
 	}
 	if truncated {
@@ -170,5 +127,3 @@ func clip(line []byte, n int) string {
 	}
 	return string(line[:cut]) + "…"
 }
-
-var _ host.Tool = search{}

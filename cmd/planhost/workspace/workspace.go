@@ -9,6 +9,8 @@
 package workspace
 
 import (
+	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"io/fs"
@@ -130,19 +132,37 @@ func Open(dir string, lim Limits, opts ...Option) (*Workspace, error) {
 // Close releases the workspace's directory handle.
 func (w *Workspace) Close() error { return w.root.Close() }
 
-// Limits returns the limits in force, defaults filled in.
-func (w *Workspace) Limits() Limits { return w.limits }
-
 // Tools returns the four tools, sorted by name: list_files, read_file,
 // search, write_file.
 func (w *Workspace) Tools() []host.Tool {
-	return []host.Tool{listFiles{w}, readFile{w}, search{w}, writeFile{w}}
+	return append(w.ReadOnlyTools(), tool{WriteFileName, writeFileDescription, writeFileSchema, w.writeFile})
 }
 
 // ReadOnlyTools returns list_files, read_file and search.
 func (w *Workspace) ReadOnlyTools() []host.Tool {
-	return []host.Tool{listFiles{w}, readFile{w}, search{w}}
+	return []host.Tool{
+		tool{ListFilesName, listFilesDescription, listFilesSchema, w.listFiles},
+		tool{ReadFileName, readFileDescription, readFileSchema, w.readFile},
+		tool{SearchName, searchDescription, searchSchema, w.search},
+	}
 }
+
+// tool is one of the workspace's tools.
+type tool struct {
+	name, description string
+	schema            json.RawMessage
+	run               func(context.Context, json.RawMessage) (string, error)
+}
+
+func (t tool) Definition() host.ToolDefinition {
+	return host.ToolDefinition{Name: t.name, Description: t.description, InputSchema: t.schema}
+}
+
+func (t tool) Execute(ctx context.Context, _ host.CallContext, input json.RawMessage) (string, error) {
+	return t.run(ctx, input)
+}
+
+var _ host.Tool = tool{}
 
 // CleanPath turns a path the model passed into a clean, slash-separated
 // path relative to the workspace root ("." for the root itself). It refuses

@@ -3,15 +3,12 @@ package workspace
 import (
 	"context"
 	"crypto/rand"
-	"encoding/hex"
 	"encoding/json"
 	"errors"
 	"fmt"
 	"io/fs"
 	"os"
 	"path"
-
-	"github.com/dshgo/planmode/host"
 )
 
 var writeFileSchema = json.RawMessage(`{
@@ -24,11 +21,6 @@ var writeFileSchema = json.RawMessage(`{
   "additionalProperties": false
 }`)
 
-type writeFileInput struct {
-	Path    *string `json:"path"`
-	Content *string `json:"content"`
-}
-
 // Permissions of what write_file creates.
 const (
 	newFilePerm = 0o644
@@ -36,14 +28,11 @@ const (
 )
 
 // writeFile is the write_file tool.
-type writeFile struct{ w *Workspace }
-
-func (t writeFile) Definition() host.ToolDefinition {
-	return host.ToolDefinition{Name: WriteFileName, Description: writeFileDescription, InputSchema: writeFileSchema}
-}
-
-func (t writeFile) Execute(ctx context.Context, _ host.CallContext, input json.RawMessage) (string, error) {
-	var in writeFileInput
+func (w *Workspace) writeFile(ctx context.Context, input json.RawMessage) (string, error) {
+	var in struct {
+		Path    *string `json:"path"`
+		Content *string `json:"content"`
+	}
 	if err := decodeInput(input, &in); err != nil {
 		return "", err
 	}
@@ -60,16 +49,16 @@ func (t writeFile) Execute(ctx context.Context, _ host.CallContext, input json.R
 	if rel == "." {
 		return "", fmt.Errorf("%w: "+msgRootPath, ErrBadInput, *in.Path)
 	}
-	if n := int64(len(*in.Content)); n > t.w.limits.MaxWriteBytes {
-		return "", fmt.Errorf("%w: "+msgWriteLarge, ErrTooLarge, n, t.w.limits.MaxWriteBytes)
+	if n := int64(len(*in.Content)); n > w.limits.MaxWriteBytes {
+		return "", fmt.Errorf("%w: "+msgWriteLarge, ErrTooLarge, n, w.limits.MaxWriteBytes)
 	}
 	if err := ctx.Err(); err != nil {
 		return "", err
 	}
-	if err := t.w.checkAllowed(rel); err != nil {
+	if err := w.checkAllowed(rel); err != nil {
 		return "", err
 	}
-	created, err := t.w.write(rel, []byte(*in.Content))
+	created, err := w.write(rel, []byte(*in.Content))
 	if err != nil {
 		return "", err
 	}
@@ -104,15 +93,16 @@ func (w *Workspace) write(rel string, data []byte) (created bool, err error) {
 			return false, fsError(dir, err)
 		}
 	}
-	f, tmp, err := w.createTemp(rel, perm)
+	// A new file with a name nobody can guess, made with O_EXCL, so that
+	// nothing planted in the workspace (a hard link or a symbolic link at
+	// a name a writer might use) is ever written through.
+	tmp := path.Join(path.Dir(rel), "."+path.Base(rel)+"."+rand.Text()+".tmp")
+	f, err := w.root.OpenFile(tmp, os.O_WRONLY|os.O_CREATE|os.O_EXCL, perm)
 	if err != nil {
 		return false, fsError(rel, err)
 	}
 	_, werr := f.Write(data)
-	cerr := f.Close()
-	if werr == nil {
-		werr = cerr
-	}
+	werr = errors.Join(werr, f.Close())
 	if werr == nil {
 		werr = w.root.Rename(tmp, rel)
 	}
@@ -121,30 +111,4 @@ func (w *Workspace) write(rel string, data []byte) (created bool, err error) {
 		return false, fsError(rel, werr)
 	}
 	return created, nil
-}
-
-var _ host.Tool = writeFile{}
-
-// tempTries bounds the names createTemp tries.
-const tempTries = 16
-
-// createTemp creates a new temporary file beside rel, with a random name
-// and O_EXCL, so that nothing planted in the workspace (a hard link or a
-// symbolic link at a name a writer might use) is ever written through.
-func (w *Workspace) createTemp(rel string, perm os.FileMode) (*os.File, string, error) {
-	var err error
-	for range tempTries {
-		var rnd [8]byte
-		_, _ = rand.Read(rnd[:])
-		tmp := path.Join(path.Dir(rel), "."+path.Base(rel)+"."+hex.EncodeToString(rnd[:])+".tmp")
-		var f *os.File
-		f, err = w.root.OpenFile(tmp, os.O_WRONLY|os.O_CREATE|os.O_EXCL, perm)
-		if err == nil {
-			return f, tmp, nil
-		}
-		if !errors.Is(err, fs.ErrExist) {
-			return nil, "", err
-		}
-	}
-	return nil, "", err
 }

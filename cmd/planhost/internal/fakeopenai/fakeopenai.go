@@ -135,53 +135,49 @@ func (s *Server) Close() {
 func (s *Server) serve(w http.ResponseWriter, r *http.Request) {
 	raw, _ := io.ReadAll(r.Body)
 	var body map[string]any
-	if err := json.Unmarshal(raw, &body); err != nil || r.URL.Path != "/v1/chat/completions" {
+	switch {
+	case json.Unmarshal(raw, &body) != nil || r.URL.Path != "/v1/chat/completions":
 		fail(w, http.StatusBadRequest, "unexpected request")
 		return
-	}
-	if s.opts.APIKey != "" && r.Header.Get("Authorization") != "Bearer "+s.opts.APIKey {
+	case s.opts.APIKey != "" && r.Header.Get("Authorization") != "Bearer "+s.opts.APIKey:
 		fail(w, http.StatusUnauthorized, "bad key")
 		return
 	}
 	stream, _ := body["stream"].(bool)
+	refusal := s.check(body, stream)
 	s.mu.Lock()
 	s.got = append(s.got, Request{Raw: string(raw), Stream: stream, Body: body})
+	queued := len(s.replies) > 0
+	var rep Reply
+	if refusal == "" && queued {
+		rep, s.replies = s.replies[0], s.replies[1:]
+	}
 	s.mu.Unlock()
-	if stream && s.opts.RefuseStream {
-		fail(w, http.StatusBadRequest, "stream is not supported")
-		return
-	}
-	if msg := s.check(body); msg != "" {
-		fail(w, http.StatusBadRequest, msg)
-		return
-	}
-	s.mu.Lock()
-	if len(s.replies) == 0 {
-		s.mu.Unlock()
+	switch {
+	case refusal != "":
+		fail(w, http.StatusBadRequest, refusal)
+	case !queued:
 		fail(w, http.StatusTeapot, "no reply queued")
-		return
-	}
-	rep := s.replies[0]
-	s.replies = s.replies[1:]
-	s.mu.Unlock()
-	if rep.Status != 0 && rep.Status != http.StatusOK {
+	case rep.Status != 0 && rep.Status != http.StatusOK:
 		for k, v := range rep.Header {
 			w.Header().Set(k, v)
 		}
 		fail(w, rep.Status, http.StatusText(rep.Status))
-		return
-	}
-	if stream && !s.opts.IgnoreStream {
+	case stream && !s.opts.IgnoreStream:
 		s.stream(w, r, rep)
-		return
+	default:
+		w.Header().Set("Content-Type", "application/json")
+		b, _ := json.Marshal(map[string]any{"id": "fake", "object": "chat.completion", "created": 1, "model": "fake",
+			"choices": []any{map[string]any{"index": 0, "finish_reason": finish(rep), "message": s.message(rep)}}})
+		w.Write(b)
 	}
-	w.Header().Set("Content-Type", "application/json")
-	io.WriteString(w, `{"id":"fake","object":"chat.completion","created":1,"model":"fake","choices":[{"index":0,"finish_reason":"`+
-		finish(rep)+`","message":`+s.message(rep)+`}]}`)
 }
 
 // check returns why the request is refused, or "".
-func (s *Server) check(body map[string]any) string {
+func (s *Server) check(body map[string]any, stream bool) string {
+	if stream && s.opts.RefuseStream {
+		return "stream is not supported"
+	}
 	msgs, _ := body["messages"].([]any)
 	if s.opts.Strict {
 		if msg := checkPairs(msgs); msg != "" {
@@ -239,27 +235,25 @@ func checkPairs(msgs []any) string {
 	return ""
 }
 
-func (s *Server) message(rep Reply) string {
+func (s *Server) message(rep Reply) map[string]any {
 	m := map[string]any{"role": "assistant", "content": rep.Text}
 	if s.opts.Flavour == DeepSeek {
 		m["reasoning_content"] = rep.Reasoning
 	}
-	if len(rep.Calls) > 0 {
-		var calls []map[string]any
-		for _, c := range rep.Calls {
-			calls = append(calls, map[string]any{"id": c.ID, "type": "function", "function": map[string]any{"name": c.Name, "arguments": c.Arguments}})
-		}
+	var calls []any
+	for _, c := range rep.Calls {
+		calls = append(calls, map[string]any{"id": c.ID, "type": "function", "function": map[string]any{"name": c.Name, "arguments": c.Arguments}})
+	}
+	if len(calls) > 0 {
 		m["tool_calls"] = calls
 	}
-	b, _ := json.Marshal(m)
-	return string(b)
+	return m
 }
 
 // stream sends rep as events: reasoning and text in pieces of a few
 // characters, each tool call's name first and its arguments in two halves.
 func (s *Server) stream(w http.ResponseWriter, r *http.Request, rep Reply) {
 	w.Header().Set("Content-Type", "text/event-stream")
-	flusher, _ := w.(http.Flusher)
 	var deltas []map[string]any
 	deltas = append(deltas, map[string]any{"role": "assistant", "content": ""})
 	if s.opts.Flavour == DeepSeek {
@@ -277,42 +271,38 @@ func (s *Server) stream(w http.ResponseWriter, r *http.Request, rep Reply) {
 			map[string]any{"tool_calls": []any{map[string]any{"index": i, "function": map[string]any{"arguments": c.Arguments[half:]}}}},
 		)
 	}
-	send := func(choice map[string]any) bool {
-		if s.opts.Delay > 0 {
-			select {
-			case <-time.After(s.opts.Delay):
-			case <-r.Context().Done():
-				return false
-			}
-		}
-		b, _ := json.Marshal(map[string]any{"id": "fake", "object": "chat.completion.chunk", "created": 1, "model": "fake", "choices": []any{choice}})
-		if _, err := fmt.Fprintf(w, "data: %s\n\n", b); err != nil {
-			return false
-		}
-		if flusher != nil {
-			flusher.Flush()
-		}
-		return true
+	choices := make([]map[string]any, 0, len(deltas)+1)
+	for _, d := range deltas {
+		choices = append(choices, map[string]any{"index": 0, "delta": d})
 	}
-	for i, d := range deltas {
-		if rep.CutAfter > 0 && i == rep.CutAfter {
+	choices = append(choices, map[string]any{"index": 0, "delta": map[string]any{}, "finish_reason": finish(rep)})
+	for i, c := range choices {
+		if rep.CutAfter > 0 && i == rep.CutAfter && i < len(deltas) {
 			panic(http.ErrAbortHandler) // the connection breaks mid-answer
 		}
-		if !send(map[string]any{"index": 0, "delta": d}) {
+		if !wait(r, time.After(s.opts.Delay)) {
 			return
 		}
-		if i == 0 && rep.Gate != nil {
-			select {
-			case <-rep.Gate:
-			case <-r.Context().Done():
-				return
-			}
+		b, _ := json.Marshal(map[string]any{"id": "fake", "object": "chat.completion.chunk", "created": 1, "model": "fake", "choices": []any{c}})
+		if _, err := fmt.Fprintf(w, "data: %s\n\n", b); err != nil {
+			return
+		}
+		_ = http.NewResponseController(w).Flush()
+		if i == 0 && rep.Gate != nil && !wait(r, rep.Gate) {
+			return
 		}
 	}
-	if !send(map[string]any{"index": 0, "delta": map[string]any{}, "finish_reason": finish(rep)}) {
-		return
-	}
 	io.WriteString(w, "data: [DONE]\n\n")
+}
+
+// wait waits for ch, and reports false when the request ends first.
+func wait[T any](r *http.Request, ch <-chan T) bool {
+	select {
+	case <-ch:
+		return true
+	case <-r.Context().Done():
+		return false
+	}
 }
 
 func finish(rep Reply) string {
