@@ -279,12 +279,13 @@ func waitUntil(t *testing.T, what string, within time.Duration, cond func() bool
 	}
 }
 
-// waitOpenStep waits until the log's last turn is open and in a step.
-func waitOpenStep(t *testing.T, st *pgstore.Store, id string) {
+// waitOpenStep waits until the log's last turn is open and in a step that
+// took the message text (the loop logs the message after step/start).
+func waitOpenStep(t *testing.T, st *pgstore.Store, id, text string) {
 	t.Helper()
 	waitLog(t, st, id, "a step of an open turn", 30*time.Second, func(events []host.Event) bool {
 		_, open := transcriptOf(t, events)
-		return open && len(events) > 0 && has(events, host.TypeStepStart, `"step":1`)
+		return open && has(events, host.TypeStepStart, `"step":1`) && has(events, host.TypeUserMessage, text)
 	})
 }
 
@@ -350,7 +351,7 @@ func TestProcessStoppedPastLeaseIsFenced(t *testing.T) {
 	dirA, dirB := t.TempDir(), t.TempDir()
 	a := startProc(t, procArgs(t, url, id, writeScript(t, dirA, "a.yaml", "steps:\n  - block: true\n"), lease)...)
 	a.send(t, "from A")
-	waitOpenStep(t, st, id)
+	waitOpenStep(t, st, id, "from A")
 	a.signal(t, syscall.SIGSTOP)
 	time.Sleep(lease + 500*time.Millisecond)
 	b := startProc(t, procArgs(t, url, id, writeScript(t, dirB, "b.yaml", textSteps(1, "B")), lease)...)
