@@ -110,8 +110,17 @@ func (p *program) run(args []string) int {
 		return p.usageError("run", fmt.Errorf("-workspace: %w", err))
 	}
 	defer ws.Close()
-	// Each repair the file store makes on opening a session is shown in one line.
-	sessions, usage, err := wiring.OpenStore(f.store, f.sessions, p.getenv, p.leaseExpiry, store.WithLogger(wiring.RepairLogger(p.stderr, "run", "", nil)))
+	if stateErr != nil {
+		stateDir = ""
+	}
+	logger, closeLog, err := wiring.Logger(p.terminal(), p.stderr, stateDir)
+	if err != nil {
+		return p.usageError("run", err)
+	}
+	defer closeLog()
+	// Each repair the file store makes on opening a session is shown in one
+	// line; the PostgreSQL store's warnings go to the log.
+	sessions, usage, err := wiring.OpenStore(f.store, f.sessions, p.getenv, p.leaseExpiry, logger, store.WithLogger(wiring.RepairLogger(p.stderr, "run", "", nil)))
 	if usage {
 		return p.usageError("run", err)
 	} else if err != nil {
@@ -130,14 +139,6 @@ func (p *program) run(args []string) int {
 	if err != nil {
 		return p.fail("run", err)
 	}
-	if stateErr != nil {
-		stateDir = ""
-	}
-	logger, closeLog, err := wiring.Logger(p.terminal(), p.stderr, stateDir)
-	if err != nil {
-		return p.usageError("run", err)
-	}
-	defer closeLog()
 	lease := &wiring.Lease{}
 	var executeModel string
 	if wiring.Routed(model) {

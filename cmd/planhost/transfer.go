@@ -142,7 +142,7 @@ func (p *program) importCmd(args []string) int {
 	case err != nil:
 		return p.fail("import", err)
 	}
-	sessions, usage, err := wiring.OpenStore(f.store, f.sessions, p.getenv, 0)
+	sessions, usage, err := wiring.OpenStore(f.store, f.sessions, p.getenv, 0, nil)
 	if usage {
 		return p.usageError("import", err)
 	} else if err != nil {

@@ -104,7 +104,7 @@ func Run(o Options) (usage bool, err error) {
 		return true, err
 	}
 	// Each repair the file store makes on opening a session is logged.
-	sessions, usage, err := wiring.OpenStore(o.Store, o.Sessions, o.Getenv, o.Lease, store.WithLogger(wiring.RepairLogger(logOut, "acp", "", nil)))
+	sessions, usage, err := wiring.OpenStore(o.Store, o.Sessions, o.Getenv, o.Lease, logger, store.WithLogger(wiring.RepairLogger(logOut, "acp", "", nil)))
 	if err != nil {
 		return usage, err
 	}

@@ -64,7 +64,7 @@ func Load(cmd string, src Source, arg string) (id string, events host.Log, usage
 	if err := store.ValidateID(arg); err != nil {
 		return "", host.Log{}, true, fmt.Errorf("%s: %w", arg, err)
 	}
-	sessions, usage, err := wiring.OpenStore(src.Store, "", src.Getenv, 0)
+	sessions, usage, err := wiring.OpenStore(src.Store, "", src.Getenv, 0, nil)
 	if err != nil {
 		return "", host.Log{}, usage, err
 	}

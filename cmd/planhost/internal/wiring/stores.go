@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
+	"log/slog"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -88,8 +89,9 @@ func (p pgStore) Documents(string) (host.Documents, error) { return p.Store.Docu
 // sessions in -sessions, opened with dirOpts; "postgres" connects to
 // $DATABASE_URL (getenv reads it); a postgres:// or postgresql:// URL
 // connects there, with the turn lease expiring after leaseExpiry (0 keeps
-// the store's default). Any other value is a usage error (usage true).
-func OpenStore(value, sessionsDir string, getenv func(string) string, leaseExpiry time.Duration, dirOpts ...store.Option) (s Store, usage bool, err error) {
+// the store's default) and its warnings going to log (nil: none). Any
+// other value is a usage error (usage true).
+func OpenStore(value, sessionsDir string, getenv func(string) string, leaseExpiry time.Duration, log *slog.Logger, dirOpts ...store.Option) (s Store, usage bool, err error) {
 	url := value
 	switch {
 	case value == StoreFile:
@@ -116,6 +118,9 @@ func OpenStore(value, sessionsDir string, getenv func(string) string, leaseExpir
 	var opts []pgstore.Option
 	if leaseExpiry != 0 {
 		opts = append(opts, pgstore.WithLeaseExpiry(leaseExpiry))
+	}
+	if log != nil {
+		opts = append(opts, pgstore.WithLogger(log))
 	}
 	st, err := pgstore.Open(ctx, url, opts...)
 	if err != nil {
