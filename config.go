@@ -9,6 +9,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/dshgo/planmode/deploy"
+	"github.com/dshgo/planmode/internal/yamlcfg"
 	"github.com/go-playground/validator/v10"
 	"gopkg.in/yaml.v3"
 )
@@ -63,52 +64,23 @@ func (c Config) Validate() error {
 // missing key and blank text are errors, and so is any other key. Nothing is
 // defaulted. The error wraps [ErrBadConfig], like [Config.Validate]'s.
 func decodeConfig(node *yaml.Node) (Config, error) {
-	if node != nil && node.Kind == yaml.DocumentNode && len(node.Content) == 1 {
-		node = node.Content[0]
-	}
-	switch {
-	case node == nil:
-		return Config{}, &configError{errs: []error{&deploy.FieldError{Key: keySection, Problem: problemRequired}}}
-	case node.Kind == yaml.ScalarNode && node.ShortTag() == "!!null":
-		return Config{}, &configError{errs: []error{deploy.FieldErrorAt(node, keySection, problemRequired)}}
-	case node.Kind != yaml.MappingNode:
-		return Config{}, &configError{errs: []error{deploy.FieldErrorAt(node, "", fmt.Sprintf(problemNotMapping, deploy.Describe(node)))}}
-	}
-
-	var (
-		cfg   Config
-		errs  []error
-		key   *yaml.Node // the first section key
-		value *yaml.Node
-	)
-	for i := 0; i+1 < len(node.Content); i += 2 {
-		k, v := node.Content[i], node.Content[i+1]
-		switch {
-		case k.Kind != yaml.ScalarNode || k.ShortTag() != "!!str":
-			errs = append(errs, deploy.FieldErrorAt(k, "", fmt.Sprintf(problemKeyNotString, deploy.Describe(k))))
-		case k.Value != keySection:
-			errs = append(errs, deploy.FieldErrorAt(k, k.Value, problemUnknownKey))
-		case key != nil:
-			errs = append(errs, deploy.FieldErrorAt(k, keySection, deploy.DuplicateKey(key)))
-		case v.Kind != yaml.ScalarNode || v.ShortTag() != "!!str":
-			key, value = k, v
-			format := problemNotString
-			if v.Kind == yaml.ScalarNode {
-				format = problemNotStringHint // text that YAML read as another type
-			}
-			errs = append(errs, deploy.FieldErrorAt(v, keySection, fmt.Sprintf(format, deploy.Describe(v))))
+	m := yamlcfg.Decode(node, keySection)
+	var cfg Config
+	if m.Require(keySection, problemRequiredWhat) {
+		switch v := m.Node(keySection); {
+		case v.Kind == yaml.ScalarNode && v.ShortTag() != "!!str":
+			// Text that YAML read as another type.
+			m.FailAt(v, keySection, fmt.Sprintf(problemNotStringHint, deploy.Describe(v)))
+		case v.Kind != yaml.ScalarNode:
+			m.FailAt(v, keySection, fmt.Sprintf(problemNotString, deploy.Describe(v)))
 		default:
-			key, value = k, v
 			cfg.Section = v.Value
 			for _, p := range cfg.problems(true) {
-				errs = append(errs, deploy.FieldErrorAt(v, p.key, p.text))
+				m.FailAt(v, p.key, p.text)
 			}
 		}
 	}
-	if value == nil {
-		errs = append(errs, deploy.FieldErrorAt(node, keySection, problemRequired))
-	}
-	if len(errs) > 0 {
+	if errs := m.Errs(); len(errs) > 0 {
 		return Config{}, &configError{errs: errs}
 	}
 	return cfg, nil

@@ -61,13 +61,11 @@ const (
 const (
 	problemNotString     = "must be a string, got %s"
 	problemNotStringHint = "must be a string, got %s (quote the text, or use a block scalar: section: |)"
-	problemRequired      = "is required: the guidance text shown to the model while plan mode is active"
+	problemRequired      = "is required: " + problemRequiredWhat
+	problemRequiredWhat  = "the guidance text shown to the model while plan mode is active"
 	problemBlank         = "must not be blank: give the guidance text shown to the model while plan mode is active (white space and invisible characters such as zero-width spaces alone are blank)"
 	problemControl       = "contains the control character %U at character %d; only tab and line break may appear, whether written as is or as an escape such as \\0"
 	problemTooLong       = "must be at most %d characters, got %d"
-	problemUnknownKey    = "unknown key (the only key is " + keySection + ")"
-	problemKeyNotString  = "keys must be strings, got %s"
-	problemNotMapping    = "the configuration must be a mapping with the key " + keySection + ", got %s"
 	problemInvalidText   = "is not a valid section text"
 )
 

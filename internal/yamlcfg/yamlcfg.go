@@ -17,10 +17,10 @@ import (
 
 // Problem texts, for the YAML author.
 const (
-	problemNotMapping   = "the configuration must be a mapping with the keys %s, got %s"
+	problemNotMapping   = "the configuration must be a mapping with the %s, got %s"
 	problemNoKeys       = "the plugin takes no configuration: leave its entry empty, got %s"
 	problemKeyNotString = "keys must be strings, got %s"
-	problemUnknownKey   = "unknown key (the keys are %s)"
+	problemUnknownKey   = "unknown key (%s)"
 	problemRequired     = "is required: %s"
 	problemNotString    = "must be a string, got %s"
 	problemBlank        = "must not be blank"
@@ -53,7 +53,10 @@ func Decode(node *yaml.Node, keys ...string) *Mapping {
 		node = node.Content[0]
 	}
 	m := &Mapping{node: node, values: map[string]*yaml.Node{}}
-	known := strings.Join(keys, ", ")
+	withKeys, known := "keys "+strings.Join(keys, ", "), "the keys are "+strings.Join(keys, ", ")
+	if len(keys) == 1 {
+		withKeys, known = "key "+keys[0], "the only key is "+keys[0]
+	}
 	switch {
 	case node == nil, node.Kind == 0, node.Kind == yaml.ScalarNode && node.ShortTag() == "!!null":
 		return m
@@ -61,7 +64,7 @@ func Decode(node *yaml.Node, keys ...string) *Mapping {
 		m.FailAt(node, "", fmt.Sprintf(problemNoKeys, deploy.Describe(node)))
 		return m
 	case node.Kind != yaml.MappingNode:
-		m.FailAt(node, "", fmt.Sprintf(problemNotMapping, known, deploy.Describe(node)))
+		m.FailAt(node, "", fmt.Sprintf(problemNotMapping, withKeys, deploy.Describe(node)))
 		return m
 	}
 	firsts := map[string]*yaml.Node{} // the first key of each name

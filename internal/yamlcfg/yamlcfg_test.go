@@ -102,7 +102,7 @@ func TestDecodeIntReadsTheOneKeyOrKeepsTheDefault(t *testing.T) {
 		{"an empty entry", "", 7, ""},
 		{"a value in range", "n: 3", 3, ""},
 		{"a value out of range", "n: 11", 0, "1:4: n: must be between 1 and 10, got 11"},
-		{"an unknown key", "m: 3", 0, "m: unknown key (the keys are n)"},
+		{"an unknown key", "m: 3", 0, "m: unknown key (the only key is n)"},
 		{"a string", "n: x", 0, "n: must be a whole number"},
 	}
 	for _, tt := range tests {
