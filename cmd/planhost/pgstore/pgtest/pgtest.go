@@ -30,6 +30,7 @@ import (
 	"time"
 
 	"github.com/jackc/pgx/v5"
+	"go.uber.org/goleak"
 )
 
 // port is the port number in the server's socket name; no TCP port is
@@ -174,15 +175,22 @@ var (
 	once      sync.Once
 )
 
-// Main runs the tests of m with a shared server, stopped afterwards, and
-// returns the exit code; call it from TestMain. The server starts on first
-// use, so a test binary whose selected tests need none starts none.
+// Main runs the tests of m with a shared server, stopped afterwards, then
+// fails them if goroutines leaked, and returns the exit code; call it from
+// TestMain. The server starts on first use, so a test binary whose
+// selected tests need none starts none.
 func Main(m *testing.M) int {
 	code := m.Run()
 	if shared != nil {
 		if err := shared.Close(); err != nil {
 			fmt.Fprintln(os.Stderr, err)
 			code = max(code, 1)
+		}
+	}
+	if code == 0 {
+		if err := goleak.Find(); err != nil {
+			fmt.Fprintln(os.Stderr, "goleak: "+err.Error())
+			code = 1
 		}
 	}
 	return code
