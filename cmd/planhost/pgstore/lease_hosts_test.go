@@ -1,10 +1,8 @@
 package pgstore_test
 
 import (
-	"context"
 	"encoding/json"
 	"strings"
-	"sync"
 	"sync/atomic"
 	"testing"
 	"time"
@@ -92,35 +90,6 @@ func requestHas(r refhost.Request, text string) bool {
 	return false
 }
 
-// gate returns a scripted step that signals entered, waits for release
-// (not for its context: a paused process does not notice either) and then
-// answers with resp.
-func gate(entered chan<- struct{}, release <-chan struct{}, resp refhost.Response) scripted.Step {
-	return scripted.Step{Respond: func(context.Context, refhost.Request) (refhost.Response, error) {
-		close(entered)
-		<-release
-		return resp, nil
-	}}
-}
-
-// releaser returns a channel and its idempotent close. Tests defer the
-// close too, so that a failed test does not leave a gated step waiting
-// (deferred calls run before the cleanups that stop the agents).
-func releaser() (<-chan struct{}, func()) {
-	ch := make(chan struct{})
-	var once sync.Once
-	return ch, func() { once.Do(func() { close(ch) }) }
-}
-
-func after(t *testing.T, ch <-chan struct{}, what string) {
-	t.Helper()
-	select {
-	case <-ch:
-	case <-time.After(20 * time.Second):
-		t.Fatalf("timed out waiting for %s", what)
-	}
-}
-
 // TestOtherProcessJoinsLiveTurn: process B opens a session while A runs
 // a turn on it (the open turn is A's and is left alone), and a prompt
 // typed on B goes to A's turn: it is queued in the log between A's steps,
@@ -137,29 +106,17 @@ func TestOtherProcessJoinsLiveTurn(t *testing.T) {
 	if _, err := a.st.Create("s"); err != nil {
 		t.Fatal(err)
 	}
-	entered1, entered2 := make(chan struct{}), make(chan struct{})
-	gate1, release1 := releaser()
-	defer release1()
-	gate2, release2 := releaser()
-	defer release2()
+	step1, step2 := pgtest.NewGate(), pgtest.NewGate()
+	defer step1.Open()
+	defer step2.Open()
 	call := host.ToolCall{ID: "c1", Name: "no_such_tool", Input: json.RawMessage(`{}`)}
-	a.model.Add(gate(entered1, gate1, refhost.Response{ToolCalls: []host.ToolCall{call}}), scripted.Step{Text: "done"})
+	a.model.Add(step1.Step(refhost.Response{ToolCalls: []host.ToolCall{call}}), scripted.Step{Text: "done"})
 	// A's second step waits in its pre-step: between two steps.
-	unset, err := a.rt.AddPreStep("test/hold", func(ctx context.Context, s host.Step, next host.PreStepNext) host.Decision {
-		if s.Step == 2 {
-			close(entered2)
-			<-gate2
-		}
-		return next(ctx, s)
-	}, true)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer unset()
+	defer step2.BeforeStep(t, a.rt, 2)()
 
 	aa := a.agent(t, "s")
 	steer(t, aa, "from A")
-	after(t, entered1, "A's first step")
+	step1.Reached(t, "A's first step")
 
 	ab := b.agent(t, "s") // opening on B must not close A's live turn
 	sb, _ := b.st.Open("s")
@@ -169,8 +126,8 @@ func TestOtherProcessJoinsLiveTurn(t *testing.T) {
 		}
 	}
 	steer(t, ab, "hello from B")
-	release1()
-	after(t, entered2, "A between steps")
+	step1.Open()
+	step2.Reached(t, "A between steps")
 	select {
 	case h := <-busy:
 		if h.PID == 0 || h.Host == "" {
@@ -179,7 +136,7 @@ func TestOtherProcessJoinsLiveTurn(t *testing.T) {
 	case <-time.After(20 * time.Second):
 		t.Fatal("B never queued its message for A's turn")
 	}
-	release2()
+	step2.Open()
 	waitIdle(t, aa)
 	waitIdle(t, ab)
 	reqs := a.model.Requests()
@@ -258,14 +215,13 @@ func TestFencedOwnerWritesRefused(t *testing.T) {
 	if _, err := a.st.Create("s"); err != nil {
 		t.Fatal(err)
 	}
-	entered := make(chan struct{})
-	gated, release := releaser()
-	defer release()
-	a.model.Add(gate(entered, gated, refhost.Response{Text: "late from A"}))
+	step := pgtest.NewGate()
+	defer step.Open()
+	a.model.Add(step.Step(refhost.Response{Text: "late from A"}))
 	b.model.Add(scripted.Step{Text: "b done"})
 	aa := a.agent(t, "s")
 	steer(t, aa, "from A")
-	after(t, entered, "A's step")
+	step.Reached(t, "A's step")
 	// A's renewals stop reaching the database: its lease runs out there.
 	if _, err := b.st.Pool().Exec(t.Context(), `UPDATE planmode_sessions SET lease_until = clock_timestamp() WHERE id = 's'`); err != nil {
 		t.Fatal(err)
@@ -274,7 +230,7 @@ func TestFencedOwnerWritesRefused(t *testing.T) {
 	steer(t, ab, "from B")
 	waitIdle(t, ab)
 	waitFor(t, "A told it lost the lease", 5*time.Second, func() bool { return lost.Load() == 1 })
-	release() // A's model answers late
+	step.Open() // A's model answers late
 	waitIdle(t, aa)
 	sb, _ := b.st.Open("s")
 	if err := sb.(host.Refresher).Refresh(); err != nil {

@@ -3,7 +3,6 @@ package acp_test
 import (
 	"context"
 	"strings"
-	"sync"
 	"testing"
 	"time"
 
@@ -54,31 +53,6 @@ func (n *leaseNode) promptAsync(id sdk.SessionId, text string) <-chan error {
 	return done
 }
 
-// gated returns a scripted step that signals entered, waits for release
-// and then answers with resp.
-func gated(entered chan<- struct{}, release <-chan struct{}, resp refhost.Response) scripted.Step {
-	return scripted.Step{Respond: func(context.Context, refhost.Request) (refhost.Response, error) {
-		close(entered)
-		<-release
-		return resp, nil
-	}}
-}
-
-func releaser() (<-chan struct{}, func()) {
-	ch := make(chan struct{})
-	var once sync.Once
-	return ch, func() { once.Do(func() { close(ch) }) }
-}
-
-func after(t *testing.T, ch <-chan struct{}, what string) {
-	t.Helper()
-	select {
-	case <-ch:
-	case <-time.After(waitTimeout):
-		t.Fatalf("timed out waiting for %s", what)
-	}
-}
-
 // TestLeaseBusyShownToClient: two agents on one PostgreSQL session. A
 // prompt sent to B while A runs the turn is queued for A's next step, and
 // B's client is told so in plain words, with A's host name (which another
@@ -92,33 +66,21 @@ func TestLeaseBusyShownToClient(t *testing.T) {
 	if _, err := b.k.cs.LoadSession(ctxT(t), sdk.LoadSessionRequest{SessionId: sess.SessionId, Cwd: dir, McpServers: []sdk.McpServer{}}); err != nil {
 		t.Fatal(err)
 	}
-	entered1, entered2 := make(chan struct{}), make(chan struct{})
-	gate1, release1 := releaser()
-	defer release1()
-	gate2, release2 := releaser()
-	defer release2()
-	a.model.Add(gated(entered1, gate1, refhost.Response{ToolCalls: []host.ToolCall{call("c1", "no_such_tool", map[string]string{})}}), scripted.Step{Text: "done"})
-	unset, err := a.h.rt.AddPreStep("test/hold", func(ctx context.Context, s host.Step, next host.PreStepNext) host.Decision {
-		if s.Step == 2 {
-			close(entered2)
-			<-gate2
-		}
-		return next(ctx, s)
-	}, true)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer unset()
+	step1, step2 := pgtest.NewGate(), pgtest.NewGate()
+	defer step1.Open()
+	defer step2.Open()
+	a.model.Add(step1.Step(refhost.Response{ToolCalls: []host.ToolCall{call("c1", "no_such_tool", map[string]string{})}}), scripted.Step{Text: "done"})
+	defer step2.BeforeStep(t, a.h.rt, 2)()
 
 	doneA := a.promptAsync(sess.SessionId, "from A")
-	after(t, entered1, "A's first step")
+	step1.Reached(t, "A's first step")
 	doneB := b.promptAsync(sess.SessionId, "hello from B")
-	release1()
-	after(t, entered2, "A between steps")
+	step1.Open()
+	step2.Reached(t, "A between steps")
 	b.k.c.waitFor(t, "the busy message", func(us []sdk.SessionNotification, _ []sdk.RequestPermissionRequest) bool {
 		return strings.Contains(agentText(us), "Session busy on ")
 	})
-	release2()
+	step2.Open()
 	for _, done := range []<-chan error{doneA, doneB} {
 		select {
 		case err := <-done:
@@ -154,12 +116,11 @@ func TestLeaseLostShownToClient(t *testing.T) {
 	a := newLeaseNode(t, url, pgstore.WithLeaseExpiry(600*time.Millisecond))
 	dir := workspaceDir(t)
 	sess := a.k.newSession(dir)
-	entered := make(chan struct{})
-	gate, release := releaser()
-	defer release()
-	a.model.Add(gated(entered, gate, refhost.Response{Text: "late from A"}))
+	step := pgtest.NewGate()
+	defer step.Open()
+	a.model.Add(step.Step(refhost.Response{Text: "late from A"}))
 	done := a.promptAsync(sess.SessionId, "from A")
-	after(t, entered, "A's step")
+	step.Reached(t, "A's step")
 	// Another process's grant: a newer fencing token and a live lease.
 	if _, err := a.st.Pool().Exec(t.Context(), `UPDATE planmode_sessions SET fence = fence + 1, lease_host = 'other', lease_pid = 1,
 		lease_since = clock_timestamp(), lease_until = clock_timestamp() + interval '1 hour' WHERE id = $1`, string(sess.SessionId)); err != nil {
@@ -168,7 +129,7 @@ func TestLeaseLostShownToClient(t *testing.T) {
 	a.k.c.waitFor(t, "the lease-lost message", func(us []sdk.SessionNotification, _ []sdk.RequestPermissionRequest) bool {
 		return strings.Contains(agentText(us), "Another process took over this session's turn")
 	})
-	release()
+	step.Open()
 	select {
 	case <-done:
 	case <-time.After(waitTimeout):
