@@ -168,16 +168,7 @@ func BenchmarkNotify(b *testing.B) {
 			b.Fatal(err)
 		}
 		ctx := context.Background()
-		w, err := pgx.Connect(ctx, url)
-		if err != nil {
-			b.Fatal(err)
-		}
-		defer w.Close(ctx)
-		r, err := pgx.Connect(ctx, url)
-		if err != nil {
-			b.Fatal(err)
-		}
-		defer r.Close(ctx)
+		w, r := connect(b, url), connect(b, url)
 		if _, err := r.Exec(ctx, `LISTEN bench_floor`); err != nil {
 			b.Fatal(err)
 		}

@@ -9,8 +9,6 @@ import (
 	"testing"
 	"time"
 
-	"github.com/jackc/pgx/v5"
-
 	"github.com/dshgo/planmode/cmd/planhost/pgstore"
 	"github.com/dshgo/planmode/cmd/planhost/pgstore/pgtest"
 	"github.com/dshgo/planmode/host"
@@ -24,12 +22,7 @@ func TestSubscribeFollowsOtherStore(t *testing.T) {
 	if _, err := sa.Append(ev("x", 0)); err != nil {
 		t.Fatal(err)
 	}
-	sb, err := b.Open("s")
-	if err != nil {
-		t.Fatal(err)
-	}
-	rec := newRecorder()
-	defer sb.Subscribe(0, rec.add)()
+	sb, rec := follow(t, b, "s")
 	for i := 1; i < 50; i++ {
 		if _, err := sa.Append(ev("x", i)); err != nil {
 			t.Fatal(err)
@@ -67,11 +60,7 @@ func TestAppendIfSeesEventsWithoutNotification(t *testing.T) {
 	notified(t, url, s)
 	// Another writer commits a turn/start and sends no notification.
 	ctx := context.Background()
-	conn, err := pgx.Connect(ctx, url)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer conn.Close(ctx)
+	conn := connect(t, url)
 	if _, err := conn.Exec(ctx, `INSERT INTO planmode_events (session_id, seq, type, at, at_ns) VALUES ('s', 2, 'turn/start', now(), 0)`); err != nil {
 		t.Fatal(err)
 	}
@@ -182,11 +171,7 @@ func TestPollCatchesUpWithoutNotification(t *testing.T) {
 	rec := newRecorder()
 	defer s.Subscribe(0, rec.add)()
 	ctx := context.Background()
-	conn, err := pgx.Connect(ctx, url)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer conn.Close(ctx)
+	conn := connect(t, url)
 	if _, err := conn.Exec(ctx, `INSERT INTO planmode_events (session_id, seq, type, at, at_ns) VALUES ('s', 1, 'x', now(), 0)`); err != nil {
 		t.Fatal(err)
 	}

@@ -8,8 +8,6 @@ import (
 	"testing"
 	"time"
 
-	"github.com/jackc/pgx/v5"
-
 	"github.com/dshgo/planmode"
 	"github.com/dshgo/planmode/cmd/planhost/pgstore"
 	"github.com/dshgo/planmode/cmd/planhost/pgstore/pgtest"
@@ -97,11 +95,7 @@ func TestForeignMalformedEventIsRefused(t *testing.T) {
 			defer s.Subscribe(0, rec.add)()
 
 			ctx := context.Background()
-			conn, err := pgx.Connect(ctx, url)
-			if err != nil {
-				t.Fatal(err)
-			}
-			defer conn.Close(ctx)
+			conn := connect(t, url)
 			if _, err := conn.Exec(ctx, `INSERT INTO planmode_events (session_id, seq, type, at, at_ns, data)
 				VALUES ('s', 3, $1, now(), 0, $2::json)`, tt.typ, tt.data); err != nil {
 				t.Fatal(err)

@@ -10,7 +10,6 @@ import (
 	"testing"
 	"time"
 
-	"github.com/jackc/pgx/v5"
 	"github.com/jackc/pgx/v5/pgconn"
 
 	"github.com/dshgo/planmode/cmd/planhost/pgstore"
@@ -123,19 +122,10 @@ func TestTerminatedConnectionsDuringSubscription(t *testing.T) {
 	a := open(t, url)
 	b := open(t, url+"&application_name=pgstore-victim", pgstore.WithPollInterval(100*time.Millisecond))
 	sa, _ := a.Create("s")
-	sb, err := b.Open("s")
-	if err != nil {
-		t.Fatal(err)
-	}
-	rec := newRecorder()
-	defer sb.Subscribe(0, rec.add)()
+	sb, rec := follow(t, b, "s")
 
 	ctx := context.Background()
-	conn, err := pgx.Connect(ctx, url)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer conn.Close(ctx)
+	conn := connect(t, url)
 	const n = 200
 	killed := 0
 	for i := range n {
@@ -179,11 +169,7 @@ func TestStatementTimeout(t *testing.T) {
 		t.Fatal(err)
 	}
 	ctx := context.Background()
-	conn, err := pgx.Connect(ctx, url)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer conn.Close(ctx)
+	conn := connect(t, url)
 	tx, err := conn.Begin(ctx)
 	if err != nil {
 		t.Fatal(err)
@@ -225,11 +211,7 @@ func TestAppendAfterTerminatedConnections(t *testing.T) {
 	st := open(t, url+"&application_name=pgstore-victim2")
 	s, _ := st.Create("s")
 	ctx := context.Background()
-	conn, err := pgx.Connect(ctx, url)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer conn.Close(ctx)
+	conn := connect(t, url)
 	for round := range 5 {
 		if _, err := s.Append(ev("x", round)); err != nil {
 			t.Fatalf("round %d: %v", round, err)

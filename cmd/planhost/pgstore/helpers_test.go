@@ -3,6 +3,7 @@ package pgstore_test
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"sync"
 	"testing"
@@ -41,6 +42,22 @@ func ev(typ string, n int) host.Event {
 	return host.Event{Type: typ, Data: json.RawMessage(fmt.Sprintf(`{"n":%d}`, n))}
 }
 
+// refuseType adds validator name to st, removed when the test ends: it
+// refuses events of type typ with the error msg.
+func refuseType(t testing.TB, st host.Store, name, typ, msg string) {
+	t.Helper()
+	remove, err := st.AddValidator(name, func(e host.Event) error {
+		if e.Type == typ {
+			return errors.New(msg)
+		}
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(remove)
+}
+
 // recorder collects delivered events.
 type recorder struct {
 	mu     sync.Mutex
@@ -64,6 +81,19 @@ func (r *recorder) got() []host.Event {
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	return append([]host.Event(nil), r.events...)
+}
+
+// follow opens session id on st with a recorder subscribed from its
+// start, unsubscribed when the test ends.
+func follow(t testing.TB, st host.Store, id string) (host.Session, *recorder) {
+	t.Helper()
+	s, err := st.Open(id)
+	if err != nil {
+		t.Fatal(err)
+	}
+	rec := newRecorder()
+	t.Cleanup(s.Subscribe(0, rec.add))
+	return s, rec
 }
 
 // waitLen waits until r holds n events.

@@ -3,7 +3,6 @@ package pgstore_test
 import (
 	"context"
 	"encoding/json"
-	"errors"
 	"fmt"
 	neturl "net/url"
 	"reflect"
@@ -59,12 +58,7 @@ func TestNoticeCarriesEvents(t *testing.T) {
 	}
 	readerURL, revoke := asReader(t, url)
 	b := open(t, readerURL, pgstore.WithPollInterval(time.Hour))
-	sb, err := b.Open("s")
-	if err != nil {
-		t.Fatal(err)
-	}
-	rec := newRecorder()
-	defer sb.Subscribe(0, rec.add)()
+	_, rec := follow(t, b, "s")
 	for i := range 40 {
 		e := host.Event{Type: "x", Data: json.RawMessage(fmt.Sprintf(`{"n":%d,"html":"<a & b>","u":"\u2028 é"}`, i))}
 		if _, err := sa.Append(e); err != nil {
@@ -103,14 +97,9 @@ func TestNoticeWithoutEvents(t *testing.T) {
 	a := open(t, url, pgstore.WithPollInterval(time.Hour), pgstore.WithNotifyEvents(false))
 	b := open(t, url, pgstore.WithPollInterval(time.Hour))
 	sa, _ := a.Create("s")
-	sb, err := b.Open("s")
-	if err != nil {
-		t.Fatal(err)
-	}
+	_, rec := follow(t, b, "s")
 	ctx := context.Background()
 	conn := listen(t, url)
-	rec := newRecorder()
-	defer sb.Subscribe(0, rec.add)()
 	if _, err := sa.Append(ev("x", 1)); err != nil {
 		t.Fatal(err)
 	}
@@ -136,12 +125,7 @@ func TestNoticeWithoutEvents(t *testing.T) {
 func TestNoticeTooLargeReadsBack(t *testing.T) {
 	a, b, _ := twoStores(t, pgstore.WithPollInterval(time.Hour))
 	sa, _ := a.Create("s")
-	sb, err := b.Open("s")
-	if err != nil {
-		t.Fatal(err)
-	}
-	rec := newRecorder()
-	defer sb.Subscribe(0, rec.add)()
+	_, rec := follow(t, b, "s")
 	big := host.Event{Type: "big", Data: json.RawMessage(`{"text":"` + strings.Repeat("y", 9000) + `"}`)}
 	for i, e := range []host.Event{ev("x", 1), big, ev("x", 2), ev("x", 3)} {
 		if _, err := sa.Append(e); err != nil {
@@ -181,16 +165,7 @@ func TestNoticeRefused(t *testing.T) {
 		t.Run(tt.name, func(t *testing.T) {
 			url := pgtest.NewDB(t)
 			st := open(t, url, pgstore.WithPollInterval(time.Hour))
-			remove, err := st.AddValidator("no-forbidden", func(e host.Event) error {
-				if e.Type == "forbidden" {
-					return errors.New("forbidden")
-				}
-				return nil
-			})
-			if err != nil {
-				t.Fatal(err)
-			}
-			defer remove()
+			refuseType(t, st, "no-forbidden", "forbidden", "forbidden")
 			s, _ := st.Create("s")
 			if _, err := s.Append(ev("x", 1)); err != nil {
 				t.Fatal(err)
@@ -200,11 +175,7 @@ func TestNoticeRefused(t *testing.T) {
 			// Another writer commits event 2 with no notification; a forged
 			// notification then claims different content for it.
 			ctx := context.Background()
-			conn, err := pgx.Connect(ctx, url)
-			if err != nil {
-				t.Fatal(err)
-			}
-			defer conn.Close(ctx)
+			conn := connect(t, url)
 			if _, err := conn.Exec(ctx, `INSERT INTO planmode_events (session_id, seq, type, at, at_ns, data) VALUES ('s', 2, 'x', now(), 0, '{"row":true}')`); err != nil {
 				t.Fatal(err)
 			}

@@ -4,13 +4,10 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
-	"fmt"
 	"reflect"
 	"strings"
 	"testing"
 	"time"
-
-	"github.com/jackc/pgx/v5"
 
 	"github.com/dshgo/planmode/cmd/planhost/pgstore"
 	"github.com/dshgo/planmode/cmd/planhost/pgstore/pgtest"
@@ -105,16 +102,7 @@ func TestCreateOpenErrors(t *testing.T) {
 
 func TestRejectedAppendLeavesNothing(t *testing.T) {
 	a, b, _ := twoStores(t)
-	unreg, err := a.AddValidator("no-bad", func(e host.Event) error {
-		if e.Type == "bad" {
-			return fmt.Errorf("event %d: type bad", e.Seq)
-		}
-		return nil
-	})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer unreg()
+	refuseType(t, a, "no-bad", "bad", "type bad")
 	s, _ := a.Create("v")
 	if _, err := s.Append(ev("ok", 1)); err != nil {
 		t.Fatal(err)
@@ -135,14 +123,7 @@ func TestRejectedAppendLeavesNothing(t *testing.T) {
 		t.Fatalf("other store sees %d events, want 2", s2.Len())
 	}
 	// A validator of the opening store runs on the stored events.
-	if _, err := b.AddValidator("no-ok", func(e host.Event) error {
-		if e.Type == "ok" {
-			return errors.New("type ok")
-		}
-		return nil
-	}); err != nil {
-		t.Fatal(err)
-	}
+	refuseType(t, b, "no-ok", "ok", "type ok")
 	if _, err := b.Open("v"); err == nil || !strings.Contains(err.Error(), `event 1 "ok"`) {
 		t.Fatalf("open error %v, want one naming event 1", err)
 	}
@@ -197,11 +178,7 @@ func TestMigrations(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	conn, err := pgx.Connect(ctx, url)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer conn.Close(ctx)
+	conn := connect(t, url)
 	var n, v int
 	if err := conn.QueryRow(ctx, `SELECT count(*), max(version) FROM planmode_migrations`).Scan(&n, &v); err != nil {
 		t.Fatal(err)
@@ -287,11 +264,7 @@ func TestAppendRefusesShorterDatabase(t *testing.T) {
 		}
 	}
 	ctx := context.Background()
-	conn, err := pgx.Connect(ctx, url)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer conn.Close(ctx)
+	conn := connect(t, url)
 	if _, err := conn.Exec(ctx, `DELETE FROM planmode_events WHERE session_id = 's' AND seq = 3`); err != nil {
 		t.Fatal(err)
 	}

@@ -61,14 +61,7 @@ func TestImportKeepsTheLog(t *testing.T) {
 // refused with its place in the log, and nothing of the session is left.
 func TestImportRefusesBadInput(t *testing.T) {
 	st := open(t, pgtest.NewDB(t))
-	if _, err := st.AddValidator("v", func(e host.Event) error {
-		if e.Type == "x/refused" {
-			return errors.New("not wanted")
-		}
-		return nil
-	}); err != nil {
-		t.Fatal(err)
-	}
+	refuseType(t, st, "v", "x/refused", "not wanted")
 	ok := host.Event{Type: "x/ok", Data: json.RawMessage(`{}`)}
 	tests := []struct {
 		name    string
