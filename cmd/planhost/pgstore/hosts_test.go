@@ -120,37 +120,9 @@ func planned(r refhost.Request) bool {
 	return slices.Contains(r.Sections, planmode.SectionName) && strings.Contains(r.System, policy)
 }
 
-// modesByPlace returns the states of a log's plan/mode events, split into
-// those logged between turns (commits) and inside turns (pre-steps).
-func modesByPlace(t *testing.T, events []host.Event) (between, atPreStep []bool) {
-	t.Helper()
-	open := false
-	for _, e := range events {
-		switch e.Type {
-		case host.TypeTurnStart:
-			open = true
-		case host.TypeTurnEnd:
-			open = false
-		case planmode.EventPlanMode:
-			var p planmode.ModePayload
-			if err := json.Unmarshal(e.Data, &p); err != nil {
-				t.Fatal(err)
-			}
-			if open {
-				atPreStep = append(atPreStep, p.Active)
-			} else {
-				between = append(between, p.Active)
-			}
-		}
-	}
-	return between, atPreStep
-}
-
-// commitsInsideTurn returns the seqs of plan/mode events inside an open
-// turn that a pre-step did not append: a pre-step appends right before the
-// step's "step/start".
-func commitsInsideTurn(events []host.Event) []uint64 {
-	var bad []uint64
+// eachMode calls f with the index of each plan/mode event of a log and
+// whether a turn is open there.
+func eachMode(events []host.Event, f func(i int, inTurn bool)) {
 	open := false
 	for i, e := range events {
 		switch e.Type {
@@ -159,11 +131,39 @@ func commitsInsideTurn(events []host.Event) []uint64 {
 		case host.TypeTurnEnd:
 			open = false
 		case planmode.EventPlanMode:
-			if open && (i+1 >= len(events) || events[i+1].Type != host.TypeStepStart) {
-				bad = append(bad, e.Seq)
-			}
+			f(i, open)
 		}
 	}
+}
+
+// modesByPlace returns the states of a log's plan/mode events, split into
+// those logged between turns (commits) and inside turns (pre-steps).
+func modesByPlace(t *testing.T, events []host.Event) (between, atPreStep []bool) {
+	t.Helper()
+	eachMode(events, func(i int, inTurn bool) {
+		var p planmode.ModePayload
+		if err := json.Unmarshal(events[i].Data, &p); err != nil {
+			t.Fatal(err)
+		}
+		if inTurn {
+			atPreStep = append(atPreStep, p.Active)
+		} else {
+			between = append(between, p.Active)
+		}
+	})
+	return between, atPreStep
+}
+
+// commitsInsideTurn returns the seqs of plan/mode events inside an open
+// turn that a pre-step did not append: a pre-step appends right before the
+// step's "step/start".
+func commitsInsideTurn(events []host.Event) []uint64 {
+	var bad []uint64
+	eachMode(events, func(i int, inTurn bool) {
+		if inTurn && (i+1 >= len(events) || events[i+1].Type != host.TypeStepStart) {
+			bad = append(bad, events[i].Seq)
+		}
+	})
 	return bad
 }
 

@@ -80,6 +80,71 @@ func (m *twoHostModel) commit(active bool) {
 	m.pending = [2]planmode.Selection{}
 }
 
+// onTwo is one session open on two hosts, each through an agent.
+type onTwo struct {
+	nodes  [2]*node
+	agents [2]fakeAgent
+}
+
+// openOnTwo creates session id on the first host and opens it on both.
+func openOnTwo(rt *rapid.T, nodes [2]*node, id string) onTwo {
+	if _, err := nodes[0].st.Create(id); err != nil {
+		rt.Fatal(err)
+	}
+	p := onTwo{nodes: nodes}
+	for i, n := range nodes {
+		s, err := n.st.Open(id)
+		if err != nil {
+			rt.Fatal(err)
+		}
+		p.agents[i] = fakeAgent{s}
+	}
+	return p
+}
+
+// converge waits until both hosts hold the whole log.
+func (p onTwo) converge(rt *rapid.T) {
+	deadline := time.Now().Add(10 * time.Second)
+	for p.agents[0].sess.Len() != p.agents[1].sess.Len() {
+		if time.Now().After(deadline) {
+			rt.Fatalf("hosts did not converge: %d and %d events", p.agents[0].sess.Len(), p.agents[1].sess.Len())
+		}
+		time.Sleep(time.Millisecond)
+	}
+}
+
+// set calls Set(active) on host i once it has caught up, and checks the
+// outcome against m's.
+func (p onTwo) set(rt *rapid.T, m *twoHostModel, i int, active bool) {
+	p.converge(rt)
+	want := m.set(i, active)
+	got, err := p.nodes[i].c.Set(p.agents[i], active)
+	if err != nil {
+		rt.Fatal(err)
+	}
+	if got != want {
+		rt.Fatalf("host %d Set(%v) = %v, model says %v", i, active, got, want)
+	}
+}
+
+// check checks, once both hosts have caught up, each host's Get against m.
+func (p onTwo) check(rt *rapid.T, m *twoHostModel) {
+	p.converge(rt)
+	for j, n := range p.nodes {
+		if got, want := n.c.Get(p.agents[j]), (planmode.State{Active: m.logged, Pending: m.effective(j)}); got != want {
+			rt.Fatalf("host %d Get = %+v, model says %+v", j, got, want)
+		}
+	}
+}
+
+// checkNoCommitInsideTurn checks the log for a plan/mode committed inside a
+// turn.
+func (p onTwo) checkNoCommitInsideTurn(rt *rapid.T) {
+	if bad := commitsInsideTurn(p.agents[0].sess.Events().Slice()); len(bad) > 0 {
+		rt.Fatalf("plan/mode committed inside a turn at seqs %v", bad)
+	}
+}
+
 // TestTwoControllersMatchReferenceModel runs random Set calls and turns
 // from two hosts (two stores, two controllers) on one database against the
 // reference model, including a Set racing the other host's turn start. The
@@ -91,29 +156,9 @@ func TestTwoControllersMatchReferenceModel(t *testing.T) {
 	var seq atomic.Int64
 	rapid.Check(t, func(rt *rapid.T) {
 		id := fmt.Sprintf("m%d", seq.Add(1))
-		if _, err := nodes[0].st.Create(id); err != nil {
-			rt.Fatal(err)
-		}
-		var agents [2]fakeAgent
-		for i, n := range nodes {
-			s, err := n.st.Open(id)
-			if err != nil {
-				rt.Fatal(err)
-			}
-			agents[i] = fakeAgent{s}
-		}
-		// converge waits until both hosts hold the whole log.
-		converge := func() {
-			deadline := time.Now().Add(10 * time.Second)
-			for agents[0].sess.Len() != agents[1].sess.Len() {
-				if time.Now().After(deadline) {
-					rt.Fatalf("hosts did not converge: %d and %d events", agents[0].sess.Len(), agents[1].sess.Len())
-				}
-				time.Sleep(time.Millisecond)
-			}
-		}
+		p := openOnTwo(rt, nodes, id)
 		appendTurn := func(i int, typ string) {
-			if _, err := agents[i].sess.Append(host.Event{Type: typ, Data: []byte(`{"turn":1}`)}); err != nil {
+			if _, err := p.agents[i].sess.Append(host.Event{Type: typ, Data: []byte(`{"turn":1}`)}); err != nil {
 				rt.Fatal(err)
 			}
 		}
@@ -123,16 +168,7 @@ func TestTwoControllersMatchReferenceModel(t *testing.T) {
 			i := rapid.IntRange(0, 1).Draw(rt, "host")
 			switch rapid.SampledFrom([]string{"set", "turn", "race"}).Draw(rt, "action") {
 			case "set":
-				active := rapid.Bool().Draw(rt, "active")
-				converge()
-				want := m.set(i, active)
-				got, err := nodes[i].c.Set(agents[i], active)
-				if err != nil {
-					rt.Fatal(err)
-				}
-				if got != want {
-					rt.Fatalf("host %d Set(%v) = %v, model says %v", i, active, got, want)
-				}
+				p.set(rt, &m, i, rapid.Bool().Draw(rt, "active"))
 			case "turn":
 				if m.turnOpen {
 					appendTurn(i, host.TypeTurnEnd)
@@ -146,7 +182,7 @@ func TestTwoControllersMatchReferenceModel(t *testing.T) {
 					continue
 				}
 				active := !m.logged
-				converge()
+				p.converge(rt)
 				var (
 					wg  sync.WaitGroup
 					got planmode.Outcome
@@ -155,7 +191,7 @@ func TestTwoControllersMatchReferenceModel(t *testing.T) {
 				wg.Add(1)
 				go func() {
 					defer wg.Done()
-					got, err = nodes[i].c.Set(agents[i], active)
+					got, err = nodes[i].c.Set(p.agents[i], active)
 				}()
 				appendTurn(1-i, host.TypeTurnStart)
 				wg.Wait()
@@ -172,16 +208,9 @@ func TestTwoControllersMatchReferenceModel(t *testing.T) {
 				}
 				m.turnOpen = true
 			}
-			converge()
-			for j, n := range nodes {
-				if got, want := n.c.Get(agents[j]), (planmode.State{Active: m.logged, Pending: m.effective(j)}); got != want {
-					rt.Fatalf("host %d Get = %+v, model says %+v", j, got, want)
-				}
-			}
+			p.check(rt, &m)
 		}
-		if bad := commitsInsideTurn(agents[0].sess.Events().Slice()); len(bad) > 0 {
-			rt.Fatalf("plan/mode committed inside a turn at seqs %v", bad)
-		}
+		p.checkNoCommitInsideTurn(rt)
 		for _, n := range nodes {
 			if err := n.st.CloseSession(id); err != nil {
 				rt.Fatal(err)
@@ -214,20 +243,8 @@ func TestTwoControllersTwoLeasesMatchReferenceModel(t *testing.T) {
 	var seq atomic.Int64
 	rapid.Check(t, func(rt *rapid.T) {
 		id := fmt.Sprintf("l%d", seq.Add(1))
-		if _, err := nodes[0].st.Create(id); err != nil {
-			rt.Fatal(err)
-		}
-		var (
-			agents [2]fakeAgent
-			leases [2]host.TurnLease
-		)
-		for i, n := range nodes {
-			s, err := n.st.Open(id)
-			if err != nil {
-				rt.Fatal(err)
-			}
-			agents[i] = fakeAgent{s}
-		}
+		p := openOnTwo(rt, nodes, id)
+		var leases [2]host.TurnLease
 		defer func() {
 			for _, l := range leases {
 				if l != nil {
@@ -238,15 +255,6 @@ func TestTwoControllersTwoLeasesMatchReferenceModel(t *testing.T) {
 				_ = n.st.CloseSession(id)
 			}
 		}()
-		converge := func() {
-			deadline := time.Now().Add(10 * time.Second)
-			for agents[0].sess.Len() != agents[1].sess.Len() {
-				if time.Now().After(deadline) {
-					rt.Fatalf("hosts did not converge: %d and %d events", agents[0].sess.Len(), agents[1].sess.Len())
-				}
-				time.Sleep(time.Millisecond)
-			}
-		}
 		var (
 			m  twoHostModel
 			lm = leaseModel{holder: -1}
@@ -256,18 +264,9 @@ func TestTwoControllersTwoLeasesMatchReferenceModel(t *testing.T) {
 			i := rapid.IntRange(0, 1).Draw(rt, "host")
 			switch rapid.SampledFrom([]string{"set", "lease", "release", "expire", "turn"}).Draw(rt, "action") {
 			case "set":
-				active := rapid.Bool().Draw(rt, "active")
-				converge()
-				want := m.set(i, active)
-				got, err := nodes[i].c.Set(agents[i], active)
-				if err != nil {
-					rt.Fatal(err)
-				}
-				if got != want {
-					rt.Fatalf("host %d Set(%v) = %v, model says %v", i, active, got, want)
-				}
+				p.set(rt, &m, i, rapid.Bool().Draw(rt, "active"))
 			case "lease":
-				g, err := agents[i].sess.(host.TurnLeaser).LeaseTurn()
+				g, err := p.agents[i].sess.(host.TurnLeaser).LeaseTurn()
 				if lm.holder >= 0 {
 					if !errors.Is(err, host.ErrBusy) {
 						rt.Fatalf("host %d lease while host %d holds it: %v, want busy", i, lm.holder, err)
@@ -309,18 +308,18 @@ func TestTwoControllersTwoLeasesMatchReferenceModel(t *testing.T) {
 				if m.turnOpen {
 					typ = host.TypeTurnEnd
 				}
-				n := agents[i].sess.Len()
+				n := p.agents[i].sess.Len()
 				_, err := leases[i].Append(host.Event{Type: typ, Data: []byte(`{"turn":1}`)})
 				if lm.grants[i] != lm.token {
 					if !errors.Is(err, host.ErrFenced) {
 						rt.Fatalf("host %d append under stale token %d (newest %d): %v, want ErrFenced", i, lm.grants[i], lm.token, err)
 					}
-					if err := agents[i].sess.(host.Refresher).Refresh(); err != nil {
+					if err := p.agents[i].sess.(host.Refresher).Refresh(); err != nil {
 						rt.Fatal(err)
 					}
-					converge()
-					if agents[i].sess.Len() != n {
-						rt.Fatalf("a fenced append changed the log: %d events, had %d", agents[i].sess.Len(), n)
+					p.converge(rt)
+					if p.agents[i].sess.Len() != n {
+						rt.Fatalf("a fenced append changed the log: %d events, had %d", p.agents[i].sess.Len(), n)
 					}
 					continue
 				}
@@ -329,15 +328,8 @@ func TestTwoControllersTwoLeasesMatchReferenceModel(t *testing.T) {
 				}
 				m.turnOpen = !m.turnOpen
 			}
-			converge()
-			for j, n := range nodes {
-				if got, want := n.c.Get(agents[j]), (planmode.State{Active: m.logged, Pending: m.effective(j)}); got != want {
-					rt.Fatalf("host %d Get = %+v, model says %+v", j, got, want)
-				}
-			}
+			p.check(rt, &m)
 		}
-		if bad := commitsInsideTurn(agents[0].sess.Events().Slice()); len(bad) > 0 {
-			rt.Fatalf("plan/mode committed inside a turn at seqs %v", bad)
-		}
+		p.checkNoCommitInsideTurn(rt)
 	})
 }
