@@ -88,28 +88,42 @@ func call(t testing.TB, tl host.Tool, input string) (string, error) {
 	return tl.Execute(context.Background(), host.CallContext{CallID: "c1"}, json.RawMessage(input))
 }
 
-// check compares a result with the wanted output or error. wantErr is a
-// substring of the error; wantIs, when set, must match with errors.Is.
-func check(t *testing.T, got string, err error, want, wantErr string, wantIs error) {
+// toolCase is one call of a tool and the answer it must give.
+type toolCase struct {
+	name    string
+	lim     workspace.Limits
+	give    string
+	want    string
+	wantErr string // a substring of the error
+	wantIs  error  // when set, the error must match it with errors.Is
+	// file and content are checked after a successful write.
+	file, content string
+}
+
+// run calls the tool name of a workspace on dir with tt's limits and
+// input, and checks its answer.
+func (tt toolCase) run(t *testing.T, dir, name string) (string, error) {
 	t.Helper()
-	if wantErr != "" || wantIs != nil {
+	got, err := call(t, tool(t, open(t, dir, tt.lim), name), tt.give)
+	if tt.wantErr != "" || tt.wantIs != nil {
 		if err == nil {
-			t.Fatalf("got result %q, want error %q", got, wantErr)
+			t.Fatalf("got result %q, want error %q", got, tt.wantErr)
 		}
-		if !strings.Contains(err.Error(), wantErr) {
-			t.Errorf("error = %q, want it to contain %q", err, wantErr)
+		if !strings.Contains(err.Error(), tt.wantErr) {
+			t.Errorf("error = %q, want it to contain %q", err, tt.wantErr)
 		}
-		if wantIs != nil && !errors.Is(err, wantIs) {
-			t.Errorf("error = %v, want errors.Is %v", err, wantIs)
+		if tt.wantIs != nil && !errors.Is(err, tt.wantIs) {
+			t.Errorf("error = %v, want errors.Is %v", err, tt.wantIs)
 		}
-		return
+		return got, err
 	}
 	if err != nil {
 		t.Fatalf("unexpected error: %v", err)
 	}
-	if got != want {
-		t.Errorf("result:\n%s\nwant:\n%s", got, want)
+	if got != tt.want {
+		t.Errorf("result:\n%s\nwant:\n%s", got, tt.want)
 	}
+	return got, err
 }
 
 func TestCleanPath(t *testing.T) {
@@ -149,14 +163,7 @@ func TestCleanPath(t *testing.T) {
 
 func TestListFiles(t *testing.T) {
 	dir, _ := fixture(t)
-	tests := []struct {
-		name    string
-		lim     workspace.Limits
-		give    string
-		want    string
-		wantErr string
-		wantIs  error
-	}{
+	tests := []toolCase{
 		{
 			name: "the root lists one level",
 			give: `{}`,
@@ -193,24 +200,13 @@ func TestListFiles(t *testing.T) {
 		{name: "a wrong type", give: `{"recursive": "yes"}`, wantIs: workspace.ErrBadInput},
 	}
 	for _, tt := range tests {
-		t.Run(tt.name, func(t *testing.T) {
-			w := open(t, dir, tt.lim)
-			got, err := call(t, tool(t, w, workspace.ListFilesName), tt.give)
-			check(t, got, err, tt.want, tt.wantErr, tt.wantIs)
-		})
+		t.Run(tt.name, func(t *testing.T) { tt.run(t, dir, workspace.ListFilesName) })
 	}
 }
 
 func TestReadFile(t *testing.T) {
 	dir, outside := fixture(t)
-	tests := []struct {
-		name    string
-		lim     workspace.Limits
-		give    string
-		want    string
-		wantErr string
-		wantIs  error
-	}{
+	tests := []toolCase{
 		{name: "a text file", give: `{"path": "README.md"}`, want: "# Sample\n\nhello world\n"},
 		{name: "a nested file with a dot prefix", give: `{"path": "./src/util/strings.go"}`, want: "package util\n\n// Upper upper-cases.\nfunc Upper(s string) string { return s }\n"},
 		{name: "a link that stays inside", give: `{"path": "inlink"}`, want: "package main\n\nfunc main() { println(\"Hello\") }\n"},
@@ -236,9 +232,7 @@ func TestReadFile(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			w := open(t, dir, tt.lim)
-			got, err := call(t, tool(t, w, workspace.ReadFileName), tt.give)
-			check(t, got, err, tt.want, tt.wantErr, tt.wantIs)
+			_, err := tt.run(t, dir, workspace.ReadFileName)
 			// An error may echo the model's own input, never anything else
 			// about where the workspace is.
 			if err != nil && !strings.Contains(tt.give, filepath.Dir(dir)) && strings.Contains(err.Error(), filepath.Dir(dir)) {
@@ -254,14 +248,7 @@ func TestSearch(t *testing.T) {
 	if err := os.WriteFile(filepath.Join(dir, "long.txt"), []byte(long+"\r\n"), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	tests := []struct {
-		name    string
-		lim     workspace.Limits
-		give    string
-		want    string
-		wantErr string
-		wantIs  error
-	}{
+	tests := []toolCase{
 		{
 			name: "a substring in a directory",
 			give: `{"pattern": "package", "path": "src"}`,
@@ -316,9 +303,7 @@ func TestSearch(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			w := open(t, dir, tt.lim)
-			got, err := call(t, tool(t, w, workspace.SearchName), tt.give)
-			check(t, got, err, tt.want, tt.wantErr, tt.wantIs)
+			got, _ := tt.run(t, dir, workspace.SearchName)
 			if strings.Contains(got, secret) {
 				t.Errorf("search returned text from outside the workspace: %q", got)
 			}
@@ -338,16 +323,7 @@ func TestSearchStopsWhenCancelled(t *testing.T) {
 }
 
 func TestWriteFile(t *testing.T) {
-	tests := []struct {
-		name    string
-		lim     workspace.Limits
-		give    string
-		want    string
-		wantErr string
-		wantIs  error
-		// file and content are checked after a successful write.
-		file, content string
-	}{
+	tests := []toolCase{
 		{
 			name: "a new file in new directories",
 			give: `{"path": "docs/new/NOTES.md", "content": "notes\n"}`,
@@ -385,9 +361,7 @@ func TestWriteFile(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			dir, outside := fixture(t)
-			w := open(t, dir, tt.lim)
-			got, err := call(t, tool(t, w, workspace.WriteFileName), tt.give)
-			check(t, got, err, tt.want, tt.wantErr, tt.wantIs)
+			tt.run(t, dir, workspace.WriteFileName)
 			if tt.file != "" {
 				b, err := os.ReadFile(filepath.Join(dir, filepath.FromSlash(tt.file)))
 				if err != nil || string(b) != tt.content {
