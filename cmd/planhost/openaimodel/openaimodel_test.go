@@ -85,7 +85,12 @@ func (p *provider) serve(w http.ResponseWriter, r *http.Request) {
 
 func (p *provider) model(t *testing.T, mutate func(*openaimodel.Config)) *openaimodel.Model {
 	t.Helper()
-	cfg := openaimodel.Config{BaseURL: p.srv.URL + "/v1", Model: "test-model", APIKey: "test-key", HTTPClient: p.client}
+	return newModel(t, openaimodel.Config{BaseURL: p.srv.URL + "/v1", Model: "test-model", APIKey: "test-key", HTTPClient: p.client}, mutate)
+}
+
+// newModel returns a model of cfg, changed first by mutate unless it is nil.
+func newModel(t *testing.T, cfg openaimodel.Config, mutate func(*openaimodel.Config)) *openaimodel.Model {
+	t.Helper()
 	if mutate != nil {
 		mutate(&cfg)
 	}
@@ -380,10 +385,7 @@ func TestGenerateHonoursCancellation(t *testing.T) {
 		tr.CloseIdleConnections()
 		srv.Close()
 	})
-	m, err := openaimodel.New(openaimodel.Config{BaseURL: srv.URL, Model: "m", HTTPClient: &http.Client{Transport: tr}})
-	if err != nil {
-		t.Fatal(err)
-	}
+	m := newModel(t, openaimodel.Config{BaseURL: srv.URL, Model: "m", HTTPClient: &http.Client{Transport: tr}}, nil)
 	ctx, cancel := context.WithTimeout(context.Background(), 50*time.Millisecond)
 	defer cancel()
 	if _, err := m.Generate(ctx, simpleRequest()); !errors.Is(err, context.DeadlineExceeded) {

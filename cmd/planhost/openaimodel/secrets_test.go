@@ -84,11 +84,8 @@ func TestResponseBodyIsBounded(t *testing.T) {
 			}
 			io.WriteString(w, big)
 		}))
-		m, err := openaimodel.New(openaimodel.Config{BaseURL: srv.URL, Model: "m", MaxResponseBytes: 1024, HTTPClient: srv.Client()})
-		if err != nil {
-			t.Fatal(err)
-		}
-		_, err = m.Generate(context.Background(), simpleRequest())
+		m := newModel(t, openaimodel.Config{BaseURL: srv.URL, Model: "m", MaxResponseBytes: 1024, HTTPClient: srv.Client()}, nil)
+		_, err := m.Generate(context.Background(), simpleRequest())
 		if !errors.Is(err, openaimodel.ErrResponseTooLarge) {
 			t.Errorf("chunked=%t: error = %v, want ErrResponseTooLarge", chunked, err)
 		}
@@ -114,10 +111,7 @@ func TestSilentEndpointTimesOut(t *testing.T) {
 	}))
 	defer srv.Close()
 	defer close(release)
-	m, err := openaimodel.New(openaimodel.Config{BaseURL: srv.URL, Model: "m", Timeout: 100 * time.Millisecond, HTTPClient: srv.Client()})
-	if err != nil {
-		t.Fatal(err)
-	}
+	m := newModel(t, openaimodel.Config{BaseURL: srv.URL, Model: "m", Timeout: 100 * time.Millisecond, HTTPClient: srv.Client()}, nil)
 	start := time.Now()
 	if _, err := m.Generate(context.Background(), simpleRequest()); err == nil {
 		t.Fatal("a silent endpoint answered")

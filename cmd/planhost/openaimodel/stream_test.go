@@ -46,15 +46,7 @@ func (d *deltas) got() (text, reasoning string, n int) {
 
 func streamModel(t *testing.T, srv *fakeopenai.Server, mutate func(*openaimodel.Config)) *openaimodel.Model {
 	t.Helper()
-	cfg := openaimodel.Config{BaseURL: srv.BaseURL(), Model: "m", Stream: true, HTTPClient: srv.Client()}
-	if mutate != nil {
-		mutate(&cfg)
-	}
-	m, err := openaimodel.New(cfg)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return m
+	return newModel(t, openaimodel.Config{BaseURL: srv.BaseURL(), Model: "m", Stream: true, HTTPClient: srv.Client()}, mutate)
 }
 
 func startFake(t *testing.T, opts fakeopenai.Options, replies ...fakeopenai.Reply) *fakeopenai.Server {
