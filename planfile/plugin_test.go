@@ -24,6 +24,7 @@ import (
 	"github.com/dshgo/planmode/planfile"
 	"github.com/dshgo/planmode/plansteps"
 	"github.com/dshgo/planmode/refhost"
+	"github.com/dshgo/planmode/refhost/scripted"
 )
 
 func TestMain(m *testing.M) { goleak.VerifyTestMain(m) }
@@ -39,6 +40,18 @@ func fileHost(t *testing.T) (*e2etest.Host, *planfile.Plugin) {
 		fx.Populate(&pl),
 	)
 	return h, pl
+}
+
+// drafted returns a host whose agent is in plan mode and has written plan
+// to its plan file.
+func drafted(t *testing.T) (*e2etest.Host, *planfile.Plugin, *refhost.Agent) {
+	t.Helper()
+	h, pl := fileHost(t)
+	a := h.Agent()
+	h.EnterPlanMode(a)
+	h.Model.Add(e2etest.Call("w", planfile.WriteToolName, map[string]string{"plan": plan}), e2etest.Say("drafted"))
+	h.Prompt(a, "plan")
+	return h, pl, a
 }
 
 func approved(t *testing.T, a host.Agent) []planfile.ApprovedPayload {
@@ -76,12 +89,7 @@ func TestTheModelDraftsInTheFileAndExitPresentsIt(t *testing.T) {
 	if len(reqs) != 1 || reqs[0].Questions[0].Detail != plan {
 		t.Fatalf("review requests %+v; want the file's plan as detail", reqs)
 	}
-	r := e2etest.Result(t, a, "x")
-	var res map[string]any
-	if r.IsError || json.Unmarshal([]byte(r.Output), &res) != nil {
-		t.Fatalf("exit: %+v", r)
-	}
-	if res["approved"] != true || res["edited"] != false || res["planFile"] != pl.Path(a) {
+	if res := exitResult(t, a); res["approved"] != true || res["edited"] != false || res["planFile"] != pl.Path(a) {
 		t.Fatalf("exit result %v", res)
 	}
 	got := approved(t, a)
@@ -298,11 +306,7 @@ func TestExitWithoutAPlanAndWithoutAFileFails(t *testing.T) {
 }
 
 func TestAnUnsafePlanFileFailsTheExitAndPlanModeStays(t *testing.T) {
-	h, pl := fileHost(t)
-	a := h.Agent()
-	h.EnterPlanMode(a)
-	h.Model.Add(e2etest.Call("w", planfile.WriteToolName, map[string]string{"plan": plan}), e2etest.Say("ok"))
-	h.Prompt(a, "draft")
+	h, pl, a := drafted(t)
 	victim := filepath.Join(t.TempDir(), "victim")
 	if err := os.WriteFile(victim, []byte("# Victim"), 0o600); err != nil {
 		t.Fatal(err)
@@ -360,11 +364,7 @@ func TestTheSectionShowsThePathAndTheReturningReminder(t *testing.T) {
 }
 
 func TestAForkGetsACopyOfItsParentsPlanFile(t *testing.T) {
-	h, pl := fileHost(t)
-	a := h.Agent()
-	h.EnterPlanMode(a)
-	h.Model.Add(e2etest.Call("w", planfile.WriteToolName, map[string]string{"plan": plan}), e2etest.Say("drafted"))
-	h.Prompt(a, "plan")
+	h, pl, a := drafted(t)
 	fork, err := a.Session().Fork(a.Session().Len())
 	if err != nil {
 		t.Fatal(err)
@@ -484,26 +484,8 @@ func TestWithoutPlanModeTheModuleFailsToStart(t *testing.T) {
 }
 
 func TestReopenSeedsTheFileAndTheNextReviewShowsTheDraft(t *testing.T) {
-	h, pl := fileHost(t)
-	a := h.Agent()
-	h.EnterPlanMode(a)
-	h.User.QueueAnswers(e2etest.Approve(), e2etest.Approve())
-	h.Model.Add(
-		e2etest.Call("x1", planmode.ExitToolName, map[string]string{"plan": plan}),
-		e2etest.Say("done"),
-	)
-	h.Prompt(a, "plan it")
-	// The model drafts something else in the file meanwhile.
-	if err := pl.Store().Replace(context.Background(), a.Session().ID(), "# Other\n"); err != nil {
-		t.Fatal(err)
-	}
-	handled, reply, err := h.Runtime.Execute(context.Background(), a, "/plan reopen 1", nil)
-	if !handled || err != nil || !strings.Contains(reply, "plan 1") {
-		t.Fatalf("/plan reopen 1 = %v, %q, %v", handled, reply, err)
-	}
-	if got, err := pl.Plan(context.Background(), a); err != nil || got != plan {
-		t.Fatalf("plan file = %q, %v; want the reopened plan", got, err)
-	}
+	h, pl, a := approvedPlan(t, e2etest.Call("x1", planmode.ExitToolName, map[string]string{"plan": plan}))
+	reopen(t, h, pl, a, "/plan reopen 1")
 	if !e2etest.Active(a) {
 		t.Fatal("not in plan mode after the reopen")
 	}
@@ -514,19 +496,11 @@ func TestReopenSeedsTheFileAndTheNextReviewShowsTheDraft(t *testing.T) {
 		strings.Contains(m.Content[0].Text, "Add retries") || !strings.Contains(m.Content[0].Text, "plan file") {
 		t.Fatalf("reopen message %+v %q: want the plan file named, not the plan", last.Source, m.Content)
 	}
-	revised := plan + "3. Ship it.\n"
-	h.Model.Add(
-		e2etest.Call("w2", planfile.WriteToolName, map[string]string{"plan": revised}),
-		e2etest.Call("x2", planmode.ExitToolName, map[string]string{}),
-		e2etest.Say("done"),
-	)
-	h.Prompt(a, "add shipping")
-	reqs := h.User.Requests()
-	q := reqs[len(reqs)-1].Questions[0]
+	revised, q := revise(h, a)
 	if q.Detail != revised || q.Reopened != plan || q.Previous != "" {
 		t.Fatalf("review detail %q reopened %q previous %q; want the revision against the reopened plan", q.Detail, q.Reopened, q.Previous)
 	}
-	if q0 := reqs[0].Questions[0]; q0.Reopened != "" {
+	if q0 := h.User.Requests()[0].Questions[0]; q0.Reopened != "" {
 		t.Fatalf("first review reopened %q, want none", q0.Reopened)
 	}
 }
@@ -536,16 +510,10 @@ func TestReopenSeedsTheFileAndTheNextReviewShowsTheDraft(t *testing.T) {
 // text, so Plans lists it with its title, "/plan reopen" seeds the file
 // with it and the next review diffs against it.
 func TestReopenAPlanPresentedFromTheFile(t *testing.T) {
-	h, pl := fileHost(t)
-	a := h.Agent()
-	h.EnterPlanMode(a)
-	h.User.QueueAnswers(e2etest.Approve(), e2etest.Approve())
-	h.Model.Add(
+	h, pl, a := approvedPlan(t,
 		e2etest.Call("w1", planfile.WriteToolName, map[string]string{"plan": plan}),
 		e2etest.Call("x1", planmode.ExitToolName, map[string]string{}),
-		e2etest.Say("done"),
 	)
-	h.Prompt(a, "plan it")
 	if e2etest.Active(a) {
 		t.Fatal("still in plan mode after the approval")
 	}
@@ -553,17 +521,51 @@ func TestReopenAPlanPresentedFromTheFile(t *testing.T) {
 	if len(plans) != 1 || plans[0].Plan != plan || plans[0].Title != "Add retries" || plans[0].Outcome != planmode.ExitApproved {
 		t.Fatalf("plans %+v; want the file's plan, titled, approved", plans)
 	}
+	reopen(t, h, pl, a, "/plan reopen")
+	revised, q := revise(h, a)
+	if q.Detail != revised || q.Reopened != plan {
+		t.Fatalf("review detail %q reopened %q; want the revision against the reopened plan", q.Detail, q.Reopened)
+	}
+	if plans := planmode.Plans(a.Session().Events()); len(plans) != 2 || plans[1].Plan != revised || !plans[0].Reopened {
+		t.Fatalf("plans %+v; want the revision second and the first reopened", plans)
+	}
+}
+
+// approvedPlan runs a turn in plan mode in which the model presents plan
+// with steps and the user approves it; the next review's approval is
+// queued too.
+func approvedPlan(t *testing.T, steps ...scripted.Step) (*e2etest.Host, *planfile.Plugin, *refhost.Agent) {
+	t.Helper()
+	h, pl := fileHost(t)
+	a := h.Agent()
+	h.EnterPlanMode(a)
+	h.User.QueueAnswers(e2etest.Approve(), e2etest.Approve())
+	h.Model.Add(append(steps, e2etest.Say("done"))...)
+	h.Prompt(a, "plan it")
+	return h, pl, a
+}
+
+// reopen replaces the plan file with another draft, as the model might
+// meanwhile, and runs cmd ("/plan reopen ..."), which must seed the file
+// with plan 1 again.
+func reopen(t *testing.T, h *e2etest.Host, pl *planfile.Plugin, a *refhost.Agent, cmd string) {
+	t.Helper()
 	if err := pl.Store().Replace(context.Background(), a.Session().ID(), "# Other\n"); err != nil {
 		t.Fatal(err)
 	}
-	handled, reply, err := h.Runtime.Execute(context.Background(), a, "/plan reopen", nil)
+	handled, reply, err := h.Runtime.Execute(context.Background(), a, cmd, nil)
 	if !handled || err != nil || !strings.Contains(reply, "plan 1") {
-		t.Fatalf("/plan reopen = %v, %q, %v", handled, reply, err)
+		t.Fatalf("%s = %v, %q, %v", cmd, handled, reply, err)
 	}
 	if got, err := pl.Plan(context.Background(), a); err != nil || got != plan {
 		t.Fatalf("plan file = %q, %v; want the reopened plan", got, err)
 	}
-	revised := plan + "3. Ship it.\n"
+}
+
+// revise has the model write a revision of plan to the file and present
+// it; it returns the revision and the last review question.
+func revise(h *e2etest.Host, a *refhost.Agent) (revised string, q host.Question) {
+	revised = plan + "3. Ship it.\n"
 	h.Model.Add(
 		e2etest.Call("w2", planfile.WriteToolName, map[string]string{"plan": revised}),
 		e2etest.Call("x2", planmode.ExitToolName, map[string]string{}),
@@ -571,10 +573,5 @@ func TestReopenAPlanPresentedFromTheFile(t *testing.T) {
 	)
 	h.Prompt(a, "add shipping")
 	reqs := h.User.Requests()
-	if q := reqs[len(reqs)-1].Questions[0]; q.Detail != revised || q.Reopened != plan {
-		t.Fatalf("review detail %q reopened %q; want the revision against the reopened plan", q.Detail, q.Reopened)
-	}
-	if plans := planmode.Plans(a.Session().Events()); len(plans) != 2 || plans[1].Plan != revised || !plans[0].Reopened {
-		t.Fatalf("plans %+v; want the revision second and the first reopened", plans)
-	}
+	return revised, reqs[len(reqs)-1].Questions[0]
 }
