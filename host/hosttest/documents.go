@@ -174,21 +174,14 @@ func TestDocuments(t *testing.T, newDocs func(t testing.TB) host.Documents) {
 	t.Run("concurrent read-modify-write loops lose no update", func(t *testing.T) {
 		d := newDocs(t)
 		const writers, each = 4, 15
-		var wg sync.WaitGroup
 		errs := make(chan error, writers)
-		for w := range writers {
-			wg.Add(1)
-			go func() {
-				defer wg.Done()
-				for i := range each {
-					if err := appendLine(ctx, d, agent, name, fmt.Sprintf("w%d-%d", w, i)); err != nil {
-						errs <- err
-						return
-					}
-				}
-			}()
-		}
-		wg.Wait()
+		stWriters(writers, each, func(w, i int) bool {
+			if err := appendLine(ctx, d, agent, name, fmt.Sprintf("w%d-%d", w, i)); err != nil {
+				errs <- err
+				return false
+			}
+			return true
+		})()
 		close(errs)
 		for err := range errs {
 			t.Fatal(err)

@@ -424,31 +424,24 @@ var sessionCases = []sessionCase{
 				t.Errorf("subscriber saw seq %d after %d", e.Seq, prev)
 			}
 		})()
-		var wg sync.WaitGroup
-		for w := range writers {
-			wg.Add(1)
-			go func() {
-				defer wg.Done()
-				for n := range per {
-					var sawDelivered uint64
-					e, ok, err := s.AppendIf(stEvent(t, "test/cond", w, n), func() bool {
-						sawDelivered = delivered.Load()
-						return true
-					})
-					if err != nil || !ok {
-						t.Errorf("AppendIf: %v, %v", ok, err)
-						return
-					}
-					// cond saw every earlier event delivered, and nothing
-					// was appended between cond and this event.
-					if sawDelivered != e.Seq-1 {
-						t.Errorf("cond of event %d ran when %d events were delivered, want %d", e.Seq, sawDelivered, e.Seq-1)
-						return
-					}
-				}
-			}()
-		}
-		wg.Wait()
+		stWriters(writers, per, func(w, n int) bool {
+			var sawDelivered uint64
+			e, ok, err := s.AppendIf(stEvent(t, "test/cond", w, n), func() bool {
+				sawDelivered = delivered.Load()
+				return true
+			})
+			if err != nil || !ok {
+				t.Errorf("AppendIf: %v, %v", ok, err)
+				return false
+			}
+			// cond saw every earlier event delivered, and nothing was
+			// appended between cond and this event.
+			if sawDelivered != e.Seq-1 {
+				t.Errorf("cond of event %d ran when %d events were delivered, want %d", e.Seq, sawDelivered, e.Seq-1)
+				return false
+			}
+			return true
+		})()
 		if got := delivered.Load(); got != writers*per {
 			t.Errorf("subscriber saw %d events, want %d", got, writers*per)
 		}
@@ -493,7 +486,6 @@ var sessionCases = []sessionCase{
 		const writers, per = 8, 24
 		const rounds = 6
 		var (
-			wg      sync.WaitGroup
 			seen    = make([][]host.Event, 1+3*rounds) // fixed: subscribers write their own element
 			froms   []int
 			unsubs  []func()
@@ -505,16 +497,13 @@ var sessionCases = []sessionCase{
 			unsubs = append(unsubs, s.Subscribe(from, func(e host.Event) { seen[i] = append(seen[i], e) }))
 		}
 		join(0)
-		for w := range writers {
-			wg.Add(1)
-			go func() {
-				defer wg.Done()
+		wait := stWriters(writers, per, func(w, n int) bool {
+			if n == 0 {
 				<-started
-				for n := range per {
-					stAppend(t, s, stEvent(t, "test/concurrent", w, n))
-				}
-			}()
-		}
+			}
+			stAppend(t, s, stEvent(t, "test/concurrent", w, n))
+			return true
+		})
 		close(started)
 		// Subscribers join while the writers run, at whatever point the
 		// log has reached, from the start, from Len and from the middle.
@@ -525,7 +514,7 @@ var sessionCases = []sessionCase{
 			join(n / 2)
 			time.Sleep(200 * time.Microsecond)
 		}
-		wg.Wait()
+		wait()
 		for _, u := range unsubs {
 			u()
 		}
@@ -552,16 +541,10 @@ var sessionCases = []sessionCase{
 				lateSeen++
 			}
 		})
-		var wg sync.WaitGroup
-		for w := range 4 {
-			wg.Add(1)
-			go func() {
-				defer wg.Done()
-				for n := range 20 {
-					stAppend(t, s, stEvent(t, "test/unsub", w, n))
-				}
-			}()
-		}
+		wait := stWriters(4, 20, func(w, n int) bool {
+			stAppend(t, s, stEvent(t, "test/unsub", w, n))
+			return true
+		})
 		for s.Len() < 10 {
 			time.Sleep(50 * time.Microsecond)
 		}
@@ -570,7 +553,7 @@ var sessionCases = []sessionCase{
 		stopped = true
 		mu.Unlock()
 		unsubscribe()
-		wg.Wait()
+		wait()
 		mu.Lock()
 		defer mu.Unlock()
 		if lateSeen != 0 {
@@ -579,7 +562,6 @@ var sessionCases = []sessionCase{
 	}},
 	{"concurrent appends get distinct consecutive seqs and snapshots stay consistent", func(t *testing.T, s host.Session) {
 		const writers, per = 8, 24
-		var wg sync.WaitGroup
 		done := make(chan struct{})
 		readerDone := make(chan struct{})
 		go func() {
@@ -604,16 +586,10 @@ var sessionCases = []sessionCase{
 			}
 		}()
 		seqs := make([][]uint64, writers)
-		for w := range writers {
-			wg.Add(1)
-			go func() {
-				defer wg.Done()
-				for n := range per {
-					seqs[w] = append(seqs[w], stAppend(t, s, stEvent(t, "test/seqs", w, n)).Seq)
-				}
-			}()
-		}
-		wg.Wait()
+		stWriters(writers, per, func(w, n int) bool {
+			seqs[w] = append(seqs[w], stAppend(t, s, stEvent(t, "test/seqs", w, n)).Seq)
+			return true
+		})()
 		close(done)
 		<-readerDone
 		all := s.Events().Slice()
@@ -682,21 +658,14 @@ var sessionCases = []sessionCase{
 	{"Sync under concurrent appends keeps every event", func(t *testing.T, s host.Session) {
 		// host.Sync does nothing for a session that is not a host.Syncer.
 		const writers, per = 8, 12
-		var wg sync.WaitGroup
-		for w := range writers {
-			wg.Add(1)
-			go func() {
-				defer wg.Done()
-				for n := range per {
-					stAppend(t, s, stEvent(t, "test/sync", w, n))
-					if err := host.Sync(s); err != nil {
-						t.Errorf("Sync: %v", err)
-						return
-					}
-				}
-			}()
-		}
-		wg.Wait()
+		stWriters(writers, per, func(w, n int) bool {
+			stAppend(t, s, stEvent(t, "test/sync", w, n))
+			if err := host.Sync(s); err != nil {
+				t.Errorf("Sync: %v", err)
+				return false
+			}
+			return true
+		})()
 		stCheckWriters(t, s.Events().Slice(), writers, per)
 	}},
 	{"Fork outside the log is ErrBadFork", func(t *testing.T, s host.Session) {
@@ -767,6 +736,23 @@ func stAppendN(t testing.TB, s host.Session, n int) []host.Event {
 		out = append(out, stAppend(t, s, host.Event{Type: "test/n", Data: json.RawMessage(fmt.Sprintf(`{"i":%d}`, k))}))
 	}
 	return out
+}
+
+// stWriters starts writers goroutines, each calling write(w, n) for its
+// number w and n from 0 to per-1 while write returns true; wait waits for
+// them to end.
+func stWriters(writers, per int, write func(w, n int) bool) (wait func()) {
+	var wg sync.WaitGroup
+	for w := range writers {
+		wg.Go(func() {
+			for n := range per {
+				if !write(w, n) {
+					return
+				}
+			}
+		})
+	}
+	return wg.Wait
 }
 
 // stEvent is writer w's n-th event.
