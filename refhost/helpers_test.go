@@ -3,6 +3,8 @@ package refhost_test
 import (
 	"context"
 	"encoding/json"
+	"fmt"
+	"sync"
 	"testing"
 	"time"
 
@@ -113,6 +115,21 @@ func ctxTimeout(t *testing.T) context.Context {
 
 func userText(text string) host.Message {
 	return host.Message{Content: []host.Block{host.TextBlock(text)}}
+}
+
+// concurrently has goroutines goroutines each send the messages
+// "g<goroutine>-<i>" for i below each, in order, through send, and waits
+// for them.
+func concurrently(goroutines, each int, send func(i int, msg host.Message)) {
+	var wg sync.WaitGroup
+	for g := range goroutines {
+		wg.Go(func() {
+			for i := range each {
+				send(i, userText(fmt.Sprintf("g%d-%d", g, i)))
+			}
+		})
+	}
+	wg.Wait()
 }
 
 // types lists the event types of s's log.

@@ -6,7 +6,6 @@ import (
 	"errors"
 	"fmt"
 	"slices"
-	"sync"
 	"testing"
 
 	"github.com/dshgo/planmode/host"
@@ -117,26 +116,17 @@ func TestConcurrentSteer(t *testing.T) {
 	const goroutines, each = 16, 8
 	f := newFixture(t, texts(goroutines*each)...)
 	a := f.agent()
-	var wg sync.WaitGroup
-	for g := range goroutines {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			for i := range each {
-				msg := userText(fmt.Sprintf("g%d-%d", g, i))
-				var err error
-				if i%3 == 2 {
-					err = a.Inject(msg)
-				} else {
-					err = a.Steer(msg)
-				}
-				if err != nil {
-					t.Error(err)
-				}
-			}
-		}()
-	}
-	wg.Wait()
+	concurrently(goroutines, each, func(i int, msg host.Message) {
+		var err error
+		if i%3 == 2 {
+			err = a.Inject(msg)
+		} else {
+			err = a.Steer(msg)
+		}
+		if err != nil {
+			t.Error(err)
+		}
+	})
 	// Injected messages only ride along with a later step; one last steer
 	// makes sure a step comes after every inject.
 	send(t, a, "last")

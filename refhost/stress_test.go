@@ -3,8 +3,6 @@ package refhost_test
 import (
 	"context"
 	"encoding/json"
-	"fmt"
-	"sync"
 	"sync/atomic"
 	"testing"
 
@@ -44,30 +42,21 @@ func TestSteerCancelRace(t *testing.T) {
 	a := must[*refhost.Agent](t)(rt.NewAgent("", must[host.Session](t)(st.Create(""))))
 
 	const goroutines, each = 6, 30
-	var wg sync.WaitGroup
-	for g := range goroutines {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			for i := range each {
-				msg := userText(fmt.Sprintf("g%d-%d", g, i))
-				switch i % 5 {
-				case 0:
-					a.Cancel()
-					fallthrough
-				case 1, 2:
-					if err := a.Steer(msg); err != nil {
-						t.Error(err)
-					}
-				default:
-					if err := a.Inject(msg); err != nil {
-						t.Error(err)
-					}
-				}
+	concurrently(goroutines, each, func(i int, msg host.Message) {
+		switch i % 5 {
+		case 0:
+			a.Cancel()
+			fallthrough
+		case 1, 2:
+			if err := a.Steer(msg); err != nil {
+				t.Error(err)
 			}
-		}()
-	}
-	wg.Wait()
+		default:
+			if err := a.Inject(msg); err != nil {
+				t.Error(err)
+			}
+		}
+	})
 	f := &fixture{t: t}
 	f.steer(a, "last")
 
