@@ -149,8 +149,7 @@ func TestThePayloadCheckGuardsTheLog(t *testing.T) {
 // A session reopened from its log folds to the state the running plugin
 // kept, one event at a time.
 func TestResumeAndForkKeepTheState(t *testing.T) {
-	e := newEnv(t, true)
-	e.present(t, map[string]any{"plan": "# Add retries", "steps": stepsInput()})
+	e := executing(t, true)
 	e.mustCall(t, plansteps.StepCompleteToolName, `{"step_id":1}`)
 	live := e.state()
 	if again := plansteps.Fold(e.sess.Events()); !reflect.DeepEqual(again, live) {
@@ -166,8 +165,7 @@ func TestResumeAndForkKeepTheState(t *testing.T) {
 }
 
 func TestConcurrentCompletionsOfOneStepLogOnce(t *testing.T) {
-	e := newEnv(t, true)
-	e.present(t, map[string]any{"plan": "# Add retries", "steps": stepsInput()})
+	e := executing(t, true)
 	var wg sync.WaitGroup
 	errs := make(chan error, 8)
 	for range 8 {

@@ -166,6 +166,15 @@ func (e *env) present(t testing.TB, input map[string]any) string {
 	return e.mustCall(t, planmode.ExitToolName, input)
 }
 
+// executing returns an env whose plan "Add retries", with stepsInput's
+// steps, was approved: its steps are being carried out.
+func executing(t testing.TB, withQuestions bool) *env {
+	t.Helper()
+	e := newEnv(t, withQuestions)
+	e.present(t, map[string]any{"plan": "# Add retries", "steps": stepsInput()})
+	return e
+}
+
 // state is the plugin's fold of the session.
 func (e *env) state() plansteps.State { return e.steps.State(e.sess) }
 

@@ -148,8 +148,7 @@ func TestStepCompletionChecks(t *testing.T) {
 func TestModifyAsksTheUser(t *testing.T) {
 	change := map[string]any{"step_id": 2, "reason": "the client has retries", "new_description": "Configure the client's retries", "new_verification": "go test ./client"}
 	t.Run("approved", func(t *testing.T) {
-		e := newEnv(t, true)
-		e.present(t, map[string]any{"plan": "# Add retries", "steps": stepsInput()})
+		e := executing(t, true)
 		e.approve(plansteps.ModifyApprove, plansteps.ModifyQuestionID)
 		out := e.mustCall(t, plansteps.ModifyToolName, change)
 		if !strings.Contains(out, "Configure the client's retries") {
@@ -185,8 +184,7 @@ func TestModifyAsksTheUser(t *testing.T) {
 		}
 	})
 	t.Run("refused with words", func(t *testing.T) {
-		e := newEnv(t, true)
-		e.present(t, map[string]any{"plan": "# Add retries", "steps": stepsInput()})
+		e := executing(t, true)
 		e.user.QueueAnswers(host.Answer{QuestionID: plansteps.ModifyQuestionID, Selected: []string{plansteps.ModifyKeep}, Custom: "keep our own loop"})
 		_, err := e.call(t, plansteps.ModifyToolName, change)
 		if err == nil || !strings.HasSuffix(err.Error(), "keep our own loop") {
@@ -197,31 +195,27 @@ func TestModifyAsksTheUser(t *testing.T) {
 		}
 	})
 	t.Run("approve with text is refused", func(t *testing.T) {
-		e := newEnv(t, true)
-		e.present(t, map[string]any{"plan": "# Add retries", "steps": stepsInput()})
+		e := executing(t, true)
 		e.user.QueueAnswers(host.Answer{QuestionID: plansteps.ModifyQuestionID, Selected: []string{plansteps.ModifyApprove}, Custom: "but not like that"})
 		if _, err := e.call(t, plansteps.ModifyToolName, change); err == nil || !strings.Contains(err.Error(), "not like that") {
 			t.Fatalf("error %v", err)
 		}
 	})
 	t.Run("dismissed", func(t *testing.T) {
-		e := newEnv(t, true)
-		e.present(t, map[string]any{"plan": "# Add retries", "steps": stepsInput()})
+		e := executing(t, true)
 		e.user.QueueReply(scriptedReply(fmt.Errorf("ui: %w", host.ErrDismissed)))
 		if _, err := e.call(t, plansteps.ModifyToolName, change); err == nil || !strings.Contains(err.Error(), "wait for the user") {
 			t.Fatalf("error %v", err)
 		}
 	})
 	t.Run("no channel", func(t *testing.T) {
-		e := newEnv(t, false)
-		e.present(t, map[string]any{"plan": "# Add retries", "steps": stepsInput()})
+		e := executing(t, false)
 		if _, err := e.call(t, plansteps.ModifyToolName, change); err == nil || !strings.Contains(err.Error(), "cannot ask the user") {
 			t.Fatalf("error %v", err)
 		}
 	})
 	t.Run("a completed step cannot change", func(t *testing.T) {
-		e := newEnv(t, true)
-		e.present(t, map[string]any{"plan": "# Add retries", "steps": stepsInput()})
+		e := executing(t, true)
 		e.mustCall(t, plansteps.StepCompleteToolName, `{"step_id":1}`)
 		c := map[string]any{"step_id": 1, "reason": "r", "new_description": "d"}
 		if _, err := e.call(t, plansteps.ModifyToolName, c); err == nil || !strings.Contains(err.Error(), "already completed") {
@@ -235,8 +229,7 @@ func TestModifyAsksTheUser(t *testing.T) {
 
 func TestCompleteNeedsEveryStepDoneOrNamed(t *testing.T) {
 	t.Run("with deviations", func(t *testing.T) {
-		e := newEnv(t, true)
-		e.present(t, map[string]any{"plan": "# Add retries", "steps": stepsInput()})
+		e := executing(t, true)
 		e.mustCall(t, plansteps.StepCompleteToolName, `{"step_id":1}`)
 		_, err := e.call(t, plansteps.CompleteToolName, map[string]any{"summary": "done"})
 		if err == nil || !strings.Contains(err.Error(), "steps 2, 3 are neither completed nor named") {
@@ -257,8 +250,7 @@ func TestCompleteNeedsEveryStepDoneOrNamed(t *testing.T) {
 		}
 	})
 	t.Run("without deviations", func(t *testing.T) {
-		e := newEnv(t, true)
-		e.present(t, map[string]any{"plan": "# Add retries", "steps": stepsInput()})
+		e := executing(t, true)
 		e.mustCall(t, plansteps.StepCompleteToolName, `{"step_id":1}`)
 		e.mustCall(t, plansteps.StepCompleteToolName, `{"step_id":2,"verification_result":"ok"}`)
 		out := e.mustCall(t, plansteps.StepCompleteToolName, `{"step_id":3}`)
@@ -358,8 +350,7 @@ func TestToolsRefuseWithoutAnAgentAndAfterStop(t *testing.T) {
 func TestModifyFailsClosed(t *testing.T) {
 	change := map[string]any{"step_id": 2, "reason": "r", "new_description": "d"}
 	t.Run("a delegated agent", func(t *testing.T) {
-		e := newEnv(t, true)
-		e.present(t, map[string]any{"plan": "# Add retries", "steps": stepsInput()})
+		e := executing(t, true)
 		e.user.QueueReply(scriptedReply(fmt.Errorf("ui: %w", host.ErrDelegatedAgent)))
 		if _, err := e.call(t, plansteps.ModifyToolName, change); err == nil || !strings.Contains(err.Error(), "cannot ask the user") {
 			t.Fatalf("error %v", err)
@@ -369,8 +360,7 @@ func TestModifyFailsClosed(t *testing.T) {
 		}
 	})
 	t.Run("the plugin stops while the user is asked", func(t *testing.T) {
-		e := newEnv(t, true)
-		e.present(t, map[string]any{"plan": "# Add retries", "steps": stepsInput()})
+		e := executing(t, true)
 		release := e.user.Hold()
 		defer release()
 		done := make(chan error, 1)
