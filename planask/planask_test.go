@@ -25,6 +25,15 @@ func askHost(t *testing.T, cfg planask.Config) *e2etest.Host {
 	return e2etest.New(t, fx.Supply(cfg), planask.Module)
 }
 
+// planning returns a host with cfg and an agent in plan mode on it.
+func planning(t *testing.T, cfg planask.Config) (*e2etest.Host, *refhost.Agent) {
+	t.Helper()
+	h := askHost(t, cfg)
+	a := h.Agent()
+	h.EnterPlanMode(a)
+	return h, a
+}
+
 // storage is a well-formed question: storage engine, single choice.
 var storage = map[string]any{
 	"header": "Storage", "question": "Where should the data live?",
@@ -71,9 +80,7 @@ func logged(t *testing.T, a host.Agent) planask.Ask {
 }
 
 func TestTheUserAnswersAndTheModelGetsJSONAndTheLogBoth(t *testing.T) {
-	h := askHost(t, planask.DefaultConfig())
-	a := h.Agent()
-	h.EnterPlanMode(a)
+	h, a := planning(t, planask.DefaultConfig())
 	h.User.QueueAnswers(
 		host.Answer{QuestionID: "q1", Selected: []string{"SQLite"}},
 		host.Answer{QuestionID: "q2", Selected: []string{"Export", "Audit"}, Custom: "  and dark mode  "},
@@ -127,9 +134,7 @@ func TestSkippedAndDismissedQuestionsDecline(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			h := askHost(t, planask.DefaultConfig())
-			a := h.Agent()
-			h.EnterPlanMode(a)
+			h, a := planning(t, planask.DefaultConfig())
 			h.User.QueueReply(tt.reply)
 			h.Model.Add(ask(storage, features), e2etest.Say("ok"))
 			h.Prompt(a, "go")
@@ -165,9 +170,7 @@ func TestAnswersThatDoNotFitTheQuestionsAreRefused(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			h := askHost(t, planask.DefaultConfig())
-			a := h.Agent()
-			h.EnterPlanMode(a)
+			h, a := planning(t, planask.DefaultConfig())
 			h.User.QueueReply(scripted.Reply{Answers: tt.give})
 			h.Model.Add(ask(storage, features), e2etest.Say("ok"))
 			h.Prompt(a, "go")
@@ -258,9 +261,7 @@ func TestTheToolRefusesItselfOnAHostWithoutGuards(t *testing.T) {
 func TestTheTurnLimitCountsEveryCallOfTheTurn(t *testing.T) {
 	cfg := planask.DefaultConfig()
 	cfg.MaxQuestionsPerTurn = 3
-	h := askHost(t, cfg)
-	a := h.Agent()
-	h.EnterPlanMode(a)
+	h, a := planning(t, cfg)
 	for range 3 {
 		h.User.QueueReply(scripted.Reply{})
 	}
@@ -312,9 +313,7 @@ func TestBadCallsAreToolErrorsAndAskNothing(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			h := askHost(t, planask.DefaultConfig())
-			a := h.Agent()
-			h.EnterPlanMode(a)
+			h, a := planning(t, planask.DefaultConfig())
 			h.Model.Add(e2etest.Call("k", planask.ToolName, tt.input), e2etest.Say("ok"))
 			h.Prompt(a, "go")
 			r := e2etest.Result(t, a, "k")
@@ -326,9 +325,7 @@ func TestBadCallsAreToolErrorsAndAskNothing(t *testing.T) {
 }
 
 func TestAResumedSessionShowsTheQuestionsAndAnswers(t *testing.T) {
-	h := askHost(t, planask.DefaultConfig())
-	a := h.Agent()
-	h.EnterPlanMode(a)
+	h, a := planning(t, planask.DefaultConfig())
 	h.User.QueueAnswers(host.Answer{QuestionID: "q1", Custom: "Both, behind a flag"})
 	h.Model.Add(ask(storage), e2etest.Say("ok"))
 	h.Prompt(a, "go")
@@ -378,9 +375,7 @@ func TestNewNeedsPlanModeAndAValidConfig(t *testing.T) {
 var _ refhost.Provider = (*scripted.Provider)(nil)
 
 func TestAForkKeepsTheQuestionsAndAnswersOfItsPrefix(t *testing.T) {
-	h := askHost(t, planask.DefaultConfig())
-	a := h.Agent()
-	h.EnterPlanMode(a)
+	h, a := planning(t, planask.DefaultConfig())
 	h.User.QueueAnswers(host.Answer{QuestionID: "q1", Selected: []string{"SQLite"}})
 	h.Model.Add(ask(storage), e2etest.Say("ok"))
 	h.Prompt(a, "go")
@@ -413,9 +408,7 @@ func TestChannelFailuresAreToolErrorsAndLogged(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			h := askHost(t, planask.DefaultConfig())
-			a := h.Agent()
-			h.EnterPlanMode(a)
+			h, a := planning(t, planask.DefaultConfig())
 			h.User.QueueReply(scripted.Reply{Err: tt.err})
 			h.Model.Add(ask(storage), e2etest.Say("ok"))
 			h.Prompt(a, "go")
