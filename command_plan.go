@@ -114,7 +114,7 @@ func (c *Controller) runPlan(ctx context.Context, inv host.Invocation) (string, 
 		content = append(content, host.TextBlock(text))
 	}
 	if err := inv.Agent.Steer(host.Message{Content: content}); err != nil {
-		return "", wrapped(codeSteerFailed, "", fmt.Sprintf("%s (%s): %v", textSteerFailed, reply, err), err)
+		return "", wrapped("steer-failed", "", fmt.Sprintf("%s (%s): %v", textSteerFailed, reply, err), err)
 	}
 	return reply, nil
 }
@@ -151,7 +151,7 @@ func (c *Controller) reopen(ctx context.Context, agent host.Agent, arg string) (
 	if arg != "" {
 		v, err := strconv.Atoi(arg)
 		if err != nil || v < 1 || v > len(plans) {
-			return "", &Error{Code: codeNoSuchPlan, msg: fmt.Sprintf(textNoSuchPlan, arg, len(plans))}
+			return "", noSuchPlan(textNoSuchPlan, arg, len(plans))
 		}
 		n = v
 	} else if n == 0 {
@@ -159,7 +159,7 @@ func (c *Controller) reopen(ctx context.Context, agent host.Agent, arg string) (
 	}
 	p := plans[n-1]
 	if strings.TrimSpace(p.Plan) == "" {
-		return "", &Error{Code: codeNoSuchPlan, msg: fmt.Sprintf(textPlanNotLogged, n)}
+		return "", noSuchPlan(textPlanNotLogged, n)
 	}
 	outcome, err := c.set(agent, true, true)
 	if err != nil {
@@ -178,7 +178,7 @@ func (c *Controller) reopen(ctx context.Context, agent host.Agent, arg string) (
 		if x.Reopen != nil {
 			ok, err := x.Reopen(ctx, agent, p.Plan)
 			if err != nil {
-				return "", wrapped(codeReopenFailed, "", textReopenFailed+": "+x.Name+": "+err.Error(), err)
+				return "", reopenFailed(fmt.Errorf("%s: %w", x.Name, err))
 			}
 			delivered = delivered || ok
 		}
@@ -205,10 +205,4 @@ func (c *Controller) reopen(ctx context.Context, agent host.Agent, arg string) (
 		reply = replyReopening
 	}
 	return fmt.Sprintf(reply, n), nil
-}
-
-// reopenFailed is the failure of "/plan reopen" to record the reopened
-// plan, caused by err.
-func reopenFailed(err error) *Error {
-	return wrapped(codeReopenFailed, "", textReopenFailed+": "+err.Error(), err)
 }

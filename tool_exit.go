@@ -229,11 +229,11 @@ func (t *exitTool) reviewBound(ctx, stopped context.Context, x *ExitCall) (ExitV
 		case errors.Is(err, host.ErrNoProvider):
 			v, ok := t.c.exits.unattended(ctx, x)
 			if !ok {
-				return ExitVerdict{}, wrapped(codeNoChannel, ExitRefused, textExitNoChannel+" ("+err.Error()+")", err)
+				return ExitVerdict{}, wrapped(errExitNoChannel.Code, ExitRefused, textExitNoChannel+" ("+err.Error()+")", err)
 			}
 			return v, nil
 		case err != nil:
-			return ExitVerdict{}, wrapped(codeReviewFailed, ExitReviewFailed, textReviewFailed+": "+err.Error(), err)
+			return ExitVerdict{}, wrapped("review-failed", ExitReviewFailed, textReviewFailed+": "+err.Error(), err)
 		}
 		x.Edited, x.ShownDigest, x.Review = reviewEdit(answers), digest, req.Questions[0]
 		v := t.c.exits.decide(x, answers)
@@ -299,7 +299,7 @@ func checkPlan(plan string) error {
 		return errExitNoHeading
 	}
 	if len(plan) > maxPlanSize {
-		return refused(codeTooLarge, fmt.Sprintf(textExitTooLarge, len(plan), maxPlanSize))
+		return refused("too-large", fmt.Sprintf(textExitTooLarge, len(plan), maxPlanSize))
 	}
 	return nil
 }
