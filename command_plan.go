@@ -3,6 +3,7 @@ package planmode
 import (
 	"context"
 	"fmt"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -108,8 +109,7 @@ func (c *Controller) runPlan(ctx context.Context, inv host.Invocation) (string, 
 	if action != planOnAndSteer {
 		return reply, nil
 	}
-	content := make([]host.Block, 0, len(inv.Attachments)+1)
-	content = append(content, inv.Attachments...)
+	content := slices.Clone(inv.Attachments)
 	if text != "" {
 		content = append(content, host.TextBlock(text))
 	}
@@ -143,8 +143,9 @@ func (c *Controller) planReply(agent host.Agent, active bool, o Outcome) string 
 // Reopen hooks first (a plan file), then a notice, appended when no turn
 // is open and steered into the running turn otherwise.
 func (c *Controller) reopen(ctx context.Context, agent host.Agent, arg string) (string, error) {
-	if agent == nil || agent.Session() == nil {
-		return "", fmt.Errorf("%s: reopen: %w", PluginName, ErrNoAgent)
+	st, err := c.state(agent)
+	if err != nil {
+		return "", fmt.Errorf("%s: reopen: %w", PluginName, err)
 	}
 	plans := Plans(agent.Session().Events())
 	n := lastApproved(plans)
@@ -164,10 +165,6 @@ func (c *Controller) reopen(ctx context.Context, agent host.Agent, arg string) (
 	outcome, err := c.set(agent, true, true)
 	if err != nil {
 		return "", err
-	}
-	st, err := c.state(agent)
-	if err != nil {
-		return "", fmt.Errorf("%s: reopen: %w", PluginName, err)
 	}
 	data := mustJSON(ReopenPayload{Number: n, Title: p.Title, Digest: host.DigestDetail(p.Plan), Plan: p.Plan})
 	if _, err := st.sess.Append(host.Event{Type: EventPlanReopen, Data: data}); err != nil {

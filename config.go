@@ -153,10 +153,9 @@ func controlChar(s string) (r rune, pos int, found bool) {
 // empty value reads as blank rather than missing.
 func (c Config) problems(present bool) []problem {
 	v, err := configValidator()
-	if err != nil {
-		return []problem{{key: keySection, text: problemInvalidText}}
+	if err == nil {
+		err = v.Struct(c)
 	}
-	err = v.Struct(c)
 	if err == nil {
 		return nil
 	}

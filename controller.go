@@ -78,13 +78,10 @@ func (c *Controller) setRun(r *run) {
 // stopped controller reports no pending selection. A nil agent, or one
 // without a session, reads as the zero State.
 func (c *Controller) Get(agent host.Agent) State {
-	if agent == nil {
+	if agent == nil || agent.Session() == nil {
 		return State{}
 	}
 	sess := agent.Session()
-	if sess == nil {
-		return State{}
-	}
 	r := c.current()
 	if r == nil {
 		ev := sess.Events()
@@ -213,18 +210,14 @@ func (c *Controller) set(agent host.Agent, active, byCommand bool) (Outcome, err
 // state returns the per-session state for the agent's session, creating it
 // (and folding the log once) the first time the session is seen.
 func (c *Controller) state(agent host.Agent) (*sessionState, error) {
-	if agent == nil {
-		return nil, ErrNoAgent
-	}
-	sess := agent.Session()
-	if sess == nil {
+	if agent == nil || agent.Session() == nil {
 		return nil, ErrNoAgent
 	}
 	r := c.current()
 	if r == nil {
 		return nil, ErrNotRunning
 	}
-	return r.state(sess)
+	return r.state(agent.Session())
 }
 
 // Enter records a consented entry into plan mode: a silent pending
@@ -385,7 +378,7 @@ func (c *Controller) notify(agent host.Agent, st *sessionState, text string) {
 	if text == "" {
 		return
 	}
-	if _, err := st.appendIf(messageEvent(pluginMessage(text, noticeForm)), always); err != nil {
+	if _, err := st.appendIf(messageEvent(pluginMessage(text, noticeForm)), func() bool { return true }); err != nil {
 		c.p.Logger.Warn(warnNoticeFailed, "agent", agent.ID(), "session", st.sess.ID(), "error", err)
 	}
 }

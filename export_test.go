@@ -48,7 +48,9 @@ func ServedSessions(c *Controller) int {
 	if r == nil {
 		return 0
 	}
-	return r.count()
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	return len(r.sessions)
 }
 
 // Names the plugin keeps to itself, for the tests.

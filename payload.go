@@ -43,15 +43,6 @@ func eventLabel(e host.Event) string {
 	return fmt.Sprintf("event %d %q", e.Seq, e.Type)
 }
 
-// eventTypes are the declarations of the plugin's events, all log-only.
-func eventTypes() []host.EventType {
-	return []host.EventType{
-		{Name: EventPlanMode, Kind: host.LogOnly},
-		{Name: EventPlanCancel, Kind: host.LogOnly},
-		{Name: EventPlanReopen, Kind: host.LogOnly},
-	}
-}
-
 // decodeMode reads a plan/mode payload. Errors describe the problem
 // without naming the event; the payload check adds that.
 func decodeMode(data json.RawMessage) (bool, error) {

@@ -200,8 +200,9 @@ type registration struct {
 // event once the listener runs.
 func (c *Controller) registrations() []registration {
 	var regs []registration
-	for _, t := range eventTypes() {
-		regs = append(regs, registration{"event type " + t.Name, func() (func(), error) { return c.p.EventTypes.DeclareEventType(t) }})
+	for _, name := range []string{EventPlanMode, EventPlanCancel, EventPlanReopen} {
+		t := host.EventType{Name: name, Kind: host.LogOnly}
+		regs = append(regs, registration{"event type " + name, func() (func(), error) { return c.p.EventTypes.DeclareEventType(t) }})
 	}
 	regs = append(regs, []registration{
 		{"payload check", func() (func(), error) {

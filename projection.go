@@ -34,14 +34,9 @@ func (s Selection) String() string {
 	return [...]string{"none", "active", "inactive"}[s]
 }
 
-// selectionForArgs returns what "/plan" selects for the raw argument text:
-// [SelectionInactive] for exactly "off" after trimming white space,
-// [SelectionActive] for anything else (bare "/plan" included).
+// selectionForArgs returns what "/plan" selects for its raw argument text.
 func selectionForArgs(args string) Selection {
-	if strings.TrimSpace(args) == commandArgOff {
-		return SelectionInactive
-	}
-	return SelectionActive
+	return selectionOf(strings.TrimSpace(args) != commandArgOff)
 }
 
 // State is an agent's plan-mode state: the logged state and the change

@@ -88,13 +88,6 @@ func (r *run) release(st *sessionState) {
 	st.unsubscribe()
 }
 
-// count returns how many sessions the run keeps state for.
-func (r *run) count() int {
-	r.mu.Lock()
-	defer r.mu.Unlock()
-	return len(r.sessions)
-}
-
 // close drops every session state, with the pending selections. Each is
 // marked closed before its subscription stops, so that every append
 // condition fails from then on: a Set or pre-step in flight never appends
@@ -252,10 +245,6 @@ func (s *sessionState) appendIf(e host.Event, ok func() bool) (bool, error) {
 	}
 	return appended, err
 }
-
-// always is the condition of the appends that need nothing but an open
-// state (a notice).
-func always() bool { return true }
 
 // queueExit records an approved exit: a silent pending selection of the
 // default mode, applied at the next accepted pre-step with no notice, which
