@@ -3,25 +3,21 @@ package planmode
 import (
 	"context"
 	"fmt"
+	"slices"
 	"strconv"
 	"strings"
 
 	"github.com/dshgo/planmode/host"
 )
 
-// The /plan command's arguments: the hint in help listings, exactly "off"
-// (after trimming) for the default mode, and "reopen" alone (the last
-// approved plan) or followed by a plan's number, as "/plans" numbers them.
+// The /plan command's help hint and its two keywords.
 const (
 	commandHint      = "[off|reopen [N]|message]"
 	commandArgOff    = "off"
 	commandArgReopen = "reopen"
 )
 
-// planAction is what a /plan invocation does: select plan mode (and steer
-// a message), select the default mode, or reopen a plan of the session as
-// the working draft; "off" and "reopen" with attachments are refused
-// before any change.
+// planAction is what a /plan invocation does.
 type planAction uint8
 
 const (
@@ -33,13 +29,10 @@ const (
 	planReopenRefused
 )
 
-// planArgs classifies a /plan invocation by its raw argument text and
-// whether images were attached; text is the trimmed argument, or the
-// plan's number for reopen. Exactly "off" (case-sensitive) leaves plan
-// mode; "reopen", alone or with one word, reopens a plan; nothing enters
-// plan mode; anything else enters it and steers a message. The selection
-// agrees with selectionForArgs, which reads the arguments back from the
-// log.
+// planArgs classifies a /plan invocation; text is the trimmed argument, or
+// the plan's number for reopen. Exactly "off" (case-sensitive) leaves plan
+// mode, "reopen [N]" reopens a plan, nothing enters plan mode, anything else
+// enters it and steers a message. It agrees with selectionForArgs.
 func planArgs(args string, attachments bool) (action planAction, text string) {
 	text = strings.TrimSpace(args)
 	n, reopen := reopenArg(text)
@@ -58,8 +51,7 @@ func planArgs(args string, attachments bool) (action planAction, text string) {
 	return planOnAndSteer, text
 }
 
-// reopenArg reports whether text is "reopen" or "reopen WORD", and the
-// word ("" for none).
+// reopenArg reports whether text is "reopen [WORD]", and the word.
 func reopenArg(text string) (string, bool) {
 	switch f := strings.Fields(text); {
 	case len(f) == 0 || len(f) > 2 || f[0] != commandArgReopen:
@@ -81,14 +73,8 @@ func (c *Controller) command() host.Command {
 	}
 }
 
-// runPlan handles "/plan [off|message]". "off" selects the default mode
-// (which also cancels an entry that has not reached a request) and never
-// steers; with attachments it is refused before anything changes. Anything
-// else selects plan mode first and then, when there is text or there are
-// attachments, steers one user message: the attachments, then the trimmed
-// text. The reply words the outcome; a failed Set is the command's error,
-// and the command's own failures are refusing "off" with attachments and a
-// message that could not be steered.
+// runPlan handles "/plan [off|reopen [N]|message]": it selects the mode,
+// then steers the message (attachments first), and replies with the outcome.
 func (c *Controller) runPlan(ctx context.Context, inv host.Invocation) (string, error) {
 	action, text := planArgs(inv.Args, len(inv.Attachments) > 0)
 	switch action {
@@ -108,19 +94,18 @@ func (c *Controller) runPlan(ctx context.Context, inv host.Invocation) (string, 
 	if action != planOnAndSteer {
 		return reply, nil
 	}
-	content := make([]host.Block, 0, len(inv.Attachments)+1)
-	content = append(content, inv.Attachments...)
+	content := slices.Clone(inv.Attachments)
 	if text != "" {
 		content = append(content, host.TextBlock(text))
 	}
 	if err := inv.Agent.Steer(host.Message{Content: content}); err != nil {
-		return "", wrapped(codeSteerFailed, "", fmt.Sprintf("%s (%s): %v", textSteerFailed, reply, err), err)
+		return "", wrapped("steer-failed", "", fmt.Sprintf("%s (%s): %v", textSteerFailed, reply, err), err)
 	}
 	return reply, nil
 }
 
-// planReply is the reply to selecting active. A no-op while the same
-// selection is still pending reports it as pending, which is what it is.
+// planReply is the reply to selecting active; a no-op on a pending
+// selection reads as queued.
 func (c *Controller) planReply(agent host.Agent, active bool, o Outcome) string {
 	if o == Noop && c.Get(agent).Pending != SelectionNone {
 		o = Queued
@@ -137,21 +122,20 @@ func (c *Controller) planReply(agent host.Agent, active bool, o Outcome) string 
 	return replies[o][0]
 }
 
-// reopen handles "/plan reopen [N]": it picks plan N of the session (the
-// last approved one without N), selects plan mode as "/plan" does, logs
-// [EventPlanReopen] and gives the model the draft: the exit extensions'
-// Reopen hooks first (a plan file), then a notice, appended when no turn
-// is open and steered into the running turn otherwise.
+// reopen handles "/plan reopen [N]" (N defaults to the last approved plan):
+// it selects plan mode, logs [EventPlanReopen], runs the extensions' Reopen
+// and gives the model the draft, appended when no turn is open, else steered.
 func (c *Controller) reopen(ctx context.Context, agent host.Agent, arg string) (string, error) {
-	if agent == nil || agent.Session() == nil {
-		return "", fmt.Errorf("%s: reopen: %w", PluginName, ErrNoAgent)
+	st, err := c.state(agent)
+	if err != nil {
+		return "", fmt.Errorf("%s: reopen: %w", PluginName, err)
 	}
 	plans := Plans(agent.Session().Events())
 	n := lastApproved(plans)
 	if arg != "" {
 		v, err := strconv.Atoi(arg)
 		if err != nil || v < 1 || v > len(plans) {
-			return "", &Error{Code: codeNoSuchPlan, msg: fmt.Sprintf(textNoSuchPlan, arg, len(plans))}
+			return "", noSuchPlan(textNoSuchPlan, arg, len(plans))
 		}
 		n = v
 	} else if n == 0 {
@@ -159,15 +143,11 @@ func (c *Controller) reopen(ctx context.Context, agent host.Agent, arg string) (
 	}
 	p := plans[n-1]
 	if strings.TrimSpace(p.Plan) == "" {
-		return "", &Error{Code: codeNoSuchPlan, msg: fmt.Sprintf(textPlanNotLogged, n)}
+		return "", noSuchPlan(textPlanNotLogged, n)
 	}
 	outcome, err := c.set(agent, true, true)
 	if err != nil {
 		return "", err
-	}
-	st, err := c.state(agent)
-	if err != nil {
-		return "", fmt.Errorf("%s: reopen: %w", PluginName, err)
 	}
 	data := mustJSON(ReopenPayload{Number: n, Title: p.Title, Digest: host.DigestDetail(p.Plan), Plan: p.Plan})
 	if _, err := st.sess.Append(host.Event{Type: EventPlanReopen, Data: data}); err != nil {
@@ -178,7 +158,7 @@ func (c *Controller) reopen(ctx context.Context, agent host.Agent, arg string) (
 		if x.Reopen != nil {
 			ok, err := x.Reopen(ctx, agent, p.Plan)
 			if err != nil {
-				return "", wrapped(codeReopenFailed, "", textReopenFailed+": "+x.Name+": "+err.Error(), err)
+				return "", reopenFailed(fmt.Errorf("%s: %w", x.Name, err))
 			}
 			delivered = delivered || ok
 		}
@@ -205,10 +185,4 @@ func (c *Controller) reopen(ctx context.Context, agent host.Agent, arg string) (
 		reply = replyReopening
 	}
 	return fmt.Sprintf(reply, n), nil
-}
-
-// reopenFailed is the failure of "/plan reopen" to record the reopened
-// plan, caused by err.
-func reopenFailed(err error) *Error {
-	return wrapped(codeReopenFailed, "", textReopenFailed+": "+err.Error(), err)
 }

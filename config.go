@@ -40,9 +40,8 @@ type Config struct {
 	Section string `yaml:"section" validate:"required,visible,printable,sectionlen"`
 }
 
-// Validate checks the config the way the deployment loader does, for Go
-// callers who build a Config by hand. The error wraps [ErrBadConfig] and one
-// [*deploy.FieldError] per problem (without a position).
+// Validate checks a Config built by hand as the deployment loader does. The
+// error wraps [ErrBadConfig] and a [*deploy.FieldError] per problem.
 func (c Config) Validate() error {
 	problems := c.problems(false)
 	if len(problems) == 0 {
@@ -55,14 +54,9 @@ func (c Config) Validate() error {
 	return fmt.Errorf("%s: %w: %w", PluginName, ErrBadConfig, errors.Join(errs...))
 }
 
-// decodeConfig decodes the plugin's YAML node strictly and validates it.
-// node is the value under the plugin's name: a mapping, or null when the
-// entry is empty (a document node is unwrapped). Each problem is a
-// [*deploy.FieldError] naming the key, what was wrong and the offending
-// node's line and column; several are joined with errors.Join. The section
-// must be a YAML string: a number, a boolean, a list, a mapping, null, a
-// missing key and blank text are errors, and so is any other key. Nothing is
-// defaulted. The error wraps [ErrBadConfig], like [Config.Validate]'s.
+// decodeConfig decodes the node under the plugin's name strictly and
+// validates it; each problem is a positioned [*deploy.FieldError], and the
+// error matches [ErrBadConfig]. Nothing is defaulted.
 func decodeConfig(node *yaml.Node) (Config, error) {
 	m := yamlcfg.Decode(node, keySection)
 	var cfg Config
@@ -86,9 +80,7 @@ func decodeConfig(node *yaml.Node) (Config, error) {
 	return cfg, nil
 }
 
-// configError is what decodeConfig returns: its problems, each a
-// [*deploy.FieldError] that the deployment loader places in the file, and
-// [ErrBadConfig] for errors.Is, as Validate's errors are.
+// configError is decodeConfig's error: its problems, and [ErrBadConfig].
 type configError struct{ errs []error }
 
 func (e *configError) Error() string        { return errors.Join(e.errs...).Error() }
@@ -100,8 +92,7 @@ type problem struct {
 	key, text string
 }
 
-// configValidator builds the validator for the field rules once; it is safe
-// for concurrent use and never changed after it is built.
+// configValidator builds the validator of the field rules once.
 var configValidator = sync.OnceValues(func() (*validator.Validate, error) {
 	v := validator.New(validator.WithRequiredStructEnabled())
 	rules := map[string]func(string) bool{
@@ -117,12 +108,9 @@ var configValidator = sync.OnceValues(func() (*validator.Validate, error) {
 	return v, nil
 })
 
-// isVisible reports whether r shows as something: it is not white space, a
-// control or format character (zero-width space and joiners, the byte
-// order mark, bidi controls, the soft hyphen), a combining mark on its own
-// (variation selectors among them), or one of the blank letters (the
-// Hangul fillers, the braille blank). A section of only such characters
-// reads as blank to the reader of the prompt, so it counts as blank.
+// isVisible reports whether r shows as something: not white space, a
+// control or format character, a combining mark on its own, or a blank
+// letter (the Hangul fillers, the braille blank).
 func isVisible(r rune) bool {
 	switch {
 	case unicode.IsSpace(r), unicode.In(r, unicode.Cc, unicode.Cf, unicode.Mn, unicode.Me):
@@ -134,10 +122,7 @@ func isVisible(r rune) bool {
 }
 
 // controlChar finds the first control character other than tab and line
-// break in s: C0 controls (NUL included), DEL and C1 controls. YAML refuses
-// most of them written as is, but its escapes ("\0", "\e", "\x07") spell
-// any of them; the rule is the same either way. pos counts characters from
-// 1.
+// break in s (YAML escapes can spell any); pos counts characters from 1.
 func controlChar(s string) (r rune, pos int, found bool) {
 	pos = 0
 	for _, c := range s {
@@ -153,10 +138,9 @@ func controlChar(s string) (r rune, pos int, found bool) {
 // empty value reads as blank rather than missing.
 func (c Config) problems(present bool) []problem {
 	v, err := configValidator()
-	if err != nil {
-		return []problem{{key: keySection, text: problemInvalidText}}
+	if err == nil {
+		err = v.Struct(c)
 	}
-	err = v.Struct(c)
 	if err == nil {
 		return nil
 	}

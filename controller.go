@@ -22,9 +22,8 @@ const (
 	// next accepted pre-step. It replaces an earlier pending selection.
 	Queued
 	// Cancelled means an opposite pending selection existed and the logged
-	// state already was the requested one: the pending selection was
-	// dropped. Nothing was logged, unless the log recorded the selection;
-	// then an [EventPlanCancel] marker was (see [Controller.Set]).
+	// state already was the requested one: the selection was dropped (with
+	// an [EventPlanCancel] marker when the log recorded it).
 	Cancelled
 )
 
@@ -65,26 +64,18 @@ func (c *Controller) setRun(r *run) {
 	c.run = r
 }
 
-// Get returns the agent's plan-mode state: the logged state, plus the
-// selection waiting for the next accepted pre-step when one exists.
-//
-// Get never appends, never subscribes and never waits for an append to
-// finish (only, briefly, for the fold of one event), so it may be called
-// from anywhere, a session subscriber included (a UI refreshing on every
-// event), and it reflects every event appended before the call. Once the controller serves the session (after its first Set,
-// request section or pre-step), Get reads the state the controller keeps
-// current, at a cost that does not grow with the log. Before that, and
-// while the controller is not running, Get folds the log ([Project]); a
-// stopped controller reports no pending selection. A nil agent, or one
-// without a session, reads as the zero State.
+// Get returns the agent's logged state and, when one exists, the selection
+// waiting for the next accepted pre-step. It never appends, subscribes or
+// waits for an append, so it may be called from anywhere, a session
+// subscriber included, and it reflects every event appended before it. Once the controller
+// serves the session its cost does not grow with the log; before that Get
+// folds the log ([Project]). A stopped controller reports no pending
+// selection; a nil agent, or one without a session, reads as the zero State.
 func (c *Controller) Get(agent host.Agent) State {
-	if agent == nil {
+	if agent == nil || agent.Session() == nil {
 		return State{}
 	}
 	sess := agent.Session()
-	if sess == nil {
-		return State{}
-	}
 	r := c.current()
 	if r == nil {
 		ev := sess.Events()
@@ -96,38 +87,27 @@ func (c *Controller) Get(agent host.Agent) State {
 	return Project(sess.Events())
 }
 
-// Set selects plan mode (active true) or the default mode (active false) for
-// the agent, as the user's choice, and reports which of four things it did:
+// Set selects plan mode (active true) or the default mode for the agent, as
+// the user's choice, and reports what it did:
 //
-//   - [Noop]: active already is the target, that is the pending selection if
-//     there is one and the logged state otherwise. Nothing changes.
+//   - [Noop]: active already is the target (the pending selection if any,
+//     else the logged state).
 //   - [Cancelled]: an opposite selection was pending and the logged state
-//     already equals active. The pending selection is dropped, and nothing
-//     is logged unless the log records the selection: a "/plan" run (done
-//     or still running) or an approved exit_plan_mode call. The log alone
-//     would read it as pending until a "plan/mode" follows, so Set first
-//     appends an [EventPlanCancel] marker; if that fails, Set returns the
-//     error and the selection stays pending.
-//   - [Committed]: no turn is open, so the "plan/mode" event is appended now,
-//     followed by a notice to the model when the last request header
-//     described the other mode. If the append fails, Set returns the error
-//     and nothing changes (a failed notice is only logged as a warning).
-//   - [Queued]: a turn is open (or opened while Set ran), so the selection is
-//     kept in memory, replacing any earlier one, and appended by the plugin's
-//     pre-step listener at the next accepted step, before its request is
-//     built. It is lost if the process exits first, unless the log records
-//     it (a "/plan", see [Project]).
+//     equals active: the selection is dropped. When the log records it (a
+//     "/plan" run, an approved exit), Set first appends an [EventPlanCancel]
+//     marker; if that fails, Set returns the error and it stays pending.
+//   - [Committed]: no turn is open, so "plan/mode" is appended now, then a
+//     notice when the last request header described the other mode. If the
+//     append fails, Set returns the error and nothing changes.
+//   - [Queued]: a turn is open; the selection replaces any pending one and
+//     lands at the next accepted pre-step (lost if the process exits first,
+//     unless the log records it: see [Project]).
 //
-// Set is linearizable with turn start and end: the commit is conditional on
-// no turn being open at the moment of the append. On a session that other
-// processes append to ([host.Refresher]) Set first catches up. Whatever Set
-// appends is durable before it returns ([host.Sync]), since a UI shows the
-// outcome at once; a failed sync is returned.
-//
-// Set fails with [ErrNoAgent] for a nil agent, with [ErrNotRunning] when
-// the controller is not started (or stops while Set runs), and with
-// [host.ErrClosed] when the session reported that it closed
-// ([host.SessionCloseNotifier]).
+// Set is linearizable with turn start and end, first catches up on a
+// session other processes append to ([host.Refresher]), and makes what it
+// appends durable ([host.Sync]) before it returns. It fails with
+// [ErrNoAgent], with [ErrNotRunning] when the controller is not running
+// (or stops meanwhile), and with [host.ErrClosed] once the session closed.
 func (c *Controller) Set(agent host.Agent, active bool) (Outcome, error) {
 	return c.set(agent, active, false)
 }
@@ -213,28 +193,21 @@ func (c *Controller) set(agent host.Agent, active, byCommand bool) (Outcome, err
 // state returns the per-session state for the agent's session, creating it
 // (and folding the log once) the first time the session is seen.
 func (c *Controller) state(agent host.Agent) (*sessionState, error) {
-	if agent == nil {
-		return nil, ErrNoAgent
-	}
-	sess := agent.Session()
-	if sess == nil {
+	if agent == nil || agent.Session() == nil {
 		return nil, ErrNoAgent
 	}
 	r := c.current()
 	if r == nil {
 		return nil, ErrNotRunning
 	}
-	return r.state(sess)
+	return r.state(agent.Session())
 }
 
-// Enter records a consented entry into plan mode: a silent pending
-// selection of plan mode (no notice; the caller's tool result narrates it),
-// applied at the next accepted pre-step. It is the seam of companions that
-// let the model ask to enter plan mode with the user's consent.
-//
-// It fails with [ErrNoAgent] for a nil agent, [ErrNotRunning] when the
-// controller is stopped, and [ErrPlanMode] when the agent already is in plan
-// mode or has a pending entry. It replaces a pending exit.
+// Enter records a consented entry into plan mode, for companions that let
+// the model ask for it: a silent pending selection (no notice), applied at
+// the next accepted pre-step, replacing a pending exit. It fails with
+// [ErrNoAgent], [ErrNotRunning], and [ErrPlanMode] when the agent already
+// is in plan mode or has a pending entry.
 func (c *Controller) Enter(agent host.Agent) error {
 	st, err := c.state(agent)
 	if err != nil {
@@ -252,14 +225,11 @@ func (c *Controller) Enter(agent host.Agent) error {
 	return nil
 }
 
-// applyPending lands the session's pending selection: it appends
-// "plan/mode", whose fold clears the selection, and reports whether it did
-// and the notice due, if any. A failed append leaves the selection pending
-// and is logged once per selection. An approved exit lands only once the
-// log holds the call's approved result and is durable ([host.Sync]); else
-// it is withdrawn, since an approval the log does not hold does not count.
-// idle (for LandPending) makes the append conditional on no turn being
-// open too: a turn that is open takes the selection at its next step.
+// applyPending appends the pending selection's "plan/mode" (whose fold
+// clears it) and reports whether it did and the notice due. A failed append
+// leaves it pending and is logged once per selection. An approved exit lands
+// only once the log durably holds the call's approved result; else it is
+// withdrawn. idle (LandPending) also requires that no turn is open.
 func (c *Controller) applyPending(agent host.Agent, st *sessionState, idle bool) (landed bool, notice string, err error) {
 	for {
 		st.lock()
@@ -322,19 +292,12 @@ func (c *Controller) applyPending(agent host.Agent, st *sessionState, idle bool)
 	}
 }
 
-// LandPending lands the agent's pending selection once no turn is open,
-// as the next accepted pre-step would, and reports whether it logged a
-// change. A selection made after a turn's last accepted pre-step otherwise
-// waits, in memory, for the next turn: a front end calls LandPending when
-// a turn ends, so that the switch is logged, and shown, at once. It
-// appends "plan/mode" on the condition that no turn is open, then the
-// notice when one is due, and makes both durable ([host.Sync]); an
-// approved exit lands only as the pre-step lands it. With nothing pending
-// it does nothing.
-//
-// It fails with [ErrNoAgent] for a nil agent and with [ErrNotRunning]
-// when the controller is not started; an append that fails leaves the
-// selection pending and is returned.
+// LandPending lands the agent's pending selection if no turn is open, as
+// the next accepted pre-step would (notice included, made durable), and
+// reports whether it logged a change. A front end calls it when a turn
+// ends, so a selection made after the turn's last step is logged at once
+// rather than at the next turn. It fails with [ErrNoAgent], [ErrNotRunning]
+// or the append's error, which leaves the selection pending.
 func (c *Controller) LandPending(agent host.Agent) (bool, error) {
 	st, err := c.state(agent)
 	if err != nil {
@@ -354,11 +317,9 @@ func (c *Controller) LandPending(agent host.Agent) (bool, error) {
 	return true, nil
 }
 
-// noticeFor returns the notice that a change to sel records, "" for none,
-// given what the last request header before the append described and the
-// state the last notice since that header named. Only a user's change has
-// one (not a silent one), only when the header described the other mode,
-// and only once: not when a notice for sel was recorded since the header.
+// noticeFor returns the notice a change to sel records, "" for none: only
+// for a user's (not silent) change, when the last request header described
+// the other mode and no notice since that header named sel.
 func noticeFor(header, announced, sel Selection, silent bool) string {
 	switch {
 	case silent || header == SelectionNone || header == sel || announced == sel:
@@ -385,13 +346,12 @@ func (c *Controller) notify(agent host.Agent, st *sessionState, text string) {
 	if text == "" {
 		return
 	}
-	if _, err := st.appendIf(messageEvent(pluginMessage(text, noticeForm)), always); err != nil {
+	if _, err := st.appendIf(messageEvent(pluginMessage(text, noticeForm)), func() bool { return true }); err != nil {
 		c.p.Logger.Warn(warnNoticeFailed, "agent", agent.ID(), "session", st.sess.ID(), "error", err)
 	}
 }
 
-// pluginMessage returns text as a message from the plugin, of form (a
-// notice, a reopened plan).
+// pluginMessage returns text as a message from the plugin, of form.
 func pluginMessage(text, form string) host.Message {
 	return host.Message{
 		Content: []host.Block{host.TextBlock(text)},
@@ -404,10 +364,8 @@ func messageEvent(m host.Message) host.Event {
 	return host.Event{Type: host.TypeUserMessage, Source: m.Source, Data: mustJSON(host.UserMessage{Content: m.Content})}
 }
 
-// warnOnce logs err, which the section or the pre-step listener swallows
-// (they may not fail the request), the first time in the current run that
-// such an error happens. A stopped controller (a race with Stop) is not
-// worth a warning.
+// warnOnce logs the first error of the run that the section or the
+// pre-step listener swallows; not one caused by a stop.
 func (c *Controller) warnOnce(msg string, agent host.Agent, err error) {
 	r := c.current()
 	if r == nil || errors.Is(err, ErrNotRunning) || !r.warned.CompareAndSwap(false, true) {

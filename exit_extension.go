@@ -28,14 +28,12 @@ const (
 	// VerdictApprove approves the plan: plan mode is left silently at the
 	// next accepted pre-step and the result reads {"approved":true,...}.
 	VerdictApprove
-	// VerdictAbandon drops the plan: plan mode is left silently at the next
-	// accepted pre-step, as after an approval, and the result reads
-	// {"approved":false,"abandoned":true,...}.
+	// VerdictAbandon drops the plan: plan mode is left as after an approval
+	// and the result reads {"approved":false,"abandoned":true,...}.
 	VerdictAbandon
 )
 
-// ExitVerdict is the outcome of a plan review as an [ExitExtension] decides
-// it.
+// ExitVerdict is the outcome of a plan review as an [ExitExtension] decides it.
 type ExitVerdict struct {
 	// Kind is the outcome.
 	Kind VerdictKind
@@ -62,39 +60,33 @@ type ExitCall struct {
 	// Input holds the call's top-level input fields, undecoded. Only
 	// "plan" and the extensions' Properties get here.
 	Input map[string]json.RawMessage
-	// Plan is the plan to review. It starts as the "plan" argument ("" when
-	// it was omitted); Prepare may replace it. When Finish runs it is the
-	// approved plan: the text the user was shown, or their edit of it.
+	// Plan is the plan to review: the "plan" argument, which Prepare may
+	// replace. When Finish runs it is the approved text (shown or edited).
 	Plan string
 	// PlanGiven reports that the model passed "plan".
 	PlanGiven bool
-	// ShownDigest is set before Finish runs: [host.DigestDetail] of the
-	// plan text the user was shown in the review they answered.
+	// ShownDigest, set before Finish, is [host.DigestDetail] of the text
+	// shown in the review the user answered.
 	ShownDigest string
 	// Review is the review question the answers are about, set before
 	// Decide runs: its options carry their roles (see [ExitCall.Chosen]).
 	Review host.Question
-	// Edited is set before Finish runs: the plan as the user edited it in
-	// the review ([host.Answer].Edited), "" when they did not edit it. An
-	// edit reaches Finish only when an extension has TakesEdits; the
-	// core has then made it Plan.
+	// Edited, set before Finish, is the user's edit of the plan
+	// ([host.Answer].Edited), "" for none; it reaches Finish only when an
+	// extension TakesEdits, and then is Plan too.
 	Edited string
-	// Result holds extra fields of the success result (an empty map to
-	// start with); Finish adds to it.
-	// "approved" and "abandoned" are the tool's own and cannot be replaced.
+	// Result holds extra fields of the success result; Finish adds to it.
+	// "approved" and "abandoned" are the tool's own.
 	Result map[string]any
 
 	given string // Plan before Prepare: where Reread starts
 }
 
-// ExitExtension is a companion plugin's part in exit_plan_mode. Every field
+// ExitExtension is a companion plugin's part in exit_plan_mode; every field
 // but Name is optional. Extensions are fixed when the controller is built
-// (see [Params].ExitExtensions), so the tool's definition never changes while
-// the controller runs; with none, the tool behaves exactly as without this
-// seam.
+// ([Params].ExitExtensions); with none, the tool is the plugin's own.
 type ExitExtension struct {
-	// Name identifies the extension, usually its plugin's name; names are
-	// unique.
+	// Name identifies the extension, usually its plugin's name; unique.
 	Name string
 	// Order places the extension among the others (value groups come in
 	// random order); ties are broken by Name.
@@ -108,54 +100,40 @@ type ExitExtension struct {
 	// PlanOptional makes "plan" optional; Prepare must then supply a plan
 	// when the model omits it.
 	PlanOptional bool
-	// Prepare runs after the agent, plan-mode and input checks and before
-	// the heading check. It may check its properties and set x.Plan. An
-	// error fails the call with it, before the user is asked.
+	// Prepare runs after the agent, mode and input checks, before the
+	// heading check; it may set x.Plan. An error fails the call.
 	Prepare func(ctx context.Context, x *ExitCall) error
-	// Options are extra review options, offered after Approve and before
-	// Keep planning. Each carries its role ([host.Role]): front ends
-	// decide from it, never from the label.
+	// Options are extra review options, between Approve and Keep planning,
+	// each with its [host.Role], which front ends decide from.
 	Options []host.Option
-	// Decide reads the review's answers. The first extension that reports
-	// handled decides; when none does, the core's rule does (exactly one
-	// answer selecting exactly the option of [host.RoleApprove] with no
-	// custom text approves; anything else keeps planning).
+	// Decide reads the review's answers; the first extension that reports
+	// handled decides, else the core's rule (one answer selecting exactly
+	// the [host.RoleApprove] option, with no custom text, approves).
 	Decide func(x *ExitCall, answers []host.Answer) (v ExitVerdict, handled bool)
-	// Unattended runs when the question channel reports that no user is
-	// attached ([host.ErrNoProvider]). The first extension that reports
-	// handled decides; when none does, the call fails as with no extension.
+	// Unattended decides when no user is attached ([host.ErrNoProvider]):
+	// the first that reports handled does, else the call fails.
 	Unattended func(ctx context.Context, x *ExitCall) (v ExitVerdict, handled bool)
-	// Reread returns the plan as the extension presents it now, given
-	// plan as the extensions before it present it now (the first one is
-	// given the "plan" argument, "" when it was omitted). It runs, in
-	// order, when an answer approves, before anything is recorded: when
-	// the chain's result differs from the text the user was shown (by
-	// digest), the answer is no approval and the user is asked again
-	// about the new text. An extension whose Prepare replaces x.Plan must
-	// supply it (reading its source again: a plan file, say), or the
-	// chain cannot see the change; one that only appends to the plan
-	// appends the same way. An error fails the call and plan mode stays.
+	// Reread returns the plan as the extension presents it now, given the
+	// plan from the extensions before it (the first gets the "plan"
+	// argument). It runs in order when an answer approves: when the result
+	// differs from the text shown, the user is asked again. An extension
+	// whose Prepare replaces x.Plan must reread its source here. An error
+	// fails the call and plan mode stays.
 	Reread func(ctx context.Context, x *ExitCall, plan string) (string, error)
-	// TakesEdits says that Finish applies a plan the user edited in the
-	// review (x.Edited) and tells the model so. Without an extension that
-	// takes edits, an answer carrying an edit is never an approval.
+	// TakesEdits says Finish applies a plan the user edited (x.Edited);
+	// without one that does, an answer with an edit is no approval.
 	TakesEdits bool
-	// Finish runs, in order, for a verdict that leaves plan mode (approve or
-	// abandon), before the exit is queued. It may add to x.Result and log
-	// events. An error fails the call and plan mode stays.
+	// Finish runs in order for a verdict that leaves plan mode, before the
+	// exit is queued; it may add to x.Result. An error fails the call.
 	Finish func(ctx context.Context, x *ExitCall, v ExitVerdict) error
-	// Reopen runs, in order, when the user reopens plan as the working
-	// draft ("/plan reopen"), after plan mode was selected and the
-	// reopen logged. It reports whether it gave the model the draft
-	// itself (a plan file seeded with it, say): the notice then names the
-	// draft instead of carrying it. An error fails the command.
+	// Reopen runs in order when "/plan reopen" made plan the working draft;
+	// delivered says it gave the model the draft itself (a plan file), so
+	// the notice only names it. An error fails the command.
 	Reopen func(ctx context.Context, agent host.Agent, plan string) (delivered bool, err error)
 }
 
-// Chosen returns the one answer to the review and the option it selects,
-// when answers are exactly one answer to x.Review selecting exactly one of
-// its options; false otherwise. An extension's Decide reads the option's
-// role (and its own label) from it.
+// Chosen returns the option and the answer when answers are exactly one
+// answer to x.Review selecting exactly one of its options.
 func (x *ExitCall) Chosen(answers []host.Answer) (host.Option, host.Answer, bool) {
 	if len(answers) != 1 || answers[0].QuestionID != x.Review.ID {
 		return host.Option{}, host.Answer{}, false
@@ -213,8 +191,8 @@ func (xs exitExtensions) options() []host.Option {
 	return opts
 }
 
-// definition returns the exit tool's definition with the extensions'
-// properties; with no extension it is the core's own, byte for byte.
+// definition returns the exit tool's definition; with no extension it is
+// the core's own, byte for byte.
 func (xs exitExtensions) definition() host.ToolDefinition {
 	def := host.ToolDefinition{
 		Name:         ExitToolName,
@@ -247,8 +225,8 @@ func (xs exitExtensions) definition() host.ToolDefinition {
 	return def
 }
 
-// mustJSON encodes a schema built from maps and strings, which cannot fail.
-// encoding/json sorts map keys, so the result is deterministic.
+// mustJSON encodes maps, strings and raw JSON, which cannot fail; map keys
+// come out sorted.
 func mustJSON(v any) json.RawMessage {
 	b, err := json.Marshal(v)
 	if err != nil {
@@ -269,10 +247,8 @@ func (xs exitExtensions) prepare(ctx context.Context, x *ExitCall) error {
 	return nil
 }
 
-// decide returns the first extension's verdict on answers, or the core's:
-// consent is exactly one answer to the review, selecting exactly its
-// option of [host.RoleApprove], with no custom text (white space alone
-// counts as none: UIs often leave a stray newline).
+// decide returns the first extension's verdict on answers, or the core's
+// (approval.Read).
 func (xs exitExtensions) decide(x *ExitCall, answers []host.Answer) ExitVerdict {
 	for _, e := range xs {
 		if e.Decide != nil {
@@ -288,9 +264,8 @@ func (xs exitExtensions) decide(x *ExitCall, answers []host.Answer) ExitVerdict 
 	return ExitVerdict{Kind: VerdictKeepPlanning, Feedback: feedback}
 }
 
-// reread runs every Reread in order, from the "plan" argument, and
-// returns the plan as the extensions present it now; with none that
-// rereads, the plan shown cannot have changed and it returns shown.
+// reread runs every Reread in order from the "plan" argument; with none,
+// the plan shown cannot have changed and it returns shown.
 func (xs exitExtensions) reread(ctx context.Context, x *ExitCall, shown string) (string, error) {
 	if !slices.ContainsFunc(xs, func(e ExitExtension) bool { return e.Reread != nil }) {
 		return shown, nil
@@ -337,8 +312,7 @@ func (xs exitExtensions) finish(ctx context.Context, x *ExitCall, v ExitVerdict)
 	return nil
 }
 
-// exitSuccess is the result text of a verdict that leaves plan mode: the
-// core's {"approved":true} when nothing was added, else the fields merged.
+// exitSuccess is the result of a verdict that leaves plan mode.
 func exitSuccess(v ExitVerdict, extra map[string]any) string {
 	if v.Kind == VerdictApprove && len(extra) == 0 {
 		return exitResult
@@ -352,9 +326,7 @@ func exitSuccess(v ExitVerdict, extra map[string]any) string {
 	}
 	b, err := json.Marshal(fields)
 	if err != nil {
-		// An extension added a value that cannot be encoded: keep the
-		// verdict, drop the extras.
-		return exitSuccess(v, nil)
+		return exitSuccess(v, nil) // an extra cannot be encoded: drop the extras
 	}
 	return string(b)
 }

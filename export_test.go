@@ -48,7 +48,9 @@ func ServedSessions(c *Controller) int {
 	if r == nil {
 		return 0
 	}
-	return r.count()
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	return len(r.sessions)
 }
 
 // Names the plugin keeps to itself, for the tests.
@@ -79,22 +81,22 @@ const (
 var (
 	ErrExitNoAgent       = errExitNoAgent
 	ErrExitNotPlanMode   = errExitNotPlanMode
-	ErrExitBadInput      = &Error{Code: codeBadInput}
+	ErrExitBadInput      = badInput("")
 	ErrExitNoHeading     = errExitNoHeading
 	ErrExitNoChannel     = errExitNoChannel
-	ErrExitTooLarge      = &Error{Code: codeTooLarge}
+	ErrExitTooLarge      = &Error{Code: "too-large"}
 	ErrExitDecided       = errExitDecided
 	ErrExitReviewOpen    = errExitReviewOpen
 	ErrReviewReloaded    = errReviewReloaded
-	ErrReviewFailed      = &Error{Code: codeReviewFailed}
+	ErrReviewFailed      = &Error{Code: "review-failed"}
 	ErrPlanChanging      = errPlanChanging
 	ErrEditNotTaken      = errEditNotTaken
 	ErrOffWithImages     = errOffWithImages
-	ErrSteerFailed       = &Error{Code: codeSteerFailed}
-	ErrNoSuchPlan        = &Error{Code: codeNoSuchPlan}
+	ErrSteerFailed       = &Error{Code: "steer-failed"}
+	ErrNoSuchPlan        = noSuchPlan("")
 	ErrNoApprovedPlan    = errNoApprovedPlan
 	ErrReopenWithImages  = errReopenWithImages
-	ErrReopenFailed      = &Error{Code: codeReopenFailed}
+	ErrReopenFailed      = &Error{Code: "reopen-failed"}
 	ErrAlreadyRunning    = errAlreadyRunning
 	ErrMissingDependency = errMissingDependency
 	ErrBadExtension      = errBadExtension

@@ -8,12 +8,9 @@ import (
 	"github.com/dshgo/planmode/host"
 )
 
-// FoldPlanMode returns the plan-mode state recorded in the first end events:
-// the active flag of the last valid "plan/mode" event, false when there is
-// none. A malformed payload (active missing or not a boolean) is skipped,
-// never read as false; the payload check reports it. end is clamped to the
-// log. It scans backwards, so the cost is the distance from end to the last
-// "plan/mode".
+// FoldPlanMode returns the active flag of the last valid "plan/mode" event
+// in the first end events (clamped), false when there is none. A malformed
+// payload is skipped, never read as false. It scans backwards from end.
 func FoldPlanMode(events host.Log, end int) bool {
 	for _, e := range events.Backward(min(max(end, 0), events.Len())) {
 		if e.Type != EventPlanMode {
@@ -45,9 +42,7 @@ func isNotice(e *host.Event) bool {
 }
 
 // view is the plan-mode state folded from a log one event at a time, in
-// order. The controller keeps one per session, fed by the session's
-// subscription; Project builds a throwaway one. Positions count events
-// from 1, as Seq does.
+// order. Positions count events from 1, as Seq does.
 type view struct {
 	n         int       // how many events were applied
 	active    bool      // last valid plan/mode
@@ -70,8 +65,7 @@ type planRun struct {
 }
 
 // quotedExitTool filters tool calls and results cheaply: encoding/json
-// never escapes the plain ASCII of the tool name, so a call or result of
-// the exit tool always contains it verbatim.
+// never escapes the tool name's plain ASCII.
 var quotedExitTool = []byte(`"` + ExitToolName + `"`)
 
 // applyAll applies every event of events in order.
@@ -161,16 +155,13 @@ func (v *view) apply(e *host.Event) {
 	}
 }
 
-// withdraw ends every selection made so far: a plan/mode landed, or a
-// plan/cancel withdrew them. Runs still waiting for their command/done can
-// no longer become pending.
+// withdraw ends every selection made so far, runs not yet done included.
 func (v *view) withdraw() {
 	v.sel, v.selExit, v.cut = SelectionNone, false, v.n
 }
 
-// pending returns the projected pending selection: the latest completed
-// selection when it differs from the logged state, and whether it is an
-// approved exit.
+// pending returns the latest selection the log records, unless it is the
+// logged state, and whether it is an approved exit.
 func (v *view) pending() (Selection, bool) {
 	if v.sel == SelectionNone || v.sel == selectionOf(v.active) {
 		return SelectionNone, false

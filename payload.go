@@ -10,14 +10,10 @@ import (
 	"github.com/dshgo/planmode/host"
 )
 
-// CheckPayload is the plugin's payload check, a [host.Validator]. It rejects
-// a "plan/mode" event whose active field is missing or not a boolean, and a
-// "plan/cancel" event whose cancelled field is not "active" or "inactive",
-// and a "plan/reopen" event whose number is not positive, whose plan is too
-// large or whose digest is not the plan's, naming the event and the bad
-// value; it accepts every other event. The
-// plugin registers it under [PluginName] while it runs, so the store applies
-// it on every append and to every event of a session being opened.
+// CheckPayload is the plugin's payload check, a [host.Validator] registered
+// while the plugin runs. It rejects a malformed "plan/mode" (active not a
+// boolean), "plan/cancel" or "plan/reopen" payload, naming the event and the
+// bad value ([ErrBadPayload]), and accepts every other event.
 func CheckPayload(e host.Event) error {
 	var err error
 	switch e.Type {
@@ -43,17 +39,7 @@ func eventLabel(e host.Event) string {
 	return fmt.Sprintf("event %d %q", e.Seq, e.Type)
 }
 
-// eventTypes are the declarations of the plugin's events, all log-only.
-func eventTypes() []host.EventType {
-	return []host.EventType{
-		{Name: EventPlanMode, Kind: host.LogOnly},
-		{Name: EventPlanCancel, Kind: host.LogOnly},
-		{Name: EventPlanReopen, Kind: host.LogOnly},
-	}
-}
-
-// decodeMode reads a plan/mode payload. Errors describe the problem
-// without naming the event; the payload check adds that.
+// decodeMode reads a plan/mode payload; errors do not name the event.
 func decodeMode(data json.RawMessage) (bool, error) {
 	raw, err := payloadField(data, "active", wantMode, wantBool)
 	if err != nil {
@@ -113,8 +99,7 @@ func quoteJSON(raw []byte) string {
 	return s
 }
 
-// decodeReopen reads a plan/reopen payload: a positive number, a plan
-// within the size limit and its digest.
+// decodeReopen reads and checks a plan/reopen payload.
 func decodeReopen(data json.RawMessage) (ReopenPayload, error) {
 	var p ReopenPayload
 	if err := json.Unmarshal(data, &p); err != nil {

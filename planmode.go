@@ -1,67 +1,34 @@
-// Package planmode gives agent hosts a plan mode: a per-agent collaboration
-// state, logged in the session, under which deployment-owned guidance is
-// added to every model request as the system-prompt section "plan:policy".
-// It is soft guidance: it never filters the tool catalog nor blocks a tool;
-// hard limits (sandbox, approval policy) are separate mechanisms that
-// neither read nor write it.
+// Package planmode gives agent hosts a plan mode: a per-agent state, logged
+// in the session, under which deployment-owned guidance is added to every
+// model request as the system-prompt section "plan:policy". It is soft
+// guidance: it never filters the tool catalog nor blocks a tool.
 //
-// # State
+// The state is the last "plan/mode" event of the log ([FoldPlanMode]). A
+// change selected while a turn is open waits in memory for the next accepted
+// step ([Controller.Set]); one the log records (a completed "/plan", an
+// approved exit) survives a restart ([Project]). The model presents its plan
+// with exit_plan_mode, which companion plugins extend ([ExitExtension]); its
+// failures and those of "/plan" are [*Error] values.
 //
-// The state is the last "plan/mode" event of the session log
-// ([FoldPlanMode]), so resume, fork and compaction restore it. A change the
-// user selects while no turn is open is appended at once; one selected
-// while a turn is open is kept in memory as a pending selection, which the
-// plugin's pre-step listener appends at the next accepted step, before the
-// host derives that step's request ([Controller.Set]). The controller keeps
-// a small state per session it serves, folded from the log once and kept
-// current by a session subscription, until the session closes
-// ([host.SessionCloseNotifier]) or the controller stops.
-//
-// A pending selection made after a turn's last accepted step waits for the
-// next turn, and is lost if the process exits first, unless the log can
-// rebuild it: a completed "/plan" command or an approved exit_plan_mode
-// call is seeded again from the log ([Project]), and cancelling one is
-// logged too ([EventPlanCancel]).
-//
-// # Notices
-//
-// When a user's change lands and the last request header described the
-// other mode, the plugin records one notice for the model (a "user/message"
-// from the plugin naming the new mode): never before the first header,
-// never twice for one change, never for flips that return to the logged
-// state, never for an approved exit. A change announced and reverted
-// between two requests leaves its notice; the next prompt shows the mode.
-//
-// # Exit and /plan
-//
-// The model presents its plan with exit_plan_mode; the user approves it or
-// sends it back, and companion plugins extend the review ([ExitExtension]).
-// The "/plan" command switches the mode. Their failures are [*Error]
-// values whose Code a host or front end switches on.
-//
-// Use [Module] with fx (the deployment loader builds it through
-// [DeployPlugin]), or call [New] and [Controller.Start] directly.
+// Use [Module] with fx ([DeployPlugin] for the deployment loader), or call
+// [New] and [Controller.Start] directly. docs/plan-mode.md is the guide for
+// host authors.
 package planmode
 
 // Names the plugin registers with the host.
 const (
-	// PluginName names the plugin: its config key under "plugins", its fx
-	// module, its pre-step listener, its payload validator and the Plugin
-	// field of the notices it records.
+	// PluginName names the plugin: its config key, fx module, pre-step
+	// listener, payload check and the source of its notices.
 	PluginName = "plan-mode"
 	// EventPlanMode is the log-only event that records the plan-mode state.
 	// Its payload is [ModePayload]; each event replaces the whole value.
 	EventPlanMode = "plan/mode"
 	// EventPlanCancel is the log-only marker [Controller.Set] appends when it
-	// cancels a pending selection that the log records (a "/plan" command
-	// that ran, or an approved exit_plan_mode call): every such selection
-	// made before the marker is withdrawn, so [Project] and a restarted
-	// controller do not bring it back. It never changes the logged state.
-	// Its payload is [CancelPayload].
+	// cancels a selection the log records ("/plan", an approved exit): it
+	// withdraws every such selection before it. Payload: [CancelPayload].
 	EventPlanCancel = "plan/cancel"
 	// EventPlanReopen is the log-only event "/plan reopen" appends: the
-	// plan it reopened as the working draft. Its payload is
-	// [ReopenPayload]. The next plan review shows what changed from it.
+	// plan reopened as the working draft. Payload: [ReopenPayload].
 	EventPlanReopen = "plan/reopen"
 	// SectionName is the system-prompt section that carries the configured
 	// guidance while plan mode is active.
@@ -100,8 +67,7 @@ type ReopenPayload struct {
 
 // CancelPayload is the payload of [EventPlanCancel].
 type CancelPayload struct {
-	// Cancelled is the pending selection that was withdrawn: "active" (a
-	// switch into plan mode) or "inactive" (a switch back to the default
-	// mode), as [Selection.String] names them.
+	// Cancelled is the withdrawn selection, "active" or "inactive"
+	// ([Selection.String]).
 	Cancelled string `json:"cancelled"`
 }

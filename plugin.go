@@ -19,9 +19,8 @@ import (
 // [DeployPlugin] installs it with the Config supplied to the plugin alone.
 var Module = fx.Module(PluginName, moduleOptions()...)
 
-// moduleWith is [Module] with cfg supplied privately (fx.Private): only the
-// plugin sees it, so another module's Config, or none, never clashes with
-// it.
+// moduleWith is [Module] with cfg supplied privately (fx.Private), so it
+// never clashes with another module's Config.
 func moduleWith(cfg Config) fx.Option {
 	return fx.Module(PluginName, append([]fx.Option{fx.Supply(cfg, fx.Private)}, moduleOptions()...)...)
 }
@@ -30,17 +29,14 @@ func moduleWith(cfg Config) fx.Option {
 func moduleOptions() []fx.Option {
 	return []fx.Option{
 		fx.Provide(New),
-		// fx builds only what something asks for, and nothing in the host
-		// asks for the Controller: it registers itself with the host from
-		// its lifecycle hook. Asking for it here makes fx build it, so
-		// enabling the plugin is enough to run it.
+		// Nothing asks for the Controller (it registers itself when it
+		// starts): ask here, so enabling the plugin runs it.
 		fx.Invoke(func(*Controller) {}),
 	}
 }
 
 // DeployPlugin returns the plugin's entry for the deployment loader: it
-// decodes the "plan-mode" configuration with the plugin's decoder and installs
-// the plugin with the decoded [Config], supplied privately (fx.Private).
+// decodes the "plan-mode" configuration and installs the plugin with it.
 func DeployPlugin() deploy.Plugin {
 	return deploy.Plugin{
 		Name: PluginName,
@@ -78,15 +74,13 @@ type Params struct {
 	// Commands receives the /plan command; without it there is none.
 	Commands host.Commands `optional:"true"`
 	// Questions is the channel the exit tool asks the reviewer through;
-	// without it the tool refuses and tells the model to ask the user to
-	// switch the mode.
+	// without it the tool refuses.
 	Questions host.UserQuestions `optional:"true"`
 	// Logger receives warnings (an append that failed and will be retried);
 	// nil discards them.
 	Logger *slog.Logger `optional:"true"`
 	// ExitExtensions are the companion plugins' parts in exit_plan_mode,
-	// supplied through the [ExitExtensionGroup] value group. With none, the
-	// tool is the plugin's own, as with no companion enabled.
+	// supplied through the [ExitExtensionGroup] value group.
 	ExitExtensions []ExitExtension `group:"planmode.exit"`
 }
 
@@ -98,9 +92,8 @@ type Result struct {
 	Controller *Controller
 }
 
-// New builds the controller. It validates the config again, does no I/O and
-// registers nothing: registration happens in [Controller.Start], which the
-// lifecycle hook calls when Params.Lifecycle is set.
+// New builds the controller. It validates the config, does no I/O and
+// registers nothing: [Controller.Start] does, from Params.Lifecycle if set.
 func New(p Params) (Result, error) {
 	if err := p.Config.Validate(); err != nil {
 		return Result{}, err
@@ -137,13 +130,10 @@ func (p Params) missing() []string {
 	return names
 }
 
-// Start registers the plugin with the host: the plan/mode, plan/cancel and
-// plan/reopen event types (log-only), the payload check, the plan:policy section, the
-// pre-step listener (outermost), the exit_plan_mode tool and, when the host
-// has a command registry, the /plan command. From then on the controller
-// serves Get and Set.
-// If a registration fails, the ones already made are undone and the error
-// is returned. Starting a running controller fails.
+// Start registers the plugin with the host: its event types, the payload
+// check, the plan:policy section, the pre-step listener (outermost), the
+// exit_plan_mode tool and, with a command registry, /plan. If one fails, the
+// ones made are undone and its error returned. Starting twice fails.
 func (c *Controller) Start(ctx context.Context) error {
 	c.lifecycle.Lock()
 	defer c.lifecycle.Unlock()
@@ -163,13 +153,10 @@ func (c *Controller) Start(ctx context.Context) error {
 	return nil
 }
 
-// Stop undoes every registration Start made, drops the in-memory pending
-// selections (a completed /plan is seeded again from the log on the next
-// Start) and fails a plan review that is still open. From the moment Stop
-// begins, the controller appends nothing more: a Set or pre-step already
-// past its checks finds its append condition false, and Set returns
-// [ErrNotRunning]. Afterwards Set fails with [ErrNotRunning] and Get folds
-// the log directly. Stopping a stopped controller does nothing.
+// Stop undoes Start's registrations, drops the in-memory pending selections
+// and fails an open plan review. From the moment Stop begins the controller
+// appends nothing more, and Set fails with [ErrNotRunning]. Stopping a
+// stopped controller does nothing.
 func (c *Controller) Stop(ctx context.Context) error {
 	c.lifecycle.Lock()
 	defer c.lifecycle.Unlock()
@@ -196,12 +183,12 @@ type registration struct {
 }
 
 // registrations lists what Start registers, in order: the event types and
-// the payload check first, so that nothing can append a bad plan-mode
-// event once the listener runs.
+// the payload check first, so no bad plan-mode event is appended.
 func (c *Controller) registrations() []registration {
 	var regs []registration
-	for _, t := range eventTypes() {
-		regs = append(regs, registration{"event type " + t.Name, func() (func(), error) { return c.p.EventTypes.DeclareEventType(t) }})
+	for _, name := range []string{EventPlanMode, EventPlanCancel, EventPlanReopen} {
+		t := host.EventType{Name: name, Kind: host.LogOnly}
+		regs = append(regs, registration{"event type " + name, func() (func(), error) { return c.p.EventTypes.DeclareEventType(t) }})
 	}
 	regs = append(regs, []registration{
 		{"payload check", func() (func(), error) {

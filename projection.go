@@ -34,14 +34,9 @@ func (s Selection) String() string {
 	return [...]string{"none", "active", "inactive"}[s]
 }
 
-// selectionForArgs returns what "/plan" selects for the raw argument text:
-// [SelectionInactive] for exactly "off" after trimming white space,
-// [SelectionActive] for anything else (bare "/plan" included).
+// selectionForArgs returns what "/plan" selects for its raw argument text.
 func selectionForArgs(args string) Selection {
-	if strings.TrimSpace(args) == commandArgOff {
-		return SelectionInactive
-	}
-	return SelectionActive
+	return selectionOf(strings.TrimSpace(args) != commandArgOff)
 }
 
 // State is an agent's plan-mode state: the logged state and the change
@@ -59,23 +54,13 @@ type State struct {
 	Exit bool
 }
 
-// Project returns the plan-mode state of a log, from the log alone.
-//
-// A "/plan" selection (its "command/run": trimmed "off" selects inactive,
-// anything else active) is pending once an OK "command/done" completed it,
-// unless it equals the logged state or a valid "plan/mode" or
-// [EventPlanCancel] was appended after its "command/run". A successful
-// exit_plan_mode "tool/result" is a pending exit in the same way, dated
-// from its "tool/call", since the approval happens while the call runs
-// (from the result when the call is not in the log); a later is-error
-// result of the same call, which a host writes when it could not record
-// the approval, withdraws it. Of these selections the one made last wins:
-// a "/plan" counts from its "command/run", an exit from its "tool/result".
-//
-// A restarted controller seeds its pending selection from it, so a
-// completed "/plan" whose "plan/mode" never landed is not lost, and one the
-// user cancelled stays cancelled. A selection made through [Controller.Set]
-// directly leaves no trace in the log until it lands.
+// Project returns the plan-mode state of a log, from the log alone; a
+// restarted controller seeds its pending selection from it. A "/plan" that
+// completed OK (dated from its "command/run"), or an approved exit_plan_mode
+// call (from its "tool/call"), is pending unless it equals the logged state
+// or a valid "plan/mode" or [EventPlanCancel] came after it; the last one
+// made wins. A later is-error result of the approved call withdraws it. A
+// selection made through [Controller.Set] leaves no trace until it lands.
 func Project(events host.Log) State {
 	var v view
 	v.applyAll(events)

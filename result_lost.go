@@ -6,13 +6,9 @@ import (
 	"github.com/dshgo/planmode/host"
 )
 
-// ResultLost implements [host.ResultLossHandler]: the result of an approved
-// (or abandoned) call could not be written, so the user's answer is not in
-// the log and does not count. The pending exit is withdrawn, with an
-// [EventPlanCancel] marker when the log takes one (should the record have
-// reached the log after all, the marker withdraws it there too), and plan
-// mode stays on. It returns the is-error result the host writes instead,
-// which tells the model, and the user, why.
+// ResultLost implements [host.ResultLossHandler]: an approval whose result
+// could not be written does not count, so the pending exit is withdrawn
+// and plan mode stays on. It returns the is-error result to write instead.
 func (t *exitTool) ResultLost(call host.CallContext, err error) string {
 	if st, serr := t.c.state(call.Agent); serr == nil {
 		t.c.withdrawExit(call.Agent, st, warnExitLost, err)
@@ -20,10 +16,8 @@ func (t *exitTool) ResultLost(call host.CallContext, err error) string {
 	return host.ToolErrorPrefix + fmt.Sprintf(textExitNotRecorded, err)
 }
 
-// withdrawExit drops the session's pending exit, if one is pending: it
-// appends the [EventPlanCancel] marker, whose fold clears the selection
-// (best effort: a failure is logged, and the exit is dropped from memory
-// all the same). why is the warning logged, cause what made it necessary.
+// withdrawExit drops the session's pending exit, with an [EventPlanCancel]
+// marker if the log takes one, and logs why (with cause, if any).
 func (c *Controller) withdrawExit(agent host.Agent, st *sessionState, why string, cause error) {
 	st.lock()
 	exit, gen := st.stateLocked().Exit && !st.closed, st.gen

@@ -26,15 +26,11 @@ func newRun() *run {
 	return r
 }
 
-// state returns the session's state, creating it on first sight. The state
-// is keyed by the session's ID, not by the Session value, so a host whose
-// Session type is not comparable, or that wraps one session in a new value
-// per call, is served like any other.
-//
-// It must not run inside a session callback (a subscriber or an AppendIf
-// condition): subscribing takes the session's append lock. For the same
-// reason the first sight runs without r.mu, which Get takes from
-// subscribers; two first sights of a session keep the first one's state.
+// state returns the session's state, creating it on first sight; states are
+// keyed by session ID, since a host may wrap one session in a new value per
+// call. It must not run inside a session callback: subscribing takes the
+// session's append lock. For the same reason the first sight runs without
+// r.mu, which Get takes from subscribers; of two, the first one's state wins.
 func (r *run) state(sess host.Session) (*sessionState, error) {
 	id := sess.ID()
 	if st, err := r.lookup(id); st != nil || err != nil {
@@ -75,9 +71,7 @@ func (r *run) lookup(id string) (*sessionState, error) {
 	return r.sessions[id], nil
 }
 
-// release drops the state of a session that was closed, with its pending
-// selection (one the log records is seeded again if the session is served
-// anew), and stops its subscription.
+// release drops the state of a closed session and stops its subscription.
 func (r *run) release(st *sessionState) {
 	st.close(true)
 	r.mu.Lock()
@@ -86,13 +80,6 @@ func (r *run) release(st *sessionState) {
 	}
 	r.mu.Unlock()
 	st.unsubscribe()
-}
-
-// count returns how many sessions the run keeps state for.
-func (r *run) count() int {
-	r.mu.Lock()
-	defer r.mu.Unlock()
-	return len(r.sessions)
 }
 
 // close drops every session state, with the pending selections. Each is
@@ -143,10 +130,8 @@ type sessionState struct {
 	released  bool      // the session closed
 }
 
-// newSessionState folds the log of sess in one pass, seeds the pending
-// selection from it (a completed /plan or an approved exit whose plan/mode
-// never landed) and subscribes from where the pass ended: the session
-// replays what was appended meanwhile, so the fold has no gap.
+// newSessionState folds the log of sess, seeds the pending selection from
+// it ([Project]) and subscribes from where the fold ended, so it has no gap.
 func newSessionState(id string, sess host.Session) *sessionState {
 	st := &sessionState{id: id, sess: sess}
 	st.settled.L = &st.mu
@@ -214,10 +199,9 @@ func (s *sessionState) lock() {
 	}
 }
 
-// setPendingLocked replaces the pending selection, which no logged "/plan"
-// run has made yet (callers that know otherwise set recorded after it). A
-// selection equal to the logged state is stale at once, so it is not
-// stored.
+// setPendingLocked replaces the pending selection (not recorded by the log:
+// callers that know otherwise set recorded after it); one equal to the
+// logged state is not stored.
 func (s *sessionState) setPendingLocked(sel Selection, silent bool) {
 	if sel == selectionOf(s.v.active) {
 		sel = SelectionNone
@@ -227,9 +211,8 @@ func (s *sessionState) setPendingLocked(sel Selection, silent bool) {
 	s.warned, s.recorded = false, false
 }
 
-// appendIf appends e when the state is open and ok, called with mu held,
-// reports true (see [host.Session.AppendIf]). Decisions wait until e is
-// folded or the append failed.
+// appendIf appends e when the state is open and ok (called with mu held)
+// reports true. Decisions wait until e is folded or the append failed.
 func (s *sessionState) appendIf(e host.Event, ok func() bool) (bool, error) {
 	at := 0
 	_, appended, err := s.sess.AppendIf(e, func() bool {
@@ -253,16 +236,9 @@ func (s *sessionState) appendIf(e host.Event, ok func() bool) (bool, error) {
 	return appended, err
 }
 
-// always is the condition of the appends that need nothing but an open
-// state (a notice).
-func always() bool { return true }
-
 // queueExit records an approved exit: a silent pending selection of the
-// default mode, applied at the next accepted pre-step with no notice, which
-// replaces any pending selection (or clears it, when the logged state is
-// the default mode). The log records it from the approval on: the host
-// logs the call's "tool/call" before the tool runs, and [Project] dates
-// the exit from there, so a cancel appends the [EventPlanCancel] marker.
+// default mode, replacing any other. The log records it (Project dates it
+// from the call's "tool/call"), so cancelling it appends a marker.
 func (s *sessionState) queueExit() error {
 	s.lock()
 	defer s.mu.Unlock()
@@ -274,8 +250,8 @@ func (s *sessionState) queueExit() error {
 	return nil
 }
 
-// review marks a review of the session open (open true) or closed; opening
-// one reports false when one is open already.
+// review opens (open true) or closes the session's review; opening reports
+// false when one is open already.
 func (s *sessionState) review(open bool) bool {
 	s.mu.Lock()
 	defer s.mu.Unlock()
@@ -309,8 +285,8 @@ func (s *sessionState) drop() {
 	s.unsubscribe()
 }
 
-// closedErrLocked is the error of a call on a closed state: host.ErrClosed
-// when the session closed, ErrNotRunning when the controller stopped.
+// closedErrLocked is host.ErrClosed once the session closed, else
+// ErrNotRunning.
 func (s *sessionState) closedErrLocked() error {
 	if s.released {
 		return host.ErrClosed

@@ -14,8 +14,7 @@ import (
 )
 
 // Limits of the exit tool, in bytes: a larger plan fails the call before
-// the user is asked, larger keep-planning feedback (the custom text of the
-// answers, joined) is left out of the error, which names its size instead.
+// the review; larger feedback is left out of the error, which names its size.
 const (
 	maxPlanSize     = 256 << 10
 	maxFeedbackSize = 256 << 10
@@ -38,18 +37,14 @@ const (
 	// argPlan is the input's one field.
 	argPlan = "plan"
 	// cardKindPlan and cardKindReview are the kinds of the cards that
-	// show an exit call's plan and its review's outcome; UIs may treat a
-	// plan card specially (show it once, under the review).
+	// show an exit call's plan and its review's outcome.
 	cardKindPlan   = "plan"
 	cardKindReview = "review"
 )
 
-// ExitOutcome is how an exit_plan_mode call ended. The tool supplies it
-// with [host.SetOutcome], so a host logs it in the Outcome of the call's
-// "tool/result"; a UI switches on it, never on the result text. A result
-// logged before outcomes were has none (""): its outcome is unknown. A
-// host that runs the tool itself finds it in the error too
-// ([Error].Outcome).
+// ExitOutcome is how an exit_plan_mode call ended: the tool reports it with
+// [host.SetOutcome], so the host logs it in the call's "tool/result", and
+// in its [Error].Outcome. A UI switches on it, never on the result text.
 type ExitOutcome string
 
 // The outcomes of an exit_plan_mode call.
@@ -70,17 +65,13 @@ const (
 	ExitReloaded ExitOutcome = "reloaded"
 	// ExitReviewFailed: the question channel failed.
 	ExitReviewFailed ExitOutcome = "review-failed"
-	// ExitRefused: the call failed before the user saw the plan (a check
-	// of the agent, the mode, the input or the plan; no question channel;
-	// an earlier approval or an open review), or for a reason of an exit
-	// extension's own.
+	// ExitRefused: the call failed before the user saw the plan, or for a
+	// reason of an exit extension's own.
 	ExitRefused ExitOutcome = "refused"
 )
 
-// exitTool is exit_plan_mode: the model presents its plan, the user reviews
-// it, and an approval leaves plan mode at the next accepted step. It is
-// registered for the whole run of its controller, in both states, so that
-// switching plan mode never changes the request's tool catalog.
+// exitTool is exit_plan_mode. It is registered in both states, so switching
+// plan mode never changes the request's tool catalog.
 type exitTool struct {
 	c   *Controller
 	def host.ToolDefinition
@@ -93,26 +84,12 @@ func newExitTool(c *Controller) *exitTool {
 // Definition implements [host.Tool]; it returns the same value every time.
 func (t *exitTool) Definition() host.ToolDefinition { return t.def }
 
-// Execute implements [host.Tool]. It checks, in order, the calling agent,
-// that its logged state is plan mode, the input, the plan's level-1
-// heading, the question channel and the plan's size; only then does it ask
-// the user to review the plan (the [*Error] codes name each failure).
-//
-// The call succeeds only on consent (see exitExtensions.decide): it then
-// records a silent pending exit, applied at the next accepted pre-step, so
-// the rest of the tool batch still runs under plan guidance. An approval
-// is bound to the text shown (its digest): when the plan the extensions
-// reread differs, or the answer is about another text, the user is asked
-// again about the new text, at most maxReviewAsks times. An edit of the
-// plan is approved only when an extension takes edits. Anything else keeps
-// planning, with the user's feedback verbatim when there is some; a
-// dismissed review, no channel, a reload and a failing channel fail the
-// call too. Plan mode is never left without consent.
-//
-// One plan at a time: while another call's review of the session is open,
-// and once a call was approved (or abandoned) and its exit is pending, a
-// call fails before its review, so a second plan's answer can never
-// contradict the first one's.
+// Execute implements [host.Tool]: it checks the call (the [*Error] codes
+// name each failure), asks the user to review the plan and, on consent only,
+// queues a silent exit for the next accepted pre-step, so the rest of the
+// batch still runs under plan guidance. One plan at a time: while another
+// review of the session is open, or once an exit is pending, a call fails
+// before its review.
 func (t *exitTool) Execute(ctx context.Context, call host.CallContext, input json.RawMessage) (string, error) {
 	out, outcome, err := t.execute(ctx, call, input)
 	host.SetOutcome(ctx, string(outcome))
@@ -138,9 +115,7 @@ func (t *exitTool) execute(ctx context.Context, call host.CallContext, input jso
 		return "", ExitRefused, errExitNotPlanMode
 	}
 	if now.Exit {
-		// One approved (or abandoned) plan per batch: a later call must not
-		// put a second plan to the user, whose answer could not undo the
-		// first (docs/plan-mode.md, "Two exit calls").
+		// One decided plan per batch (docs/plan-mode.md, "Two exit calls").
 		return "", ExitRefused, errExitDecided
 	}
 	x, err := t.decodeCall(call, input)
@@ -196,8 +171,8 @@ func (t *exitTool) execute(ctx context.Context, call host.CallContext, input jso
 	return exitSuccess(v, x.Result), ExitApproved, nil
 }
 
-// reviewOutcome is the outcome of a review that ended in err: an [*Error]'s;
-// any other error (an extension's) refuses the call.
+// reviewOutcome is the outcome of a review that ended in err: an [*Error]'s,
+// else ExitRefused.
 func reviewOutcome(err error) ExitOutcome {
 	var e *Error
 	if errors.As(err, &e) && e.Outcome != "" {
@@ -207,12 +182,9 @@ func reviewOutcome(err error) ExitOutcome {
 }
 
 // reviewBound asks the user to review x.Plan and returns the verdict. An
-// approval is bound to the text shown: when the answer echoes another
-// digest than the question's, or the plan as the extensions reread it
-// now differs from the text shown, the answer is no approval and the user
-// is asked again, with the new text and the previous one (for a diff),
-// at most maxReviewAsks times in all. For an approval it sets
-// x.ShownDigest and x.Edited (x.Plan becomes the edit).
+// approval is bound to the text shown: when the answer names another digest,
+// or the extensions reread a changed plan, the user is asked again about
+// the new text, at most maxReviewAsks times in all.
 func (t *exitTool) reviewBound(ctx, stopped context.Context, x *ExitCall) (ExitVerdict, error) {
 	shown, previous := x.Plan, ""
 	reopened := reopenedDraft(x.Agent.Session().Events(), x.CallID)
@@ -229,11 +201,11 @@ func (t *exitTool) reviewBound(ctx, stopped context.Context, x *ExitCall) (ExitV
 		case errors.Is(err, host.ErrNoProvider):
 			v, ok := t.c.exits.unattended(ctx, x)
 			if !ok {
-				return ExitVerdict{}, wrapped(codeNoChannel, ExitRefused, textExitNoChannel+" ("+err.Error()+")", err)
+				return ExitVerdict{}, wrapped(errExitNoChannel.Code, ExitRefused, textExitNoChannel+" ("+err.Error()+")", err)
 			}
 			return v, nil
 		case err != nil:
-			return ExitVerdict{}, wrapped(codeReviewFailed, ExitReviewFailed, textReviewFailed+": "+err.Error(), err)
+			return ExitVerdict{}, wrapped("review-failed", ExitReviewFailed, textReviewFailed+": "+err.Error(), err)
 		}
 		x.Edited, x.ShownDigest, x.Review = reviewEdit(answers), digest, req.Questions[0]
 		v := t.c.exits.decide(x, answers)
@@ -248,8 +220,6 @@ func (t *exitTool) reviewBound(ctx, stopped context.Context, x *ExitCall) (ExitV
 		if now == shown && echoes(answers, digest) {
 			return t.takeEdit(x, v), nil
 		}
-		// The plan changed during the review (or the answer is about
-		// another text): not an approval.
 		if asks >= maxReviewAsks {
 			return ExitVerdict{}, errPlanChanging
 		}
@@ -260,9 +230,8 @@ func (t *exitTool) reviewBound(ctx, stopped context.Context, x *ExitCall) (ExitV
 	}
 }
 
-// takeEdit applies the user's edit of an approved plan: it becomes x.Plan
-// when an extension takes edits, and makes the verdict keep planning
-// when none does or the edit is too large.
+// takeEdit makes the user's edit of an approved plan x.Plan when an
+// extension takes edits; otherwise, or when too large, it keeps planning.
 func (t *exitTool) takeEdit(x *ExitCall, v ExitVerdict) ExitVerdict {
 	switch {
 	case x.Edited == "":
@@ -287,26 +256,24 @@ func reviewEdit(answers []host.Answer) string {
 }
 
 // echoes reports whether no answer names another digest than the text
-// shown (front ends need not echo it).
+// shown (front ends need not echo one).
 func echoes(answers []host.Answer, digest string) bool {
 	return !slices.ContainsFunc(answers, func(a host.Answer) bool { return a.DetailDigest != "" && a.DetailDigest != digest })
 }
 
-// checkPlan checks a plan before it is shown: a level-1 heading first and
-// at most maxPlanSize bytes.
+// checkPlan checks a plan before it is shown: a title and its size.
 func checkPlan(plan string) error {
 	if !planmd.HasTitle(plan) {
 		return errExitNoHeading
 	}
 	if len(plan) > maxPlanSize {
-		return refused(codeTooLarge, fmt.Sprintf(textExitTooLarge, len(plan), maxPlanSize))
+		return refused("too-large", fmt.Sprintf(textExitTooLarge, len(plan), maxPlanSize))
 	}
 	return nil
 }
 
-// review asks the user req. Its context is the call's, also cancelled when
-// the controller run stops (stopped is done): a review still open then, or
-// answered just as it happened, fails with errReviewReloaded.
+// review asks the user req; a review open when the run stops (stopped is
+// done), or answered just then, fails with errReviewReloaded.
 func (t *exitTool) review(ctx, stopped context.Context, req host.AskRequest) ([]host.Answer, error) {
 	ctx, cancel := context.WithCancelCause(ctx)
 	defer cancel(nil)
@@ -318,11 +285,9 @@ func (t *exitTool) review(ctx, stopped context.Context, req host.AskRequest) ([]
 	return answers, err
 }
 
-// reviewRequest is the one question of a plan review: the exact plan as its
-// detail with its digest, Approve, the extensions' options (none without
-// companions) and Keep planning, each with its role. previous, when not
-// "", is the text shown before, which changed during the review: the
-// question says so and carries it.
+// reviewRequest is the plan review's one question: the plan as its detail,
+// and Approve, the extensions' options and Keep planning, each with its
+// role. previous, when not "", is the text shown before it changed.
 func reviewRequest(agent host.Agent, plan, previous string, extra []host.Option) host.AskRequest {
 	opts := []host.Option{{Label: reviewApprove, Description: reviewApproveDetail, Role: host.RoleApprove}}
 	opts = append(opts, extra...)
@@ -348,10 +313,8 @@ func reviewRequest(agent host.Agent, plan, previous string, extra []host.Option)
 }
 
 // decodeCall reads the input into an ExitCall: {"plan": string} plus the
-// extensions' properties. Keys match exactly (not case-insensitively, as
-// encoding/json would), and any other key is an error, as the schema's
-// additionalProperties says: arguments never approve anything. "plan" may
-// be missing only when an extension makes it optional.
+// extensions' properties, matched exactly (not case-insensitively, as
+// encoding/json would); any other key is an error.
 func (t *exitTool) decodeCall(call host.CallContext, input json.RawMessage) (*ExitCall, error) {
 	var fields map[string]json.RawMessage
 	if err := json.Unmarshal(input, &fields); err != nil || fields == nil {
@@ -374,17 +337,14 @@ func (t *exitTool) decodeCall(call host.CallContext, input json.RawMessage) (*Ex
 	return x, nil
 }
 
-// PresentCall implements [host.Presenter]: a card of kind "plan"
-// titled by the plan's first heading ("Plan" when none), with the plan as
-// its body.
+// PresentCall implements [host.Presenter]: a "plan" card titled by the
+// plan's first heading ("Plan" when none).
 func (t *exitTool) PresentCall(input json.RawMessage) host.Card {
 	plan := looseplan(input)
 	return host.Card{Kind: cardKindPlan, Title: planTitle(plan), Body: plan}
 }
 
-// planTitle returns the plan's title, the one every front end shows: the
-// text of its first heading of any level that is a block of the plan
-// itself (see planmd.Title); "Plan" when there is none.
+// planTitle returns the title every front end shows: planmd.Title, or "Plan".
 func planTitle(plan string) string {
 	if t := planmd.Title(plan); t != "" {
 		return t
@@ -392,9 +352,8 @@ func planTitle(plan string) string {
 	return cardTitleDefault
 }
 
-// PresentResult implements [host.Presenter]: a card of kind
-// "review" saying the plan was approved, that the user wants more
-// planning (with their feedback), or why the review did not happen.
+// PresentResult implements [host.Presenter]: a "review" card saying how
+// the review ended, with the user's feedback when there is some.
 func (t *exitTool) PresentResult(input json.RawMessage, output string, isError bool) host.Card {
 	if !isError {
 		var res struct {
@@ -415,8 +374,7 @@ func (t *exitTool) PresentResult(input json.RawMessage, output string, isError b
 	return host.Card{Kind: cardKindReview, Title: cardTitleFailed, Body: msg}
 }
 
-// looseplan returns the plan of an input for display: the "plan" string
-// when there is one, whatever else the input holds; "" otherwise.
+// looseplan returns the input's "plan" string for display, "" for none.
 func looseplan(input json.RawMessage) string {
 	var fields map[string]json.RawMessage
 	var plan string
@@ -431,9 +389,8 @@ var (
 	_ host.Presenter = (*exitTool)(nil)
 )
 
-// reopenedDraft returns the plan the latest [EventPlanReopen] of events
-// reopened, when no exit_plan_mode call other than callID came after it:
-// the draft the plan of callID revises. It returns "" otherwise.
+// reopenedDraft returns the draft the plan of callID revises: the plan of the
+// latest [EventPlanReopen], unless another exit call came after it.
 func reopenedDraft(events host.Log, callID string) string {
 	draft := ""
 	for _, e := range events.All() {
