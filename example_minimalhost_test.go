@@ -5,6 +5,9 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"io"
+	"maps"
+	"os"
 	"slices"
 	"strings"
 	"sync"
@@ -24,6 +27,17 @@ type miniHost struct {
 	tools     map[string]host.Tool
 	listeners []miniListener // outermost first
 	types     map[string]host.EventKind
+	out       io.Writer
+}
+
+// newMiniHost returns a host that declares the core event types and
+// prints each step's prompt and tool results to out.
+func newMiniHost(out io.Writer) *miniHost {
+	h := &miniHost{tools: map[string]host.Tool{}, types: map[string]host.EventKind{}, out: out}
+	for _, t := range host.CoreEventTypes() { // the core types a host declares
+		h.types[t.Name] = t.Kind
+	}
+	return h
 }
 
 func (h *miniHost) AddSection(s host.Section) (func(), error) {
@@ -90,6 +104,8 @@ func (h *miniHost) EventKind(name string) (host.EventKind, bool) {
 type miniAgent struct {
 	sess  host.Session
 	queue []host.Message
+	turns int
+	lost  []host.ToolResult // results whose append failed, written first on the next append
 }
 
 func (a *miniAgent) ID() string                 { return "agent-1" }
@@ -102,21 +118,53 @@ func (a *miniAgent) Inject(m host.Message) error {
 }
 
 // log appends one event; the payload types of package host are the JSON.
-func (a *miniAgent) log(typ string, src *host.Source, v any) {
-	data, _ := json.Marshal(v)
-	if _, err := a.sess.Append(host.Event{Type: typ, Source: src, Data: data}); err != nil {
-		panic(err)
+// A tool result that could not be written is written first, so every call
+// gets one.
+func (a *miniAgent) log(typ string, src *host.Source, v any) error {
+	for len(a.lost) > 0 {
+		if err := a.append(host.TypeToolResult, nil, a.lost[0]); err != nil {
+			return err
+		}
+		a.lost = a.lost[1:]
 	}
+	return a.append(typ, src, v)
 }
 
+func (a *miniAgent) append(typ string, src *host.Source, v any) error {
+	data, err := json.Marshal(v)
+	if err == nil {
+		_, err = a.sess.Append(host.Event{Type: typ, Source: src, Data: data})
+	}
+	return err
+}
+
+// miniRequest is what the loop sends the model for one step.
+type miniRequest struct {
+	System   string
+	Tools    []string
+	Messages []string // the text of the transcript's messages
+}
+
+// miniModel answers one request (a script in the example).
+type miniModel func(ctx context.Context, req miniRequest) (host.AssistantMessage, error)
+
 // turn runs one turn: every step passes the pre-step chain before its
-// request is derived, and the model (a script: one reply per step) either
-// calls tools or answers.
-func (h *miniHost) turn(ctx context.Context, a *miniAgent, script []host.AssistantMessage) {
-	a.log(host.TypeTurnStart, nil, host.TurnStart{Turn: 1})
-	defer a.log(host.TypeTurnEnd, nil, host.TurnEnd{Turn: 1, Reason: host.TurnCompleted})
-	for step, reply := range script {
-		s := host.Step{Agent: a, Turn: 1, Step: step + 1, Attempt: 1, Messages: a.queue}
+// request is derived, and the model either calls tools or answers. A
+// failed append or request, or cancellation, ends the turn.
+func (h *miniHost) turn(ctx context.Context, a *miniAgent, model miniModel) {
+	a.turns++
+	n := a.turns
+	end := host.TurnEnd{Turn: n, Reason: host.TurnCompleted}
+	if a.log(host.TypeTurnStart, nil, host.TurnStart{Turn: n}) != nil {
+		return
+	}
+	defer func() { _ = a.log(host.TypeTurnEnd, nil, end) }()
+	for step := 1; ; step++ {
+		if ctx.Err() != nil {
+			end.Reason = host.TurnCancelled
+			return
+		}
+		s := host.Step{Agent: a, Turn: n, Step: step, Attempt: 1, Messages: a.queue}
 		a.queue = nil
 		next := host.PreStepNext(func(_ context.Context, s host.Step) host.Decision { return host.Accept(s.Messages) })
 		h.mu.Lock()
@@ -128,39 +176,107 @@ func (h *miniHost) turn(ctx context.Context, a *miniAgent, script []host.Assista
 		}
 		d := next(ctx, s)
 		if !d.Accepted {
+			end.Reason = host.TurnBlocked
 			return
 		}
-		a.log(host.TypeStepStart, nil, host.StepStart{Turn: 1, Step: s.Step, Attempt: 1})
-		for _, m := range d.Messages {
-			a.log(host.TypeUserMessage, m.Source, host.UserMessage{Content: m.Content}) // Source as given
+		reply, err := h.step(ctx, a, model, s, d)
+		if err != nil {
+			end.Reason, end.Error = host.TurnError, err.Error()
+			return
 		}
-		// Derive the request only now: the prompt is the sections that render.
-		var names []string
-		for _, sec := range h.sortedSections() {
-			if sec.Text(host.AssembleContext{Agent: a}) != "" {
-				names = append(names, sec.Name)
-			}
+		if len(reply.ToolCalls) == 0 {
+			return
 		}
-		a.log(host.TypeRequestHeader, nil, host.RequestHeader{Reason: host.HeaderChange, Sections: names})
-		fmt.Printf("step %d prompt %v\n", s.Step, names)
-		a.log(host.TypeAssistantMessage, nil, reply)
-		for _, call := range reply.ToolCalls {
-			a.log(host.TypeToolCall, nil, call) // before the tool runs
-			res := host.ToolResult{CallID: call.ID, Name: call.Name}
-			h.mu.Lock()
-			tool := h.tools[call.Name]
-			h.mu.Unlock()
-			callCtx, outcome := host.RecordOutcome(ctx) // the tool's outcome, for front ends
-			out, err := tool.Execute(callCtx, host.CallContext{Agent: a, CallID: call.ID}, call.Input)
-			res.Output, res.Outcome = out, outcome()
-			if err != nil {
-				res.Output, res.IsError = host.ToolErrorPrefix+err.Error(), true
-			}
-			a.log(host.TypeToolResult, nil, res)
-			fmt.Printf("%s -> %s (%s)\n", call.Name, res.Output, res.Outcome)
-		}
-		a.log(host.TypeStepEnd, nil, host.StepEnd{Turn: 1, Step: s.Step, Attempt: 1})
 	}
+}
+
+// step logs an accepted step, asks the model and runs its tool calls.
+func (h *miniHost) step(ctx context.Context, a *miniAgent, model miniModel, s host.Step, d host.Decision) (reply host.AssistantMessage, err error) {
+	if err := a.log(host.TypeStepStart, nil, host.StepStart{Turn: s.Turn, Step: s.Step, Attempt: 1}); err != nil {
+		return reply, err
+	}
+	defer func() {
+		if e := a.log(host.TypeStepEnd, nil, host.StepEnd{Turn: s.Turn, Step: s.Step, Attempt: 1}); err == nil {
+			err = e
+		}
+	}()
+	for _, m := range d.Messages {
+		if err := a.log(host.TypeUserMessage, m.Source, host.UserMessage{Content: m.Content}); err != nil { // Source as given
+			return reply, err
+		}
+	}
+	// Derive the request only now: the prompt is the sections that render.
+	req := miniRequest{Messages: h.transcript(a.sess.Events())}
+	var names []string
+	for _, sec := range h.sortedSections() {
+		if text := sec.Text(host.AssembleContext{Agent: a}); text != "" {
+			names = append(names, sec.Name)
+			req.System += text + "\n\n"
+		}
+	}
+	h.mu.Lock()
+	req.Tools = slices.Sorted(maps.Keys(h.tools))
+	h.mu.Unlock()
+	if err := a.log(host.TypeRequestHeader, nil, host.RequestHeader{Reason: host.HeaderChange, Sections: names}); err != nil {
+		return reply, err
+	}
+	fmt.Fprintf(h.out, "step %d prompt %v\n", s.Step, names)
+	if reply, err = model(ctx, req); err != nil {
+		return reply, err
+	}
+	if err := a.log(host.TypeAssistantMessage, nil, reply); err != nil {
+		return reply, err
+	}
+	for _, call := range reply.ToolCalls {
+		if err := a.log(host.TypeToolCall, nil, call); err != nil { // before the tool runs
+			return reply, err
+		}
+		res := host.ToolResult{CallID: call.ID, Name: call.Name}
+		h.mu.Lock()
+		tool := h.tools[call.Name]
+		h.mu.Unlock()
+		cc := host.CallContext{Agent: a, CallID: call.ID}
+		callCtx, outcome := host.RecordOutcome(ctx) // the tool's outcome, for front ends
+		out, err := tool.Execute(callCtx, cc, call.Input)
+		res.Output, res.Outcome = out, outcome()
+		if err != nil {
+			res.Output, res.IsError = host.ToolErrorPrefix+err.Error(), true
+		}
+		if err := a.log(host.TypeToolResult, nil, res); err != nil {
+			// The result is lost: tell the tool, and answer the call with
+			// an is-error result on the next append that succeeds.
+			lost := host.ToolResult{CallID: call.ID, Name: call.Name, Output: host.ToolErrorPrefix + "the result was lost", IsError: true}
+			if l, ok := tool.(host.ResultLossHandler); ok {
+				lost.Output = cmp.Or(l.ResultLost(cc, err), lost.Output)
+			}
+			a.lost = append(a.lost, lost)
+			return reply, err
+		}
+		fmt.Fprintf(h.out, "%s -> %s (%s)\n", call.Name, res.Output, res.Outcome)
+	}
+	return reply, nil
+}
+
+// transcript is the text of the transcript-kind events the model sees.
+func (h *miniHost) transcript(events host.Log) []string {
+	var msgs []string
+	for _, e := range events.All() {
+		if k, _ := h.EventKind(e.Type); k != host.Transcript {
+			continue
+		}
+		var m struct {
+			Content []host.Block `json:"content"`
+			Text    string       `json:"text"`
+			Output  string       `json:"output"`
+		}
+		_ = json.Unmarshal(e.Data, &m)
+		text := m.Text + m.Output
+		for _, b := range m.Content {
+			text += b.Text
+		}
+		msgs = append(msgs, text)
+	}
+	return msgs
 }
 
 func (h *miniHost) sortedSections() []host.Section {
@@ -189,10 +305,7 @@ func (approveAll) Ask(_ context.Context, req host.AskRequest) ([]host.Answer, er
 // alone, without fx: planmode.New with Params, then Start and Stop.
 func Example_minimalHost() {
 	st := store.NewMemory() // also the registry of validators
-	h := &miniHost{tools: map[string]host.Tool{}, types: map[string]host.EventKind{}}
-	for _, t := range host.CoreEventTypes() { // the core types a host declares
-		h.types[t.Name] = t.Kind
-	}
+	h := newMiniHost(os.Stdout)
 	res, err := planmode.New(planmode.Params{
 		Config:     planmode.Config{Section: "Plan before you change anything."},
 		Sections:   h,
@@ -218,9 +331,14 @@ func Example_minimalHost() {
 	fmt.Println("set:", outcome, plan.Get(a))
 
 	input, _ := json.Marshal(map[string]string{"plan": "# Fix the bug\n\n1. Write a test."})
-	h.turn(ctx, a, []host.AssistantMessage{
+	script := []host.AssistantMessage{
 		{ToolCalls: []host.ToolCall{{ID: "c1", Name: planmode.ExitToolName, Input: input}}},
 		{Text: "Done."},
+	}
+	h.turn(ctx, a, func(context.Context, miniRequest) (host.AssistantMessage, error) {
+		reply := script[0]
+		script = script[1:]
+		return reply, nil
 	})
 	fmt.Println("after the turn:", plan.Get(a))
 	// Output:
