@@ -8,4 +8,9 @@
 // on Open, and the shared errors. [TestSession] checks a lone
 // [host.Session]. Every later store (a file, a database) runs the same
 // suite, so a plugin tested against one store behaves the same on another.
+//
+// [TestLoop] checks a host's agent loop with plan mode installed: the
+// rules of docs/host.md ("Contract points that are easy to miss"), one
+// subtest each, over a whole plan-mode round trip that the host author's
+// [LoopHarness] lets the suite play.
 package hosttest
