@@ -11,7 +11,6 @@ import (
 	"log/slog"
 	"slices"
 	"strings"
-	"sync"
 
 	"github.com/dshgo/planmode/host"
 	"github.com/dshgo/planmode/host/hostkit"
@@ -45,9 +44,6 @@ type Host struct {
 	commands hostkit.Registry[host.Command]
 	preSteps hostkit.Registry[host.PreStepListener]
 	guards   hostkit.Registry[host.Guard]
-
-	mu     sync.Mutex
-	agents map[string]*Agent // by session ID
 }
 
 // New returns a host on o.Store that declares the core event types.
@@ -64,7 +60,6 @@ func New(o Options) (*Host, error) {
 		commands: hostkit.Registry[host.Command]{What: name + ": command"},
 		preSteps: hostkit.Registry[host.PreStepListener]{What: name + ": pre-step listener"},
 		guards:   hostkit.Registry[host.Guard]{What: name + ": tool guard"},
-		agents:   map[string]*Agent{},
 	}
 	for _, t := range host.CoreEventTypes() {
 		if _, err := h.types.Add(t.Name, t, false); err != nil {
