@@ -1,0 +1,256 @@
+package eino_test
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"strings"
+	"testing"
+
+	"github.com/cloudwego/eino/adk"
+	"github.com/cloudwego/eino/components/model"
+	"github.com/cloudwego/eino/schema"
+
+	planeino "github.com/dshgo/planmode/adapters/eino"
+	"github.com/dshgo/planmode/host"
+	"github.com/dshgo/planmode/store"
+)
+
+// TestToolCalls checks what a tool call logs and what the model reads:
+// a tool's error and a guard's refusal are is-error results, and the turn
+// goes on.
+func TestToolCalls(t *testing.T) {
+	tests := []struct {
+		name      string
+		path      string
+		wantOut   string // a part of the result
+		wantError bool
+	}{
+		{"a call that succeeds", "main.go", "package main // main.go", false},
+		{"a tool's error is a result the model reads", "missing.go", "no such file", true},
+		{"a guard's refusal is a result, and the tool does not run", "secret.go", host.ToolErrorPrefix + "secrets are off limits", true},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			ctx := context.Background()
+			st := store.NewMemory()
+			m := &scripted{t: t, replies: []reply{
+				call("c1", "read_file", map[string]string{"path": tt.path}, nil),
+				answer("ok", func(t testing.TB, in []*schema.Message) {
+					if last := in[len(in)-1]; last.Role != schema.Tool || !strings.Contains(last.Content, tt.wantOut) {
+						t.Errorf("the model read %q, want %q", last.Content, tt.wantOut)
+					}
+				}),
+			}}
+			e := newEnv(t, st, m, &answers{})
+			unguard, err := e.h.AddToolGuard(host.Guard{Name: "no-secrets", Check: func(_ context.Context, _ host.CallContext, _ string, in json.RawMessage) error {
+				if strings.Contains(string(in), "secret") {
+					return errors.New("secrets are off limits")
+				}
+				return nil
+			}})
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer unguard()
+			sess, _ := st.Create("")
+			a, err := e.h.NewAgent(sess)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if errs := run(t, ctx, a, e.ag, "Read it."); len(errs) > 0 {
+				t.Fatalf("run: %v", errs)
+			}
+			got := results(sess)
+			if len(got) != 1 || !strings.Contains(got[0].Output, tt.wantOut) || got[0].IsError != tt.wantError ||
+				got[0].IsError != strings.HasPrefix(got[0].Output, host.ToolErrorPrefix) || got[0].Name != "read_file" {
+				t.Errorf("results = %+v, want one read_file result %q (isError %v)", got, tt.wantOut, tt.wantError)
+			}
+			ts := types(sess, 0)
+			call := indexOf(ts, host.TypeToolCall)
+			if call < 0 || indexOf(ts, host.TypeToolResult) < call {
+				t.Errorf("tool/call does not come before tool/result: %v", ts)
+			}
+			if ts[len(ts)-1] != host.TypeTurnEnd {
+				t.Errorf("the turn did not end: %v", ts)
+			}
+		})
+	}
+}
+
+func indexOf(s []string, v string) int {
+	for i, x := range s {
+		if x == v {
+			return i
+		}
+	}
+	return -1
+}
+
+// TestPreStepRejectionBlocksTheTurn: a listener that rejects the step ends
+// the turn blocked, no request is made, and the user's message waits for
+// the next turn.
+func TestPreStepRejectionBlocksTheTurn(t *testing.T) {
+	ctx := context.Background()
+	st := store.NewMemory()
+	m := &scripted{t: t, replies: []reply{answer("hello", func(t testing.TB, in []*schema.Message) {
+		if last := in[len(in)-1]; last.Role != schema.User || last.Content != "Hi." {
+			t.Errorf("the held message did not reach the next turn: %v", last)
+		}
+	})}}
+	e := newEnv(t, st, m, &answers{})
+	reject := true
+	unreg, err := e.h.AddPreStep("gate", func(ctx context.Context, s host.Step, next host.PreStepNext) host.Decision {
+		if reject {
+			return host.Reject("not now")
+		}
+		return next(ctx, s)
+	}, false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer unreg()
+	sess, _ := st.Create("")
+	a, _ := e.h.NewAgent(sess)
+	errs := run(t, ctx, a, e.ag, "Hi.")
+	if len(errs) == 0 || !errors.Is(errs[0], planeino.ErrBlocked) {
+		t.Fatalf("run errors = %v, want ErrBlocked", errs)
+	}
+	var end host.TurnEnd
+	log := sess.Events()
+	_ = json.Unmarshal(log.At(log.Len()-1).Data, &end)
+	if end.Reason != host.TurnBlocked {
+		t.Errorf("turn/end = %+v, want blocked", end)
+	}
+	reject = false
+	if errs := run(t, ctx, a, e.ag, ""); len(errs) > 0 {
+		t.Fatalf("second run: %v", errs)
+	}
+	if m.left() != 0 {
+		t.Errorf("%d replies left", m.left())
+	}
+}
+
+// TestNewAgentRepairsAnInterruptedTurn: a process that stopped mid-turn
+// left a call without a result and an open turn; the next agent answers
+// the call and closes the turn, and the next request pairs the call.
+func TestNewAgentRepairsAnInterruptedTurn(t *testing.T) {
+	ctx := context.Background()
+	st := store.NewMemory()
+	sess, _ := st.Create("")
+	for _, ev := range []struct {
+		typ string
+		v   any
+	}{
+		{host.TypeTurnStart, host.TurnStart{Turn: 1}},
+		{host.TypeStepStart, host.StepStart{Turn: 1, Step: 1, Attempt: 1}},
+		{host.TypeUserMessage, host.UserMessage{Content: []host.Block{host.TextBlock("Read main.go.")}}},
+		{host.TypeAssistantMessage, host.AssistantMessage{ToolCalls: []host.ToolCall{{ID: "c1", Name: "read_file", Input: json.RawMessage(`{"path":"main.go"}`)}}}},
+		{host.TypeToolCall, host.ToolCall{ID: "c1", Name: "read_file", Input: json.RawMessage(`{"path":"main.go"}`)}},
+	} {
+		data, _ := json.Marshal(ev.v)
+		if _, err := sess.Append(host.Event{Type: ev.typ, Data: data}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	m := &scripted{t: t, replies: []reply{answer("ok", func(t testing.TB, in []*schema.Message) {
+		for i, msg := range in {
+			if len(msg.ToolCalls) > 0 && (i+1 >= len(in) || in[i+1].ToolCallID != "c1" || !strings.HasPrefix(in[i+1].Content, host.ToolErrorPrefix)) {
+				t.Errorf("the interrupted call is not answered right after it: %v", in)
+			}
+		}
+	})}}
+	e := newEnv(t, st, m, &answers{})
+	a, err := e.h.NewAgent(sess)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ts := types(sess, 5)
+	want := []string{host.TypeToolResult, host.TypeStepEnd, host.TypeTurnEnd}
+	if strings.Join(ts, " ") != strings.Join(want, " ") {
+		t.Errorf("repair appended %v, want %v", ts, want)
+	}
+	if r := results(sess); len(r) != 1 || !r[0].IsError {
+		t.Errorf("results = %+v, want one is-error result", r)
+	}
+	if errs := run(t, ctx, a, e.ag, "Go on."); len(errs) > 0 {
+		t.Fatalf("run: %v", errs)
+	}
+	var ts2 host.TurnStart
+	for _, ev := range sess.Events().All() {
+		if ev.Type == host.TypeTurnStart {
+			_ = json.Unmarshal(ev.Data, &ts2)
+		}
+	}
+	if ts2.Turn != 2 {
+		t.Errorf("the next turn is %d, want 2", ts2.Turn)
+	}
+}
+
+// TestRunOutsideAgentFails: a chat-model call that no Agent.Run carries
+// fails closed instead of running unlogged.
+func TestRunOutsideAgentFails(t *testing.T) {
+	ctx := context.Background()
+	m := &scripted{t: t, replies: []reply{answer("unlogged", nil)}}
+	e := newEnv(t, store.NewMemory(), m, &answers{})
+	it := adk.NewRunner(ctx, adk.RunnerConfig{Agent: e.ag}).Query(ctx, "Hi.")
+	var errs []error
+	for {
+		ev, ok := it.Next()
+		if !ok {
+			break
+		}
+		if ev.Err != nil {
+			errs = append(errs, ev.Err)
+		}
+	}
+	if len(errs) == 0 || !errors.Is(errs[0], planeino.ErrNoAgent) {
+		t.Errorf("errors = %v, want ErrNoAgent", errs)
+	}
+	if m.left() != 1 {
+		t.Error("the model was called outside Agent.Run")
+	}
+}
+
+// blocking is a chat model that answers once released.
+type blocking struct {
+	scripted
+	release chan struct{}
+}
+
+func (b *blocking) Generate(ctx context.Context, in []*schema.Message, opts ...model.Option) (*schema.Message, error) {
+	<-b.release
+	return b.scripted.Generate(ctx, in, opts...)
+}
+
+func (b *blocking) WithTools([]*schema.ToolInfo) (model.ToolCallingChatModel, error) { return b, nil }
+
+// TestRunWhileRunningIsBusy: one turn at a time per agent.
+func TestRunWhileRunningIsBusy(t *testing.T) {
+	ctx := context.Background()
+	st := store.NewMemory()
+	m := &blocking{scripted: scripted{t: t, replies: []reply{answer("done", nil)}}, release: make(chan struct{})}
+	e := newEnv(t, st, m, &answers{})
+	sess, _ := st.Create("")
+	a, _ := e.h.NewAgent(sess)
+	first := a.Run(ctx, e.ag, "One.")
+	if a.Status() != host.StatusRunning {
+		t.Errorf("status = %s during a turn", a.Status())
+	}
+	if errs := run(t, ctx, a, e.ag, "Two."); len(errs) != 1 || !errors.Is(errs[0], host.ErrAgentBusy) {
+		t.Errorf("second run errors = %v, want ErrAgentBusy", errs)
+	}
+	close(m.release)
+	for {
+		ev, ok := first.Next()
+		if !ok {
+			break
+		}
+		if ev.Err != nil {
+			t.Errorf("first run: %v", ev.Err)
+		}
+	}
+	if a.Status() != host.StatusIdle {
+		t.Errorf("status = %s after the turn", a.Status())
+	}
+}

@@ -1,0 +1,37 @@
+package eino
+
+import (
+	"errors"
+
+	"github.com/dshgo/planmode/refhost"
+)
+
+// name prefixes the package's errors.
+const name = "planmode/eino"
+
+// Model-facing texts. The tool results share the reference host's words,
+// so a session reads the same whichever host wrote it.
+const (
+	textResultLost      = refhost.TextResultLost
+	textToolCancelled   = refhost.TextToolCancelled
+	textBadToolInput    = refhost.TextBadToolInput
+	textToolPanicked    = refhost.TextToolPanicked
+	textTurnInterrupted = refhost.TextTurnInterrupted
+	textToolInterrupted = refhost.ToolErrorPrefix + "the call was interrupted before it returned a result"
+)
+
+var (
+	// ErrNoStore means [Options] name no store.
+	ErrNoStore = errors.New("no store")
+	// ErrBadRegistration means a registration lacks what it needs.
+	ErrBadRegistration = errors.New("bad registration")
+	// ErrNoAgent means a chat-model call or a tool call ran outside
+	// [Agent.Run], so no session can log it.
+	ErrNoAgent = errors.New("no plan-mode agent in the context: run the Eino agent with Agent.Run")
+	// ErrBlocked means the pre-step chain rejected a step; the turn ends
+	// blocked.
+	ErrBlocked = errors.New("step rejected by the pre-step chain")
+	// ErrToolRemoved means the model called a hosted tool that was
+	// unregistered after the agent was made.
+	ErrToolRemoved = errors.New("tool no longer registered")
+)
