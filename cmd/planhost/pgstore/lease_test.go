@@ -195,3 +195,31 @@ func TestLeaseHolderOfAReleasedLease(t *testing.T) {
 		g.Release()
 	}
 }
+
+// TestReleasedLeaseWritesNothing: an append under a lease after its
+// Release (a late write carrying a turn that ended) is refused with
+// ErrFenced, although no other process was granted the lease since.
+func TestReleasedLeaseWritesNothing(t *testing.T) {
+	st, _, _ := twoStores(t)
+	s, err := st.Create("s")
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, l := leaser(t, st, "s")
+	g, err := l.LeaseTurn()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := g.Release(); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := g.Append(ev("test/late", 1)); !errors.Is(err, host.ErrFenced) {
+		t.Fatalf("Append after Release: %v, want ErrFenced", err)
+	}
+	if _, ok, err := g.AppendIf(ev("test/late", 2), func() bool { return true }); ok || !errors.Is(err, host.ErrFenced) {
+		t.Fatalf("AppendIf after Release: %v %v, want ErrFenced", ok, err)
+	}
+	if n := s.Len(); n != 0 {
+		t.Fatalf("the log holds %d events", n)
+	}
+}
