@@ -420,3 +420,36 @@ func TestProcessStoppedPastLeaseIsFenced(t *testing.T) {
 		})
 	}
 }
+
+// TestDatabaseLostMidTurnSaysSo: the database goes away while a process
+// runs a turn; once its lease can no longer be renewed the process says
+// it could not reach the database, not that another process took over.
+func TestDatabaseLostMidTurnSaysSo(t *testing.T) {
+	const id, lease = "unreachable", time.Second
+	builtBinary(t)
+	srv := pgtest.NewServer(t)
+	url := pgtest.NewDBOn(t, srv) + "&connect_timeout=1"
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	defer cancel()
+	st, err := pgstore.Open(ctx, url)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := st.Create(id); err != nil {
+		t.Fatal(err)
+	}
+	a := startProc(t, procArgs(t, url, id, writeScript(t, t.TempDir(), "a.yaml", "steps:\n  - block: true\n"), lease)...)
+	a.send(t, "from A")
+	waitOpenStep(t, st, id, "from A")
+	_ = st.Close()
+	if err := srv.Kill(); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { _ = srv.Restart() }) // for its Close
+	waitUntil(t, "A says it could not reach the database", 20*time.Second, func() bool {
+		return strings.Contains(a.errOut.String(), present.English.Session.LeaseExpired)
+	})
+	if strings.Contains(a.errOut.String(), present.English.Session.LeaseLost) {
+		t.Fatalf("A says another process took over:\n%s", a.errOut.String())
+	}
+}
