@@ -150,7 +150,7 @@ func (c *Controller) reopen(ctx context.Context, agent host.Agent, arg string) (
 		return "", err
 	}
 	data := mustJSON(ReopenPayload{Number: n, Title: p.Title, Digest: host.DigestDetail(p.Plan), Plan: p.Plan})
-	if _, err := st.sess.Append(host.Event{Type: EventPlanReopen, Data: data}); err != nil {
+	if _, err := host.Append(ctx, st.sess, host.Event{Type: EventPlanReopen, Data: data}); err != nil {
 		return "", reopenFailed(err)
 	}
 	delivered := false
@@ -168,7 +168,7 @@ func (c *Controller) reopen(ctx context.Context, agent host.Agent, arg string) (
 		text = fmt.Sprintf(noticeReopenedFile, n)
 	}
 	msg := pluginMessage(text, reopenForm)
-	appended, err := st.appendIf(messageEvent(msg), func() bool { return !st.v.turnOpen })
+	appended, err := st.appendIf(ctx, messageEvent(msg), func() bool { return !st.v.turnOpen })
 	switch {
 	case err != nil:
 		return "", reopenFailed(err)

@@ -1,6 +1,7 @@
 package planmode
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"sync"
@@ -168,7 +169,7 @@ func (c *Controller) set(agent host.Agent, active, byCommand bool) (Outcome, err
 		// nothing this decision read changed meanwhile; else decide again.
 		// The fold of either event clears the pending selection.
 		var header, announced Selection
-		appended, err := st.appendIf(e, func() bool {
+		appended, err := st.appendIf(context.Background(), e, func() bool { // a user's action
 			header, announced = st.v.header, st.v.announced
 			return st.gen == gen && st.v.active == (logged == SelectionActive) && (e.Type == EventPlanCancel || !st.v.turnOpen)
 		})
@@ -181,7 +182,7 @@ func (c *Controller) set(agent host.Agent, active, byCommand bool) (Outcome, err
 		outcome := Cancelled
 		if e.Type == EventPlanMode {
 			outcome = Committed
-			c.notify(agent, st, noticeFor(header, announced, want, false))
+			c.notify(context.Background(), agent, st, noticeFor(header, announced, want, false))
 		}
 		if err := host.Sync(st.sess); err != nil {
 			return 0, fmt.Errorf("%s: set: %w", PluginName, err)
@@ -230,7 +231,7 @@ func (c *Controller) Enter(agent host.Agent) error {
 // leaves it pending and is logged once per selection. An approved exit lands
 // only once the log durably holds the call's approved result; else it is
 // withdrawn. idle (LandPending) also requires that no turn is open.
-func (c *Controller) applyPending(agent host.Agent, st *sessionState, idle bool) (landed bool, notice string, err error) {
+func (c *Controller) applyPending(ctx context.Context, agent host.Agent, st *sessionState, idle bool) (landed bool, notice string, err error) {
 	for {
 		st.lock()
 		sel, silent, gen := st.sel, st.silent, st.gen
@@ -243,7 +244,7 @@ func (c *Controller) applyPending(agent host.Agent, st *sessionState, idle bool)
 		if approval {
 			// The mode changes only once the approval's record is durable.
 			if err := host.Sync(st.sess); err != nil {
-				c.withdrawExit(agent, st, warnExitNotDurable, err)
+				c.withdrawExit(ctx, agent, st, warnExitNotDurable, err)
 				return false, "", nil
 			}
 		}
@@ -252,7 +253,7 @@ func (c *Controller) applyPending(agent host.Agent, st *sessionState, idle bool)
 			unrecorded        bool // an approved exit whose result the log lacks
 			opened            bool // idle, but a turn is open
 		)
-		appended, err := st.appendIf(modeEvent(sel == SelectionActive), func() bool {
+		appended, err := st.appendIf(ctx, modeEvent(sel == SelectionActive), func() bool {
 			header, announced = st.v.header, st.v.announced
 			switch p, _ := st.v.pending(); {
 			case st.gen != gen:
@@ -283,7 +284,7 @@ func (c *Controller) applyPending(agent host.Agent, st *sessionState, idle bool)
 		case opened:
 			return false, "", nil
 		case unrecorded:
-			c.withdrawExit(agent, st, warnExitUnrecorded, nil)
+			c.withdrawExit(ctx, agent, st, warnExitUnrecorded, nil)
 			return false, "", nil
 		case !appended:
 			continue
@@ -303,14 +304,14 @@ func (c *Controller) LandPending(agent host.Agent) (bool, error) {
 	if err != nil {
 		return false, fmt.Errorf("%s: land pending: %w", PluginName, err)
 	}
-	landed, text, err := c.applyPending(agent, st, true)
+	landed, text, err := c.applyPending(context.Background(), agent, st, true)
 	if err != nil {
 		return false, fmt.Errorf("%s: land pending: append %s: %w", PluginName, EventPlanMode, err)
 	}
 	if !landed {
 		return false, nil
 	}
-	c.notify(agent, st, text)
+	c.notify(context.Background(), agent, st, text)
 	if err := host.Sync(st.sess); err != nil {
 		return true, fmt.Errorf("%s: land pending: %w", PluginName, err)
 	}
@@ -342,11 +343,11 @@ func cancelEvent(sel Selection) host.Event {
 
 // notify appends the notice text, if any; a failure is logged as a
 // warning, and the change it announces stands.
-func (c *Controller) notify(agent host.Agent, st *sessionState, text string) {
+func (c *Controller) notify(ctx context.Context, agent host.Agent, st *sessionState, text string) {
 	if text == "" {
 		return
 	}
-	if _, err := st.appendIf(messageEvent(pluginMessage(text, noticeForm)), func() bool { return true }); err != nil {
+	if _, err := st.appendIf(ctx, messageEvent(pluginMessage(text, noticeForm)), func() bool { return true }); err != nil {
 		c.p.Logger.Warn(warnNoticeFailed, "agent", agent.ID(), "session", st.sess.ID(), "error", err)
 	}
 }

@@ -247,7 +247,7 @@ func (h *miniHost) step(ctx context.Context, a *miniAgent, model miniModel, s ho
 			// an is-error result on the next append that succeeds.
 			lost := host.ToolResult{CallID: call.ID, Name: call.Name, Output: host.ToolErrorPrefix + "the result was lost", IsError: true}
 			if l, ok := tool.(host.ResultLossHandler); ok {
-				lost.Output = cmp.Or(l.ResultLost(cc, err), lost.Output)
+				lost.Output = cmp.Or(l.ResultLost(ctx, cc, err), lost.Output)
 			}
 			a.lost = append(a.lost, lost)
 			return reply, err

@@ -24,7 +24,7 @@ func (c *Controller) preStep(ctx context.Context, s host.Step, next host.PreStep
 	if st.state().Pending == SelectionNone {
 		return d
 	}
-	if _, text, _ := c.applyPending(s.Agent, st, false); text != "" {
+	if _, text, _ := c.applyPending(ctx, s.Agent, st, false); text != "" {
 		d.Messages = slices.Insert(slices.Clip(d.Messages), 0, pluginMessage(text, noticeForm))
 	}
 	return d

@@ -1,6 +1,7 @@
 package planmode
 
 import (
+	"context"
 	"fmt"
 
 	"github.com/dshgo/planmode/host"
@@ -9,23 +10,23 @@ import (
 // ResultLost implements [host.ResultLossHandler]: an approval whose result
 // could not be written does not count, so the pending exit is withdrawn
 // and plan mode stays on. It returns the is-error result to write instead.
-func (t *exitTool) ResultLost(call host.CallContext, err error) string {
+func (t *exitTool) ResultLost(ctx context.Context, call host.CallContext, err error) string {
 	if st, serr := t.c.state(call.Agent); serr == nil {
-		t.c.withdrawExit(call.Agent, st, warnExitLost, err)
+		t.c.withdrawExit(ctx, call.Agent, st, warnExitLost, err)
 	}
 	return host.ToolErrorPrefix + fmt.Sprintf(textExitNotRecorded, err)
 }
 
 // withdrawExit drops the session's pending exit, with an [EventPlanCancel]
 // marker if the log takes one, and logs why (with cause, if any).
-func (c *Controller) withdrawExit(agent host.Agent, st *sessionState, why string, cause error) {
+func (c *Controller) withdrawExit(ctx context.Context, agent host.Agent, st *sessionState, why string, cause error) {
 	st.lock()
 	exit, gen := st.stateLocked().Exit && !st.closed, st.gen
 	st.mu.Unlock()
 	if !exit {
 		return
 	}
-	appended, err := st.appendIf(cancelEvent(SelectionInactive), func() bool { return st.gen == gen })
+	appended, err := st.appendIf(ctx, cancelEvent(SelectionInactive), func() bool { return st.gen == gen })
 	if err != nil {
 		c.p.Logger.Warn(warnCancelFailed, "agent", agent.ID(), "session", st.sess.ID(), "error", err)
 	}

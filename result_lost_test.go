@@ -45,7 +45,7 @@ func TestApprovalCountsOnlyOnceItsResultIsLogged(t *testing.T) {
 					t.Fatal("the exit tool does not implement host.ResultLossHandler")
 				}
 				cause := errors.New("no space left on device")
-				text := h.ResultLost(cc, cause)
+				text := h.ResultLost(t.Context(), cc, cause)
 				if !strings.HasPrefix(text, host.ToolErrorPrefix) || !strings.Contains(text, cause.Error()) || !strings.Contains(text, "not approved") {
 					t.Fatalf("ResultLost = %q; want an error naming the cause and saying the plan is not approved", text)
 				}
@@ -92,7 +92,7 @@ func TestLostResultWithdrawsAnApprovalThatLandedAfterAll(t *testing.T) {
 		t.Fatalf("Execute = %q, %v; want approved", out, err)
 	}
 	from := f.a.Session().Len()
-	f.tool(t).(host.ResultLossHandler).ResultLost(cc, errors.New("commit outcome unknown"))
+	f.tool(t).(host.ResultLossHandler).ResultLost(t.Context(), cc, errors.New("commit outcome unknown"))
 	f.h.runStep(f.a, accepted)
 	if got := modes(t, f.a.Session(), from); !slices.Equal(got, nil) {
 		t.Fatalf("plan/mode = %v, want none", got)

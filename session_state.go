@@ -212,10 +212,11 @@ func (s *sessionState) setPendingLocked(sel Selection, silent bool) {
 }
 
 // appendIf appends e when the state is open and ok (called with mu held)
-// reports true. Decisions wait until e is folded or the append failed.
-func (s *sessionState) appendIf(e host.Event, ok func() bool) (bool, error) {
+// reports true, through the turn's lease when ctx is a turn's (see
+// [host.AppendIf]). Decisions wait until e is folded or the append failed.
+func (s *sessionState) appendIf(ctx context.Context, e host.Event, ok func() bool) (bool, error) {
 	at := 0
-	_, appended, err := s.sess.AppendIf(e, func() bool {
+	_, appended, err := host.AppendIf(ctx, s.sess, e, func() bool {
 		s.mu.Lock()
 		defer s.mu.Unlock()
 		if s.closed || !ok() {

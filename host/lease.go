@@ -1,6 +1,7 @@
 package host
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"time"
@@ -31,13 +32,19 @@ type TurnLease interface {
 	// Token returns the fencing token of the grant.
 	Token() uint64
 	// Append is [Session.Append] under the lease: it fails with
-	// [ErrFenced] once another process was granted the lease since.
+	// [ErrFenced] once another process was granted the lease since, and
+	// once the lease was released.
 	Append(e Event) (Event, error)
 	// AppendIf is [Session.AppendIf] under the lease, fenced as Append.
 	AppendIf(e Event, cond func() bool) (Event, bool, error)
 	// Lost is closed once the lease is lost: another process was granted
 	// it, or it could not be renewed before it expired.
 	Lost() <-chan struct{}
+	// Err returns nil until Lost is closed, then why the lease was lost:
+	// [ErrFenced] (another process was granted it), [ErrLeaseExpired] (it
+	// could not be renewed in time, the store being unreachable) or
+	// [ErrClosed] (the session was closed).
+	Err() error
 	// Release stops the renewal and gives the lease up. It is safe to call
 	// more than once.
 	Release() error
@@ -58,6 +65,10 @@ var (
 	// ErrFenced means an append under a turn lease was refused because
 	// another process was granted the lease since: the lease was lost.
 	ErrFenced = errors.New("turn lease lost to another process; write refused")
+	// ErrLeaseExpired means a turn lease could not be renewed before it
+	// expired (the store was unreachable): the turn is lost although no
+	// other process may have taken it.
+	ErrLeaseExpired = errors.New("turn lease expired: not renewed in time")
 )
 
 // BusyError is the error of a [TurnLeaser.LeaseTurn] that found the lease
@@ -74,3 +85,56 @@ func (e *BusyError) Error() string {
 
 // Is reports whether target is [ErrBusy].
 func (e *BusyError) Is(target error) bool { return target == ErrBusy }
+
+// turnLog is what [WithTurnLease] puts in a turn's context.
+type turnLog struct {
+	sess  string
+	lease TurnLease
+}
+
+type turnLogKey struct{}
+
+// WithTurnLease returns a context derived from ctx under which [Append]
+// and [AppendIf] write to the session s through l. A host that leases
+// turns ([TurnLeaser]) runs each turn's pre-step listeners, tool calls,
+// questions and result-loss handlers under such a context, so that every
+// event a plugin appends during the turn is fenced by the turn's token:
+// a process that lost the turn, or a late append after the turn ended,
+// writes nothing.
+func WithTurnLease(ctx context.Context, s Session, l TurnLease) context.Context {
+	return context.WithValue(ctx, turnLogKey{}, turnLog{sess: s.ID(), lease: l})
+}
+
+// Append is how a plugin appends e to s: through the turn's lease when
+// ctx is a turn's context for s (see [WithTurnLease]), failing with
+// [ErrFenced] once that turn was lost or ended, and s.Append otherwise (a
+// session one process owns, or a user's command run between turns).
+// Pass the context the host gave the tool call, pre-step listener,
+// command or extension hook that appends.
+func Append(ctx context.Context, s Session, e Event) (Event, error) {
+	if l := leaseFor(ctx, s); l != nil {
+		return l.Append(e)
+	}
+	return s.Append(e)
+}
+
+// AppendIf is [Session.AppendIf] the way [Append] appends: through the
+// turn's lease when ctx is a turn's context for s.
+func AppendIf(ctx context.Context, s Session, e Event, cond func() bool) (Event, bool, error) {
+	if l := leaseFor(ctx, s); l != nil {
+		return l.AppendIf(e, cond)
+	}
+	return s.AppendIf(e, cond)
+}
+
+// leaseFor returns the turn lease ctx carries for s, or nil.
+func leaseFor(ctx context.Context, s Session) TurnLease {
+	if ctx == nil {
+		return nil
+	}
+	t, ok := ctx.Value(turnLogKey{}).(turnLog)
+	if !ok || t.sess != s.ID() {
+		return nil
+	}
+	return t.lease
+}

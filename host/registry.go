@@ -93,9 +93,10 @@ type Presenter interface {
 // next successful append or when it resumes the session; a non-empty
 // returned text is that result's output (it should start with
 // [ToolErrorPrefix]), else the host writes its own. ResultLost must not
-// block; it may append to the session.
+// block; it may append to the session, with [Append] under ctx, the
+// turn's context.
 type ResultLossHandler interface {
-	ResultLost(call CallContext, err error) string
+	ResultLost(ctx context.Context, call CallContext, err error) string
 }
 
 // Tools is the host's tool registry.

@@ -75,7 +75,7 @@ func (pl *Plugin) askUser(ctx context.Context, call host.CallContext, input json
 	if callID == "" {
 		callID = fmt.Sprintf("seq-%d", sess.Len()+1)
 	}
-	if err := appendEvent(sess, EventAsk, AskPayload{CallID: callID, Questions: qs}); err != nil {
+	if err := appendEvent(ctx, sess, EventAsk, AskPayload{CallID: callID, Questions: qs}); err != nil {
 		return "", fmt.Errorf(textLogFailed, EventAsk, err)
 	}
 	out, err := pl.ask(ctx, agent, qs)
@@ -87,7 +87,7 @@ func (pl *Plugin) askUser(ctx context.Context, call host.CallContext, input json
 			logged.Answers = append(logged.Answers, Answer{ID: a.ID, Selected: a.Selected, Other: a.Other, Skipped: a.Skipped})
 		}
 	}
-	if lerr := appendEvent(sess, EventAnswer, logged); lerr != nil {
+	if lerr := appendEvent(ctx, sess, EventAnswer, logged); lerr != nil {
 		return "", errors.Join(err, fmt.Errorf(textLogFailed, EventAnswer, lerr))
 	}
 	if err != nil {
@@ -195,12 +195,13 @@ func hostQuestions(qs []Question) []host.Question {
 	return out
 }
 
-// appendEvent logs one of the plugin's events.
-func appendEvent(sess host.Session, typ string, payload any) error {
+// appendEvent logs one of the plugin's events, under the turn's lease
+// when ctx is a turn's (see [host.Append]).
+func appendEvent(ctx context.Context, sess host.Session, typ string, payload any) error {
 	data, err := json.Marshal(payload)
 	if err != nil {
 		return err
 	}
-	_, err = sess.Append(host.Event{Type: typ, Data: data})
+	_, err = host.Append(ctx, sess, host.Event{Type: typ, Data: data})
 	return err
 }

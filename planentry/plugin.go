@@ -180,7 +180,7 @@ func (pl *Plugin) enter(ctx context.Context, call host.CallContext, input json.R
 	if err != nil {
 		return "", err
 	}
-	if _, err := agent.Session().Append(host.Event{Type: EventGoal, Data: data}); err != nil {
+	if _, err := host.Append(ctx, agent.Session(), host.Event{Type: EventGoal, Data: data}); err != nil {
 		return "", fmt.Errorf(textEnterFail, err)
 	}
 	if err := pl.p.Controller.Enter(agent); err != nil {

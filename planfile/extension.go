@@ -110,7 +110,7 @@ func (pl *Plugin) finish(ctx context.Context, x *planmode.ExitCall, v planmode.E
 	if err != nil {
 		return err
 	}
-	if _, err := sess.Append(host.Event{Type: EventApproved, Data: data}); err != nil {
+	if _, err := host.Append(ctx, sess, host.Event{Type: EventApproved, Data: data}); err != nil {
 		return fmt.Errorf("%s: log %s: %w", PluginName, EventApproved, err)
 	}
 	return nil

@@ -156,18 +156,18 @@ func (pl *Plugin) serve(ctx context.Context, sess host.Session) {
 		pl.logger.Warn(warnCopyFailed, "session", id, "parent", h.owner, "error", err)
 		return
 	}
-	pl.markOwner(sess)
+	pl.markOwner(ctx, sess)
 }
 
 // markOwner appends the plan/file marker naming sess when the log does not
 // already name it.
-func (pl *Plugin) markOwner(sess host.Session) {
+func (pl *Plugin) markOwner(ctx context.Context, sess host.Session) {
 	h, err := pl.history.Get(sess)
 	if err != nil || h.owner == sess.ID() {
 		return
 	}
 	data, _ := json.Marshal(FilePayload{Session: sess.ID()})
-	if _, err := sess.Append(host.Event{Type: EventFile, Data: data}); err != nil {
+	if _, err := host.Append(ctx, sess, host.Event{Type: EventFile, Data: data}); err != nil {
 		pl.logger.Warn(warnMarkFailed, "session", sess.ID(), "error", err)
 	}
 }
@@ -186,7 +186,7 @@ func (pl *Plugin) preStep(ctx context.Context, s host.Step, next host.PreStepNex
 		if created, err := pl.store.Seed(ctx, sess.ID()); err != nil {
 			pl.logger.Warn(warnSeedFailed, "session", sess.ID(), "error", err)
 		} else if created {
-			pl.markOwner(sess)
+			pl.markOwner(ctx, sess)
 		}
 	}
 	return d

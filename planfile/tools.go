@@ -70,6 +70,6 @@ func (pl *Plugin) write(ctx context.Context, sess host.Session, plan string) err
 	if err := pl.store.Replace(ctx, sess.ID(), plan); err != nil {
 		return err
 	}
-	pl.markOwner(sess)
+	pl.markOwner(ctx, sess)
 	return nil
 }

@@ -223,13 +223,13 @@ func (pl *Plugin) unattended(context.Context, *planmode.ExitCall) (planmode.Exit
 
 // finish adds the plugin's result fields, logs a policy's approval, and
 // schedules the compaction of approve-and-clear.
-func (pl *Plugin) finish(_ context.Context, x *planmode.ExitCall, v planmode.ExitVerdict) error {
+func (pl *Plugin) finish(ctx context.Context, x *planmode.ExitCall, v planmode.ExitVerdict) error {
 	switch {
 	case v.Kind == planmode.VerdictAbandon:
 		x.Result["message"] = textAbandoned
 	case v.Option == policyOption:
 		data, _ := json.Marshal(PolicyPayload{Policy: keyHeadless, Decision: HeadlessApprove})
-		if _, err := x.Agent.Session().Append(host.Event{Type: EventPolicy, Data: data}); err != nil {
+		if _, err := host.Append(ctx, x.Agent.Session(), host.Event{Type: EventPolicy, Data: data}); err != nil {
 			return fmt.Errorf("%s: log %s: %w", PluginName, EventPolicy, err)
 		}
 		x.Result["policy"] = keyHeadless + ": " + HeadlessApprove

@@ -91,7 +91,7 @@ func (p *Plugin) rereadExit(_ context.Context, x *planmode.ExitCall, plan string
 // finishExit logs plan/steps for an approved plan, which starts its
 // execution and replaces an earlier one, and adds the numbered steps to the
 // result. An abandoned plan logs nothing.
-func (p *Plugin) finishExit(_ context.Context, x *planmode.ExitCall, v planmode.ExitVerdict) error {
+func (p *Plugin) finishExit(ctx context.Context, x *planmode.ExitCall, v planmode.ExitVerdict) error {
 	if v.Kind != planmode.VerdictApprove {
 		return nil
 	}
@@ -111,7 +111,7 @@ func (p *Plugin) finishExit(_ context.Context, x *planmode.ExitCall, v planmode.
 	if err != nil {
 		return fmt.Errorf("%s: %w", textLogFailed, err)
 	}
-	if _, err := x.Agent.Session().Append(host.Event{Type: EventSteps, Data: data}); err != nil {
+	if _, err := host.Append(ctx, x.Agent.Session(), host.Event{Type: EventSteps, Data: data}); err != nil {
 		return fmt.Errorf("%s: %w", textLogFailed, err)
 	}
 	brief := make([]map[string]any, len(payload.Steps))

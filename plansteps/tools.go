@@ -86,12 +86,12 @@ func decodeInput(name string, input json.RawMessage, v any) error {
 // commit logs an event of type typ with payload when check accepts the
 // session's state under the append lock, so that concurrent calls cannot
 // both pass it.
-func (p *Plugin) commit(call host.CallContext, typ string, payload any, check func(State) error) error {
+func (p *Plugin) commit(ctx context.Context, call host.CallContext, typ string, payload any, check func(State) error) error {
 	data, err := json.Marshal(payload)
 	if err != nil {
 		return err
 	}
-	refused, err := p.folds.AppendIf(call.Agent.Session(), host.Event{Type: typ, Data: data}, check)
+	refused, err := p.folds.AppendIf(ctx, call.Agent.Session(), host.Event{Type: typ, Data: data}, check)
 	if err != nil {
 		return fmt.Errorf("%s: %w", textLogFailed, err)
 	}
@@ -164,7 +164,7 @@ func (p *Plugin) status(_ context.Context, _ host.CallContext, s State, input js
 	return companion.JSON(Report(s))
 }
 
-func (p *Plugin) stepComplete(_ context.Context, call host.CallContext, _ State, input json.RawMessage) (string, error) {
+func (p *Plugin) stepComplete(ctx context.Context, call host.CallContext, _ State, input json.RawMessage) (string, error) {
 	var in struct {
 		StepID             *int   `json:"step_id"`
 		VerificationResult string `json:"verification_result"`
@@ -180,7 +180,7 @@ func (p *Plugin) stepComplete(_ context.Context, call host.CallContext, _ State,
 	}
 	id := *in.StepID
 	var x *Execution
-	err := p.commit(call, EventStepCompleted, StepCompletedPayload{Step: id, VerificationResult: in.VerificationResult}, func(s State) error {
+	err := p.commit(ctx, call, EventStepCompleted, StepCompletedPayload{Step: id, VerificationResult: in.VerificationResult}, func(s State) error {
 		if !s.Executing() {
 			return errors.New(textNotExecuting)
 		}
@@ -294,7 +294,7 @@ func (p *Plugin) modify(ctx context.Context, call host.CallContext, s0 State, in
 		}
 		return "", errors.New(textModifyRefusedWords + words)
 	}
-	err = p.commit(call, EventStepModified, StepModifiedPayload{Step: id, Reason: in.Reason, Before: before, After: after}, func(s State) error {
+	err = p.commit(ctx, call, EventStepModified, StepModifiedPayload{Step: id, Reason: in.Reason, Before: before, After: after}, func(s State) error {
 		cur, err := check(s)
 		if err == nil && (s.Plan.Seq != s0.Plan.Seq || !sameStep(cur, before)) {
 			err = errors.New(textModifyStale)
@@ -357,7 +357,7 @@ func modifyRequest(agent host.Agent, title string, before, after Step, reason st
 // errReloaded fails a question open while the plugin stops.
 var errReloaded = errors.New(textModifyReloaded)
 
-func (p *Plugin) complete(_ context.Context, call host.CallContext, _ State, input json.RawMessage) (string, error) {
+func (p *Plugin) complete(ctx context.Context, call host.CallContext, _ State, input json.RawMessage) (string, error) {
 	var in CompletedPayload
 	if err := decodeInput(CompleteToolName, input, &in); err != nil {
 		return "", err
@@ -375,7 +375,7 @@ func (p *Plugin) complete(_ context.Context, call host.CallContext, _ State, inp
 			return "", fmt.Errorf(textBadDeviation, i+1, MaxTextSize)
 		}
 	}
-	err := p.commit(call, EventCompleted, in, func(s State) error {
+	err := p.commit(ctx, call, EventCompleted, in, func(s State) error {
 		if !s.Executing() {
 			return errors.New(textNotExecuting)
 		}

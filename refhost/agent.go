@@ -246,13 +246,13 @@ func (a *Agent) flushLost() error {
 // failed on: that call's result is lost (the tool that ran it is told, see
 // [host.ResultLossHandler]), and the calls after it are not run. Their
 // results are written before the agent's next append.
-func (a *Agent) loseResults(calls []host.ToolCall, called bool, ran host.Tool, cause error) {
+func (a *Agent) loseResults(ctx context.Context, calls []host.ToolCall, called bool, ran host.Tool, cause error) {
 	for i, c := range calls {
 		l := lostResult{call: c, output: TextResultNotRun}
 		if i == 0 {
 			l.called = called
 			if ran != nil {
-				l.output = a.resultLost(ran, c, cause)
+				l.output = a.resultLost(ctx, ran, c, cause)
 			}
 		}
 		a.lost = append(a.lost, l)
@@ -260,8 +260,8 @@ func (a *Agent) loseResults(calls []host.ToolCall, called bool, ran host.Tool, c
 }
 
 // resultLost tells t, when it cares, that the result of call could not be
-// written, and returns the result to write instead.
-func (a *Agent) resultLost(t host.Tool, call host.ToolCall, cause error) (out string) {
+// written, and returns the result to write instead. ctx is the turn's.
+func (a *Agent) resultLost(ctx context.Context, t host.Tool, call host.ToolCall, cause error) (out string) {
 	h, ok := t.(host.ResultLossHandler)
 	if !ok {
 		return TextResultLost
@@ -272,7 +272,7 @@ func (a *Agent) resultLost(t host.Tool, call host.ToolCall, cause error) (out st
 			out = TextResultLost
 		}
 	}()
-	if s := h.ResultLost(host.CallContext{Agent: a, CallID: call.ID}, cause); s != "" {
+	if s := h.ResultLost(ctx, host.CallContext{Agent: a, CallID: call.ID}, cause); s != "" {
 		return s
 	}
 	return TextResultLost
@@ -423,6 +423,8 @@ func (a *Agent) runTurn(ctx context.Context) {
 		ctx, cancel = context.WithCancel(ctx)
 		defer cancel()
 		defer a.watchLease(cancel)()
+		// What plugins append during the turn goes through its lease.
+		ctx = host.WithTurnLease(ctx, a.sess, a.lease)
 	}
 	n := a.Turn() + 1
 	if err := a.emit(host.TypeTurnStart, nil, host.TurnStart{Turn: n}); err != nil {
@@ -597,7 +599,7 @@ func (a *Agent) runStep(ctx context.Context, n, step, attempt int, msgs []host.M
 		if err := a.emit(host.TypeToolCall, nil, call); err != nil {
 			// The calls from this one on are not run; each gets a result
 			// on the next append that succeeds.
-			a.loseResults(resp.ToolCalls[i:], false, nil, err)
+			a.loseResults(ctx, resp.ToolCalls[i:], false, nil, err)
 			return stepFailed, err
 		}
 		var (
@@ -612,7 +614,7 @@ func (a *Agent) runStep(ctx context.Context, n, step, attempt int, msgs []host.M
 		if err := a.emit(host.TypeToolResult, nil, res); err != nil {
 			// Fail closed: the tool withdraws what the lost result would
 			// have recorded, and the batch stops here.
-			a.loseResults(resp.ToolCalls[i:], true, ran, err)
+			a.loseResults(ctx, resp.ToolCalls[i:], true, ran, err)
 			return stepFailed, err
 		}
 	}

@@ -173,8 +173,8 @@ func (a *Agent) repairUnderLease() error {
 	return nil
 }
 
-// watchLease cancels the turn when its lease is lost, and says so. stop
-// ends the watch.
+// watchLease cancels the turn when its lease is lost, and says so and
+// why. stop ends the watch.
 func (a *Agent) watchLease(cancel context.CancelFunc) (stop func()) {
 	done := make(chan struct{})
 	g := a.lease
@@ -182,9 +182,10 @@ func (a *Agent) watchLease(cancel context.CancelFunc) (stop func()) {
 		select {
 		case <-g.Lost():
 			cancel()
-			a.log.Error("refhost: turn lease lost; this process's writes to the turn are refused", "token", g.Token())
+			cause := g.Err()
+			a.log.Error("refhost: turn lease lost; this process's writes to the turn are refused", "token", g.Token(), "err", cause)
 			if a.rt.o.LeaseLost != nil {
-				a.rt.o.LeaseLost(a)
+				a.rt.o.LeaseLost(a, cause)
 			}
 		case <-done:
 		}

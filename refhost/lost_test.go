@@ -103,7 +103,9 @@ type lossTool struct {
 	losses []string
 }
 
-func (l *lossTool) ResultLost(call host.CallContext, err error) string {
+var _ host.ResultLossHandler = (*lossTool)(nil)
+
+func (l *lossTool) ResultLost(_ context.Context, call host.CallContext, err error) string {
 	l.mu.Lock()
 	defer l.mu.Unlock()
 	l.losses = append(l.losses, call.CallID)

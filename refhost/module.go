@@ -28,7 +28,7 @@ type Settings struct {
 	// Busy and LeaseLost report the turn lease of shared sessions; see
 	// Options.Busy and Options.LeaseLost.
 	Busy      func(a *Agent, holder host.LeaseHolder, n int)
-	LeaseLost func(a *Agent)
+	LeaseLost func(a *Agent, cause error)
 }
 
 // ModuleParams are what [NewModule] takes from the graph.

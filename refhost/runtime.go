@@ -51,9 +51,12 @@ type Options struct {
 	// are now in the log, for that process's next step to read.
 	Busy func(a *Agent, holder host.LeaseHolder, n int)
 	// LeaseLost, when set, is called when an agent lost its session's turn
-	// lease mid-turn (paused or cut off past the lease, another process
-	// took over): the turn is cancelled and its writes are refused.
-	LeaseLost func(a *Agent)
+	// lease mid-turn: the turn is cancelled and its writes are refused.
+	// cause is [host.TurnLease.Err]: [host.ErrFenced] when another process
+	// took the turn over (this one was paused or cut off past the lease),
+	// [host.ErrLeaseExpired] when the lease could not be renewed in time
+	// (the store unreachable), [host.ErrClosed] when the session closed.
+	LeaseLost func(a *Agent, cause error)
 }
 
 // Runtime is the reference agent host: it keeps the registries plugins add

@@ -244,7 +244,7 @@ func (h *Host) callTool(ctx context.Context, in *compose.ToolInput, run func(con
 		}
 	}
 	if err := a.log(host.TypeToolResult, nil, res); err != nil {
-		a.lost(cc, in.Name, err)
+		a.lost(ctx, cc, in.Name, err)
 		return "", err
 	}
 	return res.Output, runErr
@@ -252,11 +252,11 @@ func (h *Host) callTool(ctx context.Context, in *compose.ToolInput, run func(con
 
 // lost owes the call an is-error result, in the tool's words when it
 // handles a lost result (the exit tool withdraws its approval).
-func (a *Agent) lost(cc host.CallContext, tool string, err error) {
+func (a *Agent) lost(ctx context.Context, cc host.CallContext, tool string, err error) {
 	text := textResultLost
 	if t, ok := a.h.tools.Get(tool); ok {
 		if rl, ok := t.(host.ResultLossHandler); ok {
-			text = rl.ResultLost(cc, err)
+			text = rl.ResultLost(ctx, cc, err)
 		}
 	}
 	a.mu.Lock()

@@ -17,6 +17,7 @@ import (
 	"github.com/dshgo/planmode/cmd/planhost/pgstore/pgtest"
 	"github.com/dshgo/planmode/host"
 	"github.com/dshgo/planmode/internal/present"
+	"github.com/dshgo/planmode/planask"
 )
 
 // proc is one planhost process on the line console (pipes).
@@ -342,33 +343,113 @@ func TestProcessKilledMidTurnTakenOver(t *testing.T) {
 	}
 }
 
+// askScript is a script whose first step asks the user one question with
+// ask_user.
+const askScript = `steps:
+  - toolCalls:
+      - name: ask_user
+        input:
+          questions:
+            - header: Storage
+              question: Where should the greetings live?
+              options:
+                - {label: In code, description: A Go map.}
+                - {label: In a file, description: A JSON file.}
+  - text: A planned with the answer.
+`
+
 // TestProcessStoppedPastLeaseIsFenced: the owner of a turn is SIGSTOPped
-// past its lease; another process takes over and answers; when the owner
-// is continued, its late writes are refused and it says so.
+// past its lease (in a model call, or with an ask_user question open on
+// its console, answered or not when it resumes); another process takes
+// over and answers; when the owner is continued, nothing it writes
+// reaches the log (no late "plan/answer", no answer the model never saw)
+// and it says another process took the turn over.
 func TestProcessStoppedPastLeaseIsFenced(t *testing.T) {
-	const id, lease = "stopped", time.Second
-	url, st := procSetup(t, id)
-	dirA, dirB := t.TempDir(), t.TempDir()
-	a := startProc(t, procArgs(t, url, id, writeScript(t, dirA, "a.yaml", "steps:\n  - block: true\n"), lease)...)
+	const lease = time.Second
+	config := filepath.Join("testdata", "ask", "deploy.yaml")
+	for _, tc := range []struct {
+		name, script string
+		input        []string
+		ready        func([]host.Event) bool
+		onResume     []string // typed into A while it is stopped
+	}{
+		{"model call", "steps:\n  - block: true\n", []string{"from A"}, func(events []host.Event) bool {
+			return has(events, host.TypeStepStart, `"step":1`) && has(events, host.TypeUserMessage, "from A")
+		}, nil},
+		{"question open", askScript, []string{"/plan", "from A"}, func(events []host.Event) bool {
+			return has(events, planask.EventAsk, "Storage")
+		}, nil},
+		{"question answered on resume", askScript, []string{"/plan", "from A"}, func(events []host.Event) bool {
+			return has(events, planask.EventAsk, "Storage")
+		}, []string{"2"}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			id := strings.ReplaceAll(tc.name, " ", "-")
+			url, st := procSetup(t, id)
+			dirA, dirB := t.TempDir(), t.TempDir()
+			a := startProc(t, append(procArgs(t, url, id, writeScript(t, dirA, "a.yaml", tc.script), lease), "-config", absPath(t, config))...)
+			for _, in := range tc.input {
+				a.send(t, in)
+			}
+			waitLog(t, st, id, "A mid-turn", 30*time.Second, tc.ready)
+			a.signal(t, syscall.SIGSTOP)
+			time.Sleep(lease + 500*time.Millisecond)
+			b := startProc(t, append(procArgs(t, url, id, writeScript(t, dirB, "b.yaml", textSteps(1, "B")), lease), "-config", absPath(t, config))...)
+			b.send(t, "from B")
+			events := waitLog(t, st, id, "B's turn", 20*time.Second, func(events []host.Event) bool {
+				return has(events, host.TypeTurnEnd, `"turn":2`)
+			})
+			n := len(events)
+			for _, in := range tc.onResume {
+				a.send(t, in)
+			}
+			a.signal(t, syscall.SIGCONT)
+			waitUntil(t, "A says its writes were refused", 20*time.Second, func() bool { return strings.Contains(a.errOut.String(), present.English.Session.LeaseLost) })
+			time.Sleep(500 * time.Millisecond)
+			events = logOf(t, st, id)
+			for _, e := range events[n:] {
+				t.Errorf("A wrote after it lost the turn: %s %s", e.Type, e.Data)
+			}
+			texts, open := transcriptOf(t, events)
+			if open || texts["from A"] != 1 || texts["from B"] != 1 {
+				t.Fatalf("open=%v texts=%v", open, texts)
+			}
+			if has(events, planask.EventAnswer, "") {
+				t.Fatal("the log holds an answer to A's question, which the model never saw")
+			}
+		})
+	}
+}
+
+// TestDatabaseLostMidTurnSaysSo: the database goes away while a process
+// runs a turn; once its lease can no longer be renewed the process says
+// it could not reach the database, not that another process took over.
+func TestDatabaseLostMidTurnSaysSo(t *testing.T) {
+	const id, lease = "unreachable", time.Second
+	builtBinary(t)
+	srv := pgtest.NewServer(t)
+	url := pgtest.NewDBOn(t, srv) + "&connect_timeout=1"
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	defer cancel()
+	st, err := pgstore.Open(ctx, url)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := st.Create(id); err != nil {
+		t.Fatal(err)
+	}
+	a := startProc(t, procArgs(t, url, id, writeScript(t, t.TempDir(), "a.yaml", "steps:\n  - block: true\n"), lease)...)
 	a.send(t, "from A")
 	waitOpenStep(t, st, id, "from A")
-	a.signal(t, syscall.SIGSTOP)
-	time.Sleep(lease + 500*time.Millisecond)
-	b := startProc(t, procArgs(t, url, id, writeScript(t, dirB, "b.yaml", textSteps(1, "B")), lease)...)
-	b.send(t, "from B")
-	events := waitLog(t, st, id, "B's turn", 20*time.Second, func(events []host.Event) bool {
-		return has(events, host.TypeTurnEnd, `"turn":2`)
-	})
-	n := len(events)
-	a.signal(t, syscall.SIGCONT)
-	waitUntil(t, "A says its writes were refused", 20*time.Second, func() bool { return strings.Contains(a.errOut.String(), present.English.Session.LeaseLost) })
-	time.Sleep(300 * time.Millisecond)
-	events = logOf(t, st, id)
-	if len(events) != n {
-		t.Fatalf("A wrote %d events after it lost the turn: %v", len(events)-n, events[n:])
+	_ = st.Close()
+	if err := srv.Kill(); err != nil {
+		t.Fatal(err)
 	}
-	texts, open := transcriptOf(t, events)
-	if open || texts["from A"] != 1 || texts["from B"] != 1 {
-		t.Fatalf("open=%v texts=%v", open, texts)
+	t.Cleanup(func() { _ = srv.Restart() }) // for its Close
+	waitUntil(t, "A says it could not reach the database", 20*time.Second, func() bool {
+		return strings.Contains(a.errOut.String(), present.English.Session.LeaseExpired)
+	})
+	if strings.Contains(a.errOut.String(), present.English.Session.LeaseLost) {
+		t.Fatalf("A says another process took over:\n%s", a.errOut.String())
 	}
 }

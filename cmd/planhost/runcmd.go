@@ -191,7 +191,7 @@ func (p *program) run(args []string) int {
 	w := &cat.Session
 	lease.Set(func(h host.LeaseHolder) {
 		p.printErr(fmt.Sprintf(w.SessionBusy, h.Host, h.PID, h.Since.UTC().Format(time.DateTime)))
-	}, func() { p.printErr(w.LeaseLost) })
+	}, func(cause error) { p.printErr(cat.LeaseLoss(cause)) })
 	defer lease.Set(nil, nil)
 	return p.runConsole(ctx, parts, agent, cat, f.ui.verbose, planFile, file, resumed)
 }

@@ -1,6 +1,7 @@
 package companion
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"reflect"
@@ -105,14 +106,15 @@ func (f *Folds[S]) Update(sess host.Session, fn func(s *S)) (S, error) {
 }
 
 // AppendIf appends ev to sess when cond accepts sess's state as it is
-// under the append lock, every earlier event folded. refused is cond's
+// under the append lock, every earlier event folded; through the turn's
+// lease when ctx is a turn's (see [host.AppendIf]). refused is cond's
 // error (or [ErrNotRunning] once the folds closed), err the append's.
-func (f *Folds[S]) AppendIf(sess host.Session, ev host.Event, cond func(S) error) (refused, err error) {
+func (f *Folds[S]) AppendIf(ctx context.Context, sess host.Session, ev host.Event, cond func(S) error) (refused, err error) {
 	e, err := f.entry(sess)
 	if err != nil {
 		return err, nil
 	}
-	_, _, err = sess.AppendIf(ev, func() bool {
+	_, _, err = host.AppendIf(ctx, sess, ev, func() bool {
 		e.mu.Lock()
 		s, gone := e.s, e.gone
 		e.mu.Unlock()

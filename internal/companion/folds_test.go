@@ -39,7 +39,7 @@ func TestFoldsFollowTheLogBetweenOpenAndClose(t *testing.T) {
 	if n, err := f.Update(sess, func(n *int) { *n += 10 }); err != nil || n != 12 {
 		t.Fatalf("Update: %d %v", n, err)
 	}
-	refused, err := f.AppendIf(sess, host.Event{Type: "c"}, func(n int) error {
+	refused, err := f.AppendIf(t.Context(), sess, host.Event{Type: "c"}, func(n int) error {
 		if n != 12 {
 			return errors.New("stale")
 		}
@@ -49,7 +49,7 @@ func TestFoldsFollowTheLogBetweenOpenAndClose(t *testing.T) {
 		t.Fatalf("AppendIf: %v %v", refused, err)
 	}
 	no := errors.New("no")
-	if refused, err := f.AppendIf(sess, host.Event{Type: "d"}, func(int) error { return no }); refused != no || err != nil || sess.Len() != 3 {
+	if refused, err := f.AppendIf(t.Context(), sess, host.Event{Type: "d"}, func(int) error { return no }); refused != no || err != nil || sess.Len() != 3 {
 		t.Fatalf("a refused AppendIf: %v %v, %d events", refused, err, sess.Len())
 	}
 	closeFolds()

@@ -85,6 +85,9 @@ type SessionWords struct {
 	// SessionBusy says another process runs the session's turn (host,
 	// pid, since); LeaseLost that another process took the turn over.
 	SessionBusy, LeaseLost string
+	// LeaseExpired says the turn stopped because its lease could not be
+	// renewed in time (the database unreachable); see [Catalog.LeaseLoss].
+	LeaseExpired string
 	// ModeFailed reports a switch of plan mode that failed.
 	ModeFailed string
 	// SessionLine (session, file), ModelAt (model, endpoint), PlanModelAt

@@ -54,6 +54,7 @@ var Chinese = &Catalog{
 		PlanReopened:   "第 %d 个计划已重新打开，作为工作草稿；下次审阅会显示相对它的改动。",
 		SessionBusy:    "会话正在 %s（pid %d）上运行，自 %s UTC 起；你的消息已排入它的当前回合。",
 		LeaseLost:      "另一个进程接管了本会话的当前回合（本进程暂停或断开超过了租约时间）；本进程迟到的写入已被拒绝。",
+		LeaseExpired:   "当前回合已停止：本进程没能及时连上会话的数据库来续租。数据库恢复后请重新发送消息。",
 		ModeFailed:     "无法切换计划模式：%v",
 		SessionLine:    "会话 %s（%s）",
 		ModelAt:        "模型 %s，端点 %s",

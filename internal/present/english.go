@@ -53,6 +53,7 @@ var English = &Catalog{
 		PlanReopened:   "Plan %d is reopened as the working draft; the next review shows what changed from it.",
 		SessionBusy:    "Session busy on %s (pid %d) since %s UTC; your message is queued for its turn.",
 		LeaseLost:      "Another process took over this session's turn (this process was paused or cut off past its lease); its late writes were refused.",
+		LeaseExpired:   "The turn stopped: this process could not reach the session's database to renew its lease in time. Send your message again once the database is back.",
 		ModeFailed:     "Could not switch plan mode: %v",
 		SessionLine:    "session %s (%s)",
 		ModelAt:        "model %s at %s",

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"sync"
 	"time"
 
 	"github.com/jackc/pgx/v5"
@@ -39,7 +40,7 @@ func (s *session) LeaseTurn() (host.TurnLease, error) {
 		if err == nil {
 			cancel()
 			l := &lease{s: s, token: uint64(token), done: make(chan struct{})}
-			l.lost, l.markLost = context.WithCancel(context.Background())
+			l.lost, l.lose = context.WithCancelCause(context.Background())
 			renewing, stop := context.WithCancel(s.closing)
 			l.stop = stop
 			// The lease counts as ours from before the grant was asked
@@ -81,10 +82,13 @@ type lease struct {
 	s     *session
 	token uint64
 
-	lost     context.Context // done when the lease is lost
-	markLost context.CancelFunc
-	stop     context.CancelFunc // ends the renewals (Release)
-	done     chan struct{}      // closed when renew returns
+	lost context.Context // done when the lease is lost; its cause says why
+	lose context.CancelCauseFunc
+	stop context.CancelFunc // ends the renewals (Release)
+	done chan struct{}      // closed when renew returns
+
+	mu       sync.Mutex
+	released bool // Release was called: appends are refused
 }
 
 // Token implements [host.TurnLease].
@@ -92,6 +96,14 @@ func (l *lease) Token() uint64 { return l.token }
 
 // Lost implements [host.TurnLease].
 func (l *lease) Lost() <-chan struct{} { return l.lost.Done() }
+
+// Err implements [host.TurnLease].
+func (l *lease) Err() error {
+	if l.lost.Err() == nil {
+		return nil
+	}
+	return context.Cause(l.lost)
+}
 
 // Append implements [host.TurnLease].
 func (l *lease) Append(e host.Event) (host.Event, error) {
@@ -101,11 +113,19 @@ func (l *lease) Append(e host.Event) (host.Event, error) {
 
 // AppendIf implements [host.TurnLease]: the token is checked in the
 // append's transaction, under the session's row lock, so no grant can
-// come between the check and the commit.
+// come between the check and the commit. After Release it appends
+// nothing: a late write of a turn that ended is refused too.
 func (l *lease) AppendIf(e host.Event, cond func() bool) (host.Event, bool, error) {
+	l.mu.Lock()
+	released := l.released
+	l.mu.Unlock()
+	if released {
+		l.lose(host.ErrFenced)
+		return host.Event{}, false, fmt.Errorf("pgstore: session %q: lease %d released: %w", l.s.id, l.token, host.ErrFenced)
+	}
 	e, ok, err := l.s.appendIf(e, cond, l.token)
 	if errors.Is(err, host.ErrFenced) {
-		l.markLost()
+		l.lose(host.ErrFenced)
 	}
 	return e, ok, err
 }
@@ -113,6 +133,9 @@ func (l *lease) AppendIf(e host.Event, cond func() bool) (host.Event, bool, erro
 // Release implements [host.TurnLease]. The lease row is cleared only when
 // it still carries this grant's token.
 func (l *lease) Release() error {
+	l.mu.Lock()
+	l.released = true
+	l.mu.Unlock()
 	l.stop()
 	<-l.done
 	ctx, cancel := l.s.st.op()
@@ -137,7 +160,7 @@ func (l *lease) renew(renewing context.Context, valid time.Time) {
 		select {
 		case <-renewing.Done():
 			if l.s.closing.Err() != nil {
-				l.markLost()
+				l.lose(host.ErrClosed)
 			}
 			return
 		case <-t.C:
@@ -152,12 +175,12 @@ func (l *lease) renew(renewing context.Context, valid time.Time) {
 			valid = start
 		case errors.Is(err, pgx.ErrNoRows):
 			l.s.st.opts.logger.Warn(LogLeaseLost, "session", l.s.id, "token", l.token)
-			l.markLost()
+			l.lose(host.ErrFenced)
 			return
 		default:
 			l.s.st.opts.logger.Warn(LogLeaseRenewFailed, "session", l.s.id, "token", l.token, "err", err)
 			if time.Since(valid) >= ttl {
-				l.markLost()
+				l.lose(host.ErrLeaseExpired)
 				return
 			}
 		}

@@ -2,8 +2,8 @@ package pgstore_test
 
 import (
 	"encoding/json"
+	"errors"
 	"strings"
-	"sync/atomic"
 	"testing"
 	"time"
 
@@ -209,8 +209,8 @@ func TestFencedOwnerWritesRefused(t *testing.T) {
 	const ttl = 600 * time.Millisecond
 	url := pgtest.NewDB(t)
 	opts := []pgstore.Option{pgstore.WithLeaseExpiry(ttl)}
-	var lost atomic.Int32
-	a := newNodeWith(t, url, opts, refhost.Options{LeaseLost: func(*refhost.Agent) { lost.Add(1) }})
+	lost := make(chan error, 1)
+	a := newNodeWith(t, url, opts, refhost.Options{LeaseLost: func(_ *refhost.Agent, cause error) { lost <- cause }})
 	b := newNodeWith(t, url, opts, refhost.Options{})
 	if _, err := a.st.Create("s"); err != nil {
 		t.Fatal(err)
@@ -229,7 +229,14 @@ func TestFencedOwnerWritesRefused(t *testing.T) {
 	ab := b.agent(t, "s")
 	steer(t, ab, "from B")
 	waitIdle(t, ab)
-	waitFor(t, "A told it lost the lease", 5*time.Second, func() bool { return lost.Load() == 1 })
+	select {
+	case cause := <-lost:
+		if !errors.Is(cause, host.ErrFenced) {
+			t.Errorf("A lost the lease for %v, want %v", cause, host.ErrFenced)
+		}
+	case <-time.After(5 * time.Second):
+		t.Fatal("A was not told it lost the lease")
+	}
 	step.Open() // A's model answers late
 	waitIdle(t, aa)
 	sb, _ := b.st.Open("s")

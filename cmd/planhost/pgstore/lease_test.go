@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/dshgo/planmode/cmd/planhost/pgstore"
+	"github.com/dshgo/planmode/cmd/planhost/pgstore/pgtest"
 	"github.com/dshgo/planmode/host"
 )
 
@@ -193,5 +194,97 @@ func TestLeaseHolderOfAReleasedLease(t *testing.T) {
 			t.Fatalf("held: live %v, err %v", live, err)
 		}
 		g.Release()
+	}
+}
+
+// TestLeaseLostSaysWhy: a lease lost because another process was granted
+// it and one lost because it could not be renewed (the database
+// unreachable) are told apart by Err, so the user reads the right cause.
+func TestLeaseLostSaysWhy(t *testing.T) {
+	const ttl = 600 * time.Millisecond
+	tests := []struct {
+		name string
+		lose func(t *testing.T, url string, st *pgstore.Store, srv *pgtest.Server)
+		want error
+	}{
+		{"another process granted it", func(t *testing.T, url string, st *pgstore.Store, _ *pgtest.Server) {
+			// The lease runs out in the database, as a paused holder's
+			// does, and another process takes it (before the holder's
+			// next renewal, which may come first: then again).
+			b := open(t, url, pgstore.WithLeaseExpiry(ttl))
+			_, lb := leaser(t, b, "s")
+			waitFor(t, "another process granted the lease", 5*time.Second, func() bool {
+				if _, err := st.Pool().Exec(t.Context(), `UPDATE planmode_sessions SET lease_until = clock_timestamp() WHERE id = 's'`); err != nil {
+					t.Fatal(err)
+				}
+				g, err := lb.LeaseTurn()
+				if err == nil {
+					t.Cleanup(func() { _ = g.Release() })
+				}
+				return err == nil
+			})
+		}, host.ErrFenced},
+		{"the database is unreachable", func(t *testing.T, _ string, _ *pgstore.Store, srv *pgtest.Server) {
+			if err := srv.Kill(); err != nil {
+				t.Fatal(err)
+			}
+			t.Cleanup(func() { _ = srv.Restart() }) // for its Close
+		}, host.ErrLeaseExpired},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			srv := pgtest.NewServer(t)
+			url := pgtest.NewDBOn(t, srv) + "&connect_timeout=1"
+			st := open(t, url, pgstore.WithLeaseExpiry(ttl), pgstore.WithTimeout(time.Second))
+			if _, err := st.Create("s"); err != nil {
+				t.Fatal(err)
+			}
+			_, l := leaser(t, st, "s")
+			g, err := l.LeaseTurn()
+			if err != nil {
+				t.Fatal(err)
+			}
+			if err := g.Err(); err != nil {
+				t.Fatalf("Err of a held lease: %v, want nil", err)
+			}
+			tt.lose(t, url, st, srv)
+			select {
+			case <-g.Lost():
+			case <-time.After(10 * ttl):
+				t.Fatal("lease not lost")
+			}
+			if err := g.Err(); !errors.Is(err, tt.want) {
+				t.Fatalf("Err = %v, want %v", err, tt.want)
+			}
+			_ = g.Release()
+		})
+	}
+}
+
+// TestReleasedLeaseWritesNothing: an append under a lease after its
+// Release (a late write carrying a turn that ended) is refused with
+// ErrFenced, although no other process was granted the lease since.
+func TestReleasedLeaseWritesNothing(t *testing.T) {
+	st, _, _ := twoStores(t)
+	s, err := st.Create("s")
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, l := leaser(t, st, "s")
+	g, err := l.LeaseTurn()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := g.Release(); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := g.Append(ev("test/late", 1)); !errors.Is(err, host.ErrFenced) {
+		t.Fatalf("Append after Release: %v, want ErrFenced", err)
+	}
+	if _, ok, err := g.AppendIf(ev("test/late", 2), func() bool { return true }); ok || !errors.Is(err, host.ErrFenced) {
+		t.Fatalf("AppendIf after Release: %v %v, want ErrFenced", ok, err)
+	}
+	if n := s.Len(); n != 0 {
+		t.Fatalf("the log holds %d events", n)
 	}
 }

@@ -32,11 +32,12 @@ func (n *LeaseNotices) Busy(a *refhost.Agent, h host.LeaseHolder, _ int) {
 	}
 }
 
-// LeaseLost reports that a lost its session's turn to another process:
-// the client gets an agent message saying so.
-func (n *LeaseNotices) LeaseLost(a *refhost.Agent) {
+// LeaseLost reports that a lost its session's turn, to another process
+// or because its lease could not be renewed (cause): the client gets an
+// agent message saying so.
+func (n *LeaseNotices) LeaseLost(a *refhost.Agent, cause error) {
 	if s := n.sessionOf(a); s != nil {
-		s.q.push(sdk.UpdateAgentMessageText(s.a.cat.Session.LeaseLost))
+		s.q.push(sdk.UpdateAgentMessageText(s.a.cat.LeaseLoss(cause)))
 	}
 }
 

@@ -226,7 +226,7 @@ func (m Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	case BusyMsg:
 		m.note(present.Note, fmt.Sprintf(m.cat.Session.SessionBusy, msg.Host, msg.PID, msg.Since.UTC().Format(time.DateTime)))
 	case LeaseLostMsg:
-		m.note(present.Error, m.cat.Session.LeaseLost)
+		m.note(present.Error, m.cat.LeaseLoss(msg.Cause))
 	case AskGoneMsg:
 		m.askGone(msg.ID)
 	case tickMsg:

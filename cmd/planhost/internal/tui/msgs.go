@@ -92,9 +92,11 @@ type BusyMsg struct {
 	Since time.Time
 }
 
-// LeaseLostMsg says another process took over the session's turn from
-// this one, whose late writes were refused.
-type LeaseLostMsg struct{}
+// LeaseLostMsg says this process lost the session's turn: another process
+// took it over, or the lease could not be renewed in time.
+type LeaseLostMsg struct {
+	Cause error // why: see refhost.Options.LeaseLost
+}
 
 // AskGoneMsg says the ask with ID was withdrawn (its context ended).
 type AskGoneMsg struct {

@@ -51,7 +51,7 @@ type Session struct {
 	Deltas func(func(text, reasoning string))
 	// Lease, when set, receives the functions that show the turn-lease
 	// notices of a shared session, and nil ones when the UI stops.
-	Lease func(busy func(host.LeaseHolder), lost func())
+	Lease func(busy func(host.LeaseHolder), lost func(cause error))
 }
 
 // Run runs the session in the terminal UI until the user leaves.
@@ -97,7 +97,7 @@ func Run(ctx context.Context, s Session) error {
 	}
 	if s.Lease != nil {
 		s.Lease(func(h host.LeaseHolder) { go prog.Send(BusyMsg{Host: h.Host, PID: h.PID, Since: h.Since}) },
-			func() { go prog.Send(LeaseLostMsg{}) })
+			func(cause error) { go prog.Send(LeaseLostMsg{Cause: cause}) })
 		defer s.Lease(nil, nil)
 	}
 

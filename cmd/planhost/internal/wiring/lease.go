@@ -14,25 +14,26 @@ import (
 type Lease struct {
 	mu   sync.Mutex
 	busy func(a *refhost.Agent, h host.LeaseHolder)
-	lost func(a *refhost.Agent)
+	lost func(a *refhost.Agent, cause error)
 }
 
 // Set installs the front end's handlers; nil handlers drop the notices.
-func (r *Lease) Set(busy func(host.LeaseHolder), lost func()) {
+// lost is told why the turn was lost (see refhost.Options.LeaseLost).
+func (r *Lease) Set(busy func(host.LeaseHolder), lost func(cause error)) {
 	var b func(*refhost.Agent, host.LeaseHolder)
-	var l func(*refhost.Agent)
+	var l func(*refhost.Agent, error)
 	if busy != nil {
 		b = func(_ *refhost.Agent, h host.LeaseHolder) { busy(h) }
 	}
 	if lost != nil {
-		l = func(*refhost.Agent) { lost() }
+		l = func(_ *refhost.Agent, cause error) { lost(cause) }
 	}
 	r.SetFor(b, l)
 }
 
 // SetFor installs handlers that are told the agent concerned, for front
 // ends showing several sessions; nil handlers drop the notices.
-func (r *Lease) SetFor(busy func(*refhost.Agent, host.LeaseHolder), lost func(*refhost.Agent)) {
+func (r *Lease) SetFor(busy func(*refhost.Agent, host.LeaseHolder), lost func(*refhost.Agent, error)) {
 	r.mu.Lock()
 	r.busy, r.lost = busy, lost
 	r.mu.Unlock()
@@ -53,12 +54,12 @@ func (r *Lease) settings() *refhost.Settings {
 				f(a, h)
 			}
 		},
-		LeaseLost: func(a *refhost.Agent) {
+		LeaseLost: func(a *refhost.Agent, cause error) {
 			r.mu.Lock()
 			f := r.lost
 			r.mu.Unlock()
 			if f != nil {
-				f(a)
+				f(a, cause)
 			}
 		},
 	}
