@@ -31,7 +31,8 @@ const (
 
 // planArgs classifies a /plan invocation; text is the trimmed argument, or
 // the plan's number for reopen. Exactly "off" (case-sensitive) leaves plan
-// mode, "reopen [N]" reopens a plan, nothing enters plan mode, anything else
+// mode, "reopen [N]" reopens a plan (any other words after "reopen" are a
+// bad plan number), nothing enters plan mode, anything else
 // enters it and steers a message. It agrees with selectionForArgs.
 func planArgs(args string, attachments bool) (action planAction, text string) {
 	text = strings.TrimSpace(args)
@@ -51,15 +52,15 @@ func planArgs(args string, attachments bool) (action planAction, text string) {
 	return planOnAndSteer, text
 }
 
-// reopenArg reports whether text is "reopen [WORD]", and the word.
+// reopenArg reports whether text is "reopen" with or without words after
+// it, and those words: whatever follows "reopen" is its argument (one
+// plan number, or an error), never a message.
 func reopenArg(text string) (string, bool) {
-	switch f := strings.Fields(text); {
-	case len(f) == 0 || len(f) > 2 || f[0] != commandArgReopen:
+	f := strings.Fields(text)
+	if len(f) == 0 || f[0] != commandArgReopen {
 		return "", false
-	case len(f) == 2:
-		return f[1], true
 	}
-	return "", true
+	return strings.Join(f[1:], " "), true
 }
 
 // command returns the /plan command.

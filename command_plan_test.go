@@ -282,17 +282,17 @@ func TestPlanCommandReportsSteerFailure(t *testing.T) {
 
 func FuzzPlanArgs(f *testing.F) {
 	for _, s := range []string{"", " ", "off", " off ", "OFF", "Off", "off now", "\toff\n", "of f", "\u00a0off\u00a0", "\xffoff", "message",
-		"reopen", " reopen 2 ", "reopen x y", "Reopen", "reopening"} {
+		"reopen", " reopen 2 ", "reopen x y", "reopen 1 2", "reopen 1 and more", "Reopen", "reopening"} {
 		f.Add(s, false)
 		f.Add(s, true)
 	}
 	f.Fuzz(func(t *testing.T, args string, attachments bool) {
 		action, text := planmode.PlanArgs(args, attachments)
 		f := strings.Fields(args)
-		isReopen := len(f) > 0 && len(f) <= 2 && f[0] == "reopen"
+		isReopen := len(f) > 0 && f[0] == "reopen"
 		wantText := strings.TrimSpace(args)
 		if isReopen {
-			wantText = strings.Join(f[1:], "")
+			wantText = strings.Join(f[1:], " ")
 		}
 		if text != wantText {
 			t.Fatalf("text = %q, want %q", text, wantText)

@@ -91,6 +91,8 @@ func TestPlanReopen(t *testing.T) {
 		{name: "no such plan", setup: threePlans, args: "reopen 4", wantErr: planmode.ErrNoSuchPlan},
 		{name: "plan 0", setup: threePlans, args: "reopen 0", wantErr: planmode.ErrNoSuchPlan},
 		{name: "not a number", setup: threePlans, args: "reopen two", wantErr: planmode.ErrNoSuchPlan},
+		{name: "two numbers are no message", setup: threePlans, args: "reopen 1 2", wantErr: planmode.ErrNoSuchPlan},
+		{name: "words after reopen are no message", setup: chain(threePlans, openTurn), args: " reopen  1  and fix the tests", wantErr: planmode.ErrNoSuchPlan},
 		{name: "no plans at all", args: "reopen 1", wantErr: planmode.ErrNoSuchPlan},
 		{name: "a plan whose text the log lacks", setup: func(t *testing.T, _ *planmode.Controller, a *fakeAgent) {
 			presentPlan(t, a.Session(), "c1", "", planmode.ExitApproved, `{"approved":true}`)
@@ -119,6 +121,9 @@ func TestPlanReopen(t *testing.T) {
 				wantState(t, c, a, before)
 				if got := reopens(t, a.Session()); len(got) != 0 {
 					t.Fatalf("a failed reopen logged %+v", got)
+				}
+				if q := a.Queued(); len(q) != 0 {
+					t.Fatalf("a failed reopen steered %+v", q)
 				}
 				return
 			}

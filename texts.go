@@ -191,14 +191,16 @@ const (
 	replyReopened  = "Plan mode is on with plan %d reopened as the working draft; the next review shows what changed from it."
 	replyReopening = "Plan mode is on from the next step of the running turn, with plan %d reopened as the working draft; the next review shows what changed from it."
 
+	// The /plan command's errors; front ends and hosts put "/plan" before
+	// them, so they do not start with it.
 	// textNoSuchPlan: %s is the argument, %d how many plans the session has.
-	textNoSuchPlan = "/plan reopen %s: no such plan; /plans lists the %d plans of this session"
+	textNoSuchPlan = "reopen %s: no such plan; reopen takes one plan number, and /plans lists the %d plans of this session"
 	// textPlanNotLogged: %d is the plan's number.
 	textPlanNotLogged    = "no such plan: the log does not hold the text of plan %d (it was presented from a file, without a text in the call or its result)"
-	textNoApprovedPlan   = "/plan reopen: this session has no approved plan; name one with /plan reopen N (/plans lists them)"
-	textReopenWithImages = "/plan reopen takes no attachments: send the images once plan mode is on"
-	textReopenFailed     = "/plan reopen could not record the reopened plan"
+	textNoApprovedPlan   = "reopen: this session has no approved plan; name one with /plan reopen N (/plans lists them)"
+	textReopenWithImages = "reopen takes no attachments: send the images once plan mode is on"
+	textReopenFailed     = "reopen could not record the reopened plan"
 
-	textOffWithImages = "/plan off takes no attachments: send the images with /plan <message> or as an ordinary message"
+	textOffWithImages = "off takes no attachments: send the images with /plan <message> or as an ordinary message"
 	textSteerFailed   = "plan mode was selected, but the message could not be sent"
 )

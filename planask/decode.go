@@ -27,12 +27,18 @@ const (
 // (within their size limits); header and label hold no control
 // characters, question and description none but line breaks and tabs;
 // labels are distinct within a question (ignoring case) and none is
-// "Other", which every question has anyway. Keys match exactly and any
-// other key is an error. The questions get the IDs "q1" to "q4". The
-// error wraps [ErrBadInput] and names the question, the option and the
-// field.
+// "Other", which every question has anyway. No header, question, label
+// or description reads as the plan review's own words (its header,
+// question, answers and their descriptions, in English or Chinese,
+// ignoring case, width, spacing and punctuation), so that no question
+// from the model passes for the review. Keys match exactly and any other
+// key is an error. The questions get the IDs "q1" to "q4". The error
+// wraps [ErrBadInput] and names the question, the option and the field.
 func DecodeInput(input json.RawMessage) ([]Question, error) {
 	qs, err := decodeInput(input)
+	if err == nil {
+		err = checkLookalikes(qs)
+	}
 	if err != nil {
 		return nil, fmt.Errorf("%w: %w", ErrBadInput, err)
 	}
@@ -152,7 +158,8 @@ func text(fields map[string]json.RawMessage, key string, max int, allow string) 
 }
 
 // checkQuestions checks questions read back from the log as DecodeInput
-// would have made them.
+// would have made them, but for the review's words: a log written before
+// they were refused stays readable.
 func checkQuestions(qs []Question) error {
 	if len(qs) == 0 || len(qs) > MaxQuestions {
 		return errors.New(problemAskPayload)
@@ -161,9 +168,9 @@ func checkQuestions(qs []Question) error {
 	if err != nil {
 		return errors.New(problemAskPayload)
 	}
-	back, err := DecodeInput(data)
+	back, err := decodeInput(data)
 	if err != nil {
-		return err
+		return fmt.Errorf("%w: %w", ErrBadInput, err)
 	}
 	for i := range qs {
 		if qs[i].ID != back[i].ID {

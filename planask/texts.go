@@ -8,7 +8,9 @@ const (
 		"Each question has a short header (at most 40 bytes), the question, and 2 to 6 options, each a label and a " +
 		"description of what it means; set multiSelect when several options may apply. Do not add an \"Other\" " +
 		"option: the user can always answer in their own words (\"other\" in the result), and it wins over the " +
-		"options. The user may skip a question or decline all: then state your assumption and go on. Ask only " +
+		"options. Never word a question as the plan review (its header, question or answers, such as \"Approve\"): " +
+		"such a question is refused, and to put a plan to the user you call exit_plan_mode. " +
+		"The user may skip a question or decline all: then state your assumption and go on. Ask only " +
 		"what matters, and all you need at once rather than one question after another. The result is JSON: " +
 		"\"outcome\" (answered, declined or policy), \"answers\" (per question: selected labels, \"other\", " +
 		"\"skipped\") and \"message\", which says how to go on."
@@ -96,3 +98,63 @@ const (
 		"\"policy\": decline or first-option with policy, \"answers\": [{\"id\", ...}]}"
 	problemHeadless = "must be decline or first-option, got %q"
 )
+
+// textLookalike refuses a question worded as the plan review (field, the
+// review's phrase).
+const textLookalike = "the %s reads as the plan review's own words (%q): a question from you must never look like " +
+	"the review, since it approves nothing. Word it as your own question: name the choice itself (\"Use the " +
+	"new schema\", not \"Approve\"), and to put a plan to the user, call exit_plan_mode instead"
+
+// reviewLabels are the plan review's labels and headers, in English and
+// Chinese, as the exit tool, the review companions and the front ends'
+// catalog (internal/present) word them; a header, question, label or
+// description that is one of them after normalisation is refused. "%s"
+// stands for any text. A test in internal/present checks that they cover
+// the catalog.
+var reviewLabels = []string{
+	// Headers and titles.
+	"Plan review: %s", "计划审阅：%s",
+	"Plan approved", "Plan approved.", "计划已批准",
+	// The review's answers, by role.
+	"Approve", "批准",
+	"Keep planning", "继续计划",
+	"Approve with comments", "附意见批准",
+	"Approve and clear", "批准并清空上下文",
+	"Abandon", "放弃",
+	"Save plan and stop", "保存计划并停止",
+	"Approve and execute with %s", "批准并用 %s 执行",
+}
+
+// reviewSentences are the plan review's questions and the descriptions
+// of its answers; a header, question, label or description that is one
+// of them, or ends with one (as an ACP option name "label: description"
+// does), after normalisation, is refused.
+var reviewSentences = []string{
+	// Questions.
+	"Approve this plan and leave plan mode?",
+	"The plan changed while you were reviewing it, so your answer was not taken. " +
+		"Review the plan as it is now (what changed is shown): approve it and leave plan mode?",
+	"The model presents this plan. What now?", "模型提交了这份计划。接下来？",
+	"The plan changed while you were reviewing it, so your answer was not taken. " +
+		"What changed is shown; review the plan as it is now. What now?",
+	"你审阅期间计划被改动了，所以你的回答没有被采纳。下面显示了改动之处；请审阅现在的计划。接下来？",
+	// Descriptions of the answers.
+	"Leave plan mode and start working on this plan.",
+	"Stay in plan mode; type what to change and the model revises the plan.",
+	"leave plan mode and carry the plan out", "退出计划模式并执行计划",
+	"leave plan mode and carry out the plan",
+	"stay in plan mode and tell the model what to change", "留在计划模式，告诉模型要改什么",
+	"stay in plan mode and let the model revise the plan on its own", "留在计划模式，由模型自行修改计划",
+	"carry the plan out, with your comments for the model", "执行计划，并把你的意见交给模型",
+	"carry the plan out on a fresh context holding only the plan", "在只含计划的新上下文中执行计划",
+	"drop the plan and leave plan mode", "丢弃计划并退出计划模式",
+	"keep the plan, leave plan mode, carry nothing out", "保留计划，退出计划模式，不执行任何步骤",
+	"leave plan mode and carry the plan out with this model", "退出计划模式，用这个模型执行计划",
+	"Leave plan mode and carry out the plan with this model.",
+	"open the plan in your editor, then approve or send it back", "在编辑器中打开计划，然后批准或退回",
+	"close the review and talk to the model instead", "关闭审阅，改为直接和模型对话",
+	"Approve, and give the model comments to follow (type them with this choice).",
+	"Approve, and let the model start the work from the plan alone, with the earlier conversation cleared.",
+	"Leave plan mode and drop this plan: nothing of it is carried out.",
+	"Keep the plan and leave plan mode without carrying it out; nothing is approved.",
+}

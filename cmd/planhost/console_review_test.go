@@ -1,6 +1,7 @@
 package main
 
 import (
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -114,7 +115,7 @@ func TestLineConsoleReopenShowsWhatChangedSinceTheReopenedPlan(t *testing.T) {
 	s := writeScript(t, dir, "s.yaml", script)
 	out, _ := mustMain(t, exitOK, strings.Join([]string{"/plan Add Goodbye", "a", "/plan reopen", "/plans", "Add a test.", "a"}, "\n")+"\n", runArgs(dir, s)...)
 	rest := out
-	for _, w := range []string{"Working on it.", "Plan 1 is reopened", present.English.Plans.Header, "1. Add Goodbye — approved; reopened as the working draft", "Revising.", present.English.Review.DiffReopened, " 1. Add `Goodbye`.", "+2. Test it.", "Working again."} {
+	for _, w := range []string{"Working on it.", "Plan 1 is reopened", present.English.Plans.Header, "1. Add Goodbye — approved; reopened as the working draft", "Revising.", fmt.Sprintf(present.English.Review.DiffReopened, 1), " 1. Add `Goodbye`.", "+2. Test it.", "Working again."} {
 		i := strings.Index(rest, w)
 		if i < 0 {
 			t.Fatalf("the transcript lacks %q (in order):\n%s", w, out)

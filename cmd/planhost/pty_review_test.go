@@ -34,7 +34,7 @@ type reviewWords struct {
 var reviewLanguages = []reviewWords{
 	{
 		lang: "en", request: "Add Goodbye", feedback: "Be more precise.", question: "What now?",
-		collapsed: "lines added", shown: "(v hides it)", edited: "You edited this plan", approved: "Plan approved as you edited it.",
+		collapsed: "lines added", shown: "· v hides it", edited: "You edited this plan", approved: "Plan approved as you edited it.",
 		done: "Done.", help: "In a plan review:", plans: "Plans presented in this session",
 		planLines: []string{"Goodbye(name string) string", "2. Test it in", "3. Mention", "4. Run", "on the package."},
 	},

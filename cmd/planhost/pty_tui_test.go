@@ -104,7 +104,7 @@ func TestPTYKeepPlanningWithPastedFeedbackThenDiff(t *testing.T) {
 	s.waitScreen("And keep it short.")
 	s.send("\r")
 	// The revised plan is reviewed with what changed beside the full text.
-	screen := s.waitScreen("What changed since the previous plan")
+	screen := s.waitScreen("What changed since the plan you sent back")
 	checkHas(t, "screen", screen, "+2. Mention it in the README.", "The plan", "Mention it in the README.")
 	s.answer("a")
 	s.waitScreen("Done.")

@@ -103,12 +103,16 @@ type ReviewWords struct {
 	// what now; Changed asks again about a plan that changed during the
 	// review.
 	Title, Question, Changed string
-	// DiffChanged, DiffRevised, DiffReopened and DiffEdited head what
-	// changed: during the review, since the plan sent back, since the
-	// plan reopened, in the user's edit.
+	// DiffChanged, DiffRevised, DiffReopened (%d: the plan's number)
+	// and DiffEdited head what changed: during the review, since the plan
+	// sent back, since the plan reopened, in the user's edit.
 	DiffChanged, DiffRevised, DiffReopened, DiffEdited string
-	// DiffSummary stands for a folded diff (lines added, removed);
-	// DiffShown heads it unfolded; FullPlan heads the plan beside it.
+	// UnchangedRevised and UnchangedReopened (%d: the plan's number) say
+	// that a plan presented again is the one it is compared with.
+	UnchangedRevised, UnchangedReopened string
+	// DiffSummary stands for a folded diff (its heading, lines added,
+	// removed); DiffShown heads it unfolded (its heading); FullPlan heads
+	// the plan beside it.
 	DiffSummary, DiffShown, FullPlan string
 	// EditedNote says the plan shown is the user's edit.
 	EditedNote string

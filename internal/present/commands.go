@@ -2,6 +2,7 @@ package present
 
 import (
 	"fmt"
+	"strings"
 
 	"github.com/dshgo/planmode"
 	"github.com/dshgo/planmode/host"
@@ -30,7 +31,7 @@ func (c *Catalog) Command(cmd host.Command) host.Command {
 }
 
 // CommandReply is what a front end shows after running the command name:
-// unknown, failed, or its reply. "/plan"'s reply is said in the catalog's
+// unknown, failed (naming the command once), or its reply. "/plan"'s reply is said in the catalog's
 // words from the plan-mode state after it (st, with composed false when
 // the deployment has no plan mode) and the plan it reopened (reopened, see
 // [Reopened]); any other command's reply is the host's.
@@ -40,7 +41,10 @@ func (c *Catalog) CommandReply(name string, handled bool, reply string, err erro
 	case !handled:
 		return []Item{{Kind: Error, Text: fmt.Sprintf(w.UnknownCommand, "/"+name)}}
 	case err != nil:
-		return []Item{{Kind: Error, Text: fmt.Sprintf(w.CommandFailed, name, err)}}
+		// A host names the command before its error ("/plan: ..."), as
+		// CommandFailed does.
+		text := strings.TrimPrefix(err.Error(), "/"+name+": ")
+		return []Item{{Kind: Error, Text: fmt.Sprintf(w.CommandFailed, name, text)}}
 	case name == planmode.CommandName && composed:
 		reply = c.PlanReply(st, reopened)
 	}

@@ -157,8 +157,9 @@ type Question struct {
 	Detail string
 	// DiffTitle and Diff are what changed in the plan, when there is
 	// something to compare it with: the text shown before it changed
-	// during the review, the plan the user reopened, or the plan the
-	// user sent back last.
+	// during the review, the plan the user reopened (named by its
+	// number), or the plan the user sent back last. A plan the same as
+	// the one it is compared with has no diff, and Text says so.
 	DiffTitle, Diff string
 	// Menu is the question's menu.
 	Menu []Choice
@@ -181,17 +182,24 @@ func (c *Catalog) Question(req host.AskRequest, q int, log host.Log, edit bool) 
 			out.PlanTitle = c.Session.Untitled
 		}
 		out.Text = c.Review.Question
+		var base, unchanged string
 		switch {
 		case question.Previous != "":
 			out.Text = c.Review.Changed
-			out.DiffTitle, out.Diff = c.Review.DiffChanged, Changes(question.Previous, question.Detail)
+			base, out.DiffTitle = question.Previous, c.Review.DiffChanged
 		case question.Reopened != "":
-			out.DiffTitle, out.Diff = c.Review.DiffReopened, Changes(question.Reopened, question.Detail)
+			n := Reopened(log, 0)
+			base, out.DiffTitle = question.Reopened, fmt.Sprintf(c.Review.DiffReopened, n)
+			unchanged = fmt.Sprintf(c.Review.UnchangedReopened, n)
 		default:
-			out.DiffTitle, out.Diff = c.Review.DiffRevised, Changes(sentBack(log), question.Detail)
+			base, out.DiffTitle, unchanged = sentBack(log), c.Review.DiffRevised, c.Review.UnchangedRevised
 		}
+		out.Diff = Changes(base, question.Detail)
 		if out.Diff == "" {
 			out.DiffTitle = ""
+			if strings.TrimSpace(base) != "" && unchanged != "" {
+				out.Text = sentences(unchanged, out.Text)
+			}
 		}
 	case host.AskConsent:
 		w := c.Review.Consents[req.Purpose]
@@ -201,6 +209,15 @@ func (c *Catalog) Question(req host.AskRequest, q int, log host.Log, edit bool) 
 		out.Fields = c.fields(w, question)
 	}
 	return out
+}
+
+// sentences joins two sentences: with a space after one that ends in
+// ASCII (English), directly after one that does not (Chinese).
+func sentences(a, b string) string {
+	if a != "" && a[len(a)-1] < 0x80 {
+		return a + " " + b
+	}
+	return a + b
 }
 
 // fields are the question's fields in the catalog's words; nil when one

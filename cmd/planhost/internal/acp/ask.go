@@ -54,7 +54,7 @@ func (s *session) ask(ctx context.Context, req host.AskRequest, i int) (host.Ans
 	callID := sdk.ToolCallId(call.ID)
 	// The request names its tool call's title and kind, so that a client
 	// showing the request on its own still says what it is about.
-	title, toolKind := safetext.Escape(shown.Title), sdk.ToolKindThink
+	title, toolKind := shownTitle(shown.Title), sdk.ToolKindThink
 	switch {
 	case req.Kind == host.AskClarify:
 		title = cat.ACP.Question

@@ -93,3 +93,49 @@ func TestPlanEntriesHideNothing(t *testing.T) {
 		}
 	}
 }
+
+// TestToolCallTitlesHideNothing: the titles of tool calls built from the
+// model's arguments (read, list, search and write paths, a search pattern,
+// an unknown tool's name, and the failure title naming it) reach the
+// editor with invisible and control characters as visible escapes, on one
+// line.
+func TestToolCallTitlesHideNothing(t *testing.T) {
+	const rlo, zwsp, esc = "\u202e", "\u200b", "\x1b[2J"
+	model := scripted.NewModel(
+		scripted.Step{Text: "Looking.", ToolCalls: []host.ToolCall{
+			call("r", "read_file", map[string]string{"path": "txt." + rlo + "exe"}),
+			call("l", "list_files", map[string]string{"path": "src" + zwsp + "/x"}),
+			call("s", "search", map[string]string{"pattern": "p" + rlo, "path": "a" + esc}),
+			call("n", "no_such_tool"+rlo, map[string]string{}),
+			call("b", "read_file", map[string]string{"path": "a\nPlan approved"}),
+		}},
+		scripted.Step{Text: "Done."},
+	)
+	s := openSession(t, newHostParts(t, newStore(t), model))
+	s.mustPrompt("Look around.")
+	us, _ := s.c.snapshot()
+	titles := map[string][]string{}
+	for _, u := range us {
+		if c := u.Update.ToolCall; c != nil {
+			titles[string(c.ToolCallId)] = append(titles[string(c.ToolCallId)], c.Title)
+		}
+		if c := u.Update.ToolCallUpdate; c != nil && c.Title != nil {
+			titles[string(c.ToolCallId)] = append(titles[string(c.ToolCallId)], *c.Title)
+		}
+	}
+	want := map[string]string{"r": `\u202e`, "l": `\u200b`, "s": `\x1b`, "n": `\u202e`, "b": `\n`}
+	for id, escaped := range want {
+		if len(titles[id]) == 0 {
+			t.Errorf("call %s has no title", id)
+		}
+		for i, title := range titles[id] {
+			if strings.ContainsAny(title, rlo+zwsp+"\x1b\n") || i == 0 && !strings.Contains(title, escaped) {
+				t.Errorf("call %s is titled %q: want %s escaped", id, title, escaped)
+			}
+		}
+	}
+	if n := titles["n"]; len(n) < 2 || !strings.Contains(n[len(n)-1], `\u202e`) {
+		t.Errorf("the unknown tool's failure is not titled with its name escaped: %q", n)
+	}
+	s.close()
+}

@@ -224,7 +224,7 @@ func (s *session) translate(e host.Event, replay bool) {
 		}
 		if r.IsError {
 			if c, ok := s.calls[r.CallID]; ok {
-				u.Title = sdk.Ptr(fmt.Sprintf(s.a.cat.ACP.ToolFailed, c.Name))
+				u.Title = sdk.Ptr(shownTitle(fmt.Sprintf(s.a.cat.ACP.ToolFailed, c.Name)))
 			}
 		}
 		delete(s.calls, r.CallID)

@@ -44,7 +44,22 @@ type toolInput struct {
 // describe returns the title, locations and content of a tool call as the
 // client shows them, in cat's words. root is the session's workspace root
 // ("" when unknown); old is the file's content before a write, when known.
-func describe(cat *present.Catalog, call host.ToolCall, root string, old *string) (title string, locs []sdk.ToolCallLocation, content []sdk.ToolCallContent) {
+// The title holds the model's arguments (paths, a pattern, the plan's
+// heading, the tool's name), so it is shown escaped (shownTitle).
+func describe(cat *present.Catalog, call host.ToolCall, root string, old *string) (string, []sdk.ToolCallLocation, []sdk.ToolCallContent) {
+	title, locs, content := describeCall(cat, call, root, old)
+	return shownTitle(title), locs, content
+}
+
+// shownTitle is a tool call's title as the client gets it: one line, every
+// invisible or control character (line breaks and tabs too) as a visible
+// escape.
+func shownTitle(title string) string {
+	return strings.NewReplacer("\n", "\\n", "\t", "\\t").Replace(safetext.Escape(title))
+}
+
+// describeCall is describe's title (unescaped), locations and content.
+func describeCall(cat *present.Catalog, call host.ToolCall, root string, old *string) (title string, locs []sdk.ToolCallLocation, content []sdk.ToolCallContent) {
 	w := &cat.ACP
 	var in toolInput
 	_ = json.Unmarshal(call.Input, &in)
@@ -86,7 +101,7 @@ func describe(cat *present.Catalog, call host.ToolCall, root string, old *string
 	case planmode.ExitToolName:
 		title = cat.Session.Untitled
 		if t := planmd.Title(in.Plan); t != "" {
-			title = fmt.Sprintf(cat.Session.PlanTitle, safetext.Escape(t))
+			title = fmt.Sprintf(cat.Session.PlanTitle, t)
 		}
 		if in.Plan != "" {
 			content = []sdk.ToolCallContent{sdk.ToolContent(sdk.TextBlock(shownPlan(in.Plan)))}

@@ -36,20 +36,6 @@ type wireError struct {
 // (encoding/json would match them case-insensitively).
 var wireKeys = []string{"jsonrpc", "id", "method", "params", "result", "error"}
 
-// CheckMessage checks one incoming line before the connection decodes it.
-// For a JSON-RPC 2.0 request, notification or response it returns msg: the
-// message re-encoded with exactly its JSON-RPC members, so that the
-// connection reads what was checked. Otherwise it returns the error
-// response to send (id null when the line's id cannot be read), or neither
-// for a malformed response, which JSON-RPC never answers.
-//
-// A passed message is never longer than line (it is compacted, never
-// escaped further), so it stays within the connection's line limit.
-func CheckMessage(line []byte) (msg, resp []byte) {
-	msg, resp, _ = checkMessage(line)
-	return msg, resp
-}
-
 // passed is what the wire check read of a message it passed.
 type passed struct {
 	// method is the method of a request or notification ("" for a
@@ -61,8 +47,15 @@ type passed struct {
 	params json.RawMessage
 }
 
-// checkMessage is [CheckMessage], also returning what it read of a passed
-// message.
+// checkMessage checks one incoming line before the connection decodes it.
+// For a JSON-RPC 2.0 request, notification or response it returns msg: the
+// message re-encoded with exactly its JSON-RPC members, so that the
+// connection reads what was checked, and what it read of it. Otherwise it
+// returns the error response to send (id null when the line's id cannot be
+// read), or neither for a malformed response, which JSON-RPC never answers.
+//
+// A passed message is never longer than line (it is compacted, never
+// escaped further), so it stays within the connection's line limit.
 func checkMessage(line []byte) (msg, resp []byte, seen passed) {
 	if !json.Valid(line) {
 		var v any
@@ -283,7 +276,7 @@ func (g *cancelGate) admit(p passed) bool {
 	return true
 }
 
-// filter copies the lines of in that pass [CheckMessage] and g to w,
+// filter copies the lines of in that pass checkMessage and g to w,
 // answers the others on out, and closes w when in ends.
 func filter(in io.Reader, w *io.PipeWriter, out io.Writer, log *slog.Logger, g *cancelGate) {
 	r := bufio.NewReaderSize(in, 64<<10)

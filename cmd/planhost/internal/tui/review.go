@@ -371,9 +371,9 @@ func (m *Model) reviewBody(w int) []string {
 			body = title + "\n\n" + lipgloss.JoinHorizontal(lipgloss.Top, lipgloss.NewStyle().Width(w2).Render(left), " │ ", right)
 		case !shown:
 			added, removed := diffCounts(r.diff)
-			body = title + "\n" + m.st.meta.Render(wrap(fmt.Sprintf(rw.DiffSummary, added, removed), w)) + "\n\n" + plan
+			body = title + "\n" + m.st.meta.Render(wrap(fmt.Sprintf(rw.DiffSummary, m.cfg.Sanitize(r.diffTitle), added, removed), w)) + "\n\n" + plan
 		default:
-			body = title + "\n\n" + m.st.title.Render(wrap(rw.DiffShown, w)) + "\n" + diff() + "\n\n" +
+			body = title + "\n\n" + m.st.title.Render(wrap(fmt.Sprintf(rw.DiffShown, m.cfg.Sanitize(r.diffTitle)), w)) + "\n" + diff() + "\n\n" +
 				m.st.title.Render(wrap(rw.FullPlan, w)) + "\n" + plan
 		}
 		return lines(body)
