@@ -103,7 +103,32 @@ func TestFormIgnoresKeysTypedAsItAppears(t *testing.T) {
 		t.Fatalf("view:\n%s", h.view())
 	}
 	h.send(tui.AskGoneMsg{ID: 1})
-	if strings.Contains(h.view(), "Question 1 of 4") || !strings.Contains(h.view(), "the questions were withdrawn") {
+	if strings.Contains(h.view(), "Question 1 of 4") {
 		t.Fatalf("a withdrawn form is still shown:\n%s", h.view())
+	}
+}
+
+// TestWithdrawnQuestionsAddNoLine: a question the agent withdrew (Ctrl-C,
+// a cancelled turn) closes without a line of its own: the log's items say
+// how it ended, in order, once.
+func TestWithdrawnQuestionsAddNoLine(t *testing.T) {
+	for _, kind := range []string{"review", "form"} {
+		t.Run(kind, func(t *testing.T) {
+			h := newHarness(t, tui.Config{})
+			ask, reply := clarifyingAsk(1)
+			if kind == "review" {
+				ask, reply = planAsk(1, "# Plan\n")
+			}
+			h.send(ask)
+			before := tui.RenderedForTest(h.m)
+			h.send(tui.AskGoneMsg{ID: 1})
+			if after := tui.RenderedForTest(h.m); !slices.Equal(before, after) {
+				t.Errorf("the withdrawn question added lines:\n%s", strings.Join(after[len(before):], "\n"))
+			}
+			h.noReply(reply, "a withdrawn question was answered")
+			if v := h.view(); !strings.Contains(v, "/help") {
+				t.Errorf("the question did not close:\n%s", v)
+			}
+		})
 	}
 }

@@ -102,15 +102,16 @@ func (m *Model) ask(msg AskMsg) {
 	m.input.Blur()
 }
 
-// askGone closes the question with id, which the agent withdrew.
+// askGone closes the question with id, which the agent withdrew. The
+// transcript says how it ended once the log has it (the review's outcome,
+// the questions' box), in order: the error it was withdrawn with is the
+// model's.
 func (m *Model) askGone(id int) {
 	switch {
 	case m.form != nil && m.form.id == id:
 		m.closeForm()
-		m.note(present.Note, m.cat.Form.Withdrawn)
 	case m.review != nil && m.review.id == id:
 		m.closeReview()
-		m.note(present.Note, m.cat.Review.Cancelled)
 	}
 }
 
