@@ -156,8 +156,9 @@ type FormWords struct {
 	From string
 	// Head: the question's number, the count and its header.
 	Head string
-	// Other labels the user's own answer; OtherEmpty stands for none.
-	Other, OtherEmpty string
+	// Other labels the user's own answer; OtherEmpty stands for none;
+	// OtherWins says it replaces the options ticked.
+	Other, OtherEmpty, OtherWins string
 	// Hint and HintMulti list the keys.
 	Hint, HintMulti string
 	// ChooseFirst, KeysIgnored: a key that did not answer.

@@ -126,6 +126,7 @@ var Chinese = &Catalog{
 		Head:        "第 %d 个问题，共 %d 个 · %s",
 		Other:       "其他：",
 		OtherEmpty:  "（输入你自己的回答）",
+		OtherWins:   "对模型而言，你自己的回答取代勾选的选项",
 		Hint:        "↑/↓ 移动 · 空格或 1-9 选择 · 回车 下一个 · esc 跳过",
 		HintMulti:   "↑/↓ 移动 · 空格或 1-9 勾选（可多选） · 回车 下一个 · esc 跳过",
 		ChooseFirst: "请先选择一个选项或输入你自己的回答，或按 esc 跳过",

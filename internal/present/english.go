@@ -116,6 +116,7 @@ var English = &Catalog{
 		Head:        "Question %d of %d · %s",
 		Other:       "Other:",
 		OtherEmpty:  "(type your own answer)",
+		OtherWins:   "your own words replace the ticked options for the model",
 		Hint:        "↑/↓ move · space or 1-9 choose · enter next · esc skip",
 		HintMulti:   "↑/↓ move · space or 1-9 toggle (several may apply) · enter next · esc skip",
 		ChooseFirst: "choose an option or type your own answer first, or press esc to skip",

@@ -10,6 +10,7 @@ import (
 
 	"github.com/dshgo/planmode/cmd/planhost/internal/tui"
 	"github.com/dshgo/planmode/host"
+	"github.com/dshgo/planmode/internal/present"
 	"github.com/dshgo/planmode/planask"
 )
 
@@ -128,6 +129,37 @@ func TestWithdrawnQuestionsAddNoLine(t *testing.T) {
 			h.noReply(reply, "a withdrawn question was answered")
 			if v := h.view(); !strings.Contains(v, "/help") {
 				t.Errorf("the question did not close:\n%s", v)
+			}
+		})
+	}
+}
+
+// TestFormSaysOwnWordsReplaceTheTickedOptions: with options ticked and
+// the user's own words typed, the form says what the model is told: the
+// words win. Both go in the answer, as planask reads them.
+func TestFormSaysOwnWordsReplaceTheTickedOptions(t *testing.T) {
+	for _, cat := range []*present.Catalog{present.English, present.Chinese} {
+		t.Run(cat.Lang, func(t *testing.T) {
+			h := newHarness(t, tui.Config{Catalog: cat})
+			ask, reply := clarifyingAsk(1)
+			h.send(ask)
+			h.answer("1")
+			h.key(tea.KeyUp, 0) // the row of the user's words
+			if strings.Contains(h.view(), cat.Form.OtherWins) {
+				t.Fatalf("the note shows before any words were typed:\n%s", h.view())
+			}
+			h.keys("Both")
+			if v := h.view(); !strings.Contains(v, cat.Form.OtherWins) {
+				t.Fatalf("the form does not say the words replace the ticked option:\n%s", v)
+			}
+			h.key(tea.KeyEnter, 0)
+			for range 3 {
+				h.answer("1")
+				h.key(tea.KeyEnter, 0)
+			}
+			r := h.replied(reply)
+			if a := r.Answers[0]; a.Custom != "Both" || !slices.Equal(a.Selected, []string{"In code"}) {
+				t.Errorf("answer = %+v", a)
 			}
 		})
 	}
