@@ -212,6 +212,9 @@ type UIWords struct {
 	HintIdle, HintBusy, Working, Cancelling, InterruptAgain, Placeholder, WaitingReview, WaitingAnswer string
 	// ModelStatus names the model on the status line.
 	ModelStatus string
+	// MoreBelow ends a page that does not hold the whole plan under
+	// review (%d: the lines below).
+	MoreBelow string
 	// ReasoningFolded (lines), ReasoningShown and Thinking show the
 	// model's thinking.
 	ReasoningFolded, ReasoningShown, Thinking string

@@ -197,6 +197,7 @@ var Chinese = &Catalog{
 		WaitingReview:   "等待你审阅",
 		WaitingAnswer:   "等待你回答",
 		ModelStatus:     "模型 %s",
+		MoreBelow:       "↓ 下面还有 %d 行 · pgdown 向下滚动计划",
 		ReasoningFolded: "✻ 思考（%d 行）· ctrl+o 展开",
 		ReasoningShown:  "✻ 思考 · ctrl+o 收起",
 		Thinking:        "✻ 思考中…",

@@ -187,6 +187,7 @@ var English = &Catalog{
 		WaitingReview:   "waiting for your review",
 		WaitingAnswer:   "waiting for your answer",
 		ModelStatus:     "model %s",
+		MoreBelow:       "↓ %d more lines · pgdown scrolls the plan",
 		ReasoningFolded: "✻ thinking (%d lines) · ctrl+o to show",
 		ReasoningShown:  "✻ thinking · ctrl+o to hide",
 		Thinking:        "✻ thinking…",
