@@ -78,7 +78,7 @@ func TestConsoleAnswersClarifyingQuestions(t *testing.T) {
 		t.Errorf("second result %+v", second)
 	}
 	shown := []string{
-		"Questions from the model (answered)",
+		"Questions from the model: Storage, Languages (answered)",
 		"Storage — Where should the greetings live? → In a file",
 		"Languages — Which languages first? → English, French",
 		"Tests — Table tests or examples? → “Both, behind a flag”",

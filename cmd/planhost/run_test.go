@@ -158,7 +158,7 @@ func TestRunCtrlC(t *testing.T) {
 			name:       "while a plan is under review",
 			script:     "steps:\n  - toolCalls:\n      - name: exit_plan_mode\n        input: {plan: \"# P\"}\n",
 			waitBefore: present.English.Console.MenuEnd,
-			wantAfter:  []string{present.English.Console.Cancelling, "· the question closed", "turn 1 ended: cancelled"},
+			wantAfter:  []string{present.English.Console.Cancelling, "Plan closed when the turn was cancelled.", "turn 1 ended: cancelled"},
 		},
 	}
 	for _, tt := range tests {

@@ -50,14 +50,18 @@ An interactive session. Type a message to send it to the model, or:
 In a terminal: enter sends, alt+enter adds a line, shift+tab switches plan
 mode (queued while the model works), esc cancels the running turn, ctrl+o
 shows the model's thinking, pgup/pgdown scroll. When the model presents a
-plan you choose Approve, Save plan and stop, Keep planning (and write
-feedback), Edit (in $VISUAL or $EDITOR) or Dismiss, with the key in brackets
-or the arrows and enter; v shows or hides a long diff of a revised plan.
--verbose also shows the host's internal lines. Ctrl-C cancels the running turn; a second Ctrl-C exits. The status
-line shows the mode, with an arrow when a switch waits for the next step.
+plan you answer with the key in brackets (in a terminal, or the arrows and
+enter): [a] Approve, [s] Save plan and stop, [k] Keep planning (then write
+feedback), [e] Edit (in $VISUAL or $EDITOR; typed over pipes), [d] Dismiss;
+with plan-review also [w] Approve with comments, [c] Approve and clear and
+[x] Abandon; with -plan-model, [m] carries the plan out with that model. In
+a terminal [v] shows or hides a long diff of a revised plan.
+-verbose also shows the host's internal lines. Ctrl-C cancels the running
+turn; a second Ctrl-C exits. The status line shows the mode, with an arrow
+when a switch waits for the next step.
 When stdin or stdout is not a terminal, planhost reads one input per line
-and answers as lines: the key of an answer (a, s, k then the feedback
-line, e, d), in the language of -lang or the environment.
+and answers as lines: the key of an answer, then the line of text that k
+and w ask for, in the language of -lang or the environment.
 
 With -store postgres (the URL in DATABASE_URL) or -store postgres://...
 sessions live in PostgreSQL, where host processes on many machines can

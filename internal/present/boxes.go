@@ -108,16 +108,34 @@ func (c *Catalog) AnswersBox(a planask.Ask) Item {
 	var rows []Row
 	for _, q := range a.Questions.Questions {
 		ans, ok := byID[q.ID]
-		text := strings.Join(ans.Selected, ", ")
-		if ans.Other != "" {
-			text = fmt.Sprintf(w.OwnWords, ans.Other)
+		if !ok {
+			rows = append(rows, Row{Status: Unmarked, Text: fmt.Sprintf(w.Unanswered, OneLine(q.Header), OneLine(q.Question))})
+			continue
 		}
-		if ok && text == "" {
-			text = w.Skipped
-		}
-		rows = append(rows, Row{Status: Unmarked, Text: fmt.Sprintf(w.Answer, OneLine(q.Header), OneLine(q.Question), OneLine(text))})
+		rows = append(rows, Row{Status: Unmarked, Text: fmt.Sprintf(w.Answer, OneLine(q.Header), OneLine(q.Question), OneLine(c.AnswerText(ans.Selected, ans.Other)))})
 	}
-	return Item{Kind: Box, Title: fmt.Sprintf(w.Asked, c.askOutcome(a)), Rows: rows}
+	headers := make([]string, len(a.Questions.Questions))
+	for i, q := range a.Questions.Questions {
+		headers[i] = OneLine(q.Header)
+	}
+	return Item{Kind: Box, Title: fmt.Sprintf(w.Asked, strings.Join(headers, w.Join), c.askOutcome(a)), Rows: rows}
+}
+
+// AnswerText is an answer to a question from the model as the model reads
+// it: the user's own words when there are some, which win over the
+// options ticked (those show struck out, as replaced), else the options
+// chosen, or skipped.
+func (c *Catalog) AnswerText(selected []string, other string) string {
+	w := &c.Boxes
+	switch {
+	case other != "" && len(selected) > 0:
+		return fmt.Sprintf(w.OwnWordsOver, other, strings.Join(selected, ", "))
+	case other != "":
+		return fmt.Sprintf(w.OwnWords, other)
+	case len(selected) > 0:
+		return strings.Join(selected, ", ")
+	}
+	return w.Skipped
 }
 
 // askOutcome says how an ask_user call ended.
@@ -129,7 +147,9 @@ func (c *Catalog) askOutcome(a planask.Ask) string {
 	case a.Answer.Outcome == planask.OutcomePolicy:
 		return fmt.Sprintf(w.Policy, a.Answer.Policy)
 	case a.Answer.Outcome == planask.OutcomeFailed:
-		return fmt.Sprintf(w.Failed, a.Answer.Error)
+		// Why is the model's business (its tool result, shown with
+		// -verbose): the user saw the questions close.
+		return w.Failed
 	case a.Answer.Outcome == planask.OutcomeAnswered:
 		return w.Answered
 	case a.Answer.Outcome == planask.OutcomeDeclined:

@@ -125,9 +125,8 @@ type ReviewWords struct {
 	FeedbackTitle, CommentsTitle, FeedbackHint, CommentsNeeded string
 	// KeysIgnored and ChooseFirst explain a key that did not answer.
 	KeysIgnored, ChooseFirst string
-	// Cancelled says the review closed with its turn; EditorFailed and
-	// EditorUnchanged report the editor.
-	Cancelled, EditorFailed, EditorUnchanged string
+	// EditorFailed and EditorUnchanged report the editor.
+	EditorFailed, EditorUnchanged string
 	// Options are the words of each role's option in a plan review.
 	Options map[host.Role]OptionWords
 	// ApproveWith and ApproveWithDesc offer to carry the plan out with
@@ -164,14 +163,13 @@ type FormWords struct {
 	From string
 	// Head: the question's number, the count and its header.
 	Head string
-	// Other labels the user's own answer; OtherEmpty stands for none.
-	Other, OtherEmpty string
+	// Other labels the user's own answer; OtherEmpty stands for none;
+	// OtherWins says it replaces the options ticked.
+	Other, OtherEmpty, OtherWins string
 	// Hint and HintMulti list the keys.
 	Hint, HintMulti string
 	// ChooseFirst, KeysIgnored: a key that did not answer.
 	ChooseFirst, KeysIgnored string
-	// Withdrawn reports a form the model withdrew.
-	Withdrawn string
 	// Waiting is the status while a question waits for the user.
 	Waiting string
 }
@@ -192,11 +190,14 @@ type BoxWords struct {
 	// Todo heads the todo list; TodoDone counts (completed, total);
 	// TodoEmpty; High marks a high-priority item.
 	Todo, TodoDone, TodoEmpty, High string
-	// Asked heads the questions of one call (%s: how it ended), and how
+	// Asked heads the questions of one call (their headers joined by
+	// Join, how it ended), and how
 	// it ended: answered, declined, by the headless policy (%s), not
-	// answered, failed (%s); Answer is a question with its answer
-	// (header, question, answer); Skipped and OwnWords (%s) are answers.
-	Asked, Answered, Declined, Policy, Open, Failed, Answer, Skipped, OwnWords string
+	// answered, closed before an answer; Answer is a question with its
+	// answer (header, question, answer), Unanswered one without (header,
+	// question); Skipped and OwnWords (%s) are answers, OwnWordsOver the
+	// user's words with the options they replace (words, options).
+	Asked, Join, Answered, Declined, Policy, Open, Failed, Answer, Unanswered, Skipped, OwnWords, OwnWordsOver string
 }
 
 // PlansWords are the words of /plans and of how each review ended.
@@ -218,6 +219,9 @@ type UIWords struct {
 	HintIdle, HintBusy, Working, Cancelling, InterruptAgain, Placeholder, WaitingReview, WaitingAnswer string
 	// ModelStatus names the model on the status line.
 	ModelStatus string
+	// MoreBelow ends a page that does not hold the whole plan under
+	// review (%d: the lines below).
+	MoreBelow string
 	// ReasoningFolded (lines), ReasoningShown and Thinking show the
 	// model's thinking.
 	ReasoningFolded, ReasoningShown, Thinking string
@@ -242,9 +246,9 @@ type ConsoleWords struct {
 	AskMulti, AskOther, AskOne, AskRange string
 	// EditHow explains typing an edit; EditUnchanged reports none.
 	EditHow, EditUnchanged string
-	// BadAnswer lists the keys; Gone reports a question withdrawn; Early
-	// refuses a line typed before the question showed.
-	BadAnswer, Gone, Early string
+	// BadAnswer lists the keys; Early refuses a line typed before the
+	// question showed.
+	BadAnswer, Early string
 	// Cancelling, Idle and Bye answer Ctrl-C.
 	Cancelling, Idle, Bye string
 	// HelpHeader, HelpCommand, HelpPlans, HelpHelp and HelpQuit are /help.

@@ -45,8 +45,11 @@ type Transcript struct {
 	commands map[string]string
 	steps    plansteps.State
 	asks     map[string]planask.AskPayload
-	model    string
-	pending  planmode.Selection
+	// boxed are the ask_user calls whose questions' box showed how they
+	// ended, until their result.
+	boxed   map[string]bool
+	model   string
+	pending planmode.Selection
 }
 
 // NewTranscript returns a transcript in cat's words. With verbose, the
@@ -55,7 +58,7 @@ type Transcript struct {
 // items either way).
 func NewTranscript(cat *Catalog, verbose bool) *Transcript {
 	return &Transcript{cat: cat, verbose: verbose, calls: map[string]host.ToolCall{}, commands: map[string]string{},
-		asks: map[string]planask.AskPayload{}}
+		asks: map[string]planask.AskPayload{}, boxed: map[string]bool{}}
 }
 
 // Catalog returns the transcript's catalog.
@@ -232,6 +235,7 @@ func (t *Transcript) Add(e host.Event) []Item {
 		}
 		if q, ok := t.asks[p.CallID]; ok {
 			delete(t.asks, p.CallID)
+			t.boxed[p.CallID] = true
 			add(t.cat.AnswersBox(planask.Ask{Seq: e.Seq, Questions: q, Answer: &p}))
 		}
 	}
@@ -313,9 +317,11 @@ func (t *Transcript) toolResult(r host.ToolResult) []Item {
 			out = append(out, t.cat.TodoBox(l.Todos))
 		}
 		return out
-	case answered(r.Name) && !r.IsError:
+	case answered(r.Name) && !r.IsError, t.boxed[r.CallID]:
+		// A failure the questions' box showed is the model's text.
 		line.Internal = true
 	}
+	delete(t.boxed, r.CallID)
 	return []Item{line}
 }
 

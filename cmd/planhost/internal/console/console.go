@@ -222,8 +222,9 @@ func (c *console) serve(ctx context.Context) Result {
 			c.drain()
 			cur = c.startAsk(a)
 		case <-askDone:
-			c.drain()
-			c.out.Line(fmt.Sprintf(c.cat.Console.Gone, context.Cause(cur.a.ctx)))
+			// The log says how the question ended (the review's
+			// outcome, the questions' box), in the user's words and in
+			// order: the error it was withdrawn with is the model's.
 			cur = nil
 		case <-idle:
 			busy, watching, cancelling = false, false, false

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"fmt"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -173,17 +174,121 @@ func TestTypeAheadDoesNotAnswerAClarifyingQuestion(t *testing.T) {
 	}
 }
 
-// TestQuitAtAQuestionLeaves: /quit typed while a question waits is never
-// taken as its answer; it leaves.
-func TestQuitAtAQuestionLeaves(t *testing.T) {
-	term, out, agent, _, done := session(t, "ask/deploy.yaml", askScript)
-	term.ch <- console.Event{Line: "/plan Go"}
-	waitFor(t, out, present.English.Console.AskOther)
-	term.ch <- console.Event{Line: "/quit"}
-	wait(t, done, out, agent)
-	for _, a := range planask.Asks(agent.Session().Events()) {
-		if a.Answer != nil && a.Answer.Outcome == planask.OutcomeAnswered {
-			t.Fatalf("/quit answered the question: %+v", a.Answer)
+// reviewResults are the session's exit_plan_mode results.
+func reviewResults(agent *refhost.Agent) []host.ToolResult {
+	var results []host.ToolResult
+	for _, e := range agent.Session().Events().All() {
+		var r host.ToolResult
+		if e.Type == host.TypeToolResult && json.Unmarshal(e.Data, &r) == nil && r.Name == planmode.ExitToolName {
+			results = append(results, r)
 		}
+	}
+	return results
+}
+
+// reviewScript presents one plan, then answers.
+const reviewScript = "steps:\n  - toolCalls:\n      - name: exit_plan_mode\n        input: {plan: \"# P\\n\\n1. Step.\"}\n  - text: ok\n  - text: ok\n"
+
+// TestSaveTakesNoText: s (Save plan and stop) saves at once: it asks for
+// no text, a line typed after it is no feedback that turns it into Keep
+// planning, and the transcript says the plan was saved, not abandoned.
+func TestSaveTakesNoText(t *testing.T) {
+	for _, after := range [][]string{nil, {""}, {"but change step 1"}} {
+		t.Run(strings.Join(append([]string{"s"}, after...), "+"), func(t *testing.T) {
+			term, out, agent, _, done := session(t, "run/deploy.yaml", reviewScript)
+			term.ch <- console.Event{Line: "/plan Go"}
+			waitFor(t, out, present.English.Console.MenuEnd)
+			term.ch <- console.Event{Line: present.KeySave}
+			for _, l := range after {
+				term.ch <- console.Event{Line: l}
+			}
+			term.ch <- console.Event{EOF: true}
+			wait(t, done, out, agent)
+			results := reviewResults(agent)
+			if len(results) != 1 || results[0].IsError || planmode.ExitOutcome(results[0].Outcome) != planmode.ExitAbandoned ||
+				!strings.Contains(results[0].Output, `"saved":true`) {
+				t.Fatalf("review results %+v, want one save:\n%s", results, out.String())
+			}
+			w := present.English
+			if got := out.String(); !strings.Contains(got, fmt.Sprintf(w.Session.Outcome, w.Plans.Saved)) ||
+				strings.Contains(got, w.Plans.Abandoned) || strings.Contains(got, w.Console.PromptFeedback) {
+				t.Errorf("the transcript does not say the plan was saved, or asks for feedback:\n%s", got)
+			}
+		})
+	}
+}
+
+// TestQuitAtAQuestionIsNoAnswer: /quit or /exit typed while a plan review
+// or a question from the model waits is never taken as its answer (nor as
+// feedback or an answer in the user's words); it leaves.
+func TestQuitAtAQuestionIsNoAnswer(t *testing.T) {
+	for _, quit := range []string{"/quit", " /exit "} {
+		t.Run("review/"+quit, func(t *testing.T) {
+			term, out, agent, parts, done := session(t, "run/deploy.yaml", reviewScript)
+			term.ch <- console.Event{Line: "/plan Go"}
+			waitFor(t, out, present.English.Console.MenuEnd)
+			term.ch <- console.Event{Line: quit}
+			wait(t, done, out, agent)
+			for _, r := range reviewResults(agent) {
+				if o := planmode.ExitOutcome(r.Outcome); o == planmode.ExitApproved || o == planmode.ExitKeepPlanning || o == planmode.ExitAbandoned {
+					t.Fatalf("%s answered the review: %+v", quit, r)
+				}
+			}
+			if st := parts.Plan.Get(agent); !st.Active {
+				t.Errorf("plan state = %+v, want plan mode still on", st)
+			}
+		})
+		t.Run("keep planning's feedback/"+quit, func(t *testing.T) {
+			term, out, agent, _, done := session(t, "run/deploy.yaml", reviewScript)
+			term.ch <- console.Event{Line: "/plan Go"}
+			waitFor(t, out, present.English.Console.MenuEnd)
+			term.ch <- console.Event{Line: present.KeyKeep}
+			term.ch <- console.Event{Line: quit}
+			wait(t, done, out, agent)
+			for _, r := range reviewResults(agent) {
+				if strings.Contains(r.Output, strings.TrimSpace(quit)) {
+					t.Fatalf("%s was sent to the model as feedback: %+v", quit, r)
+				}
+			}
+		})
+		t.Run("question from the model/"+quit, func(t *testing.T) {
+			term, out, agent, _, done := session(t, "ask/deploy.yaml", askScript)
+			term.ch <- console.Event{Line: "/plan Go"}
+			waitFor(t, out, present.English.Console.AskOther)
+			term.ch <- console.Event{Line: quit}
+			wait(t, done, out, agent)
+			for _, a := range planask.Asks(agent.Session().Events()) {
+				if a.Answer != nil && a.Answer.Outcome == planask.OutcomeAnswered {
+					t.Fatalf("%s answered the question: %+v", quit, a.Answer)
+				}
+			}
+		})
+	}
+}
+
+// TestQuestionFromTheModelNeverLooksLikeTheReview: a question from the
+// model that copies the review's words is framed as the model's, asked
+// with numbered options, not the review's menu of roles.
+func TestQuestionFromTheModelNeverLooksLikeTheReview(t *testing.T) {
+	w := present.English
+	script := "steps:\n  - toolCalls:\n      - name: ask_user\n        input:\n          questions:\n" +
+		"            - {header: \"Plan review: P\", question: \"" + w.Review.Question + "\", options: [{label: Approve, description: a}, {label: Keep planning, description: b}]}\n" +
+		"  - text: ok\n"
+	term, out, agent, _, done := session(t, "ask/deploy.yaml", script)
+	term.ch <- console.Event{Line: "/plan Go"}
+	waitFor(t, out, w.Console.AskOther)
+	term.ch <- console.Event{EOF: true}
+	wait(t, done, out, agent)
+	got := out.String()
+	if !strings.Contains(got, w.Form.From+"\n"+fmt.Sprintf(w.Console.MenuHead, fmt.Sprintf(w.Form.Head, 1, 1, "Plan review: P"))) {
+		t.Errorf("the question is not framed as the model's first:\n%s", got)
+	}
+	for _, bad := range []string{"[a] Approve", "[k]"} {
+		if strings.Contains(got, bad) {
+			t.Errorf("the transcript holds %q:\n%s", bad, got)
+		}
+	}
+	if !strings.Contains(got, "[1] Approve") {
+		t.Errorf("the options are not numbered as a question's:\n%s", got)
 	}
 }

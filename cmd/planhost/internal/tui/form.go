@@ -2,6 +2,7 @@ package tui
 
 import (
 	"fmt"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -222,6 +223,10 @@ func (m *Model) formView() string {
 		lines = append(lines, hang("  "+w.Other+" "+s(other), m.width, 4))
 	default:
 		lines = append(lines, m.st.meta.Render("  "+w.Other+" "+w.OtherEmpty))
+	}
+	if strings.TrimSpace(m.feedback.Value()) != "" && slices.Contains(f.picked, true) {
+		// The model is told the user's words win over the options.
+		lines = append(lines, m.st.meta.Render(wrap("  "+w.OtherWins, m.width)))
 	}
 	hint := w.Hint
 	if multi {

@@ -10,6 +10,7 @@ import (
 
 	"github.com/dshgo/planmode/cmd/planhost/internal/tui"
 	"github.com/dshgo/planmode/host"
+	"github.com/dshgo/planmode/internal/present"
 	"github.com/dshgo/planmode/planask"
 )
 
@@ -103,7 +104,63 @@ func TestFormIgnoresKeysTypedAsItAppears(t *testing.T) {
 		t.Fatalf("view:\n%s", h.view())
 	}
 	h.send(tui.AskGoneMsg{ID: 1})
-	if strings.Contains(h.view(), "Question 1 of 4") || !strings.Contains(h.view(), "the questions were withdrawn") {
+	if strings.Contains(h.view(), "Question 1 of 4") {
 		t.Fatalf("a withdrawn form is still shown:\n%s", h.view())
+	}
+}
+
+// TestWithdrawnQuestionsAddNoLine: a question the agent withdrew (Ctrl-C,
+// a cancelled turn) closes without a line of its own: the log's items say
+// how it ended, in order, once.
+func TestWithdrawnQuestionsAddNoLine(t *testing.T) {
+	for _, kind := range []string{"review", "form"} {
+		t.Run(kind, func(t *testing.T) {
+			h := newHarness(t, tui.Config{})
+			ask, reply := clarifyingAsk(1)
+			if kind == "review" {
+				ask, reply = planAsk(1, "# Plan\n")
+			}
+			h.send(ask)
+			before := tui.RenderedForTest(h.m)
+			h.send(tui.AskGoneMsg{ID: 1})
+			if after := tui.RenderedForTest(h.m); !slices.Equal(before, after) {
+				t.Errorf("the withdrawn question added lines:\n%s", strings.Join(after[len(before):], "\n"))
+			}
+			h.noReply(reply, "a withdrawn question was answered")
+			if v := h.view(); !strings.Contains(v, "/help") {
+				t.Errorf("the question did not close:\n%s", v)
+			}
+		})
+	}
+}
+
+// TestFormSaysOwnWordsReplaceTheTickedOptions: with options ticked and
+// the user's own words typed, the form says what the model is told: the
+// words win. Both go in the answer, as planask reads them.
+func TestFormSaysOwnWordsReplaceTheTickedOptions(t *testing.T) {
+	for _, cat := range []*present.Catalog{present.English, present.Chinese} {
+		t.Run(cat.Lang, func(t *testing.T) {
+			h := newHarness(t, tui.Config{Catalog: cat})
+			ask, reply := clarifyingAsk(1)
+			h.send(ask)
+			h.answer("1")
+			h.key(tea.KeyUp, 0) // the row of the user's words
+			if strings.Contains(h.view(), cat.Form.OtherWins) {
+				t.Fatalf("the note shows before any words were typed:\n%s", h.view())
+			}
+			h.keys("Both")
+			if v := h.view(); !strings.Contains(v, cat.Form.OtherWins) {
+				t.Fatalf("the form does not say the words replace the ticked option:\n%s", v)
+			}
+			h.key(tea.KeyEnter, 0)
+			for range 3 {
+				h.answer("1")
+				h.key(tea.KeyEnter, 0)
+			}
+			r := h.replied(reply)
+			if a := r.Answers[0]; a.Custom != "Both" || !slices.Equal(a.Selected, []string{"In code"}) {
+				t.Errorf("answer = %+v", a)
+			}
+		})
 	}
 }

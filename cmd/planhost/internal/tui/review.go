@@ -10,6 +10,7 @@ import (
 	"charm.land/bubbles/v2/key"
 	tea "charm.land/bubbletea/v2"
 	"charm.land/lipgloss/v2"
+	"github.com/charmbracelet/x/ansi"
 
 	"github.com/dshgo/planmode/cmd/planhost/internal/reviewgate"
 	"github.com/dshgo/planmode/host"
@@ -102,15 +103,16 @@ func (m *Model) ask(msg AskMsg) {
 	m.input.Blur()
 }
 
-// askGone closes the question with id, which the agent withdrew.
+// askGone closes the question with id, which the agent withdrew. The
+// transcript says how it ended once the log has it (the review's outcome,
+// the questions' box), in order: the error it was withdrawn with is the
+// model's.
 func (m *Model) askGone(id int) {
 	switch {
 	case m.form != nil && m.form.id == id:
 		m.closeForm()
-		m.note(present.Note, m.cat.Form.Withdrawn)
 	case m.review != nil && m.review.id == id:
 		m.closeReview()
-		m.note(present.Note, m.cat.Review.Cancelled)
 	}
 }
 
@@ -393,10 +395,30 @@ func diffCounts(diff string) (added, removed int) {
 	return added, removed
 }
 
+// pack puts pieces side by side on lines at most width wide, each piece
+// whole on one line unless it is wider than a line.
+func pack(pieces []string, width int) []string {
+	var out []string
+	line := ""
+	for _, p := range pieces {
+		if line != "" && ansi.StringWidth(line)+ansi.StringWidth(p) > width {
+			out = append(out, line)
+			line = ""
+		}
+		line += p
+	}
+	out = append(out, line)
+	for i, l := range out {
+		out[i] = wrap(l, width)
+	}
+	return out
+}
+
 // menuView is the question and its menu, under the page: a consent's
 // fields (or its detail), the question, the plan file, the edit and the
 // editor's failure, the entries with their keys, and the keys' hint.
-func (m *Model) menuView(r *review) string {
+// Compact, the entries are only their keys and labels, side by side.
+func (m *Model) menuView(r *review, compact bool) string {
 	q, w, s := r.question, m.width, m.cfg.Sanitize
 	var out []string
 	if !r.plan() {
@@ -419,7 +441,20 @@ func (m *Model) menuView(r *review) string {
 	if r.problem != "" {
 		out = append(out, m.st.err.Render(wrap(r.problem, w)))
 	}
+	if compact {
+		entries := make([]string, len(q.Menu))
+		for i, ch := range q.Menu {
+			entries[i] = fmt.Sprintf("  [%s] %s", ch.Key, s(ch.Label))
+			if i == r.cursor {
+				entries[i] = m.st.selected.Render(fmt.Sprintf("❯ [%s] %s", ch.Key, s(ch.Label)))
+			}
+		}
+		out = append(out, pack(entries, w)...)
+	}
 	for i, ch := range q.Menu {
+		if compact {
+			break
+		}
 		line := fmt.Sprintf("[%s] %s", ch.Key, s(ch.Label))
 		if ch.Description != "" {
 			line += " — " + s(ch.Description)

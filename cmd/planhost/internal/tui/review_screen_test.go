@@ -3,6 +3,7 @@ package tui_test
 import (
 	"bytes"
 	"errors"
+	"fmt"
 	"log/slog"
 	"regexp"
 	"strings"
@@ -136,5 +137,58 @@ func TestAnOptionOnVFallsBackToNumbers(t *testing.T) {
 	h.send(ask)
 	if v := h.view(); !strings.Contains(v, "[3] Verify first") || strings.Contains(v, "[v]") {
 		t.Errorf("menu:\n%s", v)
+	}
+}
+
+// TestSmallScreenKeepsThePlanInView: on a 60×15 terminal the review keeps
+// a few lines of the plan on the page (the menu is drawn without its
+// descriptions, every key still there), says how many lines are below and
+// the key that scrolls them, and PgDn shows them.
+func TestSmallScreenKeepsThePlanInView(t *testing.T) {
+	var plan strings.Builder
+	plan.WriteString("# Small screen\n\n")
+	for i := 1; i <= 30; i++ {
+		fmt.Fprintf(&plan, "%d. Step number %d.\n", i, i)
+	}
+	for _, cat := range []*present.Catalog{present.English, present.Chinese} {
+		t.Run(cat.Lang, func(t *testing.T) {
+			h := newHarness(t, tui.Config{Catalog: cat})
+			h.send(tea.WindowSizeMsg{Width: 60, Height: 15})
+			ask, reply := planAsk(1, plan.String())
+			ask.Request.Questions[0].Options = append(ask.Request.Questions[0].Options, host.Option{Label: "Save", Role: host.RoleSave})
+			h.send(ask)
+			v := h.view()
+			if n := strings.Count(v, "\n") + 1; n > 15 {
+				t.Errorf("the view has %d lines, more than the terminal's 15:\n%s", n, v)
+			}
+			shown := 0
+			for i := 1; i <= 30; i++ {
+				if strings.Contains(v, fmt.Sprintf("Step number %d.", i)) {
+					shown++
+				}
+			}
+			if shown < 3 {
+				t.Errorf("%d lines of the plan show, want at least 3:\n%s", shown, v)
+			}
+			_, more, _ := strings.Cut(cat.UI.MoreBelow, "%d")
+			if !strings.Contains(v, more) {
+				t.Errorf("the page does not say how to see the rest of the plan:\n%s", v)
+			}
+			for _, k := range []string{present.KeyApprove, present.KeySave, present.KeyKeep, present.KeyEdit, present.KeyDismiss} {
+				if !strings.Contains(v, "["+k+"]") {
+					t.Errorf("the menu lacks [%s]:\n%s", k, v)
+				}
+			}
+			for range 5 {
+				h.key(tea.KeyPgDown, 0)
+			}
+			if v := h.view(); !strings.Contains(v, "Step number 30.") || strings.Contains(v, more) {
+				t.Errorf("PgDn does not show the end of the plan:\n%s", v)
+			}
+			h.answer(present.KeyApprove)
+			if r := h.replied(reply); r.Err != nil || len(r.Answers) != 1 {
+				t.Fatalf("reply = %+v", r)
+			}
+		})
 	}
 }

@@ -19,7 +19,12 @@ func (m *Model) layout() {
 	w := max(m.width, 10)
 	m.input.SetWidth(w)
 	m.feedback.SetWidth(w)
-	m.bottom = m.bottomView()
+	m.bottom = m.bottomView(false)
+	if r := m.review; r != nil && r.plan() && m.height-lipgloss.Height(m.bottom) < minReviewPage {
+		// A small screen: the menu without its descriptions leaves room
+		// for the plan.
+		m.bottom = m.bottomView(true)
+	}
 	m.pageH = max(m.height-lipgloss.Height(m.bottom), 1)
 	m.restyle(look{width: w, dark: m.dark, expand: m.expand})
 	if r := m.review; r != nil && r.plan() {
@@ -32,6 +37,11 @@ func (m *Model) layout() {
 	m.top = clamp(m.top, m.tr.total()-m.pageH)
 }
 
+// minReviewPage is the fewest lines the page keeps for the plan under
+// review (the review's title, the plan's heading, a few of its lines and
+// the line that says what is below) before the menu is drawn compact.
+const minReviewPage = 8
+
 // clamp keeps a scroll position between 0 and last.
 func clamp(top, last int) int { return max(min(top, last), 0) }
 
@@ -40,7 +50,13 @@ func clamp(top, last int) int { return max(min(top, last), 0) }
 func (m Model) page() []string {
 	if r := m.review; r != nil && r.plan() {
 		body := r.body.lines
-		return body[min(r.top, len(body)):min(r.top+m.pageH, len(body))]
+		shown := body[min(r.top, len(body)):min(r.top+m.pageH, len(body))]
+		if rest := len(body) - r.top - m.pageH; rest > 0 && len(shown) > 1 {
+			// The last line says how much is below, and the key that
+			// shows it.
+			shown = append(shown[:len(shown)-1:len(shown)-1], m.st.meta.Render(fmt.Sprintf(m.cat.UI.MoreBelow, rest+1)))
+		}
+		return shown
 	}
 	return m.tr.window(m.top, m.pageH)
 }
@@ -80,11 +96,12 @@ func (m Model) View() tea.View {
 	return v
 }
 
-// bottomView is everything under the page.
-func (m *Model) bottomView() string {
+// bottomView is everything under the page; compact draws a review's
+// menu without the entries' descriptions.
+func (m *Model) bottomView(compact bool) string {
 	var parts []string
 	if r := m.review; r != nil {
-		parts = append(parts, m.menuView(r))
+		parts = append(parts, m.menuView(r, compact))
 	}
 	if m.form != nil {
 		parts = append(parts, m.formView())
