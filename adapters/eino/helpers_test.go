@@ -161,14 +161,15 @@ func readFile(t testing.TB) tool.InvokableTool {
 	return tl
 }
 
-// env is a program: a host on a store, plan mode, an Eino agent.
+// env is a program: a host on a store, plan mode (and the hosted tools
+// newEnv is given), an Eino agent.
 type env struct {
 	h    *planeino.Host
 	plan *planmode.Controller
 	ag   adk.Agent
 }
 
-func newEnv(t testing.TB, st host.Store, m model.ToolCallingChatModel, q host.UserQuestions) *env {
+func newEnv(t testing.TB, st host.Store, m model.ToolCallingChatModel, q host.UserQuestions, hosted ...host.Tool) *env {
 	t.Helper()
 	ctx := context.Background()
 	h, err := planeino.New(planeino.Options{Store: st, Questions: q})
@@ -186,6 +187,11 @@ func newEnv(t testing.TB, st host.Store, m model.ToolCallingChatModel, q host.Us
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { _ = res.Controller.Stop(ctx) })
+	for _, tl := range hosted {
+		if _, err := h.AddTool(tl); err != nil {
+			t.Fatal(err)
+		}
+	}
 	mw, err := h.Middleware()
 	if err != nil {
 		t.Fatal(err)

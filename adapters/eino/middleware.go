@@ -1,6 +1,7 @@
 package eino
 
 import (
+	"cmp"
 	"context"
 	"encoding/json"
 	"fmt"
@@ -251,17 +252,28 @@ func (h *Host) callTool(ctx context.Context, in *compose.ToolInput, run func(con
 }
 
 // lost owes the call an is-error result, in the tool's words when it
-// handles a lost result (the exit tool withdraws its approval).
+// handles a lost result (the exit tool withdraws its approval), else in
+// the host's.
 func (a *Agent) lost(ctx context.Context, cc host.CallContext, tool string, err error) {
 	text := textResultLost
 	if t, ok := a.h.tools.Get(tool); ok {
 		if rl, ok := t.(host.ResultLossHandler); ok {
-			text = rl.ResultLost(ctx, cc, err)
+			text = cmp.Or(a.h.resultLost(ctx, rl, cc, tool, err), textResultLost)
 		}
 	}
 	a.mu.Lock()
 	defer a.mu.Unlock()
 	a.owed = append(a.owed, host.ToolResult{CallID: cc.CallID, Name: tool, Output: text, IsError: true})
+}
+
+// resultLost tells the handler; a panicking handler gives no text.
+func (h *Host) resultLost(ctx context.Context, rl host.ResultLossHandler, cc host.CallContext, tool string, err error) (text string) {
+	defer func() {
+		if p := recover(); p != nil {
+			h.o.Logger.Warn(warnLossHandlerPanicked, "tool", tool, "panic", p)
+		}
+	}()
+	return rl.ResultLost(ctx, cc, err)
 }
 
 func runSafely(ctx context.Context, run func(context.Context) (string, error)) (out string, err error) {

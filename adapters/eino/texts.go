@@ -20,6 +20,9 @@ const (
 	textToolInterrupted = refhost.ToolErrorPrefix + "the call was interrupted before it returned a result"
 )
 
+// Warnings for Options.Logger.
+const warnLossHandlerPanicked = name + ": a tool's result-loss handler panicked; the host writes its own result"
+
 var (
 	// ErrNoStore means [Options] name no store.
 	ErrNoStore = errors.New("no store")
