@@ -15,10 +15,8 @@ import (
 
 	"github.com/jackc/pgx/v5/pgconn"
 
-	"github.com/dshgo/planmode"
 	"github.com/dshgo/planmode/cmd/planhost/pgstore"
 	"github.com/dshgo/planmode/host"
-	"github.com/dshgo/planmode/plansteps"
 	"github.com/dshgo/planmode/store"
 )
 
@@ -235,15 +233,6 @@ func OpenDocuments(dir string) (host.Documents, error) {
 		return nil, fmt.Errorf("-documents: %w", err)
 	}
 	return docs, nil
-}
-
-// PayloadChecks are the validators of the payloads planhost's plugins
-// record, which every session planhost reads for the user passes.
-func PayloadChecks() map[string]host.Validator {
-	return map[string]host.Validator{
-		planmode.PluginName:  planmode.CheckPayload,
-		plansteps.PluginName: plansteps.CheckPayload,
-	}
 }
 
 // EventError is an event a store refused to import: Seq is its place in
