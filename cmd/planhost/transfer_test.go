@@ -15,6 +15,7 @@ import (
 	"github.com/dshgo/planmode/cmd/planhost/internal/transfer"
 	"github.com/dshgo/planmode/cmd/planhost/pgstore"
 	"github.com/dshgo/planmode/cmd/planhost/pgstore/pgtest"
+	"github.com/dshgo/planmode/host"
 	"github.com/dshgo/planmode/store"
 )
 
@@ -352,5 +353,39 @@ func TestExportNamesItsRepair(t *testing.T) {
 	}
 	if got := readFile(t, file); string(got) != content {
 		t.Errorf("export changed the file")
+	}
+}
+
+// TestImportReplaceRefusesALeasedSession: import -replace into PostgreSQL
+// does not swap a session whose turn lease another process holds; it
+// names the holder, as the file store does.
+func TestImportReplaceRefusesALeasedSession(t *testing.T) {
+	srv := pgtest.NewServer(t)
+	url := pgtest.NewDBOn(t, srv)
+	file := filepath.Join("testdata", "inspect", "pending.jsonl")
+	mustMain(t, exitOK, "", "import", "-store", url, file)
+	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+	defer cancel()
+	held, err := pgstore.Open(ctx, url, pgstore.WithLeaseHolder("holder.example", 4242))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer held.Close()
+	s, err := held.Open("pending")
+	if err != nil {
+		t.Fatal(err)
+	}
+	lease, err := s.(host.TurnLeaser).LeaseTurn()
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer lease.Release()
+	before, _ := mustMain(t, exitOK, "", "export", "-store", url, "pending")
+	_, errOut := mustMain(t, exitFailure, "", "import", "-store", url, "-replace", "-session", "pending", filepath.Join("testdata", "inspect", "demo.jsonl"))
+	if want := "busy on holder.example (pid 4242) since "; !strings.Contains(errOut, want) {
+		t.Errorf("stderr = %q, want %q", errOut, want)
+	}
+	if after, _ := mustMain(t, exitOK, "", "export", "-store", url, "pending"); after != before {
+		t.Errorf("the leased session was replaced")
 	}
 }
