@@ -1,12 +1,17 @@
 package main
 
 import (
+	"bytes"
 	"context"
+	"errors"
 	"fmt"
 	"io"
+	"io/fs"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"strconv"
 	"strings"
 	"testing"
@@ -15,6 +20,7 @@ import (
 	"github.com/dshgo/planmode/cmd/planhost/internal/transfer"
 	"github.com/dshgo/planmode/cmd/planhost/pgstore"
 	"github.com/dshgo/planmode/cmd/planhost/pgstore/pgtest"
+	"github.com/dshgo/planmode/host"
 	"github.com/dshgo/planmode/store"
 )
 
@@ -352,5 +358,133 @@ func TestExportNamesItsRepair(t *testing.T) {
 	}
 	if got := readFile(t, file); string(got) != content {
 		t.Errorf("export changed the file")
+	}
+}
+
+// TestImportReplaceRefusesALeasedSession: import -replace into PostgreSQL
+// does not swap a session whose turn lease another process holds; it
+// names the holder, as the file store does.
+func TestImportReplaceRefusesALeasedSession(t *testing.T) {
+	srv := pgtest.NewServer(t)
+	url := pgtest.NewDBOn(t, srv)
+	file := filepath.Join("testdata", "inspect", "pending.jsonl")
+	mustMain(t, exitOK, "", "import", "-store", url, file)
+	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+	defer cancel()
+	held, err := pgstore.Open(ctx, url, pgstore.WithLeaseHolder("holder.example", 4242))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer held.Close()
+	s, err := held.Open("pending")
+	if err != nil {
+		t.Fatal(err)
+	}
+	lease, err := s.(host.TurnLeaser).LeaseTurn()
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer lease.Release()
+	before, _ := mustMain(t, exitOK, "", "export", "-store", url, "pending")
+	_, errOut := mustMain(t, exitFailure, "", "import", "-store", url, "-replace", "-session", "pending", filepath.Join("testdata", "inspect", "demo.jsonl"))
+	if want := "busy on holder.example (pid 4242) since "; !strings.Contains(errOut, want) {
+		t.Errorf("stderr = %q, want %q", errOut, want)
+	}
+	if after, _ := mustMain(t, exitOK, "", "export", "-store", url, "pending"); after != before {
+		t.Errorf("the leased session was replaced")
+	}
+}
+
+// bigSessionFile writes a session file of n events to dir, one that takes
+// an import a while to stage.
+func bigSessionFile(t *testing.T, dir, name string, n int) string {
+	t.Helper()
+	var b strings.Builder
+	b.WriteString(`{"seq":1,"type":"session/created","time":"2025-01-02T03:04:05Z"}` + "\n")
+	for i := 2; i <= n; i++ {
+		fmt.Fprintf(&b, `{"seq":%d,"type":"x/y","time":"2025-01-02T03:04:05Z","data":{"n":%d}}`+"\n", i, i)
+	}
+	file := filepath.Join(dir, name)
+	if err := os.WriteFile(file, []byte(b.String()), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	return file
+}
+
+// stagingDirs lists the staging directories in the sessions directory.
+func stagingDirs(t *testing.T, sessions string) []string {
+	t.Helper()
+	entries, err := os.ReadDir(sessions)
+	if err != nil && !errors.Is(err, fs.ErrNotExist) {
+		t.Fatal(err)
+	}
+	var dirs []string
+	for _, e := range entries {
+		if strings.HasPrefix(e.Name(), ".import-") {
+			dirs = append(dirs, e.Name())
+		}
+	}
+	return dirs
+}
+
+// startImport runs the real binary's import of file into sessions and
+// returns once it is staging, with the name of its staging directory
+// (other than skip).
+func startImport(t *testing.T, sessions, file, id, skip string) (*exec.Cmd, string) {
+	t.Helper()
+	cmd := exec.Command(builtBinary(t), "import", "-sessions", sessions, "-session", id, file)
+	var errOut bytes.Buffer
+	cmd.Stderr = &errOut
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { cmd.Process.Kill(); cmd.Wait() })
+	deadline := time.Now().Add(time.Minute)
+	for time.Now().Before(deadline) {
+		for _, d := range stagingDirs(t, sessions) {
+			if d != skip {
+				return cmd, d
+			}
+		}
+		time.Sleep(time.Millisecond)
+	}
+	t.Fatalf("the import never staged its file; stderr:\n%s", errOut.String())
+	return nil, ""
+}
+
+// TestImportCleansUpAKilledImport: an import killed while it stages
+// (SIGKILL) leaves its staging directory behind, and the next import
+// removes it, but never the staging directory of an import that runs.
+func TestImportCleansUpAKilledImport(t *testing.T) {
+	dir := t.TempDir()
+	sessions := filepath.Join(dir, "sessions")
+	big := bigSessionFile(t, dir, "big.jsonl", 300000)
+
+	killed, stale := startImport(t, sessions, big, "killed", "")
+	if err := killed.Process.Kill(); err != nil { // SIGKILL
+		t.Fatal(err)
+	}
+	killed.Wait()
+	if got := stagingDirs(t, sessions); !slices.Contains(got, stale) {
+		t.Fatalf("after the kill, staging directories %v, want %s left behind", got, stale)
+	}
+
+	// The next import removes it; a third, while that one runs, leaves
+	// the running import's alone.
+	running, live := startImport(t, sessions, big, "running", stale)
+	mustMain(t, exitOK, "", "import", "-sessions", sessions, "-session", "small", filepath.Join("testdata", "inspect", "pending.jsonl"))
+	if err := running.Wait(); err != nil {
+		t.Fatalf("the running import failed (its staging directory %s removed under it?): %v", live, err)
+	}
+	if got := stagingDirs(t, sessions); len(got) != 0 {
+		t.Errorf("staging directories left: %v", got)
+	}
+	for _, id := range []string{"running", "small"} {
+		if _, err := os.Stat(filepath.Join(sessions, id+store.FileExt)); err != nil {
+			t.Errorf("session %s: %v", id, err)
+		}
+	}
+	if _, err := os.Stat(filepath.Join(sessions, "killed"+store.FileExt)); err == nil {
+		t.Errorf("the killed import stored its session")
 	}
 }

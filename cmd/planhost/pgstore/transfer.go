@@ -3,6 +3,7 @@ package pgstore
 import (
 	"errors"
 	"fmt"
+	"time"
 
 	"github.com/jackc/pgx/v5"
 
@@ -19,7 +20,19 @@ const (
 		LEFT JOIN LATERAL (SELECT at FROM planmode_events
 			WHERE session_id = s.id ORDER BY seq DESC LIMIT 1) e ON true
 		ORDER BY greatest(s.created, e.at) DESC, s.id DESC LIMIT 1`
-	sqlDeleteSession = `DELETE FROM planmode_sessions WHERE id = $1`
+	// sqlImportLock locks the row of session $1 for a replacement (an
+	// append under way is waited for, and no lease can be granted until
+	// the commit) and reads its lease: who holds it and whether it is
+	// live by the database's clock.
+	sqlImportLock = `SELECT lease_host, lease_pid, lease_since, lease_until, COALESCE(lease_until > clock_timestamp(), false)
+		FROM planmode_sessions WHERE id = $1 FOR UPDATE`
+	sqlImportDeleteEvents = `DELETE FROM planmode_events WHERE session_id = $1`
+	// sqlImportReset makes the session's row that of a session imported
+	// now. The row is kept, and its fencing token only grows: a token
+	// granted before the replacement is refused after it, and none is
+	// granted twice.
+	sqlImportReset = `UPDATE planmode_sessions SET fence = fence + 1, lease_host = '', lease_pid = 0,
+		lease_since = NULL, lease_until = NULL, created = now() WHERE id = $1`
 )
 
 // importColumns are the columns Import copies each event into.
@@ -63,8 +76,12 @@ func (e *ImportError) Unwrap() error { return e.Err }
 // sources are kept. An event that does not is an [*ImportError]. A
 // session id that exists is host.ErrSessionExists unless replace is true;
 // then its log is replaced whole (its row is locked first, so the
-// replacement waits for an append under way); replace only a session no
-// process has open, since one that has would go on from the log it read.
+// replacement waits for an append under way), unless a process holds the
+// session's turn lease: that is a [*host.BusyError] naming the holder. A
+// replacement keeps the session's fencing token growing, so an append
+// under a lease granted before it is refused (host.ErrFenced). Replace
+// only a session no process has open, since one that has would go on
+// from the log it read.
 func (s *Store) Import(id string, events host.Log, replace bool) error {
 	if err := store.ValidateID(id); err != nil {
 		return err
@@ -88,20 +105,37 @@ func (s *Store) Import(id string, events host.Log, replace bool) error {
 	defer cancel()
 	purpose := fmt.Sprintf("pgstore: import session %q", id)
 	err := inTx(ctx, s.pool, pgx.TxOptions{}, purpose, func(tx pgx.Tx) error {
-		var n int64
-		err := tx.QueryRow(ctx, sqlLockSession, id).Scan(&n)
+		var (
+			h     host.LeaseHolder
+			live  bool
+			since *time.Time
+			until *time.Time
+		)
+		err := tx.QueryRow(ctx, sqlImportLock, id).Scan(&h.Host, &h.PID, &since, &until, &live)
 		switch {
-		case err == nil && !replace:
+		case errors.Is(err, pgx.ErrNoRows):
+			if err := insertSession(ctx, tx, id); err != nil {
+				return fmt.Errorf("%s: %w", purpose, err)
+			}
+		case err != nil:
+			return fmt.Errorf("%s: look the session up: %w", purpose, err)
+		case !replace:
 			return fmt.Errorf("%s: %w", purpose, host.ErrSessionExists)
-		case err == nil:
-			if _, err := tx.Exec(ctx, sqlDeleteSession, id); err != nil {
+		case live:
+			if since != nil {
+				h.Since = *since
+			}
+			if until != nil {
+				h.Until = *until
+			}
+			return fmt.Errorf("%s: %w", purpose, &host.BusyError{Session: id, Holder: h})
+		default:
+			if _, err := tx.Exec(ctx, sqlImportDeleteEvents, id); err != nil {
 				return fmt.Errorf("%s: delete the old log: %w", purpose, err)
 			}
-		case !errors.Is(err, pgx.ErrNoRows):
-			return fmt.Errorf("%s: look the session up: %w", purpose, err)
-		}
-		if err := insertSession(ctx, tx, id); err != nil {
-			return fmt.Errorf("%s: %w", purpose, err)
+			if _, err := tx.Exec(ctx, sqlImportReset, id); err != nil {
+				return fmt.Errorf("%s: reset the session: %w", purpose, err)
+			}
 		}
 		copied, err := tx.CopyFrom(ctx, pgx.Identifier{"planmode_events"}, importColumns, pgx.CopyFromRows(rows))
 		if err != nil {

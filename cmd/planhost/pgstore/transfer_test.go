@@ -165,3 +165,89 @@ func TestLatest(t *testing.T) {
 		t.Fatalf("after an import, Latest = %q, %v; want imported", id, err)
 	}
 }
+
+// TestImportReplaceUnderALease: a replacement is refused while another
+// process holds the session's turn lease, naming the holder, and nothing
+// changes; once the lease is released or has expired it goes through,
+// the next grant's token is above every token granted before, and the
+// old holder's late append is fenced.
+func TestImportReplaceUnderALease(t *testing.T) {
+	const ttl = 500 * time.Millisecond
+	tests := []struct {
+		name string
+		end  func(t *testing.T, holder *pgstore.Store, g host.TurnLease)
+	}{
+		{"released", func(t *testing.T, _ *pgstore.Store, g host.TurnLease) {
+			if err := g.Release(); err != nil {
+				t.Fatal(err)
+			}
+		}},
+		{"expired", func(t *testing.T, holder *pgstore.Store, _ host.TurnLease) {
+			// The holder pauses: its renewals stop, the lease row stays.
+			_ = holder.Close()
+			time.Sleep(2 * ttl)
+		}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			url := pgtest.NewDB(t)
+			holder := open(t, url, pgstore.WithLeaseExpiry(ttl), pgstore.WithLeaseHolder("holder.example", 4242))
+			importer := open(t, url, pgstore.WithLeaseExpiry(ttl))
+			old := stored(host.Event{Type: "x/old"}, host.Event{Type: "x/old"})
+			if err := importer.Import("s", old, false); err != nil {
+				t.Fatal(err)
+			}
+			_, hl := leaser(t, holder, "s")
+			g, err := hl.LeaseTurn()
+			if err != nil {
+				t.Fatal(err)
+			}
+			if _, err := g.Append(ev("x/held", 1)); err != nil {
+				t.Fatal(err)
+			}
+			log := stored(host.Event{Type: "x/new", Data: json.RawMessage(`1`)})
+			err = importer.Import("s", log, true)
+			var busy *host.BusyError
+			if !errors.As(err, &busy) || busy.Holder.Host != "holder.example" || busy.Holder.PID != 4242 || busy.Holder.Since.IsZero() {
+				t.Fatalf("Import -replace under a live lease = %v, want busy naming holder.example (pid 4242)", err)
+			}
+			if !strings.Contains(err.Error(), "busy on holder.example (pid 4242) since ") {
+				t.Errorf("Import -replace under a live lease = %v, want it to name the holder", err)
+			}
+			other := open(t, url)
+			if got, err := other.Open("s"); err != nil || got.Len() != 3 || got.Events().At(2).Type != "x/held" {
+				t.Fatalf("the refused replacement changed the session: %v", err)
+			}
+			if live, err := pgstore.LeaseHolder(other, "s"); err != nil || !live {
+				t.Fatalf("the refused replacement cleared the lease: live %v, %v", live, err)
+			}
+
+			tt.end(t, holder, g)
+			if err := importer.Import("s", log, true); err != nil {
+				t.Fatalf("Import -replace after the lease ended: %v", err)
+			}
+			_, nl := leaser(t, importer, "s")
+			ng, err := nl.LeaseTurn()
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer ng.Release()
+			if tt.name == "released" {
+				// The old holder, paused until now, appends late.
+				if _, err := g.Append(ev("x/late", 2)); !errors.Is(err, host.ErrFenced) {
+					t.Fatalf("the old holder's append after a replacement = %v, want ErrFenced", err)
+				}
+			}
+			if ng.Token() <= g.Token() {
+				t.Fatalf("token %d after a replacement, the old holder's was %d: want larger", ng.Token(), g.Token())
+			}
+			got, err := open(t, url).Open("s")
+			if err != nil {
+				t.Fatal(err)
+			}
+			if !reflect.DeepEqual(got.Events().Slice(), log.Slice()) {
+				t.Fatalf("replaced log = %+v, want %+v", got.Events().Slice(), log.Slice())
+			}
+		})
+	}
+}

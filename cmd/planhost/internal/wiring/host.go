@@ -60,19 +60,51 @@ type Parts struct {
 	PlanFile *planfile.Plugin `optional:"true"`
 }
 
+// offered is a plugin a deployment file may enable, with the payload
+// check of the events it records (nil when it records none of its own).
+type offered struct {
+	plugin deploy.Plugin
+	check  host.Validator
+}
+
+// offeredPlugins is the one list Plugins and PayloadChecks derive from:
+// a plugin is offered together with its payload check, so that whatever
+// reads a session for the user (import, export, inspect) checks every
+// event as the plugins check it when the session is run.
+func offeredPlugins() []offered {
+	return []offered{
+		{planmode.DeployPlugin(), planmode.CheckPayload},
+		{planfile.DeployPlugin(), planfile.CheckPayload},
+		{planentry.DeployPlugin(), planentry.CheckPayload},
+		{planask.DeployPlugin(), planask.CheckPayload},
+		{planreview.DeployPlugin(), planreview.CheckPayload},
+		{plangate.DeployPlugin(), nil},
+		{plansteps.DeployPlugin(), plansteps.CheckPayload},
+		{todo.DeployPlugin(), nil},
+	}
+}
+
 // Plugins are the plugins a deployment file may enable: plan-mode and the
 // companions, in any mix (each companion but todo requires plan-mode).
 func Plugins() []deploy.Plugin {
-	return []deploy.Plugin{
-		planmode.DeployPlugin(),
-		planfile.DeployPlugin(),
-		planentry.DeployPlugin(),
-		planask.DeployPlugin(),
-		planreview.DeployPlugin(),
-		plangate.DeployPlugin(),
-		plansteps.DeployPlugin(),
-		todo.DeployPlugin(),
+	var plugins []deploy.Plugin
+	for _, o := range offeredPlugins() {
+		plugins = append(plugins, o.plugin)
 	}
+	return plugins
+}
+
+// PayloadChecks are the payload checks of the plugins planhost offers,
+// by plugin name: a session passes them all before it is imported,
+// exported or inspected, as it would when run with any deployment.
+func PayloadChecks() map[string]host.Validator {
+	checks := make(map[string]host.Validator)
+	for _, o := range offeredPlugins() {
+		if o.check != nil {
+			checks[o.plugin.Name] = o.check
+		}
+	}
+	return checks
 }
 
 // New builds (but does not start) the fx application: the reference host,

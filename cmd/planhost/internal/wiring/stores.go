@@ -15,10 +15,8 @@ import (
 
 	"github.com/jackc/pgx/v5/pgconn"
 
-	"github.com/dshgo/planmode"
 	"github.com/dshgo/planmode/cmd/planhost/pgstore"
 	"github.com/dshgo/planmode/host"
-	"github.com/dshgo/planmode/plansteps"
 	"github.com/dshgo/planmode/store"
 )
 
@@ -237,15 +235,6 @@ func OpenDocuments(dir string) (host.Documents, error) {
 	return docs, nil
 }
 
-// PayloadChecks are the validators of the payloads planhost's plugins
-// record, which every session planhost reads for the user passes.
-func PayloadChecks() map[string]host.Validator {
-	return map[string]host.Validator{
-		planmode.PluginName:  planmode.CheckPayload,
-		plansteps.PluginName: plansteps.CheckPayload,
-	}
-}
-
 // EventError is an event a store refused to import: Seq is its place in
 // the log, which is its line in a session file.
 type EventError struct {
@@ -279,11 +268,11 @@ func (f fileStore) Import(id string, events host.Log, replace bool) error {
 			}
 		}
 	}
-	tmp, err := os.MkdirTemp(dir, importDirPrefix)
+	tmp, unstage, err := stage(dir)
 	if err != nil {
 		return err
 	}
-	defer os.RemoveAll(tmp)
+	defer unstage()
 	staged, err := store.OpenDir(tmp, store.WithSyncPolicy(store.SyncNever))
 	if err != nil {
 		return err
@@ -326,6 +315,69 @@ func (f fileStore) Import(id string, events host.Log, replace bool) error {
 // importDirPrefix names the private directory an import into a sessions
 // directory stages its file in.
 const importDirPrefix = ".import-"
+
+// stage makes the private directory an import into the sessions directory
+// dir stages its file in, and first removes those that imports killed
+// while they ran left behind. An import holds a flock(2) on its staging
+// directory until it is done, taken before the sweep could see the
+// directory (both happen under a flock on dir itself), so a staging
+// directory the sweep can lock belongs to no running import. unstage
+// removes the directory and lets go of its lock. Where the system has no
+// flock(2), nothing is swept.
+func stage(dir string) (path string, unstage func(), err error) {
+	d, err := os.Open(dir)
+	if err != nil {
+		return "", nil, err
+	}
+	defer d.Close() // lets go of the lock on dir
+	locking := flock(d, true) == nil
+	if locking {
+		sweepStaging(dir)
+	}
+	path, err = os.MkdirTemp(dir, importDirPrefix)
+	if err != nil {
+		return "", nil, err
+	}
+	f, err := os.Open(path)
+	if err == nil && locking {
+		err = flock(f, false)
+	}
+	if err != nil {
+		os.RemoveAll(path)
+		if f != nil {
+			f.Close()
+		}
+		return "", nil, err
+	}
+	return path, func() {
+		os.RemoveAll(path)
+		f.Close()
+	}, nil
+}
+
+// sweepStaging removes the staging directories in dir that no running
+// import holds (the caller holds the lock on dir). What cannot be read
+// or removed is left for a later import.
+func sweepStaging(dir string) {
+	entries, err := os.ReadDir(dir)
+	if err != nil {
+		return
+	}
+	for _, e := range entries {
+		if !e.IsDir() || !strings.HasPrefix(e.Name(), importDirPrefix) {
+			continue
+		}
+		path := filepath.Join(dir, e.Name())
+		f, err := os.OpenFile(path, os.O_RDONLY|OpenNoFollow, 0)
+		if err != nil {
+			continue
+		}
+		if flock(f, false) == nil {
+			_ = os.RemoveAll(path)
+		}
+		f.Close()
+	}
+}
 
 // syncFile makes the file or directory at path durable.
 func syncFile(path string) error {
