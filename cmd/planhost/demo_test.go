@@ -141,7 +141,7 @@ func TestREADMECommands(t *testing.T) {
 			commands = append(commands, strings.Join(strings.Fields(cmd), " "))
 		}
 	}
-	want := []string{"go run ./cmd/planhost demo", "go test -race ./... ./cmd/planhost/..."}
+	want := []string{"go run ./cmd/planhost demo", "go test -race ./... ./cmd/planhost/... ./adapters/eino/..."}
 	if strings.Join(commands, "\n") != strings.Join(want, "\n") {
 		t.Fatalf("README's first code block = %q, want %q", commands, want)
 	}
