@@ -8,6 +8,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/cloudwego/eino/components/model"
 	"github.com/cloudwego/eino/schema"
 
 	"github.com/dshgo/planmode"
@@ -79,6 +80,15 @@ type node struct {
 
 func newNode(t testing.TB, url string, q host.UserQuestions, opts ...pgstore.Option) *node {
 	t.Helper()
+	m := &scripted{t: t}
+	n := newNodeWith(t, url, m, q, opts...)
+	n.m = m
+	return n
+}
+
+// newNodeWith is newNode with the model m.
+func newNodeWith(t testing.TB, url string, m model.ToolCallingChatModel, q host.UserQuestions, opts ...pgstore.Option) *node {
+	t.Helper()
 	st := openPG(t, url, opts...)
 	if _, err := st.Create("s"); err != nil && !errors.Is(err, host.ErrSessionExists) {
 		t.Fatal(err)
@@ -87,8 +97,7 @@ func newNode(t testing.TB, url string, q host.UserQuestions, opts ...pgstore.Opt
 	if err != nil {
 		t.Fatal(err)
 	}
-	m := &scripted{t: t}
-	n := &node{st: st, e: newEnv(t, st, m, q), m: m}
+	n := &node{st: st, e: newEnv(t, st, m, q)}
 	if n.agent, err = n.e.h.NewAgent(sess); err != nil {
 		t.Fatal(err)
 	}
@@ -285,5 +294,58 @@ func TestCrashedHolderRepaired(t *testing.T) {
 	}
 	if rs := results(b.agent.Session()); len(rs) != 1 || rs[0].CallID != "r1" {
 		t.Fatalf("results %+v, want A's call answered once", rs)
+	}
+}
+
+// waitModel is a chat model whose call waits for its context to end.
+type waitModel struct{ entered chan struct{} }
+
+func (m waitModel) Generate(ctx context.Context, _ []*schema.Message, _ ...model.Option) (*schema.Message, error) {
+	close(m.entered)
+	<-ctx.Done()
+	return nil, ctx.Err()
+}
+
+func (m waitModel) Stream(ctx context.Context, in []*schema.Message, opts ...model.Option) (*schema.StreamReader[*schema.Message], error) {
+	_, err := m.Generate(ctx, in, opts...)
+	return nil, err
+}
+
+func (m waitModel) WithTools([]*schema.ToolInfo) (model.ToolCallingChatModel, error) { return m, nil }
+
+// TestLostLeaseCancelsTurn: when another process takes the session over,
+// the turn that lost the lease is cancelled at once (its chat-model call
+// returns) and its run says why, host.ErrFenced.
+func TestLostLeaseCancelsTurn(t *testing.T) {
+	url := pgtest.NewDB(t)
+	opts := []pgstore.Option{pgstore.WithLeaseExpiry(600 * time.Millisecond)}
+	m := waitModel{entered: make(chan struct{})}
+	a := newNodeWith(t, url, m, nil, opts...)
+	other := openPG(t, url, opts...)
+	sess, err := other.Open("s")
+	if err != nil {
+		t.Fatal(err)
+	}
+	done := a.start(t, "from A")
+	select {
+	case <-m.entered:
+	case <-time.After(20 * time.Second):
+		t.Fatal("A's turn did not call the model")
+	}
+	var g host.TurnLease
+	for range 50 {
+		expire(t, other)
+		if g, err = sess.(host.TurnLeaser).LeaseTurn(); err == nil {
+			break
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+	if err != nil {
+		t.Fatalf("the other process's lease: %v", err)
+	}
+	defer func() { _ = g.Release() }()
+	errs := wait(t, done)
+	if !slices.ContainsFunc(errs, func(err error) bool { return errors.Is(err, host.ErrFenced) }) {
+		t.Fatalf("A's run errors %v, want one saying the lease was lost (host.ErrFenced)", errs)
 	}
 }
