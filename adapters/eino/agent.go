@@ -17,7 +17,9 @@ import (
 
 // Agent is plan mode's agent on one session: the host.Agent that plan
 // mode and its companions are given, and the runner of Eino turns on that
-// session. Use one Agent per session at a time.
+// session. Use one Agent per session at a time in a process; on a session
+// several processes share (a host.TurnLeaser, such as pgstore's), each turn
+// runs under the session's turn lease.
 type Agent struct {
 	h    *Host
 	sess host.Session
@@ -26,6 +28,7 @@ type Agent struct {
 	queue   []host.Message    // input the next step claims
 	running bool              // a turn is open
 	owed    []host.ToolResult // results to write before the next append
+	lease   host.TurnLease    // the turn lease while a turn runs (shared sessions)
 
 	// Turn state, touched by one turn at a time (Eino runs the hooks of a
 	// run in sequence).
@@ -42,8 +45,11 @@ type Agent struct {
 // NewAgent binds an agent to sess, a session of the host's store. On a
 // session that already has events (a restart), it continues the turn
 // numbering, answers every tool call the log holds no result for and
-// closes a turn the log left open, so the log reads as idle again. It
-// refuses while a tool guard names a tool that is not registered.
+// closes a turn the log left open, so the log reads as idle again. On a
+// session several processes share (a host.TurnLeaser) it closes a turn
+// only under the session's turn lease: a turn whose holder is alive is left
+// to it. It refuses while a tool guard names a tool that is not
+// registered.
 func (h *Host) NewAgent(sess host.Session) (*Agent, error) {
 	if sess == nil {
 		return nil, fmt.Errorf("%s: agent: session is nil: %w", name, ErrBadRegistration)
@@ -52,9 +58,30 @@ func (h *Host) NewAgent(sess host.Session) (*Agent, error) {
 		return nil, err
 	}
 	a := &Agent{h: h, sess: sess}
-	log := sess.Events()
-	open, stepOpen := false, false
-	for _, e := range log.All() {
+	open, _ := a.scan()
+	a.resumed = a.headerSeen
+	l, shared := sess.(host.TurnLeaser)
+	var err error
+	switch {
+	case !shared:
+		err = a.repair()
+	case open:
+		err = a.takeLease(l)
+		if errors.Is(err, host.ErrBusy) {
+			return a, nil // the live holder's turn is its own
+		}
+		a.dropLease()
+	}
+	if err != nil {
+		return nil, err
+	}
+	return a, nil
+}
+
+// scan reads the log: the last turn's number and step, the last request
+// header's digests, and whether a turn or a step was left open.
+func (a *Agent) scan() (open, stepOpen bool) {
+	for _, e := range a.sess.Events().All() {
 		switch e.Type {
 		case host.TypeTurnStart:
 			var ts host.TurnStart
@@ -68,27 +95,92 @@ func (h *Host) NewAgent(sess host.Session) (*Agent, error) {
 		case host.TypeStepEnd:
 			stepOpen = false
 		case host.TypeRequestHeader:
-			a.headerSeen, a.resumed = true, true
+			var hdr host.RequestHeader
+			_ = json.Unmarshal(e.Data, &hdr)
+			a.headerSeen, a.system, a.tools = true, hdr.SystemDigest, hdr.ToolsDigest
 		}
 	}
+	return open, stepOpen
+}
+
+// repair closes what a turn that did not end left in the log: every tool
+// call without a result gets an is-error one, and the open step and turn
+// end as interrupted.
+func (a *Agent) repair() error {
+	open, stepOpen := a.scan()
 	text := textResultLost
 	if open {
 		text = textToolInterrupted
 	}
 	if err := a.answerDangling(0, text); err != nil {
-		return nil, err
+		return err
 	}
 	if stepOpen {
 		if err := a.log(host.TypeStepEnd, nil, host.StepEnd{Turn: a.turn, Step: a.step, Attempt: 1, Error: textTurnInterrupted}); err != nil {
-			return nil, err
+			return err
 		}
 	}
 	if open {
-		if err := a.log(host.TypeTurnEnd, nil, host.TurnEnd{Turn: a.turn, Reason: host.TurnError, Error: textTurnInterrupted}); err != nil {
-			return nil, err
-		}
+		return a.log(host.TypeTurnEnd, nil, host.TurnEnd{Turn: a.turn, Reason: host.TurnError, Error: textTurnInterrupted})
 	}
-	return a, nil
+	return nil
+}
+
+// takeLease takes the session's turn lease, reads what other processes
+// wrote since and repairs a turn a holder that died left open. It fails
+// with a *host.BusyError while another process holds the lease.
+func (a *Agent) takeLease(l host.TurnLeaser) error {
+	g, err := l.LeaseTurn()
+	if err != nil {
+		return fmt.Errorf("%s: %w", name, err)
+	}
+	a.mu.Lock()
+	a.lease = g
+	a.mu.Unlock()
+	if err := host.Refresh(a.sess); err != nil {
+		return err
+	}
+	return a.repair()
+}
+
+// watchLease returns ctx, under the turn lease when the agent holds one
+// and cancelled when that lease is lost; stop ends the watch.
+func (a *Agent) watchLease(ctx context.Context) (_ context.Context, stop func()) {
+	a.mu.Lock()
+	g := a.lease
+	a.mu.Unlock()
+	if g == nil {
+		return ctx, func() {}
+	}
+	ctx, cancel := context.WithCancel(host.WithTurnLease(ctx, a.sess, g))
+	done := make(chan struct{})
+	go func() {
+		select {
+		case <-g.Lost():
+			cancel()
+		case <-done:
+		}
+	}()
+	return ctx, func() { close(done); cancel() }
+}
+
+// dropLease releases the turn lease, if held. When the lease was lost, the
+// results owed to the turn's calls are no longer this agent's to write:
+// the lease's next holder repairs the turn.
+func (a *Agent) dropLease() {
+	a.mu.Lock()
+	g := a.lease
+	a.lease = nil
+	if g != nil && g.Err() != nil {
+		a.owed = nil
+	}
+	a.mu.Unlock()
+	if g == nil {
+		return
+	}
+	if err := g.Release(); err != nil {
+		a.h.o.Logger.Warn(warnLeaseNotReleased, "session", a.sess.ID(), "err", err)
+	}
 }
 
 // ID is the session's ID.
@@ -129,6 +221,14 @@ func (a *Agent) Inject(m host.Message) error {
 // after the turn's end is in the log. The Eino agent's own input is
 // ignored: every chat-model call is given the conversation the session log
 // holds. A second Run while a turn is open fails with host.ErrAgentBusy.
+//
+// On a session several processes share (a host.TurnLeaser), the turn runs
+// under the session's turn lease: while another process holds it, Run
+// fails at once with a *host.BusyError (errors.Is host.ErrBusy) naming the
+// holder, writes nothing and drops text; run it again later. A turn whose
+// lease is lost (another process took the session over) is cancelled and
+// writes nothing more; its last event's error says why (host.ErrFenced,
+// host.ErrLeaseExpired or host.ErrClosed).
 func (a *Agent) Run(ctx context.Context, ag adk.Agent, text string, opts ...adk.AgentRunOption) *adk.AsyncIterator[*adk.AgentEvent] {
 	iter, gen := adk.NewAsyncIteratorPair[*adk.AgentEvent]()
 	if err := a.begin(text); err != nil {
@@ -138,6 +238,8 @@ func (a *Agent) Run(ctx context.Context, ag adk.Agent, text string, opts ...adk.
 	}
 	go func() {
 		defer gen.Close()
+		ctx, stop := a.watchLease(ctx)
+		defer stop()
 		runner := adk.NewRunner(ctx, adk.RunnerConfig{Agent: ag})
 		events := runner.Run(context.WithValue(ctx, agentKey{}, a), nil, opts...)
 		var runErr error
@@ -158,7 +260,7 @@ func (a *Agent) Run(ctx context.Context, ag adk.Agent, text string, opts ...adk.
 	return iter
 }
 
-// begin opens a turn.
+// begin opens a turn: under the turn lease on a shared session.
 func (a *Agent) begin(text string) error {
 	a.mu.Lock()
 	if a.running {
@@ -166,28 +268,48 @@ func (a *Agent) begin(text string) error {
 		return fmt.Errorf("%s: run: %w", name, host.ErrAgentBusy)
 	}
 	a.running = true
-	if text != "" {
-		a.queue = append(a.queue, host.Message{Content: []host.Block{host.TextBlock(text)}})
-	}
 	a.mu.Unlock()
-	a.turn, a.step, a.stepOpen, a.base = a.turn+1, 0, false, nil
-	if err := a.log(host.TypeTurnStart, nil, host.TurnStart{Turn: a.turn}); err != nil {
+	err := a.open(text)
+	if err != nil {
+		a.dropLease()
 		a.mu.Lock()
 		a.running = false
 		a.mu.Unlock()
-		return err
 	}
-	return nil
+	return err
+}
+
+func (a *Agent) open(text string) error {
+	if l, ok := a.sess.(host.TurnLeaser); ok {
+		if err := a.takeLease(l); err != nil {
+			return err
+		}
+	}
+	if text != "" {
+		a.mu.Lock()
+		a.queue = append(a.queue, host.Message{Content: []host.Block{host.TextBlock(text)}})
+		a.mu.Unlock()
+	}
+	a.turn, a.step, a.stepOpen, a.base = a.turn+1, 0, false, nil
+	return a.log(host.TypeTurnStart, nil, host.TurnStart{Turn: a.turn})
 }
 
 // end closes the turn: the open step, every call of the turn without a
-// result, then turn/end with the reason, and makes the log durable.
+// result, then turn/end with the reason, and makes the log durable. A turn
+// whose lease was lost writes nothing: it reports why.
 func (a *Agent) end(ctx context.Context, runErr error) error {
 	defer func() {
+		a.dropLease()
 		a.mu.Lock()
 		a.running = false
 		a.mu.Unlock()
 	}()
+	a.mu.Lock()
+	g := a.lease
+	a.mu.Unlock()
+	if g != nil && g.Err() != nil {
+		return fmt.Errorf("%s: turn %d: %w", name, a.turn, g.Err())
+	}
 	te := host.TurnEnd{Turn: a.turn, Reason: host.TurnCompleted}
 	switch {
 	case runErr == nil:
@@ -241,6 +363,8 @@ func (a *Agent) answerDangling(from int, text string) error {
 		}
 	}
 	a.mu.Lock()
+	// A result another process wrote for a call is not owed any more.
+	a.owed = slices.DeleteFunc(a.owed, func(r host.ToolResult) bool { return answered[r.CallID] })
 	for _, r := range a.owed {
 		answered[r.CallID] = true
 	}
@@ -257,23 +381,32 @@ func (a *Agent) answerDangling(from int, text string) error {
 }
 
 // log appends one event, after the results owed to calls whose result
-// could not be written.
+// could not be written; through the turn lease while the agent holds one.
 func (a *Agent) log(typ string, src *host.Source, v any) error {
 	a.mu.Lock()
 	owed := slices.Clone(a.owed)
+	var to appender = a.sess
+	if a.lease != nil {
+		to = a.lease
+	}
 	a.mu.Unlock()
 	for _, r := range owed {
-		if err := appendJSON(a.sess, host.TypeToolResult, nil, r); err != nil {
+		if err := appendJSON(to, host.TypeToolResult, nil, r); err != nil {
 			return err
 		}
 		a.mu.Lock()
 		a.owed = slices.DeleteFunc(a.owed, func(x host.ToolResult) bool { return x.CallID == r.CallID })
 		a.mu.Unlock()
 	}
-	return appendJSON(a.sess, typ, src, v)
+	return appendJSON(to, typ, src, v)
 }
 
-func appendJSON(s host.Session, typ string, src *host.Source, v any) error {
+// appender is what events are appended to: a session, or a turn lease.
+type appender interface {
+	Append(e host.Event) (host.Event, error)
+}
+
+func appendJSON(s appender, typ string, src *host.Source, v any) error {
 	data, err := json.Marshal(v)
 	if err != nil {
 		return fmt.Errorf("%s: %s: %w", name, typ, err)

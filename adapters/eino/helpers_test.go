@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"os"
 	"strings"
 	"sync"
 	"testing"
@@ -15,14 +16,16 @@ import (
 	"github.com/cloudwego/eino/components/tool/utils"
 	"github.com/cloudwego/eino/compose"
 	"github.com/cloudwego/eino/schema"
-	"go.uber.org/goleak"
 
 	"github.com/dshgo/planmode"
 	planeino "github.com/dshgo/planmode/adapters/eino"
+	"github.com/dshgo/planmode/cmd/planhost/pgstore/pgtest"
 	"github.com/dshgo/planmode/host"
 )
 
-func TestMain(m *testing.M) { goleak.VerifyTestMain(m) }
+// TestMain stops the shared PostgreSQL server after the tests and fails
+// them if goroutines leaked.
+func TestMain(m *testing.M) { os.Exit(pgtest.Main(m)) }
 
 // policy is plan mode's section text in these tests.
 const policy = "PLAN MODE: explore and plan; change nothing."

@@ -32,9 +32,12 @@ func TestLoop(t *testing.T) {
 	})
 }
 
-// einoLoop builds Eino programs on one store.Dir.
+// einoLoop builds Eino programs on one store.
 type einoLoop struct {
-	st *store.Dir
+	st interface {
+		host.Store
+		hosttest.SessionCloser
+	}
 	id string
 }
 

@@ -21,7 +21,10 @@ const (
 )
 
 // Warnings for Options.Logger.
-const warnLossHandlerPanicked = name + ": a tool's result-loss handler panicked; the host writes its own result"
+const (
+	warnLossHandlerPanicked = name + ": a tool's result-loss handler panicked; the host writes its own result"
+	warnLeaseNotReleased    = name + ": turn lease not released; it expires by itself"
+)
 
 var (
 	// ErrNoStore means [Options] name no store.
