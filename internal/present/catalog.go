@@ -55,6 +55,9 @@ type SessionWords struct {
 	// TurnStarted (turn) and TurnEnded (turn, reason) mark turns, with
 	// the reasons a turn ends.
 	TurnStarted, TurnEnded, TurnCompleted, TurnCancelled, TurnFailed, TurnBlocked string
+	// TurnStepsExhausted is the reason of a turn that reached the host's
+	// bound on steps.
+	TurnStepsExhausted string
 	// Assistant labels the model's answer.
 	Assistant string
 	// ToolCall and ToolResult show a call and its result on one line;

@@ -61,6 +61,8 @@ var Chinese = &Catalog{
 		PlanModelAt:    "计划模式模型 %s，端点 %s",
 		Resumed:        "已恢复会话 %s（%d 个事件）。",
 		SessionFile:    "会话文件：%s",
+
+		TurnStepsExhausted: "模型仍在调用工具，但本回合已达到步数上限；发一条消息即可继续",
 	},
 	Review: ReviewWords{
 		Title:             "计划审阅：%s",

@@ -60,6 +60,8 @@ var English = &Catalog{
 		PlanModelAt:    "plan-mode model %s at %s",
 		Resumed:        "Resumed session %s (%d events).",
 		SessionFile:    "session file: %s",
+
+		TurnStepsExhausted: "the step limit of a turn was reached while the model still called tools; send a message to go on",
 	},
 	Review: ReviewWords{
 		Title:    "Plan review: %s",

@@ -199,6 +199,10 @@ func (t *Transcript) Add(e host.Event) []Item {
 			reason = w.TurnFailed
 		case host.TurnBlocked:
 			reason = w.TurnBlocked
+		case host.TurnStepsExhausted:
+			// Its error text is the host's, in English: the reason says it.
+			add(Item{Kind: Error, Text: fmt.Sprintf(w.TurnEnded, te.Turn, w.TurnStepsExhausted)})
+			return out
 		}
 		if te.Error != "" {
 			reason += ": " + firstLine(te.Error)
