@@ -58,6 +58,14 @@ type SessionWords struct {
 	// TurnStepsExhausted is the reason of a turn that reached the host's
 	// bound on steps.
 	TurnStepsExhausted string
+	// NoSuchPlan (how many plans there are), NoPlans, PlanNotLogged (the
+	// plan) and NoApprovedPlan are "/plan reopen"'s failures, said from
+	// its error's code.
+	NoSuchPlan, NoPlans, PlanNotLogged, NoApprovedPlan string
+	// OffWithImages and ReopenWithImages refuse images; SteerFailed and
+	// ReopenFailed (the cause, the host's) and PlanNotRunning are
+	// "/plan"'s other failures.
+	OffWithImages, ReopenWithImages, SteerFailed, ReopenFailed, PlanNotRunning string
 	// Assistant labels the model's answer.
 	Assistant string
 	// ToolCall and ToolResult show a call and its result on one line;

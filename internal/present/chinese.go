@@ -63,6 +63,15 @@ var Chinese = &Catalog{
 		SessionFile:    "会话文件：%s",
 
 		TurnStepsExhausted: "模型仍在调用工具，但本回合已达到步数上限；发一条消息即可继续",
+		NoSuchPlan:         "没有这个计划：reopen 只接受一个计划编号，从 1 到 %d（/plans 会列出它们）",
+		NoPlans:            "没有可以重新打开的计划：本会话还没有提交过计划",
+		PlanNotLogged:      "计划 %d 无法重新打开：日志中没有它的文本（它是从文件提交的）",
+		NoApprovedPlan:     "本会话没有获批的计划；请用 /plan reopen N 指定一个（/plans 会列出它们）",
+		OffWithImages:      "off 不接受图片：请用 /plan <消息> 发送，或作为普通消息发送",
+		ReopenWithImages:   "reopen 不接受图片：请在计划模式开启后再发送",
+		SteerFailed:        "已选择计划模式，但你的消息没能发出：%v",
+		ReopenFailed:       "重新打开的计划没能记录下来：%v",
+		PlanNotRunning:     "计划模式没有在运行",
 	},
 	Review: ReviewWords{
 		Title:             "计划审阅：%s",

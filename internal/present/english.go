@@ -62,6 +62,15 @@ var English = &Catalog{
 		SessionFile:    "session file: %s",
 
 		TurnStepsExhausted: "the step limit of a turn was reached while the model still called tools; send a message to go on",
+		NoSuchPlan:         "there is no such plan: reopen takes one plan number, from 1 to %d (/plans lists them)",
+		NoPlans:            "there is no plan to reopen: no plan was presented in this session yet",
+		PlanNotLogged:      "plan %d cannot be reopened: the log does not hold its text (it was presented from a file)",
+		NoApprovedPlan:     "no plan of this session was approved; name one with /plan reopen N (/plans lists them)",
+		OffWithImages:      "off takes no images: send them with /plan <message> or as an ordinary message",
+		ReopenWithImages:   "reopen takes no images: send them once plan mode is on",
+		SteerFailed:        "plan mode was selected, but your message could not be sent: %v",
+		ReopenFailed:       "the reopened plan could not be recorded: %v",
+		PlanNotRunning:     "plan mode is not running",
 	},
 	Review: ReviewWords{
 		Title:    "Plan review: %s",
