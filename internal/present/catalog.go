@@ -165,6 +165,9 @@ type ConsentWords struct {
 	Question string
 	Options  map[host.Role]OptionWords
 	Fields   map[string]string
+	// Closed says the question closed before the user answered (the
+	// turn was cancelled); Dismissed that the user dismissed it.
+	Closed, Dismissed string
 }
 
 // FormWords are the words of questions from the model (a clarifying

@@ -113,7 +113,9 @@ var English = &Catalog{
 		Dismiss:         OptionWords{"Dismiss", "close the review and talk to the model instead"},
 		Consents: map[string]ConsentWords{
 			planentry.Purpose: {
-				Fields: map[string]string{planentry.FieldGoal: "Goal", planentry.FieldScope: "Scope"},
+				Fields:    map[string]string{planentry.FieldGoal: "Goal", planentry.FieldScope: "Scope"},
+				Closed:    "The request to plan first closed before you answered; plan mode stays off.",
+				Dismissed: "You dismissed the request to plan first; plan mode stays off.",
 			},
 			plansteps.ModifyPurpose: {
 				Fields: map[string]string{
@@ -121,6 +123,8 @@ var English = &Catalog{
 					plansteps.FieldBefore: "Before", plansteps.FieldBeforeFiles: "Files before", plansteps.FieldBeforeVerification: "Verify before",
 					plansteps.FieldAfter: "After", plansteps.FieldAfterFiles: "Files after", plansteps.FieldAfterVerification: "Verify after",
 				},
+				Closed:    "The step change closed before you answered; the step stays as it is.",
+				Dismissed: "You dismissed the step change; the step stays as it is.",
 			},
 		},
 		Field: "%s: %s",

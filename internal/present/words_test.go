@@ -8,6 +8,8 @@ import (
 
 	"github.com/dshgo/planmode/host"
 	"github.com/dshgo/planmode/internal/present"
+	"github.com/dshgo/planmode/planentry"
+	"github.com/dshgo/planmode/plansteps"
 )
 
 // event is an event of type typ with data as its payload.
@@ -45,5 +47,42 @@ func TestAnExhaustedStepBudgetInTheUsersWords(t *testing.T) {
 				t.Errorf("shows %q, want %q", got, want)
 			}
 		})
+	}
+}
+
+// TestAConsentClosedInTheUsersWords: a consent question of a companion's
+// tool that ended without the user's answer (closed by Ctrl-C, dismissed)
+// shows that once, in the catalog's words, from the call's logged outcome;
+// the error the model reads is an internal line.
+func TestAConsentClosedInTheUsersWords(t *testing.T) {
+	const modelText = "Error: the question to the user failed; plan mode stays off: question aborted: context canceled"
+	for _, cat := range []*present.Catalog{present.English, present.Chinese} {
+		entry, modify := cat.Review.Consents[planentry.Purpose], cat.Review.Consents[plansteps.ModifyPurpose]
+		tests := []struct {
+			name    string
+			tool    string
+			outcome string
+			want    string
+		}{
+			{"plan entry closed", planentry.ToolName, planentry.OutcomeFailed, entry.Closed},
+			{"plan entry dismissed", planentry.ToolName, planentry.OutcomeDismissed, entry.Dismissed},
+			{"step change closed", plansteps.ModifyToolName, plansteps.ModifyFailed, modify.Closed},
+			{"step change dismissed", plansteps.ModifyToolName, plansteps.ModifyDismissed, modify.Dismissed},
+		}
+		for _, tt := range tests {
+			t.Run(cat.Lang+"/"+tt.name, func(t *testing.T) {
+				got := shown(cat,
+					event(t, host.TypeToolCall, host.ToolCall{ID: "c1", Name: tt.tool, Input: json.RawMessage(`{}`)}),
+					event(t, host.TypeToolResult, host.ToolResult{CallID: "c1", Name: tt.tool, Output: modelText, IsError: true, Outcome: tt.outcome}),
+					event(t, host.TypeTurnEnd, host.TurnEnd{Turn: 1, Reason: host.TurnCancelled}))
+				ended := fmt.Sprintf(cat.Session.TurnEnded, 1, cat.Session.TurnCancelled)
+				if tt.want == "" || strings.Count(got, tt.want) != 1 || strings.Contains(got, "context canceled") {
+					t.Errorf("shows:\n%s\nwant %q once and not the model's error", got, tt.want)
+				}
+				if i, j := strings.Index(got, tt.want), strings.Index(got, ended); i < 0 || j < i {
+					t.Errorf("shows:\n%s\nwant %q before %q", got, tt.want, ended)
+				}
+			})
+		}
 	}
 }
