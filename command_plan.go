@@ -136,7 +136,7 @@ func (c *Controller) reopen(ctx context.Context, agent host.Agent, arg string) (
 	if arg != "" {
 		v, err := strconv.Atoi(arg)
 		if err != nil || v < 1 || v > len(plans) {
-			return "", noSuchPlan(textNoSuchPlan, arg, len(plans))
+			return "", noSuchPlan(arg, len(plans))
 		}
 		n = v
 	} else if n == 0 {
@@ -144,7 +144,7 @@ func (c *Controller) reopen(ctx context.Context, agent host.Agent, arg string) (
 	}
 	p := plans[n-1]
 	if strings.TrimSpace(p.Plan) == "" {
-		return "", noSuchPlan(textPlanNotLogged, n)
+		return "", planNotLogged(n, len(plans))
 	}
 	outcome, err := c.set(agent, true, true)
 	if err != nil {

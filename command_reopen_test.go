@@ -63,6 +63,39 @@ func reopenMessages(t *testing.T, s host.Session) []string {
 	return out
 }
 
+// TestPlanReopenFailuresCarryTheirDetails: a failed reopen carries what a
+// front end words it with (how many plans there are, the plan's number)
+// in its fields, not only in its English message.
+func TestPlanReopenFailuresCarryTheirDetails(t *testing.T) {
+	tests := []struct {
+		name  string
+		setup func(t *testing.T, c *planmode.Controller, a *fakeAgent)
+		args  string
+		want  planmode.Error
+	}{
+		{name: "no plan 4 of 3", setup: threePlans, args: "reopen 4", want: planmode.Error{Code: "no-such-plan", Plans: 3}},
+		{name: "not a number", setup: threePlans, args: "reopen two", want: planmode.Error{Code: "no-such-plan", Plans: 3}},
+		{name: "no plans at all", args: "reopen 1", want: planmode.Error{Code: "no-such-plan"}},
+		{name: "a plan whose text the log lacks", setup: func(t *testing.T, c *planmode.Controller, a *fakeAgent) {
+			threePlans(t, c, a)
+			presentPlan(t, a.Session(), "c4", "", planmode.ExitApproved, `{"approved":true}`)
+		}, args: "reopen", want: planmode.Error{Code: "plan-not-logged", Plan: 4, Plans: 4}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			h, c, a := startAgent(t)
+			if tt.setup != nil {
+				tt.setup(t, c, a)
+			}
+			_, err := planCommand(t, h).Run(context.Background(), host.Invocation{Agent: a, Args: tt.args})
+			var got *planmode.Error
+			if !errors.As(err, &got) || got.Code != tt.want.Code || got.Plan != tt.want.Plan || got.Plans != tt.want.Plans {
+				t.Fatalf("/plan %s = %#v, want code %s, plan %d of %d", tt.args, err, tt.want.Code, tt.want.Plan, tt.want.Plans)
+			}
+		})
+	}
+}
+
 func TestPlanReopen(t *testing.T) {
 	tests := []struct {
 		name        string
@@ -96,7 +129,7 @@ func TestPlanReopen(t *testing.T) {
 		{name: "no plans at all", args: "reopen 1", wantErr: planmode.ErrNoSuchPlan},
 		{name: "a plan whose text the log lacks", setup: func(t *testing.T, _ *planmode.Controller, a *fakeAgent) {
 			presentPlan(t, a.Session(), "c1", "", planmode.ExitApproved, `{"approved":true}`)
-		}, args: "reopen", wantErr: planmode.ErrNoSuchPlan},
+		}, args: "reopen", wantErr: planmode.ErrPlanNotLogged},
 		{name: "no approved plan", setup: func(t *testing.T, _ *planmode.Controller, a *fakeAgent) {
 			presentPlan(t, a.Session(), "c1", reopenPlan1, planmode.ExitKeepPlanning, "no")
 		}, args: "reopen", wantErr: planmode.ErrNoApprovedPlan},

@@ -42,12 +42,22 @@ var (
 //   - "dismissed" ([ExitDismissed]), "reloaded" ([ExitReloaded]),
 //     "review-failed" ([ExitReviewFailed]);
 //   - /plan, with no Outcome: "off-with-images", "reopen-with-images",
-//     "steer-failed", "no-such-plan", "no-approved-plan", "reopen-failed".
+//     "steer-failed", "no-such-plan", "plan-not-logged",
+//     "no-approved-plan", "reopen-failed".
+//
+// A front end words a /plan failure for the user from Code, Plan and
+// Plans; the message is English.
 type Error struct {
 	// Code names the failure: one of the codes above.
 	Code string
 	// Outcome is the [ExitOutcome] exit_plan_mode reports; "" for /plan.
 	Outcome ExitOutcome
+	// Plan is the number of the plan "/plan reopen" took, for
+	// "plan-not-logged"; 0 otherwise.
+	Plan int
+	// Plans is how many plans the session has, for "no-such-plan" and
+	// "plan-not-logged"; 0 otherwise.
+	Plans int
 
 	msg   string
 	cause error
@@ -96,10 +106,16 @@ func badInput(format string, args ...any) *Error {
 	return refused("bad-input", textExitBadInput+fmt.Sprintf(format, args...))
 }
 
-// noSuchPlan returns the failure of "/plan reopen N" for a plan it cannot
-// reopen.
-func noSuchPlan(format string, args ...any) *Error {
-	return &Error{Code: "no-such-plan", msg: fmt.Sprintf(format, args...)}
+// noSuchPlan returns the failure of "/plan reopen arg" that names no plan
+// of the plans the session has.
+func noSuchPlan(arg string, plans int) *Error {
+	return &Error{Code: "no-such-plan", Plans: plans, msg: fmt.Sprintf(textNoSuchPlan, arg, plans)}
+}
+
+// planNotLogged returns the failure of "/plan reopen" for plan n of plans,
+// whose text the log lacks.
+func planNotLogged(n, plans int) *Error {
+	return &Error{Code: "plan-not-logged", Plan: n, Plans: plans, msg: fmt.Sprintf(textPlanNotLogged, n)}
 }
 
 // wrapped returns the failure of code with its message, caused by cause.

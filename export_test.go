@@ -93,7 +93,8 @@ var (
 	ErrEditNotTaken      = errEditNotTaken
 	ErrOffWithImages     = errOffWithImages
 	ErrSteerFailed       = &Error{Code: "steer-failed"}
-	ErrNoSuchPlan        = noSuchPlan("")
+	ErrNoSuchPlan        = noSuchPlan("", 0)
+	ErrPlanNotLogged     = planNotLogged(0, 0)
 	ErrNoApprovedPlan    = errNoApprovedPlan
 	ErrReopenWithImages  = errReopenWithImages
 	ErrReopenFailed      = &Error{Code: "reopen-failed"}

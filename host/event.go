@@ -141,13 +141,18 @@ const (
 	TurnCancelled TurnEndReason = "cancelled"
 	// TurnError means the model request failed for good.
 	TurnError TurnEndReason = "error"
+	// TurnStepsExhausted means the turn reached the host's bound on steps
+	// while the model still called tools. A log written before hosts
+	// logged it has TurnError for such a turn.
+	TurnStepsExhausted TurnEndReason = "steps-exhausted"
 )
 
 // TurnEnd is the payload of "turn/end".
 type TurnEnd struct {
 	Turn   int           `json:"turn"`
 	Reason TurnEndReason `json:"reason"`
-	// Error carries the message when Reason is error or blocked.
+	// Error carries the message when Reason is error, blocked or
+	// steps-exhausted.
 	Error string `json:"error,omitempty"`
 }
 

@@ -39,6 +39,26 @@ const (
 	MaxScopeSize = 4 << 10
 )
 
+// The outcomes of an enter_plan_mode call: the tool reports each with
+// [host.SetOutcome], so the host logs it in the call's "tool/result" and a
+// front end says how the call ended from it, never from the result text.
+const (
+	// OutcomeEntered: the user consented; plan mode starts at the next
+	// step.
+	OutcomeEntered = "entered"
+	// OutcomeDeclined: the user declined, with or without words.
+	OutcomeDeclined = "declined"
+	// OutcomeDismissed: the user dismissed the question to speak instead.
+	OutcomeDismissed = "dismissed"
+	// OutcomeFailed: the question closed before the user answered (the
+	// turn was cancelled, the plugin reloaded) or could not be put.
+	OutcomeFailed = "failed"
+	// OutcomeRefused: the call failed without asking the user (no agent,
+	// already in plan mode, a bad input, no channel, a delegated agent),
+	// or plan mode could not be entered after the user consented.
+	OutcomeRefused = "refused"
+)
+
 // GoalPayload is the payload of [EventGoal].
 type GoalPayload struct {
 	// Goal is what the plan is for.

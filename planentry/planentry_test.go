@@ -47,7 +47,7 @@ func TestConsentEntersPlanModeSilentlyAtTheNextRequest(t *testing.T) {
 	h.Model.Add(enter("Add retries to the uploader", "internal/upload"), e2etest.Say("exploring"))
 	h.Prompt(a, "add retries")
 	r := e2etest.Result(t, a, "e")
-	if r.IsError || !strings.Contains(r.Output, "plan mode starts with your next request") {
+	if r.IsError || !strings.Contains(r.Output, "plan mode starts with your next request") || r.Outcome != planentry.OutcomeEntered {
 		t.Fatalf("result %+v", r)
 	}
 	req := h.User.Requests()[0]
@@ -99,7 +99,7 @@ func TestAnythingButConsentDeclines(t *testing.T) {
 			h.Model.Add(enter("goal", ""), e2etest.Say("ok"))
 			h.Prompt(a, "go")
 			r := e2etest.Result(t, a, "e")
-			if r.IsError || !strings.Contains(r.Output, tt.want) {
+			if r.IsError || !strings.Contains(r.Output, tt.want) || r.Outcome != planentry.OutcomeDeclined {
 				t.Fatalf("result %+v", r)
 			}
 			if e2etest.Active(a) || len(e2etest.Events(a, planentry.EventGoal)) != 0 {
@@ -133,8 +133,8 @@ func TestChecksFailBeforeTheUserIsAsked(t *testing.T) {
 			before := len(h.User.Requests())
 			h.Model.Add(e2etest.Call("e", planentry.ToolName, tt.input), e2etest.Say("ok"))
 			h.Prompt(a, "go")
-			if r := e2etest.Result(t, a, "e"); !r.IsError || !strings.Contains(r.Output, tt.want) {
-				t.Fatalf("result %+v; want %q", r, tt.want)
+			if r := e2etest.Result(t, a, "e"); !r.IsError || !strings.Contains(r.Output, tt.want) || r.Outcome != planentry.OutcomeRefused {
+				t.Fatalf("result %+v; want %q, refused", r, tt.want)
 			}
 			if len(h.User.Requests()) != before {
 				t.Fatal("the user was asked")
@@ -145,14 +145,16 @@ func TestChecksFailBeforeTheUserIsAsked(t *testing.T) {
 
 func TestItFailsClosedWithoutAUser(t *testing.T) {
 	tests := []struct {
-		name  string
-		reply error
-		want  string
+		name    string
+		reply   error
+		want    string
+		outcome string
 	}{
-		{"no user attached", nil, "cannot be asked"},
-		{"a delegated agent", fmt.Errorf("provider: %w", host.ErrDelegatedAgent), "delegated agent"},
-		{"dismissed", fmt.Errorf("provider: %w", host.ErrDismissed), "wait for the user's message"},
-		{"another failure", errors.New("socket closed"), "socket closed"},
+		{"no user attached", nil, "cannot be asked", planentry.OutcomeRefused},
+		{"a delegated agent", fmt.Errorf("provider: %w", host.ErrDelegatedAgent), "delegated agent", planentry.OutcomeRefused},
+		{"dismissed", fmt.Errorf("provider: %w", host.ErrDismissed), "wait for the user's message", planentry.OutcomeDismissed},
+		{"another failure", errors.New("socket closed"), "socket closed", planentry.OutcomeFailed},
+		{"the turn cancelled", context.Canceled, "context canceled", planentry.OutcomeFailed},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -165,8 +167,8 @@ func TestItFailsClosedWithoutAUser(t *testing.T) {
 			}
 			h.Model.Add(enter("goal", ""), e2etest.Say("ok"))
 			h.Prompt(a, "go")
-			if r := e2etest.Result(t, a, "e"); !r.IsError || !strings.Contains(r.Output, tt.want) {
-				t.Fatalf("result %+v; want %q", r, tt.want)
+			if r := e2etest.Result(t, a, "e"); !r.IsError || !strings.Contains(r.Output, tt.want) || r.Outcome != tt.outcome {
+				t.Fatalf("result %+v; want %q, outcome %s", r, tt.want, tt.outcome)
 			}
 			if e2etest.Active(a) {
 				t.Fatal("plan mode started without consent")

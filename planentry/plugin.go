@@ -139,6 +139,7 @@ var (
 // answer selecting exactly [OptionEnter], no custom text) records the goal
 // and a silent pending entry; anything else declines.
 func (pl *Plugin) enter(ctx context.Context, call host.CallContext, input json.RawMessage) (string, error) {
+	host.SetOutcome(ctx, OutcomeRefused) // until the user is asked
 	agent := call.Agent
 	if agent == nil || agent.Session() == nil {
 		return "", errNoAgent
@@ -159,18 +160,22 @@ func (pl *Plugin) enter(ctx context.Context, call host.CallContext, input json.R
 	}, errReloaded)
 	switch {
 	case errors.Is(err, errReloaded):
+		host.SetOutcome(ctx, OutcomeFailed)
 		return "", errReloaded
 	case errors.Is(err, host.ErrDismissed):
+		host.SetOutcome(ctx, OutcomeDismissed)
 		return "", errDismissed
 	case errors.Is(err, host.ErrNoProvider):
 		return "", errNoChannel
 	case errors.Is(err, host.ErrDelegatedAgent):
 		return "", errDelegated
 	case err != nil:
+		host.SetOutcome(ctx, OutcomeFailed)
 		return "", fmt.Errorf("%s: %w", textAskFailed, err)
 	}
 	ok, words := approval.Read(q, answers)
 	if !ok {
+		host.SetOutcome(ctx, OutcomeDeclined)
 		if words != "" {
 			return fmt.Sprintf(textDeclinedWords, words), nil
 		}
@@ -189,6 +194,7 @@ func (pl *Plugin) enter(ctx context.Context, call host.CallContext, input json.R
 		}
 		return "", fmt.Errorf(textEnterFail, err)
 	}
+	host.SetOutcome(ctx, OutcomeEntered)
 	return textEntered, nil
 }
 

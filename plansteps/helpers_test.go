@@ -128,6 +128,21 @@ func (e *env) call(t testing.TB, name string, input any) (string, error) {
 	return tool.Execute(context.Background(), host.CallContext{Agent: e.agent, CallID: "call"}, json.RawMessage(raw))
 }
 
+// callOutcome runs a tool as call does, with the outcome it recorded.
+func (e *env) callOutcome(t testing.TB, name string, input any) (outcome string, err error) {
+	t.Helper()
+	b, err := json.Marshal(input)
+	if err != nil {
+		t.Fatal(err)
+	}
+	e.tools.mu.Lock()
+	tool := e.tools.m[name]
+	e.tools.mu.Unlock()
+	ctx, recorded := host.RecordOutcome(context.Background())
+	_, err = tool.Execute(ctx, host.CallContext{Agent: e.agent, CallID: "call"}, b)
+	return recorded(), err
+}
+
 // mustCall runs a tool that must succeed.
 func (e *env) mustCall(t testing.TB, name string, input any) string {
 	t.Helper()

@@ -80,6 +80,24 @@ const (
 	SourceMarkdown = "markdown"
 )
 
+// The outcomes of a plan_modify call: the tool reports each with
+// [host.SetOutcome], so the host logs it in the call's "tool/result" and a
+// front end says how the call ended from it, never from the result text.
+const (
+	// ModifyChanged: the user approved and the step changed.
+	ModifyChanged = "changed"
+	// ModifyDeclined: the user did not approve; the step stays as it is.
+	ModifyDeclined = "declined"
+	// ModifyDismissed: the user dismissed the question to speak instead.
+	ModifyDismissed = "dismissed"
+	// ModifyFailed: the question closed before the user answered (the
+	// turn was cancelled, the plugin reloaded) or could not be put.
+	ModifyFailed = "failed"
+	// ModifyRefused: the call failed without asking the user (a bad
+	// input, no execution, no channel), or the plan changed meanwhile.
+	ModifyRefused = "refused"
+)
+
 // Limits.
 const (
 	// MaxSteps is the most steps a plan has.

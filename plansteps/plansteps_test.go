@@ -1,14 +1,17 @@
 package plansteps_test
 
 import (
+	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
+	"maps"
 	"slices"
 	"strings"
 	"testing"
 
 	"github.com/dshgo/planmode/internal/e2etest"
+	"github.com/dshgo/planmode/refhost/scripted"
 
 	"github.com/dshgo/planmode"
 	"github.com/dshgo/planmode/host"
@@ -225,6 +228,46 @@ func TestModifyAsksTheUser(t *testing.T) {
 			t.Fatal("the user was asked")
 		}
 	})
+}
+
+// TestModifyLogsHowItEnded: plan_modify records its outcome for front
+// ends, which say from it how the user's consent ended.
+func TestModifyLogsHowItEnded(t *testing.T) {
+	change := map[string]any{"step_id": 2, "reason": "r", "new_description": "Configure the client's retries"}
+	keep := host.Answer{QuestionID: plansteps.ModifyQuestionID, Selected: []string{plansteps.ModifyKeep}}
+	tests := []struct {
+		name      string
+		questions bool
+		reply     *scripted.Reply
+		step      int
+		want      string
+	}{
+		{name: "approved", questions: true, want: plansteps.ModifyChanged},
+		{name: "kept", questions: true, reply: &scripted.Reply{Answers: []host.Answer{keep}}, want: plansteps.ModifyDeclined},
+		{name: "dismissed", questions: true, reply: &scripted.Reply{Err: fmt.Errorf("ui: %w", host.ErrDismissed)}, want: plansteps.ModifyDismissed},
+		{name: "closed by a cancelled turn", questions: true, reply: &scripted.Reply{Err: context.Canceled}, want: plansteps.ModifyFailed},
+		{name: "the channel failed", questions: true, reply: &scripted.Reply{Err: errors.New("socket closed")}, want: plansteps.ModifyFailed},
+		{name: "no channel", questions: false, want: plansteps.ModifyRefused},
+		{name: "no such step", questions: true, step: 9, want: plansteps.ModifyRefused},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			e := executing(t, tt.questions)
+			if tt.reply != nil {
+				e.user.QueueReply(*tt.reply)
+			} else if tt.questions {
+				e.approve(plansteps.ModifyApprove, plansteps.ModifyQuestionID)
+			}
+			in := maps.Clone(change)
+			if tt.step != 0 {
+				in["step_id"] = tt.step
+			}
+			got, err := e.callOutcome(t, plansteps.ModifyToolName, in)
+			if got != tt.want || (err == nil) != (tt.want == plansteps.ModifyChanged) {
+				t.Errorf("outcome = %q (error %v), want %q", got, err, tt.want)
+			}
+		})
+	}
 }
 
 func TestCompleteNeedsEveryStepDoneOrNamed(t *testing.T) {

@@ -222,6 +222,7 @@ func (p *Plugin) stepComplete(ctx context.Context, call host.CallContext, _ Stat
 }
 
 func (p *Plugin) modify(ctx context.Context, call host.CallContext, s0 State, input json.RawMessage) (string, error) {
+	host.SetOutcome(ctx, ModifyRefused) // until the user is asked
 	var in struct {
 		StepID          *int      `json:"step_id"`
 		Reason          string    `json:"reason"`
@@ -280,15 +281,19 @@ func (p *Plugin) modify(ctx context.Context, call host.CallContext, s0 State, in
 	answers, err := p.run.Ask(ctx, p.p.Questions, req, errReloaded)
 	switch {
 	case errors.Is(err, errReloaded):
+		host.SetOutcome(ctx, ModifyFailed)
 		return "", errReloaded
 	case errors.Is(err, host.ErrDismissed):
+		host.SetOutcome(ctx, ModifyDismissed)
 		return "", errors.New(textModifyDismissed)
 	case errors.Is(err, host.ErrNoProvider), errors.Is(err, host.ErrDelegatedAgent):
 		return "", fmt.Errorf("%s (%w)", textModifyNoChannel, err)
 	case err != nil:
+		host.SetOutcome(ctx, ModifyFailed)
 		return "", fmt.Errorf("%s: %w", textModifyFailed, err)
 	}
 	if approved, words := approval.Read(req.Questions[0], answers); !approved {
+		host.SetOutcome(ctx, ModifyDeclined)
 		if words == "" {
 			return "", errors.New(textModifyRefused)
 		}
@@ -302,8 +307,10 @@ func (p *Plugin) modify(ctx context.Context, call host.CallContext, s0 State, in
 		return err
 	})
 	if err != nil {
+		host.SetOutcome(ctx, ModifyRefused)
 		return "", err
 	}
+	host.SetOutcome(ctx, ModifyChanged)
 	return fmt.Sprintf(textModified, id, oneLine(after.Description)), nil
 }
 

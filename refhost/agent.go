@@ -509,7 +509,7 @@ func (a *Agent) runSteps(ctx context.Context, n, first int) (host.TurnEnd, int) 
 			if step >= a.rt.o.MaxSteps {
 				err := fmt.Errorf("%w (%d)", ErrStepsExhausted, step)
 				a.log.Warn("refhost: turn failed", "turn", n, "step", step, "err", err)
-				return host.TurnEnd{Turn: n, Reason: host.TurnError, Error: err.Error()}, step + 1
+				return host.TurnEnd{Turn: n, Reason: host.TurnStepsExhausted, Error: err.Error()}, step + 1
 			}
 			step, attempt = step+1, 1
 		case stepRetry:

@@ -245,7 +245,7 @@ func TestStepBound(t *testing.T) {
 		wantEnd   host.TurnEnd
 	}{
 		{name: "a model calling tools for ever stops at max steps", maxSteps: 3, wantCalls: 3,
-			wantEnd: host.TurnEnd{Turn: 1, Reason: host.TurnError, Error: refhost.ErrStepsExhausted.Error() + " (3)"}},
+			wantEnd: host.TurnEnd{Turn: 1, Reason: host.TurnStepsExhausted, Error: refhost.ErrStepsExhausted.Error() + " (3)"}},
 		{name: "a turn within the bound completes", maxSteps: 5, wantCalls: 5,
 			wantEnd: host.TurnEnd{Turn: 1, Reason: host.TurnCompleted}},
 	}

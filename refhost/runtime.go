@@ -38,7 +38,8 @@ type Options struct {
 	// plus retries); zero means DefaultMaxAttempts.
 	MaxAttempts int
 	// MaxSteps bounds the steps of one turn, so that a model calling tools
-	// for ever ends its turn with an error instead of running until it is
+	// for ever ends its turn (reason steps-exhausted, with
+	// [ErrStepsExhausted]'s message) instead of running until it is
 	// cancelled; zero means DefaultMaxSteps.
 	MaxSteps int
 	// Checkpoint, when set, runs after every turn, after "turn/end" and

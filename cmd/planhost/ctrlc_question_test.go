@@ -10,15 +10,28 @@ import (
 	"time"
 
 	"github.com/dshgo/planmode/internal/present"
+	"github.com/dshgo/planmode/planentry"
 )
 
 // ctrlCQuestion is a question Ctrl-C closes: the script that asks it, the
-// deployment, and what the transcript says of its end, in cat's words.
+// deployment, the prompt ("/plan Go" when empty), what the terminal UI
+// shows while it is asked (shown), and what the transcript says of its
+// end, in cat's words.
 type ctrlCQuestion struct {
 	name    string
 	script  func(t *testing.T, dir string) string
 	deploy  string
+	prompt  string
+	shown   func(cat *present.Catalog) string
 	outcome func(cat *present.Catalog) string
+}
+
+// sent is the prompt that leads to q's question.
+func (q ctrlCQuestion) sent() string {
+	if q.prompt == "" {
+		return "/plan Go"
+	}
+	return q.prompt
 }
 
 var ctrlCQuestions = []ctrlCQuestion{
@@ -28,6 +41,7 @@ var ctrlCQuestions = []ctrlCQuestion{
 			return writeScript(t, dir, "s.yaml", "steps:\n  - toolCalls:\n      - name: exit_plan_mode\n        input: {plan: \"# P\"}\n")
 		},
 		deploy: filepath.Join("testdata", "run", "deploy.yaml"),
+		shown:  func(cat *present.Catalog) string { return cat.Review.Question },
 		outcome: func(cat *present.Catalog) string {
 			return fmt.Sprintf(cat.Session.Outcome, cat.Plans.Cancelled)
 		},
@@ -36,8 +50,21 @@ var ctrlCQuestions = []ctrlCQuestion{
 		name:   "questions from the model",
 		script: func(*testing.T, string) string { return filepath.Join("testdata", "ask", "ask.yaml") },
 		deploy: filepath.Join("testdata", "ask", "deploy.yaml"),
+		shown:  func(cat *present.Catalog) string { return cat.Form.From },
 		outcome: func(cat *present.Catalog) string {
 			return fmt.Sprintf(cat.Boxes.Asked, "Storage"+cat.Boxes.Join+"Languages", cat.Boxes.Failed)
+		},
+	},
+	{
+		name: "the consent to plan",
+		script: func(t *testing.T, dir string) string {
+			return writeScript(t, dir, "s.yaml", "steps:\n  - toolCalls:\n      - name: enter_plan_mode\n        input: {goal: Greet in German}\n  - text: ok\n")
+		},
+		deploy: filepath.Join("testdata", "entry", "deploy.yaml"),
+		prompt: "Go",
+		shown:  func(*present.Catalog) string { return "Greet in German" },
+		outcome: func(cat *present.Catalog) string {
+			return cat.Review.Consents[planentry.Purpose].Closed
 		},
 	},
 }
@@ -77,7 +104,7 @@ func TestConsoleCtrlCAtAQuestion(t *testing.T) {
 				go func() {
 					done <- p.main(runArgs(dir, q.script(t, dir), "-config", q.deploy, "-lang", cat.Lang))
 				}()
-				if _, err := io.WriteString(feed, "/plan Go\n"); err != nil {
+				if _, err := io.WriteString(feed, q.sent()+"\n"); err != nil {
 					t.Fatal(err)
 				}
 				waitFor(t, out, cat.Console.MenuEnd)
@@ -106,12 +133,8 @@ func TestPTYCtrlCAtAQuestion(t *testing.T) {
 				dir := newRunDir(t)
 				s := startPTY(t, 100, 40, nil, ptyRunArgs(t, dir, q.script(t, dir), "-config", q.deploy, "-lang", cat.Lang)...)
 				s.waitScreen("shift+tab")
-				s.send("/plan Go\r")
-				if q.deploy == ctrlCQuestions[0].deploy {
-					s.waitScreen(cat.Review.Question)
-				} else {
-					s.waitScreen(cat.Form.From)
-				}
+				s.send(q.sent() + "\r")
+				s.waitScreen(q.shown(cat))
 				s.send("\x03")
 				ended := fmt.Sprintf(cat.Session.TurnEnded, 1, cat.Session.TurnCancelled)
 				screen := s.waitScreen(ended)

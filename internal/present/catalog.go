@@ -55,6 +55,17 @@ type SessionWords struct {
 	// TurnStarted (turn) and TurnEnded (turn, reason) mark turns, with
 	// the reasons a turn ends.
 	TurnStarted, TurnEnded, TurnCompleted, TurnCancelled, TurnFailed, TurnBlocked string
+	// TurnStepsExhausted is the reason of a turn that reached the host's
+	// bound on steps.
+	TurnStepsExhausted string
+	// NoSuchPlan (how many plans there are), NoPlans, PlanNotLogged (the
+	// plan) and NoApprovedPlan are "/plan reopen"'s failures, said from
+	// its error's code.
+	NoSuchPlan, NoPlans, PlanNotLogged, NoApprovedPlan string
+	// OffWithImages and ReopenWithImages refuse images; SteerFailed and
+	// ReopenFailed (the cause, the host's) and PlanNotRunning are
+	// "/plan"'s other failures.
+	OffWithImages, ReopenWithImages, SteerFailed, ReopenFailed, PlanNotRunning string
 	// Assistant labels the model's answer.
 	Assistant string
 	// ToolCall and ToolResult show a call and its result on one line;
@@ -154,6 +165,9 @@ type ConsentWords struct {
 	Question string
 	Options  map[host.Role]OptionWords
 	Fields   map[string]string
+	// Closed says the question closed before the user answered (the
+	// turn was cancelled); Dismissed that the user dismissed it.
+	Closed, Dismissed string
 }
 
 // FormWords are the words of questions from the model (a clarifying

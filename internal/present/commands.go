@@ -1,6 +1,7 @@
 package present
 
 import (
+	"errors"
 	"fmt"
 	"strings"
 
@@ -40,6 +41,8 @@ func (c *Catalog) CommandReply(name string, handled bool, reply string, err erro
 	switch {
 	case !handled:
 		return []Item{{Kind: Error, Text: fmt.Sprintf(w.UnknownCommand, "/"+name)}}
+	case err != nil && name == planmode.CommandName && c.planError(err) != "":
+		return []Item{{Kind: Error, Text: fmt.Sprintf(w.CommandFailed, name, c.planError(err))}}
 	case err != nil:
 		// A host names the command before its error ("/plan: ..."), as
 		// CommandFailed does.
@@ -52,6 +55,51 @@ func (c *Catalog) CommandReply(name string, handled bool, reply string, err erro
 		return nil
 	}
 	return []Item{{Kind: Note, Text: fmt.Sprintf(w.Reply, name, reply)}}
+}
+
+// The codes of "/plan"'s failures ([planmode.Error]).
+const (
+	codeNoSuchPlan       = "no-such-plan"
+	codePlanNotLogged    = "plan-not-logged"
+	codeNoApprovedPlan   = "no-approved-plan"
+	codeOffWithImages    = "off-with-images"
+	codeReopenWithImages = "reopen-with-images"
+	codeSteerFailed      = "steer-failed"
+	codeReopenFailed     = "reopen-failed"
+)
+
+// planError is a "/plan" failure in the catalog's words, from its code
+// and details, never from its message (English, for the host); "" for a
+// failure the catalog has no words for.
+func (c *Catalog) planError(err error) string {
+	w := &c.Session
+	var pe *planmode.Error
+	switch {
+	case errors.Is(err, planmode.ErrNotRunning):
+		return w.PlanNotRunning
+	case !errors.As(err, &pe):
+		return ""
+	}
+	switch pe.Code {
+	case codeNoSuchPlan:
+		if pe.Plans == 0 {
+			return w.NoPlans
+		}
+		return fmt.Sprintf(w.NoSuchPlan, pe.Plans)
+	case codePlanNotLogged:
+		return fmt.Sprintf(w.PlanNotLogged, pe.Plan)
+	case codeNoApprovedPlan:
+		return w.NoApprovedPlan
+	case codeOffWithImages:
+		return w.OffWithImages
+	case codeReopenWithImages:
+		return w.ReopenWithImages
+	case codeSteerFailed:
+		return fmt.Sprintf(w.SteerFailed, pe.Unwrap())
+	case codeReopenFailed:
+		return fmt.Sprintf(w.ReopenFailed, pe.Unwrap())
+	}
+	return ""
 }
 
 // PlanReply is "/plan"'s reply in the catalog's words, for the state after

@@ -60,6 +60,17 @@ var English = &Catalog{
 		PlanModelAt:    "plan-mode model %s at %s",
 		Resumed:        "Resumed session %s (%d events).",
 		SessionFile:    "session file: %s",
+
+		TurnStepsExhausted: "the step limit of a turn was reached while the model still called tools; send a message to go on",
+		NoSuchPlan:         "there is no such plan: reopen takes one plan number, from 1 to %d (/plans lists them)",
+		NoPlans:            "there is no plan to reopen: no plan was presented in this session yet",
+		PlanNotLogged:      "plan %d cannot be reopened: the log does not hold its text (it was presented from a file)",
+		NoApprovedPlan:     "no plan of this session was approved; name one with /plan reopen N (/plans lists them)",
+		OffWithImages:      "off takes no images: send them with /plan <message> or as an ordinary message",
+		ReopenWithImages:   "reopen takes no images: send them once plan mode is on",
+		SteerFailed:        "plan mode was selected, but your message could not be sent: %v",
+		ReopenFailed:       "the reopened plan could not be recorded: %v",
+		PlanNotRunning:     "plan mode is not running",
 	},
 	Review: ReviewWords{
 		Title:    "Plan review: %s",
@@ -102,7 +113,9 @@ var English = &Catalog{
 		Dismiss:         OptionWords{"Dismiss", "close the review and talk to the model instead"},
 		Consents: map[string]ConsentWords{
 			planentry.Purpose: {
-				Fields: map[string]string{planentry.FieldGoal: "Goal", planentry.FieldScope: "Scope"},
+				Fields:    map[string]string{planentry.FieldGoal: "Goal", planentry.FieldScope: "Scope"},
+				Closed:    "The request to plan first closed before you answered; plan mode stays off.",
+				Dismissed: "You dismissed the request to plan first; plan mode stays off.",
 			},
 			plansteps.ModifyPurpose: {
 				Fields: map[string]string{
@@ -110,6 +123,8 @@ var English = &Catalog{
 					plansteps.FieldBefore: "Before", plansteps.FieldBeforeFiles: "Files before", plansteps.FieldBeforeVerification: "Verify before",
 					plansteps.FieldAfter: "After", plansteps.FieldAfterFiles: "Files after", plansteps.FieldAfterVerification: "Verify after",
 				},
+				Closed:    "The step change closed before you answered; the step stays as it is.",
+				Dismissed: "You dismissed the step change; the step stays as it is.",
 			},
 		},
 		Field: "%s: %s",

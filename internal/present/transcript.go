@@ -199,6 +199,10 @@ func (t *Transcript) Add(e host.Event) []Item {
 			reason = w.TurnFailed
 		case host.TurnBlocked:
 			reason = w.TurnBlocked
+		case host.TurnStepsExhausted:
+			// Its error text is the host's, in English: the reason says it.
+			add(Item{Kind: Error, Text: fmt.Sprintf(w.TurnEnded, te.Turn, w.TurnStepsExhausted)})
+			return out
 		}
 		if te.Error != "" {
 			reason += ": " + firstLine(te.Error)
@@ -308,6 +312,7 @@ func (t *Transcript) planItem(plan string) Item {
 func (t *Transcript) toolResult(r host.ToolResult) []Item {
 	w := &t.cat.Session
 	line := Item{Kind: Tool, Text: fmt.Sprintf(w.ToolResult, t.resultSummary(r.Output, r.IsError))}
+	end := t.consentEnd(r)
 	switch {
 	case r.Name == planmode.ExitToolName:
 		return t.review(r, line)
@@ -320,9 +325,35 @@ func (t *Transcript) toolResult(r host.ToolResult) []Item {
 	case answered(r.Name) && !r.IsError, t.boxed[r.CallID]:
 		// A failure the questions' box showed is the model's text.
 		line.Internal = true
+	case end != "":
+		// How the user's consent ended, in their words; why is the
+		// model's text.
+		line.Internal = true
+		return []Item{line, {Kind: Note, Text: end}}
 	}
 	delete(t.boxed, r.CallID)
 	return []Item{line}
+}
+
+// consentEnd is how a consent question of a companion's tool ended without
+// the user's answer (closed, dismissed), from the call's logged outcome;
+// "" for any other end.
+func (t *Transcript) consentEnd(r host.ToolResult) string {
+	var purpose string
+	var closed, dismissed bool
+	switch r.Name {
+	case planentry.ToolName:
+		purpose, closed, dismissed = planentry.Purpose, r.Outcome == planentry.OutcomeFailed, r.Outcome == planentry.OutcomeDismissed
+	case plansteps.ModifyToolName:
+		purpose, closed, dismissed = plansteps.ModifyPurpose, r.Outcome == plansteps.ModifyFailed, r.Outcome == plansteps.ModifyDismissed
+	}
+	switch w := t.cat.Review.Consents[purpose]; {
+	case closed:
+		return w.Closed
+	case dismissed:
+		return w.Dismissed
+	}
+	return ""
 }
 
 // review shows how an exit_plan_mode call ended, from its logged outcome

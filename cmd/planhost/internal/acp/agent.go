@@ -12,6 +12,7 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
+	"strconv"
 	"strings"
 	"sync"
 	"time"
@@ -455,13 +456,26 @@ func stopReason(events host.Log, from int) (sdk.PromptResponse, error) {
 			return sdk.PromptResponse{StopReason: sdk.StopReasonCancelled}, nil
 		case host.TurnBlocked:
 			return sdk.PromptResponse{StopReason: sdk.StopReasonRefusal}, nil
+		case host.TurnStepsExhausted:
+			return sdk.PromptResponse{StopReason: sdk.StopReasonMaxTurnRequests}, nil
 		}
-		if strings.Contains(end.Error, refhost.ErrStepsExhausted.Error()) {
+		if legacyStepsExhausted(end) {
 			return sdk.PromptResponse{StopReason: sdk.StopReasonMaxTurnRequests}, nil
 		}
 		return sdk.PromptResponse{}, sdk.NewInternalError(map[string]any{"error": fmt.Sprintf(errTurnFailed, end.Error)})
 	}
 	return sdk.PromptResponse{StopReason: sdk.StopReasonEndTurn}, nil
+}
+
+// legacyStepsExhausted reports whether end is how refhost logged an
+// exhausted step budget before the reason steps-exhausted: an error whose
+// whole text is [refhost.ErrStepsExhausted]'s with the step ("... (N)").
+// A model's error that merely quotes those words is still an error.
+func legacyStepsExhausted(end host.TurnEnd) bool {
+	rest, ok := strings.CutPrefix(end.Error, refhost.ErrStepsExhausted.Error()+" (")
+	step, closed := strings.CutSuffix(rest, ")")
+	_, err := strconv.Atoi(step)
+	return end.Reason == host.TurnError && ok && closed && err == nil
 }
 
 // commandNames lists the host's commands.

@@ -5,3 +5,6 @@ func CheckMessage(line []byte) (msg, resp []byte) {
 	msg, resp, _ = checkMessage(line)
 	return msg, resp
 }
+
+// StopReason exposes the prompt's stop reason read from a log.
+var StopReason = stopReason

@@ -13,6 +13,7 @@ import (
 	sdk "github.com/coder/acp-go-sdk"
 	"go.uber.org/fx"
 
+	"github.com/dshgo/planmode/cmd/planhost/internal/acp"
 	"github.com/dshgo/planmode/host"
 	"github.com/dshgo/planmode/internal/present"
 	"github.com/dshgo/planmode/refhost"
@@ -358,6 +359,39 @@ func TestStopReasonsFollowTheTurnsEnd(t *testing.T) {
 				}
 			case err != nil || resp.StopReason != tt.want:
 				t.Errorf("prompt = %v, %v; want %s", resp.StopReason, err, tt.want)
+			}
+		})
+	}
+}
+
+// TestStopReasonReadsTheLoggedReason: the prompt's stop reason follows the
+// logged turn end's reason, never its error text; a log written before
+// the reason steps-exhausted existed still ends at the step limit.
+func TestStopReasonReadsTheLoggedReason(t *testing.T) {
+	exhausted := refhost.ErrStepsExhausted.Error() + " (3)"
+	tests := []struct {
+		name    string
+		give    host.TurnEnd
+		want    sdk.StopReason
+		wantErr bool
+	}{
+		{"the step limit", host.TurnEnd{Turn: 1, Reason: host.TurnStepsExhausted, Error: exhausted}, sdk.StopReasonMaxTurnRequests, false},
+		{"the step limit with no text", host.TurnEnd{Turn: 1, Reason: host.TurnStepsExhausted}, sdk.StopReasonMaxTurnRequests, false},
+		{"the step limit in an old log", host.TurnEnd{Turn: 1, Reason: host.TurnError, Error: exhausted}, sdk.StopReasonMaxTurnRequests, false},
+		{"a model error quoting the step limit", host.TurnEnd{Turn: 1, Reason: host.TurnError, Error: "provider said: " + exhausted}, "", true},
+		{"a model error ending in the step limit's words", host.TurnEnd{Turn: 1, Reason: host.TurnError, Error: exhausted + ": tool loop"}, "", true},
+		{"a model error", host.TurnEnd{Turn: 1, Reason: host.TurnError, Error: "down"}, "", true},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			data, err := json.Marshal(tt.give)
+			if err != nil {
+				t.Fatal(err)
+			}
+			log := host.LogOf([]host.Event{{Type: host.TypeTurnStart}, {Type: host.TypeTurnEnd, Data: data}})
+			resp, err := acp.StopReason(log, 0)
+			if (err != nil) != tt.wantErr || resp.StopReason != tt.want {
+				t.Errorf("stop reason = %q, %v; want %q (error %v)", resp.StopReason, err, tt.want, tt.wantErr)
 			}
 		})
 	}

@@ -1,6 +1,8 @@
 package acp_test
 
 import (
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 
@@ -136,6 +138,56 @@ func TestToolCallTitlesHideNothing(t *testing.T) {
 	}
 	if n := titles["n"]; len(n) < 2 || !strings.Contains(n[len(n)-1], `\u202e`) {
 		t.Errorf("the unknown tool's failure is not titled with its name escaped: %q", n)
+	}
+	s.close()
+}
+
+// TestToolResultsHideNothing: a tool's output reaches the editor as it
+// is: a path from the model quoted in an error with its invisible and
+// control characters as visible escapes, and a file holding the hiding
+// tricks showing every word of it when the editor renders Markdown.
+func TestToolResultsHideNothing(t *testing.T) {
+	const rlo, zwsp, esc = "\u202e", "\u200b", "\x1b[2J"
+	parts := make([]string, len(hidetest.Cases))
+	for i, c := range hidetest.Cases {
+		parts[i] = c.Plan
+	}
+	model := scripted.NewModel(
+		scripted.Step{Text: "Looking.", ToolCalls: []host.ToolCall{
+			call("e", "read_file", map[string]string{"path": "txt" + rlo + "exe" + zwsp + esc}),
+			call("f", "read_file", map[string]string{"path": "tricks.md"}),
+		}},
+		scripted.Step{Text: "Done."},
+	)
+	s := openSession(t, newHostParts(t, newStore(t), model))
+	if err := os.WriteFile(filepath.Join(s.dir, "tricks.md"), []byte(strings.Join(parts, "\n\n")), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	s.mustPrompt("Look around.")
+	us, _ := s.c.snapshot()
+	shown := map[string]string{}
+	for _, u := range us {
+		if r := u.Update.ToolCallUpdate; r != nil && r.Status != nil {
+			for _, c := range r.Content {
+				if c.Content != nil && c.Content.Content.Text != nil {
+					raw := c.Content.Content.Text.Text
+					if strings.ContainsAny(raw, rlo+zwsp+"\x1b") {
+						t.Errorf("call %s's output reaches the editor raw: %q", r.ToolCallId, raw)
+					}
+				}
+			}
+			shown[string(r.ToolCallId)] = contentText(r.Content)
+		}
+	}
+	for _, escaped := range []string{`\u202e`, `\u200b`, `\x1b`} {
+		if !strings.Contains(shown["e"], escaped) {
+			t.Errorf("the failed read shows %q: want the path's %s escaped", shown["e"], escaped)
+		}
+	}
+	for _, c := range hidetest.Cases {
+		if m := hidetest.Missing(shown["f"], c.Words); len(m) > 0 {
+			t.Errorf("%s: the editor does not show %q", c.Name, m)
+		}
 	}
 	s.close()
 }

@@ -220,7 +220,9 @@ func (s *session) translate(e host.Event, replay bool) {
 			RawOutput:  map[string]any{"output": r.Output, "isError": r.IsError},
 		}
 		if r.Output != "" {
-			u.Content = []sdk.ToolCallContent{sdk.ToolContent(sdk.TextBlock(r.Output))}
+			// The output can quote the model's input (a path in an
+			// error) or a file's text: shown as it is, hiding nothing.
+			u.Content = []sdk.ToolCallContent{sdk.ToolContent(sdk.TextBlock(shownPlan(r.Output)))}
 		}
 		if r.IsError {
 			if c, ok := s.calls[r.CallID]; ok {

@@ -114,11 +114,11 @@ func describeCall(cat *present.Catalog, call host.ToolCall, root string, old *st
 	return call.Name, nil, nil
 }
 
-// shownPlan is text from outside (a plan, a diff, what the model asks) as
-// the client gets it to show: a Markdown code block of its exact text,
-// invisible characters made visible, since an editor renders Markdown and
-// would drop raw HTML, comments, link targets and reference definitions
-// from the text the user answers.
+// shownPlan is text from outside (a plan, a diff, what the model asks, a
+// tool's output) as the client gets it to show: a Markdown code block of
+// its exact text, invisible characters made visible, since an editor
+// renders Markdown and would drop raw HTML, comments, link targets and
+// reference definitions from the text the user answers.
 func shownPlan(plan string) string {
 	return mdview.Fence(safetext.Escape(plan))
 }
