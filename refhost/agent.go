@@ -632,7 +632,7 @@ func (a *Agent) runStep(ctx context.Context, n, step, attempt int, msgs []host.M
 // the header to log with it when one is due.
 func (a *Agent) derive() (Request, *host.RequestHeader) {
 	p := a.rt.Assemble(host.AssembleContext{Agent: a})
-	msgs := a.tx.update(a.sess.Events(), &a.rt.types, a.log)
+	msgs := a.tx.update(a.sess.Events(), a.rt.EventTypes(), a.log)
 	req := Request{System: p.System, Sections: p.Sections, Tools: p.Tools, Messages: msgs}
 	var reason host.HeaderReason
 	switch {
@@ -679,8 +679,7 @@ func (a *Agent) callTool(ctx context.Context, call host.ToolCall) (host.ToolResu
 		res.Output, res.IsError = ToolErrorPrefix+err.Error(), true
 		return res, nil
 	}
-	e, ok := a.rt.tools.Get(call.Name)
-	t := e.tool
+	t, ok := a.rt.Tool(call.Name)
 	if !ok {
 		res.Output, res.IsError = fmt.Sprintf(TextUnknownTool, call.Name), true
 		return res, nil
