@@ -494,7 +494,7 @@ func (a *Agent) runSteps(ctx context.Context, n, first int) (host.TurnEnd, int) 
 	step, attempt := first, 1
 	for {
 		c := a.claim()
-		dec := a.rt.preStep(ctx, host.Step{Agent: a, Turn: n, Step: step, Attempt: attempt, Messages: c.msgs})
+		dec := a.rt.RunPreSteps(ctx, host.Step{Agent: a, Turn: n, Step: step, Attempt: attempt, Messages: c.msgs}, nil)
 		if ctx.Err() != nil {
 			a.putBack(c, true)
 			return host.TurnEnd{Turn: n, Reason: host.TurnCancelled}, step + 1

@@ -116,12 +116,6 @@ func (r *Runtime) CommandList() []host.Command {
 	return cmds
 }
 
-// preStep runs the pre-step chain, whose innermost link accepts the
-// step's messages.
-func (r *Runtime) preStep(ctx context.Context, s host.Step) host.Decision {
-	return r.RunPreSteps(ctx, s, nil)
-}
-
 // RequestError describes a failed model request, as the request-error
 // listeners see it.
 type RequestError struct {
