@@ -494,7 +494,7 @@ func (a *Agent) runSteps(ctx context.Context, n, first int) (host.TurnEnd, int) 
 	step, attempt := first, 1
 	for {
 		c := a.claim()
-		dec := a.rt.preStep(ctx, host.Step{Agent: a, Turn: n, Step: step, Attempt: attempt, Messages: c.msgs})
+		dec := a.rt.RunPreSteps(ctx, host.Step{Agent: a, Turn: n, Step: step, Attempt: attempt, Messages: c.msgs}, nil)
 		if ctx.Err() != nil {
 			a.putBack(c, true)
 			return host.TurnEnd{Turn: n, Reason: host.TurnCancelled}, step + 1
@@ -632,7 +632,7 @@ func (a *Agent) runStep(ctx context.Context, n, step, attempt int, msgs []host.M
 // the header to log with it when one is due.
 func (a *Agent) derive() (Request, *host.RequestHeader) {
 	p := a.rt.Assemble(host.AssembleContext{Agent: a})
-	msgs := a.tx.update(a.sess.Events(), &a.rt.types, a.log)
+	msgs := a.tx.update(a.sess.Events(), a.rt.EventTypes(), a.log)
 	req := Request{System: p.System, Sections: p.Sections, Tools: p.Tools, Messages: msgs}
 	var reason host.HeaderReason
 	switch {
@@ -679,8 +679,7 @@ func (a *Agent) callTool(ctx context.Context, call host.ToolCall) (host.ToolResu
 		res.Output, res.IsError = ToolErrorPrefix+err.Error(), true
 		return res, nil
 	}
-	e, ok := a.rt.tools.Get(call.Name)
-	t := e.tool
+	t, ok := a.rt.Tool(call.Name)
 	if !ok {
 		res.Output, res.IsError = fmt.Sprintf(TextUnknownTool, call.Name), true
 		return res, nil

@@ -1,10 +1,8 @@
 package refhost
 
 import (
-	"cmp"
 	"crypto/sha256"
 	"encoding/hex"
-	"slices"
 	"strings"
 
 	"github.com/dshgo/planmode/host"
@@ -28,10 +26,7 @@ type Prompt struct {
 // Assemble renders the system prompt and tool catalog for ac. It needs no
 // agent (ac.Agent may be nil, for a preview) and changes nothing.
 func (r *Runtime) Assemble(ac host.AssembleContext) Prompt {
-	sections := r.sections.All()
-	slices.SortFunc(sections, func(a, b host.Section) int {
-		return cmp.Or(cmp.Compare(a.Order, b.Order), strings.Compare(a.Name, b.Name))
-	})
+	sections := r.Sections()
 	p := Prompt{Sections: make([]string, 0, len(sections))}
 	var texts []string
 	for _, s := range sections {
@@ -43,14 +38,7 @@ func (r *Runtime) Assemble(ac host.AssembleContext) Prompt {
 	p.System = strings.Join(texts, "\n\n")
 	p.SystemDigest = digest(p.System)
 
-	tools := r.tools.All()
-	slices.SortFunc(tools, func(a, b toolEntry) int { return strings.Compare(a.def.Name, b.def.Name) })
-	p.Tools = make([]host.ToolDefinition, len(tools))
-	js := make([]string, len(tools))
-	for i, t := range tools {
-		p.Tools[i], js[i] = t.def, string(t.js)
-	}
-	p.ToolsDigest = digest("[" + strings.Join(js, ",") + "]")
+	p.Tools, p.ToolsDigest = r.Catalog()
 	return p
 }
 

@@ -46,7 +46,7 @@ func (r *Runtime) Execute(ctx context.Context, a host.Agent, line string, attach
 	if !ok {
 		return false, "", nil
 	}
-	c, ok := r.commands.Get(name)
+	c, ok := r.Command(name)
 	if !ok {
 		return false, "", nil
 	}

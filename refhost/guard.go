@@ -3,49 +3,14 @@ package refhost
 import (
 	"context"
 	"encoding/json"
-	"errors"
 	"fmt"
-	"slices"
 
 	"github.com/dshgo/planmode/host"
 )
 
-// AddToolGuard implements [host.ToolGuards]. Guards run in registration
-// order before every tool execution; the first refusal wins.
-func (r *Runtime) AddToolGuard(g host.Guard) (func(), error) {
-	if g.Check == nil {
-		return nil, fmt.Errorf("refhost: tool guard %q: check func is nil: %w", g.Name, ErrBadRegistration)
-	}
-	g.Tools = slices.Clone(g.Tools)
-	return r.guards.Add(g.Name, g, false)
-}
-
-// CheckGuards reports, for every registered guard, the tools it names that
-// no registered tool has ([host.ErrUnknownGuardedTool]). The runtime runs it
-// when it starts serving an agent ([Runtime.NewAgent]); programs may run it
-// after registering everything, as a configuration check.
-func (r *Runtime) CheckGuards() error {
-	var errs []error
-	for _, g := range r.guards.All() {
-		var unknown []string
-		for _, name := range g.Tools {
-			if _, ok := r.tools.Get(name); !ok {
-				unknown = append(unknown, name)
-			}
-		}
-		if len(unknown) > 0 {
-			errs = append(errs, &host.UnknownToolsError{Guard: g.Name, Tools: unknown})
-		}
-	}
-	if len(errs) > 0 {
-		return fmt.Errorf("refhost: %w", errors.Join(errs...))
-	}
-	return nil
-}
-
 // guard runs the guard chain for one call; a refusal is the error's text.
 func (r *Runtime) guard(ctx context.Context, cc host.CallContext, name string, input json.RawMessage) error {
-	for _, g := range r.guards.All() {
+	for _, g := range r.Guards() {
 		if err := runGuard(ctx, g.Check, cc, name, input); err != nil {
 			return err
 		}
@@ -100,10 +65,7 @@ func (a *Agent) appendCompaction() error {
 	return nil
 }
 
-var (
-	_ host.ToolGuards = (*Runtime)(nil)
-	_ host.Compactor  = (*Runtime)(nil)
-)
+var _ host.Compactor = (*Runtime)(nil)
 
 // CallTool runs one tool call as the loop does (the guard chain, then the
 // tool) without logging it, and returns its result. Tests and programs use

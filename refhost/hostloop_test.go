@@ -11,6 +11,7 @@ import (
 	"github.com/dshgo/planmode/host"
 	"github.com/dshgo/planmode/host/hosttest"
 	"github.com/dshgo/planmode/refhost"
+	"github.com/dshgo/planmode/refhost/scripted"
 	"github.com/dshgo/planmode/store"
 )
 
@@ -44,7 +45,7 @@ func (h *fxLoop) Open(t testing.TB, cfg hosttest.LoopConfig) hosttest.LoopHost {
 		fx.NopLogger,
 		fx.Supply(
 			fx.Annotate(h.st, fx.As(new(host.Store))),
-			fx.Annotate(loopModel{cfg.Model}, fx.As(new(refhost.Model))),
+			fx.Annotate(scripted.LoopModel(cfg.Model), fx.As(new(refhost.Model))),
 			cfg.Plan,
 		),
 		refhost.Module,
@@ -123,23 +124,4 @@ func (h *loopHost) Close() error {
 		err = e
 	}
 	return err
-}
-
-// loopModel is a refhost.Model that answers through the suite's model.
-type loopModel struct{ m *hosttest.LoopModel }
-
-func (l loopModel) Generate(ctx context.Context, req refhost.Request) (refhost.Response, error) {
-	lr := hosttest.LoopRequest{System: req.System}
-	for _, d := range req.Tools {
-		lr.Tools = append(lr.Tools, d.Name)
-	}
-	for _, m := range req.Messages {
-		text := m.Text
-		for _, b := range m.Content {
-			text += b.Text
-		}
-		lr.Messages = append(lr.Messages, text)
-	}
-	rep, err := l.m.Reply(ctx, lr)
-	return refhost.Response{Text: rep.Text, ToolCalls: rep.ToolCalls}, err
 }

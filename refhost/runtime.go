@@ -3,7 +3,6 @@ package refhost
 import (
 	"cmp"
 	"context"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"log/slog"
@@ -11,7 +10,6 @@ import (
 	"slices"
 	"strings"
 	"sync"
-	"unicode"
 
 	"github.com/dshgo/planmode/host"
 	"github.com/dshgo/planmode/host/hostkit"
@@ -61,20 +59,16 @@ type Options struct {
 }
 
 // Runtime is the reference agent host: it keeps the registries plugins add
-// to, runs agents and executes commands. It implements [host.EventTypes],
+// to (the embedded [hostkit.Registries], with the core event types
+// declared), runs agents and executes commands. It implements [host.EventTypes],
 // [host.Sections], [host.Tools], [host.Commands], [host.PreStepChain],
 // [host.ToolGuards] and [host.Compactor].
 // All methods are safe for concurrent use.
 type Runtime struct {
-	o Options // with the defaults filled in
+	*hostkit.Registries
 
-	types     hostkit.Registry[host.EventType]
-	sections  hostkit.Registry[host.Section]
-	tools     hostkit.Registry[toolEntry]
-	commands  hostkit.Registry[host.Command]
-	preSteps  hostkit.Registry[host.PreStepListener]
+	o         Options // with the defaults filled in
 	reqErrs   hostkit.Registry[RequestErrorListener]
-	guards    hostkit.Registry[host.Guard]
 	questions *Questions
 
 	mu     sync.Mutex
@@ -96,24 +90,17 @@ func New(o Options) (*Runtime, error) {
 	o.MaxAttempts = cmp.Or(o.MaxAttempts, DefaultMaxAttempts)
 	o.MaxSteps = cmp.Or(o.MaxSteps, DefaultMaxSteps)
 	o.Logger = cmp.Or(o.Logger, slog.New(slog.DiscardHandler))
-	r := &Runtime{
-		o:         o,
-		types:     hostkit.Registry[host.EventType]{What: "refhost: event type"},
-		sections:  hostkit.Registry[host.Section]{What: "refhost: section"},
-		tools:     hostkit.Registry[toolEntry]{What: "refhost: tool"},
-		commands:  hostkit.Registry[host.Command]{What: "refhost: command"},
-		preSteps:  hostkit.Registry[host.PreStepListener]{What: "refhost: pre-step listener"},
-		reqErrs:   hostkit.Registry[RequestErrorListener]{What: "refhost: request-error listener"},
-		guards:    hostkit.Registry[host.Guard]{What: "refhost: tool guard"},
-		questions: &Questions{},
-		agents:    map[string]*Agent{},
+	reg, err := hostkit.NewRegistries("refhost", host.CoreEventTypes()...)
+	if err != nil {
+		return nil, err
 	}
-	for _, t := range host.CoreEventTypes() {
-		if _, err := r.types.Add(t.Name, t, false); err != nil {
-			return nil, err
-		}
-	}
-	return r, nil
+	return &Runtime{
+		Registries: reg,
+		o:          o,
+		reqErrs:    hostkit.Registry[RequestErrorListener]{What: "refhost: request-error listener"},
+		questions:  &Questions{},
+		agents:     map[string]*Agent{},
+	}, nil
 }
 
 // Store returns the session store from the options (nil when none was given).
@@ -122,89 +109,12 @@ func (r *Runtime) Store() host.Store { return r.o.Store }
 // Questions returns the user-question service.
 func (r *Runtime) Questions() *Questions { return r.questions }
 
-// DeclareEventType implements [host.EventTypes]. The core types are declared
-// by New, so declaring one of them again is ErrDuplicate.
-func (r *Runtime) DeclareEventType(t host.EventType) (func(), error) {
-	if t.Kind != host.LogOnly && t.Kind != host.Transcript {
-		return nil, fmt.Errorf("refhost: event type %q: kind %d: want log-only or transcript: %w", t.Name, t.Kind, ErrBadRegistration)
-	}
-	return r.types.Add(t.Name, t, false)
-}
-
-// EventKind implements [host.EventTypes].
-func (r *Runtime) EventKind(name string) (host.EventKind, bool) {
-	t, ok := r.types.Get(name)
-	return t.Kind, ok
-}
-
-// AddSection implements [host.Sections].
-func (r *Runtime) AddSection(s host.Section) (func(), error) {
-	if s.Text == nil {
-		return nil, fmt.Errorf("refhost: section %q: text func is nil: %w", s.Name, ErrBadRegistration)
-	}
-	return r.sections.Add(s.Name, s, false)
-}
-
-// toolEntry is a registered tool and its definition, read once.
-type toolEntry struct {
-	tool host.Tool
-	def  host.ToolDefinition
-	js   []byte // the definition's canonical JSON, for the catalog digest
-}
-
-// AddTool implements [host.Tools]. The definition is read once, here; its
-// schemas must be valid JSON.
-func (r *Runtime) AddTool(t host.Tool) (func(), error) {
-	if t == nil {
-		return nil, fmt.Errorf("refhost: tool: nil: %w", ErrBadRegistration)
-	}
-	def := t.Definition()
-	js, err := json.Marshal(def)
-	if err != nil {
-		return nil, fmt.Errorf("refhost: tool %q: definition: %w", def.Name, err)
-	}
-	return r.tools.Add(def.Name, toolEntry{tool: t, def: def, js: js}, false)
-}
-
-// AddCommand implements [host.Commands]. The name is given without the
-// slash and must not contain white space or a slash.
-func (r *Runtime) AddCommand(c host.Command) (func(), error) {
-	if strings.ContainsFunc(c.Name, func(r rune) bool { return r == '/' || unicode.IsSpace(r) }) {
-		return nil, fmt.Errorf("refhost: command %q: name must not contain white space or '/': %w", c.Name, ErrBadRegistration)
-	}
-	if c.Run == nil {
-		return nil, fmt.Errorf("refhost: command %q: run func is nil: %w", c.Name, ErrBadRegistration)
-	}
-	return r.commands.Add(c.Name, c, false)
-}
-
 // CommandList returns the registered commands sorted by name, for help
 // listings.
 func (r *Runtime) CommandList() []host.Command {
-	cmds := r.commands.All()
+	cmds := r.Commands()
 	slices.SortFunc(cmds, func(a, b host.Command) int { return strings.Compare(a.Name, b.Name) })
 	return cmds
-}
-
-// AddPreStep implements [host.PreStepChain]. Listeners added with prepend
-// run outermost, the latest prepend first; the others run after them in
-// registration order.
-func (r *Runtime) AddPreStep(name string, l host.PreStepListener, prepend bool) (func(), error) {
-	if l == nil {
-		return nil, fmt.Errorf("refhost: pre-step listener %q: nil: %w", name, ErrBadRegistration)
-	}
-	return r.preSteps.Add(name, l, prepend)
-}
-
-// preStep runs the pre-step chain, whose innermost link accepts the
-// step's messages.
-func (r *Runtime) preStep(ctx context.Context, s host.Step) host.Decision {
-	next := host.PreStepNext(func(_ context.Context, s host.Step) host.Decision { return host.Accept(s.Messages) })
-	for _, l := range slices.Backward(r.preSteps.All()) {
-		inner := next
-		next = func(ctx context.Context, s host.Step) host.Decision { return l(ctx, s, inner) }
-	}
-	return next(ctx, s)
 }
 
 // RequestError describes a failed model request, as the request-error
@@ -309,4 +219,5 @@ var (
 	_ host.Tools        = (*Runtime)(nil)
 	_ host.Commands     = (*Runtime)(nil)
 	_ host.PreStepChain = (*Runtime)(nil)
+	_ host.ToolGuards   = (*Runtime)(nil)
 )

@@ -51,7 +51,7 @@ var (
 	// ErrEmptyName means a registration or command has no name.
 	ErrEmptyName = hostkit.ErrEmptyName
 	// ErrBadRegistration means a registration is incomplete or malformed.
-	ErrBadRegistration = errors.New("bad registration")
+	ErrBadRegistration = hostkit.ErrBadRegistration
 	// ErrEmptyMessage means a steered or injected message has no content.
 	ErrEmptyMessage = errors.New("message has no content")
 	// ErrAgentStopped means the agent was stopped and takes no more input.

@@ -8,7 +8,6 @@ import (
 	"slices"
 
 	"github.com/dshgo/planmode/host"
-	"github.com/dshgo/planmode/host/hostkit"
 )
 
 // transcript folds a session log into the messages the model sees, one
@@ -38,9 +37,9 @@ type transcript struct {
 
 // update folds the events appended since the last call and returns the
 // transcript (capacity clipped so a caller's append cannot reach ours).
-func (t *transcript) update(events host.Log, types *hostkit.Registry[host.EventType], log *slog.Logger) []Message {
+func (t *transcript) update(events host.Log, types []host.EventType, log *slog.Logger) []Message {
 	kinds := map[string]host.EventKind{}
-	for _, d := range types.All() {
+	for _, d := range types {
 		kinds[d.Name] = d.Kind
 	}
 	if !maps.Equal(t.kinds, kinds) || t.upto > events.Len() {

@@ -54,7 +54,7 @@ func (h *Host) NewAgent(sess host.Session) (*Agent, error) {
 	if sess == nil {
 		return nil, fmt.Errorf("%s: agent: session is nil: %w", name, ErrBadRegistration)
 	}
-	if err := h.checkGuards(); err != nil {
+	if err := h.CheckGuards(); err != nil {
 		return nil, err
 	}
 	a := &Agent{h: h, sess: sess}
@@ -423,7 +423,7 @@ func (a *Agent) Execute(ctx context.Context, line string) (handled bool, reply s
 	if !ok {
 		return false, "", nil
 	}
-	c, ok := a.h.commands.Get(cmdName)
+	c, ok := a.h.Command(cmdName)
 	if !ok {
 		return false, "", nil
 	}

@@ -35,7 +35,7 @@ import (
 //     result the model reads.
 func (h *Host) Middleware() (adk.AgentMiddleware, error) {
 	var tools []tool.BaseTool
-	for _, t := range h.tools.All() {
+	for _, t := range h.Tools() {
 		def := t.Definition()
 		var params *jsonschema.Schema
 		if len(def.InputSchema) > 0 {
@@ -82,7 +82,7 @@ func (h *Host) beforeChatModel(ctx context.Context, st *adk.ChatModelAgentState)
 	a.queue = nil
 	a.mu.Unlock()
 	s := host.Step{Agent: a, Turn: a.turn, Step: a.step + 1, Attempt: 1, Messages: claimed}
-	d := h.preStep(ctx, s)
+	d := h.RunPreSteps(ctx, s, nil)
 	if !d.Accepted || ctx.Err() != nil {
 		a.mu.Lock()
 		a.queue = append(claimed, a.queue...) // back to the front
@@ -104,7 +104,8 @@ func (h *Host) beforeChatModel(ctx context.Context, st *adk.ChatModelAgentState)
 	// Derive the request only now, with everything the chain appended.
 	p := h.render(a)
 	system := strings.TrimSpace(*a.base + "\n\n" + p.text)
-	hdr := host.RequestHeader{Sections: p.sections, SystemDigest: digest(system), ToolsDigest: h.toolsDigest()}
+	_, tools := h.Catalog()
+	hdr := host.RequestHeader{Sections: p.sections, SystemDigest: digest(system), ToolsDigest: tools}
 	switch {
 	case !a.headerSeen:
 		hdr.Reason = host.HeaderInitial
@@ -256,7 +257,7 @@ func (h *Host) callTool(ctx context.Context, in *compose.ToolInput, run func(con
 // the host's.
 func (a *Agent) lost(ctx context.Context, cc host.CallContext, tool string, err error) {
 	text := textResultLost
-	if t, ok := a.h.tools.Get(tool); ok {
+	if t, ok := a.h.Tool(tool); ok {
 		if rl, ok := t.(host.ResultLossHandler); ok {
 			text = cmp.Or(a.h.resultLost(ctx, rl, cc, tool, err), textResultLost)
 		}
@@ -298,7 +299,7 @@ func (t *hostedTool) InvokableRun(ctx context.Context, args string, _ ...tool.Op
 	if err != nil {
 		return "", err
 	}
-	ht, ok := t.h.tools.Get(t.info.Name)
+	ht, ok := t.h.Tool(t.info.Name)
 	if !ok {
 		return "", fmt.Errorf("%s: tool %q: %w", name, t.info.Name, ErrToolRemoved)
 	}

@@ -3,6 +3,7 @@ package eino
 import (
 	"errors"
 
+	"github.com/dshgo/planmode/host/hostkit"
 	"github.com/dshgo/planmode/refhost"
 )
 
@@ -29,8 +30,8 @@ const (
 var (
 	// ErrNoStore means [Options] name no store.
 	ErrNoStore = errors.New("no store")
-	// ErrBadRegistration means a registration lacks what it needs.
-	ErrBadRegistration = errors.New("bad registration")
+	// ErrBadRegistration means a registration is incomplete or malformed.
+	ErrBadRegistration = hostkit.ErrBadRegistration
 	// ErrNoAgent means a chat-model call or a tool call ran outside
 	// [Agent.Run], so no session can log it.
 	ErrNoAgent = errors.New("no plan-mode agent in the context: run the Eino agent with Agent.Run")

@@ -9,8 +9,13 @@ import (
 	"github.com/dshgo/planmode/host"
 )
 
-// ErrEmptyName means a registration has no name.
-var ErrEmptyName = errors.New("name is empty")
+var (
+	// ErrBadRegistration means a registration is incomplete or malformed.
+	ErrBadRegistration = errors.New("bad registration")
+	// ErrEmptyName means a registration has no name; it is an
+	// [ErrBadRegistration].
+	ErrEmptyName = fmt.Errorf("name is empty: %w", ErrBadRegistration)
+)
 
 // Registry is one of a host's registries (sections, tools, commands,
 // pre-step listeners, ...): a list of named items under a mutex. Names are

@@ -1,7 +1,6 @@
 package hosttest
 
 import (
-	"cmp"
 	"context"
 	"encoding/json"
 	"errors"
@@ -15,11 +14,11 @@ import (
 )
 
 // Host is a small in-memory agent host for plugin tests: the registries a
-// plugin adds to (prompt sections, tools, commands, pre-step listeners,
-// event types), sessions from a [host.Store] the test supplies, and agents
-// whose turns and steps the test drives by hand with [Host.RunStep]. It
-// runs no model: a test plays what a host's loop would do, one call at a
-// time, and inspects the log.
+// plugin adds to ([hostkit.Registries]: prompt sections, tools, commands,
+// pre-step listeners, event types, tool guards), sessions from a
+// [host.Store] the test supplies, and agents whose turns and steps the test
+// drives by hand with [Host.RunStep]. It runs no model: a test plays what a
+// host's loop would do, one call at a time, and inspects the log.
 //
 // Registrations follow the host contracts: names are unique
 // ([host.ErrDuplicate]) and not empty, prepended pre-step listeners run
@@ -27,107 +26,36 @@ import (
 // and is safe to call more than once. All methods are safe for concurrent
 // use.
 type Host struct {
-	store host.Store
+	*hostkit.Registries
 
-	sections  hostkit.Registry[host.Section]
-	tools     hostkit.Registry[host.Tool]
-	commands  hostkit.Registry[host.Command]
-	listeners hostkit.Registry[PreStep] // outermost first
-	types     hostkit.Registry[host.EventKind]
+	store host.Store
 
 	mu   sync.Mutex
 	runs int // command runs, for their IDs
 }
 
 // PreStep is a registered pre-step listener with its name.
-type PreStep struct {
-	Name     string
-	Listener host.PreStepListener
-}
+type PreStep = hostkit.PreStep
 
 // NewHost returns a host whose sessions live in st (for example
 // store.NewMemory()). The store is also the host's validator registry.
 func NewHost(st host.Store) *Host {
-	return &Host{
-		store:     st,
-		sections:  hostkit.Registry[host.Section]{What: "hosttest: section"},
-		tools:     hostkit.Registry[host.Tool]{What: "hosttest: tool"},
-		commands:  hostkit.Registry[host.Command]{What: "hosttest: command"},
-		listeners: hostkit.Registry[PreStep]{What: "hosttest: pre-step listener"},
-		types:     hostkit.Registry[host.EventKind]{What: "hosttest: event type"},
-	}
+	reg, _ := hostkit.NewRegistries("hosttest") // no event types: no error
+	return &Host{Registries: reg, store: st}
 }
 
 // Store returns the host's store; it is also its [host.Validators].
 func (h *Host) Store() host.Store { return h.store }
-
-// AddSection implements [host.Sections].
-func (h *Host) AddSection(s host.Section) (func(), error) {
-	if s.Text == nil {
-		return nil, fmt.Errorf("hosttest: section %q: %w", s.Name, errNoFunc)
-	}
-	return h.sections.Add(s.Name, s, false)
-}
-
-// AddTool implements [host.Tools].
-func (h *Host) AddTool(t host.Tool) (func(), error) {
-	return h.tools.Add(t.Definition().Name, t, false)
-}
-
-// AddCommand implements [host.Commands].
-func (h *Host) AddCommand(c host.Command) (func(), error) {
-	if c.Run == nil {
-		return nil, fmt.Errorf("hosttest: command %q: %w", c.Name, errNoFunc)
-	}
-	return h.commands.Add(c.Name, c, false)
-}
-
-// AddPreStep implements [host.PreStepChain].
-func (h *Host) AddPreStep(name string, l host.PreStepListener, prepend bool) (func(), error) {
-	return h.listeners.Add(name, PreStep{Name: name, Listener: l}, prepend)
-}
-
-// DeclareEventType implements [host.EventTypes].
-func (h *Host) DeclareEventType(t host.EventType) (func(), error) {
-	return h.types.Add(t.Name, t.Kind, false)
-}
 
 // AddValidator implements [host.Validators] through the store.
 func (h *Host) AddValidator(name string, v host.Validator) (func(), error) {
 	return h.store.AddValidator(name, v)
 }
 
-// EventKind returns the kind a plugin declared for an event type.
-func (h *Host) EventKind(name string) (host.EventKind, bool) { return h.types.Get(name) }
-
-// Sections returns the registered sections, sorted by (Order, Name).
-func (h *Host) Sections() []host.Section {
-	ss := h.sections.All()
-	slices.SortFunc(ss, func(x, y host.Section) int {
-		return cmp.Or(cmp.Compare(x.Order, y.Order), cmp.Compare(x.Name, y.Name))
-	})
-	return ss
-}
-
-// Tool returns the registered tool with that name.
-func (h *Host) Tool(name string) (host.Tool, bool) { return h.tools.Get(name) }
-
-// Tools returns the registered tools, in the order they were added.
-func (h *Host) Tools() []host.Tool { return h.tools.All() }
-
-// Command returns the registered command with that name.
-func (h *Host) Command(name string) (host.Command, bool) { return h.commands.Get(name) }
-
-// Commands returns the registered commands, in the order they were added.
-func (h *Host) Commands() []host.Command { return h.commands.All() }
-
-// PreSteps returns the registered pre-step listeners, outermost first.
-func (h *Host) PreSteps() []PreStep { return h.listeners.All() }
-
 // Registered counts what plugins registered: sections, tools, commands,
 // pre-step listeners and event types. A stopped plugin leaves all zero.
 func (h *Host) Registered() (sections, tools, commands, listeners, types int) {
-	return len(h.sections.All()), len(h.tools.All()), len(h.commands.All()), len(h.listeners.All()), len(h.types.All())
+	return len(h.Sections()), len(h.Tools()), len(h.Commands()), len(h.PreSteps()), len(h.EventTypes())
 }
 
 // Render returns the names of the sections that render text for agent
@@ -181,17 +109,12 @@ func (h *Host) runAttempt(a *Agent, v Verdict, retry bool) host.Decision {
 	s := host.Step{Agent: a, Turn: a.turn, Step: a.step, Attempt: 1, Messages: msgs}
 	a.mu.Unlock()
 
-	next := host.PreStepNext(func(_ context.Context, s host.Step) host.Decision {
+	d := h.RunPreSteps(ctx, s, func(_ context.Context, s host.Step) host.Decision {
 		if v == Rejected {
 			return host.Reject("rejected by the test")
 		}
 		return host.Accept(s.Messages)
 	})
-	for _, p := range slices.Backward(h.PreSteps()) {
-		inner := next
-		next = func(ctx context.Context, s host.Step) host.Decision { return p.Listener(ctx, s, inner) }
-	}
-	d := next(ctx, s)
 	if !d.Accepted || ctx.Err() != nil {
 		a.mu.Lock()
 		a.queue = append(msgs, a.queue...)
@@ -248,10 +171,11 @@ func (h *Host) RunCommand(ctx context.Context, a *Agent, name, args string, atta
 }
 
 // CallTool runs a registered tool for the agent as a host's loop does: it
-// logs "tool/call", runs the tool, and logs "tool/result" (an error becomes
-// an is-error result reading [host.ToolErrorPrefix] + the message). It
-// returns the result as logged. A tool that is not registered gives an
-// is-error result, as a model calling an unknown tool would get.
+// logs "tool/call", runs the tool guards (the first refusal wins) and then
+// the tool, and logs "tool/result" (a refusal or an error becomes an
+// is-error result reading [host.ToolErrorPrefix] + the message). It returns
+// the result as logged. A tool that is not registered gives an is-error
+// result, as a model calling an unknown tool would get.
 func (h *Host) CallTool(ctx context.Context, a *Agent, callID, name string, input json.RawMessage) (output string, isError bool) {
 	a.log(host.TypeToolCall, nil, host.ToolCall{ID: callID, Name: name, Input: input})
 	var (
@@ -259,10 +183,19 @@ func (h *Host) CallTool(ctx context.Context, a *Agent, callID, name string, inpu
 		err  error
 	)
 	ctx, outcome := host.RecordOutcome(ctx)
-	if t, ok := h.Tool(name); ok {
-		text, err = t.Execute(ctx, host.CallContext{Agent: a, CallID: callID}, input)
-	} else {
+	cc := host.CallContext{Agent: a, CallID: callID}
+	for _, g := range h.Guards() {
+		if err = g.Check(ctx, cc, name, input); err != nil {
+			break
+		}
+	}
+	t, ok := h.Tool(name)
+	switch {
+	case err != nil: // refused
+	case !ok:
 		err = fmt.Errorf("unknown tool %q: %w", name, errNotRegistered)
+	default:
+		text, err = t.Execute(ctx, cc, input)
 	}
 	res := host.ToolResult{CallID: callID, Name: name, Output: text, Outcome: outcome()}
 	if err != nil {
@@ -272,10 +205,7 @@ func (h *Host) CallTool(ctx context.Context, a *Agent, callID, name string, inpu
 	return res.Output, res.IsError
 }
 
-var (
-	errNoFunc        = errors.New("no func")
-	errNotRegistered = errors.New("not registered")
-)
+var errNotRegistered = errors.New("not registered")
 
 // Agent is an agent whose turns and steps a test drives: StartTurn and
 // EndTurn log "turn/start" and "turn/end", Steer queues a message (and
@@ -485,6 +415,7 @@ var (
 	_ host.Commands      = (*Host)(nil)
 	_ host.PreStepChain  = (*Host)(nil)
 	_ host.EventTypes    = (*Host)(nil)
+	_ host.ToolGuards    = (*Host)(nil)
 	_ host.Validators    = (*Host)(nil)
 	_ host.Agent         = (*Agent)(nil)
 	_ host.UserQuestions = (*Questions)(nil)

@@ -149,3 +149,38 @@ func TestQuestionsAnswerInOrderThenReportNoUser(t *testing.T) {
 		t.Fatalf("requests = %d, want 4", n)
 	}
 }
+
+func TestHostGuardsToolCalls(t *testing.T) {
+	refuse := func(context.Context, host.CallContext, string, json.RawMessage) error { return errors.New("refused") }
+	allow := func(context.Context, host.CallContext, string, json.RawMessage) error { return nil }
+	tests := []struct {
+		name    string
+		guards  []host.ToolGuard
+		tool    string
+		want    string
+		wantErr bool
+	}{
+		{name: "a call no guard refuses runs the tool", guards: []host.ToolGuard{allow}, tool: "echo", want: `{"a":1}`},
+		{name: "the first refusal wins and the tool does not run", guards: []host.ToolGuard{allow, refuse}, tool: "echo",
+			want: host.ToolErrorPrefix + "refused", wantErr: true},
+		{name: "guards see calls to unknown tools too", guards: []host.ToolGuard{refuse}, tool: "nope",
+			want: host.ToolErrorPrefix + "refused", wantErr: true},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			h := hosttest.NewHost(store.NewMemory())
+			if _, err := h.AddTool(echoTool{}); err != nil {
+				t.Fatal(err)
+			}
+			for i, g := range tt.guards {
+				if _, err := h.AddToolGuard(host.Guard{Name: string(rune('a' + i)), Check: g}); err != nil {
+					t.Fatal(err)
+				}
+			}
+			out, isErr := h.CallTool(context.Background(), h.NewAgent(t), "c1", tt.tool, json.RawMessage(`{"a":1}`))
+			if out != tt.want || isErr != tt.wantErr {
+				t.Errorf("CallTool = %q, %v; want %q, %v", out, isErr, tt.want, tt.wantErr)
+			}
+		})
+	}
+}

@@ -12,6 +12,7 @@ import (
 	"github.com/dshgo/planmode/host"
 	"github.com/dshgo/planmode/host/hosttest"
 	"github.com/dshgo/planmode/refhost"
+	"github.com/dshgo/planmode/refhost/scripted"
 	"github.com/dshgo/planmode/store"
 )
 
@@ -100,7 +101,7 @@ type refLoop struct {
 }
 
 func (h *refLoop) Open(t testing.TB, cfg hosttest.LoopConfig) hosttest.LoopHost {
-	rt, err := refhost.New(refhost.Options{Store: h.st, Model: loopModel{cfg.Model}})
+	rt, err := refhost.New(refhost.Options{Store: h.st, Model: scripted.LoopModel(cfg.Model)})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -185,25 +186,6 @@ func (h *refLoopHost) Close() error {
 		err = e
 	}
 	return err
-}
-
-// loopModel is a refhost.Model that answers through the suite's model.
-type loopModel struct{ m *hosttest.LoopModel }
-
-func (l loopModel) Generate(ctx context.Context, req refhost.Request) (refhost.Response, error) {
-	lr := hosttest.LoopRequest{System: req.System}
-	for _, d := range req.Tools {
-		lr.Tools = append(lr.Tools, d.Name)
-	}
-	for _, m := range req.Messages {
-		text := m.Text
-		for _, b := range m.Content {
-			text += b.Text
-		}
-		lr.Messages = append(lr.Messages, text)
-	}
-	rep, err := l.m.Reply(ctx, lr)
-	return refhost.Response{Text: rep.Text, ToolCalls: rep.ToolCalls}, err
 }
 
 // skipRetries is a pre-step chain that skips its listeners on retries.

@@ -14,6 +14,7 @@ import (
 	"github.com/dshgo/planmode/host"
 	"github.com/dshgo/planmode/host/hosttest"
 	"github.com/dshgo/planmode/refhost"
+	"github.com/dshgo/planmode/refhost/scripted"
 )
 
 // TestLoopConformance runs the host-loop suite against planhost's host as
@@ -60,7 +61,7 @@ func (h *planhostLoop) Open(t testing.TB, cfg hosttest.LoopConfig) hosttest.Loop
 	if err != nil {
 		t.Fatal(err)
 	}
-	app, parts := wiring.New(wiring.Config{Store: h.st, Model: loopModel{cfg.Model}, Deployment: dep})
+	app, parts := wiring.New(wiring.Config{Store: h.st, Model: scripted.LoopModel(cfg.Model), Deployment: dep})
 	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
 	defer cancel()
 	if err := app.Start(ctx); err != nil {
@@ -121,23 +122,4 @@ func (h *planhostHost) Send(ctx context.Context, text string) error {
 func (h *planhostHost) Command(ctx context.Context, line string) error {
 	_, _, err := h.rt.Execute(ctx, h.agent, line, nil)
 	return err
-}
-
-// loopModel is a refhost.Model that answers through the suite's model.
-type loopModel struct{ m *hosttest.LoopModel }
-
-func (l loopModel) Generate(ctx context.Context, req refhost.Request) (refhost.Response, error) {
-	lr := hosttest.LoopRequest{System: req.System}
-	for _, d := range req.Tools {
-		lr.Tools = append(lr.Tools, d.Name)
-	}
-	for _, m := range req.Messages {
-		text := m.Text
-		for _, b := range m.Content {
-			text += b.Text
-		}
-		lr.Messages = append(lr.Messages, text)
-	}
-	rep, err := l.m.Reply(ctx, lr)
-	return refhost.Response{Text: rep.Text, ToolCalls: rep.ToolCalls}, err
 }
