@@ -11,7 +11,7 @@ import (
 	"github.com/dshgo/planmode/host"
 	"github.com/dshgo/planmode/host/hosttest"
 	"github.com/dshgo/planmode/refhost"
-	"github.com/dshgo/planmode/refhost/scripted"
+	"github.com/dshgo/planmode/refhost/refhosttest"
 	"github.com/dshgo/planmode/store"
 )
 
@@ -45,7 +45,7 @@ func (h *fxLoop) Open(t testing.TB, cfg hosttest.LoopConfig) hosttest.LoopHost {
 		fx.NopLogger,
 		fx.Supply(
 			fx.Annotate(h.st, fx.As(new(host.Store))),
-			fx.Annotate(scripted.LoopModel(cfg.Model), fx.As(new(refhost.Model))),
+			fx.Annotate(refhosttest.LoopModel(cfg.Model), fx.As(new(refhost.Model))),
 			cfg.Plan,
 		),
 		refhost.Module,

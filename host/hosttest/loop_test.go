@@ -12,7 +12,7 @@ import (
 	"github.com/dshgo/planmode/host"
 	"github.com/dshgo/planmode/host/hosttest"
 	"github.com/dshgo/planmode/refhost"
-	"github.com/dshgo/planmode/refhost/scripted"
+	"github.com/dshgo/planmode/refhost/refhosttest"
 	"github.com/dshgo/planmode/store"
 )
 
@@ -101,7 +101,7 @@ type refLoop struct {
 }
 
 func (h *refLoop) Open(t testing.TB, cfg hosttest.LoopConfig) hosttest.LoopHost {
-	rt, err := refhost.New(refhost.Options{Store: h.st, Model: scripted.LoopModel(cfg.Model)})
+	rt, err := refhost.New(refhost.Options{Store: h.st, Model: refhosttest.LoopModel(cfg.Model)})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -14,7 +14,7 @@ import (
 	"github.com/dshgo/planmode/host"
 	"github.com/dshgo/planmode/host/hosttest"
 	"github.com/dshgo/planmode/refhost"
-	"github.com/dshgo/planmode/refhost/scripted"
+	"github.com/dshgo/planmode/refhost/refhosttest"
 )
 
 // TestLoopConformance runs the host-loop suite against planhost's host as
@@ -61,7 +61,7 @@ func (h *planhostLoop) Open(t testing.TB, cfg hosttest.LoopConfig) hosttest.Loop
 	if err != nil {
 		t.Fatal(err)
 	}
-	app, parts := wiring.New(wiring.Config{Store: h.st, Model: scripted.LoopModel(cfg.Model), Deployment: dep})
+	app, parts := wiring.New(wiring.Config{Store: h.st, Model: refhosttest.LoopModel(cfg.Model), Deployment: dep})
 	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
 	defer cancel()
 	if err := app.Start(ctx); err != nil {

@@ -1,4 +1,7 @@
-package scripted
+// Package refhosttest helps tests run suites of package hosttest on a
+// host built on refhost. It is for tests only: programs never import it,
+// so the testing kit stays out of their binaries.
+package refhosttest
 
 import (
 	"context"
