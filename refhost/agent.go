@@ -675,7 +675,7 @@ func (a *Agent) callTool(ctx context.Context, call host.ToolCall) (host.ToolResu
 		return res, nil
 	}
 	cc := host.CallContext{Agent: a, CallID: call.ID}
-	if err := a.rt.guard(ctx, cc, call.Name, call.Input); err != nil {
+	if err := a.rt.RunGuards(ctx, cc, call.Name, call.Input); err != nil {
 		res.Output, res.IsError = ToolErrorPrefix+err.Error(), true
 		return res, nil
 	}

@@ -26,7 +26,7 @@ const (
 	TextToolPanicked = "the tool crashed: %v"
 	// TextGuardPanicked is the refusal of a tool call whose guard panicked;
 	// %v is the panic value. A broken guard fails closed.
-	TextGuardPanicked = "the tool guard crashed, so the call was not run: %v"
+	TextGuardPanicked = hostkit.TextGuardPanicked
 	// TextStepCancelled is the "step/end" error of a step cut short by
 	// cancellation.
 	TextStepCancelled = "cancelled"

@@ -11,6 +11,7 @@ import (
 	"github.com/cloudwego/eino/components/model"
 	"github.com/cloudwego/eino/schema"
 
+	"github.com/dshgo/planmode"
 	planeino "github.com/dshgo/planmode/adapters/eino"
 	"github.com/dshgo/planmode/host"
 	"github.com/dshgo/planmode/store"
@@ -43,7 +44,9 @@ func TestToolCalls(t *testing.T) {
 				}),
 			}}
 			e := newEnv(t, st, m, &answers{})
-			unguard, err := e.h.AddToolGuard(host.Guard{Name: "no-secrets", Check: func(_ context.Context, _ host.CallContext, _ string, in json.RawMessage) error {
+			// The guard names another tool: guards see every call all the
+			// same (host.ToolGuards).
+			unguard, err := e.h.AddToolGuard(host.Guard{Name: "no-secrets", Tools: []string{planmode.ExitToolName}, Check: func(_ context.Context, _ host.CallContext, _ string, in json.RawMessage) error {
 				if strings.Contains(string(in), "secret") {
 					return errors.New("secrets are off limits")
 				}

@@ -5,10 +5,8 @@ import (
 	"context"
 	"crypto/sha256"
 	"encoding/hex"
-	"encoding/json"
 	"fmt"
 	"log/slog"
-	"slices"
 	"strings"
 
 	"github.com/dshgo/planmode/host"
@@ -72,29 +70,6 @@ func (h *Host) Ask(ctx context.Context, req host.AskRequest) ([]host.Answer, err
 		}
 	}
 	return h.o.Questions.Ask(ctx, req)
-}
-
-// guard runs every guard that is about the tool; the first refusal wins. A
-// panicking guard refuses.
-func (h *Host) guard(ctx context.Context, cc host.CallContext, tool string, input json.RawMessage) error {
-	for _, g := range h.Guards() {
-		if len(g.Tools) > 0 && !slices.Contains(g.Tools, tool) {
-			continue
-		}
-		if err := runGuard(ctx, g.Check, cc, tool, input); err != nil {
-			return err
-		}
-	}
-	return nil
-}
-
-func runGuard(ctx context.Context, g host.ToolGuard, cc host.CallContext, tool string, input json.RawMessage) (err error) {
-	defer func() {
-		if p := recover(); p != nil {
-			err = fmt.Errorf(refhost.TextGuardPanicked, p)
-		}
-	}()
-	return g(ctx, cc, tool, input)
 }
 
 // prompt is what the sections render for one request.

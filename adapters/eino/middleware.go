@@ -229,7 +229,7 @@ func (h *Host) callTool(ctx context.Context, in *compose.ToolInput, run func(con
 	var runErr error // an error that ends the run: cancellation, an interrupt
 	if strings.TrimSpace(in.Arguments) != "" && !json.Valid([]byte(in.Arguments)) {
 		res.Output, res.IsError = textBadToolInput, true
-	} else if err := h.guard(ctx, cc, in.Name, input); err != nil {
+	} else if err := h.RunGuards(ctx, cc, in.Name, input); err != nil {
 		res.Output, res.IsError = host.ToolErrorPrefix+err.Error(), true
 	} else {
 		callCtx, outcome := host.RecordOutcome(ctx)

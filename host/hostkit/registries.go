@@ -208,6 +208,33 @@ func (r *Registries) AddToolGuard(g host.Guard) (func(), error) {
 // order they run in.
 func (r *Registries) Guards() []host.Guard { return r.guards.All() }
 
+// TextGuardPanicked is the refusal of a tool call whose guard panicked;
+// %v is the panic value. A broken guard fails closed.
+const TextGuardPanicked = "the tool guard crashed, so the call was not run: %v"
+
+// RunGuards runs the guard chain for one call, as [host.ToolGuards] says:
+// every guard, in registration order, whatever tools it names, until the
+// first refusal, which it returns. A panicking guard refuses
+// ([TextGuardPanicked]).
+func (r *Registries) RunGuards(ctx context.Context, cc host.CallContext, tool string, input json.RawMessage) error {
+	for _, g := range r.Guards() {
+		if err := runGuard(ctx, g.Check, cc, tool, input); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// runGuard runs one guard, turning a panic into a refusal.
+func runGuard(ctx context.Context, g host.ToolGuard, cc host.CallContext, tool string, input json.RawMessage) (err error) {
+	defer func() {
+		if p := recover(); p != nil {
+			err = fmt.Errorf(TextGuardPanicked, p)
+		}
+	}()
+	return g(ctx, cc, tool, input)
+}
+
 // CheckGuards reports, for every registered guard, the tools it names that
 // no registered tool has ([host.ErrUnknownGuardedTool]). A host runs it when
 // it starts serving an agent and refuses to serve on an error; programs may

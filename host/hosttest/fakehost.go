@@ -184,11 +184,7 @@ func (h *Host) CallTool(ctx context.Context, a *Agent, callID, name string, inpu
 	)
 	ctx, outcome := host.RecordOutcome(ctx)
 	cc := host.CallContext{Agent: a, CallID: callID}
-	for _, g := range h.Guards() {
-		if err = g.Check(ctx, cc, name, input); err != nil {
-			break
-		}
-	}
+	err = h.RunGuards(ctx, cc, name, input)
 	t, ok := h.Tool(name)
 	switch {
 	case err != nil: // refused

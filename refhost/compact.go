@@ -2,32 +2,10 @@ package refhost
 
 import (
 	"context"
-	"encoding/json"
 	"fmt"
 
 	"github.com/dshgo/planmode/host"
 )
-
-// guard runs the guard chain for one call; a refusal is the error's text.
-func (r *Runtime) guard(ctx context.Context, cc host.CallContext, name string, input json.RawMessage) error {
-	for _, g := range r.Guards() {
-		if err := runGuard(ctx, g.Check, cc, name, input); err != nil {
-			return err
-		}
-	}
-	return nil
-}
-
-// runGuard runs one guard, turning a panic into a refusal: a broken guard
-// fails closed.
-func runGuard(ctx context.Context, g host.ToolGuard, cc host.CallContext, name string, input json.RawMessage) (err error) {
-	defer func() {
-		if p := recover(); p != nil {
-			err = fmt.Errorf(TextGuardPanicked, p)
-		}
-	}()
-	return g(ctx, cc, name, input)
-}
 
 // CompactBeforeNextRequest implements [host.Compactor]: before agent's next
 // accepted step derives its request, the runtime appends a
