@@ -4,6 +4,9 @@ import (
 	"fmt"
 	"strings"
 	"unicode"
+
+	"golang.org/x/text/cases"
+	"golang.org/x/text/unicode/norm"
 )
 
 // A question from the model must never read as the plan review: a user
@@ -94,20 +97,15 @@ func asciiWord(c byte) bool {
 	return 'a' <= c && c <= 'z' || '0' <= c && c <= '9'
 }
 
-// normal folds s for comparing with the review's words: full width forms
-// as ASCII, lower case, invisible format characters and combining marks
-// dropped, every other run of spaces, punctuation and symbols as one space, no
-// space at the ends.
+// normal folds s for comparing with the review's words: compatibility
+// forms as their plain letters (NFKC: full width, circled and
+// mathematical letters), case folded, invisible format characters and
+// combining marks dropped, every other run of spaces, punctuation and
+// symbols as one space, no space at the ends.
 func normal(s string) string {
 	var b strings.Builder
 	space := false
-	for _, r := range s {
-		switch {
-		case r >= 0xff01 && r <= 0xff5e: // full width ASCII
-			r -= 0xfee0
-		case r == 0x3000: // ideographic space
-			r = ' '
-		}
+	for _, r := range cases.Fold().String(norm.NFKC.String(s)) { // a Caser is not for sharing
 		switch {
 		case unicode.Is(unicode.Cf, r) || unicode.Is(unicode.Mn, r):
 			continue
@@ -116,7 +114,7 @@ func normal(s string) string {
 				b.WriteByte(' ')
 			}
 			space = false
-			b.WriteRune(unicode.ToLower(r))
+			b.WriteRune(r)
 		default:
 			space = true
 		}
