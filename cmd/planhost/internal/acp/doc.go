@@ -7,9 +7,11 @@
 // at the client's cwd ([Workspaces] routes the workspace tools of each call
 // to its session's root). The session's log drives what the client sees:
 // a subscription turns each logged event into session/update notifications
-// (messages, tool calls and their results, mode changes, available commands
-// and, through a [PlanFeed], plan entries), and session/load replays the
-// log the same way before it answers.
+// (tool calls and their results, mode changes, available commands and,
+// through a [PlanFeed], plan entries), and the messages and lines every
+// front end shows of it (package present's transcript, in the user's
+// language) into message chunks; session/load replays the log the same
+// way before it answers.
 //
 // Plan mode maps onto the protocol's session modes ("default" and "plan"),
 // offered too as a "mode" session config option. session/set_mode and

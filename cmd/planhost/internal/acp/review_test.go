@@ -71,8 +71,8 @@ func TestPlanReviewOptionsSayWhatTheyDo(t *testing.T) {
 			if len(asks) != 1 {
 				t.Fatalf("permission requests = %d, want 1", len(asks))
 			}
-			if tc := asks[0].ToolCall; tc.Title == nil || *tc.Title != "Plan: Add Goodbye" || tc.Kind == nil || *tc.Kind != sdk.ToolKindSwitchMode {
-				t.Errorf("the request's tool call has title %v and kind %v, want %q and switch_mode", tc.Title, tc.Kind, "Plan: Add Goodbye")
+			if tc := asks[0].ToolCall; tc.Title == nil || *tc.Title != "Plan review: Add Goodbye" || tc.Kind == nil || *tc.Kind != sdk.ToolKindSwitchMode {
+				t.Errorf("the request's tool call has title %v and kind %v, want %q and switch_mode", tc.Title, tc.Kind, "Plan review: Add Goodbye")
 			}
 			var got []string
 			for _, o := range asks[0].Options {

@@ -11,6 +11,7 @@ import (
 	"github.com/dshgo/planmode"
 	"github.com/dshgo/planmode/cmd/planhost/workspace"
 	"github.com/dshgo/planmode/host"
+	"github.com/dshgo/planmode/internal/present"
 	"github.com/dshgo/planmode/refhost"
 )
 
@@ -29,20 +30,20 @@ type session struct {
 
 	// Written by the log's subscriber (under the session's append lock) and
 	// read by Ask and the handlers.
-	mu       sync.Mutex
-	unsub    func()
-	active   bool                     // the logged mode
-	calls    map[string]host.ToolCall // tool calls without a result yet, by ID
-	open     string                   // the tool call without a result yet
-	commands map[string]string        // command names by run ID
-	plans    func(host.Event) ([]sdk.PlanEntry, bool)
-	asked    int // synthetic tool calls for questions outside a tool call
+	mu     sync.Mutex
+	unsub  func()
+	active bool                     // the logged mode
+	calls  map[string]host.ToolCall // tool calls without a result yet, by ID
+	open   string                   // the tool call without a result yet
+	tr     *present.Transcript      // what the user sees of the log, in their words
+	plans  func(host.Event) ([]sdk.PlanEntry, bool)
+	asked  int // synthetic tool calls for questions outside a tool call
 }
 
 func newSession(a *Agent, id string, agent *refhost.Agent) *session {
 	s := &session{
 		a: a, id: id, agent: agent, q: newQueue(), done: make(chan struct{}),
-		calls: map[string]host.ToolCall{}, commands: map[string]string{},
+		calls: map[string]host.ToolCall{}, tr: present.NewTranscript(a.cat, false),
 	}
 	if a.cfg.Plan != nil {
 		s.active = a.cfg.Plan.Get(agent).Active
@@ -75,13 +76,13 @@ func (s *session) follow() {
 		s.plans = s.a.cfg.Plans.Follow(s.id)
 	}
 	for _, e := range events.All() {
-		s.translate(e, true)
+		s.translate(s.tr, e, true)
 	}
 	s.mu.Unlock()
 	unsub := s.agent.Session().Subscribe(events.Len(), func(e host.Event) {
 		s.mu.Lock()
 		defer s.mu.Unlock()
-		s.translate(e, false)
+		s.translate(s.tr, e, false)
 	})
 	s.mu.Lock()
 	s.unsub = unsub
@@ -106,8 +107,9 @@ func (s *session) replayAll() {
 			}
 		}
 	}
+	tr := present.NewTranscript(s.a.cat, false)
 	for _, e := range events.All() {
-		s.translateReplayOnly(e)
+		s.translateReplayOnly(tr, e)
 	}
 	if last != nil {
 		s.q.push(sdk.SessionUpdate{Plan: &sdk.SessionUpdatePlan{Entries: last}})
@@ -115,14 +117,14 @@ func (s *session) replayAll() {
 	s.plans = plans
 }
 
-// translateReplayOnly translates e as history without touching the
-// session's live state.
-func (s *session) translateReplayOnly(e host.Event) {
+// translateReplayOnly translates e as history, through tr, without
+// touching the session's live state.
+func (s *session) translateReplayOnly(tr *present.Transcript, e host.Event) {
 	saved := struct {
 		active bool
 		open   string
 	}{s.active, s.open}
-	s.translate(e, true)
+	s.translate(tr, e, true)
 	s.active, s.open = saved.active, saved.open
 }
 
@@ -140,9 +142,11 @@ func (s *session) pushCommands(cmds []host.Command) {
 	s.q.push(sdk.SessionUpdate{AvailableCommandsUpdate: &sdk.SessionAvailableCommandsUpdate{AvailableCommands: list}})
 }
 
-// translate turns one logged event into updates; replay is true for the
-// history sent on load (and at session start). Callers hold s.mu.
-func (s *session) translate(e host.Event, replay bool) {
+// translate turns one logged event into updates: the plan entries, the
+// tool calls and mode changes in the protocol's own forms, and the items
+// tr (the one presentation) shows of it. replay is true for the history
+// sent on load (and at session start). Callers hold s.mu.
+func (s *session) translate(tr *present.Transcript, e host.Event, replay bool) {
 	if s.plans != nil {
 		if entries, ok := s.plans(e); ok {
 			if entries == nil {
@@ -151,35 +155,8 @@ func (s *session) translate(e host.Event, replay bool) {
 			s.q.push(sdk.SessionUpdate{Plan: &sdk.SessionUpdatePlan{Entries: entries}})
 		}
 	}
+	items := tr.Add(e)
 	switch e.Type {
-	case host.TypeUserMessage:
-		// The client shows what it sent; on load it gets the user's
-		// messages back. Plugin notices are for the model.
-		if !replay || (e.Source != nil && e.Source.Kind != host.SourceUser) {
-			return
-		}
-		var m host.UserMessage
-		if json.Unmarshal(e.Data, &m) != nil {
-			return
-		}
-		for _, b := range blocks(m.Content) {
-			s.q.push(sdk.UpdateUserMessage(b))
-		}
-	case host.TypeAssistantMessage:
-		var m struct {
-			host.AssistantMessage
-			// Reasoning is the model's reasoning, when the host logs it.
-			Reasoning string `json:"reasoning,omitempty"`
-		}
-		if json.Unmarshal(e.Data, &m) != nil {
-			return
-		}
-		if m.Reasoning != "" {
-			s.q.push(sdk.SessionUpdate{AgentThoughtChunk: &sdk.SessionUpdateAgentThoughtChunk{Content: sdk.TextBlock(m.Reasoning)}})
-		}
-		if m.Text != "" {
-			s.q.push(sdk.UpdateAgentMessageText(m.Text))
-		}
 	case host.TypeToolCall:
 		var c host.ToolCall
 		if json.Unmarshal(e.Data, &c) != nil {
@@ -231,34 +208,6 @@ func (s *session) translate(e host.Event, replay bool) {
 		}
 		delete(s.calls, r.CallID)
 		s.q.push(sdk.SessionUpdate{ToolCallUpdate: u})
-	case host.TypeCommandRun:
-		var c host.CommandRun
-		if json.Unmarshal(e.Data, &c) != nil {
-			return
-		}
-		s.commands[c.ID] = c.Name
-		if replay {
-			line := "/" + c.Name
-			if c.Args != "" {
-				line += " " + c.Args
-			}
-			s.q.push(sdk.UpdateUserMessageText(line))
-		}
-	case host.TypeCommandDone:
-		// A live command's reply is said as the command returns (see
-		// prompt); a loaded session shows the logged one.
-		var d host.CommandDone
-		if json.Unmarshal(e.Data, &d) != nil || !replay {
-			return
-		}
-		name := s.commands[d.ID]
-		delete(s.commands, d.ID)
-		switch {
-		case !d.OK:
-			s.q.push(sdk.UpdateAgentMessageText(fmt.Sprintf(s.a.cat.Session.CommandFailed, name, d.Text)))
-		case d.Text != "":
-			s.q.push(sdk.UpdateAgentMessageText(d.Text))
-		}
 	case planmode.EventPlanMode:
 		var m planmode.ModePayload
 		if json.Unmarshal(e.Data, &m) != nil || s.a.cfg.Plan == nil {
@@ -270,6 +219,48 @@ func (s *session) translate(e host.Event, replay bool) {
 			s.q.push(sdk.SessionUpdate{CurrentModeUpdate: &sdk.SessionCurrentModeUpdate{CurrentModeId: modeID(m.Active)}})
 			s.q.push(sdk.SessionUpdate{ConfigOptionUpdate: &sdk.SessionConfigOptionUpdate{ConfigOptions: configOptions(s.a.cat, m.Active)}})
 		}
+	}
+	for _, it := range items {
+		s.show(e, it, replay)
+	}
+}
+
+// show sends an item of e as the client shows it, as every front end
+// shows it without -verbose: the model's answer and thinking as agent
+// chunks, the other lines escaped, as agent messages too.
+func (s *session) show(e host.Event, it present.Item, replay bool) {
+	text := func(t string) { s.q.push(sdk.UpdateAgentMessageText(t)) }
+	switch {
+	case it.Kind == present.User:
+		// The client shows what it sent; on load it gets it back.
+		var m host.UserMessage
+		switch {
+		case !replay:
+		case e.Type == host.TypeUserMessage && json.Unmarshal(e.Data, &m) == nil:
+			for _, b := range blocks(m.Content) {
+				s.q.push(sdk.UpdateUserMessage(b))
+			}
+		default:
+			s.q.push(sdk.UpdateUserMessageText(it.Text))
+		}
+	case it.Kind == present.Reply:
+		// A live command's reply is said as the command returns (see
+		// Prompt); a loaded session shows the logged one.
+		if replay {
+			text(shownEntry(it.Text))
+		}
+	case it.Internal, it.Kind == present.Tool, it.Kind == present.Box,
+		it.Kind == present.Plan && e.Type == host.TypeToolCall:
+		// The tool calls, their plans and the companions' lists have
+		// their own updates.
+	case it.Kind == present.Assistant:
+		text(it.Text)
+	case it.Kind == present.Reasoning:
+		s.q.push(sdk.SessionUpdate{AgentThoughtChunk: &sdk.SessionUpdateAgentThoughtChunk{Content: sdk.TextBlock(it.Text)}})
+	case it.Kind == present.Plan:
+		text(shownEntry(fmt.Sprintf(s.a.cat.Session.PlanTitle, it.Title)) + "\n\n" + shownPlan(it.Text))
+	default:
+		text(shownEntry(it.Text))
 	}
 }
 

@@ -13,7 +13,6 @@ import (
 	"github.com/dshgo/planmode/cmd/planhost/internal/mdview"
 	"github.com/dshgo/planmode/cmd/planhost/workspace"
 	"github.com/dshgo/planmode/host"
-	"github.com/dshgo/planmode/internal/planmd"
 	"github.com/dshgo/planmode/internal/present"
 	"github.com/dshgo/planmode/internal/safetext"
 	"github.com/dshgo/planmode/planask"
@@ -99,14 +98,10 @@ func describeCall(cat *present.Catalog, call host.ToolCall, root string, old *st
 		}
 		return title, nil, nil
 	case planmode.ExitToolName:
-		title = cat.Session.Untitled
-		if t := planmd.Title(in.Plan); t != "" {
-			title = fmt.Sprintf(cat.Session.PlanTitle, t)
-		}
 		if in.Plan != "" {
 			content = []sdk.ToolCallContent{sdk.ToolContent(sdk.TextBlock(shownPlan(in.Plan)))}
 		}
-		return title, nil, content
+		return cat.PlanHeading(in.Plan), nil, content
 	case planask.ToolName:
 		// Whatever the model wrote, its questions are titled as its own.
 		return w.Question, nil, nil

@@ -149,7 +149,7 @@ let sessionId;
     const options = review.options.map((o) => `${o.optionId}=${o.kind}`).join(",");
     check(options === "approve=allow_once,approve-and-clear=allow_once,save-plan-and-stop=reject_once,keep-planning=reject_once,_speak=reject_once", `review options ${options}`);
     check(!review.options.some((o) => /comment/i.test(o.name)), "no option that needs text");
-    check(review.toolCall.title === "Plan: Add Goodbye" && review.toolCall.kind === "switch_mode", `the request names its tool call (${review.toolCall.title}, ${review.toolCall.kind})`);
+    check(review.toolCall.title === "Plan review: Add Goodbye" && review.toolCall.kind === "switch_mode", `the request names its tool call (${review.toolCall.title}, ${review.toolCall.kind})`);
     const reviewed = planAtReview[0].map((e) => `${e.content}/${e.priority}/${e.status}`).join(",");
     check(planAtReview[0].length === 1 && planAtReview[0][0].content.includes("Goodbye") && planAtReview[0][0].status === "pending",
       `the plan under review is sent as a plan update before the review (${reviewed})`);

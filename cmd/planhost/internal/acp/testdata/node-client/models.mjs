@@ -70,7 +70,7 @@ await client.connectWith(stream, async (ctx) => {
   check(resp.stopReason === "end_turn", `prompt stop reason ${resp.stopReason}`);
   check(permissionRequests.length === 1, `one permission request, the plan review (${permissionRequests.length})`);
   const review = permissionRequests[0];
-  check(review.toolCall.kind === "switch_mode" && review.toolCall.title === "Plan: Add Goodbye", `the review is the plan's (${review.toolCall.title})`);
+  check(review.toolCall.kind === "switch_mode" && review.toolCall.title === "Plan review: Add Goodbye", `the review is the plan's (${review.toolCall.title})`);
   const options = review.options.map((o) => `${o.optionId}=${o.kind}`).join(",");
   check(options === `approve=allow_once,approve-and-execute-with-${execModel}=allow_once,save-plan-and-stop=reject_once,keep-planning=reject_once,_speak=reject_once`,
     `review options ${options}`);
