@@ -1,7 +1,10 @@
 // Package transfer reads sessions for planhost's inspect, export and
 // import, and writes session files: a session file is read through the
 // file store's own reader on a private copy, so the file itself is never
-// changed, and every event is checked as the stores check an append.
+// changed (the store's reader repairs and locks what it opens), and every
+// event is checked as the stores check an append. The copies live in
+// private directories of the system's temporary directory; one that a
+// killed process left behind is removed by the next transfer.
 package transfer
 
 import (
@@ -39,6 +42,9 @@ const (
 	errTorn       = "%s:%d: the last line is incomplete (a write that never finished); nothing was imported: " +
 		"remove the line, or open the session once with planhost run, which cuts it off"
 	privateDir = "sessions"
+	// tempPrefix names the private directories in the system's temporary
+	// directory; those of killed processes are swept (wiring.PrivateDir).
+	tempPrefix = "planhost-private-"
 )
 
 // Source names where a session is read from: the store (-store) and the
@@ -97,11 +103,11 @@ func readFile(file, cmd string, log io.Writer) (id string, events host.Log, err 
 	if err := store.ValidateID(id); err != nil {
 		return "", host.Log{}, fmt.Errorf("%s: %w", file, err)
 	}
-	tmp, err := os.MkdirTemp("", "planhost-"+cmd+"-")
+	tmp, release, err := wiring.PrivateDir(os.TempDir(), tempPrefix, cmd+"-")
 	if err != nil {
 		return "", host.Log{}, err
 	}
-	defer os.RemoveAll(tmp)
+	defer release()
 	copyDir := filepath.Join(tmp, privateDir)
 	copyPath := filepath.Join(copyDir, id+store.FileExt)
 	// A repair of the copy is shown, naming the user's file.
@@ -161,11 +167,11 @@ func copyFile(src, dst string) error {
 // file store itself (each event checked as an append checks it, then
 // encoded as the store encodes it).
 func Encode(id string, events host.Log) ([]byte, error) {
-	tmp, err := os.MkdirTemp("", "planhost-export-")
+	tmp, release, err := wiring.PrivateDir(os.TempDir(), tempPrefix, "export-")
 	if err != nil {
 		return nil, err
 	}
-	defer os.RemoveAll(tmp)
+	defer release()
 	dir, err := store.OpenDir(filepath.Join(tmp, privateDir), store.WithSyncPolicy(store.SyncNever))
 	if err != nil {
 		return nil, err
@@ -234,11 +240,11 @@ func WriteFile(path string, data []byte, replace bool) error {
 // line, and so is a torn last line (a write that never finished), which
 // the store would cut off when it opens the file.
 func ReadImport(file string) (host.Log, error) {
-	tmp, err := os.MkdirTemp("", "planhost-import-")
+	tmp, release, err := wiring.PrivateDir(os.TempDir(), tempPrefix, "import-")
 	if err != nil {
 		return host.Log{}, err
 	}
-	defer os.RemoveAll(tmp)
+	defer release()
 	const id = "import"
 	torn := &tornLines{}
 	dir, err := store.OpenDir(filepath.Join(tmp, privateDir), store.WithLogger(slog.New(torn)))
