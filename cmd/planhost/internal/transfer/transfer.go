@@ -75,10 +75,8 @@ func Load(cmd string, src Source, arg string) (id string, events host.Log, usage
 		return "", host.Log{}, usage, err
 	}
 	defer sessions.Close()
-	for name, check := range wiring.PayloadChecks() {
-		if _, err := sessions.AddValidator(name, check); err != nil {
-			return "", host.Log{}, false, err
-		}
+	if err := wiring.AddPayloadChecks(sessions); err != nil {
+		return "", host.Log{}, false, err
 	}
 	sess, err := sessions.Open(arg)
 	if errors.Is(err, host.ErrSessionNotFound) {
@@ -122,12 +120,14 @@ func readFile(file, cmd string, log io.Writer) (id string, events host.Log, err 
 	if err := copyFile(file, dir.Path(id)); err != nil {
 		return "", host.Log{}, err
 	}
-	for name, check := range wiring.PayloadChecks() {
-		if _, err := dir.AddValidator(name, check); err != nil {
-			return "", host.Log{}, err
-		}
+	if err := wiring.AddPayloadChecks(dir); err != nil {
+		return "", host.Log{}, err
 	}
 	sess, err := dir.Open(id)
+	if pe, ok := errors.AsType[*wiring.PayloadError](err); ok {
+		// The plugin's words name the event: say only where it is.
+		return "", host.Log{}, fmt.Errorf("%s:%d: %w", file, pe.Seq, pe)
+	}
 	if err != nil {
 		// Name the file the user gave, not the private copy.
 		return "", host.Log{}, errors.New(strings.ReplaceAll(err.Error(), dir.Path(id), file))

@@ -250,6 +250,15 @@ func (e *EventError) Error() string { return e.Err.Error() }
 
 func (e *EventError) Unwrap() error { return e.Err }
 
+// refusal is the error to show for an event a store refused with err: the
+// payload check's own, when one refused it.
+func refusal(err error) error {
+	if pe, ok := errors.AsType[*PayloadError](err); ok {
+		return pe
+	}
+	return err
+}
+
 // Import stores events as session id of the sessions directory: they are
 // written to a file in a private directory inside it, each checked as an
 // append checks it, made durable, and only then linked in place (or, with
@@ -282,10 +291,8 @@ func (f fileStore) Import(id string, events host.Log, replace bool) error {
 		return err
 	}
 	defer staged.Close()
-	for name, check := range PayloadChecks() {
-		if _, err := staged.AddValidator(name, check); err != nil {
-			return err
-		}
+	if err := AddPayloadChecks(staged); err != nil {
+		return err
 	}
 	sess, err := staged.Create(id)
 	if err != nil {
@@ -293,7 +300,7 @@ func (f fileStore) Import(id string, events host.Log, replace bool) error {
 	}
 	for _, e := range events.All() {
 		if _, err := sess.Append(e); err != nil {
-			return &EventError{Seq: e.Seq, Err: err}
+			return &EventError{Seq: e.Seq, Err: refusal(err)}
 		}
 	}
 	if err := staged.Close(); err != nil {
@@ -413,7 +420,7 @@ func syncFile(path string) error {
 func (p pgStore) Import(id string, events host.Log, replace bool) error {
 	err := p.Store.Import(id, events, replace)
 	if ie, ok := errors.AsType[*pgstore.ImportError](err); ok {
-		return &EventError{Seq: ie.Seq, Err: ie.Err}
+		return &EventError{Seq: ie.Seq, Err: refusal(ie.Err)}
 	}
 	if errors.Is(err, host.ErrSessionExists) {
 		return fmt.Errorf("%s in %s: %w", id, p.label, host.ErrSessionExists)
