@@ -11,6 +11,7 @@ import (
 	"github.com/dshgo/planmode"
 	"github.com/dshgo/planmode/cmd/planhost/internal/wiring"
 	"github.com/dshgo/planmode/cmd/planhost/pgstore/pgtest"
+	"github.com/dshgo/planmode/host"
 	"github.com/dshgo/planmode/planask"
 	"github.com/dshgo/planmode/planentry"
 	"github.com/dshgo/planmode/planfile"
@@ -115,5 +116,42 @@ func TestImportRunsEveryPayloadCheck(t *testing.T) {
 				}
 			})
 		}
+	}
+}
+
+// TestTransferNamesARefusedEventOnce: the error of an event a payload
+// check refuses is the file, the line and the plugin's own words (which
+// name the plugin and the event), each said once, for import into either
+// store, export and inspect.
+func TestTransferNamesARefusedEventOnce(t *testing.T) {
+	srv := pgtest.NewServer(t)
+	url := pgtest.NewDBOn(t, srv)
+	dir := t.TempDir()
+	file := filepath.Join(dir, "bad.jsonl")
+	content := `{"seq":1,"type":"session/created","time":"2025-01-02T03:04:05Z"}` + "\n" +
+		`{"seq":2,"type":"plan/goal","time":"2025-01-02T03:04:05Z","data":42}` + "\n"
+	if err := os.WriteFile(file, []byte(content), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	refusal := wiring.PayloadChecks()[planentry.PluginName](host.Event{Seq: 2, Type: planentry.EventGoal, Data: json.RawMessage(`42`)})
+	if refusal == nil {
+		t.Fatal("the plan-entry check accepts a plan/goal of 42")
+	}
+	tests := []struct {
+		name string
+		args []string
+	}{
+		{"import into files", []string{"import", "-sessions", filepath.Join(dir, "sessions"), file}},
+		{"import into postgres", []string{"import", "-store", url, file}},
+		{"export", []string{"export", "-o", filepath.Join(dir, "out.jsonl"), file}},
+		{"inspect", []string{"inspect", file}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			_, errOut := mustMain(t, exitFailure, "", tt.args...)
+			if want := "planhost " + tt.args[0] + ": " + file + ":2: " + refusal.Error() + "\n"; errOut != want {
+				t.Errorf("stderr =\n%q\nwant\n%q", errOut, want)
+			}
+		})
 	}
 }

@@ -149,10 +149,8 @@ func (p *program) importCmd(args []string) int {
 		return p.fail("import", err)
 	}
 	defer sessions.Close()
-	for name, check := range wiring.PayloadChecks() {
-		if _, err := sessions.AddValidator(name, check); err != nil {
-			return p.fail("import", err)
-		}
+	if err := wiring.AddPayloadChecks(sessions); err != nil {
+		return p.fail("import", err)
 	}
 	err = sessions.Import(id, events, f.replace)
 	if ee, ok := errors.AsType[*wiring.EventError](err); ok {

@@ -387,8 +387,10 @@ func TestImportReplaceRefusesALeasedSession(t *testing.T) {
 	defer lease.Release()
 	before, _ := mustMain(t, exitOK, "", "export", "-store", url, "pending")
 	_, errOut := mustMain(t, exitFailure, "", "import", "-store", url, "-replace", "-session", "pending", filepath.Join("testdata", "inspect", "demo.jsonl"))
-	if want := "busy on holder.example (pid 4242) since "; !strings.Contains(errOut, want) {
-		t.Errorf("stderr = %q, want %q", errOut, want)
+	// The refusal names the session once, with who holds it since when.
+	want := regexp.MustCompile(`^planhost import: session "pending" busy on holder\.example \(pid 4242\) since \d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ\n$`)
+	if !want.MatchString(errOut) {
+		t.Errorf("stderr = %q, want it to match %s", errOut, want)
 	}
 	if after, _ := mustMain(t, exitOK, "", "export", "-store", url, "pending"); after != before {
 		t.Errorf("the leased session was replaced")
@@ -486,5 +488,132 @@ func TestImportCleansUpAKilledImport(t *testing.T) {
 	}
 	if _, err := os.Stat(filepath.Join(sessions, "killed"+store.FileExt)); err == nil {
 		t.Errorf("the killed import stored its session")
+	}
+}
+
+// TestRunCleansUpAKilledImport: planhost run on the sessions directory
+// removes the staging directory an import killed there (SIGKILL) left
+// behind, but not that of an import that runs.
+func TestRunCleansUpAKilledImport(t *testing.T) {
+	dir := newRunDir(t)
+	sessions := filepath.Join(dir, "sessions")
+	big := bigSessionFile(t, dir, "big.jsonl", 300000)
+	killed, stale := startImport(t, sessions, big, "killed", "")
+	if err := killed.Process.Kill(); err != nil { // SIGKILL
+		t.Fatal(err)
+	}
+	killed.Wait()
+	if got := stagingDirs(t, sessions); !slices.Contains(got, stale) {
+		t.Fatalf("after the kill, staging directories %v, want %s left behind", got, stale)
+	}
+
+	script := writeScript(t, dir, "s.yaml", "steps:\n  - text: Noted.\n")
+	mustMain(t, exitOK, "hello\n", runArgs(dir, script)...)
+	if got := stagingDirs(t, sessions); len(got) != 0 {
+		t.Errorf("after run, staging directories %v, want none", got)
+	}
+
+	running, live := startImport(t, sessions, big, "running", "")
+	mustMain(t, exitOK, "hello\n", runArgs(dir, script)...)
+	if err := running.Wait(); err != nil {
+		t.Fatalf("the running import failed (its staging directory %s removed under it?): %v", live, err)
+	}
+	if _, err := os.Stat(filepath.Join(sessions, "running"+store.FileExt)); err != nil {
+		t.Errorf("session running: %v", err)
+	}
+}
+
+// privateDirs lists the private directories import, export and inspect
+// keep in the temporary directory tmp.
+func privateDirs(t *testing.T, tmp string) []string {
+	t.Helper()
+	entries, err := os.ReadDir(tmp)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var dirs []string
+	for _, e := range entries {
+		if strings.HasPrefix(e.Name(), "planhost-") {
+			dirs = append(dirs, e.Name())
+		}
+	}
+	return dirs
+}
+
+// startTransfer runs the real binary with args and the temporary
+// directory tmp, and returns once it has made a private directory there
+// (other than skip), with its name.
+func startTransfer(t *testing.T, tmp, skip string, args ...string) (*exec.Cmd, string) {
+	t.Helper()
+	cmd := exec.Command(builtBinary(t), args...)
+	cmd.Env = append(os.Environ(), "TMPDIR="+tmp)
+	var errOut bytes.Buffer
+	cmd.Stderr = &errOut
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { cmd.Process.Kill(); cmd.Wait() })
+	deadline := time.Now().Add(time.Minute)
+	for time.Now().Before(deadline) {
+		for _, d := range privateDirs(t, tmp) {
+			if d != skip {
+				return cmd, d
+			}
+		}
+		time.Sleep(time.Millisecond)
+	}
+	t.Fatalf("planhost %q never made its private directory; stderr:\n%s", args, errOut.String())
+	return nil, ""
+}
+
+// TestTransferCleansUpAKilledCopy: import, export and inspect read a
+// session file through a private copy in the temporary directory; one
+// killed meanwhile (SIGKILL) leaves it behind, and the next import,
+// export or inspect removes it, but never the copy of one that runs.
+func TestTransferCleansUpAKilledCopy(t *testing.T) {
+	dir := t.TempDir()
+	big := bigSessionFile(t, dir, "big.jsonl", 300000)
+	small := filepath.Join("testdata", "inspect", "pending.jsonl")
+	args := map[string]func(file, id string) []string{
+		"import": func(file, id string) []string {
+			return []string{"import", "-sessions", filepath.Join(dir, "sessions"), "-session", id, file}
+		},
+		"export": func(file, id string) []string {
+			return []string{"export", "-o", filepath.Join(dir, id+".out.jsonl"), file}
+		},
+		"inspect": func(file, _ string) []string { return []string{"inspect", file} },
+	}
+	tests := []struct{ name, other string }{
+		{"import", "inspect"},
+		{"export", "import"},
+		{"inspect", "export"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			tmp := t.TempDir()
+			killed, stale := startTransfer(t, tmp, "", args[tt.name](big, tt.name+"-killed")...)
+			if err := killed.Process.Kill(); err != nil { // SIGKILL
+				t.Fatal(err)
+			}
+			killed.Wait()
+			if got := privateDirs(t, tmp); !slices.Contains(got, stale) {
+				t.Fatalf("after the kill, private directories %v, want %s left behind", got, stale)
+			}
+
+			// The next one removes it; another command, while that one
+			// runs, leaves the running one's alone.
+			running, live := startTransfer(t, tmp, stale, args[tt.name](big, tt.name+"-running")...)
+			third := exec.Command(builtBinary(t), args[tt.other](small, tt.name+"-"+tt.other)...)
+			third.Env = append(os.Environ(), "TMPDIR="+tmp)
+			if out, err := third.CombinedOutput(); err != nil {
+				t.Fatalf("planhost %s: %v\n%s", tt.other, err, out)
+			}
+			if err := running.Wait(); err != nil {
+				t.Fatalf("the running %s failed (its private directory %s removed under it?): %v", tt.name, live, err)
+			}
+			if got := privateDirs(t, tmp); len(got) != 0 {
+				t.Errorf("private directories left: %v", got)
+			}
+		})
 	}
 }

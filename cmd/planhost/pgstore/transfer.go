@@ -128,7 +128,8 @@ func (s *Store) Import(id string, events host.Log, replace bool) error {
 			if until != nil {
 				h.Until = *until
 			}
-			return fmt.Errorf("%s: %w", purpose, &host.BusyError{Session: id, Holder: h})
+			// The busy error names the session itself: say it once.
+			return &host.BusyError{Session: id, Holder: h}
 		default:
 			if _, err := tx.Exec(ctx, sqlImportDeleteEvents, id); err != nil {
 				return fmt.Errorf("%s: delete the old log: %w", purpose, err)

@@ -1,7 +1,10 @@
 // Package transfer reads sessions for planhost's inspect, export and
 // import, and writes session files: a session file is read through the
 // file store's own reader on a private copy, so the file itself is never
-// changed, and every event is checked as the stores check an append.
+// changed (the store's reader repairs and locks what it opens), and every
+// event is checked as the stores check an append. The copies live in
+// private directories of the system's temporary directory; one that a
+// killed process left behind is removed by the next transfer.
 package transfer
 
 import (
@@ -39,6 +42,9 @@ const (
 	errTorn       = "%s:%d: the last line is incomplete (a write that never finished); nothing was imported: " +
 		"remove the line, or open the session once with planhost run, which cuts it off"
 	privateDir = "sessions"
+	// tempPrefix names the private directories in the system's temporary
+	// directory; those of killed processes are swept (wiring.PrivateDir).
+	tempPrefix = "planhost-private-"
 )
 
 // Source names where a session is read from: the store (-store) and the
@@ -69,10 +75,8 @@ func Load(cmd string, src Source, arg string) (id string, events host.Log, usage
 		return "", host.Log{}, usage, err
 	}
 	defer sessions.Close()
-	for name, check := range wiring.PayloadChecks() {
-		if _, err := sessions.AddValidator(name, check); err != nil {
-			return "", host.Log{}, false, err
-		}
+	if err := wiring.AddPayloadChecks(sessions); err != nil {
+		return "", host.Log{}, false, err
 	}
 	sess, err := sessions.Open(arg)
 	if errors.Is(err, host.ErrSessionNotFound) {
@@ -97,11 +101,11 @@ func readFile(file, cmd string, log io.Writer) (id string, events host.Log, err 
 	if err := store.ValidateID(id); err != nil {
 		return "", host.Log{}, fmt.Errorf("%s: %w", file, err)
 	}
-	tmp, err := os.MkdirTemp("", "planhost-"+cmd+"-")
+	tmp, release, err := wiring.PrivateDir(os.TempDir(), tempPrefix, cmd+"-")
 	if err != nil {
 		return "", host.Log{}, err
 	}
-	defer os.RemoveAll(tmp)
+	defer release()
 	copyDir := filepath.Join(tmp, privateDir)
 	copyPath := filepath.Join(copyDir, id+store.FileExt)
 	// A repair of the copy is shown, naming the user's file.
@@ -116,12 +120,14 @@ func readFile(file, cmd string, log io.Writer) (id string, events host.Log, err 
 	if err := copyFile(file, dir.Path(id)); err != nil {
 		return "", host.Log{}, err
 	}
-	for name, check := range wiring.PayloadChecks() {
-		if _, err := dir.AddValidator(name, check); err != nil {
-			return "", host.Log{}, err
-		}
+	if err := wiring.AddPayloadChecks(dir); err != nil {
+		return "", host.Log{}, err
 	}
 	sess, err := dir.Open(id)
+	if pe, ok := errors.AsType[*wiring.PayloadError](err); ok {
+		// The plugin's words name the event: say only where it is.
+		return "", host.Log{}, fmt.Errorf("%s:%d: %w", file, pe.Seq, pe)
+	}
 	if err != nil {
 		// Name the file the user gave, not the private copy.
 		return "", host.Log{}, errors.New(strings.ReplaceAll(err.Error(), dir.Path(id), file))
@@ -161,11 +167,11 @@ func copyFile(src, dst string) error {
 // file store itself (each event checked as an append checks it, then
 // encoded as the store encodes it).
 func Encode(id string, events host.Log) ([]byte, error) {
-	tmp, err := os.MkdirTemp("", "planhost-export-")
+	tmp, release, err := wiring.PrivateDir(os.TempDir(), tempPrefix, "export-")
 	if err != nil {
 		return nil, err
 	}
-	defer os.RemoveAll(tmp)
+	defer release()
 	dir, err := store.OpenDir(filepath.Join(tmp, privateDir), store.WithSyncPolicy(store.SyncNever))
 	if err != nil {
 		return nil, err
@@ -234,11 +240,11 @@ func WriteFile(path string, data []byte, replace bool) error {
 // line, and so is a torn last line (a write that never finished), which
 // the store would cut off when it opens the file.
 func ReadImport(file string) (host.Log, error) {
-	tmp, err := os.MkdirTemp("", "planhost-import-")
+	tmp, release, err := wiring.PrivateDir(os.TempDir(), tempPrefix, "import-")
 	if err != nil {
 		return host.Log{}, err
 	}
-	defer os.RemoveAll(tmp)
+	defer release()
 	const id = "import"
 	torn := &tornLines{}
 	dir, err := store.OpenDir(filepath.Join(tmp, privateDir), store.WithLogger(slog.New(torn)))

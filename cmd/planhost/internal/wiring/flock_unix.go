@@ -3,6 +3,7 @@
 package wiring
 
 import (
+	"errors"
 	"os"
 	"syscall"
 )
@@ -24,3 +25,7 @@ func flock(f *os.File, wait bool) error {
 	}
 	return ferr
 }
+
+// lockHeld reports whether err is flock's failure to take a lock that
+// another open file holds.
+func lockHeld(err error) bool { return errors.Is(err, syscall.EWOULDBLOCK) }

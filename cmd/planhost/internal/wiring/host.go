@@ -107,6 +107,36 @@ func PayloadChecks() map[string]host.Validator {
 	return checks
 }
 
+// AddPayloadChecks registers every check of PayloadChecks with vs; an
+// event one refuses fails with a *PayloadError.
+func AddPayloadChecks(vs host.Validators) error {
+	for name, check := range PayloadChecks() {
+		refuse := func(e host.Event) error {
+			if err := check(e); err != nil {
+				return &PayloadError{Seq: e.Seq, Err: err}
+			}
+			return nil
+		}
+		if _, err := vs.AddValidator(name, refuse); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// PayloadError is an event a check of AddPayloadChecks refused: Seq is
+// its place in the log. Its text is the plugin's, which names the plugin and
+// the event, so a refusal shown as the file, the line and the
+// PayloadError says each once.
+type PayloadError struct {
+	Seq uint64
+	Err error
+}
+
+func (e *PayloadError) Error() string { return e.Err.Error() }
+
+func (e *PayloadError) Unwrap() error { return e.Err }
+
 // New builds (but does not start) the fx application: the reference host,
 // the deployment's plugins, planhost's review answers, section and tools.
 func New(cfg Config) (*fx.App, *Parts) {

@@ -36,6 +36,7 @@ const (
 	errStoreNoDatabaseURL = "-store postgres: %s is not set"
 	lineStorePostgres     = "PostgreSQL database %s on %s"
 	errNoSessions         = "no session in %s"
+	errPrivateDir         = "%s: no private directory could be made: other planhost processes kept removing them"
 )
 
 // Store is where planhost keeps sessions: a directory of files or a
@@ -84,7 +85,8 @@ func (p pgStore) Where(string) string { return p.label }
 func (p pgStore) Documents(string) (host.Documents, error) { return p.Store.Documents(), nil }
 
 // OpenStore opens the store -store names: "file" (the default) keeps
-// sessions in -sessions, opened with dirOpts; "postgres" connects to
+// sessions in -sessions, opened with dirOpts (the staging directories
+// killed imports left there are removed); "postgres" connects to
 // $DATABASE_URL (getenv reads it); a postgres:// or postgresql:// URL
 // connects there, with the turn lease expiring after leaseExpiry (0 keeps
 // the store's default) and its warnings going to log (nil: none). Any
@@ -97,6 +99,8 @@ func OpenStore(value, sessionsDir string, getenv func(string) string, leaseExpir
 		if err != nil {
 			return nil, false, err
 		}
+		// What imports killed while they staged left behind goes now.
+		sweepPrivate(filepath.Dir(d.Path("x")), importDirPrefix)
 		return fileStore{d}, false, nil
 	case value == storePostgres:
 		url = getenv(envDatabase)
@@ -246,6 +250,15 @@ func (e *EventError) Error() string { return e.Err.Error() }
 
 func (e *EventError) Unwrap() error { return e.Err }
 
+// refusal is the error to show for an event a store refused with err: the
+// payload check's own, when one refused it.
+func refusal(err error) error {
+	if pe, ok := errors.AsType[*PayloadError](err); ok {
+		return pe
+	}
+	return err
+}
+
 // Import stores events as session id of the sessions directory: they are
 // written to a file in a private directory inside it, each checked as an
 // append checks it, made durable, and only then linked in place (or, with
@@ -268,7 +281,7 @@ func (f fileStore) Import(id string, events host.Log, replace bool) error {
 			}
 		}
 	}
-	tmp, unstage, err := stage(dir)
+	tmp, unstage, err := PrivateDir(dir, importDirPrefix, "")
 	if err != nil {
 		return err
 	}
@@ -278,10 +291,8 @@ func (f fileStore) Import(id string, events host.Log, replace bool) error {
 		return err
 	}
 	defer staged.Close()
-	for name, check := range PayloadChecks() {
-		if _, err := staged.AddValidator(name, check); err != nil {
-			return err
-		}
+	if err := AddPayloadChecks(staged); err != nil {
+		return err
 	}
 	sess, err := staged.Create(id)
 	if err != nil {
@@ -289,7 +300,7 @@ func (f fileStore) Import(id string, events host.Log, replace bool) error {
 	}
 	for _, e := range events.All() {
 		if _, err := sess.Append(e); err != nil {
-			return &EventError{Seq: e.Seq, Err: err}
+			return &EventError{Seq: e.Seq, Err: refusal(err)}
 		}
 	}
 	if err := staged.Close(); err != nil {
@@ -316,63 +327,76 @@ func (f fileStore) Import(id string, events host.Log, replace bool) error {
 // directory stages its file in.
 const importDirPrefix = ".import-"
 
-// stage makes the private directory an import into the sessions directory
-// dir stages its file in, and first removes those that imports killed
-// while they ran left behind. An import holds a flock(2) on its staging
-// directory until it is done, taken before the sweep could see the
-// directory (both happen under a flock on dir itself), so a staging
-// directory the sweep can lock belongs to no running import. unstage
-// removes the directory and lets go of its lock. Where the system has no
-// flock(2), nothing is swept.
-func stage(dir string) (path string, unstage func(), err error) {
-	d, err := os.Open(dir)
-	if err != nil {
-		return "", nil, err
-	}
-	defer d.Close() // lets go of the lock on dir
-	locking := flock(d, true) == nil
-	if locking {
-		sweepStaging(dir)
-	}
-	path, err = os.MkdirTemp(dir, importDirPrefix)
-	if err != nil {
-		return "", nil, err
-	}
-	f, err := os.Open(path)
-	if err == nil && locking {
-		err = flock(f, false)
-	}
-	if err != nil {
-		os.RemoveAll(path)
-		if f != nil {
-			f.Close()
+// privateDirTries bounds how often PrivateDir makes a new directory when a
+// sweep removed the one it made before it could hold it.
+const privateDirTries = 3
+
+// PrivateDir makes a new directory in parent, named prefix, name and a
+// random tail, for this process alone, and first removes the directories
+// named prefix that processes killed while they used one left behind.
+// The process holds a flock(2) on its directory until release, which
+// removes it, so a directory that a sweep can lock belongs to no running
+// process. Where the system or file system has no flock(2), nothing is
+// held or swept.
+func PrivateDir(parent, prefix, name string) (path string, release func(), err error) {
+	sweepPrivate(parent, prefix)
+	for range privateDirTries {
+		path, err := os.MkdirTemp(parent, prefix+name)
+		if err != nil {
+			return "", nil, err
 		}
-		return "", nil, err
+		f, err := os.Open(path)
+		if errors.Is(err, fs.ErrNotExist) {
+			continue // swept before it was held
+		} else if err != nil {
+			os.RemoveAll(path)
+			return "", nil, err
+		}
+		err = flock(f, false)
+		switch {
+		case err == nil && samePath(f, path):
+			return path, func() {
+				os.RemoveAll(path)
+				f.Close() // lets go of the lock
+			}, nil
+		case err == nil || lockHeld(err):
+			f.Close() // a sweep holds it, or has removed it
+		default:
+			f.Close() // no flock(2) here: nothing is held or swept
+			return path, func() { os.RemoveAll(path) }, nil
+		}
 	}
-	return path, func() {
-		os.RemoveAll(path)
-		f.Close()
-	}, nil
+	return "", nil, fmt.Errorf(errPrivateDir, parent)
 }
 
-// sweepStaging removes the staging directories in dir that no running
-// import holds (the caller holds the lock on dir). What cannot be read
-// or removed is left for a later import.
-func sweepStaging(dir string) {
-	entries, err := os.ReadDir(dir)
+// samePath reports whether path still names the directory f is open on.
+func samePath(f *os.File, path string) bool {
+	held, err := f.Stat()
+	if err != nil {
+		return false
+	}
+	now, err := os.Lstat(path)
+	return err == nil && os.SameFile(held, now)
+}
+
+// sweepPrivate removes the directories named prefix in parent that no
+// running process holds (see PrivateDir). What is not this user's, or
+// cannot be read or removed, is left alone.
+func sweepPrivate(parent, prefix string) {
+	entries, err := os.ReadDir(parent)
 	if err != nil {
 		return
 	}
 	for _, e := range entries {
-		if !e.IsDir() || !strings.HasPrefix(e.Name(), importDirPrefix) {
+		if !e.IsDir() || !strings.HasPrefix(e.Name(), prefix) {
 			continue
 		}
-		path := filepath.Join(dir, e.Name())
+		path := filepath.Join(parent, e.Name())
 		f, err := os.OpenFile(path, os.O_RDONLY|OpenNoFollow, 0)
 		if err != nil {
 			continue
 		}
-		if flock(f, false) == nil {
+		if info, err := f.Stat(); err == nil && info.IsDir() && OwnedBySelf(info) && flock(f, false) == nil {
 			_ = os.RemoveAll(path)
 		}
 		f.Close()
@@ -396,7 +420,7 @@ func syncFile(path string) error {
 func (p pgStore) Import(id string, events host.Log, replace bool) error {
 	err := p.Store.Import(id, events, replace)
 	if ie, ok := errors.AsType[*pgstore.ImportError](err); ok {
-		return &EventError{Seq: ie.Seq, Err: ie.Err}
+		return &EventError{Seq: ie.Seq, Err: refusal(ie.Err)}
 	}
 	if errors.Is(err, host.ErrSessionExists) {
 		return fmt.Errorf("%s in %s: %w", id, p.label, host.ErrSessionExists)
