@@ -36,7 +36,6 @@ const (
 	errStoreNoDatabaseURL = "-store postgres: %s is not set"
 	lineStorePostgres     = "PostgreSQL database %s on %s"
 	errNoSessions         = "no session in %s"
-	errPrivateDir         = "%s: no private directory could be made: other planhost processes kept removing them"
 )
 
 // Store is where planhost keeps sessions: a directory of files or a
@@ -327,56 +326,41 @@ func (f fileStore) Import(id string, events host.Log, replace bool) error {
 // directory stages its file in.
 const importDirPrefix = ".import-"
 
-// privateDirTries bounds how often PrivateDir makes a new directory when a
-// sweep removed the one it made before it could hold it.
-const privateDirTries = 3
-
 // PrivateDir makes a new directory in parent, named prefix, name and a
 // random tail, for this process alone, and first removes the directories
 // named prefix that processes killed while they used one left behind.
 // The process holds a flock(2) on its directory until release, which
 // removes it, so a directory that a sweep can lock belongs to no running
-// process. Where the system or file system has no flock(2), nothing is
-// held or swept.
+// process. The directory is made under a name no sweep matches (a dot
+// before prefix) and takes its name once held, so a concurrent sweep
+// never removes it in between. Where the system or file system has no
+// flock(2), nothing is held or swept.
 func PrivateDir(parent, prefix, name string) (path string, release func(), err error) {
 	sweepPrivate(parent, prefix)
-	for range privateDirTries {
-		path, err := os.MkdirTemp(parent, prefix+name)
-		if err != nil {
-			return "", nil, err
-		}
-		f, err := os.Open(path)
-		if errors.Is(err, fs.ErrNotExist) {
-			continue // swept before it was held
-		} else if err != nil {
-			os.RemoveAll(path)
-			return "", nil, err
-		}
-		err = flock(f, false)
-		switch {
-		case err == nil && samePath(f, path):
-			return path, func() {
-				os.RemoveAll(path)
-				f.Close() // lets go of the lock
-			}, nil
-		case err == nil || lockHeld(err):
-			f.Close() // a sweep holds it, or has removed it
-		default:
-			f.Close() // no flock(2) here: nothing is held or swept
-			return path, func() { os.RemoveAll(path) }, nil
-		}
-	}
-	return "", nil, fmt.Errorf(errPrivateDir, parent)
-}
-
-// samePath reports whether path still names the directory f is open on.
-func samePath(f *os.File, path string) bool {
-	held, err := f.Stat()
+	hidden, err := os.MkdirTemp(parent, "."+prefix+name)
 	if err != nil {
-		return false
+		return "", nil, err
 	}
-	now, err := os.Lstat(path)
-	return err == nil && os.SameFile(held, now)
+	path = filepath.Join(parent, filepath.Base(hidden)[1:])
+	f, err := os.Open(hidden)
+	if err != nil {
+		os.RemoveAll(hidden)
+		return "", nil, err
+	}
+	held := flock(f, false) == nil // nobody else knows the directory yet
+	if err := os.Rename(hidden, path); err != nil {
+		f.Close()
+		os.RemoveAll(hidden)
+		return "", nil, err
+	}
+	if !held { // no flock(2) here: nothing is held or swept
+		f.Close()
+		return path, func() { os.RemoveAll(path) }, nil
+	}
+	return path, func() {
+		os.RemoveAll(path)
+		f.Close() // lets go of the lock
+	}, nil
 }
 
 // sweepPrivate removes the directories named prefix in parent that no
@@ -392,7 +376,9 @@ func sweepPrivate(parent, prefix string) {
 			continue
 		}
 		path := filepath.Join(parent, e.Name())
-		f, err := os.OpenFile(path, os.O_RDONLY|OpenNoFollow, 0)
+		// Never follow a link, never wait on a FIFO swapped in since
+		// ReadDir (another user may own a shared temp directory's names).
+		f, err := os.OpenFile(path, os.O_RDONLY|OpenNoFollow|OpenNonblock, 0)
 		if err != nil {
 			continue
 		}
