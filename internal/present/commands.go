@@ -106,7 +106,7 @@ func (c *Catalog) planError(err error) string {
 // it and the plan it reopened (0 for none).
 func (c *Catalog) PlanReply(st planmode.State, reopened int) string {
 	if reopened > 0 {
-		return c.planMode(st) + " " + fmt.Sprintf(c.Session.PlanReopened, reopened)
+		return sentences(c.planMode(st), fmt.Sprintf(c.Session.PlanReopened, reopened))
 	}
 	return c.planMode(st)
 }

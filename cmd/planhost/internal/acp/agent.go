@@ -408,7 +408,7 @@ func (a *Agent) Prompt(ctx context.Context, p sdk.PromptRequest) (sdk.PromptResp
 			}
 			reopened := present.Reopened(s.agent.Session().Events(), from)
 			for _, it := range a.cat.CommandReply(name, true, reply, err, st, a.cfg.Plan != nil, reopened) {
-				s.q.push(sdk.UpdateAgentMessageText(it.Text))
+				s.q.push(sdk.UpdateAgentMessageText(shownEntry(it.Text))) // escaped, as on load
 			}
 		}
 	} else if err := s.agent.Steer(msg); err != nil {

@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/dshgo/planmode/cmd/planhost/internal/acp"
+	"github.com/dshgo/planmode/cmd/planhost/internal/mdview"
 	"github.com/dshgo/planmode/host"
 	"github.com/dshgo/planmode/internal/present"
 	"github.com/dshgo/planmode/refhost/scripted"
@@ -30,7 +31,7 @@ func TestPlanReopenReentersPlanModeAndTheReviewShowsTheChange(t *testing.T) {
 	if got := modeUpdates(us); !slices.Equal(got, []string{"plan", "default", "plan"}) {
 		t.Fatalf("mode updates = %v, want [plan default plan]", got)
 	}
-	if !strings.Contains(agentText(us), fmt.Sprintf(present.English.Session.PlanReopened, 1)) {
+	if !strings.Contains(agentText(us), mdview.Literal(fmt.Sprintf(present.English.Session.PlanReopened, 1))) { // escaped, as every line but the model's
 		t.Errorf("agent text %q lacks the reopen reply", agentText(us))
 	}
 	s.mustPrompt("Document it too.")
