@@ -28,3 +28,10 @@ func SchemaVersion() int {
 	ms, _ := migrations()
 	return len(ms)
 }
+
+// Fence is session id's fencing token as its row holds it.
+func Fence(st *Store, id string) (fence uint64, err error) {
+	var f int64
+	err = st.pool.QueryRow(context.Background(), `SELECT fence FROM planmode_sessions WHERE id = $1`, id).Scan(&f)
+	return uint64(f), err
+}

@@ -87,8 +87,8 @@ type lease struct {
 	stop context.CancelFunc // ends the renewals (Release)
 	done chan struct{}      // closed when renew returns
 
-	mu       sync.Mutex
-	released bool // Release was called: appends are refused
+	mu       sync.RWMutex // appends hold it shared, Release exclusively
+	released bool         // Release was called: appends are refused
 }
 
 // Token implements [host.TurnLease].
@@ -116,10 +116,9 @@ func (l *lease) Append(e host.Event) (host.Event, error) {
 // come between the check and the commit. After Release it appends
 // nothing: a late write of a turn that ended is refused too.
 func (l *lease) AppendIf(e host.Event, cond func() bool) (host.Event, bool, error) {
-	l.mu.Lock()
-	released := l.released
-	l.mu.Unlock()
-	if released {
+	l.mu.RLock() // Release waits for an append in flight
+	defer l.mu.RUnlock()
+	if l.released { // a late write of a turn that ended
 		l.lose(host.ErrFenced)
 		return host.Event{}, false, fmt.Errorf("pgstore: session %q: lease %d released: %w", l.s.id, l.token, host.ErrFenced)
 	}

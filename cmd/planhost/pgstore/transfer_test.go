@@ -226,6 +226,12 @@ func TestImportReplaceUnderALease(t *testing.T) {
 			if err := importer.Import("s", log, true); err != nil {
 				t.Fatalf("Import -replace after the lease ended: %v", err)
 			}
+			// The replacement raised the fence itself: a holder whose
+			// lease ran out while it was paused, still holding token
+			// g.Token(), writes nothing onto the new log.
+			if fence, err := pgstore.Fence(open(t, url), "s"); err != nil || fence <= g.Token() {
+				t.Fatalf("fence after a replacement = %d (%v), the old holder's token %d: want larger", fence, err, g.Token())
+			}
 			_, nl := leaser(t, importer, "s")
 			ng, err := nl.LeaseTurn()
 			if err != nil {
