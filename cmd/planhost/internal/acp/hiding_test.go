@@ -191,3 +191,21 @@ func TestToolResultsHideNothing(t *testing.T) {
 	}
 	s.close()
 }
+
+// TestTheModelsReplyHidesNothing: the model's reply and reasoning reach
+// the editor as Markdown, with bidi overrides, zero-width spaces and
+// escape sequences shown as escapes, never as they are.
+func TestTheModelsReplyHidesNothing(t *testing.T) {
+	const rlo, zwsp, esc = "\u202e", "\u200b", "\x1b[2J"
+	model := scripted.NewModel(scripted.Step{Text: "Run **make**" + rlo + "kcah" + zwsp + esc + " now."})
+	s := openSession(t, newHostParts(t, newStore(t), model))
+	s.mustPrompt("Hello.")
+	us, _ := s.c.snapshot()
+	got := agentText(us)
+	if strings.ContainsAny(got, rlo+zwsp+"\x1b") {
+		t.Errorf("the reply reaches the editor raw: %q", got)
+	}
+	if !strings.Contains(got, `Run **make**\u202ekcah\u200b\x1b[2J now.`) {
+		t.Errorf("the reply %q lacks its text with the escapes shown", got)
+	}
+}

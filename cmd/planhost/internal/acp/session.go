@@ -12,6 +12,7 @@ import (
 	"github.com/dshgo/planmode/cmd/planhost/workspace"
 	"github.com/dshgo/planmode/host"
 	"github.com/dshgo/planmode/internal/present"
+	"github.com/dshgo/planmode/internal/safetext"
 	"github.com/dshgo/planmode/refhost"
 )
 
@@ -254,9 +255,11 @@ func (s *session) show(e host.Event, it present.Item, replay bool) {
 		// The tool calls, their plans and the companions' lists have
 		// their own updates.
 	case it.Kind == present.Assistant:
-		text(it.Text)
+		// The model's Markdown, with what would hide or reorder text
+		// made visible.
+		text(safetext.Escape(it.Text))
 	case it.Kind == present.Reasoning:
-		s.q.push(sdk.SessionUpdate{AgentThoughtChunk: &sdk.SessionUpdateAgentThoughtChunk{Content: sdk.TextBlock(it.Text)}})
+		s.q.push(sdk.SessionUpdate{AgentThoughtChunk: &sdk.SessionUpdateAgentThoughtChunk{Content: sdk.TextBlock(safetext.Escape(it.Text))}})
 	case it.Kind == present.Plan:
 		text(shownEntry(fmt.Sprintf(s.a.cat.Session.PlanTitle, it.Title)) + "\n\n" + shownPlan(it.Text))
 	default:
