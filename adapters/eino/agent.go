@@ -342,18 +342,25 @@ func (a *Agent) turnStart() int {
 	return 0
 }
 
-// answerDangling gives every tool call from index from on that has no
-// result an is-error result reading text.
+// answerDangling gives every tool call the model asked for (an
+// assistant/message) from index from on that has no result an is-error
+// result reading text, after its tool/call when that is missing too (Eino
+// failed before the tool ran, or the process stopped).
 func (a *Agent) answerDangling(from int, text string) error {
 	log := a.sess.Events()
 	var calls []host.ToolCall
-	answered := map[string]bool{}
+	called, answered := map[string]bool{}, map[string]bool{}
 	for _, e := range log.Range(from, log.Len()) {
 		switch e.Type {
+		case host.TypeAssistantMessage:
+			var m host.AssistantMessage
+			if json.Unmarshal(e.Data, &m) == nil {
+				calls = append(calls, m.ToolCalls...)
+			}
 		case host.TypeToolCall:
 			var c host.ToolCall
 			if json.Unmarshal(e.Data, &c) == nil {
-				calls = append(calls, c)
+				called[c.ID] = true
 			}
 		case host.TypeToolResult:
 			var r host.ToolResult
@@ -370,11 +377,17 @@ func (a *Agent) answerDangling(from int, text string) error {
 	}
 	a.mu.Unlock()
 	for _, c := range calls {
-		if !answered[c.ID] {
-			answered[c.ID] = true
-			if err := a.log(host.TypeToolResult, nil, host.ToolResult{CallID: c.ID, Name: c.Name, Output: text, IsError: true}); err != nil {
+		if answered[c.ID] {
+			continue
+		}
+		answered[c.ID] = true // a call ID asked for twice is answered once
+		if !called[c.ID] {
+			if err := a.log(host.TypeToolCall, nil, c); err != nil {
 				return err
 			}
+		}
+		if err := a.log(host.TypeToolResult, nil, host.ToolResult{CallID: c.ID, Name: c.Name, Output: text, IsError: true}); err != nil {
+			return err
 		}
 	}
 	return nil

@@ -257,3 +257,112 @@ func TestRunWhileRunningIsBusy(t *testing.T) {
 		t.Errorf("status = %s after the turn", a.Status())
 	}
 }
+
+// calls is a reply that calls read_file (c2) next to a tool the agent
+// does not have (c1, "nope").
+func calls(t testing.TB, in []*schema.Message) *schema.Message {
+	return &schema.Message{Role: schema.Assistant, ToolCalls: []schema.ToolCall{
+		{ID: "c1", Type: "function", Function: schema.FunctionCall{Name: "nope", Arguments: `{}`}},
+		{ID: "c2", Type: "function", Function: schema.FunctionCall{Name: "read_file", Arguments: `{"path":"main.go"}`}},
+	}}
+}
+
+// TestEveryCallGetsOneResult: every call of a reply gets one tool/result
+// after its tool/call, also when Eino fails before the tool wrapper runs
+// (a made-up tool name), and Host.UnknownTool turns a made-up name into
+// an is-error result the model reads.
+func TestEveryCallGetsOneResult(t *testing.T) {
+	tests := []struct {
+		name      string
+		unknown   bool // the agent sets Host.UnknownTool
+		replies   []reply
+		wantEnd   host.TurnEndReason
+		wantNope  string // a part of c1's result
+		wantError bool   // the run reports an error
+	}{
+		{"a made-up tool ends the run and both calls are answered", false, []reply{calls},
+			host.TurnError, host.ToolErrorPrefix, true},
+		{"with UnknownTool the model reads an is-error result and the turn goes on", true, []reply{calls, answer("ok", nil)},
+			host.TurnCompleted, `unknown tool "nope"`, false},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			st := store.NewMemory()
+			m := &scripted{t: t, replies: tt.replies}
+			e := newEnv(t, st, m, &answers{})
+			ag := e.agent(t, m, func(c *adk.ChatModelAgentConfig) {
+				if tt.unknown {
+					c.ToolsConfig.UnknownToolsHandler = e.h.UnknownTool
+				}
+			})
+			sess, _ := st.Create("")
+			a, err := e.h.NewAgent(sess)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if errs := run(t, context.Background(), a, ag, "Read it."); (len(errs) > 0) != tt.wantError {
+				t.Fatalf("run errors = %v, want an error %v", errs, tt.wantError)
+			}
+			checkAnswered(t, sess, "c1", "c2")
+			if r := results(sess); len(r) == 0 || r[0].CallID != "c1" || !r[0].IsError || !strings.Contains(r[0].Output, tt.wantNope) {
+				t.Errorf("results = %+v, want c1's first, is-error, with %q", r, tt.wantNope)
+			}
+			log := sess.Events()
+			var end host.TurnEnd
+			_ = json.Unmarshal(log.At(log.Len()-1).Data, &end)
+			if end.Reason != tt.wantEnd {
+				t.Errorf("turn/end = %+v, want %s; the log: %v", end, tt.wantEnd, types(sess, 0))
+			}
+		})
+	}
+}
+
+// TestNewAgentAnswersCallsWithoutToolCall: a process that stopped after
+// the reply but before any tool/call left calls only in the
+// assistant/message; the next agent answers each once.
+func TestNewAgentAnswersCallsWithoutToolCall(t *testing.T) {
+	st := store.NewMemory()
+	sess, _ := st.Create("")
+	for _, ev := range []struct {
+		typ string
+		v   any
+	}{
+		{host.TypeTurnStart, host.TurnStart{Turn: 1}},
+		{host.TypeStepStart, host.StepStart{Turn: 1, Step: 1, Attempt: 1}},
+		{host.TypeAssistantMessage, host.AssistantMessage{ToolCalls: []host.ToolCall{
+			{ID: "c1", Name: "read_file", Input: json.RawMessage(`{}`)}, {ID: "c2", Name: "read_file", Input: json.RawMessage(`{}`)},
+		}}},
+	} {
+		data, _ := json.Marshal(ev.v)
+		if _, err := sess.Append(host.Event{Type: ev.typ, Data: data}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	e := newEnv(t, st, &scripted{t: t}, &answers{})
+	if _, err := e.h.NewAgent(sess); err != nil {
+		t.Fatal(err)
+	}
+	checkAnswered(t, sess, "c1", "c2")
+}
+
+// checkAnswered checks that each call has one tool/call and, after it,
+// one tool/result.
+func checkAnswered(t testing.TB, sess host.Session, ids ...string) {
+	t.Helper()
+	for _, id := range ids {
+		call, res, n := -1, -1, 0
+		for i, e := range sess.Events().All() {
+			var v struct{ ID, CallID string }
+			_ = json.Unmarshal(e.Data, &v)
+			switch {
+			case e.Type == host.TypeToolCall && v.ID == id && call < 0:
+				call = i
+			case e.Type == host.TypeToolResult && v.CallID == id:
+				res, n = i, n+1
+			}
+		}
+		if call < 0 || n != 1 || res < call {
+			t.Errorf("call %s: tool/call at %d, %d tool/result (last at %d), want one after the call; the log: %v", id, call, n, res, types(sess, 0))
+		}
+	}
+}

@@ -252,6 +252,29 @@ func (h *Host) callTool(ctx context.Context, in *compose.ToolInput, run func(con
 	return res.Output, runErr
 }
 
+// UnknownTool is an Eino compose.ToolsNodeConfig.UnknownToolsHandler:
+// set it in the agent's ToolsConfig so that a call to a tool the agent
+// does not have is logged (tool/call, then an is-error tool/result the
+// model reads) and the turn goes on. Without it, Eino ends the run at such
+// a call; the turn then ends with an error and every call of the reply
+// gets an is-error result.
+func (h *Host) UnknownTool(ctx context.Context, toolName, input string) (string, error) {
+	a, err := agentFrom(ctx)
+	if err != nil {
+		return "", err
+	}
+	c := host.ToolCall{ID: compose.GetToolCallID(ctx), Name: toolName, Input: inputJSON(input)}
+	if err := a.log(host.TypeToolCall, nil, c); err != nil {
+		return "", err
+	}
+	res := host.ToolResult{CallID: c.ID, Name: toolName, Output: fmt.Sprintf(textUnknownTool, toolName), IsError: true}
+	if err := a.log(host.TypeToolResult, nil, res); err != nil {
+		a.lost(ctx, host.CallContext{Agent: a, CallID: c.ID}, toolName, err)
+		return "", err
+	}
+	return res.Output, nil
+}
+
 // lost owes the call an is-error result, in the tool's words when it
 // handles a lost result (the exit tool withdraws its approval), else in
 // the host's.

@@ -17,6 +17,7 @@ const (
 	textToolCancelled   = refhost.TextToolCancelled
 	textBadToolInput    = refhost.TextBadToolInput
 	textToolPanicked    = refhost.TextToolPanicked
+	textUnknownTool     = refhost.TextUnknownTool
 	textTurnInterrupted = refhost.TextTurnInterrupted
 	textToolInterrupted = refhost.ToolErrorPrefix + "the call was interrupted before it returned a result"
 )
