@@ -554,7 +554,8 @@ func (r *loopRun) noticeAfter(from int) int {
 }
 
 // checkClosed checks what every subtest's log must hold at its end: one
-// result per call, after it, and a turn/end for every turn/start.
+// result per call the model asked for (in an assistant/message) or the
+// host logged, after it, and a turn/end for every turn/start.
 func (r *loopRun) checkClosed() {
 	if r.host == nil {
 		return
@@ -568,6 +569,14 @@ func (r *loopRun) checkClosed() {
 			open = true
 		case host.TypeTurnEnd:
 			open = false
+		case host.TypeAssistantMessage:
+			var m host.AssistantMessage
+			decodeEvent(e, &m)
+			for _, c := range m.ToolCalls {
+				if _, ok := calls[c.ID]; !ok {
+					calls[c.ID] = 0
+				}
+			}
 		case host.TypeToolCall:
 			var c host.ToolCall
 			decodeEvent(e, &c)
