@@ -228,7 +228,8 @@ func (a *Agent) Inject(m host.Message) error {
 // holder, writes nothing and drops text; run it again later. A turn whose
 // lease is lost (another process took the session over) is cancelled and
 // writes nothing more; its last event's error says why (host.ErrFenced,
-// host.ErrLeaseExpired or host.ErrClosed).
+// host.ErrLeaseExpired or host.ErrClosed). A run a tool interrupts
+// (compose.Interrupt) is not resumed: the turn ends with reason error.
 func (a *Agent) Run(ctx context.Context, ag adk.Agent, text string, opts ...adk.AgentRunOption) *adk.AsyncIterator[*adk.AgentEvent] {
 	iter, gen := adk.NewAsyncIteratorPair[*adk.AgentEvent]()
 	if err := a.begin(text); err != nil {
@@ -248,8 +249,11 @@ func (a *Agent) Run(ctx context.Context, ag adk.Agent, text string, opts ...adk.
 			if !ok {
 				break
 			}
-			if ev.Err != nil {
+			switch {
+			case ev.Err != nil:
 				runErr = ev.Err
+			case ev.Action != nil && ev.Action.Interrupted != nil:
+				runErr = errRunInterrupted // not resumed: the turn ends
 			}
 			gen.Send(ev)
 		}

@@ -9,6 +9,8 @@ import (
 
 	"github.com/cloudwego/eino/adk"
 	"github.com/cloudwego/eino/components/model"
+	"github.com/cloudwego/eino/components/tool/utils"
+	"github.com/cloudwego/eino/compose"
 	"github.com/cloudwego/eino/schema"
 
 	"github.com/dshgo/planmode"
@@ -365,4 +367,30 @@ func checkAnswered(t testing.TB, sess host.Session, ids ...string) {
 			t.Errorf("call %s: tool/call at %d, %d tool/result (last at %d), want one after the call; the log: %v", id, call, n, res, types(sess, 0))
 		}
 	}
+}
+
+// TestInterruptEndsTheTurnWithAnError: a tool that interrupts the run
+// (compose.Interrupt) ends the turn with reason error and a text saying
+// so, not completed, and its call is answered.
+func TestInterruptEndsTheTurnWithAnError(t *testing.T) {
+	st := store.NewMemory()
+	m := &scripted{t: t, replies: []reply{call("i1", "confirm", map[string]string{}, nil)}}
+	e := newEnv(t, st, m, &answers{})
+	confirm, err := utils.InferTool("confirm", "Ask the user to confirm.", func(ctx context.Context, _ struct{}) (string, error) {
+		return "", compose.Interrupt(ctx, "confirm?")
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	ag := e.agent(t, m, func(c *adk.ChatModelAgentConfig) { c.ToolsConfig.Tools = append(c.ToolsConfig.Tools, confirm) })
+	sess, _ := st.Create("")
+	a, _ := e.h.NewAgent(sess)
+	run(t, context.Background(), a, ag, "Do it.")
+	log := sess.Events()
+	var end host.TurnEnd
+	_ = json.Unmarshal(log.At(log.Len()-1).Data, &end)
+	if end.Reason != host.TurnError || !strings.Contains(end.Error, "interrupt") {
+		t.Errorf("turn/end = %+v, want reason error saying the run was interrupted; the log: %v", end, types(sess, 0))
+	}
+	checkAnswered(t, sess, "i1")
 }

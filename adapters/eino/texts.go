@@ -22,6 +22,13 @@ const (
 	textToolInterrupted = refhost.ToolErrorPrefix + "the call was interrupted before it returned a result"
 )
 
+// textRunInterrupted is the turn/end error of a run a tool interrupted
+// (compose.Interrupt): Agent.Run does not resume it.
+const textRunInterrupted = "interrupted: a tool interrupted the Eino run (compose.Interrupt), which Agent.Run does not resume"
+
+// errRunInterrupted ends a turn whose run a tool interrupted.
+var errRunInterrupted = errors.New(textRunInterrupted)
+
 // Warnings for Options.Logger.
 const (
 	warnLossHandlerPanicked = name + ": a tool's result-loss handler panicked; the host writes its own result"
