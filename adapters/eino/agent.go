@@ -36,6 +36,7 @@ type Agent struct {
 	step     int  // the current step of the turn
 	stepOpen bool // step/start logged, step/end not yet
 	base     *string
+	blocked  string // why the pre-step chain rejected the step
 
 	// The last request header, to log a new one when the prompt changes.
 	headerSeen, resumed bool
@@ -294,7 +295,7 @@ func (a *Agent) open(text string) error {
 		a.queue = append(a.queue, host.Message{Content: []host.Block{host.TextBlock(text)}})
 		a.mu.Unlock()
 	}
-	a.turn, a.step, a.stepOpen, a.base = a.turn+1, 0, false, nil
+	a.turn, a.step, a.stepOpen, a.base, a.blocked = a.turn+1, 0, false, nil, ""
 	return a.log(host.TypeTurnStart, nil, host.TurnStart{Turn: a.turn})
 }
 
@@ -318,7 +319,7 @@ func (a *Agent) end(ctx context.Context, runErr error) error {
 	switch {
 	case runErr == nil:
 	case errors.Is(runErr, ErrBlocked):
-		te.Reason = host.TurnBlocked
+		te.Reason, te.Error = host.TurnBlocked, a.blocked
 	case ctx.Err() != nil:
 		te.Reason = host.TurnCancelled
 	default:

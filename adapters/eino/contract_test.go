@@ -124,8 +124,8 @@ func TestPreStepRejectionBlocksTheTurn(t *testing.T) {
 	var end host.TurnEnd
 	log := sess.Events()
 	_ = json.Unmarshal(log.At(log.Len()-1).Data, &end)
-	if end.Reason != host.TurnBlocked {
-		t.Errorf("turn/end = %+v, want blocked", end)
+	if end.Reason != host.TurnBlocked || end.Error != "not now" {
+		t.Errorf("turn/end = %+v, want blocked with the rejection's reason", end)
 	}
 	reject = false
 	if errs := run(t, ctx, a, e.ag, ""); len(errs) > 0 {

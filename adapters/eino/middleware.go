@@ -90,6 +90,7 @@ func (h *Host) beforeChatModel(ctx context.Context, st *adk.ChatModelAgentState)
 		if ctx.Err() != nil {
 			return ctx.Err()
 		}
+		a.blocked = d.Reason
 		return fmt.Errorf("%w: %s", ErrBlocked, d.Reason)
 	}
 	a.step, a.stepOpen = s.Step, true
