@@ -322,6 +322,8 @@ func (a *Agent) end(ctx context.Context, runErr error) error {
 		te.Reason, te.Error = host.TurnBlocked, a.blocked
 	case ctx.Err() != nil:
 		te.Reason = host.TurnCancelled
+	case errors.Is(runErr, adk.ErrExceedMaxIterations):
+		te.Reason, te.Error = host.TurnStepsExhausted, runErr.Error()
 	default:
 		te.Reason, te.Error = host.TurnError, runErr.Error()
 	}

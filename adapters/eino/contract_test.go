@@ -394,3 +394,30 @@ func TestInterruptEndsTheTurnWithAnError(t *testing.T) {
 	}
 	checkAnswered(t, sess, "i1")
 }
+
+// TestMaxIterationsExhaustsTheSteps: a turn that runs out of the agent's
+// MaxIterations ends with reason steps_exhausted, as the reference host's
+// step bound does, and its calls are answered.
+func TestMaxIterationsExhaustsTheSteps(t *testing.T) {
+	st := store.NewMemory()
+	m := &scripted{t: t, replies: []reply{
+		call("r1", "read_file", map[string]string{"path": "a.go"}, nil),
+		call("r2", "read_file", map[string]string{"path": "b.go"}, nil),
+		answer("never", nil),
+	}}
+	e := newEnv(t, st, m, &answers{})
+	ag := e.agent(t, m, func(c *adk.ChatModelAgentConfig) { c.MaxIterations = 2 })
+	sess, _ := st.Create("")
+	a, _ := e.h.NewAgent(sess)
+	errs := run(t, context.Background(), a, ag, "Read them.")
+	if len(errs) == 0 || !errors.Is(errs[0], adk.ErrExceedMaxIterations) {
+		t.Fatalf("run errors = %v, want adk.ErrExceedMaxIterations", errs)
+	}
+	log := sess.Events()
+	var end host.TurnEnd
+	_ = json.Unmarshal(log.At(log.Len()-1).Data, &end)
+	if end.Reason != host.TurnStepsExhausted || end.Error == "" {
+		t.Errorf("turn/end = %+v, want steps_exhausted with the error; the log: %v", end, types(sess, 0))
+	}
+	checkAnswered(t, sess, "r1", "r2")
+}
