@@ -332,7 +332,11 @@ func (a *Agent) end(ctx context.Context, runErr error) error {
 		errs = append(errs, a.log(host.TypeStepEnd, nil, host.StepEnd{Turn: a.turn, Step: a.step, Attempt: 1, Error: te.Error}))
 		a.stepOpen = false
 	}
-	errs = append(errs, a.answerDangling(a.turnStart(), textToolInterrupted))
+	notRun := textToolNotRun
+	if te.Reason == host.TurnCancelled {
+		notRun = textToolCancelled
+	}
+	errs = append(errs, a.answerDangling(a.turnStart(), notRun))
 	errs = append(errs, a.log(host.TypeTurnEnd, nil, te))
 	errs = append(errs, host.Sync(a.sess))
 	return errors.Join(errs...)

@@ -16,6 +16,7 @@ import (
 	"github.com/dshgo/planmode"
 	planeino "github.com/dshgo/planmode/adapters/eino"
 	"github.com/dshgo/planmode/host"
+	"github.com/dshgo/planmode/refhost"
 	"github.com/dshgo/planmode/store"
 )
 
@@ -175,8 +176,8 @@ func TestNewAgentRepairsAnInterruptedTurn(t *testing.T) {
 	if strings.Join(ts, " ") != strings.Join(want, " ") {
 		t.Errorf("repair appended %v, want %v", ts, want)
 	}
-	if r := results(sess); len(r) != 1 || !r[0].IsError {
-		t.Errorf("results = %+v, want one is-error result", r)
+	if r := results(sess); len(r) != 1 || !r[0].IsError || r[0].Output != refhost.ToolErrorPrefix+refhost.TextTurnInterrupted {
+		t.Errorf("results = %+v, want one is-error result in the reference host's words", r)
 	}
 	if errs := run(t, ctx, a, e.ag, "Go on."); len(errs) > 0 {
 		t.Fatalf("run: %v", errs)
@@ -420,4 +421,44 @@ func TestMaxIterationsExhaustsTheSteps(t *testing.T) {
 		t.Errorf("turn/end = %+v, want steps_exhausted with the error; the log: %v", end, types(sess, 0))
 	}
 	checkAnswered(t, sess, "r1", "r2")
+}
+
+// TestPluginTranscriptEventsReachTheModel: a plugin's event of a declared
+// transcript kind reaches the model as a user message, as the reference
+// host sends it: its "content" blocks, or "[type] payload"; a log-only
+// type does not.
+func TestPluginTranscriptEventsReachTheModel(t *testing.T) {
+	st := store.NewMemory()
+	var seen []string
+	m := &scripted{t: t, replies: []reply{answer("ok", func(_ testing.TB, in []*schema.Message) {
+		for _, msg := range in {
+			if msg.Role == schema.User {
+				seen = append(seen, msg.Content)
+			}
+		}
+	})}}
+	e := newEnv(t, st, m, &answers{})
+	for _, d := range []host.EventType{{Name: "memo/note", Kind: host.Transcript}, {Name: "memo/raw", Kind: host.Transcript}, {Name: "memo/hidden", Kind: host.LogOnly}} {
+		if _, err := e.h.DeclareEventType(d); err != nil {
+			t.Fatal(err)
+		}
+	}
+	sess, _ := st.Create("")
+	for _, ev := range []struct{ typ, data string }{
+		{"memo/note", `{"content":[{"type":"text","text":"remember the tests"}]}`},
+		{"memo/raw", `{"n":1}`},
+		{"memo/hidden", `{"content":[{"type":"text","text":"secret"}]}`},
+	} {
+		if _, err := sess.Append(host.Event{Type: ev.typ, Data: json.RawMessage(ev.data)}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	a, _ := e.h.NewAgent(sess)
+	if errs := run(t, context.Background(), a, e.ag, "Go."); len(errs) > 0 {
+		t.Fatalf("run: %v", errs)
+	}
+	want := []string{"remember the tests", `[memo/raw] {"n":1}`, "Go."}
+	if strings.Join(seen, "|") != strings.Join(want, "|") {
+		t.Errorf("the model read user messages %q, want %q", seen, want)
+	}
 }

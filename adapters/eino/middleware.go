@@ -15,6 +15,7 @@ import (
 	"github.com/eino-contrib/jsonschema"
 
 	"github.com/dshgo/planmode/host"
+	"github.com/dshgo/planmode/refhost"
 )
 
 // Middleware is the ADK middleware that hosts plan mode in a
@@ -240,7 +241,7 @@ func (h *Host) callTool(ctx context.Context, in *compose.ToolInput, run func(con
 			res.IsError = true
 			res.Output = host.ToolErrorPrefix + err.Error()
 			if _, interrupt := compose.IsInterruptRerunError(err); interrupt {
-				res.Output, runErr = textToolInterrupted, err
+				res.Output, runErr = refhost.ToolErrorPrefix+textRunInterrupted, err
 			} else if ctx.Err() != nil {
 				res.Output, runErr = textToolCancelled, err
 			}
