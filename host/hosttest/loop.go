@@ -411,6 +411,10 @@ var loopCases = []loopCase{
 			}
 		}})
 		r.send("Answer briefly.")
+		if !r.commandLogged(planmode.CommandName) {
+			r.t.Errorf("rule %q: the log holds no command/run named %s followed by its command/done with ok; the log: %s",
+				ruleCommand, planmode.CommandName, r.summary())
+		}
 		r.restart()
 		st := r.host.Plan().Get(r.host.Agent())
 		if !st.Active && st.Pending != planmode.SelectionActive {
@@ -551,6 +555,24 @@ func (r *loopRun) noticeAfter(from int) int {
 		}
 	}
 	return -1
+}
+
+// commandLogged reports whether the log holds a command/run named name
+// and, after it, the command/done of the same run with ok.
+func (r *loopRun) commandLogged(name string) bool {
+	ev := r.events()
+	id := ""
+	for _, e := range ev.All() {
+		var run host.CommandRun
+		var done host.CommandDone
+		switch {
+		case e.Type == host.TypeCommandRun && decodeEvent(e, &run) == nil && run.Name == name:
+			id = run.ID
+		case e.Type == host.TypeCommandDone && decodeEvent(e, &done) == nil && id != "" && done.ID == id && done.OK:
+			return true
+		}
+	}
+	return false
 }
 
 // checkClosed checks what every subtest's log must hold at its end: one

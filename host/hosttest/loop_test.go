@@ -39,6 +39,9 @@ var brokenLoops = []struct {
 	{"pre-step skipped on retries", breakage{skipRetries: true}, []string{
 		"the_pre-step_chain_runs_for_retries_too",
 	}, []string{"run the pre-step chain for every step"}},
+	{"commands not logged", breakage{dropCommands: true}, []string{
+		"a_/plan_run_during_a_turn_is_rebuilt_from_the_log_after_a_restart",
+	}, []string{"log command/run with the raw arguments"}},
 }
 
 // TestLoopFailsBrokenHosts runs the suite, in a child process, against
@@ -91,9 +94,10 @@ func TestLoopRefhost(t *testing.T) {
 
 // breakage says which rule a refLoop host breaks.
 type breakage struct {
-	dropTools   bool // tool/call and tool/result are never logged
-	dropSource  bool // user/message is logged without its Source
-	skipRetries bool // plan mode's pre-step listener is skipped on retries
+	dropTools    bool // tool/call and tool/result are never logged
+	dropSource   bool // user/message is logged without its Source
+	skipRetries  bool // plan mode's pre-step listener is skipped on retries
+	dropCommands bool // command/run and command/done are never logged; the front end lands a pending mode after each turn
 }
 
 // refLoop builds refhost hosts on one store, broken as it says.
@@ -137,14 +141,14 @@ func (h *refLoop) Open(t testing.TB, cfg hosttest.LoopConfig) hosttest.LoopHost 
 	if err != nil {
 		t.Fatal(err)
 	}
-	if h.broken.dropTools || h.broken.dropSource {
+	if h.broken.dropTools || h.broken.dropSource || h.broken.dropCommands {
 		sess = &brokenLog{Session: sess, breakage: h.broken}
 	}
 	a, err := rt.NewAgent("", sess)
 	if err != nil {
 		t.Fatal(err)
 	}
-	return &refLoopHost{rt: rt, plan: res.Controller, agent: a, st: h.st, unset: unset}
+	return &refLoopHost{rt: rt, plan: res.Controller, agent: a, st: h.st, unset: unset, land: h.broken.dropCommands}
 }
 
 type refLoopHost struct {
@@ -153,6 +157,7 @@ type refLoopHost struct {
 	agent *refhost.Agent
 	st    host.Store
 	unset func()
+	land  bool // LandPending after each turn
 }
 
 func (h *refLoopHost) Plan() *planmode.Controller  { return h.plan }
@@ -164,7 +169,10 @@ func (h *refLoopHost) Send(ctx context.Context, text string) error {
 		return err
 	}
 	if err := h.agent.WaitIdle(ctx); err == nil {
-		return nil
+		if h.land {
+			_, err = h.plan.LandPending(h.agent)
+		}
+		return err
 	}
 	h.agent.Cancel()
 	wctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
@@ -203,7 +211,8 @@ func (s skipRetries) AddPreStep(name string, l host.PreStepListener, prepend boo
 	}, prepend)
 }
 
-// brokenLog is a session that drops tool events or message sources.
+// brokenLog is a session that drops tool or command events, or message
+// sources.
 type brokenLog struct {
 	host.Session
 	breakage
@@ -229,6 +238,8 @@ func (b *brokenLog) AppendIf(e host.Event, cond func() bool) (host.Event, bool, 
 func (b *brokenLog) change(e host.Event) (host.Event, bool) {
 	switch {
 	case b.dropTools && (e.Type == host.TypeToolCall || e.Type == host.TypeToolResult):
+		return e, false
+	case b.dropCommands && (e.Type == host.TypeCommandRun || e.Type == host.TypeCommandDone):
 		return e, false
 	case b.dropSource && e.Type == host.TypeUserMessage:
 		e.Source = nil
