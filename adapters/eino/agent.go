@@ -295,8 +295,12 @@ func (a *Agent) open(text string) error {
 		a.queue = append(a.queue, host.Message{Content: []host.Block{host.TextBlock(text)}})
 		a.mu.Unlock()
 	}
-	a.turn, a.step, a.stepOpen, a.base, a.blocked = a.turn+1, 0, false, nil, ""
-	return a.log(host.TypeTurnStart, nil, host.TurnStart{Turn: a.turn})
+	a.step, a.stepOpen, a.base, a.blocked = 0, false, nil, ""
+	if err := a.log(host.TypeTurnStart, nil, host.TurnStart{Turn: a.turn + 1}); err != nil {
+		return err // no turn: the next takes the number
+	}
+	a.turn++
+	return nil
 }
 
 // end closes the turn: the open step, every call of the turn without a

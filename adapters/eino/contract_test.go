@@ -462,3 +462,36 @@ func TestPluginTranscriptEventsReachTheModel(t *testing.T) {
 		t.Errorf("the model read user messages %q, want %q", seen, want)
 	}
 }
+
+// TestFailedTurnStartKeepsTheNumber: a turn whose turn/start could not be
+// written did not happen; the next turn takes its number.
+func TestFailedTurnStartKeepsTheNumber(t *testing.T) {
+	st := store.NewMemory()
+	m := &scripted{t: t, replies: []reply{answer("ok", nil)}}
+	e := newEnv(t, st, m, &answers{})
+	refuse := true
+	unreg, err := st.AddValidator("refuse-turn-start", func(ev host.Event) error {
+		if ev.Type == host.TypeTurnStart && refuse {
+			return errors.New("refused")
+		}
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer unreg()
+	sess, _ := st.Create("")
+	a, _ := e.h.NewAgent(sess)
+	if errs := run(t, context.Background(), a, e.ag, "One."); len(errs) == 0 {
+		t.Fatal("the run whose turn/start was refused reported no error")
+	}
+	refuse = false
+	if errs := run(t, context.Background(), a, e.ag, "Two."); len(errs) > 0 {
+		t.Fatalf("run: %v", errs)
+	}
+	var ts host.TurnStart
+	_ = json.Unmarshal(sess.Events().At(0).Data, &ts)
+	if ts.Turn != 1 {
+		t.Errorf("the first turn/start in the log is turn %d, want 1; the log: %v", ts.Turn, types(sess, 0))
+	}
+}
