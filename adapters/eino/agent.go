@@ -446,6 +446,8 @@ func appendJSON(s appender, typ string, src *host.Source, v any) error {
 // Execute runs a command line such as "/plan off" for the agent: it logs
 // command/run, runs the command and logs command/done with its outcome. A
 // line that names no registered command is not handled and logs nothing.
+// A command is the user's action, not the turn's: it is written to the
+// session directly, without a running turn's lease, as refhost does.
 func (a *Agent) Execute(ctx context.Context, line string) (handled bool, reply string, err error) {
 	cmdName, args, ok := refhost.ParseCommand(line)
 	if !ok {
@@ -456,7 +458,7 @@ func (a *Agent) Execute(ctx context.Context, line string) (handled bool, reply s
 		return false, "", nil
 	}
 	id := rand.Text() // pairs command/run with its command/done
-	if err := a.log(host.TypeCommandRun, nil, host.CommandRun{ID: id, Name: cmdName, Args: args}); err != nil {
+	if err := appendJSON(a.sess, host.TypeCommandRun, nil, host.CommandRun{ID: id, Name: cmdName, Args: args}); err != nil {
 		return true, "", err
 	}
 	ctx, outcome := host.RecordOutcome(ctx)
@@ -465,7 +467,7 @@ func (a *Agent) Execute(ctx context.Context, line string) (handled bool, reply s
 	if runErr != nil {
 		done.Text = runErr.Error()
 	}
-	err = a.log(host.TypeCommandDone, nil, done)
+	err = appendJSON(a.sess, host.TypeCommandDone, nil, done)
 	if err == nil {
 		err = host.Sync(a.sess) // the reply is shown
 	}
