@@ -35,6 +35,16 @@ type transcript struct {
 	open  []string // the calls of the last assistant message still without a result
 }
 
+// Transcript folds a session log into the messages the model sees, as
+// the runtime does for every request: the events of the transcript kinds
+// types declare since the last "compaction/summary" (a plugin's type
+// becomes a user message), every tool call paired with one result. A host
+// built on another agent framework uses it to send the same conversation.
+func Transcript(events host.Log, types []host.EventType) []Message {
+	var t transcript
+	return t.update(events, types, slog.New(slog.DiscardHandler))
+}
+
 // update folds the events appended since the last call and returns the
 // transcript (capacity clipped so a caller's append cannot reach ours).
 func (t *transcript) update(events host.Log, types []host.EventType, log *slog.Logger) []Message {

@@ -36,6 +36,7 @@ type Agent struct {
 	step     int  // the current step of the turn
 	stepOpen bool // step/start logged, step/end not yet
 	base     *string
+	blocked  string // why the pre-step chain rejected the step
 
 	// The last request header, to log a new one when the prompt changes.
 	headerSeen, resumed bool
@@ -228,7 +229,8 @@ func (a *Agent) Inject(m host.Message) error {
 // holder, writes nothing and drops text; run it again later. A turn whose
 // lease is lost (another process took the session over) is cancelled and
 // writes nothing more; its last event's error says why (host.ErrFenced,
-// host.ErrLeaseExpired or host.ErrClosed).
+// host.ErrLeaseExpired or host.ErrClosed). A run a tool interrupts
+// (compose.Interrupt) is not resumed: the turn ends with reason error.
 func (a *Agent) Run(ctx context.Context, ag adk.Agent, text string, opts ...adk.AgentRunOption) *adk.AsyncIterator[*adk.AgentEvent] {
 	iter, gen := adk.NewAsyncIteratorPair[*adk.AgentEvent]()
 	if err := a.begin(text); err != nil {
@@ -248,8 +250,11 @@ func (a *Agent) Run(ctx context.Context, ag adk.Agent, text string, opts ...adk.
 			if !ok {
 				break
 			}
-			if ev.Err != nil {
+			switch {
+			case ev.Err != nil:
 				runErr = ev.Err
+			case ev.Action != nil && ev.Action.Interrupted != nil:
+				runErr = errRunInterrupted // not resumed: the turn ends
 			}
 			gen.Send(ev)
 		}
@@ -290,8 +295,12 @@ func (a *Agent) open(text string) error {
 		a.queue = append(a.queue, host.Message{Content: []host.Block{host.TextBlock(text)}})
 		a.mu.Unlock()
 	}
-	a.turn, a.step, a.stepOpen, a.base = a.turn+1, 0, false, nil
-	return a.log(host.TypeTurnStart, nil, host.TurnStart{Turn: a.turn})
+	a.step, a.stepOpen, a.base, a.blocked = 0, false, nil, ""
+	if err := a.log(host.TypeTurnStart, nil, host.TurnStart{Turn: a.turn + 1}); err != nil {
+		return err // no turn: the next takes the number
+	}
+	a.turn++
+	return nil
 }
 
 // end closes the turn: the open step, every call of the turn without a
@@ -314,9 +323,11 @@ func (a *Agent) end(ctx context.Context, runErr error) error {
 	switch {
 	case runErr == nil:
 	case errors.Is(runErr, ErrBlocked):
-		te.Reason = host.TurnBlocked
+		te.Reason, te.Error = host.TurnBlocked, a.blocked
 	case ctx.Err() != nil:
 		te.Reason = host.TurnCancelled
+	case errors.Is(runErr, adk.ErrExceedMaxIterations):
+		te.Reason, te.Error = host.TurnStepsExhausted, runErr.Error()
 	default:
 		te.Reason, te.Error = host.TurnError, runErr.Error()
 	}
@@ -325,7 +336,11 @@ func (a *Agent) end(ctx context.Context, runErr error) error {
 		errs = append(errs, a.log(host.TypeStepEnd, nil, host.StepEnd{Turn: a.turn, Step: a.step, Attempt: 1, Error: te.Error}))
 		a.stepOpen = false
 	}
-	errs = append(errs, a.answerDangling(a.turnStart(), textToolInterrupted))
+	notRun := textToolNotRun
+	if te.Reason == host.TurnCancelled {
+		notRun = textToolCancelled
+	}
+	errs = append(errs, a.answerDangling(a.turnStart(), notRun))
 	errs = append(errs, a.log(host.TypeTurnEnd, nil, te))
 	errs = append(errs, host.Sync(a.sess))
 	return errors.Join(errs...)
@@ -342,18 +357,25 @@ func (a *Agent) turnStart() int {
 	return 0
 }
 
-// answerDangling gives every tool call from index from on that has no
-// result an is-error result reading text.
+// answerDangling gives every tool call the model asked for (an
+// assistant/message) from index from on that has no result an is-error
+// result reading text, after its tool/call when that is missing too (Eino
+// failed before the tool ran, or the process stopped).
 func (a *Agent) answerDangling(from int, text string) error {
 	log := a.sess.Events()
 	var calls []host.ToolCall
-	answered := map[string]bool{}
+	called, answered := map[string]bool{}, map[string]bool{}
 	for _, e := range log.Range(from, log.Len()) {
 		switch e.Type {
+		case host.TypeAssistantMessage:
+			var m host.AssistantMessage
+			if json.Unmarshal(e.Data, &m) == nil {
+				calls = append(calls, m.ToolCalls...)
+			}
 		case host.TypeToolCall:
 			var c host.ToolCall
 			if json.Unmarshal(e.Data, &c) == nil {
-				calls = append(calls, c)
+				called[c.ID] = true
 			}
 		case host.TypeToolResult:
 			var r host.ToolResult
@@ -370,11 +392,17 @@ func (a *Agent) answerDangling(from int, text string) error {
 	}
 	a.mu.Unlock()
 	for _, c := range calls {
-		if !answered[c.ID] {
-			answered[c.ID] = true
-			if err := a.log(host.TypeToolResult, nil, host.ToolResult{CallID: c.ID, Name: c.Name, Output: text, IsError: true}); err != nil {
+		if answered[c.ID] {
+			continue
+		}
+		answered[c.ID] = true // a call ID asked for twice is answered once
+		if !called[c.ID] {
+			if err := a.log(host.TypeToolCall, nil, c); err != nil {
 				return err
 			}
+		}
+		if err := a.log(host.TypeToolResult, nil, host.ToolResult{CallID: c.ID, Name: c.Name, Output: text, IsError: true}); err != nil {
+			return err
 		}
 	}
 	return nil
@@ -418,6 +446,8 @@ func appendJSON(s appender, typ string, src *host.Source, v any) error {
 // Execute runs a command line such as "/plan off" for the agent: it logs
 // command/run, runs the command and logs command/done with its outcome. A
 // line that names no registered command is not handled and logs nothing.
+// A command is the user's action, not the turn's: it is written to the
+// session directly, without a running turn's lease, as refhost does.
 func (a *Agent) Execute(ctx context.Context, line string) (handled bool, reply string, err error) {
 	cmdName, args, ok := refhost.ParseCommand(line)
 	if !ok {
@@ -428,7 +458,7 @@ func (a *Agent) Execute(ctx context.Context, line string) (handled bool, reply s
 		return false, "", nil
 	}
 	id := rand.Text() // pairs command/run with its command/done
-	if err := a.log(host.TypeCommandRun, nil, host.CommandRun{ID: id, Name: cmdName, Args: args}); err != nil {
+	if err := appendJSON(a.sess, host.TypeCommandRun, nil, host.CommandRun{ID: id, Name: cmdName, Args: args}); err != nil {
 		return true, "", err
 	}
 	ctx, outcome := host.RecordOutcome(ctx)
@@ -437,7 +467,7 @@ func (a *Agent) Execute(ctx context.Context, line string) (handled bool, reply s
 	if runErr != nil {
 		done.Text = runErr.Error()
 	}
-	err = a.log(host.TypeCommandDone, nil, done)
+	err = appendJSON(a.sess, host.TypeCommandDone, nil, done)
 	if err == nil {
 		err = host.Sync(a.sess) // the reply is shown
 	}

@@ -195,20 +195,33 @@ func newEnv(t testing.TB, st host.Store, m model.ToolCallingChatModel, q host.Us
 			t.Fatal(err)
 		}
 	}
-	mw, err := h.Middleware()
+	e := &env{h: h, plan: res.Controller}
+	e.ag = e.agent(t, m, nil)
+	return e
+}
+
+// agent builds a ChatModelAgent on the host's middleware with the model m;
+// edit, when not nil, changes its configuration first.
+func (e *env) agent(t testing.TB, m model.ToolCallingChatModel, edit func(*adk.ChatModelAgentConfig)) adk.Agent {
+	t.Helper()
+	mw, err := e.h.Middleware()
 	if err != nil {
 		t.Fatal(err)
 	}
-	ag, err := adk.NewChatModelAgent(ctx, &adk.ChatModelAgentConfig{
+	cfg := &adk.ChatModelAgentConfig{
 		Name: "coder", Description: "Writes code.", Instruction: "You are a coder.",
 		Model:       m,
 		ToolsConfig: adk.ToolsConfig{ToolsNodeConfig: compose.ToolsNodeConfig{Tools: []tool.BaseTool{readFile(t)}}},
 		Middlewares: []adk.AgentMiddleware{mw},
-	})
+	}
+	if edit != nil {
+		edit(cfg)
+	}
+	ag, err := adk.NewChatModelAgent(context.Background(), cfg)
 	if err != nil {
 		t.Fatal(err)
 	}
-	return &env{h: h, plan: res.Controller, ag: ag}
+	return ag
 }
 
 // run runs one turn to its end and returns the run's errors.

@@ -349,3 +349,50 @@ func TestLostLeaseCancelsTurn(t *testing.T) {
 		t.Fatalf("A's run errors %v, want one saying the lease was lost (host.ErrFenced)", errs)
 	}
 }
+
+// TestCommandDuringALostTurn: a command is the user's action, not the
+// turn's: while A's turn runs on a lease another process has taken, A's
+// user's /plan is still written (command/run, command/done ok) instead of
+// failing with host.ErrFenced.
+func TestCommandDuringALostTurn(t *testing.T) {
+	url := pgtest.NewDB(t)
+	opts := []pgstore.Option{pgstore.WithLeaseExpiry(600 * time.Millisecond)}
+	a := newNode(t, url, nil, opts...)
+	g := newGate()
+	a.m.replies = []reply{held(g, answer("late", nil))}
+	done := a.start(t, "from A")
+	g.reached(t)
+	other := openPG(t, url, opts...)
+	sess, err := other.Open("s")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var lease host.TurnLease
+	for range 50 {
+		expire(t, other)
+		if lease, err = sess.(host.TurnLeaser).LeaseTurn(); err == nil {
+			break
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+	if err != nil {
+		t.Fatalf("the other process's lease: %v", err)
+	}
+	defer func() { _ = lease.Release() }()
+	handled, _, err := a.agent.Execute(context.Background(), "/plan")
+	close(g.release)
+	wait(t, done)
+	if !handled || err != nil {
+		t.Fatalf("Execute(/plan) = %v, %v, want handled and no error", handled, err)
+	}
+	var ok bool
+	for _, e := range a.fresh(t) {
+		var d host.CommandDone
+		if e.Type == host.TypeCommandDone && json.Unmarshal(e.Data, &d) == nil && d.OK {
+			ok = true
+		}
+	}
+	if !ok {
+		t.Error("the log holds no command/done with ok for the /plan")
+	}
+}

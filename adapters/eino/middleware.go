@@ -15,6 +15,7 @@ import (
 	"github.com/eino-contrib/jsonschema"
 
 	"github.com/dshgo/planmode/host"
+	"github.com/dshgo/planmode/refhost"
 )
 
 // Middleware is the ADK middleware that hosts plan mode in a
@@ -90,6 +91,7 @@ func (h *Host) beforeChatModel(ctx context.Context, st *adk.ChatModelAgentState)
 		if ctx.Err() != nil {
 			return ctx.Err()
 		}
+		a.blocked = d.Reason
 		return fmt.Errorf("%w: %s", ErrBlocked, d.Reason)
 	}
 	a.step, a.stepOpen = s.Step, true
@@ -239,7 +241,7 @@ func (h *Host) callTool(ctx context.Context, in *compose.ToolInput, run func(con
 			res.IsError = true
 			res.Output = host.ToolErrorPrefix + err.Error()
 			if _, interrupt := compose.IsInterruptRerunError(err); interrupt {
-				res.Output, runErr = textToolInterrupted, err
+				res.Output, runErr = refhost.ToolErrorPrefix+textRunInterrupted, err
 			} else if ctx.Err() != nil {
 				res.Output, runErr = textToolCancelled, err
 			}
@@ -250,6 +252,29 @@ func (h *Host) callTool(ctx context.Context, in *compose.ToolInput, run func(con
 		return "", err
 	}
 	return res.Output, runErr
+}
+
+// UnknownTool is an Eino compose.ToolsNodeConfig.UnknownToolsHandler:
+// set it in the agent's ToolsConfig so that a call to a tool the agent
+// does not have is logged (tool/call, then an is-error tool/result the
+// model reads) and the turn goes on. Without it, Eino ends the run at such
+// a call; the turn then ends with an error and every call of the reply
+// gets an is-error result.
+func (h *Host) UnknownTool(ctx context.Context, toolName, input string) (string, error) {
+	a, err := agentFrom(ctx)
+	if err != nil {
+		return "", err
+	}
+	c := host.ToolCall{ID: compose.GetToolCallID(ctx), Name: toolName, Input: inputJSON(input)}
+	if err := a.log(host.TypeToolCall, nil, c); err != nil {
+		return "", err
+	}
+	res := host.ToolResult{CallID: c.ID, Name: toolName, Output: fmt.Sprintf(textUnknownTool, toolName), IsError: true}
+	if err := a.log(host.TypeToolResult, nil, res); err != nil {
+		a.lost(ctx, host.CallContext{Agent: a, CallID: c.ID}, toolName, err)
+		return "", err
+	}
+	return res.Output, nil
 }
 
 // lost owes the call an is-error result, in the tool's words when it

@@ -10,16 +10,27 @@ import (
 // name prefixes the package's errors.
 const name = "planmode/eino"
 
-// Model-facing texts. The tool results share the reference host's words,
-// so a session reads the same whichever host wrote it.
+// Model-facing texts. The tool results share the reference host's words
+// where it has them, so a session reads the same whichever host wrote it.
 const (
 	textResultLost      = refhost.TextResultLost
 	textToolCancelled   = refhost.TextToolCancelled
 	textBadToolInput    = refhost.TextBadToolInput
 	textToolPanicked    = refhost.TextToolPanicked
+	textUnknownTool     = refhost.TextUnknownTool
 	textTurnInterrupted = refhost.TextTurnInterrupted
-	textToolInterrupted = refhost.ToolErrorPrefix + "the call was interrupted before it returned a result"
+	textToolInterrupted = refhost.ToolErrorPrefix + refhost.TextTurnInterrupted
+	// textToolNotRun answers, at the end of a turn, a call Eino never ran
+	// (the run failed first).
+	textToolNotRun = refhost.ToolErrorPrefix + "the call was not run: the turn ended before it"
 )
+
+// textRunInterrupted is the turn/end error of a run a tool interrupted
+// (compose.Interrupt): Agent.Run does not resume it.
+const textRunInterrupted = "interrupted: a tool interrupted the Eino run (compose.Interrupt), which Agent.Run does not resume"
+
+// errRunInterrupted ends a turn whose run a tool interrupted.
+var errRunInterrupted = errors.New(textRunInterrupted)
 
 // Warnings for Options.Logger.
 const (

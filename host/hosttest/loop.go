@@ -411,6 +411,10 @@ var loopCases = []loopCase{
 			}
 		}})
 		r.send("Answer briefly.")
+		if !r.commandLogged(planmode.CommandName) {
+			r.t.Errorf("rule %q: the log holds no command/run named %s followed by its command/done with ok; the log: %s",
+				ruleCommand, planmode.CommandName, r.summary())
+		}
 		r.restart()
 		st := r.host.Plan().Get(r.host.Agent())
 		if !st.Active && st.Pending != planmode.SelectionActive {
@@ -553,8 +557,27 @@ func (r *loopRun) noticeAfter(from int) int {
 	return -1
 }
 
+// commandLogged reports whether the log holds a command/run named name
+// and, after it, the command/done of the same run with ok.
+func (r *loopRun) commandLogged(name string) bool {
+	ev := r.events()
+	id := ""
+	for _, e := range ev.All() {
+		var run host.CommandRun
+		var done host.CommandDone
+		switch {
+		case e.Type == host.TypeCommandRun && decodeEvent(e, &run) == nil && run.Name == name:
+			id = run.ID
+		case e.Type == host.TypeCommandDone && decodeEvent(e, &done) == nil && id != "" && done.ID == id && done.OK:
+			return true
+		}
+	}
+	return false
+}
+
 // checkClosed checks what every subtest's log must hold at its end: one
-// result per call, after it, and a turn/end for every turn/start.
+// result per call the model asked for (in an assistant/message) or the
+// host logged, after it, and a turn/end for every turn/start.
 func (r *loopRun) checkClosed() {
 	if r.host == nil {
 		return
@@ -568,6 +591,14 @@ func (r *loopRun) checkClosed() {
 			open = true
 		case host.TypeTurnEnd:
 			open = false
+		case host.TypeAssistantMessage:
+			var m host.AssistantMessage
+			decodeEvent(e, &m)
+			for _, c := range m.ToolCalls {
+				if _, ok := calls[c.ID]; !ok {
+					calls[c.ID] = 0
+				}
+			}
 		case host.TypeToolCall:
 			var c host.ToolCall
 			decodeEvent(e, &c)

@@ -21,23 +21,27 @@ import (
 const brokenLoopEnv = "HOSTTEST_BROKEN_LOOP"
 
 // brokenLoops each break one rule of the host loop; wantFail are the
-// subtests that must catch it and rule the words their failure must hold.
+// subtests that must catch it and rules the words their failures must
+// hold.
 var brokenLoops = []struct {
 	name     string
 	breakIt  breakage
 	wantFail []string
-	rule     string
+	rules    []string
 }{
 	{"results not logged", breakage{dropTools: true}, []string{
 		"tool/call_is_logged_before_the_tool_runs_and_tool/result_after",
 		"an_approved_exit_leaves_plan_mode_at_the_next_step",
-	}, "an approval counts only once its tool/result is in the log"},
+	}, []string{"an approval counts only once its tool/result is in the log", `tool call "hosttest-call-1" has 0 tool/result events after it`}},
 	{"notices without their source", breakage{dropSource: true}, []string{
 		"a_notice_is_logged_with_the_Source_given_and_reaches_the_model",
-	}, "log the messages of a pre-step decision with the Source given"},
+	}, []string{"log the messages of a pre-step decision with the Source given"}},
 	{"pre-step skipped on retries", breakage{skipRetries: true}, []string{
 		"the_pre-step_chain_runs_for_retries_too",
-	}, "run the pre-step chain for every step"},
+	}, []string{"run the pre-step chain for every step"}},
+	{"commands not logged", breakage{dropCommands: true}, []string{
+		"a_/plan_run_during_a_turn_is_rebuilt_from_the_log_after_a_restart",
+	}, []string{"log command/run with the raw arguments"}},
 }
 
 // TestLoopFailsBrokenHosts runs the suite, in a child process, against
@@ -73,8 +77,10 @@ func TestLoopFailsBrokenHosts(t *testing.T) {
 					t.Errorf("output lacks %q:\n%s", want, out)
 				}
 			}
-			if !strings.Contains(string(out), b.rule) {
-				t.Errorf("output does not name the rule %q:\n%s", b.rule, out)
+			for _, rule := range b.rules {
+				if !strings.Contains(string(out), rule) {
+					t.Errorf("output does not name the rule %q:\n%s", rule, out)
+				}
 			}
 		})
 	}
@@ -88,9 +94,10 @@ func TestLoopRefhost(t *testing.T) {
 
 // breakage says which rule a refLoop host breaks.
 type breakage struct {
-	dropTools   bool // tool/call and tool/result are never logged
-	dropSource  bool // user/message is logged without its Source
-	skipRetries bool // plan mode's pre-step listener is skipped on retries
+	dropTools    bool // tool/call and tool/result are never logged
+	dropSource   bool // user/message is logged without its Source
+	skipRetries  bool // plan mode's pre-step listener is skipped on retries
+	dropCommands bool // command/run and command/done are never logged; the front end lands a pending mode after each turn
 }
 
 // refLoop builds refhost hosts on one store, broken as it says.
@@ -134,14 +141,14 @@ func (h *refLoop) Open(t testing.TB, cfg hosttest.LoopConfig) hosttest.LoopHost 
 	if err != nil {
 		t.Fatal(err)
 	}
-	if h.broken.dropTools || h.broken.dropSource {
+	if h.broken.dropTools || h.broken.dropSource || h.broken.dropCommands {
 		sess = &brokenLog{Session: sess, breakage: h.broken}
 	}
 	a, err := rt.NewAgent("", sess)
 	if err != nil {
 		t.Fatal(err)
 	}
-	return &refLoopHost{rt: rt, plan: res.Controller, agent: a, st: h.st, unset: unset}
+	return &refLoopHost{rt: rt, plan: res.Controller, agent: a, st: h.st, unset: unset, land: h.broken.dropCommands}
 }
 
 type refLoopHost struct {
@@ -150,6 +157,7 @@ type refLoopHost struct {
 	agent *refhost.Agent
 	st    host.Store
 	unset func()
+	land  bool // LandPending after each turn
 }
 
 func (h *refLoopHost) Plan() *planmode.Controller  { return h.plan }
@@ -161,7 +169,10 @@ func (h *refLoopHost) Send(ctx context.Context, text string) error {
 		return err
 	}
 	if err := h.agent.WaitIdle(ctx); err == nil {
-		return nil
+		if h.land {
+			_, err = h.plan.LandPending(h.agent)
+		}
+		return err
 	}
 	h.agent.Cancel()
 	wctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
@@ -200,7 +211,8 @@ func (s skipRetries) AddPreStep(name string, l host.PreStepListener, prepend boo
 	}, prepend)
 }
 
-// brokenLog is a session that drops tool events or message sources.
+// brokenLog is a session that drops tool or command events, or message
+// sources.
 type brokenLog struct {
 	host.Session
 	breakage
@@ -226,6 +238,8 @@ func (b *brokenLog) AppendIf(e host.Event, cond func() bool) (host.Event, bool, 
 func (b *brokenLog) change(e host.Event) (host.Event, bool) {
 	switch {
 	case b.dropTools && (e.Type == host.TypeToolCall || e.Type == host.TypeToolResult):
+		return e, false
+	case b.dropCommands && (e.Type == host.TypeCommandRun || e.Type == host.TypeCommandDone):
 		return e, false
 	case b.dropSource && e.Type == host.TypeUserMessage:
 		e.Source = nil

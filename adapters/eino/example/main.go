@@ -107,7 +107,9 @@ func run(ctx context.Context, w io.Writer, cat *present.Catalog, baseURL, model,
 	}
 	agent, err := adk.NewChatModelAgent(ctx, &adk.ChatModelAgentConfig{
 		Name: "coder", Description: "Writes Go code.", Instruction: instruction, Model: cm,
-		ToolsConfig: adk.ToolsConfig{ToolsNodeConfig: compose.ToolsNodeConfig{Tools: []tool.BaseTool{listFiles}}},
+		ToolsConfig: adk.ToolsConfig{ToolsNodeConfig: compose.ToolsNodeConfig{
+			Tools: []tool.BaseTool{listFiles}, UnknownToolsHandler: h.UnknownTool,
+		}},
 		Middlewares: []adk.AgentMiddleware{mw},
 	})
 	if err != nil {
