@@ -10,6 +10,3 @@ import (
 // flock fails where the system has no flock(2): there, no staging
 // directory is known to be abandoned, and none is swept.
 func flock(*os.File, bool) error { return errors.ErrUnsupported }
-
-// lockHeld is false where no lock is ever taken.
-func lockHeld(error) bool { return false }

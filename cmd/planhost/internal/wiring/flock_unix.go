@@ -3,7 +3,6 @@
 package wiring
 
 import (
-	"errors"
 	"os"
 	"syscall"
 )
@@ -25,7 +24,3 @@ func flock(f *os.File, wait bool) error {
 	}
 	return ferr
 }
-
-// lockHeld reports whether err is flock's failure to take a lock that
-// another open file holds.
-func lockHeld(err error) bool { return errors.Is(err, syscall.EWOULDBLOCK) }
