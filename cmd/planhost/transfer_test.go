@@ -434,7 +434,16 @@ func stagingDirs(t *testing.T, sessions string) []string {
 // (other than skip).
 func startImport(t *testing.T, sessions, file, id, skip string) (*exec.Cmd, string) {
 	t.Helper()
-	cmd := exec.Command(builtBinary(t), "import", "-sessions", sessions, "-session", id, file)
+	return startMaking(t, nil, func() []string { return stagingDirs(t, sessions) }, skip, "import", "-sessions", sessions, "-session", id, file)
+}
+
+// startMaking runs the real binary with args and env added to the
+// environment, and returns once dirs lists a directory other than skip,
+// with its name.
+func startMaking(t *testing.T, env []string, dirs func() []string, skip string, args ...string) (*exec.Cmd, string) {
+	t.Helper()
+	cmd := exec.Command(builtBinary(t), args...)
+	cmd.Env = append(os.Environ(), env...)
 	var errOut bytes.Buffer
 	cmd.Stderr = &errOut
 	if err := cmd.Start(); err != nil {
@@ -443,14 +452,14 @@ func startImport(t *testing.T, sessions, file, id, skip string) (*exec.Cmd, stri
 	t.Cleanup(func() { cmd.Process.Kill(); cmd.Wait() })
 	deadline := time.Now().Add(time.Minute)
 	for time.Now().Before(deadline) {
-		for _, d := range stagingDirs(t, sessions) {
+		for _, d := range dirs() {
 			if d != skip {
 				return cmd, d
 			}
 		}
 		time.Sleep(time.Millisecond)
 	}
-	t.Fatalf("the import never staged its file; stderr:\n%s", errOut.String())
+	t.Fatalf("planhost %q never made its directory; stderr:\n%s", args, errOut.String())
 	return nil, ""
 }
 
@@ -545,25 +554,7 @@ func privateDirs(t *testing.T, tmp string) []string {
 // (other than skip), with its name.
 func startTransfer(t *testing.T, tmp, skip string, args ...string) (*exec.Cmd, string) {
 	t.Helper()
-	cmd := exec.Command(builtBinary(t), args...)
-	cmd.Env = append(os.Environ(), "TMPDIR="+tmp)
-	var errOut bytes.Buffer
-	cmd.Stderr = &errOut
-	if err := cmd.Start(); err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { cmd.Process.Kill(); cmd.Wait() })
-	deadline := time.Now().Add(time.Minute)
-	for time.Now().Before(deadline) {
-		for _, d := range privateDirs(t, tmp) {
-			if d != skip {
-				return cmd, d
-			}
-		}
-		time.Sleep(time.Millisecond)
-	}
-	t.Fatalf("planhost %q never made its private directory; stderr:\n%s", args, errOut.String())
-	return nil, ""
+	return startMaking(t, []string{"TMPDIR=" + tmp}, func() []string { return privateDirs(t, tmp) }, skip, args...)
 }
 
 // TestTransferCleansUpAKilledCopy: import, export and inspect read a
