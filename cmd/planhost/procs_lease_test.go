@@ -408,6 +408,12 @@ func TestProcessStoppedPastLeaseIsFenced(t *testing.T) {
 			time.Sleep(500 * time.Millisecond)
 			events = logOf(t, st, id)
 			for _, e := range events[n:] {
+				if e.Type == host.TypeTurnStart {
+					// A line typed at the withdrawn question may reach A
+					// once it knows the turn was lost: a new turn of its
+					// own, under its own lease, is no late write.
+					break
+				}
 				t.Errorf("A wrote after it lost the turn: %s %s", e.Type, e.Data)
 			}
 			texts, open := transcriptOf(t, events)
